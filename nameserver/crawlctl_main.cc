@@ -1,1 +1,207 @@
-int main() { return 1; }  // replaced by the real binary in this session
+// crawlctl: the admin command line over the name server's gRPC API
+// (DESIGN.md section 9). Finds the name server from --nameserver or
+// CRAWL_NAMESERVER. Every failure is one line on stderr and a non-zero exit.
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "common/grpc_util.h"
+#include "common/process.h"
+#include "nameserver/crawlctl_format.h"
+#include "proto/crawl.grpc.pb.h"
+
+namespace {
+
+using crawl::v1::NameServer;
+namespace fmt_ = crawl::nameserver;
+
+struct Failure {
+  std::string message;
+};
+
+[[noreturn]] void Fail(const std::string& message) { throw Failure{message}; }
+
+void Check(const grpc::Status& s, const std::string& nameserver) {
+  if (s.ok()) return;
+  if (s.error_code() == grpc::StatusCode::UNAVAILABLE || s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
+    Fail("cannot reach name server at " + nameserver + ": " + s.error_message());
+  Fail(s.error_message());
+}
+
+std::vector<std::string> ReadSeeds(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) Fail("cannot read seeds file '" + path + "'");
+  std::vector<std::string> seeds;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos || line[b] == '#') continue;
+    const auto e = line.find_last_not_of(" \t\r");
+    seeds.push_back(line.substr(b, e - b + 1));
+  }
+  if (seeds.empty()) Fail("seeds file '" + path + "' holds no URL");
+  return seeds;
+}
+
+crawl::v1::CrawlStatusResponse GetStatus(NameServer::Stub& stub, const std::string& ns, uint64_t crawl_id) {
+  grpc::ClientContext ctx;
+  crawl::SetTimeout(ctx, std::chrono::seconds(10));
+  crawl::v1::CrawlStatusRequest req;
+  req.set_crawl_id(crawl_id);
+  crawl::v1::CrawlStatusResponse resp;
+  Check(stub.CrawlStatus(&ctx, req, &resp), ns);
+  return resp;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"crawlctl: start, watch and stop crawls"};
+  app.require_subcommand(1);
+  std::string nameserver;
+  if (const char* env = std::getenv("CRAWL_NAMESERVER")) nameserver = env;
+  app.add_option("--nameserver", nameserver, "Name server host:port (default: $CRAWL_NAMESERVER)");
+
+  auto* start = app.add_subcommand("start", "Start a crawl");
+  std::string seeds_file;
+  std::string order = "bfs";
+  uint64_t max_pages = 0;
+  bool allow_private = false;
+  uint32_t schedule_size = 0, lease_seconds = 0;
+  uint64_t page_range = 0;
+  std::string user_agent;
+  start->add_option("--seeds", seeds_file, "File with one seed URL per line")->required();
+  start->add_option("--order", order, "Crawl order (bfs)")->capture_default_str();
+  start->add_option("--max-pages", max_pages, "Stop after this many pages (0: no limit)");
+  start->add_flag("--allow-private", allow_private, "Allow private, loopback and link-local addresses");
+  start->add_option("--schedule-size", schedule_size, "URLs per schedule (default 5000)");
+  start->add_option("--lease-seconds", lease_seconds, "Schedule lease (default 300)");
+  start->add_option("--page-range", page_range, "Range request size in bytes (default 1000000)");
+  start->add_option("--user-agent", user_agent, "User-agent product token (default crawlbot)");
+
+  auto* status = app.add_subcommand("status", "Show a crawl's progress");
+  bool json = false, follow = false;
+  uint64_t crawl_id = 0;
+  status->add_flag("--json", json, "One JSON object");
+  status->add_flag("--follow", follow, "Print progress every second until the crawl ends, then a summary");
+  status->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
+
+  auto* stop = app.add_subcommand("stop", "Stop the running crawl");
+  stop->add_option("--crawl", crawl_id, "Crawl id (default: the active one)");
+
+  auto* list = app.add_subcommand("list", "List crawls");
+  list->add_flag("--json", json, "JSON output");
+
+  auto* servers = app.add_subcommand("servers", "List registered queue servers");
+  servers->add_flag("--json", json, "JSON output");
+
+  auto* log = app.add_subcommand("log", "Print the crawl log: one tab-separated line per fetch attempt");
+  log->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  try {
+    if (nameserver.empty()) Fail("no name server: pass --nameserver host:port or set CRAWL_NAMESERVER");
+    if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) Fail("--nameserver: " + s.message());
+    auto stub = NameServer::NewStub(crawl::MakeChannel(nameserver));
+
+    if (*start) {
+      crawl::v1::StartCrawlRequest req;
+      for (auto& s : ReadSeeds(seeds_file)) req.add_seeds(std::move(s));
+      auto* p = req.mutable_params();
+      p->set_order(order);
+      p->set_max_pages(max_pages);
+      p->set_allow_private_addresses(allow_private);
+      p->set_schedule_size(schedule_size);
+      p->set_lease_seconds(lease_seconds);
+      p->set_page_range_bytes(page_range);
+      p->set_user_agent(user_agent);
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(30));
+      crawl::v1::StartCrawlResponse resp;
+      Check(stub->StartCrawl(&ctx, req, &resp), nameserver);
+      for (const auto& r : resp.rejected_seeds()) std::cerr << "crawlctl: seed rejected: " << r << "\n";
+      std::cout << "crawl " << resp.crawl().crawl_id() << " started with " << resp.crawl().seed_count()
+                << " seeds on " << resp.crawl().queue_servers_size() << " queue servers\n";
+    } else if (*status) {
+      if (!follow) {
+        auto resp = GetStatus(*stub, nameserver, crawl_id);
+        std::cout << (json ? fmt_::StatusJson(resp) : fmt_::StatusText(resp));
+        return 0;
+      }
+      // --follow: a progress line a second while the crawl runs.
+      const bool tty = isatty(STDOUT_FILENO);
+      auto first = GetStatus(*stub, nameserver, crawl_id);
+      const uint64_t id = first.crawl().crawl_id();
+      uint64_t last_pages = first.totals().pages_fetched();
+      auto last_time = std::chrono::steady_clock::now();
+      double rate = 0;
+      for (;;) {
+        auto resp = GetStatus(*stub, nameserver, id);
+        const auto now = std::chrono::steady_clock::now();
+        const double dt = std::chrono::duration<double>(now - last_time).count();
+        if (dt > 0.5) {
+          rate = static_cast<double>(resp.totals().pages_fetched() - last_pages) / dt;
+          last_pages = resp.totals().pages_fetched();
+          last_time = now;
+        }
+        std::cout << (tty ? "\r\033[K" : "") << fmt_::ProgressLine(resp, rate) << (tty ? "" : "\n")
+                  << std::flush;
+        if (resp.crawl().state() != crawl::v1::CRAWL_STATE_RUNNING) {
+          if (tty) std::cout << "\n";
+          std::cout << fmt_::StatusText(resp);
+          return 0;
+        }
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+      }
+    } else if (*stop) {
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(30));
+      crawl::v1::StopCrawlRequest req;
+      req.set_crawl_id(crawl_id);
+      crawl::v1::StopCrawlResponse resp;
+      Check(stub->StopCrawl(&ctx, req, &resp), nameserver);
+      std::cout << "crawl " << resp.crawl().crawl_id() << " stopped\n";
+    } else if (*list) {
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(10));
+      crawl::v1::ListCrawlsResponse resp;
+      Check(stub->ListCrawls(&ctx, crawl::v1::ListCrawlsRequest(), &resp), nameserver);
+      std::cout << (json ? fmt_::CrawlListJson(resp) : fmt_::CrawlListText(resp));
+    } else if (*servers) {
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(10));
+      crawl::v1::ListQueueServersResponse resp;
+      Check(stub->ListQueueServers(&ctx, crawl::v1::ListQueueServersRequest(), &resp), nameserver);
+      std::cout << (json ? fmt_::ServersJson(resp) : fmt_::ServersText(resp));
+    } else if (*log) {
+      grpc::ClientContext ctx;
+      crawl::v1::GetCrawlLogRequest req;
+      req.set_crawl_id(crawl_id);
+      auto reader = stub->GetCrawlLog(&ctx, req);
+      crawl::v1::CrawlLogChunk chunk;
+      while (reader->Read(&chunk)) {
+        for (const auto& r : chunk.records()) std::cout << fmt_::LogLine(r) << '\n';
+      }
+      Check(reader->Finish(), nameserver);
+    }
+    std::cout.flush();
+    if (!std::cout) Fail("cannot write output");
+  } catch (const Failure& f) {
+    std::cerr << "crawlctl: " << f.message << "\n";
+    return 1;
+  }
+  return 0;
+}

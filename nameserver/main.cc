@@ -1,1 +1,73 @@
-int main() { return 1; }  // replaced by the real binary in this session
+// nameserver: crawl registry, queue-server membership and admin API
+// (DESIGN.md section 1). Serves crawl.v1.NameServer over gRPC.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "common/grpc_util.h"
+#include "common/process.h"
+#include "nameserver/service.h"
+
+int main(int argc, char** argv) {
+  crawl::BlockShutdownSignals();
+  CLI::App app{"nameserver: coordinates crawls, queue servers and fetchers"};
+  std::string listen = "127.0.0.1:0";
+  std::string port_file;
+  std::string data_dir;
+  std::string log_level = "info";
+  std::string log_file;
+  int member_timeout_ms = 10'000;
+  int poll_ms = 250;
+  app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
+      ->capture_default_str();
+  app.add_option("--port-file", port_file, "Write the bound port here once listening (readiness signal)");
+  app.add_option("--data-dir", data_dir, "Directory for the name server's data (created if missing)");
+  app.add_option("--member-timeout-ms", member_timeout_ms,
+                 "Queue servers silent for longer are not given new crawls")
+      ->capture_default_str()
+      ->check(CLI::Range(100, 3'600'000));
+  app.add_option("--poll-ms", poll_ms, "How often the active crawl's queue servers are polled")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 60'000));
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
+  app.add_option("--log-file", log_file, "Log to this file instead of stderr");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  auto fail = [](const std::string& message) {
+    std::cerr << "nameserver: " << message << "\n";
+    return 1;
+  };
+  if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
+  if (auto s = crawl::InitLogging("nameserver", log_level, log_file); !s.ok()) return fail(s.message());
+  if (!data_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(data_dir, ec);
+    if (ec) return fail("cannot create --data-dir " + data_dir + ": " + ec.message());
+  }
+
+  crawl::SystemClock clock;
+  crawl::nameserver::NameServerServiceImpl::Options options;
+  options.member_timeout = std::chrono::milliseconds(member_timeout_ms);
+  options.poll_interval = std::chrono::milliseconds(poll_ms);
+  crawl::nameserver::NameServerServiceImpl service(options, &clock);
+  auto server = crawl::StartGrpcServer(listen, {&service});
+  if (!server.ok()) return fail(server.status().message());
+  if (!port_file.empty()) {
+    if (auto s = crawl::WriteFileAtomically(port_file, std::to_string(server->port) + "\n"); !s.ok())
+      return fail(s.message());
+  }
+  spdlog::info("nameserver listening on {}:{}", listen.substr(0, listen.rfind(':')), server->port);
+  service.StartMonitor();
+
+  const int sig = crawl::WaitForShutdownSignal();
+  spdlog::info("signal {}: shutting down", sig);
+  // Shutdown order: stop polling queue servers, then drain rpcs (2 s grace).
+  service.StopMonitor();
+  server->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  return 0;
+}

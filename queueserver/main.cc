@@ -1,1 +1,81 @@
-int main() { return 1; }  // replaced by the real binary in this session
+// queueserver: owns the URLs of the hosts that hash to it (DESIGN.md
+// section 1). Serves crawl.v1.QueueServer over gRPC and keeps itself
+// registered with the name server.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "common/grpc_util.h"
+#include "common/process.h"
+#include "queueserver/service.h"
+
+int main(int argc, char** argv) {
+  crawl::BlockShutdownSignals();
+  CLI::App app{"queueserver: frontier and crawl state for the hosts that hash to it"};
+  std::string id = "qs0";
+  std::string listen = "127.0.0.1:0";
+  std::string advertise;
+  std::string port_file;
+  std::string nameserver;
+  std::string data_dir;
+  std::string log_level = "info";
+  std::string log_file;
+  int heartbeat_ms = 1000;
+  app.add_option("--id", id, "Stable identity; the host partition hashes over these")->capture_default_str();
+  app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
+      ->capture_default_str();
+  app.add_option("--advertise", advertise,
+                 "Address others use to reach this server (default: listen host and the bound port)");
+  app.add_option("--port-file", port_file, "Write the bound port here once listening (readiness signal)");
+  app.add_option("--nameserver", nameserver, "Name server host:port")->required();
+  app.add_option("--data-dir", data_dir, "Directory for this server's data (created if missing)");
+  app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
+      CLI::Range(50, 60'000));
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
+  app.add_option("--log-file", log_file, "Log to this file instead of stderr");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  auto fail = [](const std::string& message) {
+    std::cerr << "queueserver: " << message << "\n";
+    return 1;
+  };
+  if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
+  if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
+  if (auto s = crawl::InitLogging("queueserver", log_level, log_file); !s.ok()) return fail(s.message());
+  if (!data_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(data_dir, ec);
+    if (ec) return fail("cannot create --data-dir " + data_dir + ": " + ec.message());
+  }
+
+  crawl::SystemClock clock;
+  crawl::queueserver::QueueServerServiceImpl service(id, &clock);
+  auto server = crawl::StartGrpcServer(listen, {&service});
+  if (!server.ok()) return fail(server.status().message());
+  const std::string host = listen.substr(0, listen.rfind(':'));
+  if (advertise.empty()) advertise = host + ":" + std::to_string(server->port);
+  if (!port_file.empty()) {
+    if (auto s = crawl::WriteFileAtomically(port_file, std::to_string(server->port) + "\n"); !s.ok())
+      return fail(s.message());
+  }
+  spdlog::info("queueserver {} listening on {}:{}", id, host, server->port);
+
+  crawl::v1::QueueServerInfo self;
+  self.set_id(id);
+  self.set_address(advertise);
+  crawl::queueserver::NameServerLink link(nameserver, self, &service,
+                                          std::chrono::milliseconds(heartbeat_ms));
+  link.Start();
+
+  const int sig = crawl::WaitForShutdownSignal();
+  spdlog::info("signal {}: shutting down", sig);
+  // Shutdown order: stop heartbeats, then drain in-flight rpcs (2 s grace).
+  link.Stop();
+  server->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  return 0;
+}

@@ -1,0 +1,24 @@
+// Identifier hashes (DESIGN.md section 4): the 8-byte hash is MD5 with its
+// first and last 8 bytes XOR-ed; the 7-byte hash is the first 7 bytes of it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace crawl::hash {
+
+// MD5 digest of `data` (RFC 1321).
+[[nodiscard]] std::array<uint8_t, 16> Md5(std::string_view data);
+
+// The 8-byte hash as bytes (first 8 MD5 bytes XOR last 8).
+[[nodiscard]] std::array<uint8_t, 8> Hash8Bytes(std::string_view data);
+
+// The 8-byte hash read as a big-endian integer (for maps and comparisons).
+[[nodiscard]] uint64_t Hash8(std::string_view data);
+
+// Lower-case hex of the 8-byte hash (16 characters): the crawl log's digest.
+[[nodiscard]] std::string Hash8Hex(std::string_view data);
+
+}  // namespace crawl::hash

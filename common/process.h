@@ -1,0 +1,35 @@
+// Process plumbing shared by the binaries: shutdown signals, port files,
+// logging set-up, host:port flags.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace crawl {
+
+// Blocks SIGINT and SIGTERM in the calling thread and every thread it starts
+// afterwards. REQUIRES: called first thing in main, before any thread exists.
+void BlockShutdownSignals();
+
+// Waits until SIGINT or SIGTERM arrives; returns the signal number.
+// REQUIRES: BlockShutdownSignals() was called.
+int WaitForShutdownSignal();
+
+// Writes `content` to `path` atomically (temporary file, then rename), so a
+// reader polling for the file never sees it half written.
+[[nodiscard]] Status WriteFileAtomically(const std::string& path, std::string_view content);
+
+// Reads a whole file.
+[[nodiscard]] Result<std::string> ReadFile(const std::string& path);
+
+// Checks a "host:port" address (port 0..65535; host non-empty).
+[[nodiscard]] Status ValidateHostPort(const std::string& address);
+
+// Configures spdlog: level name (trace, debug, info, warn, error) and an
+// optional log file (empty: stderr). Log lines carry the process name.
+[[nodiscard]] Status InitLogging(const std::string& process_name, const std::string& level,
+                                 const std::string& log_file);
+
+}  // namespace crawl

@@ -1,0 +1,225 @@
+#include "nameserver/crawlctl_format.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+namespace crawl::nameserver {
+
+std::string StateName(v1::CrawlState state) {
+  switch (state) {
+    case v1::CRAWL_STATE_RUNNING: return "running";
+    case v1::CRAWL_STATE_STOPPED: return "stopped";
+    case v1::CRAWL_STATE_DONE: return "done";
+    default: return "unknown";
+  }
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      // Copy a well-formed UTF-8 sequence; replace anything else.
+      size_t len = (c >= 0xc2 && c <= 0xdf) ? 2 : (c >= 0xe0 && c <= 0xef) ? 3 : (c >= 0xf0 && c <= 0xf4) ? 4 : 0;
+      bool ok = len > 0 && i + len <= s.size();
+      for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+      if (ok) {
+        out.append(s.substr(i, len));
+        i += len - 1;
+      } else {
+        out += "\\ufffd";
+      }
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string Iso8601Micros(int64_t unix_us) {
+  const std::time_t secs = static_cast<std::time_t>(unix_us / 1'000'000);
+  const int64_t micros = unix_us % 1'000'000;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(micros));
+  return buf;
+}
+
+namespace {
+
+void StatsFields(std::ostringstream& o, const v1::QueueServerStats& s) {
+  o << "\"pages_fetched\":" << s.pages_fetched() << ",\"frontier_size\":" << s.frontier_size()
+    << ",\"leased_urls\":" << s.leased_urls() << ",\"outstanding_schedules\":" << s.outstanding_schedules()
+    << ",\"fetch_attempts\":" << s.fetch_attempts() << ",\"fetch_errors\":" << s.fetch_errors()
+    << ",\"urls_seen\":" << s.urls_seen() << ",\"hosts\":" << s.hosts()
+    << ",\"robots_disallowed\":" << s.robots_disallowed() << ",\"bytes_fetched\":" << s.bytes_fetched();
+}
+
+void CrawlFields(std::ostringstream& o, const v1::CrawlInfo& c) {
+  o << "\"crawl_id\":" << c.crawl_id() << ",\"state\":" << JsonString(StateName(c.state()))
+    << ",\"order\":" << JsonString(c.params().order()) << ",\"max_pages\":" << c.params().max_pages()
+    << ",\"seed_count\":" << c.seed_count() << ",\"started_unix_ms\":" << c.started_unix_ms()
+    << ",\"ended_unix_ms\":" << c.ended_unix_ms() << ",\"end_reason\":" << JsonString(c.end_reason());
+}
+
+double ElapsedSeconds(const v1::CrawlInfo& c) {
+  if (c.started_unix_ms() == 0) return 0;
+  int64_t end = c.ended_unix_ms();
+  if (end == 0) {
+    end = std::chrono::duration_cast<std::chrono::milliseconds>(
+              std::chrono::system_clock::now().time_since_epoch())
+              .count();
+  }
+  return static_cast<double>(end - c.started_unix_ms()) / 1000.0;
+}
+
+}  // namespace
+
+std::string StatusJson(const v1::CrawlStatusResponse& status) {
+  std::ostringstream o;
+  o << "{";
+  CrawlFields(o, status.crawl());
+  o << ",";
+  StatsFields(o, status.totals());
+  o << ",\"elapsed_seconds\":" << ElapsedSeconds(status.crawl());
+  o << ",\"queue_servers\":[";
+  for (int i = 0; i < status.queue_servers_size(); ++i) {
+    const auto& s = status.queue_servers(i);
+    if (i) o << ",";
+    o << "{\"id\":" << JsonString(s.queue_server_id()) << ",";
+    StatsFields(o, s);
+    o << "}";
+  }
+  o << "]}\n";
+  return o.str();
+}
+
+std::string StatusText(const v1::CrawlStatusResponse& status) {
+  const auto& c = status.crawl();
+  const auto& t = status.totals();
+  const double elapsed = ElapsedSeconds(c);
+  std::ostringstream o;
+  o << "crawl " << c.crawl_id() << ": " << StateName(c.state());
+  if (!c.end_reason().empty()) o << " (" << c.end_reason() << ")";
+  o << "\n  order " << c.params().order() << ", " << c.seed_count() << " seeds, "
+    << c.queue_servers_size() << " queue servers\n";
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.1f", elapsed > 0 ? static_cast<double>(t.pages_fetched()) / elapsed : 0.0);
+  o << "  pages fetched " << t.pages_fetched() << " in " << static_cast<int64_t>(elapsed) << " s (" << rate
+    << " pages/s), " << t.bytes_fetched() << " bytes, " << t.fetch_errors() << " network errors\n";
+  o << "  frontier " << t.frontier_size() << ", leased " << t.leased_urls() << ", urls seen " << t.urls_seen()
+    << ", hosts " << t.hosts() << ", robots-disallowed " << t.robots_disallowed() << "\n";
+  for (const auto& s : status.queue_servers()) {
+    o << "  " << s.queue_server_id() << ": pages " << s.pages_fetched() << ", frontier " << s.frontier_size()
+      << ", leased " << s.leased_urls() << "\n";
+  }
+  return o.str();
+}
+
+std::string ProgressLine(const v1::CrawlStatusResponse& status, double pages_per_second) {
+  const auto& t = status.totals();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "crawl %llu %s  pages %llu  %.1f pages/s  frontier %llu  leased %llu  errors %llu",
+                static_cast<unsigned long long>(status.crawl().crawl_id()),
+                StateName(status.crawl().state()).c_str(), static_cast<unsigned long long>(t.pages_fetched()),
+                pages_per_second, static_cast<unsigned long long>(t.frontier_size()),
+                static_cast<unsigned long long>(t.leased_urls()), static_cast<unsigned long long>(t.fetch_errors()));
+  return buf;
+}
+
+std::string CrawlListJson(const v1::ListCrawlsResponse& list) {
+  std::ostringstream o;
+  o << "{\"crawls\":[";
+  for (int i = 0; i < list.crawls_size(); ++i) {
+    if (i) o << ",";
+    o << "{";
+    CrawlFields(o, list.crawls(i));
+    o << "}";
+  }
+  o << "]}\n";
+  return o.str();
+}
+
+std::string CrawlListText(const v1::ListCrawlsResponse& list) {
+  std::ostringstream o;
+  if (list.crawls_size() == 0) o << "no crawls\n";
+  for (const auto& c : list.crawls()) {
+    o << c.crawl_id() << "\t" << StateName(c.state()) << "\t" << c.params().order() << "\t"
+      << c.seed_count() << " seeds\t" << (c.end_reason().empty() ? "-" : c.end_reason()) << "\n";
+  }
+  return o.str();
+}
+
+std::string ServersJson(const v1::ListQueueServersResponse& servers) {
+  std::ostringstream o;
+  o << "{\"servers\":[";
+  for (int i = 0; i < servers.servers_size(); ++i) {
+    if (i) o << ",";
+    o << "{\"id\":" << JsonString(servers.servers(i).id())
+      << ",\"address\":" << JsonString(servers.servers(i).address())
+      << ",\"last_seen_ms_ago\":" << (i < servers.last_seen_ms_ago_size() ? servers.last_seen_ms_ago(i) : -1)
+      << "}";
+  }
+  o << "]}\n";
+  return o.str();
+}
+
+std::string ServersText(const v1::ListQueueServersResponse& servers) {
+  std::ostringstream o;
+  if (servers.servers_size() == 0) o << "no queue servers\n";
+  for (int i = 0; i < servers.servers_size(); ++i) {
+    o << servers.servers(i).id() << "\t" << servers.servers(i).address() << "\tseen "
+      << (i < servers.last_seen_ms_ago_size() ? servers.last_seen_ms_ago(i) : -1) << " ms ago\n";
+  }
+  return o.str();
+}
+
+namespace {
+std::string Field(std::string_view s) {
+  if (s.empty()) return "-";
+  std::string out(s);
+  for (char& c : out) {
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  }
+  return out;
+}
+}  // namespace
+
+std::string LogLine(const v1::FetchRecord& r) {
+  std::string line = Iso8601Micros(r.timestamp_unix_us());
+  line += '\t';
+  line += std::to_string(r.status());
+  line += '\t';
+  line += std::to_string(r.bytes());
+  line += '\t';
+  line += Field(r.url());
+  line += '\t';
+  line += Field(r.referrer());
+  line += '\t';
+  line += Field(r.mime_type());
+  line += '\t';
+  line += std::to_string(r.fetch_ms());
+  line += '\t';
+  line += Field(r.content_digest());
+  return line;
+}
+
+}  // namespace crawl::nameserver

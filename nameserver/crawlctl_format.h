@@ -1,0 +1,41 @@
+// How crawlctl prints things: status as text or JSON, progress lines, crawl
+// and server lists, and the crawl log's tab-separated lines. Pure functions,
+// unit-tested, so scripts can rely on the formats.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "proto/crawl.pb.h"
+
+namespace crawl::nameserver {
+
+// "running", "stopped", "done" or "unknown".
+[[nodiscard]] std::string StateName(v1::CrawlState state);
+
+// JSON string literal for `s` (quotes included; control and non-ASCII-safe
+// escaping; invalid UTF-8 bytes become U+FFFD).
+[[nodiscard]] std::string JsonString(std::string_view s);
+
+// ISO 8601 UTC with microseconds: 2026-11-22T17:04:41.123456Z.
+[[nodiscard]] std::string Iso8601Micros(int64_t unix_us);
+
+// One JSON object (and a newline) with at least crawl_id, state,
+// pages_fetched, frontier_size, and per queue server numbers.
+[[nodiscard]] std::string StatusJson(const v1::CrawlStatusResponse& status);
+[[nodiscard]] std::string StatusText(const v1::CrawlStatusResponse& status);
+// "crawl 123 running  pages 1200  4.0 pages/s  frontier 345  ..." (no newline).
+[[nodiscard]] std::string ProgressLine(const v1::CrawlStatusResponse& status, double pages_per_second);
+
+[[nodiscard]] std::string CrawlListJson(const v1::ListCrawlsResponse& list);
+[[nodiscard]] std::string CrawlListText(const v1::ListCrawlsResponse& list);
+[[nodiscard]] std::string ServersJson(const v1::ListQueueServersResponse& servers);
+[[nodiscard]] std::string ServersText(const v1::ListQueueServersResponse& servers);
+
+// One crawl-log line, tab-separated: timestamp, status, bytes, URL, referrer,
+// MIME type, fetch milliseconds, content digest. Empty fields print as "-";
+// tabs and newlines inside fields become spaces.
+[[nodiscard]] std::string LogLine(const v1::FetchRecord& record);
+
+}  // namespace crawl::nameserver

@@ -1,0 +1,399 @@
+#include "nameserver/service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "common/grpc_util.h"
+#include "common/process.h"
+#include "common/rendezvous.h"
+#include "common/url.h"
+
+namespace crawl::nameserver {
+namespace {
+
+constexpr auto kRpcTimeout = std::chrono::seconds(5);
+
+grpc::Status ToGrpc(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kOk: return grpc::Status::OK;
+    case StatusCode::kInvalidArgument: return {grpc::StatusCode::INVALID_ARGUMENT, s.message()};
+    case StatusCode::kNotFound: return {grpc::StatusCode::NOT_FOUND, s.message()};
+    case StatusCode::kFailedPrecondition: return {grpc::StatusCode::FAILED_PRECONDITION, s.message()};
+    case StatusCode::kUnavailable: return {grpc::StatusCode::UNAVAILABLE, s.message()};
+    default: return {grpc::StatusCode::INTERNAL, s.message()};
+  }
+}
+
+void AddTotals(const v1::QueueServerStats& s, v1::QueueServerStats* t) {
+  t->set_frontier_size(t->frontier_size() + s.frontier_size());
+  t->set_leased_urls(t->leased_urls() + s.leased_urls());
+  t->set_outstanding_schedules(t->outstanding_schedules() + s.outstanding_schedules());
+  t->set_pages_fetched(t->pages_fetched() + s.pages_fetched());
+  t->set_fetch_attempts(t->fetch_attempts() + s.fetch_attempts());
+  t->set_urls_seen(t->urls_seen() + s.urls_seen());
+  t->set_hosts(t->hosts() + s.hosts());
+  t->set_robots_disallowed(t->robots_disallowed() + s.robots_disallowed());
+  t->set_activity_counter(t->activity_counter() + s.activity_counter());
+  t->set_bytes_fetched(t->bytes_fetched() + s.bytes_fetched());
+  t->set_fetch_errors(t->fetch_errors() + s.fetch_errors());
+}
+
+}  // namespace
+
+Status NormalizeParams(v1::CrawlParams* p) {
+  if (p->order().empty()) p->set_order("bfs");
+  if (p->order() != "bfs")
+    return Status::InvalidArgument("unknown crawl order '" + p->order() + "' (available: bfs)");
+  if (p->schedule_size() == 0) p->set_schedule_size(5000);
+  if (p->schedule_size() > 100'000) return Status::InvalidArgument("schedule_size above 100000");
+  if (p->lease_seconds() == 0) p->set_lease_seconds(300);
+  if (p->page_range_bytes() == 0) p->set_page_range_bytes(1'000'000);
+  if (p->page_range_bytes() > 100'000'000) return Status::InvalidArgument("page_range_bytes above 100 MB");
+  if (p->results_batch_pages() == 0) p->set_results_batch_pages(400);
+  if (p->user_agent().empty()) p->set_user_agent("crawlbot");
+  for (char c : p->user_agent()) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+    if (!ok) return Status::InvalidArgument("user agent token may hold only letters, '_' and '-'");
+  }
+  if (p->fetch_timeout_ms() == 0) p->set_fetch_timeout_ms(30'000);
+  if (p->max_links_per_page() == 0) p->set_max_links_per_page(300);
+  return Status::Ok();
+}
+
+NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock)
+    : options_(options), clock_(clock) {}
+
+NameServerServiceImpl::~NameServerServiceImpl() { StopMonitor(); }
+
+void NameServerServiceImpl::StartMonitor() { monitor_ = std::thread([this] { MonitorLoop(); }); }
+
+void NameServerServiceImpl::StopMonitor() {
+  {
+    std::lock_guard lock(monitor_mu_);
+    monitor_stop_ = true;
+  }
+  monitor_cv_.notify_all();
+  if (monitor_.joinable()) monitor_.join();
+}
+
+std::unique_ptr<v1::QueueServer::Stub> NameServerServiceImpl::StubFor(const std::string& address) {
+  return v1::QueueServer::NewStub(MakeChannel(address));
+}
+
+v1::CrawlInfo* NameServerServiceImpl::FindCrawl(uint64_t id) {
+  if (id == 0) id = active_crawl_ != 0 ? active_crawl_ : (crawls_.empty() ? 0 : crawls_.rbegin()->first);
+  auto it = crawls_.find(id);
+  return it == crawls_.end() ? nullptr : &it->second;
+}
+
+grpc::Status NameServerServiceImpl::RegisterQueueServer(grpc::ServerContext*,
+                                                        const v1::RegisterQueueServerRequest* req,
+                                                        v1::RegisterQueueServerResponse* resp) {
+  const auto& info = req->server();
+  if (info.id().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "queue server id missing"};
+  if (auto s = ValidateHostPort(info.address()); !s.ok()) return ToGrpc(s);
+  std::lock_guard lock(mu_);
+  Member& m = members_[info.id()];
+  m.info = info;
+  m.last_seen_ms = clock_->NowUnixMs();
+  spdlog::info("queue server {} registered at {}", info.id(), info.address());
+  if (v1::CrawlInfo* crawl = FindCrawl(active_crawl_); crawl && active_crawl_ != 0) {
+    // A member of the running crawl that comes back (possibly on a new port)
+    // resumes its share; fetchers learn the new address from the version bump.
+    for (auto& qs : *crawl->mutable_queue_servers()) {
+      if (qs.id() == info.id() && qs.address() != info.address()) {
+        qs.set_address(info.address());
+        crawl->set_params_version(crawl->params_version() + 1);
+      }
+    }
+    *resp->mutable_active_crawl() = *crawl;
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest* req,
+                                              v1::HeartbeatResponse* resp) {
+  std::lock_guard lock(mu_);
+  auto it = members_.find(req->server().id());
+  if (it == members_.end() || it->second.info.address() != req->server().address()) {
+    resp->set_known(false);
+    return grpc::Status::OK;
+  }
+  it->second.last_seen_ms = clock_->NowUnixMs();
+  it->second.stats = req->stats();
+  resp->set_known(true);
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest*,
+                                                  v1::GetCrawlStateResponse* resp) {
+  std::lock_guard lock(mu_);
+  if (active_crawl_ == 0) return grpc::Status::OK;
+  resp->set_active(true);
+  *resp->mutable_crawl() = crawls_[active_crawl_];
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext*, const v1::StartCrawlRequest* req,
+                                               v1::StartCrawlResponse* resp) {
+  std::lock_guard start_lock(start_mu_);
+  v1::CrawlParams params = req->params();
+  if (auto s = NormalizeParams(&params); !s.ok()) return ToGrpc(s);
+
+  // Seeds: canonical http(s) URLs; the rest are reported back.
+  std::vector<std::string> seeds;
+  for (const std::string& raw : req->seeds()) {
+    auto canonical = url::Canonicalize(raw);
+    if (canonical.ok()) {
+      seeds.push_back(*canonical);
+    } else {
+      resp->add_rejected_seeds(raw + ": " + canonical.status().message());
+    }
+  }
+  if (seeds.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no valid seed URL"};
+
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    if (active_crawl_ != 0)
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "crawl " + std::to_string(active_crawl_) + " is running; stop it first"};
+    const int64_t now = clock_->NowUnixMs();
+    for (const auto& [id, m] : members_) {
+      if (now - m.last_seen_ms <= options_.member_timeout.count()) *crawl.add_queue_servers() = m.info;
+    }
+    if (crawl.queue_servers_size() == 0)
+      return {grpc::StatusCode::UNAVAILABLE, "no queue server is registered"};
+    uint64_t id = static_cast<uint64_t>(now / 1000);
+    if (!crawls_.empty() && crawls_.rbegin()->first >= id) id = crawls_.rbegin()->first + 1;
+    crawl.set_crawl_id(id);
+    crawl.set_state(v1::CRAWL_STATE_RUNNING);
+    *crawl.mutable_params() = params;
+    crawl.set_params_version(1);
+    crawl.set_started_unix_ms(now);
+    crawl.set_seed_count(seeds.size());
+  }
+
+  // Partition the seeds by owning queue server (rendezvous hash of the host).
+  std::vector<std::string> ids;
+  for (const auto& qs : crawl.queue_servers()) ids.push_back(qs.id());
+  std::vector<v1::InjectSeedsRequest> requests(ids.size());
+  for (auto& r : requests) *r.mutable_crawl() = crawl;
+  for (const std::string& seed : seeds) requests[OwnerIndex(ids, url::HostOf(seed))].add_urls(seed);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    auto stub = StubFor(crawl.queue_servers(static_cast<int>(i)).address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, kRpcTimeout);
+    v1::InjectSeedsResponse r;
+    grpc::Status s = stub->InjectSeeds(&ctx, requests[i], &r);
+    if (!s.ok()) {
+      // Nothing was registered as running; queue servers that did join are
+      // told the crawl ended, so no fetcher works on a half-started crawl.
+      for (size_t j = 0; j < i; ++j) {
+        auto other = StubFor(crawl.queue_servers(static_cast<int>(j)).address());
+        grpc::ClientContext c2;
+        SetTimeout(c2, kRpcTimeout);
+        v1::EndCrawlRequest end;
+        end.set_crawl_id(crawl.crawl_id());
+        end.set_state(v1::CRAWL_STATE_STOPPED);
+        v1::EndCrawlResponse ignored;
+        (void)other->EndCrawl(&c2, end, &ignored);
+      }
+      return {grpc::StatusCode::UNAVAILABLE, "queue server " + ids[i] + " did not take its seeds: " +
+                                                 s.error_message()};
+    }
+  }
+
+  {
+    std::lock_guard lock(mu_);
+    crawls_[crawl.crawl_id()] = crawl;
+    active_crawl_ = crawl.crawl_id();
+    active_stats_.clear();
+    detector_ = std::make_unique<CompletionDetector>(params.max_pages());
+  }
+  spdlog::info("crawl {} started: {} seeds over {} queue servers, order {}", crawl.crawl_id(), seeds.size(),
+               ids.size(), params.order());
+  *resp->mutable_crawl() = crawl;
+  return grpc::Status::OK;
+}
+
+void NameServerServiceImpl::EndCrawl(uint64_t id, v1::CrawlState state, const std::string& reason) {
+  std::vector<v1::QueueServerInfo> servers;
+  {
+    std::lock_guard lock(mu_);
+    auto it = crawls_.find(id);
+    if (it == crawls_.end() || it->second.state() != v1::CRAWL_STATE_RUNNING) return;
+    it->second.set_state(state);
+    it->second.set_end_reason(reason);
+    it->second.set_ended_unix_ms(clock_->NowUnixMs());
+    if (active_crawl_ == id) active_crawl_ = 0;
+    servers.assign(it->second.queue_servers().begin(), it->second.queue_servers().end());
+  }
+  spdlog::info("crawl {} ended: {}", id, reason);
+  for (const auto& qs : servers) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, kRpcTimeout);
+    v1::EndCrawlRequest req;
+    req.set_crawl_id(id);
+    req.set_state(state);
+    v1::EndCrawlResponse resp;
+    grpc::Status s = stub->EndCrawl(&ctx, req, &resp);
+    if (!s.ok()) spdlog::warn("could not tell {} that crawl {} ended: {}", qs.id(), id, s.error_message());
+  }
+}
+
+grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext*, const v1::StopCrawlRequest* req,
+                                              v1::StopCrawlResponse* resp) {
+  std::lock_guard start_lock(start_mu_);
+  uint64_t id = 0;
+  {
+    std::lock_guard lock(mu_);
+    id = req->crawl_id() != 0 ? req->crawl_id() : active_crawl_;
+    if (id == 0) return {grpc::StatusCode::FAILED_PRECONDITION, "no crawl is running"};
+    auto it = crawls_.find(id);
+    if (it == crawls_.end()) return {grpc::StatusCode::NOT_FOUND, "no crawl " + std::to_string(id)};
+    if (it->second.state() != v1::CRAWL_STATE_RUNNING)
+      return {grpc::StatusCode::FAILED_PRECONDITION, "crawl " + std::to_string(id) + " is not running"};
+  }
+  EndCrawl(id, v1::CRAWL_STATE_STOPPED, "stopped");
+  std::lock_guard lock(mu_);
+  *resp->mutable_crawl() = crawls_[id];
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext*, const v1::CrawlStatusRequest* req,
+                                                v1::CrawlStatusResponse* resp) {
+  std::lock_guard lock(mu_);
+  v1::CrawlInfo* crawl = FindCrawl(req->crawl_id());
+  if (!crawl) {
+    if (req->crawl_id() != 0) return {grpc::StatusCode::NOT_FOUND, "no crawl " + std::to_string(req->crawl_id())};
+    return {grpc::StatusCode::NOT_FOUND, "no crawl has been started"};
+  }
+  *resp->mutable_crawl() = *crawl;
+  for (const auto& qs : crawl->queue_servers()) {
+    v1::QueueServerStats s;
+    auto live = active_stats_.find(qs.id());
+    if (crawl->crawl_id() == active_crawl_ && live != active_stats_.end()) {
+      s = live->second;
+    } else if (auto m = members_.find(qs.id()); m != members_.end() && m->second.stats.crawl_id() == crawl->crawl_id()) {
+      s = m->second.stats;
+    }
+    s.set_queue_server_id(qs.id());
+    s.set_crawl_id(crawl->crawl_id());
+    AddTotals(s, resp->mutable_totals());
+    *resp->add_queue_servers() = std::move(s);
+  }
+  resp->mutable_totals()->set_crawl_id(crawl->crawl_id());
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::ListCrawls(grpc::ServerContext*, const v1::ListCrawlsRequest*,
+                                               v1::ListCrawlsResponse* resp) {
+  std::lock_guard lock(mu_);
+  for (const auto& [id, c] : crawls_) *resp->add_crawls() = c;
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::ListQueueServers(grpc::ServerContext*, const v1::ListQueueServersRequest*,
+                                                     v1::ListQueueServersResponse* resp) {
+  std::lock_guard lock(mu_);
+  const int64_t now = clock_->NowUnixMs();
+  for (const auto& [id, m] : members_) {
+    *resp->add_servers() = m.info;
+    resp->add_last_seen_ms_ago(now - m.last_seen_ms);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest* req,
+                                                grpc::ServerWriter<v1::CrawlLogChunk>* writer) {
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
+    if (!c) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+    crawl = *c;
+  }
+  std::vector<v1::FetchRecord> records;
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    uint64_t offset = 0;
+    for (;;) {
+      grpc::ClientContext ctx;
+      SetTimeout(ctx, std::chrono::seconds(30));
+      v1::GetCrawlLogRequest page;
+      page.set_crawl_id(crawl.crawl_id());
+      page.set_offset(offset);
+      page.set_limit(10'000);
+      v1::CrawlLogChunk chunk;
+      grpc::Status s = stub->GetCrawlLog(&ctx, page, &chunk);
+      if (!s.ok())
+        return {grpc::StatusCode::UNAVAILABLE, "queue server " + qs.id() + ": " + s.error_message()};
+      offset += chunk.records_size();
+      for (auto& r : *chunk.mutable_records()) records.push_back(std::move(r));
+      if (chunk.end() || chunk.records_size() == 0) break;
+    }
+  }
+  std::stable_sort(records.begin(), records.end(), [](const v1::FetchRecord& a, const v1::FetchRecord& b) {
+    return a.timestamp_unix_us() < b.timestamp_unix_us();
+  });
+  v1::CrawlLogChunk out;
+  for (size_t i = 0; i < records.size(); ++i) {
+    *out.add_records() = std::move(records[i]);
+    if (out.records_size() == 1000 || i + 1 == records.size()) {
+      out.set_end(i + 1 == records.size());
+      if (!writer->Write(out)) return {grpc::StatusCode::CANCELLED, "client went away"};
+      out.Clear();
+    }
+  }
+  return grpc::Status::OK;
+}
+
+void NameServerServiceImpl::MonitorLoop() {
+  for (;;) {
+    PollActiveCrawl();
+    std::unique_lock lock(monitor_mu_);
+    if (monitor_cv_.wait_for(lock, options_.poll_interval, [this] { return monitor_stop_; })) return;
+  }
+}
+
+void NameServerServiceImpl::PollActiveCrawl() {
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    if (active_crawl_ == 0) return;
+    crawl = crawls_[active_crawl_];
+  }
+  std::vector<v1::QueueServerStats> round;
+  bool complete = true;
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, std::chrono::seconds(2));
+    v1::StatsRequest req;
+    req.set_crawl_id(crawl.crawl_id());
+    v1::StatsResponse resp;
+    grpc::Status s = stub->Stats(&ctx, req, &resp);
+    if (!s.ok() || resp.stats().crawl_id() != crawl.crawl_id()) {
+      complete = false;
+      continue;
+    }
+    round.push_back(resp.stats());
+  }
+  std::string reason;
+  {
+    std::lock_guard lock(mu_);
+    if (active_crawl_ != crawl.crawl_id() || !detector_) return;
+    for (const auto& s : round) active_stats_[s.queue_server_id()] = s;
+    if (complete) {
+      reason = detector_->OnRound(round);
+    } else {
+      detector_->OnIncompleteRound();
+    }
+  }
+  if (!reason.empty()) EndCrawl(crawl.crawl_id(), v1::CRAWL_STATE_DONE, reason);
+}
+
+}  // namespace crawl::nameserver

@@ -1,0 +1,74 @@
+// gRPC adapter for the queue server (proto service crawl.v1.QueueServer).
+// Holds the current crawl's shard behind one mutex; every rpc locks it,
+// applies the request and answers. Also keeps the queue server registered
+// with the name server (register, then heartbeat with stats).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "common/clock.h"
+#include "proto/crawl.grpc.pb.h"
+#include "queueserver/crawl_shard.h"
+
+namespace crawl::queueserver {
+
+class QueueServerServiceImpl final : public v1::QueueServer::Service {
+ public:
+  QueueServerServiceImpl(std::string id, const Clock* clock);
+
+  grpc::Status InjectSeeds(grpc::ServerContext*, const v1::InjectSeedsRequest*,
+                           v1::InjectSeedsResponse*) override;
+  grpc::Status GetSchedule(grpc::ServerContext*, const v1::GetScheduleRequest*,
+                           v1::GetScheduleResponse*) override;
+  grpc::Status SubmitResults(grpc::ServerContext*, const v1::SubmitResultsRequest*,
+                             v1::SubmitResultsResponse*) override;
+  grpc::Status AddUrls(grpc::ServerContext*, const v1::AddUrlsRequest*, v1::AddUrlsResponse*) override;
+  grpc::Status Stats(grpc::ServerContext*, const v1::StatsRequest*, v1::StatsResponse*) override;
+  grpc::Status EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest*, v1::EndCrawlResponse*) override;
+  grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
+                           v1::CrawlLogChunk*) override;
+
+  // Joins `crawl` if it is newer than the current one (a new crawl replaces
+  // the old shard; the same crawl keeps it).
+  void JoinCrawl(const v1::CrawlInfo& crawl);
+  // Current numbers for heartbeats.
+  void FillStats(v1::QueueServerStats* stats);
+  // Periodic work: lease expiry, robots retries.
+  void Tick();
+
+ private:
+  const std::string id_;
+  const Clock* clock_;
+  std::mutex mu_;
+  std::unique_ptr<CrawlShard> shard_;  // GUARDED_BY(mu_); null before any crawl
+};
+
+// Registers with the name server and heartbeats every `interval` until
+// Stop(). Re-registers when the name server forgets us (restart).
+class NameServerLink {
+ public:
+  NameServerLink(std::string nameserver, v1::QueueServerInfo self, QueueServerServiceImpl* service,
+                 std::chrono::milliseconds interval);
+  ~NameServerLink();
+  void Start();
+  void Stop();
+
+ private:
+  void Run();
+
+  std::string nameserver_;
+  v1::QueueServerInfo self_;
+  QueueServerServiceImpl* service_;
+  std::chrono::milliseconds interval_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // GUARDED_BY(mu_)
+  std::thread thread_;
+};
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,43 @@
+// crawlctl output formats that scripts rely on (nameserver/crawlctl_format.h).
+#include "nameserver/crawlctl_format.h"
+
+#include <catch2/catch.hpp>
+
+using namespace crawl::nameserver;
+
+TEST_CASE("log lines have eight tab-separated fields", "[unit]") {
+  crawl::v1::FetchRecord r;
+  r.set_timestamp_unix_us(1'700'000'000'123'456);
+  r.set_status(200);
+  r.set_bytes(1234);
+  r.set_url("http://a.test/x");
+  r.set_mime_type("text/html");
+  r.set_fetch_ms(12);
+  r.set_content_digest("00112233aabbccdd");
+  CHECK(LogLine(r) == "2023-11-14T22:13:20.123456Z\t200\t1234\thttp://a.test/x\t-\ttext/html\t12\t00112233aabbccdd");
+  r.set_status(-3);
+  r.set_referrer("http://a.test/\tbad");
+  const std::string line = LogLine(r);
+  CHECK(std::count(line.begin(), line.end(), '\t') == 7);
+  CHECK(line.find("\t-3\t") != std::string::npos);
+}
+
+TEST_CASE("status json carries the fields scripts read", "[unit]") {
+  crawl::v1::CrawlStatusResponse s;
+  s.mutable_crawl()->set_crawl_id(42);
+  s.mutable_crawl()->set_state(crawl::v1::CRAWL_STATE_DONE);
+  s.mutable_totals()->set_pages_fetched(7);
+  s.mutable_totals()->set_frontier_size(3);
+  const std::string json = StatusJson(s);
+  CHECK(json.find("\"crawl_id\":42") != std::string::npos);
+  CHECK(json.find("\"state\":\"done\"") != std::string::npos);
+  CHECK(json.find("\"pages_fetched\":7") != std::string::npos);
+  CHECK(json.find("\"frontier_size\":3") != std::string::npos);
+}
+
+TEST_CASE("json strings are escaped and invalid utf-8 replaced", "[unit]") {
+  CHECK(JsonString("a\"b\\c\n") == "\"a\\\"b\\\\c\\n\"");
+  CHECK(JsonString("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
+  CHECK(JsonString(std::string("x\xff", 2)) == "\"x\\ufffd\"");
+  CHECK(JsonString(std::string("\x01", 1)) == "\"\\u0001\"");
+}

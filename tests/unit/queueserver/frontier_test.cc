@@ -1,0 +1,169 @@
+// Frontier: URL-seen, robots gating, FIFO order, leases (queueserver/frontier.h).
+#include "queueserver/frontier.h"
+
+#include <catch2/catch.hpp>
+
+using crawl::queueserver::FetchOutcome;
+using crawl::queueserver::Frontier;
+using crawl::queueserver::FrontierEntry;
+using crawl::queueserver::FrontierOptions;
+using crawl::queueserver::UrlKind;
+
+namespace {
+
+FrontierEntry Page(const std::string& url) {
+  FrontierEntry e;
+  e.url = url;
+  return e;
+}
+
+FetchOutcome Robots(const std::string& url, int status, const std::string& body = "") {
+  FetchOutcome o;
+  o.url = url;
+  o.kind = UrlKind::kRobots;
+  o.status = status;
+  o.robots_body = body;
+  return o;
+}
+
+FetchOutcome Fetched(const std::string& url) {
+  FetchOutcome o;
+  o.url = url;
+  o.status = 200;
+  return o;
+}
+
+std::vector<std::string> Urls(const crawl::queueserver::Schedule& s) {
+  std::vector<std::string> out;
+  for (const auto& e : s.entries) out.push_back(e.url);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a url is accepted once", "[unit]") {
+  Frontier f(FrontierOptions{});
+  CHECK(f.Add(Page("http://a.test/x"), 0));
+  CHECK_FALSE(f.Add(Page("http://a.test/x"), 0));
+  CHECK(f.Counters().urls_seen == 1);
+}
+
+TEST_CASE("pages wait for their origin's robots.txt, which is scheduled first", "[unit]") {
+  Frontier f(FrontierOptions{});
+  REQUIRE(f.Add(Page("http://a.test/1"), 0));
+  REQUIRE(f.Add(Page("http://a.test/2"), 0));
+  auto s = f.Lease("f1", 100, 0);
+  REQUIRE(s.id != 0);
+  CHECK(Urls(s) == std::vector<std::string>{"http://a.test/robots.txt"});
+  CHECK(s.entries[0].kind == UrlKind::kRobots);
+  CHECK(f.Counters().frontier_size == 2);  // both pages waiting
+
+  // Nothing else can be handed out until robots.txt is known.
+  CHECK(f.Lease("f2", 100, 0).id == 0);
+
+  f.Report(s.id, Robots("http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /2\n"), 0);
+  f.Complete(s.id, 0);
+  auto pages = f.Lease("f1", 100, 0);
+  CHECK(Urls(pages) == std::vector<std::string>{"http://a.test/1"});
+  CHECK(f.Counters().robots_disallowed == 1);
+}
+
+TEST_CASE("robots.txt 4xx allows everything", "[unit][rfc9309]") {
+  Frontier f(FrontierOptions{});
+  REQUIRE(f.Add(Page("http://a.test/private/x"), 0));
+  auto s = f.Lease("f", 10, 0);
+  f.Report(s.id, Robots("http://a.test/robots.txt", 404), 0);
+  f.Complete(s.id, 0);
+  CHECK(Urls(f.Lease("f", 10, 0)) == std::vector<std::string>{"http://a.test/private/x"});
+}
+
+TEST_CASE("robots.txt 5xx is retried, then the origin counts as disallowed", "[unit][rfc9309]") {
+  FrontierOptions o;
+  o.robots_attempts = 2;
+  o.robots_retry_ms = 1000;
+  Frontier f(o);
+  REQUIRE(f.Add(Page("http://a.test/x"), 0));
+  auto s = f.Lease("f", 10, 0);
+  f.Report(s.id, Robots("http://a.test/robots.txt", 503), 0);
+  f.Complete(s.id, 0);
+  CHECK(f.Lease("f", 10, 500).id == 0);  // retry not due yet
+  CHECK_FALSE(f.Idle());                  // the page still waits
+  auto retry = f.Lease("f", 10, 1000);
+  REQUIRE(Urls(retry) == std::vector<std::string>{"http://a.test/robots.txt"});
+  f.Report(retry.id, Robots("http://a.test/robots.txt", -2), 1000);
+  f.Complete(retry.id, 1000);
+  CHECK(f.Counters().robots_disallowed == 1);
+  CHECK(f.Idle());
+}
+
+TEST_CASE("pages are leased in the order they became ready", "[unit]") {
+  Frontier f(FrontierOptions{});
+  REQUIRE(f.Add(Page("http://a.test/1"), 0));
+  REQUIRE(f.Add(Page("http://b.test/1"), 0));
+  auto robots = f.Lease("f", 10, 0);
+  REQUIRE(robots.entries.size() == 2);
+  // Pages waiting for robots.txt become ready when it arrives, origin by origin.
+  f.Report(robots.id, Robots("http://b.test/robots.txt", 404), 0);
+  f.Report(robots.id, Robots("http://a.test/robots.txt", 404), 0);
+  f.Complete(robots.id, 0);
+  for (const char* u : {"http://a.test/2", "http://b.test/2", "http://a.test/3"}) REQUIRE(f.Add(Page(u), 0));
+  CHECK(Urls(f.Lease("f", 10, 0)) == std::vector<std::string>{"http://b.test/1", "http://a.test/1",
+                                                               "http://a.test/2", "http://b.test/2",
+                                                               "http://a.test/3"});
+}
+
+TEST_CASE("an origin is held by one schedule at a time", "[unit][policy]") {
+  Frontier f(FrontierOptions{});
+  REQUIRE(f.Add(Page("http://a.test/1"), 0));
+  REQUIRE(f.Add(Page("http://b.test/1"), 0));
+  auto robots = f.Lease("f", 10, 0);
+  f.Report(robots.id, Robots("http://a.test/robots.txt", 404), 0);
+  f.Report(robots.id, Robots("http://b.test/robots.txt", 404), 0);
+  f.Complete(robots.id, 0);
+
+  auto first = f.Lease("f1", 1, 0);
+  REQUIRE(Urls(first) == std::vector<std::string>{"http://a.test/1"});
+  REQUIRE(f.Add(Page("http://a.test/2"), 0));
+  // a.test is held by `first`: the second fetcher gets b.test only.
+  auto second = f.Lease("f2", 10, 0);
+  CHECK(Urls(second) == std::vector<std::string>{"http://b.test/1"});
+  f.Report(first.id, Fetched("http://a.test/1"), 0);
+  f.Complete(first.id, 0);
+  CHECK(Urls(f.Lease("f2", 10, 0)) == std::vector<std::string>{"http://a.test/2"});
+}
+
+TEST_CASE("unreported urls come back when a schedule ends or its lease expires", "[unit]") {
+  FrontierOptions o;
+  o.lease_ms = 1000;
+  Frontier f(o);
+  REQUIRE(f.Add(Page("http://a.test/1"), 0));
+  REQUIRE(f.Add(Page("http://a.test/2"), 0));
+  auto robots = f.Lease("f", 10, 0);
+  f.Report(robots.id, Robots("http://a.test/robots.txt", 404), 0);
+  f.Complete(robots.id, 0);
+
+  auto s = f.Lease("f", 10, 0);
+  REQUIRE(s.entries.size() == 2);
+  f.Report(s.id, Fetched("http://a.test/1"), 0);
+  f.Complete(s.id, 0);  // /2 never reported
+  CHECK(Urls(f.Lease("f", 10, 0)) == std::vector<std::string>{"http://a.test/2"});
+  CHECK(f.Counters().leased_urls == 1);
+
+  // The fetcher holding /2 dies: the lease expires and /2 comes back.
+  CHECK(f.Lease("g", 10, 500).id == 0);
+  auto again = f.Lease("g", 10, 1000);
+  CHECK(Urls(again) == std::vector<std::string>{"http://a.test/2"});
+  f.Report(again.id, Fetched("http://a.test/2"), 1000);
+  f.Complete(again.id, 1000);
+  CHECK(f.Idle());
+}
+
+TEST_CASE("activity counter moves with every change", "[unit]") {
+  Frontier f(FrontierOptions{});
+  const auto before = f.Counters().activity;
+  REQUIRE(f.Add(Page("http://a.test/1"), 0));
+  CHECK(f.Counters().activity > before);
+  const auto after_add = f.Counters().activity;
+  CHECK_FALSE(f.Add(Page("http://a.test/1"), 0));  // a duplicate changes nothing
+  CHECK(f.Counters().activity == after_add);
+}
