@@ -1,8 +1,28 @@
 #include "common/grpc_util.h"
 
+#include <grpc/support/log.h>
+#include <spdlog/spdlog.h>
+
+#include <mutex>
+
 namespace crawl {
+namespace {
+
+// gRPC's own log lines (multi-line, internal detail) go to our log at debug
+// level; every failure that matters is reported by our code in one line.
+void GrpcLogToSpdlog(gpr_log_func_args* args) {
+  spdlog::debug("grpc {}:{}: {}", args->file, args->line, args->message);
+}
+
+void RouteGrpcLogs() {
+  static std::once_flag once;
+  std::call_once(once, [] { gpr_set_log_function(GrpcLogToSpdlog); });
+}
+
+}  // namespace
 
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address) {
+  RouteGrpcLogs();
   grpc::ChannelArguments args;
   // Results batches and crawl logs can be large; the default is 4 MiB.
   args.SetMaxReceiveMessageSize(256 * 1024 * 1024);
@@ -35,10 +55,14 @@ Status FromGrpc(const grpc::Status& s, const std::string& what) {
 
 Result<GrpcServer> StartGrpcServer(const std::string& listen,
                                    const std::vector<grpc::Service*>& services) {
+  RouteGrpcLogs();
   GrpcServer out;
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(256 * 1024 * 1024);
   builder.SetMaxSendMessageSize(256 * 1024 * 1024);
+  // gRPC sets SO_REUSEPORT by default, which lets a second server silently
+  // share a port that is in use; we want a clear "cannot listen" instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &out.port);
   for (grpc::Service* s : services) builder.RegisterService(s);
   out.server = builder.BuildAndStart();

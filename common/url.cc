@@ -50,26 +50,36 @@ Result<std::string> Finish(urls::url& u) {
   const auto scheme = u.scheme_id();
   if (scheme != urls::scheme::http && scheme != urls::scheme::https)
     return Status::InvalidArgument("scheme is not http or https: " + std::string(u.scheme()));
-  if (!u.has_authority() || u.host().empty()) return Status::InvalidArgument("URL has no host");
-  if (u.has_userinfo()) u.remove_userinfo();
-  u.remove_fragment();
-  if (u.has_port()) {
-    if (u.port().empty()) {
-      u.remove_port();
-    } else {
-      const auto p = u.port_number();
-      if (p == 0) return Status::InvalidArgument("bad port: " + std::string(u.port()));
-      if ((scheme == urls::scheme::http && p == 80) || (scheme == urls::scheme::https && p == 443))
-        u.remove_port();
+  if (!u.has_authority() || u.encoded_host().empty()) return Status::InvalidArgument("URL has no host");
+
+  // Compose the canonical string from the parts rather than editing the url
+  // in place: Boost.URL guards some edits with "/." path prefixes.
+  std::string out(u.scheme());
+  out += "://";
+  out += std::string(u.encoded_host());
+  if (u.has_port() && !u.port().empty()) {
+    const std::string_view port = u.port();
+    unsigned long value = 0;
+    for (char c : port) {
+      value = value * 10 + static_cast<unsigned long>(c - '0');  // the grammar allows digits only
+      if (value > 65535) return Status::InvalidArgument("port out of range: " + std::string(port));
     }
+    if (value == 0) return Status::InvalidArgument("port 0");
+    const bool default_port = (scheme == urls::scheme::http && value == 80) ||
+                              (scheme == urls::scheme::https && value == 443);
+    if (!default_port) out += ":" + std::to_string(value);
   }
-  if (u.encoded_path().empty()) u.set_encoded_path("/");
   // normalize() keeps ".." that climb above the root; browsers drop them.
   std::string path(u.encoded_path());
   while (path.rfind("/../", 0) == 0) path.erase(0, 3);
-  if (path == "/..") path = "/";
-  if (path != u.encoded_path()) u.set_encoded_path(path);
-  return std::string(u.buffer());
+  if (path == "/.." || path == "/.") path = "/";
+  if (path.empty() || path.front() != '/') path.insert(path.begin(), '/');
+  out += path;
+  if (u.has_query()) {
+    out += '?';
+    out += std::string(u.encoded_query());
+  }
+  return out;
 }
 
 }  // namespace
@@ -92,7 +102,15 @@ Result<std::string> Resolve(std::string_view base, std::string_view reference) {
   const std::string cleaned_base = Clean(base);
   auto b = urls::parse_uri(cleaned_base);
   if (!b) return Status::InvalidArgument("bad base URL: " + b.error().message());
-  const std::string cleaned_ref = Clean(reference);
+  std::string cleaned_ref = Clean(reference);
+  // WHATWG: "http:g" against an http base is relative (RFC 3986 section 5.4.2
+  // allows this "backward compatible" reading; browsers all do it).
+  const std::string_view base_scheme = b->scheme();
+  if (cleaned_ref.size() > base_scheme.size() && cleaned_ref[base_scheme.size()] == ':' &&
+      boost::urls::grammar::ci_is_equal(std::string_view(cleaned_ref).substr(0, base_scheme.size()), base_scheme) &&
+      cleaned_ref.compare(base_scheme.size() + 1, 2, "//") != 0) {
+    cleaned_ref.erase(0, base_scheme.size() + 1);
+  }
   auto r = urls::parse_uri_reference(cleaned_ref);
   if (!r) return Status::InvalidArgument("bad reference: " + r.error().message());
   urls::url dest;

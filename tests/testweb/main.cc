@@ -1,1 +1,200 @@
-int main() { return 1; }  // replaced by the real binary in this session
+// testweb: serves, exports and lists the synthetic web (DESIGN.md section 10).
+//
+//   testweb serve  --seed S --hosts H --pages P [--preset clean] --hosts-file F
+//                  [--port PORT] [--access-log FILE] [--bind-base 127.20.0.0]
+//                  [--threads N] [--page-kb K]
+//   testweb export --seed S --hosts H --pages P [--preset NAME] --out FILE|-
+//   testweb seeds  --seed S --hosts H --pages P [--preset NAME]
+//
+// serve writes the hosts file ("IP:PORT NAME" lines) only once every
+// listener is bound: its appearance means "ready". SIGINT/SIGTERM stop it
+// with exit status 0. Errors: one line on stderr, non-zero exit status.
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "tests/testweb/access_log.h"
+#include "tests/testweb/atomic_file.h"
+#include "tests/testweb/hosts_file.h"
+#include "tests/testweb/server.h"
+#include "tests/testweb/universe.h"
+
+namespace crawl::testweb {
+namespace {
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "testweb: %s\n", message.c_str());
+  return 1;
+}
+
+// The flags every subcommand shares: which universe. page_kb 0 means "as
+// the preset says".
+struct UniverseFlags {
+  UniverseOptions options;
+  uint32_t page_kb = 0;
+};
+
+void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
+  UniverseOptions& o = flags.options;
+  cmd->add_option("--seed", o.seed, "Random seed: the same seed gives the same web")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--hosts", o.hosts, "Number of hosts (www.site<i>.test)")->required()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--pages", o.pages, "Number of pages over all hosts (>= hosts)")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--preset", o.preset, "Behaviour preset (clean)")->capture_default_str();
+  cmd->add_option("--page-kb", flags.page_kb, "Median page size in KiB (default: the preset's, 4)")
+      ->check(CLI::Range(1, 1024));
+}
+
+Result<Universe> MakeUniverse(const UniverseFlags& flags) {
+  UniverseOptions options = flags.options;
+  if (Status s = ApplyPreset(options); !s.ok()) return s;
+  if (flags.page_kb != 0) options.page_kb = flags.page_kb;  // an explicit flag wins over the preset
+  return Universe::Create(options);
+}
+
+struct ServeFlags {
+  std::string hosts_file;
+  uint16_t port = 0;
+  std::string access_log;
+  std::string bind_base = std::string(kDefaultBindBase);
+  int threads = 1;
+};
+
+int Serve(const UniverseFlags& options, const ServeFlags& flags) {
+  auto universe = MakeUniverse(options);
+  if (!universe.ok()) return Fail(universe.status().message());
+  auto addresses = LoopbackAddresses(flags.bind_base, universe->HostCount());
+  if (!addresses.ok()) return Fail(addresses.status().message());
+  // A stale hosts file would announce readiness too early.
+  std::remove(flags.hosts_file.c_str());
+
+  AccessLog access_log;
+  ServerOptions server_options;
+  server_options.addresses = std::move(*addresses);
+  server_options.port = flags.port;
+  if (!flags.access_log.empty()) {
+    if (Status s = access_log.Open(flags.access_log); !s.ok()) return Fail(s.message());
+    server_options.access_log = &access_log;
+  }
+  // Shutdown order: signals, then server (listeners, io_context, sessions),
+  // then the access log and the universe they point to.
+  Server server(*universe, std::move(server_options));
+  if (Status s = server.Start(); !s.ok()) return Fail(s.message());
+  if (Status s = WriteHostsFile(flags.hosts_file, server.Entries()); !s.ok()) return Fail(s.message());
+
+  boost::asio::signal_set signals(server.io_context(), SIGINT, SIGTERM);
+  signals.async_wait([&server](const boost::system::error_code& ec, int /*signal*/) {
+    if (!ec) server.Stop();
+  });
+  spdlog::info("testweb: {} hosts, {} pages, port {}, hosts file {}", universe->HostCount(), universe->TotalPages(),
+               server.port(), flags.hosts_file);
+  server.Run(flags.threads);
+  spdlog::info("testweb: stopped");
+  return 0;
+}
+
+void WriteExportLine(std::ostream& out, const std::string& url, const std::vector<std::string>& outlinks) {
+  out << url;
+  for (const auto& l : outlinks) out << '\t' << l;
+  out << '\n';
+}
+
+int Export(const UniverseFlags& options, const std::string& out_path) {
+  auto universe = MakeUniverse(options);
+  if (!universe.ok()) return Fail(universe.status().message());
+  auto sink = [](std::ostream& out) {
+    return [&out](const std::string& url, const std::vector<std::string>& outlinks) {
+      WriteExportLine(out, url, outlinks);
+    };
+  };
+  if (out_path == "-") {
+    universe->ExportTo(sink(std::cout));
+    std::cout.flush();
+    if (!std::cout) return Fail("cannot write to stdout");
+    return 0;
+  }
+  AtomicFile file(out_path);
+  if (Status s = file.Open(); !s.ok()) return Fail(s.message());
+  universe->ExportTo(sink(file.stream()));
+  if (Status s = file.Commit(); !s.ok()) return Fail(s.message());
+  return 0;
+}
+
+int Seeds(const UniverseFlags& options) {
+  auto universe = MakeUniverse(options);
+  if (!universe.ok()) return Fail(universe.status().message());
+  for (const auto& seed : universe->Seeds()) std::cout << seed << '\n';
+  std::cout.flush();
+  return std::cout ? 0 : Fail("cannot write to stdout");
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app("testweb: a deterministic synthetic web on loopback addresses (DESIGN.md section 10)");
+  app.require_subcommand(1);
+
+  UniverseFlags options;
+  ServeFlags serve_flags;
+  std::string out_path;
+
+  CLI::App* serve = app.add_subcommand("serve", "Serve the web over HTTP on one loopback address per host");
+  AddUniverseFlags(serve, options);
+  serve
+      ->add_option("--hosts-file", serve_flags.hosts_file,
+                   "Where to write 'IP:PORT NAME' lines once listening (the readiness signal)")
+      ->required();
+  serve->add_option("--port", serve_flags.port, "Port for every host; 0 picks a free one")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+  serve->add_option("--access-log", serve_flags.access_log, "Append one line per request to this file");
+  serve->add_option("--bind-base", serve_flags.bind_base, "Host i listens on the i-th usable address after this one")
+      ->capture_default_str();
+  serve->add_option("--threads", serve_flags.threads, "Threads running the io_context")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+
+  CLI::App* exp = app.add_subcommand("export", "Write the link graph a polite crawler can reach from the seeds");
+  AddUniverseFlags(exp, options);
+  exp->add_option("--out", out_path, "Output file, or - for stdout")->required();
+
+  CLI::App* seeds = app.add_subcommand("seeds", "Print the seed URLs, one per line");
+  AddUniverseFlags(seeds, options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return Fail(std::string(e.what()) + " (see --help)");
+  }
+
+  if (serve->parsed()) return Serve(options, serve_flags);
+  if (exp->parsed()) return Export(options, out_path);
+  if (seeds->parsed()) return Seeds(options);
+  return Fail("no subcommand");
+}
+
+}  // namespace
+}  // namespace crawl::testweb
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  try {
+    return crawl::testweb::Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "testweb: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "testweb: unexpected error\n");
+  }
+  return 1;
+}

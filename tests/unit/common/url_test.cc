@@ -74,8 +74,12 @@ TEST_CASE("rfc 3986 reference resolution examples", "[unit][rfc3986]") {
         expected = std::string(c.at("expected_backward_compatible").as_string());
       auto got = Resolve(base, ref);
       INFO("ref " << ref);
-      REQUIRE(got.ok());
-      CHECK(*got == expected);
+      if (expected.rfind("http:", 0) != 0) {
+        CHECK_FALSE(got.ok());  // a crawler resolves only to http(s) URLs
+      } else {
+        REQUIRE(got.ok());
+        CHECK(*got == *Canonicalize(expected));  // fragment dropped, "/" for an empty path
+      }
       ++checked;
     }
   }

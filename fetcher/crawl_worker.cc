@@ -1,0 +1,265 @@
+#include "fetcher/crawl_worker.h"
+
+#include <spdlog/spdlog.h>
+
+#include <unordered_map>
+
+#include "common/grpc_util.h"
+#include "common/url.h"
+#include "fetcher/fetch_error.h"
+
+namespace crawl::fetcher {
+namespace {
+constexpr auto kRpcTimeout = std::chrono::seconds(10);
+}
+
+CrawlWorker::CrawlWorker(WorkerOptions options)
+    : options_(std::move(options)),
+      nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver))) {
+  work_.emplace(boost::asio::make_work_guard(io_));
+  io_thread_ = std::thread([this] { io_.run(); });
+}
+
+CrawlWorker::~CrawlWorker() {
+  RequestStop();
+  if (crawl_ && crawl_->http) crawl_->http->CancelAll();
+  work_.reset();
+  io_.stop();
+  if (io_thread_.joinable()) io_thread_.join();
+}
+
+void CrawlWorker::RequestStop() {
+  stop_ = true;
+  cv_.notify_all();
+}
+
+bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
+  std::unique_lock lock(mu_);
+  cv_.wait_for(lock, d, [this] { return stop_.load(); });
+  return !stop_;
+}
+
+void CrawlWorker::PushEvent(Event e) {
+  {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(e));
+  }
+  cv_.notify_all();
+}
+
+bool CrawlWorker::RefreshCrawlState() {
+  last_poll_ = std::chrono::steady_clock::now();
+  grpc::ClientContext ctx;
+  SetTimeout(ctx, kRpcTimeout);
+  v1::GetCrawlStateRequest req;
+  req.set_fetcher_id(options_.fetcher_id);
+  v1::GetCrawlStateResponse resp;
+  grpc::Status s = nameserver_->GetCrawlState(&ctx, req, &resp);
+  if (!s.ok()) {
+    spdlog::warn("name server {} unreachable: {}", options_.nameserver, s.error_message());
+    return false;
+  }
+  if (!resp.active()) {
+    if (crawl_) spdlog::info("crawl {} is over", crawl_->info.crawl_id());
+    crawl_.reset();
+    return true;
+  }
+  const v1::CrawlInfo& info = resp.crawl();
+  if (crawl_ && crawl_->info.crawl_id() == info.crawl_id() &&
+      crawl_->info.params_version() == info.params_version())
+    return true;
+
+  // A new crawl, or new parameters / queue server addresses for this one.
+  auto next = std::make_shared<ActiveCrawl>();
+  next->info = info;
+  for (const auto& qs : info.queue_servers())
+    next->stubs.push_back(v1::QueueServer::NewStub(MakeChannel(qs.address())));
+  FetcherOptions http;
+  http.user_agent = info.params().user_agent();
+  http.page_range_bytes = info.params().page_range_bytes();
+  http.request_timeout = std::chrono::milliseconds(info.params().fetch_timeout_ms());
+  http.allow_private = options_.allow_private || info.params().allow_private_addresses();
+  http.hosts_file = options_.hosts_file;
+  next->http = std::make_shared<HttpFetcher>(io_, http);
+  spdlog::info("working on crawl {} (params version {}, {} queue servers)", info.crawl_id(),
+               info.params_version(), info.queue_servers_size());
+  crawl_ = std::move(next);
+  return true;
+}
+
+void CrawlWorker::Run() {
+  while (!stop_) {
+    if (!crawl_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval) {
+      if (!RefreshCrawlState() || !crawl_) {
+        Sleep(options_.poll_interval);
+        continue;
+      }
+    }
+    // Ask each queue server once, starting after the last one asked.
+    const size_t n = crawl_->stubs.size();
+    bool got = false;
+    for (size_t attempt = 0; attempt < n && !stop_ && crawl_; ++attempt) {
+      const size_t i = next_server_++ % n;
+      grpc::ClientContext ctx;
+      SetTimeout(ctx, kRpcTimeout);
+      v1::GetScheduleRequest req;
+      req.set_crawl_id(crawl_->info.crawl_id());
+      req.set_fetcher_id(options_.fetcher_id);
+      req.set_max_urls(crawl_->info.params().schedule_size());
+      v1::GetScheduleResponse resp;
+      grpc::Status s = crawl_->stubs[i]->GetSchedule(&ctx, req, &resp);
+      if (!s.ok()) {
+        spdlog::warn("queue server {} unreachable: {}", crawl_->info.queue_servers(static_cast<int>(i)).id(),
+                     s.error_message());
+        continue;
+      }
+      if (resp.unknown_crawl() || resp.schedule_id() == 0) continue;
+      got = true;
+      RunSchedule(i, resp);
+      break;
+    }
+    if (!got) Sleep(options_.idle_backoff);
+  }
+}
+
+void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule) {
+  counters_.schedules++;
+  const std::shared_ptr<const ActiveCrawl> crawl = crawl_;
+  const v1::CrawlInfo& info = crawl->info;
+  HttpFetcher* http = crawl->http.get();
+  spdlog::debug("schedule {} from {}: {} urls", schedule.schedule_id(),
+                info.queue_servers(static_cast<int>(server_index)).id(), schedule.urls_size());
+
+  // Group by origin, keeping the schedule's order inside each origin and
+  // origins in order of first appearance (robots.txt come first).
+  std::unordered_map<std::string, v1::ScheduledUrl> by_url;
+  std::vector<std::pair<std::string, std::vector<std::string>>> origins;
+  std::unordered_map<std::string, size_t> origin_index;
+  for (const auto& u : schedule.urls()) {
+    auto origin = url::OriginOf(u.url());
+    const std::string key = origin.ok() ? *origin : u.url();
+    auto [it, inserted] = origin_index.emplace(key, origins.size());
+    if (inserted) origins.emplace_back(key, std::vector<std::string>{});
+    origins[it->second].second.push_back(u.url());
+    by_url.emplace(u.url(), u);
+  }
+
+  std::vector<std::string> ids;
+  for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
+  ResultBatcher batcher(ids);
+  ProcessOptions process;
+  process.max_links = info.params().max_links_per_page();
+  const size_t batch_pages = std::max<uint32_t>(1, info.params().results_batch_pages());
+  uint64_t sequence = 0;
+
+  size_t next_origin = 0;
+  size_t running = 0;
+  bool cancelled = false;
+  auto start_more = [&] {
+    while (!cancelled && running < options_.max_origins_in_flight && next_origin < origins.size()) {
+      auto urls = origins[next_origin++].second;
+      ++running;
+      http->FetchSequence(
+          std::move(urls), [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
+          [this] { PushEvent(Event{true, {}}); });
+    }
+  };
+  start_more();
+  while (running > 0) {
+    Event e;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait_for(lock, std::chrono::milliseconds(500), [this] { return !events_.empty() || stop_; });
+      if (events_.empty()) {
+        lock.unlock();
+        if (!cancelled && (stop_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval)) {
+          // Stop quickly when the process or the crawl ends.
+          // An unreachable name server is no reason to stop fetching.
+          const bool still_on = !stop_ && (!RefreshCrawlState() ||
+                                           (crawl_ && crawl_->info.crawl_id() == info.crawl_id()));
+          if (!still_on) {
+            cancelled = true;
+            http->CancelAll();
+          }
+        }
+        continue;
+      }
+      e = std::move(events_.front());
+      events_.pop_front();
+    }
+    if (e.done) {
+      --running;
+      start_more();
+      continue;
+    }
+    if (e.result.status == kCancelled) continue;  // not fetched: goes back with the lease
+    auto it = by_url.find(e.result.url);
+    if (it == by_url.end()) continue;
+    counters_.fetches++;
+    batcher.Add(ProcessFetch(it->second, e.result, process));
+    if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
+  }
+  Ship(*crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take());
+}
+
+template <typename Call>
+bool CrawlWorker::Retry(const std::string& what, Call&& call) {
+  auto backoff = std::chrono::milliseconds(200);
+  const auto give_up = std::chrono::steady_clock::now() + options_.ship_retry_limit;
+  for (;;) {
+    grpc::Status s = call();
+    if (s.ok()) return true;
+    if (std::chrono::steady_clock::now() + backoff > give_up) {
+      spdlog::error("{}: giving up after retries: {}", what, s.error_message());
+      return false;
+    }
+    spdlog::warn("{} failed ({}), retrying in {} ms", what, s.error_message(), backoff.count());
+    // Keep retrying through a stop request: the batch holds fetched work.
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+  }
+}
+
+void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence,
+                       bool final, ResultBatch batch) {
+  const v1::CrawlInfo& info = crawl.info;
+  // Other owners first: once the final batch ends the lease, every link the
+  // schedule found must already be at its owner (see nameserver/completion.h).
+  for (size_t i = 0; i < batch.links_by_server.size(); ++i) {
+    if (i == server_index || batch.links_by_server[i].empty()) continue;
+    v1::AddUrlsRequest req;
+    req.set_crawl_id(info.crawl_id());
+    req.set_fetcher_id(options_.fetcher_id);
+    req.set_batch_id(std::to_string(schedule_id) + "-" + std::to_string(++add_urls_sequence_));
+    for (auto& l : batch.links_by_server[i]) *req.add_links() = std::move(l);
+    const bool ok = Retry("AddUrls to " + info.queue_servers(static_cast<int>(i)).id(), [&] {
+      grpc::ClientContext ctx;
+      SetTimeout(ctx, kRpcTimeout);
+      v1::AddUrlsResponse resp;
+      return crawl.stubs[i]->AddUrls(&ctx, req, &resp);
+    });
+    if (!ok) counters_.batches_dropped++;
+  }
+  v1::SubmitResultsRequest req;
+  req.set_crawl_id(info.crawl_id());
+  req.set_fetcher_id(options_.fetcher_id);
+  req.set_schedule_id(schedule_id);
+  req.set_sequence(sequence);
+  req.set_final(final);
+  for (auto& r : batch.records) *req.add_records() = std::move(r);
+  if (server_index < batch.links_by_server.size())
+    for (auto& l : batch.links_by_server[server_index]) *req.add_links() = std::move(l);
+  const bool ok = Retry("SubmitResults to " + info.queue_servers(static_cast<int>(server_index)).id(), [&] {
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, kRpcTimeout);
+    v1::SubmitResultsResponse resp;
+    return crawl.stubs[server_index]->SubmitResults(&ctx, req, &resp);
+  });
+  if (ok) {
+    counters_.batches_shipped++;
+  } else {
+    counters_.batches_dropped++;
+  }
+}
+
+}  // namespace crawl::fetcher

@@ -1,0 +1,43 @@
+// Negative status codes for fetches that produced no usable HTTP response.
+// They share the `status` field of a fetch result (and of the crawl log) with
+// real HTTP status codes, which are always positive, so one int says what
+// happened to a URL. The values are part of the crawl log format: never
+// renumber them, only append.
+#pragma once
+
+namespace crawl::fetcher {
+
+enum FetchError : int {
+  kDnsError = -1,        // the name did not resolve (or resolution timed out)
+  kConnectError = -2,    // TCP connect failed, or the peer reset/closed the connection
+  kTimeout = -3,         // a connect, TLS handshake or request deadline passed
+  kTlsError = -4,        // TLS handshake or certificate verification failed
+  kProtocolError = -5,   // the response was not valid HTTP/1.x (incl. header too large)
+  kBlockedAddress = -6,  // every address of the host is private/local and allow_private is off
+  kBodyError = -7,       // the body could not be decoded (bad gzip/deflate, unknown coding)
+  kCancelled = -8,       // the fetcher was cancelled before this URL completed
+  kBadUrl = -9,          // the URL is not an absolute http(s) URL
+};
+
+// A short stable name for a status: "dns_error", ..., for a negative code;
+// "http" for a positive (HTTP) status; "unknown" for anything else.
+[[nodiscard]] constexpr const char* FetchErrorName(int status) {
+  switch (status) {
+    case kDnsError: return "dns_error";
+    case kConnectError: return "connect_error";
+    case kTimeout: return "timeout";
+    case kTlsError: return "tls_error";
+    case kProtocolError: return "protocol_error";
+    case kBlockedAddress: return "blocked_address";
+    case kBodyError: return "body_error";
+    case kCancelled: return "cancelled";
+    case kBadUrl: return "bad_url";
+    default: return status > 0 ? "http" : "unknown";
+  }
+}
+
+// True for the statuses a caller treats as a successfully fetched page
+// (206 is what a server that honours our Range header answers).
+[[nodiscard]] constexpr bool IsSuccess(int status) { return status == 200 || status == 206; }
+
+}  // namespace crawl::fetcher

@@ -1,0 +1,743 @@
+// The HTTP/1.1 engine of the fetcher: see http_fetcher.h for the contract.
+//
+// One FetchSession per FetchSequence call. Its steps are do_x/on_x pairs on
+// the session's strand, and exactly one step (or posted continuation) is
+// outstanding at any time, so the session needs no locks:
+//
+//   NextUrl -> [delay] -> StartRequest -> [Resolve -> OnResolve]
+//           -> [Connect -> OnConnect -> (TLS) OnHandshake]
+//           -> Write -> OnWrite -> ReadHeader -> OnHeader
+//           -> ReadBody -> OnBody ... -> OnMessageDone -> Report -> NextUrl
+//
+// Every failure goes through Fail(), which closes the connection and reports
+// the URL, so each URL is reported exactly once whatever happens.
+#include "fetcher/http_fetcher.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include "common/address_policy.h"
+#include "common/hosts_file.h"
+#include "common/url.h"
+
+namespace crawl::fetcher {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = boost::asio::ssl;
+using tcp = net::ip::tcp;
+
+class FetchSession;
+
+struct HttpFetcher::Shared {
+  FetcherOptions options;
+  std::unique_ptr<ssl::context> tls;  // null if OpenSSL could not be set up
+  std::string tls_setup_error;
+
+  mutable std::mutex mu;
+  // Running sessions, for CancelAll. GUARDED_BY(mu)
+  std::unordered_map<FetchSession*, std::weak_ptr<FetchSession>> sessions;
+};
+
+namespace {
+
+constexpr size_t kBodyReadChunk = 64 * 1024;
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// "Text/HTML; charset=UTF-8" -> "text/html".
+std::string MimeTypeOf(std::string_view content_type) {
+  return Lower(Trim(content_type.substr(0, content_type.find(';'))));
+}
+
+// The complete length from "Content-Range: bytes 0-999/5000" (RFC 9110
+// 14.4), or nullopt when absent or "*".
+std::optional<uint64_t> CompleteLength(std::string_view content_range) {
+  const size_t slash = content_range.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  std::string_view total = Trim(content_range.substr(slash + 1));
+  uint64_t value = 0;
+  auto [end, err] = std::from_chars(total.data(), total.data() + total.size(), value);
+  if (err != std::errc() || end != total.data() + total.size()) return std::nullopt;
+  return value;
+}
+
+enum class InflateStatus { kOk, kIncomplete, kCapped, kDataError };
+
+// Inflates `in` into `out`, keeping at most `cap` bytes. window_bits:
+// 15 + 32 detects a zlib or gzip header; -15 is raw deflate. Concatenated
+// gzip members (RFC 1952 2.2) are all decoded; garbage after a complete
+// member is ignored (some servers pad).
+InflateStatus Inflate(std::string_view in, int window_bits, uint64_t cap, std::string& out,
+                      std::string& error) {
+  out.clear();
+  z_stream zs{};
+  if (inflateInit2(&zs, window_bits) != Z_OK) {
+    error = "zlib initialisation failed";
+    return InflateStatus::kDataError;
+  }
+  // Decode up to cap + 1 bytes: one byte past the cap proves there is more.
+  const uint64_t budget = cap + 1;
+  size_t in_offset = 0;
+  bool member_done = false;
+  InflateStatus status = InflateStatus::kIncomplete;
+  for (;;) {
+    if (zs.avail_in == 0 && in_offset < in.size()) {
+      const size_t n = std::min<size_t>(in.size() - in_offset, UINT_MAX / 2);
+      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + in_offset));
+      zs.avail_in = static_cast<uInt>(n);
+      in_offset += n;
+    }
+    if (out.size() >= budget) {
+      status = InflateStatus::kCapped;
+      break;
+    }
+    const size_t room = static_cast<size_t>(std::min<uint64_t>(budget - out.size(), 256 * 1024));
+    const size_t old_size = out.size();
+    out.resize(old_size + room);
+    zs.next_out = reinterpret_cast<Bytef*>(out.data() + old_size);
+    zs.avail_out = static_cast<uInt>(room);
+    const int rc = inflate(&zs, Z_NO_FLUSH);
+    out.resize(old_size + room - zs.avail_out);
+    const bool input_left = zs.avail_in > 0 || in_offset < in.size();
+    if (rc == Z_STREAM_END) {
+      member_done = true;
+      if (!input_left || window_bits < 0) {
+        status = InflateStatus::kOk;
+        break;
+      }
+      inflateReset(&zs);
+      continue;
+    }
+    if (rc == Z_OK) continue;
+    if (rc == Z_BUF_ERROR && !input_left) {
+      status = member_done && zs.total_in == 0 ? InflateStatus::kOk : InflateStatus::kIncomplete;
+      break;
+    }
+    if (member_done) {  // trailing garbage after a complete member
+      status = InflateStatus::kOk;
+      break;
+    }
+    error = zs.msg != nullptr ? zs.msg : "inflate error " + std::to_string(rc);
+    status = InflateStatus::kDataError;
+    break;
+  }
+  inflateEnd(&zs);
+  if (status == InflateStatus::kCapped) out.resize(static_cast<size_t>(cap));
+  return status;
+}
+
+bool IsClosedByPeer(const beast::error_code& ec) {
+  return ec == http::error::end_of_stream || ec == net::error::eof ||
+         ec == net::error::connection_reset || ec == net::error::broken_pipe ||
+         ec == net::error::connection_aborted || ec == ssl::error::stream_truncated;
+}
+
+// Maps an error met after the connection was set up to a FetchError.
+int ClassifyIoError(const beast::error_code& ec) {
+  if (ec == beast::error::timeout) return kTimeout;
+  if (ec == http::error::end_of_stream || ec == http::error::partial_message) return kConnectError;
+  if (ec.category() == http::make_error_code(http::error::bad_version).category()) return kProtocolError;
+  if (ec == ssl::error::stream_truncated) return kConnectError;
+  if (ec.category() == net::error::get_ssl_category()) return kTlsError;
+  return kConnectError;
+}
+
+}  // namespace
+
+class FetchSession : public std::enable_shared_from_this<FetchSession> {
+ public:
+  FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetcher::Shared> shared,
+               std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
+               std::function<void()> on_done, std::chrono::milliseconds delay_between)
+      : shared_(std::move(shared)),
+        options_(shared_->options),
+        strand_(net::make_strand(io_context)),
+        resolver_(strand_),
+        resolve_timer_(strand_),
+        delay_timer_(strand_),
+        urls_(std::move(urls)),
+        on_result_(std::move(on_result)),
+        on_done_(std::move(on_done)),
+        delay_between_(delay_between) {}
+
+  void Start() {
+    {
+      std::lock_guard<std::mutex> lock(shared_->mu);
+      shared_->sessions.emplace(this, weak_from_this());
+    }
+    net::post(strand_, [self = shared_from_this()] { self->NextUrl(); });
+  }
+
+  void Cancel() {
+    net::post(strand_, [self = shared_from_this()] { self->DoCancel(); });
+  }
+
+ private:
+  struct Origin {
+    std::string scheme;
+    std::string host;
+    uint16_t port = 0;
+    bool operator==(const Origin&) const = default;
+  };
+
+  // ---- sequencing ----
+
+  void NextUrl() {
+    if (done_) return;
+    if (cancelled_) {
+      while (index_ < urls_.size()) {
+        StartResult();
+        result_.status = kCancelled;
+        result_.error = "cancelled";
+        Deliver();
+      }
+    }
+    if (index_ >= urls_.size()) return Finish();
+    if (sent_any_ && delay_between_.count() > 0) {
+      // Holding a connection idle for longer than the idle timeout wastes a
+      // server slot (and it would likely close it under us anyway).
+      if (delay_between_ > options_.idle_timeout) CloseConnection();
+      delay_timer_.expires_after(delay_between_);
+      delay_timer_.async_wait([self = shared_from_this()](beast::error_code) {
+        if (self->cancelled_) return self->NextUrl();
+        self->StartRequest();
+      });
+      return;
+    }
+    StartRequest();
+  }
+
+  void Finish() {
+    done_ = true;
+    CloseConnection();
+    {
+      std::lock_guard<std::mutex> lock(shared_->mu);
+      shared_->sessions.erase(this);
+    }
+    if (on_done_) {
+      auto on_done = std::move(on_done_);
+      on_done();
+    }
+  }
+
+  void DoCancel() {
+    if (done_ || cancelled_) return;
+    cancelled_ = true;
+    ++resolve_generation_;
+    resolver_.cancel();
+    resolve_timer_.cancel();
+    delay_timer_.cancel();
+    // Cancel (not close): the pending handler runs with operation_aborted
+    // and Fail() then tears the connection down.
+    if (HasConnection()) Tcp().cancel();
+  }
+
+  void StartResult() {
+    result_ = FetchResult{};
+    result_.url = urls_[index_];
+    result_.start_unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+    start_ = std::chrono::steady_clock::now();
+  }
+
+  // Hands result_ to the caller and moves to the next URL (without starting it).
+  void Deliver() {
+    result_.fetch_ms = static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 std::chrono::steady_clock::now() - start_)
+                                                 .count());
+    if (result_.status < 0) result_.body.clear();
+    FetchResult result = std::move(result_);
+    result_ = FetchResult{};
+    ++index_;
+    if (on_result_) on_result_(std::move(result));
+  }
+
+  void Report() {
+    Deliver();
+    // Posted, not called: a long run of failing URLs must not recurse.
+    net::post(strand_, [self = shared_from_this()] { self->NextUrl(); });
+  }
+
+  // Reports the current URL as failed. The connection is closed unless
+  // `keep_connection` (a failure that never touched it, like a bad URL).
+  void Fail(int status, std::string message, bool keep_connection = false) {
+    if (cancelled_) {
+      status = kCancelled;
+      message = "cancelled";
+    }
+    result_.status = status;
+    result_.error = std::move(message);
+    if (!keep_connection) CloseConnection();
+    Report();
+  }
+
+  void FailIo(const beast::error_code& ec, const char* during) {
+    Fail(ClassifyIoError(ec), std::string(during) + ": " + ec.message());
+  }
+
+  // ---- one request ----
+
+  void StartRequest() {
+    if (cancelled_) return NextUrl();
+    StartResult();
+    retried_ = false;
+    auto parts = url::Split(urls_[index_]);
+    if (!parts.ok()) return Fail(kBadUrl, parts.status().message(), /*keep_connection=*/true);
+    Origin origin{parts->scheme, parts->host, parts->port};
+    if (!(origin == origin_)) {
+      CloseConnection();
+      origin_ = std::move(origin);
+      endpoints_.clear();
+      origin_failure_status_ = 0;
+      origin_failure_.clear();
+    }
+    target_ = parts->target;
+    const bool ipv6_literal = origin_.host.find(':') != std::string::npos;
+    host_header_ = ipv6_literal ? "[" + origin_.host + "]" : origin_.host;
+    const uint16_t default_port = origin_.scheme == "https" ? 443 : 80;
+    if (origin_.port != default_port) host_header_ += ":" + std::to_string(origin_.port);
+
+    // DNS failures and blocked addresses are facts about the origin: the
+    // other URLs of the sequence fail fast instead of asking again.
+    if (origin_failure_status_ != 0) return Fail(origin_failure_status_, origin_failure_);
+    if (HasConnection()) return Write(/*reused=*/responses_on_connection_ > 0);
+    if (!endpoints_.empty()) return Connect();
+    Resolve();
+  }
+
+  void Resolve() {
+    if (options_.hosts_file != nullptr) {
+      if (auto entry = options_.hosts_file->Lookup(origin_.host)) {
+        // Operator-provided: exempt from the address policy (see header).
+        endpoints_ = {tcp::endpoint(entry->address, entry->port.value_or(origin_.port))};
+        return Connect();
+      }
+    }
+    beast::error_code ec;
+    auto literal = net::ip::make_address(origin_.host, ec);
+    if (!ec) return UseAddresses({literal});
+
+    const uint64_t generation = ++resolve_generation_;
+    resolve_timed_out_ = false;
+    resolve_timer_.expires_after(options_.connect_timeout);
+    resolve_timer_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
+      if (ec || generation != self->resolve_generation_) return;
+      self->resolve_timed_out_ = true;
+      self->resolver_.cancel();
+    });
+    resolver_.async_resolve(origin_.host, std::to_string(origin_.port),
+                            beast::bind_front_handler(&FetchSession::OnResolve, shared_from_this()));
+  }
+
+  void OnResolve(beast::error_code ec, tcp::resolver::results_type results) {
+    ++resolve_generation_;
+    resolve_timer_.cancel();
+    if (cancelled_) return Fail(kCancelled, "cancelled");
+    if (ec) {
+      origin_failure_status_ = kDnsError;
+      origin_failure_ = resolve_timed_out_ ? "resolving " + origin_.host + ": timed out"
+                                           : "resolving " + origin_.host + ": " + ec.message();
+      return Fail(origin_failure_status_, origin_failure_);
+    }
+    std::vector<net::ip::address> addresses;
+    for (const auto& entry : results) addresses.push_back(entry.endpoint().address());
+    UseAddresses(addresses);
+  }
+
+  void UseAddresses(const std::vector<net::ip::address>& addresses) {
+    endpoints_.clear();
+    std::string blocked;
+    for (const auto& address : addresses) {
+      if (!options_.allow_private && IsPrivateOrLocal(address)) {
+        if (blocked.empty()) blocked = address.to_string();
+        continue;
+      }
+      tcp::endpoint endpoint(address, origin_.port);
+      if (std::find(endpoints_.begin(), endpoints_.end(), endpoint) == endpoints_.end()) {
+        endpoints_.push_back(endpoint);
+      }
+    }
+    if (endpoints_.empty()) {
+      if (blocked.empty()) {
+        origin_failure_status_ = kDnsError;
+        origin_failure_ = "resolving " + origin_.host + ": no addresses";
+      } else {
+        origin_failure_status_ = kBlockedAddress;
+        origin_failure_ = origin_.host + " resolves to private/local address " + blocked;
+      }
+      return Fail(origin_failure_status_, origin_failure_);
+    }
+    Connect();
+  }
+
+  void Connect() {
+    CloseConnection();
+    if (origin_.scheme == "https") {
+      if (!shared_->tls) return Fail(kTlsError, "TLS unavailable: " + shared_->tls_setup_error);
+      tls_.emplace(strand_, *shared_->tls);
+      // SNI (RFC 6066 3): names only, never IP literals.
+      beast::error_code ec;
+      net::ip::make_address(origin_.host, ec);
+      if (ec && !SSL_set_tlsext_host_name(tls_->native_handle(), origin_.host.c_str())) {
+        return Fail(kTlsError, "cannot set SNI host name");
+      }
+      if (!options_.accept_self_signed) {
+        tls_->set_verify_callback(ssl::host_name_verification(origin_.host), ec);
+        if (ec) return Fail(kTlsError, "cannot set certificate verification: " + ec.message());
+      }
+    } else {
+      plain_.emplace(strand_);
+    }
+    Tcp().expires_after(options_.connect_timeout);
+    Tcp().async_connect(endpoints_, beast::bind_front_handler(&FetchSession::OnConnect, shared_from_this()));
+  }
+
+  void OnConnect(beast::error_code ec, const tcp::endpoint& endpoint) {
+    if (cancelled_) return Fail(kCancelled, "cancelled");
+    if (ec) {
+      return Fail(ec == beast::error::timeout ? kTimeout : kConnectError,
+                  "connecting to " + origin_.host + ": " + ec.message());
+    }
+    remote_ = endpoint.address().is_v6() ? "[" + endpoint.address().to_string() + "]" : endpoint.address().to_string();
+    remote_ += ":" + std::to_string(endpoint.port());
+    if (tls_) {
+      Tcp().expires_after(options_.connect_timeout);
+      tls_->async_handshake(ssl::stream_base::client,
+                            beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
+      return;
+    }
+    Write(/*reused=*/false);
+  }
+
+  void OnHandshake(beast::error_code ec) {
+    if (cancelled_) return Fail(kCancelled, "cancelled");
+    if (ec) {
+      return Fail(ec == beast::error::timeout ? kTimeout : kTlsError, "TLS handshake: " + ec.message());
+    }
+    Write(/*reused=*/false);
+  }
+
+  void Write(bool reused) {
+    reused_ = reused;
+    request_ = {};
+    request_.version(11);
+    request_.method(http::verb::get);
+    request_.target(target_);
+    request_.set(http::field::host, host_header_);
+    request_.set(http::field::user_agent, options_.user_agent);
+    if (options_.page_range_bytes > 0) {
+      request_.set(http::field::range, "bytes=0-" + std::to_string(options_.page_range_bytes - 1));
+    }
+    request_.set(http::field::accept_encoding, "gzip, deflate");
+    request_.set(http::field::connection, "keep-alive");
+    result_.remote_address = remote_;
+
+    // One deadline for the whole exchange, body included.
+    Tcp().expires_after(options_.request_timeout);
+    WithStream([this](auto& stream) {
+      http::async_write(stream, request_,
+                        beast::bind_front_handler(&FetchSession::OnWrite, shared_from_this()));
+    });
+  }
+
+  // A reused connection that turns out to be closed: the server dropped it
+  // while idle. Nothing of the response was seen, so try once more.
+  bool CanRetry(const beast::error_code& ec) const { return reused_ && !retried_ && IsClosedByPeer(ec); }
+
+  void Retry() {
+    retried_ = true;
+    Connect();
+  }
+
+  void OnWrite(beast::error_code ec, size_t) {
+    if (cancelled_) return Fail(kCancelled, "cancelled");
+    if (ec) {
+      if (CanRetry(ec)) return Retry();
+      return FailIo(ec, "sending request");
+    }
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(std::min<size_t>(options_.max_header_bytes, UINT32_MAX)));
+    parser_->body_limit(boost::none);  // we cut the body ourselves
+    WithStream([this](auto& stream) {
+      http::async_read_header(stream, buffer_, *parser_,
+                              beast::bind_front_handler(&FetchSession::OnHeader, shared_from_this()));
+    });
+  }
+
+  void OnHeader(beast::error_code ec, size_t bytes) {
+    result_.wire_bytes += bytes;
+    if (cancelled_) return Fail(kCancelled, "cancelled");
+    if (ec) {
+      if (bytes == 0 && CanRetry(ec)) return Retry();
+      if (ec == http::error::header_limit) {
+        return Fail(kProtocolError, "response header larger than " + std::to_string(options_.max_header_bytes) +
+                                        " bytes");
+      }
+      return FailIo(ec, "reading response header");
+    }
+    const auto& response = parser_->get();
+    result_.status = static_cast<int>(response.result_int());
+    auto field = [&](http::field f) { return std::string(response[f]); };
+    result_.content_type = field(http::field::content_type);
+    result_.mime_type = MimeTypeOf(result_.content_type);
+    result_.content_encoding = field(http::field::content_encoding);
+    result_.location = field(http::field::location);
+    result_.etag = field(http::field::etag);
+    result_.last_modified = field(http::field::last_modified);
+    result_.expires = field(http::field::expires);
+    raw_.clear();
+    if (parser_->is_done()) return OnMessageDone();
+    ReadBody();
+  }
+
+  void ReadBody() {
+    // Read one byte past the cap: receiving it proves the body was longer.
+    const uint64_t budget = options_.page_range_bytes + 1;
+    const size_t have = raw_.size();
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(budget - have, kBodyReadChunk));
+    raw_.resize(have + want);
+    auto& body = parser_->get().body();
+    body.data = raw_.data() + have;
+    body.size = want;
+    WithStream([this](auto& stream) {
+      http::async_read_some(stream, buffer_, *parser_,
+                            beast::bind_front_handler(&FetchSession::OnBody, shared_from_this()));
+    });
+  }
+
+  void OnBody(beast::error_code ec, size_t bytes) {
+    result_.wire_bytes += bytes;
+    raw_.resize(raw_.size() - parser_->get().body().size);  // drop the unfilled tail
+    if (ec == http::error::need_buffer) ec = {};
+    if (cancelled_) return Fail(kCancelled, "cancelled");
+    if (ec == ssl::error::stream_truncated && parser_->need_eof()) {
+      // A close-delimited body over TLS from a server that skips close_notify.
+      ec = {};
+      parser_->put_eof(ec);
+    }
+    if (ec) return FailIo(ec, "reading response body");
+    if (raw_.size() > options_.page_range_bytes) {
+      raw_.resize(static_cast<size_t>(options_.page_range_bytes));
+      result_.truncated = true;
+      return OnMessageDone();
+    }
+    if (parser_->is_done()) return OnMessageDone();
+    ReadBody();
+  }
+
+  void OnMessageDone() {
+    sent_any_ = true;
+    ++responses_on_connection_;
+    // After a cut the rest of the body is still on the wire: the connection
+    // cannot carry another request.
+    const bool keep_alive = !result_.truncated && parser_->keep_alive();
+    if (result_.status == 206) {
+      auto total = CompleteLength(parser_->get()[http::field::content_range]);
+      if (total && *total > raw_.size()) result_.truncated = true;
+    }
+    parser_.reset();
+    if (!keep_alive) CloseConnection();
+    DecodeBody();
+    Report();
+  }
+
+  void DecodeBody() {
+    const std::string coding = Lower(Trim(result_.content_encoding));
+    if (coding.empty() || coding == "identity" || raw_.empty()) {
+      result_.body = std::move(raw_);
+      raw_.clear();
+      return;
+    }
+    int window_bits = 0;
+    if (coding == "gzip" || coding == "x-gzip" || coding == "deflate") {
+      window_bits = 15 + 32;  // zlib or gzip header, detected
+    } else {
+      result_.error = "unsupported content-encoding '" + result_.content_encoding + "' (HTTP " +
+                      std::to_string(result_.status) + ")";
+      result_.status = kBodyError;
+      return;
+    }
+    std::string error;
+    InflateStatus status = Inflate(raw_, window_bits, options_.max_decoded_bytes, result_.body, error);
+    if (status == InflateStatus::kDataError && coding == "deflate" && result_.body.empty()) {
+      // "deflate" is meant to be zlib-wrapped (RFC 9110 8.4.1.2), but some
+      // servers send raw deflate.
+      status = Inflate(raw_, -15, options_.max_decoded_bytes, result_.body, error);
+    }
+    raw_.clear();
+    switch (status) {
+      case InflateStatus::kOk:
+        break;
+      case InflateStatus::kCapped:
+        result_.truncated = true;
+        break;
+      case InflateStatus::kIncomplete:
+        // Expected after a cut; otherwise keep what decoded, like browsers.
+        if (!result_.truncated) result_.error = "compressed body ends early";
+        result_.truncated = true;
+        break;
+      case InflateStatus::kDataError:
+        result_.error = "decoding " + coding + " body (HTTP " + std::to_string(result_.status) + "): " + error;
+        result_.status = kBodyError;
+        break;
+    }
+  }
+
+  // ---- connection ----
+
+  bool HasConnection() const { return plain_.has_value() || tls_.has_value(); }
+
+  // REQUIRES: HasConnection().
+  beast::tcp_stream& Tcp() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
+
+  template <typename F>
+  void WithStream(F&& f) {
+    if (tls_) {
+      f(*tls_);
+    } else {
+      f(*plain_);
+    }
+  }
+
+  // REQUIRES: no operation pending on the connection.
+  void CloseConnection() {
+    if (HasConnection()) {
+      beast::error_code ec;
+      Tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
+      Tcp().close();
+    }
+    tls_.reset();
+    plain_.reset();
+    parser_.reset();
+    buffer_.consume(buffer_.size());
+    responses_on_connection_ = 0;
+    remote_.clear();
+  }
+
+  const std::shared_ptr<HttpFetcher::Shared> shared_;
+  const FetcherOptions& options_;  // in *shared_
+  net::strand<net::io_context::executor_type> strand_;
+  tcp::resolver resolver_;
+  net::steady_timer resolve_timer_;
+  net::steady_timer delay_timer_;
+
+  const std::vector<std::string> urls_;
+  std::function<void(FetchResult)> on_result_;
+  std::function<void()> on_done_;
+  const std::chrono::milliseconds delay_between_;
+
+  size_t index_ = 0;  // next URL to report
+  bool done_ = false;
+  bool cancelled_ = false;
+  bool sent_any_ = false;
+
+  // The origin of the current URL and what is known about it.
+  Origin origin_;
+  std::vector<tcp::endpoint> endpoints_;
+  int origin_failure_status_ = 0;
+  std::string origin_failure_;
+  uint64_t resolve_generation_ = 0;
+  bool resolve_timed_out_ = false;
+
+  // The connection (at most one of the two).
+  std::optional<beast::tcp_stream> plain_;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
+  beast::flat_buffer buffer_;
+  size_t responses_on_connection_ = 0;
+  std::string remote_;
+
+  // The request in flight.
+  FetchResult result_;
+  std::chrono::steady_clock::time_point start_;
+  std::string target_;
+  std::string host_header_;
+  bool reused_ = false;
+  bool retried_ = false;
+  http::request<http::empty_body> request_;
+  std::optional<http::response_parser<http::buffer_body>> parser_;
+  std::string raw_;  // content-coded body so far
+};
+
+HttpFetcher::HttpFetcher(net::io_context& io_context, FetcherOptions options)
+    : io_context_(io_context), shared_(std::make_shared<Shared>()) {
+  shared_->options = std::move(options);
+  try {
+    auto context = std::make_unique<ssl::context>(ssl::context::tls_client);
+    context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3);
+    beast::error_code ec;
+    if (shared_->options.accept_self_signed) {
+      context->set_verify_mode(ssl::verify_none, ec);
+    } else {
+      context->set_verify_mode(ssl::verify_peer, ec);
+      if (!ec) context->set_default_verify_paths(ec);
+      if (!ec && !shared_->options.ca_file.empty()) {
+        context->load_verify_file(shared_->options.ca_file, ec);
+        if (ec) shared_->tls_setup_error = "loading ca_file " + shared_->options.ca_file + ": " + ec.message();
+      }
+    }
+    if (ec && shared_->tls_setup_error.empty()) shared_->tls_setup_error = ec.message();
+    if (!ec) shared_->tls = std::move(context);
+  } catch (const std::exception& e) {  // ssl::context's constructor throws
+    shared_->tls_setup_error = e.what();
+  }
+}
+
+HttpFetcher::~HttpFetcher() = default;
+
+void HttpFetcher::FetchSequence(std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
+                                std::function<void()> on_done, std::chrono::milliseconds delay_between) {
+  auto session = std::make_shared<FetchSession>(io_context_, shared_, std::move(urls), std::move(on_result),
+                                                std::move(on_done), delay_between);
+  session->Start();
+}
+
+void HttpFetcher::CancelAll() {
+  std::vector<std::shared_ptr<FetchSession>> sessions;
+  {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    for (auto& [raw, weak] : shared_->sessions) {
+      if (auto session = weak.lock()) sessions.push_back(std::move(session));
+    }
+  }
+  for (auto& session : sessions) session->Cancel();
+}
+
+const std::string& HttpFetcher::tls_setup_error() const { return shared_->tls_setup_error; }
+
+size_t HttpFetcher::active_sequences() const {
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  return shared_->sessions.size();
+}
+
+}  // namespace crawl::fetcher

@@ -1,0 +1,152 @@
+// The fetcher's asynchronous HTTP/1.1 client engine (DESIGN.md section 3,
+// step 4), on Boost.Beast over Boost.Asio.
+//
+// One call of FetchSequence downloads a list of URLs of one origin in order
+// over a single keep-alive connection: the politeness unit of the crawler
+// ("at most one connection per host"). Hundreds of sequences run
+// concurrently on one io_context; each is a self-owning session object
+// (Beast's http_crawl / http_client_async style) on its own strand, with a
+// deadline on every asynchronous step.
+//
+// Protocol (RFC 9110 / RFC 9112):
+//   - request: `GET target HTTP/1.1`, Host (with ":port" when not the
+//     scheme's default), User-Agent, `Range: bytes=0-(page_range_bytes-1)`
+//     (RFC 9110 14.2), `Accept-Encoding: gzip, deflate`,
+//     `Connection: keep-alive`;
+//   - the content-coded body is cut at page_range_bytes whether or not the
+//     server honours Range (Content-Length, chunked or close-delimited); a cut
+//     closes the connection, since the rest of the body is never read;
+//   - gzip / x-gzip / deflate (zlib or raw) bodies are decoded; the decoded
+//     size is capped at max_decoded_bytes (a decompression bomb gives the
+//     first max_decoded_bytes bytes and truncated=true, not an error);
+//   - redirects are not followed: a 3xx is reported with its Location;
+//   - a request on a reused connection that fails before any response byte
+//     arrives (the server closed an idle keep-alive connection) is retried
+//     once on a new connection (RFC 9112 9.3.1: GET is idempotent);
+//   - https via OpenSSL with peer verification (system trust store, host name
+//     checked, SNI sent) unless accept_self_signed. TLS connections are
+//     closed without close_notify (as most crawlers do).
+//
+// Name resolution: the hosts file first (its port, when given, overrides the
+// URL's; the Host header keeps the URL's name and port), else DNS through
+// the asynchronous resolver, once per origin per sequence. Addresses for
+// which IsPrivateOrLocal() holds are dropped unless allow_private; if none is
+// left the URL fails with kBlockedAddress and no connection is made.
+// Addresses from the hosts file are exempt from this policy: the operator
+// wrote them on purpose (it is how the synthetic web on 127.x is crawled).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "fetcher/fetch_error.h"
+
+namespace crawl {
+class HostsFile;
+}
+
+namespace crawl::fetcher {
+
+struct FetcherOptions {
+  std::string user_agent = "crawl-fetcher/0.1";
+  // Range asked for and hard cap on the (content-coded) body kept.
+  uint64_t page_range_bytes = 1'000'000;
+  // Bounds each of: name resolution, TCP connect (all addresses together),
+  // TLS handshake.
+  std::chrono::milliseconds connect_timeout{10'000};
+  // Bounds one request from the first byte written to the last body byte.
+  std::chrono::milliseconds request_timeout{30'000};
+  // A kept-alive connection is closed rather than held idle for longer than
+  // this (matters only with FetchSequence's delay_between).
+  std::chrono::milliseconds idle_timeout{15'000};
+  // Status line plus header fields; larger is kProtocolError.
+  size_t max_header_bytes = 64 * 1024;
+  // Connect to private/loopback/link-local addresses (tests, intranets).
+  bool allow_private = false;
+  // https: skip certificate verification (the synthetic web's self-signed
+  // hosts). Off by default.
+  bool accept_self_signed = false;
+  // https: a PEM file of extra trust anchors, used with the system store
+  // ("" for none); e.g. the synthetic web's certificate.
+  std::string ca_file;
+  // Consulted before DNS; may be null. Not owned: must outlive the fetcher
+  // and every sequence it runs.
+  const HostsFile* hosts_file = nullptr;
+  // Decompression bomb guard: cap on the decoded body.
+  uint64_t max_decoded_bytes = 10'000'000;
+};
+
+// The outcome of one URL. Exactly one per URL given to FetchSequence.
+struct FetchResult {
+  std::string url;              // as given
+  int status = 0;               // HTTP status (206 when Range was honoured), or a FetchError (< 0)
+  std::string body;             // decoded; empty when status < 0
+  bool truncated = false;       // body cut (range cap, decode cap, or 206 of a larger document)
+  std::string content_type;     // Content-Type header value as sent
+  std::string mime_type;        // its media type: lower-case, no parameters ("text/html")
+  std::string content_encoding; // Content-Encoding as sent ("" if none)
+  std::string location;         // raw Location header (for 3xx; not resolved)
+  std::string etag;
+  std::string last_modified;
+  std::string expires;
+  std::string error;            // human-readable reason when status < 0 (or a decode note)
+  uint32_t fetch_ms = 0;        // from request start (incl. resolve/connect) to result
+  int64_t start_unix_us = 0;    // wall-clock start of this request
+  uint64_t wire_bytes = 0;      // response bytes parsed from the connection (header + framing + body)
+  std::string remote_address;   // "ip:port" the response came from ("" if none)
+};
+
+class HttpFetcher {
+ public:
+  // `io_context` must outlive this object and every sequence started on it.
+  // The io_context may be run by one or several threads.
+  HttpFetcher(boost::asio::io_context& io_context, FetcherOptions options);
+  // Does not wait for running sequences: they keep their own copy of the
+  // options and finish normally (use CancelAll first to stop them quickly).
+  ~HttpFetcher();
+
+  HttpFetcher(const HttpFetcher&) = delete;
+  HttpFetcher& operator=(const HttpFetcher&) = delete;
+
+  // Fetches `urls` in order over one connection at a time (reconnecting after
+  // a close or an error), waiting `delay_between` between the end of one
+  // request and the start of the next. Calls `on_result` once per URL, in
+  // order, then `on_done` once. Returns immediately; callbacks run on the
+  // io_context (on this sequence's strand: callbacks of one sequence never
+  // overlap; those of different sequences may, if several threads run the
+  // io_context). Callbacks must not throw.
+  // REQUIRES: the URLs share one origin (scheme, host, port); a URL of
+  // another origin still works, after closing the current connection.
+  // REQUIRES: the caller runs at most one sequence per host at a time.
+  // Thread-safe.
+  void FetchSequence(std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
+                     std::function<void()> on_done,
+                     std::chrono::milliseconds delay_between = std::chrono::milliseconds(0));
+
+  // Stops every running sequence: its current and remaining URLs get
+  // kCancelled, then its on_done runs (asynchronously). Thread-safe.
+  void CancelAll();
+
+  // Sequences started and not yet done. Thread-safe.
+  [[nodiscard]] size_t active_sequences() const;
+
+  // Why https is unavailable (OpenSSL setup or ca_file failed), or "" if it
+  // works. When set, every https URL fails with kTlsError and this message.
+  [[nodiscard]] const std::string& tls_setup_error() const;
+
+  // Shared with the sessions (which may outlive this object).
+  struct Shared;
+
+ private:
+  boost::asio::io_context& io_context_;
+  std::shared_ptr<Shared> shared_;
+};
+
+}  // namespace crawl::fetcher

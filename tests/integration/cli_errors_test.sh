@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Bad input to every binary: a one-line error and a non-zero exit, never a
+# crash (exit codes >= 128 mean a signal killed the process).
+source "$(dirname "$0")/lib.sh"
+
+expect_error() {  # expect_error DESCRIPTION COMMAND...
+  local what=$1; shift
+  set +e
+  "$@" > "$WORK/out" 2> "$WORK/err" < /dev/null
+  local rc=$?
+  set -e
+  [ $rc -ne 0 ] || fail "$what: exit 0"
+  [ $rc -lt 128 ] || fail "$what: killed by a signal (exit $rc)"
+  [ -s "$WORK/err" ] || fail "$what: no error message"
+  echo "ok: $what -> $(head -n 1 "$WORK/err")"
+}
+
+# A port nobody listens on: bind and release one.
+dead=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+echo "http://www.site0.test/" > "$WORK/seeds.txt"
+
+expect_error "crawlctl without a name server" env -u CRAWL_NAMESERVER "$BIN/crawlctl" status
+expect_error "crawlctl unreachable name server" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" status
+expect_error "crawlctl bad address" "$BIN/crawlctl" --nameserver "nonsense" status
+expect_error "crawlctl missing seeds file" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" start --seeds "$WORK/none.txt"
+expect_error "crawlctl bad flag" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" start --seeds "$WORK/seeds.txt" --bogus
+expect_error "crawlctl no subcommand" "$BIN/crawlctl"
+expect_error "fetcher without name server" "$BIN/fetcher"
+expect_error "fetcher missing hosts file" "$BIN/fetcher" --nameserver "127.0.0.1:$dead" --hosts-file "$WORK/none"
+expect_error "queueserver bad listen address" "$BIN/queueserver" --nameserver "127.0.0.1:$dead" --listen "127.0.0.1:notaport"
+expect_error "nameserver port out of range" "$BIN/nameserver" --listen "127.0.0.1:99999"
+expect_error "testweb no subcommand" "$BIN/testweb"
+expect_error "testweb zero hosts" "$BIN/testweb" seeds --seed 1 --hosts 0 --pages 10
+expect_error "testweb unknown preset" "$BIN/testweb" seeds --seed 1 --hosts 2 --pages 10 --preset nope
+
+# Against a live name server with no queue servers and with bad seeds.
+"$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers 1 --fetchers 0
+. "$WORK/cluster/cluster.env"
+printf 'not a url\nftp://x.test/\n' > "$WORK/bad_seeds.txt"
+expect_error "crawlctl only invalid seeds" "$BIN/crawlctl" --nameserver "$NAMESERVER" start --seeds "$WORK/bad_seeds.txt"
+expect_error "crawlctl unknown order" "$BIN/crawlctl" --nameserver "$NAMESERVER" start --seeds "$WORK/seeds.txt" --order nope
+expect_error "crawlctl stop with nothing running" "$BIN/crawlctl" --nameserver "$NAMESERVER" stop
+expect_error "nameserver port in use" "$BIN/nameserver" --listen "$NAMESERVER"
+expect_error "crawlctl status before any crawl" "$BIN/crawlctl" --nameserver "$NAMESERVER" status
+
+# help works for every binary
+for b in nameserver queueserver fetcher crawlctl testweb; do
+  "$BIN/$b" --help > /dev/null || fail "$b --help"
+done
+echo "ok: --help"

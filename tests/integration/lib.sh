@@ -1,0 +1,56 @@
+# Helpers for integration tests (sourced). Every test gets BIN and SRC as $1
+# and $2, works in its own temporary directory and cleans up on any exit.
+set -euo pipefail
+BIN=$(cd "${1:?bin dir}" && pwd)
+SRC=$(cd "${2:?source dir}" && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/crawl-it.XXXXXX")
+export CRAWL_BIN=$BIN
+_bg_pids=()
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+_cleanup() {
+  local rc=$?
+  if [ -f "$WORK/cluster/cluster.env" ]; then
+    "$SRC/deploy/local-cluster.sh" down --dir "$WORK/cluster" >/dev/null 2>&1 || true
+  fi
+  for p in "${_bg_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${_bg_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  if [ $rc -ne 0 ]; then
+    echo "--- logs of the failed run ($WORK) ---" >&2
+    for f in "$WORK"/cluster/*.log "$WORK"/*.log; do
+      [ -f "$f" ] || continue
+      echo "== $f" >&2; tail -n 30 "$f" >&2
+    done
+  else
+    rm -rf "$WORK"
+  fi
+  exit $rc
+}
+trap _cleanup EXIT
+
+# start_testweb ARGS...: serves a universe; waits for its hosts file.
+start_testweb() {
+  "$BIN/testweb" serve "$@" --hosts-file "$WORK/hosts" --access-log "$WORK/access.log" \
+    > "$WORK/testweb.log" 2>&1 &
+  _bg_pids+=($!)
+  local i
+  for i in $(seq 1 300); do
+    [ -s "$WORK/hosts" ] && return 0
+    kill -0 "${_bg_pids[-1]}" 2>/dev/null || fail "testweb exited: $(cat "$WORK/testweb.log")"
+    sleep 0.1
+  done
+  fail "testweb did not write its hosts file"
+}
+
+# wait_crawl_over TIMEOUT_S: polls crawlctl status --json until not running.
+wait_crawl_over() {
+  local deadline=$((SECONDS + $1)) state=""
+  while [ $SECONDS -lt $deadline ]; do
+    state=$("$BIN/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])')
+    [ "$state" != running ] && { echo "$state"; return 0; }
+    sleep 0.5
+  done
+  "$BIN/crawlctl" status >&2 || true
+  fail "crawl still running after $1 s"
+}

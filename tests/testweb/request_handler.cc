@@ -1,0 +1,103 @@
+// Routing and response building; see request_handler.h.
+#include "tests/testweb/request_handler.h"
+
+#include <algorithm>
+#include <boost/beast/http/field.hpp>
+#include <boost/beast/http/status.hpp>
+#include <boost/beast/http/verb.hpp>
+#include <cctype>
+
+#include "tests/testweb/byte_range.h"
+
+namespace crawl::testweb {
+namespace {
+
+namespace http = boost::beast::http;
+
+constexpr const char* kServerName = "testweb";
+constexpr const char* kHtmlType = "text/html; charset=utf-8";
+constexpr const char* kTextType = "text/plain; charset=utf-8";
+
+// The host name of a Host header: lower-cased, without the port.
+std::string HostHeaderName(std::string_view value) {
+  std::string name(value);
+  if (!name.empty() && name.front() != '[') {
+    const size_t colon = name.find(':');
+    if (colon != std::string::npos) name.resize(colon);
+  }
+  while (!name.empty() && name.back() == '.') name.pop_back();  // "www.site0.test." is the same host
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return name;
+}
+
+}  // namespace
+
+Handled HandleRequest(const Universe& universe, const Request& request, std::optional<uint32_t> fallback_host) {
+  Handled out;
+  Response& res = out.response;
+  res.version(request.version());
+  res.keep_alive(request.keep_alive());
+  res.set(http::field::server, kServerName);
+
+  std::optional<uint32_t> host = universe.HostIndex(HostHeaderName(request[http::field::host]));
+  if (!host) host = fallback_host;
+  if (host) out.host = universe.HostName(*host);
+
+  const bool head = request.method() == http::verb::head;
+  if (request.method() != http::verb::get && !head) {
+    res.result(http::status::method_not_allowed);
+    res.set(http::field::allow, "GET, HEAD");
+    res.set(http::field::content_type, kTextType);
+    res.body() = "method not allowed\n";
+  } else {
+    const std::string_view target(request.target().data(), request.target().size());
+    std::optional<std::string> body;
+    const char* type = kHtmlType;
+    if (host && target == "/robots.txt") {
+      body = universe.RobotsTxt(*host);
+      type = kTextType;
+    } else if (host) {
+      body = universe.RenderPage(*host, target);
+    }
+    if (!body) {
+      res.result(http::status::not_found);
+      res.set(http::field::content_type, kHtmlType);
+      res.body() =
+          "<!DOCTYPE html>\n<html><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>\n";
+    } else {
+      res.set(http::field::content_type, type);
+      res.set(http::field::accept_ranges, "bytes");
+      const uint64_t size = body->size();
+      const ByteRange range = ParseByteRange(request[http::field::range], size);
+      switch (range.kind) {
+        case ByteRange::Kind::kIgnore:
+          res.result(http::status::ok);
+          res.body() = std::move(*body);
+          break;
+        case ByteRange::Kind::kPartial:
+          res.result(http::status::partial_content);
+          res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
+                                                  std::to_string(range.last) + "/" + std::to_string(size));
+          res.body() = body->substr(range.first, range.last - range.first + 1);
+          break;
+        case ByteRange::Kind::kUnsatisfiable:
+          res.result(http::status::range_not_satisfiable);
+          res.set(http::field::content_range, "bytes */" + std::to_string(size));
+          break;
+      }
+    }
+  }
+  res.prepare_payload();
+  out.body_bytes = res.body().size();
+  if (head) {
+    // HEAD: the headers of the GET answer, no body.
+    const uint64_t length = res.body().size();
+    res.body().clear();
+    res.content_length(length);
+    out.body_bytes = 0;
+  }
+  return out;
+}
+
+}  // namespace crawl::testweb

@@ -1,0 +1,246 @@
+// The Beast server; see server.h. Per connection: do_read -> on_read ->
+// (HandleRequest) -> do_write -> on_write -> do_read again while keep-alive.
+#include "tests/testweb/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+
+#include "tests/testweb/request_handler.h"
+
+namespace crawl::testweb {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr uint32_t kHeaderLimit = 16 * 1024;
+constexpr uint64_t kBodyLimit = 64 * 1024;
+
+}  // namespace
+
+// What every session needs; immutable once the server starts.
+struct ServerContext {
+  const Universe* universe = nullptr;
+  AccessLog* access_log = nullptr;
+  std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
+  std::chrono::milliseconds read_timeout{};
+  std::chrono::milliseconds write_timeout{};
+};
+
+namespace {
+
+// One connection. Owns itself through the handlers it has pending; all of
+// its handlers run on its strand (the socket's executor).
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket&& socket, std::shared_ptr<const ServerContext> context)
+      : stream_(std::move(socket)), context_(std::move(context)) {}
+
+  void Run() {
+    beast::error_code ec;
+    const auto local = stream_.socket().local_endpoint(ec);
+    if (!ec) {
+      const auto it = context_->host_by_address.find(local.address().to_string());
+      if (it != context_->host_by_address.end()) fallback_host_ = it->second;
+    }
+    const auto remote = stream_.socket().remote_endpoint(ec);
+    remote_ = ec ? "-" : remote.address().to_string() + ":" + std::to_string(remote.port());
+    asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::DoRead, shared_from_this()));
+  }
+
+ private:
+  void DoRead() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(kBodyLimit);
+    stream_.expires_after(context_->read_timeout);
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+  }
+
+  void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
+    if (ec == http::error::end_of_stream) return DoClose();
+    if (ec) return;  // timeout, reset or a malformed request: drop the connection
+    const Request request = parser_->release();
+    Handled handled = HandleRequest(*context_->universe, request, fallback_host_);
+    if (context_->access_log != nullptr) {
+      context_->access_log->Write(std::chrono::system_clock::now(), handled.host,
+                                  std::string_view(request.target().data(), request.target().size()),
+                                  handled.response.result_int(), handled.body_bytes, remote_);
+    }
+    response_ = std::move(handled.response);
+    DoWrite();
+  }
+
+  void DoWrite() {
+    stream_.expires_after(context_->write_timeout);
+    http::async_write(stream_, response_, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
+  }
+
+  void OnWrite(beast::error_code ec, std::size_t /*bytes*/) {
+    if (ec) return;
+    if (!response_.keep_alive()) return DoClose();
+    DoRead();
+  }
+
+  void DoClose() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  Response response_;
+  std::shared_ptr<const ServerContext> context_;
+  std::optional<uint32_t> fallback_host_;
+  std::string remote_;
+};
+
+}  // namespace
+
+// Accepts connections on one address and starts a Session for each.
+class ServerListener : public std::enable_shared_from_this<ServerListener> {
+ public:
+  ServerListener(asio::io_context& ioc, std::shared_ptr<const ServerContext> context)
+      : ioc_(ioc), acceptor_(asio::make_strand(ioc)), retry_(acceptor_.get_executor()), context_(std::move(context)) {}
+
+  [[nodiscard]] beast::error_code Bind(const tcp::endpoint& endpoint) {
+    beast::error_code ec;
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+    return ec;
+  }
+
+  [[nodiscard]] uint16_t port() const {
+    beast::error_code ec;
+    return acceptor_.local_endpoint(ec).port();
+  }
+
+  void Start() {
+    asio::dispatch(acceptor_.get_executor(), beast::bind_front_handler(&ServerListener::DoAccept, shared_from_this()));
+  }
+
+  void Close() {
+    asio::post(acceptor_.get_executor(), [self = shared_from_this()] {
+      beast::error_code ec;
+      self->acceptor_.close(ec);
+      self->retry_.cancel();
+    });
+  }
+
+ private:
+  void DoAccept() {
+    acceptor_.async_accept(asio::make_strand(ioc_),
+                           beast::bind_front_handler(&ServerListener::OnAccept, shared_from_this()));
+  }
+
+  void OnAccept(beast::error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) {
+      // Out of file descriptors and the like: pause instead of spinning.
+      spdlog::warn("testweb: accept failed: {}", ec.message());
+      retry_.expires_after(std::chrono::milliseconds(50));
+      retry_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+        if (!wait_ec) self->DoAccept();
+      });
+      return;
+    }
+    std::make_shared<Session>(std::move(socket), context_)->Run();
+    DoAccept();
+  }
+
+  asio::io_context& ioc_;
+  tcp::acceptor acceptor_;
+  asio::steady_timer retry_;
+  std::shared_ptr<const ServerContext> context_;
+};
+
+Server::Server(const Universe& universe, ServerOptions options) : options_(std::move(options)) {
+  auto context = std::make_shared<ServerContext>();
+  context->universe = &universe;
+  context->access_log = options_.access_log;
+  context->read_timeout = options_.read_timeout;
+  context->write_timeout = options_.write_timeout;
+  for (uint32_t i = 0; i < options_.addresses.size(); ++i) context->host_by_address.emplace(options_.addresses[i], i);
+  context_ = std::move(context);
+}
+
+Server::~Server() {
+  for (auto& l : listeners_) l->Close();
+  ioc_.stop();
+}
+
+Status Server::Start() {
+  if (options_.addresses.size() != context_->universe->HostCount())
+    return Status::InvalidArgument("need one address per host");
+  // Distinct addresses, in host order.
+  std::vector<asio::ip::address> addresses;
+  for (const auto& text : options_.addresses) {
+    beast::error_code ec;
+    const auto address = asio::ip::make_address(text, ec);
+    if (ec) return Status::InvalidArgument("bad listen address '" + text + "'");
+    if (std::find(addresses.begin(), addresses.end(), address) == addresses.end()) addresses.push_back(address);
+  }
+  const int attempts = options_.port == 0 ? std::max(1, options_.port_attempts) : 1;
+  std::string last_error;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    listeners_.clear();
+    uint16_t port = options_.port;
+    bool ok = true;
+    for (const auto& address : addresses) {
+      auto listener = std::make_shared<ServerListener>(ioc_, context_);
+      if (const auto ec = listener->Bind({address, port})) {
+        last_error = address.to_string() + ":" + std::to_string(port) + ": " + ec.message();
+        ok = false;
+        break;
+      }
+      if (port == 0) port = listener->port();
+      listeners_.push_back(std::move(listener));
+    }
+    if (ok) {
+      port_ = port;
+      for (auto& l : listeners_) l->Start();
+      return Status::Ok();
+    }
+  }
+  listeners_.clear();
+  return Status::Unavailable("cannot listen on " + last_error);
+}
+
+std::vector<HostsEntry> Server::Entries() const {
+  std::vector<HostsEntry> entries;
+  entries.reserve(options_.addresses.size());
+  for (uint32_t i = 0; i < options_.addresses.size(); ++i) {
+    entries.push_back({options_.addresses[i], port_, context_->universe->HostName(i)});
+  }
+  return entries;
+}
+
+void Server::Run(int threads) {
+  std::vector<std::thread> extra;
+  for (int i = 1; i < threads; ++i) extra.emplace_back([this] { ioc_.run(); });
+  ioc_.run();
+  for (auto& t : extra) t.join();
+}
+
+void Server::Stop() { ioc_.stop(); }
+
+}  // namespace crawl::testweb

@@ -1,0 +1,433 @@
+// The synthetic web generated on demand; see universe.h for its shape.
+#include "tests/testweb/universe.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <deque>
+
+#include "common/url.h"
+#include "tests/testweb/rng.h"
+#include "tests/testweb/zipf.h"
+
+namespace crawl::testweb {
+namespace {
+
+// Salts: one independent random stream per purpose, so e.g. the links of a
+// page do not change when its text generator draws more words.
+enum Salt : uint64_t {
+  kSaltHost = 0x686F7374,
+  kSaltLinks = 0x6C696E6B,
+  kSaltText = 0x74657874,
+  kSaltPrivate = 0x70726976,
+};
+
+constexpr std::string_view kHostPrefix = "www.site";
+constexpr std::string_view kHostSuffix = ".test";
+
+// Directories some hosts put all their pages under (index 0: none).
+constexpr std::string_view kPathPrefixes[] = {"", "docs/", "wiki/", "articles/", "blog/", "pages/"};
+
+// Robots variants: most hosts keep /private/ out, some allow everything,
+// some also shut out one named bot completely (RFC 9309 group selection).
+constexpr uint32_t kRobotsPrivate = 0, kRobotsAllowAll = 1, kRobotsNamedBot = 2;
+constexpr std::string_view kNamedBot = "ExampleBot";
+
+// Parses a decimal without sign or leading zeros ("0" itself is fine).
+std::optional<uint64_t> ParseIndex(std::string_view s) {
+  if (s.empty() || s.size() > 19 || (s.size() > 1 && s[0] == '0')) return std::nullopt;
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// A page index drawn with P(i) ~ 1/(i+1) over [0, n): log-uniform, so low
+// indexes (the root, top sections) collect most in-links.
+uint64_t LowBiased(Rng& rng, uint64_t n) {
+  if (n <= 1) return 0;
+  const double x = std::exp(rng.Uniform() * std::log(static_cast<double>(n) + 1.0));
+  const auto i = static_cast<uint64_t>(x);
+  return std::min<uint64_t>(i == 0 ? 0 : i - 1, n - 1);
+}
+
+// The path from the directory of `from` to `to` ("../b2/p9.html", "./").
+std::string RelativeRef(std::string_view from, std::string_view to) {
+  auto split_dirs = [](std::string_view path) {
+    std::vector<std::string_view> dirs;
+    const size_t last = path.rfind('/');
+    std::string_view d = path.substr(1, last == 0 ? 0 : last - 1);
+    while (!d.empty()) {
+      const size_t slash = d.find('/');
+      dirs.push_back(d.substr(0, slash));
+      d = slash == std::string_view::npos ? std::string_view() : d.substr(slash + 1);
+    }
+    return dirs;
+  };
+  const auto from_dirs = split_dirs(from);
+  const auto to_dirs = split_dirs(to);
+  size_t common = 0;
+  while (common < from_dirs.size() && common < to_dirs.size() && from_dirs[common] == to_dirs[common]) ++common;
+  std::string rel;
+  for (size_t i = common; i < from_dirs.size(); ++i) rel += "../";
+  for (size_t i = common; i < to_dirs.size(); ++i) {
+    rel += to_dirs[i];
+    rel += '/';
+  }
+  rel += to.substr(to.rfind('/') + 1);
+  return rel.empty() ? "./" : rel;
+}
+
+void AppendCapitalized(std::string& out, std::string_view word) {
+  if (word.empty()) return;
+  out += static_cast<char>(std::toupper(static_cast<unsigned char>(word[0])));
+  out += word.substr(1);
+}
+
+}  // namespace
+
+Result<Universe> Universe::Create(const UniverseOptions& options) {
+  if (Status s = Validate(options); !s.ok()) return s;
+  Universe u;
+  u.options_ = options;
+  u.vocabulary_ = std::make_shared<const Vocabulary>(options.vocabulary_size, 1.0);
+  u.robots_ = {
+      RobotsRules({{{"*"}, {"/private/"}}}),
+      RobotsRules({{{"*"}, {""}}}),
+      RobotsRules({{{std::string(kNamedBot)}, {"/"}}, {{"*"}, {"/private/"}}}),
+  };
+  const auto sizes = ZipfPartition(options.pages, options.hosts, options.host_size_exponent);
+  u.hosts_.resize(options.hosts);
+  uint64_t first = 0;
+  for (uint64_t i = 0; i < options.hosts; ++i) {
+    Host& h = u.hosts_[i];
+    Rng rng(Hash(options.seed, i, kSaltHost));
+    h.pages = sizes[i];
+    h.first = first;
+    first += h.pages;
+    h.fanout = static_cast<uint32_t>(rng.Between(3, 10));
+    const uint64_t depth_roll = rng.Below(100);
+    h.dir_depth = depth_roll < 10 ? 0 : depth_roll < 40 ? 1 : depth_roll < 75 ? 2 : depth_roll < 95 ? 3 : 4;
+    h.prefix = rng.Below(100) < 60 ? 0 : static_cast<uint32_t>(1 + rng.Below(std::size(kPathPrefixes) - 1));
+    const uint64_t robots_roll = rng.Below(100);
+    h.robots = robots_roll < 75 ? kRobotsPrivate : robots_roll < 90 ? kRobotsAllowAll : kRobotsNamedBot;
+    const uint64_t topics = rng.Between(2, 4);
+    for (uint64_t t = 0; t < topics; ++t)
+      h.topics.push_back(static_cast<uint32_t>(rng.Below(Vocabulary::TopicCount())));
+  }
+  return u;
+}
+
+std::string Universe::HostName(uint32_t host) const {
+  std::string name(kHostPrefix);
+  name += std::to_string(host);
+  name += kHostSuffix;
+  return name;
+}
+
+std::optional<uint32_t> Universe::HostIndex(std::string_view name) const {
+  if (name.size() <= kHostPrefix.size() + kHostSuffix.size() || !name.starts_with(kHostPrefix) ||
+      !name.ends_with(kHostSuffix)) {
+    return std::nullopt;
+  }
+  const auto index = ParseIndex(name.substr(kHostPrefix.size(), name.size() - kHostPrefix.size() - kHostSuffix.size()));
+  if (!index || *index >= hosts_.size()) return std::nullopt;
+  return static_cast<uint32_t>(*index);
+}
+
+std::optional<uint64_t> Universe::ParentPage(uint32_t host, uint64_t page) const {
+  if (page == 0) return std::nullopt;
+  return (page - 1) / hosts_[host].fanout;
+}
+
+bool Universe::IsPrivate(uint32_t host, uint64_t page) const {
+  const Host& h = hosts_[host];
+  // Only leaves of the tree, so hiding them hides no other page.
+  if (page == 0 || page * h.fanout + 1 < h.pages) return false;
+  Rng rng(Hash(options_.seed, host, page, kSaltPrivate));
+  return rng.PerMille(options_.private_permille);
+}
+
+std::string Universe::PagePath(uint32_t host, uint64_t page) const {
+  if (page == 0) return "/";
+  const Host& h = hosts_[host];
+  // Ancestors of `page` below the root, deepest first: chain[0] == page.
+  uint64_t chain[64];
+  size_t depth = 0;
+  for (uint64_t a = page; a != 0 && depth < std::size(chain); a = (a - 1) / h.fanout) chain[depth++] = a;
+  std::string path = "/";
+  if (IsPrivate(host, page)) path += "private/";
+  path += kPathPrefixes[h.prefix];
+  const size_t dirs = std::min<size_t>(depth - 1, h.dir_depth);
+  for (size_t d = 1; d <= dirs; ++d) {
+    const uint64_t ancestor = chain[depth - d];  // the ancestor at tree depth d
+    path += static_cast<char>('a' + d - 1);
+    path += std::to_string((ancestor - 1) % h.fanout + 1);
+    path += '/';
+  }
+  path += 'p';
+  path += std::to_string(page);
+  path += ".html";
+  return path;
+}
+
+std::string Universe::PageUrl(uint32_t host, uint64_t page) const {
+  return "http://" + HostName(host) + PagePath(host, page);
+}
+
+std::optional<uint64_t> Universe::LookupPath(uint32_t host, std::string_view path) const {
+  if (host >= hosts_.size()) return std::nullopt;
+  if (path == "/") return 0;
+  const size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  std::string_view file = path.substr(slash + 1);
+  if (!file.starts_with('p') || !file.ends_with(".html")) return std::nullopt;
+  const auto index = ParseIndex(file.substr(1, file.size() - 6));
+  if (!index || *index == 0 || *index >= hosts_[host].pages) return std::nullopt;
+  if (PagePath(host, *index) != path) return std::nullopt;
+  return *index;
+}
+
+std::optional<PageRef> Universe::LookupUrl(std::string_view url) const {
+  auto parts = crawl::url::Split(url);
+  if (!parts.ok() || parts->scheme != "http" || parts->port != 80) return std::nullopt;
+  const auto host = HostIndex(parts->host);
+  if (!host) return std::nullopt;
+  const auto page = LookupPath(*host, parts->target);
+  if (!page) return std::nullopt;
+  return PageRef{*host, *page};
+}
+
+uint32_t Universe::HostOfGlobal(uint64_t global) const {
+  const auto it =
+      std::upper_bound(hosts_.begin(), hosts_.end(), global, [](uint64_t g, const Host& h) { return g < h.first; });
+  return static_cast<uint32_t>((it - hosts_.begin()) - 1);
+}
+
+std::string Universe::MakeHref(uint32_t from_host, const std::string& from_path, PageRef to, const std::string& to_path,
+                               Rng& rng) const {
+  std::string href;
+  if (to.host != from_host) {
+    // Cross-host: absolute, sometimes scheme-relative.
+    href = rng.Below(100) < 20 ? "//" : "http://";
+    href += HostName(to.host);
+    href += to_path;
+  } else {
+    const uint64_t form = rng.Below(100);
+    if (form < 45) {
+      href = to_path;
+    } else if (form < 90) {
+      href = RelativeRef(from_path, to_path);
+    } else {
+      href = PageUrl(to.host, to.page);
+    }
+  }
+  if (rng.PerMille(options_.fragment_permille)) {
+    href += "#s";
+    href += std::to_string(rng.Below(20));
+  }
+  return href;
+}
+
+std::vector<Link> Universe::Links(uint32_t host, uint64_t page) const {
+  const Host& h = hosts_[host];
+  Rng rng(Hash(options_.seed, host, page, kSaltLinks));
+  const std::string from_path = PagePath(host, page);
+  const uint64_t wanted = rng.Between(options_.min_links, options_.max_links);
+  std::vector<Link> links;
+  links.reserve(wanted + h.fanout + 1);
+
+  auto add = [&](PageRef to, bool nav, bool nofollow) {
+    Link link;
+    const std::string to_path = PagePath(to.host, to.page);
+    link.href = MakeHref(host, from_path, to, to_path, rng);
+    link.url = "http://" + HostName(to.host) + to_path;
+    link.anchor = Words(rng, rng.Between(1, 3), host);
+    link.nofollow = nofollow;
+    link.nav = nav;
+    link.target = to;
+    links.push_back(std::move(link));
+  };
+
+  // Tree links first (the nav list): up to the parent sometimes, down to
+  // every child always, never nofollow, so each page is reachable.
+  if (page > 0 && rng.PerMille(500)) add({host, (page - 1) / h.fanout}, true, false);
+  const uint64_t first_child = page * h.fanout + 1;
+  for (uint64_t c = first_child; c < h.pages && c < first_child + h.fanout; ++c) add({host, c}, true, false);
+
+  // Then links in the text: at least two, up to `wanted` in all.
+  const uint64_t extra = links.size() + 2 > wanted ? 2 : wanted - links.size();
+  for (uint64_t i = 0; i < extra; ++i) {
+    PageRef to{host, 0};
+    if (hosts_.size() > 1 && rng.PerMille(options_.cross_host_permille)) {
+      // Preferential attachment: a uniform page of the whole web picks its
+      // host with probability proportional to host size.
+      to.host = HostOfGlobal(rng.Below(options_.pages));
+    }
+    to.page = LowBiased(rng, hosts_[to.host].pages);
+    add(to, false, rng.PerMille(options_.nofollow_permille));
+  }
+  return links;
+}
+
+std::string_view Universe::DrawWord(Rng& rng, uint32_t host, std::string_view previous) const {
+  const Host& h = hosts_[host];
+  std::string_view word;
+  // "the the" is rare in real text even though "the" is the top word.
+  for (int attempt = 0; attempt < 3 && (word.empty() || word == previous); ++attempt) {
+    word = rng.PerMille(30) ? Vocabulary::Topic(h.topics[rng.Below(h.topics.size())]) : vocabulary_->Draw(rng);
+  }
+  return word;
+}
+
+std::string Universe::Words(Rng& rng, uint64_t n, uint32_t host) const {
+  std::string out;
+  std::string_view previous;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i > 0) out += ' ';
+    previous = DrawWord(rng, host, previous);
+    out += previous;
+  }
+  return out;
+}
+
+std::string Universe::RenderPageAt(uint32_t host, uint64_t page) const {
+  const Host& h = hosts_[host];
+  Rng rng(Hash(options_.seed, host, page, kSaltText));
+  const std::vector<Link> links = Links(host, page);
+  // Median page_kb, spread over [0.5, 1.5] x page_kb (triangular).
+  const double factor = 0.5 + (rng.Uniform() + rng.Uniform()) / 2;
+  const auto target_size = static_cast<size_t>(factor * options_.page_kb * 1024);
+
+  std::string html;
+  html.reserve(target_size + 2048);
+  html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
+  AppendCapitalized(html, Vocabulary::Topic(h.topics[rng.Below(h.topics.size())]));
+  html += ": ";
+  html += Words(rng, rng.Between(2, 5), host);
+  html += "</title>\n</head>\n<body>\n<h1>";
+  AppendCapitalized(html, Words(rng, rng.Between(2, 6), host));
+  html += "</h1>\n";
+
+  auto append_link = [&html](const Link& l) {
+    html += "<a href=\"";
+    html += l.href;
+    html += l.nofollow ? "\" rel=\"nofollow\">" : "\">";
+    html += l.anchor;
+    html += "</a>";
+  };
+
+  size_t next = 0;
+  if (!links.empty() && links[0].nav) {
+    html += "<ul class=\"nav\">\n";
+    for (; next < links.size() && links[next].nav; ++next) {
+      html += "<li>";
+      append_link(links[next]);
+      html += "</li>\n";
+    }
+    html += "</ul>\n";
+  }
+
+  // Paragraphs of sentences until the page is big enough and every text
+  // link has been placed (one or two per paragraph, at random words).
+  while (html.size() < target_size || next < links.size()) {
+    const uint64_t words = rng.Between(30, 90);
+    std::vector<uint64_t> at;
+    const uint64_t here = std::min<uint64_t>(links.size() - next, rng.Between(1, 2));
+    for (uint64_t k = 0; k < here; ++k) at.push_back(rng.Below(words));
+    std::sort(at.begin(), at.end());
+    html += "<p>";
+    uint64_t sentence_left = 0;
+    size_t a = 0;
+    std::string_view previous;
+    for (uint64_t w = 0; w < words; ++w) {
+      const bool start = sentence_left == 0;
+      if (start) sentence_left = rng.Between(6, 18);
+      if (w > 0) html += ' ';
+      while (a < at.size() && at[a] == w) {
+        append_link(links[next++]);
+        html += ' ';
+        ++a;
+      }
+      previous = DrawWord(rng, host, previous);
+      if (start) {
+        AppendCapitalized(html, previous);
+      } else {
+        html += previous;
+      }
+      if (--sentence_left == 0 || w + 1 == words) {
+        html += '.';
+        sentence_left = 0;
+      }
+    }
+    html += "</p>\n";
+  }
+  html += "</body>\n</html>\n";
+  return html;
+}
+
+std::optional<std::string> Universe::RenderPage(uint32_t host, std::string_view path) const {
+  const auto page = LookupPath(host, path);
+  if (!page) return std::nullopt;
+  return RenderPageAt(host, *page);
+}
+
+const RobotsRules& Universe::Robots(uint32_t host) const { return robots_[hosts_[host].robots]; }
+
+bool Universe::IsAllowed(std::string_view url) const {
+  auto parts = crawl::url::Split(url);
+  if (!parts.ok() || parts->scheme != "http" || parts->port != 80) return false;
+  const auto host = HostIndex(parts->host);
+  if (!host) return false;
+  return Robots(*host).Allows("*", parts->target);
+}
+
+bool Universe::IsPageAllowed(uint32_t host, uint64_t page) const {
+  return Robots(host).Allows("*", PagePath(host, page));
+}
+
+std::vector<std::string> Universe::Seeds() const {
+  std::vector<std::string> seeds;
+  const uint32_t n = std::min<uint32_t>(HostCount(), options_.seed_hosts);
+  for (uint32_t i = 0; i < n; ++i) seeds.push_back(PageUrl(i, 0));
+  return seeds;
+}
+
+void Universe::ExportTo(
+    const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>& sink) const {
+  std::vector<bool> seen(options_.pages, false);
+  std::deque<PageRef> queue;
+  auto visit = [&](PageRef p) {
+    const uint64_t global = hosts_[p.host].first + p.page;
+    if (seen[global]) return;
+    seen[global] = true;
+    queue.push_back(p);
+  };
+  const uint32_t n = std::min<uint32_t>(HostCount(), options_.seed_hosts);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (IsPageAllowed(i, 0)) visit({i, 0});
+  }
+  std::vector<std::string> out;
+  while (!queue.empty()) {
+    const PageRef p = queue.front();
+    queue.pop_front();
+    out.clear();
+    for (Link& l : Links(p.host, p.page)) {
+      if (l.nofollow || !IsPageAllowed(l.target.host, l.target.page)) continue;
+      if (std::find(out.begin(), out.end(), l.url) != out.end()) continue;
+      visit(l.target);
+      out.push_back(std::move(l.url));
+    }
+    sink(PageUrl(p.host, p.page), out);
+  }
+}
+
+std::vector<ExportedPage> Universe::Export() const {
+  std::vector<ExportedPage> pages;
+  ExportTo([&pages](const std::string& url, const std::vector<std::string>& outlinks) {
+    pages.push_back({url, outlinks});
+  });
+  return pages;
+}
+
+}  // namespace crawl::testweb

@@ -1,0 +1,61 @@
+// Zipf partition and sampler; see zipf.h.
+#include "tests/testweb/zipf.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace crawl::testweb {
+namespace {
+
+double Weight(uint64_t rank, double exponent) {
+  // Exponent 1 (the common case) avoids pow(): division is exact IEEE.
+  const double x = static_cast<double>(rank + 1);
+  return exponent == 1.0 ? 1.0 / x : 1.0 / std::pow(x, exponent);
+}
+
+}  // namespace
+
+std::vector<uint64_t> ZipfPartition(uint64_t total, uint64_t n, double exponent) {
+  std::vector<uint64_t> parts(n, 1);
+  if (n == 0 || total <= n) return parts;
+  std::vector<double> w(n);
+  for (uint64_t r = 0; r < n; ++r) w[r] = Weight(r, exponent);
+  const double sum = std::accumulate(w.begin(), w.end(), 0.0);
+  const uint64_t extra = total - n;
+  // Floor of each quota first, then the leftover units to the largest
+  // fractional remainders (ties to the lower rank, so parts stay sorted).
+  std::vector<double> rem(n);
+  uint64_t given = 0;
+  for (uint64_t r = 0; r < n; ++r) {
+    const double quota = static_cast<double>(extra) * w[r] / sum;
+    auto whole = static_cast<uint64_t>(quota);
+    if (given + whole > extra) whole = extra - given;  // guards rounding
+    parts[r] += whole;
+    given += whole;
+    rem[r] = quota - static_cast<double>(whole);
+  }
+  std::vector<uint64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return rem[a] > rem[b]; });
+  for (uint64_t i = 0; given < extra; i = (i + 1) % n, ++given) parts[order[i]] += 1;
+  return parts;
+}
+
+ZipfSampler::ZipfSampler(uint64_t n, double exponent) : cdf_(std::max<uint64_t>(n, 1)) {
+  double acc = 0;
+  for (uint64_t r = 0; r < cdf_.size(); ++r) {
+    acc += Weight(r, exponent);
+    cdf_[r] = acc;
+  }
+  for (double& c : cdf_) c /= acc;
+  cdf_.back() = 1.0;
+}
+
+uint64_t ZipfSampler::Sample(Rng& rng) const {
+  const double u = rng.Uniform();
+  const auto it = std::upper_bound(cdf_.begin(), cdf_.end(), u);
+  return std::min<uint64_t>(static_cast<uint64_t>(it - cdf_.begin()), cdf_.size() - 1);
+}
+
+}  // namespace crawl::testweb

@@ -1,0 +1,796 @@
+// Tests for the HTTP engine (fetcher/http_fetcher.h) against small HTTP
+// servers started in-process on 127.0.0.1, port chosen by the kernel. Each
+// server writes raw response bytes chosen by the test, so the tests control
+// framing (Content-Length, chunked, close-delimited), encodings and failures.
+#include "fetcher/http_fetcher.h"
+
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <catch2/catch.hpp>
+
+#include "common/hosts_file.h"
+#include "fetcher/fetch_error.h"
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using namespace std::chrono_literals;
+using crawl::fetcher::FetcherOptions;
+using crawl::fetcher::FetchResult;
+using crawl::fetcher::HttpFetcher;
+namespace fe = crawl::fetcher;
+
+using Request = http::request<http::string_body>;
+
+struct Reply {
+  std::string raw;     // written verbatim
+  bool close = false;  // close the connection after writing (whatever the headers say)
+  bool hang = false;   // never answer; hold the connection open
+};
+
+struct SeenRequest {
+  std::string target;
+  std::string host;
+  std::string range;
+  std::string user_agent;
+  std::string accept_encoding;
+  std::string connection_header;
+  int connection = 0;  // 1-based id of the connection it came on
+};
+
+// An HTTP/1.1 server on 127.0.0.1:0 running in its own thread; `handler`
+// maps each request to raw response bytes.
+class TestServer {
+ public:
+  using Handler = std::function<Reply(const Request&)>;
+
+  // With `tls` (not owned, must outlive the server) it speaks https.
+  explicit TestServer(Handler handler, net::ssl::context* tls = nullptr)
+      : handler_(std::move(handler)), tls_(tls), acceptor_(ioc_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)) {
+    port_ = acceptor_.local_endpoint().port();
+    net::co_spawn(ioc_, Accept(), net::detached);
+    thread_ = std::thread([this] { ioc_.run(); });
+  }
+  ~TestServer() {
+    ioc_.stop();
+    thread_.join();
+  }
+
+  uint16_t port() const { return port_; }
+  std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int connections() const { return connections_.load(); }
+  std::vector<SeenRequest> requests() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
+
+ private:
+  net::awaitable<void> Accept() {
+    try {
+      for (;;) {
+        tcp::socket socket = co_await acceptor_.async_accept(net::use_awaitable);
+        const int id = ++connections_;
+        net::co_spawn(ioc_, Serve(std::move(socket), id), net::detached);
+      }
+    } catch (const std::exception&) {
+    }
+  }
+
+  net::awaitable<void> Serve(tcp::socket socket, int id) {
+    try {
+      if (tls_ == nullptr) {
+        co_await ServeStream(socket, socket, id);
+      } else {
+        net::ssl::stream<tcp::socket> stream(std::move(socket), *tls_);
+        co_await stream.async_handshake(net::ssl::stream_base::server, net::use_awaitable);
+        co_await ServeStream(stream, stream.next_layer(), id);
+      }
+    } catch (const std::exception&) {
+      // Client went away or failed the handshake: normal in these tests.
+    }
+  }
+
+  // Closing `socket` without a TLS close_notify is deliberate: many servers
+  // do it, and the client must cope.
+  template <typename Stream>
+  net::awaitable<void> ServeStream(Stream& stream, tcp::socket& socket, int id) {
+    beast::flat_buffer buffer;
+    for (;;) {
+      Request request;
+      co_await http::async_read(stream, buffer, request, net::use_awaitable);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        requests_.push_back({std::string(request.target()), std::string(request[http::field::host]),
+                             std::string(request[http::field::range]),
+                             std::string(request[http::field::user_agent]),
+                             std::string(request[http::field::accept_encoding]),
+                             std::string(request[http::field::connection]), id});
+      }
+      Reply reply = handler_(request);
+      if (reply.hang) {
+        net::steady_timer forever(ioc_, std::chrono::hours(1));
+        co_await forever.async_wait(net::use_awaitable);
+        co_return;
+      }
+      co_await net::async_write(stream, net::buffer(reply.raw), net::use_awaitable);
+      if (reply.close) {
+        beast::error_code ec;
+        socket.shutdown(tcp::socket::shutdown_both, ec);
+        co_return;
+      }
+    }
+  }
+
+  Handler handler_;
+  net::ssl::context* tls_;
+  net::io_context ioc_;
+  tcp::acceptor acceptor_;
+  uint16_t port_ = 0;
+  std::atomic<int> connections_{0};
+  mutable std::mutex mu_;
+  std::vector<SeenRequest> requests_;  // GUARDED_BY(mu_)
+  std::thread thread_;
+};
+
+std::string Response(int status, std::string_view body, std::string_view extra_headers = "",
+                     std::string_view reason = "X") {
+  return "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason) +
+         "\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
+         std::string(extra_headers) + "\r\n" + std::string(body);
+}
+
+std::string ChunkedResponse(std::string_view body, size_t chunk, std::string_view extra_headers = "") {
+  std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n" +
+                    std::string(extra_headers) + "\r\n";
+  for (size_t i = 0; i < body.size(); i += chunk) {
+    std::string_view part = body.substr(i, chunk);
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx\r\n", part.size());
+    out += size;
+    out += part;
+    out += "\r\n";
+  }
+  return out + "0\r\n\r\n";
+}
+
+// deflate with zlib: window_bits 15+16 = gzip, 15 = zlib, -15 = raw.
+std::string Compress(std::string_view in, int window_bits) {
+  z_stream zs{};
+  REQUIRE(deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+  std::string out(deflateBound(&zs, static_cast<uLong>(in.size())) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  zs.avail_in = static_cast<uInt>(in.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  REQUIRE(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+FetcherOptions TestOptions() {
+  FetcherOptions options;
+  options.user_agent = "crawl-test/1.0";
+  options.allow_private = true;  // the test servers are on loopback
+  options.connect_timeout = 2000ms;
+  options.request_timeout = 5000ms;
+  return options;
+}
+
+// Runs one sequence to completion on a private io_context.
+std::vector<FetchResult> FetchAll(const FetcherOptions& options, const std::vector<std::string>& urls,
+                                  std::chrono::milliseconds delay = 0ms) {
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, options);
+  std::vector<FetchResult> results;
+  int done = 0;
+  fetcher.FetchSequence(
+      urls, [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { ++done; }, delay);
+  ioc.run();
+  CHECK(done == 1);
+  CHECK(fetcher.active_sequences() == 0);
+  // Every URL gets exactly one result, in order.
+  REQUIRE(results.size() == urls.size());
+  for (size_t i = 0; i < urls.size(); ++i) CHECK(results[i].url == urls[i]);
+  return results;
+}
+
+// A port on 127.0.0.1 on which nothing listens.
+uint16_t ClosedPort() {
+  net::io_context ioc;
+  tcp::acceptor acceptor(ioc, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  return acceptor.local_endpoint().port();
+}
+
+Reply EchoTarget(const Request& request) {
+  return {Response(200, "page " + std::string(request.target())), false, false};
+}
+
+}  // namespace
+
+TEST_CASE("a sequence of URLs is fetched in order over one connection", "[unit]") {
+  TestServer server(EchoTarget);
+  const std::vector<std::string> urls = {server.base() + "/a", server.base() + "/b?x=1", server.base() + "/c"};
+  auto results = FetchAll(TestOptions(), urls);
+  CHECK(results[0].body == "page /a");
+  CHECK(results[1].body == "page /b?x=1");
+  CHECK(results[2].body == "page /c");
+  for (const auto& r : results) {
+    CHECK(r.status == 200);
+    CHECK(r.error.empty());
+    CHECK_FALSE(r.truncated);
+    CHECK(r.content_type == "text/html; charset=utf-8");
+    CHECK(r.mime_type == "text/html");
+    CHECK(r.wire_bytes > r.body.size());
+    CHECK(r.start_unix_us > 0);
+    CHECK(r.remote_address == "127.0.0.1:" + std::to_string(server.port()));
+  }
+  CHECK(server.connections() == 1);
+  auto seen = server.requests();
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0].target == "/a");
+  CHECK(seen[1].target == "/b?x=1");
+  CHECK(seen[2].target == "/c");
+  for (const auto& request : seen) {
+    CHECK(request.host == "127.0.0.1:" + std::to_string(server.port()));
+    CHECK(request.range == "bytes=0-999999");
+    CHECK(request.user_agent == "crawl-test/1.0");
+    CHECK(request.accept_encoding == "gzip, deflate");
+    CHECK(request.connection_header == "keep-alive");
+    CHECK(request.connection == 1);
+  }
+}
+
+TEST_CASE("HTTP error statuses are reported and the connection is kept", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/missing") return {Response(404, "not here", "", "Not Found")};
+    if (request.target() == "/broken") return {Response(503, "", "", "Unavailable")};
+    return EchoTarget(request);
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/missing", server.base() + "/broken", server.base() + "/ok"});
+  CHECK(results[0].status == 404);
+  CHECK(results[0].body == "not here");
+  CHECK(results[1].status == 503);
+  CHECK(results[2].status == 200);
+  CHECK(server.connections() == 1);
+}
+
+TEST_CASE("response metadata is reported: redirects, validators, media type", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/old") return {Response(301, "", "Location: /new?a=b\r\n", "Moved")};
+    return {"HTTP/1.1 200 OK\r\nContent-Type: Text/Plain ; Charset=ISO-8859-1\r\nETag: \"v1\"\r\n"
+            "Last-Modified: Tue, 01 Jan 2030 00:00:00 GMT\r\nExpires: Wed, 02 Jan 2030 00:00:00 GMT\r\n"
+            "Content-Length: 2\r\n\r\nhi"};
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/old", server.base() + "/new"});
+  CHECK(results[0].status == 301);
+  CHECK(results[0].location == "/new?a=b");  // raw, not resolved
+  CHECK(results[1].status == 200);
+  CHECK(results[1].content_type == "Text/Plain ; Charset=ISO-8859-1");
+  CHECK(results[1].mime_type == "text/plain");
+  CHECK(results[1].etag == "\"v1\"");
+  CHECK(results[1].last_modified == "Tue, 01 Jan 2030 00:00:00 GMT");
+  CHECK(results[1].expires == "Wed, 02 Jan 2030 00:00:00 GMT");
+}
+
+TEST_CASE("a body is cut at the range size when the server ignores Range (Content-Length)", "[unit]") {
+  const std::string big(3000, 'x');
+  TestServer server([&](const Request& request) -> Reply {
+    if (request.target() == "/big") return {Response(200, big)};
+    if (request.target() == "/exact") return {Response(200, std::string(1000, 'e'))};
+    return EchoTarget(request);
+  });
+  FetcherOptions options = TestOptions();
+  options.page_range_bytes = 1000;
+  auto results = FetchAll(options, {server.base() + "/big", server.base() + "/exact", server.base() + "/after"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body == std::string(1000, 'x'));
+  CHECK(results[0].truncated);
+  // A body of exactly the range size is complete, not cut.
+  CHECK(results[1].body.size() == 1000);
+  CHECK_FALSE(results[1].truncated);
+  CHECK(results[2].body == "page /after");
+  // The cut connection could not be reused; the second one was kept.
+  CHECK(server.connections() == 2);
+  CHECK(server.requests()[0].range == "bytes=0-999");
+}
+
+TEST_CASE("a chunked body is cut at the range size", "[unit]") {
+  std::string big;
+  for (int i = 0; i < 500; ++i) big += "line " + std::to_string(i) + "\n";
+  TestServer server([&](const Request& request) -> Reply {
+    if (request.target() == "/chunked") return {ChunkedResponse(big, 77)};
+    if (request.target() == "/small") return {ChunkedResponse("tiny body", 3)};
+    return EchoTarget(request);
+  });
+  FetcherOptions options = TestOptions();
+  options.page_range_bytes = 1000;
+  auto results = FetchAll(options, {server.base() + "/chunked", server.base() + "/small", server.base() + "/after"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body == big.substr(0, 1000));
+  CHECK(results[0].truncated);
+  CHECK(results[1].body == "tiny body");
+  CHECK_FALSE(results[1].truncated);
+  CHECK(results[2].body == "page /after");
+  CHECK(server.connections() == 2);
+}
+
+TEST_CASE("a 206 answer is reported as such and marked truncated when the document is larger", "[unit]") {
+  TestServer server([](const Request&) -> Reply {
+    return {Response(206, "0123456789", "Content-Range: bytes 0-9/5000\r\n", "Partial Content")};
+  });
+  FetcherOptions options = TestOptions();
+  options.page_range_bytes = 10;
+  auto results = FetchAll(options, {server.base() + "/doc"});
+  CHECK(results[0].status == 206);
+  CHECK(fe::IsSuccess(results[0].status));
+  CHECK(results[0].body == "0123456789");
+  CHECK(results[0].truncated);
+}
+
+TEST_CASE("a close-delimited body is read to the end", "[unit]") {
+  TestServer server([](const Request&) -> Reply {
+    return {"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nuntil the end", true};
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/1", server.base() + "/2"});
+  CHECK(results[0].body == "until the end");
+  CHECK(results[1].body == "until the end");
+  CHECK(server.connections() == 2);
+}
+
+TEST_CASE("gzip and deflate bodies are decoded", "[unit]") {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "<p>compressible text " + std::to_string(i % 7) + "</p>\n";
+  TestServer server([&](const Request& request) -> Reply {
+    if (request.target() == "/gzip") return {Response(200, Compress(text, 15 + 16), "Content-Encoding: gzip\r\n")};
+    if (request.target() == "/xgzip") return {ChunkedResponse(Compress(text, 15 + 16), 100, "Content-Encoding: x-gzip\r\n")};
+    if (request.target() == "/zlib") return {Response(200, Compress(text, 15), "Content-Encoding: deflate\r\n")};
+    if (request.target() == "/raw") return {Response(200, Compress(text, -15), "Content-Encoding: deflate\r\n")};
+    if (request.target() == "/two") {
+      return {Response(200, Compress("first,", 31) + Compress("second", 31), "Content-Encoding: gzip\r\n")};
+    }
+    return EchoTarget(request);
+  });
+  const std::string b = server.base();
+  auto results = FetchAll(TestOptions(), {b + "/gzip", b + "/xgzip", b + "/zlib", b + "/raw", b + "/two"});
+  for (size_t i = 0; i < 4; ++i) {
+    INFO(results[i].url << " " << results[i].error);
+    CHECK(results[i].status == 200);
+    CHECK(results[i].body == text);
+    CHECK_FALSE(results[i].truncated);
+    CHECK(results[i].wire_bytes < text.size());  // it really came compressed
+  }
+  CHECK(results[0].content_encoding == "gzip");
+  CHECK(results[4].body == "first,second");  // concatenated gzip members
+  CHECK(server.connections() == 1);
+}
+
+TEST_CASE("a decompression bomb is cut at max_decoded_bytes", "[unit][policy]") {
+  const std::string zeros(2'000'000, '\0');
+  const std::string bomb = Compress(zeros, 31);
+  REQUIRE(bomb.size() < 10'000);
+  TestServer server([&](const Request&) -> Reply { return {Response(200, bomb, "Content-Encoding: gzip\r\n")}; });
+  FetcherOptions options = TestOptions();
+  options.max_decoded_bytes = 50'000;
+  auto results = FetchAll(options, {server.base() + "/bomb"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body.size() == 50'000);
+  CHECK(results[0].truncated);
+}
+
+TEST_CASE("a gzip body cut at the range keeps what decodes", "[unit]") {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += std::to_string(i * 7919 % 10007) + " ";
+  const std::string gz = Compress(text, 31);
+  TestServer server([&](const Request&) -> Reply { return {Response(200, gz, "Content-Encoding: gzip\r\n")}; });
+  FetcherOptions options = TestOptions();
+  options.page_range_bytes = gz.size() / 2;
+  auto results = FetchAll(options, {server.base() + "/half"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].truncated);
+  CHECK_FALSE(results[0].body.empty());
+  CHECK(text.compare(0, results[0].body.size(), results[0].body) == 0);
+}
+
+TEST_CASE("a corrupt or unknown content coding is a body error", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/corrupt") return {Response(200, "definitely not gzip", "Content-Encoding: gzip\r\n")};
+    return {Response(200, "xx", "Content-Encoding: br\r\n")};
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/corrupt", server.base() + "/br"});
+  CHECK(results[0].status == fe::kBodyError);
+  CHECK(results[0].body.empty());
+  CHECK_FALSE(results[0].error.empty());
+  CHECK(results[1].status == fe::kBodyError);
+  CHECK(results[1].error.find("br") != std::string::npos);
+}
+
+TEST_CASE("a response header larger than the limit is a protocol error", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/huge") {
+      return {"HTTP/1.1 200 OK\r\nX-Filler: " + std::string(100'000, 'a') + "\r\nContent-Length: 2\r\n\r\nok"};
+    }
+    return EchoTarget(request);
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/huge", server.base() + "/next"});
+  CHECK(results[0].status == fe::kProtocolError);
+  CHECK(results[0].error.find("header") != std::string::npos);
+  // The sequence goes on, on a new connection.
+  CHECK(results[1].status == 200);
+  CHECK(server.connections() == 2);
+}
+
+TEST_CASE("garbage instead of HTTP is a protocol error", "[unit]") {
+  TestServer server([](const Request&) -> Reply { return {"SSH-2.0-OpenSSH_9.2\r\n\r\n", true}; });
+  auto results = FetchAll(TestOptions(), {server.base() + "/"});
+  CHECK(results[0].status == fe::kProtocolError);
+}
+
+TEST_CASE("a server that never answers times out", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/slow") return {"", false, true};
+    return EchoTarget(request);
+  });
+  FetcherOptions options = TestOptions();
+  options.request_timeout = 300ms;
+  auto results = FetchAll(options, {server.base() + "/slow", server.base() + "/fast"});
+  CHECK(results[0].status == fe::kTimeout);
+  CHECK(std::string(fe::FetchErrorName(results[0].status)) == "timeout");
+  CHECK(results[1].status == 200);
+  CHECK(server.connections() == 2);
+}
+
+TEST_CASE("a refused connection is a connect error for every URL", "[unit]") {
+  const std::string base = "http://127.0.0.1:" + std::to_string(ClosedPort());
+  auto results = FetchAll(TestOptions(), {base + "/a", base + "/b"});
+  for (const auto& r : results) {
+    CHECK(r.status == fe::kConnectError);
+    CHECK_FALSE(r.error.empty());
+  }
+}
+
+TEST_CASE("private addresses are refused unless allowed", "[unit][policy]") {
+  TestServer server(EchoTarget);
+  FetcherOptions options = TestOptions();
+  options.allow_private = false;
+  const std::string by_name = "http://localhost:" + std::to_string(server.port());
+  auto results = FetchAll(options, {server.base() + "/a", server.base() + "/b", by_name + "/c",
+                                    "http://[::1]:" + std::to_string(server.port()) + "/d"});
+  for (const auto& r : results) {
+    CHECK(r.status == fe::kBlockedAddress);
+    CHECK(std::string(fe::FetchErrorName(r.status)) == "blocked_address");
+  }
+  CHECK(server.connections() == 0);
+
+  options.allow_private = true;
+  results = FetchAll(options, {server.base() + "/a"});
+  CHECK(results[0].status == 200);
+}
+
+TEST_CASE("the hosts file overrides DNS and port while Host stays the URL's", "[unit]") {
+  TestServer server(EchoTarget);
+  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + std::to_string(server.port()) +
+                                       " www.site0.test\n127.0.0.1 www.site1.test\n");
+  REQUIRE(hosts.ok());
+  FetcherOptions options = TestOptions();
+  options.hosts_file = &*hosts;
+  // Hosts file entries are exempt from the private-address policy.
+  options.allow_private = false;
+
+  auto results = FetchAll(options, {"http://www.site0.test/x", "http://WWW.Site0.test/y"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body == "page /x");
+  CHECK(results[1].body == "page /y");
+  // Without a port in the hosts file, the URL's port is used.
+  const std::string site1 = "http://www.site1.test:" + std::to_string(server.port());
+  results = FetchAll(options, {site1 + "/z"});
+  CHECK(results[0].body == "page /z");
+
+  auto seen = server.requests();
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0].host == "www.site0.test");
+  CHECK(seen[1].host == "www.site0.test");
+  CHECK(seen[2].host == "www.site1.test:" + std::to_string(server.port()));
+}
+
+TEST_CASE("a server that closes after each response gets a new connection per URL", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    return {Response(200, "page " + std::string(request.target()), "Connection: close\r\n"), true};
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/1", server.base() + "/2", server.base() + "/3"});
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(results[i].status == 200);
+    CHECK(results[i].body == "page /" + std::to_string(i + 1));
+  }
+  CHECK(server.connections() == 3);
+}
+
+TEST_CASE("a keep-alive connection closed silently by the server is retried", "[unit]") {
+  // The server claims keep-alive but drops the connection after each answer:
+  // the next request on it fails before any response byte and is re-sent.
+  TestServer server([](const Request& request) -> Reply {
+    return {Response(200, "page " + std::string(request.target())), true};
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/1", server.base() + "/2", server.base() + "/3"});
+  for (size_t i = 0; i < 3; ++i) {
+    INFO(results[i].error);
+    CHECK(results[i].status == 200);
+    CHECK(results[i].body == "page /" + std::to_string(i + 1));
+  }
+  CHECK(server.connections() == 3);
+}
+
+TEST_CASE("every URL gets exactly one result whatever fails", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/hang") return {"", false, true};
+    if (request.target() == "/close") return {"", true};  // closes without answering
+    if (request.target() == "/404") return {Response(404, "")};
+    return EchoTarget(request);
+  });
+  FetcherOptions options = TestOptions();
+  options.request_timeout = 300ms;
+  const std::string b = server.base();
+  const std::vector<std::string> urls = {b + "/ok",  "not a url", b + "/hang", b + "/close",
+                                         b + "/404", "ftp://example.test/", b + "/ok2"};
+  auto results = FetchAll(options, urls);
+  CHECK(results[0].status == 200);
+  CHECK(results[1].status == fe::kBadUrl);
+  CHECK(results[2].status == fe::kTimeout);
+  CHECK(results[3].status == fe::kConnectError);
+  CHECK(results[4].status == 404);
+  CHECK(results[5].status == fe::kBadUrl);
+  CHECK(results[6].status == 200);
+}
+
+TEST_CASE("an empty sequence just completes", "[unit]") {
+  auto results = FetchAll(TestOptions(), {});
+  CHECK(results.empty());
+}
+
+TEST_CASE("many sequences run concurrently, one connection each", "[unit]") {
+  TestServer server(EchoTarget);
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, TestOptions());
+  constexpr int kSequences = 40;
+  std::vector<std::vector<FetchResult>> results(kSequences);
+  int done = 0;
+  for (int s = 0; s < kSequences; ++s) {
+    std::vector<std::string> urls;
+    for (int i = 0; i < 3; ++i) urls.push_back(server.base() + "/s" + std::to_string(s) + "/" + std::to_string(i));
+    fetcher.FetchSequence(urls, [&results, s](FetchResult r) { results[s].push_back(std::move(r)); },
+                          [&] { ++done; });
+  }
+  ioc.run();
+  CHECK(done == kSequences);
+  for (int s = 0; s < kSequences; ++s) {
+    REQUIRE(results[s].size() == 3);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(results[s][i].body == "page /s" + std::to_string(s) + "/" + std::to_string(i));
+    }
+  }
+  CHECK(server.connections() == kSequences);
+  // Each sequence kept to its connection.
+  std::map<int, std::set<std::string>> prefixes_by_connection;
+  for (const auto& seen : server.requests()) {
+    prefixes_by_connection[seen.connection].insert(seen.target.substr(0, seen.target.rfind('/')));
+  }
+  for (const auto& [connection, prefixes] : prefixes_by_connection) CHECK(prefixes.size() == 1);
+}
+
+TEST_CASE("delay_between spaces requests and drops idle connections past the idle timeout", "[unit]") {
+  TestServer server(EchoTarget);
+  FetcherOptions options = TestOptions();
+  auto results = FetchAll(options, {server.base() + "/1", server.base() + "/2"}, 20ms);
+  CHECK(results[1].status == 200);
+  CHECK(server.connections() == 1);
+
+  options.idle_timeout = 10ms;
+  results = FetchAll(options, {server.base() + "/3", server.base() + "/4"}, 30ms);
+  CHECK(results[1].status == 200);
+  CHECK(server.connections() == 3);
+}
+
+TEST_CASE("CancelAll reports the remaining URLs as cancelled", "[unit]") {
+  TestServer server([](const Request&) -> Reply { return {"", false, true}; });
+  net::io_context ioc;
+  FetcherOptions options = TestOptions();
+  options.request_timeout = 60'000ms;  // only cancellation can end this
+  HttpFetcher fetcher(ioc, options);
+  std::vector<FetchResult> results;
+  bool done = false;
+  fetcher.FetchSequence({server.base() + "/1", server.base() + "/2", server.base() + "/3"},
+                        [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { done = true; });
+  CHECK(fetcher.active_sequences() == 1);
+  // Cancel once the request is on the wire.
+  net::steady_timer poll(ioc);
+  std::function<void()> wait_for_request = [&] {
+    if (!server.requests().empty()) return fetcher.CancelAll();
+    poll.expires_after(5ms);
+    poll.async_wait([&](beast::error_code) { wait_for_request(); });
+  };
+  wait_for_request();
+  ioc.run();
+  CHECK(done);
+  REQUIRE(results.size() == 3);
+  for (const auto& r : results) CHECK(r.status == fe::kCancelled);
+  CHECK(fetcher.active_sequences() == 0);
+}
+
+TEST_CASE("fetch error names are stable", "[unit]") {
+  CHECK(std::string(fe::FetchErrorName(fe::kDnsError)) == "dns_error");
+  CHECK(std::string(fe::FetchErrorName(fe::kConnectError)) == "connect_error");
+  CHECK(std::string(fe::FetchErrorName(fe::kTimeout)) == "timeout");
+  CHECK(std::string(fe::FetchErrorName(fe::kTlsError)) == "tls_error");
+  CHECK(std::string(fe::FetchErrorName(fe::kProtocolError)) == "protocol_error");
+  CHECK(std::string(fe::FetchErrorName(fe::kBlockedAddress)) == "blocked_address");
+  CHECK(std::string(fe::FetchErrorName(fe::kBodyError)) == "body_error");
+  CHECK(std::string(fe::FetchErrorName(fe::kCancelled)) == "cancelled");
+  CHECK(std::string(fe::FetchErrorName(fe::kBadUrl)) == "bad_url");
+  CHECK(std::string(fe::FetchErrorName(404)) == "http");
+  CHECK(std::string(fe::FetchErrorName(-100)) == "unknown");
+}
+
+// ---- https ----
+
+namespace {
+
+struct Certificate {
+  std::string cert_pem;
+  std::string key_pem;
+};
+
+std::string BioToString(BIO* bio) {
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(bio, &data);
+  return std::string(data, static_cast<size_t>(size));
+}
+
+// A self-signed P-256 certificate for `name` (CN and subjectAltName), valid
+// for an hour.
+Certificate MakeSelfSigned(const std::string& name) {
+  EVP_PKEY* key = EVP_EC_gen("P-256");
+  REQUIRE(key != nullptr);
+  X509* x509 = X509_new();
+  X509_set_version(x509, 2);
+  ASN1_INTEGER_set(X509_get_serialNumber(x509), 1);
+  X509_gmtime_adj(X509_getm_notBefore(x509), -60);
+  X509_gmtime_adj(X509_getm_notAfter(x509), 3600);
+  X509_set_pubkey(x509, key);
+  X509_NAME* subject = X509_get_subject_name(x509);
+  X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(name.c_str()), -1,
+                             -1, 0);
+  X509_set_issuer_name(x509, subject);
+  X509V3_CTX ctx;
+  X509V3_set_ctx_nodb(&ctx);
+  X509V3_set_ctx(&ctx, x509, x509, nullptr, nullptr, 0);
+  const std::string san = "DNS:" + name;
+  X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, san.c_str());
+  REQUIRE(ext != nullptr);
+  X509_add_ext(x509, ext, -1);
+  X509_EXTENSION_free(ext);
+  X509_EXTENSION* ca = X509V3_EXT_conf_nid(nullptr, &ctx, NID_basic_constraints, "critical,CA:TRUE");
+  X509_add_ext(x509, ca, -1);
+  X509_EXTENSION_free(ca);
+  REQUIRE(X509_sign(x509, key, EVP_sha256()) > 0);
+
+  Certificate out;
+  BIO* cert_bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_X509(cert_bio, x509);
+  out.cert_pem = BioToString(cert_bio);
+  BIO_free(cert_bio);
+  BIO* key_bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_PrivateKey(key_bio, key, nullptr, nullptr, 0, nullptr, nullptr);
+  out.key_pem = BioToString(key_bio);
+  BIO_free(key_bio);
+  X509_free(x509);
+  EVP_PKEY_free(key);
+  return out;
+}
+
+std::unique_ptr<net::ssl::context> ServerContext(const Certificate& certificate) {
+  auto context = std::make_unique<net::ssl::context>(net::ssl::context::tls_server);
+  context->use_certificate_chain(net::buffer(certificate.cert_pem));
+  context->use_private_key(net::buffer(certificate.key_pem), net::ssl::context::pem);
+  return context;
+}
+
+// A file in the temp directory, removed at scope exit.
+struct TempFile {
+  explicit TempFile(const std::string& text) {
+    path = (std::filesystem::temp_directory_path() / ("http_fetcher_test_" + std::to_string(::getpid()) + ".pem"))
+               .string();
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+  std::string path;
+};
+
+}  // namespace
+
+TEST_CASE("https works with a self-signed certificate when accepted", "[unit]") {
+  const Certificate certificate = MakeSelfSigned("www.tls.test");
+  auto context = ServerContext(certificate);
+  TestServer server(
+      [](const Request& request) -> Reply {
+        if (request.target() == "/eof") {
+          return {"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nclose-delimited", true};
+        }
+        return EchoTarget(request);
+      },
+      context.get());
+  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + std::to_string(server.port()) + " www.tls.test\n");
+  REQUIRE(hosts.ok());
+  FetcherOptions options = TestOptions();
+  options.hosts_file = &*hosts;
+  options.accept_self_signed = true;
+  auto results = FetchAll(options, {"https://www.tls.test/a", "https://www.tls.test/b", "https://www.tls.test/eof"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body == "page /a");
+  CHECK(results[1].body == "page /b");
+  // A close-delimited body ended by a TCP close without close_notify.
+  CHECK(results[2].status == 200);
+  CHECK(results[2].body == "close-delimited");
+  CHECK(server.connections() == 1);
+  CHECK(server.requests()[0].host == "www.tls.test");  // default port 443 not written
+}
+
+TEST_CASE("https verifies the peer by default", "[unit]") {
+  const Certificate certificate = MakeSelfSigned("www.tls.test");
+  auto context = ServerContext(certificate);
+  TestServer server(EchoTarget, context.get());
+  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + std::to_string(server.port()) +
+                                       " www.tls.test other.test\n");
+  REQUIRE(hosts.ok());
+  FetcherOptions options = TestOptions();
+  options.hosts_file = &*hosts;
+
+  SECTION("an unknown issuer is a TLS error") {
+    auto results = FetchAll(options, {"https://www.tls.test/a"});
+    CHECK(results[0].status == fe::kTlsError);
+    CHECK(results[0].error.find("certificate") != std::string::npos);
+  }
+  SECTION("a trusted certificate passes, for its own name only") {
+    TempFile ca(certificate.cert_pem);
+    options.ca_file = ca.path;
+    auto results = FetchAll(options, {"https://www.tls.test/a", "https://other.test/b"});
+    INFO(results[0].error);
+    CHECK(results[0].status == 200);
+    CHECK(results[1].status == fe::kTlsError);
+  }
+  SECTION("a missing ca_file makes https fail clearly") {
+    options.ca_file = "/nonexistent/ca.pem";
+    net::io_context ioc;
+    HttpFetcher fetcher(ioc, options);
+    CHECK(fetcher.tls_setup_error().find("/nonexistent/ca.pem") != std::string::npos);
+    auto results = FetchAll(options, {"https://www.tls.test/a"});
+    CHECK(results[0].status == fe::kTlsError);
+  }
+}

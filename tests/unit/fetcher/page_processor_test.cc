@@ -1,0 +1,132 @@
+// Page processing: crawl-log record and discovered links (fetcher/page_processor.h).
+#include "fetcher/page_processor.h"
+
+#include <catch2/catch.hpp>
+
+#include "fetcher/result_batch.h"
+
+using crawl::fetcher::FetchResult;
+using crawl::fetcher::ProcessFetch;
+using crawl::fetcher::ProcessOptions;
+
+namespace {
+
+crawl::v1::ScheduledUrl Scheduled(const std::string& url, crawl::v1::UrlKind kind = crawl::v1::URL_KIND_PAGE) {
+  crawl::v1::ScheduledUrl u;
+  u.set_url(url);
+  u.set_referrer("http://a.test/");
+  u.set_depth(2);
+  u.set_kind(kind);
+  return u;
+}
+
+FetchResult Html(const std::string& url, const std::string& body) {
+  FetchResult r;
+  r.url = url;
+  r.status = 200;
+  r.body = body;
+  r.mime_type = "text/html";
+  r.start_unix_us = 123;
+  r.fetch_ms = 4;
+  return r;
+}
+
+std::vector<std::string> LinkUrls(const crawl::fetcher::ProcessedPage& p) {
+  std::vector<std::string> out;
+  for (const auto& l : p.links) out.push_back(l.url());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("html links are resolved, canonical, deduplicated, nofollow dropped", "[unit]") {
+  const std::string body =
+      "<html><head><title>T</title></head><body>"
+      "<a href='b.html'>b</a> <a href='/c/../d.html#x'>d</a> <a href='b.html'>again</a>"
+      "<a href='HTTP://Other.TEST:80/'>o</a> <a rel=nofollow href='/secret'>s</a>"
+      "<a href='mailto:x@a.test'>m</a> <a href='ftp://a.test/f'>f</a></body></html>";
+  auto p = ProcessFetch(Scheduled("http://a.test/dir/page.html"), Html("http://a.test/dir/page.html", body), {});
+  CHECK(LinkUrls(p) == std::vector<std::string>{"http://a.test/dir/b.html", "http://a.test/d.html",
+                                                 "http://other.test/"});
+  for (const auto& l : p.links) {
+    CHECK(l.referrer() == "http://a.test/dir/page.html");
+    CHECK(l.depth() == 3);
+  }
+  CHECK(p.record.title() == "T");
+  CHECK(p.record.status() == 200);
+  CHECK(p.record.bytes() == body.size());
+  CHECK(p.record.content_digest().size() == 16);
+  CHECK(p.record.referrer() == "http://a.test/");
+}
+
+TEST_CASE("base href changes the resolution base", "[unit]") {
+  auto p = ProcessFetch(Scheduled("http://a.test/x/y.html"),
+                        Html("http://a.test/x/y.html", "<base href='http://b.test/root/'><a href='z.html'>z</a>"), {});
+  CHECK(LinkUrls(p) == std::vector<std::string>{"http://b.test/root/z.html"});
+}
+
+TEST_CASE("robots meta nofollow drops every link", "[unit]") {
+  auto p = ProcessFetch(Scheduled("http://a.test/"),
+                        Html("http://a.test/", "<meta name=robots content='noindex,nofollow'><a href=/x>x</a>"), {});
+  CHECK(p.links.empty());
+}
+
+TEST_CASE("links are capped at max_links", "[unit][policy]") {
+  std::string body;
+  for (int i = 0; i < 50; ++i) body += "<a href='/p" + std::to_string(i) + "'>x</a>";
+  ProcessOptions o;
+  o.max_links = 10;
+  auto p = ProcessFetch(Scheduled("http://a.test/"), Html("http://a.test/", body), o);
+  CHECK(p.links.size() == 10);
+}
+
+TEST_CASE("a redirect's target is a discovered link", "[unit]") {
+  FetchResult r;
+  r.url = "http://a.test/old";
+  r.status = 301;
+  r.location = "/new?x=1";
+  auto p = ProcessFetch(Scheduled("http://a.test/old"), r, {});
+  CHECK(p.record.redirect_url() == "http://a.test/new?x=1");
+  CHECK(LinkUrls(p) == std::vector<std::string>{"http://a.test/new?x=1"});
+}
+
+TEST_CASE("non-html and failed fetches yield no links", "[unit]") {
+  auto text = Html("http://a.test/t.txt", "<a href='/x'>x</a>");
+  text.mime_type = "text/plain";
+  CHECK(ProcessFetch(Scheduled("http://a.test/t.txt"), text, {}).links.empty());
+  auto missing = Html("http://a.test/gone", "<a href='/x'>x</a>");
+  missing.status = 404;
+  CHECK(ProcessFetch(Scheduled("http://a.test/gone"), missing, {}).links.empty());
+  FetchResult err;
+  err.url = "http://a.test/e";
+  err.status = -3;
+  err.error = "timeout";
+  auto p = ProcessFetch(Scheduled("http://a.test/e"), err, {});
+  CHECK(p.record.status() == -3);
+  CHECK(p.record.content_digest().empty());
+}
+
+TEST_CASE("robots.txt bodies travel to the queue server, capped", "[unit][rfc9309]") {
+  FetchResult r;
+  r.url = "http://a.test/robots.txt";
+  r.status = 200;
+  r.body = std::string(600 * 1024, 'x');
+  auto p = ProcessFetch(Scheduled("http://a.test/robots.txt", crawl::v1::URL_KIND_ROBOTS), r, {});
+  CHECK(p.record.robots_body().size() == 500 * 1024);
+  CHECK(p.record.kind() == crawl::v1::URL_KIND_ROBOTS);
+}
+
+TEST_CASE("batches route links to the queue server owning their host", "[unit]") {
+  crawl::fetcher::ResultBatcher batcher({"qs0", "qs1"});
+  std::string body;
+  for (int i = 0; i < 40; ++i) body += "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
+  batcher.Add(ProcessFetch(Scheduled("http://a.test/"), Html("http://a.test/", body), {}));
+  CHECK(batcher.pages() == 1);
+  auto batch = batcher.Take();
+  CHECK(batcher.pages() == 0);
+  REQUIRE(batch.links_by_server.size() == 2);
+  CHECK(batch.links_by_server[0].size() + batch.links_by_server[1].size() == 40);
+  CHECK_FALSE(batch.links_by_server[0].empty());
+  CHECK_FALSE(batch.links_by_server[1].empty());
+  CHECK(batch.records.size() == 1);
+}
