@@ -4,13 +4,13 @@
 # process on loopback), crawls it with live progress and ends with a summary.
 # Ctrl-C stops every process it started.
 #
-# Knobs (environment): DEMO_HOSTS (default 60), DEMO_PAGES (default 10000),
+# Knobs (environment): DEMO_HOSTS (default 200), DEMO_PAGES (default 50000),
 # DEMO_SEED (default 7), DEMO_DIR (default a new directory under /tmp).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-hosts=${DEMO_HOSTS:-60}
-pages=${DEMO_PAGES:-10000}
+hosts=${DEMO_HOSTS:-200}
+pages=${DEMO_PAGES:-50000}
 seed=${DEMO_SEED:-7}
 
 ./deploy/install-deps.sh

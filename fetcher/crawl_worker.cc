@@ -91,7 +91,8 @@ void CrawlWorker::Run() {
   while (!stop_) {
     if (!crawl_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval) {
       if (!RefreshCrawlState() || !crawl_) {
-        Sleep(options_.poll_interval);
+        // No crawl yet: look again soon, so a new crawl starts promptly.
+        Sleep(std::min(options_.poll_interval, std::chrono::milliseconds(500)));
         continue;
       }
     }
