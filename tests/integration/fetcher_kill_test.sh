@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A fetcher killed with SIGKILL mid-crawl loses nothing: its leased URLs come
+# back when the lease expires, `local-cluster.sh restart` brings it back, and
+# the crawl still fetches every reachable page; only URLs that were leased at
+# the moment of the kill may be fetched twice.
+source "$(dirname "$0")/lib.sh"
+
+web=(--seed 5 --hosts 40 --pages 20000)
+start_testweb "${web[@]}"
+"$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers 2 --fetchers 2 \
+  --hosts-file "$WORK/hosts" --allow-private
+. "$WORK/cluster/cluster.env"
+export CRAWL_NAMESERVER=$NAMESERVER
+
+"$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
+schedule_size=100
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds 3 --schedule-size $schedule_size
+
+pages() { "$BIN/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pages_fetched"])'; }
+deadline=$((SECONDS + 120))
+until [ "$(pages)" -ge 1000 ]; do
+  [ $SECONDS -lt $deadline ] || fail "crawl did not reach 1000 pages"
+  sleep 0.05
+done
+old_pid=$(cat "$WORK/cluster/fetcher0.pid")
+kill -KILL "$old_pid"
+echo "killed fetcher0 (pid $old_pid) at $(pages) pages"
+sleep 0.5
+"$SRC/deploy/local-cluster.sh" restart --dir "$WORK/cluster"
+new_pid=$(cat "$WORK/cluster/fetcher0.pid")
+[ "$new_pid" != "$old_pid" ] || fail "fetcher0 was not restarted"
+kill -0 "$new_pid" || fail "restarted fetcher0 is not running"
+
+state=$(wait_crawl_over 300)
+[ "$state" = done ] || fail "crawl ended as $state"
+"$BIN/crawlctl" log > "$WORK/crawl.log"
+"$BIN/testweb" export "${web[@]}" --out "$WORK/reachable.tsv"
+python3 - "$WORK/crawl.log" "$WORK/reachable.tsv" "$schedule_size" <<'PY'
+import collections, sys
+log = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+pages = [f for f in log if not f[3].endswith("/robots.txt")]
+reachable = {l.split("\t")[0].rstrip("\n") for l in open(sys.argv[2]) if l.strip()}
+fetched = collections.Counter(f[3] for f in pages)
+missing = reachable - set(fetched)
+twice = [u for u, n in fetched.items() if n > 1]
+print(f"reachable {len(reachable)}, fetched {len(pages)}, distinct {len(fetched)}, fetched twice {len(twice)}")
+assert not missing, f"{len(missing)} reachable pages never fetched, e.g. {sorted(missing)[:5]}"
+assert set(fetched) <= reachable, "fetched pages that are not reachable"
+assert all(n <= 2 for n in fetched.values()), "a page was fetched more than twice"
+# Only the dead fetcher's open schedule can be fetched again.
+assert len(twice) <= int(sys.argv[3]), f"{len(twice)} pages fetched twice, more than one schedule"
+print("ok: nothing lost after kill -9 of a fetcher")
+PY
