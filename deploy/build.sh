@@ -4,6 +4,8 @@
 # errors here: this is the build CI runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# ccache keys on relative paths below the checkout, so clones share a cache.
+export CCACHE_BASEDIR="$root"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 if [ ! -f "$root/build/CMakeCache.txt" ]; then

@@ -59,6 +59,7 @@ struct HttpFetcher::Shared {
 namespace {
 
 constexpr size_t kBodyReadChunk = 64 * 1024;
+constexpr int kMaxInterimResponses = 8;
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -486,6 +487,11 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
       if (CanRetry(ec)) return Retry();
       return FailIo(ec, "sending request");
     }
+    interim_responses_ = 0;
+    ReadHeader();
+  }
+
+  void ReadHeader() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(std::min<size_t>(options_.max_header_bytes, UINT32_MAX)));
     parser_->body_limit(boost::none);  // we cut the body ourselves
@@ -507,7 +513,16 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
       return FailIo(ec, "reading response header");
     }
     const auto& response = parser_->get();
-    result_.status = static_cast<int>(response.result_int());
+    const int status = static_cast<int>(response.result_int());
+    if (status >= 100 && status < 200 && status != 101) {
+      // Interim responses (100 Continue, 103 Early Hints; RFC 9110 15.2)
+      // precede the final one: skip them, but not forever.
+      if (++interim_responses_ > kMaxInterimResponses) {
+        return Fail(kProtocolError, "more than " + std::to_string(kMaxInterimResponses) + " interim responses");
+      }
+      return ReadHeader();
+    }
+    result_.status = status;
     auto field = [&](http::field f) { return std::string(response[f]); };
     result_.content_type = field(http::field::content_type);
     result_.mime_type = MimeTypeOf(result_.content_type);
@@ -684,6 +699,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   std::string host_header_;
   bool reused_ = false;
   bool retried_ = false;
+  int interim_responses_ = 0;
   http::request<http::empty_body> request_;
   std::optional<http::response_parser<http::buffer_body>> parser_;
   std::string raw_;  // content-coded body so far

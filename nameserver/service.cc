@@ -209,7 +209,6 @@ grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext*, const v1::S
     std::lock_guard lock(mu_);
     crawls_[crawl.crawl_id()] = crawl;
     active_crawl_ = crawl.crawl_id();
-    active_stats_.clear();
     detector_ = std::make_unique<CompletionDetector>(params.max_pages());
   }
   spdlog::info("crawl {} started: {} seeds over {} queue servers, order {}", crawl.crawl_id(), seeds.size(),
@@ -231,6 +230,9 @@ void NameServerServiceImpl::EndCrawl(uint64_t id, v1::CrawlState state, const st
     servers.assign(it->second.queue_servers().begin(), it->second.queue_servers().end());
   }
   spdlog::info("crawl {} ended: {}", id, reason);
+  v1::CrawlInfo ended;
+  ended.set_crawl_id(id);
+  for (const auto& qs : servers) *ended.add_queue_servers() = qs;
   for (const auto& qs : servers) {
     auto stub = StubFor(qs.address());
     grpc::ClientContext ctx;
@@ -242,6 +244,12 @@ void NameServerServiceImpl::EndCrawl(uint64_t id, v1::CrawlState state, const st
     grpc::Status s = stub->EndCrawl(&ctx, req, &resp);
     if (!s.ok()) spdlog::warn("could not tell {} that crawl {} ended: {}", qs.id(), id, s.error_message());
   }
+  // Final numbers: no schedule is handed out any more, so these stay exact
+  // (results of schedules still in flight may add a few pages).
+  bool complete = true;
+  auto final_round = PollStats(ended, &complete);
+  std::lock_guard lock(mu_);
+  for (auto& st : final_round) crawl_stats_[id][st.queue_server_id()] = std::move(st);
 }
 
 grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext*, const v1::StopCrawlRequest* req,
@@ -274,8 +282,8 @@ grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext*, const v1::
   *resp->mutable_crawl() = *crawl;
   for (const auto& qs : crawl->queue_servers()) {
     v1::QueueServerStats s;
-    auto live = active_stats_.find(qs.id());
-    if (crawl->crawl_id() == active_crawl_ && live != active_stats_.end()) {
+    const auto& polled = crawl_stats_[crawl->crawl_id()];
+    if (auto live = polled.find(qs.id()); live != polled.end()) {
       s = live->second;
     } else if (auto m = members_.find(qs.id()); m != members_.end() && m->second.stats.crawl_id() == crawl->crawl_id()) {
       s = m->second.stats;
@@ -359,15 +367,9 @@ void NameServerServiceImpl::MonitorLoop() {
   }
 }
 
-void NameServerServiceImpl::PollActiveCrawl() {
-  v1::CrawlInfo crawl;
-  {
-    std::lock_guard lock(mu_);
-    if (active_crawl_ == 0) return;
-    crawl = crawls_[active_crawl_];
-  }
+std::vector<v1::QueueServerStats> NameServerServiceImpl::PollStats(const v1::CrawlInfo& crawl, bool* complete) {
   std::vector<v1::QueueServerStats> round;
-  bool complete = true;
+  *complete = true;
   for (const auto& qs : crawl.queue_servers()) {
     auto stub = StubFor(qs.address());
     grpc::ClientContext ctx;
@@ -377,16 +379,28 @@ void NameServerServiceImpl::PollActiveCrawl() {
     v1::StatsResponse resp;
     grpc::Status s = stub->Stats(&ctx, req, &resp);
     if (!s.ok() || resp.stats().crawl_id() != crawl.crawl_id()) {
-      complete = false;
+      *complete = false;
       continue;
     }
     round.push_back(resp.stats());
   }
+  return round;
+}
+
+void NameServerServiceImpl::PollActiveCrawl() {
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    if (active_crawl_ == 0) return;
+    crawl = crawls_[active_crawl_];
+  }
+  bool complete = true;
+  std::vector<v1::QueueServerStats> round = PollStats(crawl, &complete);
   std::string reason;
   {
     std::lock_guard lock(mu_);
     if (active_crawl_ != crawl.crawl_id() || !detector_) return;
-    for (const auto& s : round) active_stats_[s.queue_server_id()] = s;
+    for (const auto& s : round) crawl_stats_[crawl.crawl_id()][s.queue_server_id()] = s;
     if (complete) {
       reason = detector_->OnRound(round);
     } else {

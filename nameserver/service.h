@@ -65,6 +65,9 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   void MonitorLoop();
   // Polls every queue server of the active crawl once; ends the crawl when done.
   void PollActiveCrawl();
+  // Asks every queue server of `crawl` for its Stats; complete is false when
+  // one did not answer for this crawl. Makes RPCs: REQUIRES mu_ not held.
+  std::vector<v1::QueueServerStats> PollStats(const v1::CrawlInfo& crawl, bool* complete);
   // Ends crawl `id` with `state` and tells its queue servers.
   void EndCrawl(uint64_t id, v1::CrawlState state, const std::string& reason);
   std::unique_ptr<v1::QueueServer::Stub> StubFor(const std::string& address);
@@ -78,7 +81,9 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   std::map<std::string, Member> members_;        // GUARDED_BY(mu_), by id
   std::map<uint64_t, v1::CrawlInfo> crawls_;     // GUARDED_BY(mu_), by id
   uint64_t active_crawl_ = 0;                    // GUARDED_BY(mu_), 0 = none
-  std::map<std::string, v1::QueueServerStats> active_stats_;  // GUARDED_BY(mu_)
+  // Latest Stats per queue server, per crawl: polled while the crawl runs,
+  // and once more when it ends (so a finished crawl reports exact totals).
+  std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_;  // GUARDED_BY(mu_)
   std::unique_ptr<CompletionDetector> detector_;  // GUARDED_BY(mu_)
   std::mutex start_mu_;  // serialises StartCrawl/StopCrawl end to end
 
