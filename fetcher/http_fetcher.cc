@@ -404,6 +404,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
 
   void Connect() {
     CloseConnection();
+    sent_any_ = true;  // the host was contacted: later requests are spaced
     if (origin_.scheme == "https") {
       if (!shared_->tls) return Fail(kTlsError, "TLS unavailable: " + shared_->tls_setup_error);
       tls_.emplace(strand_, *shared_->tls);
@@ -450,6 +451,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   }
 
   void Write(bool reused) {
+    sent_any_ = true;
     reused_ = reused;
     request_ = {};
     request_.version(11);
@@ -572,7 +574,6 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   }
 
   void OnMessageDone() {
-    sent_any_ = true;
     ++responses_on_connection_;
     // After a cut the rest of the body is still on the wire: the connection
     // cannot carry another request.
@@ -675,7 +676,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   size_t index_ = 0;  // next URL to report
   bool done_ = false;
   bool cancelled_ = false;
-  bool sent_any_ = false;
+  bool sent_any_ = false;  // a connection or request was attempted (for delay_between)
 
   // The origin of the current URL and what is known about it.
   Origin origin_;

@@ -57,6 +57,7 @@ namespace crawl::fetcher {
 struct FetcherOptions {
   std::string user_agent = "crawl-fetcher/0.1";
   // Range asked for and hard cap on the (content-coded) body kept.
+  // REQUIRES: > 0.
   uint64_t page_range_bytes = 1'000'000;
   // Bounds each of: name resolution, TCP connect (all addresses together),
   // TLS handshake.

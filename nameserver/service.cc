@@ -367,7 +367,8 @@ void NameServerServiceImpl::MonitorLoop() {
   }
 }
 
-std::vector<v1::QueueServerStats> NameServerServiceImpl::PollStats(const v1::CrawlInfo& crawl, bool* complete) {
+std::vector<v1::QueueServerStats> NameServerServiceImpl::PollStats(const v1::CrawlInfo& crawl, bool* complete,
+                                                                  const std::map<std::string, uint64_t>* page_caps) {
   std::vector<v1::QueueServerStats> round;
   *complete = true;
   for (const auto& qs : crawl.queue_servers()) {
@@ -376,6 +377,11 @@ std::vector<v1::QueueServerStats> NameServerServiceImpl::PollStats(const v1::Cra
     SetTimeout(ctx, std::chrono::seconds(2));
     v1::StatsRequest req;
     req.set_crawl_id(crawl.crawl_id());
+    if (page_caps) {
+      auto cap = page_caps->find(qs.id());
+      req.set_limit_pages(true);
+      req.set_page_cap(cap == page_caps->end() ? 0 : cap->second);
+    }
     v1::StatsResponse resp;
     grpc::Status s = stub->Stats(&ctx, req, &resp);
     if (!s.ok() || resp.stats().crawl_id() != crawl.crawl_id()) {
@@ -394,8 +400,25 @@ void NameServerServiceImpl::PollActiveCrawl() {
     if (active_crawl_ == 0) return;
     crawl = crawls_[active_crawl_];
   }
+  // Page budget: each server may hold what it has committed (fetched +
+  // leased, as last reported) plus an even share of what is left. Its own
+  // later leases count against that cap, so stale numbers cannot overshoot.
+  std::map<std::string, uint64_t> caps;
+  if (const uint64_t budget = crawl.params().max_pages(); budget > 0) {
+    std::lock_guard lock(mu_);
+    const auto& last = crawl_stats_[crawl.crawl_id()];
+    uint64_t committed = 0;
+    for (const auto& [id, st] : last) committed += st.pages_fetched() + st.leased_urls();
+    const uint64_t left = budget > committed ? budget - committed : 0;
+    const uint64_t n = static_cast<uint64_t>(crawl.queue_servers_size());
+    for (const auto& qs : crawl.queue_servers()) {
+      auto it = last.find(qs.id());
+      const uint64_t mine = it == last.end() ? 0 : it->second.pages_fetched() + it->second.leased_urls();
+      caps[qs.id()] = mine + (left + n - 1) / n;
+    }
+  }
   bool complete = true;
-  std::vector<v1::QueueServerStats> round = PollStats(crawl, &complete);
+  std::vector<v1::QueueServerStats> round = PollStats(crawl, &complete, caps.empty() ? nullptr : &caps);
   std::string reason;
   {
     std::lock_guard lock(mu_);

@@ -67,7 +67,10 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   void PollActiveCrawl();
   // Asks every queue server of `crawl` for its Stats; complete is false when
   // one did not answer for this crawl. Makes RPCs: REQUIRES mu_ not held.
-  std::vector<v1::QueueServerStats> PollStats(const v1::CrawlInfo& crawl, bool* complete);
+  // `page_caps` (by server id), when given, are sent along: each server's
+  // share of the crawl's page budget.
+  std::vector<v1::QueueServerStats> PollStats(const v1::CrawlInfo& crawl, bool* complete,
+                                              const std::map<std::string, uint64_t>* page_caps = nullptr);
   // Ends crawl `id` with `state` and tells its queue servers.
   void EndCrawl(uint64_t id, v1::CrawlState state, const std::string& reason);
   std::unique_ptr<v1::QueueServer::Stub> StubFor(const std::string& address);

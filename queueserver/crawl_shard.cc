@@ -19,7 +19,13 @@ UrlKind FromWire(v1::UrlKind k) { return k == v1::URL_KIND_ROBOTS ? UrlKind::kRo
 }  // namespace
 
 CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock)
-    : crawl_(crawl), clock_(clock), frontier_(OptionsFor(crawl)) {}
+    : crawl_(crawl), clock_(clock), frontier_(OptionsFor(crawl)) {
+  // Until the name server shares out the page budget, take an even share.
+  if (const uint64_t budget = crawl.params().max_pages(); budget > 0) {
+    const uint64_t n = std::max(1, crawl.queue_servers_size());
+    page_cap_ = (budget + n - 1) / n;
+  }
+}
 
 void CrawlShard::InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeedsResponse* resp) {
   uint64_t accepted = 0;
@@ -38,7 +44,12 @@ void CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetScheduleR
   size_t max_urls = req.max_urls();
   const size_t cap = crawl_.params().schedule_size() > 0 ? crawl_.params().schedule_size() : 5000;
   if (max_urls == 0 || max_urls > cap) max_urls = cap;
-  Schedule s = frontier_.Lease(req.fetcher_id(), max_urls, clock_->NowUnixMs());
+  size_t max_pages = SIZE_MAX;
+  if (page_cap_) {
+    const uint64_t committed = pages_fetched_ + frontier_.Counters().leased_urls;
+    max_pages = committed >= *page_cap_ ? 0 : static_cast<size_t>(*page_cap_ - committed);
+  }
+  Schedule s = frontier_.Lease(req.fetcher_id(), max_urls, clock_->NowUnixMs(), max_pages);
   if (s.id == 0) return;
   resp->set_schedule_id(s.id);
   resp->set_lease_deadline_unix_ms(s.lease_deadline_ms);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ class CrawlShard {
   // Re-queues expired leases and due robots.txt retries.
   void Tick();
   void FillStats(v1::QueueServerStats* stats) const;
+  // New URLs are leased only while pages fetched + URLs leased stay below
+  // `cap` (this server's share of the page budget).
+  void SetPageCap(uint64_t cap) { page_cap_ = cap; }
   // Records [offset, offset+limit) of the crawl log, in arrival order.
   void ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const;
 
@@ -46,6 +50,7 @@ class CrawlShard {
   const Clock* clock_;
   Frontier frontier_;
   bool ended_ = false;
+  std::optional<uint64_t> page_cap_;
   std::vector<v1::FetchRecord> log_;
   std::set<std::string> applied_batches_;
   uint64_t pages_fetched_ = 0;

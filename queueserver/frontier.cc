@@ -49,7 +49,7 @@ void Frontier::QueueRobotsFetch(const std::string& origin, int64_t now_ms) {
   robots_ready_.push_back(std::move(robots_entry));
 }
 
-Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms) {
+Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms, size_t max_pages) {
   Tick(now_ms);
   Schedule schedule;
   if (max_urls == 0 || (robots_ready_.empty() && ready_.empty())) return schedule;
@@ -81,7 +81,8 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   // aside and go back to the front in their original order.
   std::deque<FrontierEntry> skipped;
   size_t scanned = 0;
-  while (!ready_.empty() && schedule.entries.size() < max_urls &&
+  size_t pages = 0;
+  while (!ready_.empty() && schedule.entries.size() < max_urls && pages < max_pages &&
          scanned < options_.lease_scan_limit) {
     FrontierEntry e = std::move(ready_.front());
     ready_.pop_front();
@@ -94,6 +95,7 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
       continue;
     }
     take(std::move(e), key);
+    ++pages;
   }
   while (!skipped.empty()) {
     ready_.push_front(std::move(skipped.back()));

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <deque>
 #include <map>
 #include <optional>
@@ -89,9 +90,11 @@ class Frontier {
   bool Add(const FrontierEntry& entry, int64_t now_ms);
 
   // Leases up to `max_urls` URLs: due robots.txt fetches first, then pages in
-  // FIFO order, skipping origins another open schedule holds. Returns a
-  // schedule with id 0 when nothing can be handed out now.
-  Schedule Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms);
+  // FIFO order, skipping origins another open schedule holds; at most
+  // `max_pages` of them are pages. Returns a schedule with id 0 when nothing
+  // can be handed out now.
+  Schedule Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms,
+                 size_t max_pages = SIZE_MAX);
 
   // Applies the outcome of one fetch of schedule `schedule_id`. Outcomes of a
   // schedule that is no longer open (expired) still update robots rules.

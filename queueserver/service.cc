@@ -15,16 +15,25 @@ grpc::Status UnknownCrawl(uint64_t id) {
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock)
     : id_(std::move(id)), clock_(clock) {}
 
+CrawlShard* QueueServerServiceImpl::ShardFor(uint64_t id) {
+  if (shards_.empty()) return nullptr;
+  if (id == 0) return shards_.rbegin()->second.get();
+  auto it = shards_.find(id);
+  return it == shards_.end() ? nullptr : it->second.get();
+}
+
 void QueueServerServiceImpl::JoinCrawl(const v1::CrawlInfo& crawl) {
   std::lock_guard lock(mu_);
-  if (shard_ && shard_->crawl_id() >= crawl.crawl_id()) {
-    if (shard_->crawl_id() == crawl.crawl_id() && crawl.state() != v1::CRAWL_STATE_RUNNING)
-      shard_->End(crawl.state());
+  if (CrawlShard* existing = ShardFor(crawl.crawl_id())) {
+    if (crawl.state() != v1::CRAWL_STATE_RUNNING) existing->End(crawl.state());
     return;
   }
   spdlog::info("joining crawl {}", crawl.crawl_id());
-  shard_ = std::make_unique<CrawlShard>(crawl, clock_);
-  if (crawl.state() != v1::CRAWL_STATE_RUNNING) shard_->End(crawl.state());
+  // One crawl runs at a time: a newer crawl ends whatever was still open.
+  for (auto& [id, shard] : shards_) shard->End(v1::CRAWL_STATE_STOPPED);
+  auto& shard = shards_[crawl.crawl_id()];
+  shard = std::make_unique<CrawlShard>(crawl, clock_);
+  if (crawl.state() != v1::CRAWL_STATE_RUNNING) shard->End(crawl.state());
 }
 
 grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1::InjectSeedsRequest* req,
@@ -33,8 +42,9 @@ grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1:
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
   JoinCrawl(req->crawl());
   std::lock_guard lock(mu_);
-  if (shard_->crawl_id() != req->crawl().crawl_id()) return UnknownCrawl(req->crawl().crawl_id());
-  shard_->InjectSeeds(*req, resp);
+  CrawlShard* shard = ShardFor(req->crawl().crawl_id());
+  if (!shard) return UnknownCrawl(req->crawl().crawl_id());
+  shard->InjectSeeds(*req, resp);
   spdlog::info("crawl {}: {} of {} seeds new", req->crawl().crawl_id(), resp->accepted(), req->urls_size());
   return grpc::Status::OK;
 }
@@ -42,11 +52,12 @@ grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1:
 grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext*, const v1::GetScheduleRequest* req,
                                                  v1::GetScheduleResponse* resp) {
   std::lock_guard lock(mu_);
-  if (!shard_ || shard_->crawl_id() != req->crawl_id()) {
+  CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
+  if (!shard) {
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  shard_->GetSchedule(*req, resp);
+  shard->GetSchedule(*req, resp);
   if (resp->schedule_id() != 0)
     spdlog::debug("schedule {} ({} urls) to {}", resp->schedule_id(), resp->urls_size(), req->fetcher_id());
   return grpc::Status::OK;
@@ -55,22 +66,24 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext*, const v1:
 grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext*, const v1::SubmitResultsRequest* req,
                                                    v1::SubmitResultsResponse* resp) {
   std::lock_guard lock(mu_);
-  if (!shard_ || shard_->crawl_id() != req->crawl_id()) {
+  CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
+  if (!shard) {
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  shard_->SubmitResults(*req, resp);
+  shard->SubmitResults(*req, resp);
   return grpc::Status::OK;
 }
 
 grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext*, const v1::AddUrlsRequest* req,
                                              v1::AddUrlsResponse* resp) {
   std::lock_guard lock(mu_);
-  if (!shard_ || shard_->crawl_id() != req->crawl_id()) {
+  CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
+  if (!shard) {
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  shard_->AddUrls(*req, resp);
+  shard->AddUrls(*req, resp);
   return grpc::Status::OK;
 }
 
@@ -78,16 +91,19 @@ grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext*, const v1::Stats
                                            v1::StatsResponse* resp) {
   std::lock_guard lock(mu_);
   resp->mutable_stats()->set_queue_server_id(id_);
-  if (shard_ && (req->crawl_id() == 0 || req->crawl_id() == shard_->crawl_id()))
-    shard_->FillStats(resp->mutable_stats());
+  if (CrawlShard* shard = ShardFor(req->crawl_id())) {
+    if (req->crawl_id() != 0 && req->limit_pages()) shard->SetPageCap(req->page_cap());
+    shard->FillStats(resp->mutable_stats());
+  }
   return grpc::Status::OK;
 }
 
 grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest* req,
                                               v1::EndCrawlResponse*) {
   std::lock_guard lock(mu_);
-  if (!shard_ || shard_->crawl_id() != req->crawl_id()) return UnknownCrawl(req->crawl_id());
-  shard_->End(req->state());
+  CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
+  if (!shard) return UnknownCrawl(req->crawl_id());
+  shard->End(req->state());
   spdlog::info("crawl {} ended", req->crawl_id());
   return grpc::Status::OK;
 }
@@ -95,23 +111,24 @@ grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext*, const v1::En
 grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest* req,
                                                  v1::CrawlLogChunk* chunk) {
   std::lock_guard lock(mu_);
-  if (!shard_ || (req->crawl_id() != 0 && shard_->crawl_id() != req->crawl_id())) {
+  CrawlShard* shard = ShardFor(req->crawl_id());
+  if (!shard) {
     chunk->set_end(true);
     return grpc::Status::OK;
   }
-  shard_->ReadLog(req->offset(), req->limit(), chunk);
+  shard->ReadLog(req->offset(), req->limit(), chunk);
   return grpc::Status::OK;
 }
 
 void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
   std::lock_guard lock(mu_);
   stats->set_queue_server_id(id_);
-  if (shard_) shard_->FillStats(stats);
+  if (CrawlShard* shard = ShardFor(0)) shard->FillStats(stats);
 }
 
 void QueueServerServiceImpl::Tick() {
   std::lock_guard lock(mu_);
-  if (shard_) shard_->Tick();
+  if (CrawlShard* shard = ShardFor(0)) shard->Tick();
 }
 
 NameServerLink::NameServerLink(std::string nameserver, v1::QueueServerInfo self,

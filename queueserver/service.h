@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,7 +46,13 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   const std::string id_;
   const Clock* clock_;
   std::mutex mu_;
-  std::unique_ptr<CrawlShard> shard_;  // GUARDED_BY(mu_); null before any crawl
+  // Returns the shard of crawl `id` (0: the current one), or null.
+  // REQUIRES: mu_ held.
+  CrawlShard* ShardFor(uint64_t id);
+
+  // Every crawl this process has joined, by id; the highest id is current.
+  // Older crawls stay for their logs and late results (in memory for now).
+  std::map<uint64_t, std::unique_ptr<CrawlShard>> shards_;  // GUARDED_BY(mu_)
 };
 
 // Registers with the name server and heartbeats every `interval` until

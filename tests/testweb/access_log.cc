@@ -15,7 +15,8 @@ Status AccessLog::Open(const std::string& path) {
   std::lock_guard lock(mu_);
   if (file_ != nullptr) std::fclose(file_);
   file_ = std::fopen(path.c_str(), "a");
-  if (file_ == nullptr) return Status::IoError("cannot open access log " + path + ": " + std::strerror(errno));
+  if (file_ == nullptr)
+    return Status::IoError("cannot open access log " + path + ": " + std::strerror(errno));
   return Status::Ok();
 }
 
@@ -36,8 +37,8 @@ std::string AccessLog::FormatTimestamp(std::chrono::system_clock::time_point whe
   return buf;
 }
 
-void AccessLog::Write(std::chrono::system_clock::time_point when, std::string_view host, std::string_view target,
-                      unsigned status, uint64_t bytes, std::string_view remote) {
+void AccessLog::Write(std::chrono::system_clock::time_point when, std::string_view host,
+                      std::string_view target, unsigned status, uint64_t bytes, std::string_view remote) {
   std::string line = FormatTimestamp(when);
   auto field = [&line](std::string_view s) {
     line += '\t';

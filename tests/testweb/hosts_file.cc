@@ -12,12 +12,14 @@ Result<std::vector<std::string>> LoopbackAddresses(std::string_view base, uint64
   const auto addr = boost::asio::ip::make_address_v4(std::string(base), ec);
   if (ec) return Status::InvalidArgument("bad bind base '" + std::string(base) + "': not an IPv4 address");
   uint32_t next = addr.to_uint();
-  if ((next >> 24) != 127) return Status::InvalidArgument("bind base must be in 127.0.0.0/8: " + std::string(base));
+  if ((next >> 24) != 127)
+    return Status::InvalidArgument("bind base must be in 127.0.0.0/8: " + std::string(base));
   std::vector<std::string> out;
   out.reserve(count);
   while (out.size() < count) {
     ++next;
-    if ((next >> 24) != 127) return Status::InvalidArgument("too many hosts for bind base " + std::string(base));
+    if ((next >> 24) != 127)
+      return Status::InvalidArgument("too many hosts for bind base " + std::string(base));
     const uint32_t last = next & 0xFF;
     if (last == 0 || last == 255) continue;
     out.push_back(boost::asio::ip::address_v4(next).to_string());

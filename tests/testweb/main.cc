@@ -9,6 +9,7 @@
 // serve writes the hosts file ("IP:PORT NAME" lines) only once every
 // listener is bound: its appearance means "ready". SIGINT/SIGTERM stop it
 // with exit status 0. Errors: one line on stderr, non-zero exit status.
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -45,7 +46,9 @@ void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
   cmd->add_option("--seed", o.seed, "Random seed: the same seed gives the same web")
       ->required()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--hosts", o.hosts, "Number of hosts (www.site<i>.test)")->required()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--hosts", o.hosts, "Number of hosts (www.site<i>.test)")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--pages", o.pages, "Number of pages over all hosts (>= hosts)")
       ->required()
       ->check(CLI::NonNegativeNumber);
@@ -95,10 +98,10 @@ int Serve(const UniverseFlags& options, const ServeFlags& flags) {
   signals.async_wait([&server](const boost::system::error_code& ec, int /*signal*/) {
     if (!ec) server.Stop();
   });
-  spdlog::info("testweb: {} hosts, {} pages, port {}, hosts file {}", universe->HostCount(), universe->TotalPages(),
-               server.port(), flags.hosts_file);
+  spdlog::info("serving {} hosts, {} pages, port {}, hosts file {}", universe->HostCount(),
+               universe->TotalPages(), server.port(), flags.hosts_file);
   server.Run(flags.threads);
-  spdlog::info("testweb: stopped");
+  spdlog::info("stopped");
   return 0;
 }
 
@@ -138,6 +141,8 @@ int Seeds(const UniverseFlags& options) {
 }
 
 int Main(int argc, char** argv) {
+  // Logs go to stderr: stdout carries export and seeds output.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("testweb"));
   CLI::App app("testweb: a deterministic synthetic web on loopback addresses (DESIGN.md section 10)");
   app.require_subcommand(1);
 
@@ -155,13 +160,16 @@ int Main(int argc, char** argv) {
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
   serve->add_option("--access-log", serve_flags.access_log, "Append one line per request to this file");
-  serve->add_option("--bind-base", serve_flags.bind_base, "Host i listens on the i-th usable address after this one")
+  serve
+      ->add_option("--bind-base", serve_flags.bind_base,
+                   "Host i listens on the i-th usable address after this one")
       ->capture_default_str();
   serve->add_option("--threads", serve_flags.threads, "Threads running the io_context")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
 
-  CLI::App* exp = app.add_subcommand("export", "Write the link graph a polite crawler can reach from the seeds");
+  CLI::App* exp =
+      app.add_subcommand("export", "Write the link graph a polite crawler can reach from the seeds");
   AddUniverseFlags(exp, options);
   exp->add_option("--out", out_path, "Output file, or - for stdout")->required();
 

@@ -33,7 +33,8 @@ std::string HostHeaderName(std::string_view value) {
 
 }  // namespace
 
-Handled HandleRequest(const Universe& universe, const Request& request, std::optional<uint32_t> fallback_host) {
+Handled HandleRequest(const Universe& universe, const Request& request,
+                      std::optional<uint32_t> fallback_host) {
   Handled out;
   Response& res = out.response;
   res.version(request.version());
@@ -64,7 +65,8 @@ Handled HandleRequest(const Universe& universe, const Request& request, std::opt
       res.result(http::status::not_found);
       res.set(http::field::content_type, kHtmlType);
       res.body() =
-          "<!DOCTYPE html>\n<html><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>\n";
+          "<!DOCTYPE html>\n<html><head><title>Not Found</title></head><body><h1>Not "
+          "Found</h1></body></html>\n";
     } else {
       res.set(http::field::content_type, type);
       res.set(http::field::accept_ranges, "bytes");

@@ -21,7 +21,8 @@ std::string RobotsRules::Render() const {
     if (g > 0) out += '\n';
     for (const auto& agent : groups_[g].agents) out += "User-agent: " + agent + "\n";
     if (groups_[g].disallow.empty()) out += "Disallow:\n";
-    for (const auto& rule : groups_[g].disallow) out += rule.empty() ? "Disallow:\n" : "Disallow: " + rule + "\n";
+    for (const auto& rule : groups_[g].disallow)
+      out += rule.empty() ? "Disallow:\n" : "Disallow: " + rule + "\n";
   }
   return out;
 }

@@ -70,7 +70,8 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_->header_limit(kHeaderLimit);
     parser_->body_limit(kBodyLimit);
     stream_.expires_after(context_->read_timeout);
-    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }
 
   void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
@@ -118,7 +119,10 @@ class Session : public std::enable_shared_from_this<Session> {
 class ServerListener : public std::enable_shared_from_this<ServerListener> {
  public:
   ServerListener(asio::io_context& ioc, std::shared_ptr<const ServerContext> context)
-      : ioc_(ioc), acceptor_(asio::make_strand(ioc)), retry_(acceptor_.get_executor()), context_(std::move(context)) {}
+      : ioc_(ioc),
+        acceptor_(asio::make_strand(ioc)),
+        retry_(acceptor_.get_executor()),
+        context_(std::move(context)) {}
 
   [[nodiscard]] beast::error_code Bind(const tcp::endpoint& endpoint) {
     beast::error_code ec;
@@ -135,7 +139,8 @@ class ServerListener : public std::enable_shared_from_this<ServerListener> {
   }
 
   void Start() {
-    asio::dispatch(acceptor_.get_executor(), beast::bind_front_handler(&ServerListener::DoAccept, shared_from_this()));
+    asio::dispatch(acceptor_.get_executor(),
+                   beast::bind_front_handler(&ServerListener::DoAccept, shared_from_this()));
   }
 
   void Close() {
@@ -156,7 +161,7 @@ class ServerListener : public std::enable_shared_from_this<ServerListener> {
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
     if (ec) {
       // Out of file descriptors and the like: pause instead of spinning.
-      spdlog::warn("testweb: accept failed: {}", ec.message());
+      spdlog::warn("accept failed: {}", ec.message());
       retry_.expires_after(std::chrono::milliseconds(50));
       retry_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
         if (!wait_ec) self->DoAccept();
@@ -179,7 +184,8 @@ Server::Server(const Universe& universe, ServerOptions options) : options_(std::
   context->access_log = options_.access_log;
   context->read_timeout = options_.read_timeout;
   context->write_timeout = options_.write_timeout;
-  for (uint32_t i = 0; i < options_.addresses.size(); ++i) context->host_by_address.emplace(options_.addresses[i], i);
+  for (uint32_t i = 0; i < options_.addresses.size(); ++i)
+    context->host_by_address.emplace(options_.addresses[i], i);
   context_ = std::move(context);
 }
 
@@ -197,7 +203,8 @@ Status Server::Start() {
     beast::error_code ec;
     const auto address = asio::ip::make_address(text, ec);
     if (ec) return Status::InvalidArgument("bad listen address '" + text + "'");
-    if (std::find(addresses.begin(), addresses.end(), address) == addresses.end()) addresses.push_back(address);
+    if (std::find(addresses.begin(), addresses.end(), address) == addresses.end())
+      addresses.push_back(address);
   }
   const int attempts = options_.port == 0 ? std::max(1, options_.port_attempts) : 1;
   std::string last_error;

@@ -67,7 +67,8 @@ std::string RelativeRef(std::string_view from, std::string_view to) {
   const auto from_dirs = split_dirs(from);
   const auto to_dirs = split_dirs(to);
   size_t common = 0;
-  while (common < from_dirs.size() && common < to_dirs.size() && from_dirs[common] == to_dirs[common]) ++common;
+  while (common < from_dirs.size() && common < to_dirs.size() && from_dirs[common] == to_dirs[common])
+    ++common;
   std::string rel;
   for (size_t i = common; i < from_dirs.size(); ++i) rel += "../";
   for (size_t i = common; i < to_dirs.size(); ++i) {
@@ -130,7 +131,8 @@ std::optional<uint32_t> Universe::HostIndex(std::string_view name) const {
       !name.ends_with(kHostSuffix)) {
     return std::nullopt;
   }
-  const auto index = ParseIndex(name.substr(kHostPrefix.size(), name.size() - kHostPrefix.size() - kHostSuffix.size()));
+  const auto index =
+      ParseIndex(name.substr(kHostPrefix.size(), name.size() - kHostPrefix.size() - kHostSuffix.size()));
   if (!index || *index >= hosts_.size()) return std::nullopt;
   return static_cast<uint32_t>(*index);
 }
@@ -199,13 +201,13 @@ std::optional<PageRef> Universe::LookupUrl(std::string_view url) const {
 }
 
 uint32_t Universe::HostOfGlobal(uint64_t global) const {
-  const auto it =
-      std::upper_bound(hosts_.begin(), hosts_.end(), global, [](uint64_t g, const Host& h) { return g < h.first; });
+  const auto it = std::upper_bound(hosts_.begin(), hosts_.end(), global,
+                                   [](uint64_t g, const Host& h) { return g < h.first; });
   return static_cast<uint32_t>((it - hosts_.begin()) - 1);
 }
 
-std::string Universe::MakeHref(uint32_t from_host, const std::string& from_path, PageRef to, const std::string& to_path,
-                               Rng& rng) const {
+std::string Universe::MakeHref(uint32_t from_host, const std::string& from_path, PageRef to,
+                               const std::string& to_path, Rng& rng) const {
   std::string href;
   if (to.host != from_host) {
     // Cross-host: absolute, sometimes scheme-relative.
@@ -275,7 +277,8 @@ std::string_view Universe::DrawWord(Rng& rng, uint32_t host, std::string_view pr
   std::string_view word;
   // "the the" is rare in real text even though "the" is the top word.
   for (int attempt = 0; attempt < 3 && (word.empty() || word == previous); ++attempt) {
-    word = rng.PerMille(30) ? Vocabulary::Topic(h.topics[rng.Below(h.topics.size())]) : vocabulary_->Draw(rng);
+    word =
+        rng.PerMille(30) ? Vocabulary::Topic(h.topics[rng.Below(h.topics.size())]) : vocabulary_->Draw(rng);
   }
   return word;
 }

@@ -110,8 +110,8 @@ class Universe {
   // out-links are its followable links to allowed pages, each once, in page
   // order. So every out-link of a listed page is itself listed.
   // `sink` is called once per page, in order (streams large webs).
-  void ExportTo(
-      const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>& sink) const;
+  void ExportTo(const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>&
+                    sink) const;
   [[nodiscard]] std::vector<ExportedPage> Export() const;
 
  private:

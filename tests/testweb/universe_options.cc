@@ -25,11 +25,13 @@ Status ApplyPreset(UniverseOptions& options) {
 
 Status Validate(const UniverseOptions& o) {
   if (o.hosts == 0) return Status::InvalidArgument("hosts must be at least 1");
-  if (o.hosts > kMaxHosts) return Status::InvalidArgument("hosts must be at most " + std::to_string(kMaxHosts));
+  if (o.hosts > kMaxHosts)
+    return Status::InvalidArgument("hosts must be at most " + std::to_string(kMaxHosts));
   if (o.pages < o.hosts)
     return Status::InvalidArgument("pages (" + std::to_string(o.pages) + ") must be at least hosts (" +
                                    std::to_string(o.hosts) + ")");
-  if (o.pages > kMaxPages) return Status::InvalidArgument("pages must be at most " + std::to_string(kMaxPages));
+  if (o.pages > kMaxPages)
+    return Status::InvalidArgument("pages must be at most " + std::to_string(kMaxPages));
   if (o.page_kb == 0 || o.page_kb > 1024) return Status::InvalidArgument("page size must be 1..1024 KiB");
   if (o.min_links > o.max_links) return Status::InvalidArgument("min_links exceeds max_links");
   if (o.host_size_exponent < 0 || o.host_size_exponent > 4)

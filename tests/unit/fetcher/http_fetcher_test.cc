@@ -626,6 +626,46 @@ TEST_CASE("many sequences run concurrently, one connection each", "[unit]") {
   for (const auto& [connection, prefixes] : prefixes_by_connection) CHECK(prefixes.size() == 1);
 }
 
+TEST_CASE("sequences are safe when several threads run the io_context", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target().ends_with("/hang")) return {"", false, true};
+    return EchoTarget(request);
+  });
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, TestOptions());
+  constexpr int kSequences = 20;
+  // One vector per sequence: callbacks of one sequence never overlap.
+  std::vector<std::vector<FetchResult>> results(kSequences);
+  std::atomic<int> done{0};
+  for (int s = 0; s < kSequences; ++s) {
+    std::vector<std::string> urls;
+    for (int i = 0; i < 3; ++i) urls.push_back(server.base() + "/s" + std::to_string(s) + "/" + std::to_string(i));
+    if (s % 4 == 0) urls.push_back(server.base() + "/s" + std::to_string(s) + "/hang");
+    fetcher.FetchSequence(urls, [&results, s](FetchResult r) { results[s].push_back(std::move(r)); },
+                          [&] { ++done; });
+  }
+  // The hanging sequences end only through CancelAll, sent once everything
+  // else is over.
+  net::steady_timer poll(ioc);
+  std::function<void()> cancel_when_hung = [&] {
+    int hung = 0;
+    for (const auto& seen : server.requests()) hung += seen.target.ends_with("/hang") ? 1 : 0;
+    if (hung == kSequences / 4 && done == kSequences - kSequences / 4) return fetcher.CancelAll();
+    poll.expires_after(5ms);
+    poll.async_wait([&](beast::error_code) { cancel_when_hung(); });
+  };
+  cancel_when_hung();
+  std::thread other([&] { ioc.run(); });
+  ioc.run();
+  other.join();
+  CHECK(done == kSequences);
+  for (int s = 0; s < kSequences; ++s) {
+    REQUIRE(results[s].size() == (s % 4 == 0 ? 4u : 3u));
+    for (int i = 0; i < 3; ++i) CHECK(results[s][i].status == 200);
+    if (s % 4 == 0) CHECK(results[s][3].status == fe::kCancelled);
+  }
+}
+
 TEST_CASE("delay_between spaces requests and drops idle connections past the idle timeout", "[unit]") {
   TestServer server(EchoTarget);
   FetcherOptions options = TestOptions();

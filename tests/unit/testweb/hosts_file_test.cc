@@ -14,7 +14,9 @@
 namespace crawl::testweb {
 namespace {
 
-std::string TempPath(const std::string& name) { return "/tmp/testweb_unit_" + std::to_string(::getpid()) + "_" + name; }
+std::string TempPath(const std::string& name) {
+  return "/tmp/testweb_unit_" + std::to_string(::getpid()) + "_" + name;
+}
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path);

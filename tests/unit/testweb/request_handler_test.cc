@@ -51,7 +51,8 @@ TEST_CASE("robots.txt is text/plain and unknown paths are 404", "[unit]") {
   CHECK(robots.response.result() == http::status::ok);
   CHECK(robots.response.body() == u.RobotsTxt(0));
   CHECK(robots.response[http::field::content_type].starts_with("text/plain"));
-  CHECK(HandleRequest(u, Get("www.site0.test", "/nope.html"), 0).response.result() == http::status::not_found);
+  CHECK(HandleRequest(u, Get("www.site0.test", "/nope.html"), 0).response.result() ==
+        http::status::not_found);
   CHECK(HandleRequest(u, Get("www.site0.test", "/?x=1"), 0).response.result() == http::status::not_found);
 }
 

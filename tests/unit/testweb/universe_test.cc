@@ -221,7 +221,8 @@ TEST_CASE("private pages exist, are linked to, and robots rules decide on them",
       CHECK(u.IsPageAllowed(h, p) == u.IsAllowed(url));
       if (!u.IsAllowed(url)) ++disallowed;
       if (is_private && !has_rule) ++allowed_private;
-      for (const Link& l : u.Links(h, p)) linked_to_disallowed += !u.IsPageAllowed(l.target.host, l.target.page);
+      for (const Link& l : u.Links(h, p))
+        linked_to_disallowed += !u.IsPageAllowed(l.target.host, l.target.page);
     }
   }
   CHECK(private_pages > 6000 / 100);
@@ -291,7 +292,8 @@ TEST_CASE("the rendered page holds every link's href, anchor and nofollow", "[un
       REQUIRE(u.RenderPage(h, u.PagePath(h, p)) == html);
       size_t pos = 0;
       for (const Link& l : u.Links(h, p)) {
-        const std::string a = "<a href=\"" + l.href + (l.nofollow ? "\" rel=\"nofollow\">" : "\">") + l.anchor + "</a>";
+        const std::string a =
+            "<a href=\"" + l.href + (l.nofollow ? "\" rel=\"nofollow\">" : "\">") + l.anchor + "</a>";
         INFO(a);
         const size_t at = html.find(a, pos);
         REQUIRE(at != std::string::npos);  // present, and in Links() order
