@@ -125,18 +125,17 @@ up() {
   echo "local-cluster: up in $dir (name server $NAMESERVER, $queueservers queue servers, $fetchers fetchers)"
 }
 
-down() {
-  [ -d "$dir" ] || die "no cluster directory $dir"
-  local pids=() f name
-  for f in "$dir"/*.pid; do
+stop_group() {  # stop_group GLOB: TERM every live process whose name matches, wait, then KILL
+  local pids=() f name p i left
+  for f in "$dir"/$1.pid; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .pid)
     if alive "$name"; then
       pids+=("$(cat "$f")")
       kill -TERM "$(cat "$f")" 2>/dev/null || true
     fi
+    rm -f "$f"
   done
-  local i p left
   for i in $(seq 1 100); do
     left=0
     for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && left=1; done
@@ -144,8 +143,18 @@ down() {
     sleep 0.1
   done
   for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
-  rm -f "$dir"/*.pid
-  echo "local-cluster: stopped ${#pids[@]} processes in $dir"
+  stopped=$((stopped + ${#pids[@]}))
+}
+
+down() {
+  [ -d "$dir" ] || die "no cluster directory $dir"
+  stopped=0
+  # Fetchers first, so they can hand their last batch to live queue servers;
+  # then queue servers; the name server last.
+  stop_group 'fetcher*'
+  stop_group 'queueserver*'
+  stop_group 'nameserver'
+  echo "local-cluster: stopped $stopped processes in $dir"
 }
 
 restart() {

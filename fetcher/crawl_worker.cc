@@ -170,7 +170,8 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
     Event e;
     {
       std::unique_lock lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(500), [this] { return !events_.empty() || stop_; });
+      cv_.wait_for(lock, std::chrono::milliseconds(500),
+                   [&] { return !events_.empty() || (stop_ && !cancelled); });
       if (events_.empty()) {
         lock.unlock();
         if (!cancelled && (stop_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval)) {
@@ -206,16 +207,19 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
 template <typename Call>
 bool CrawlWorker::Retry(const std::string& what, Call&& call) {
   auto backoff = std::chrono::milliseconds(200);
-  const auto give_up = std::chrono::steady_clock::now() + options_.ship_retry_limit;
+  const auto start = std::chrono::steady_clock::now();
   for (;;) {
     grpc::Status s = call();
     if (s.ok()) return true;
-    if (std::chrono::steady_clock::now() + backoff > give_up) {
+    // Shutting down: a few seconds for the last batch, not minutes; what is
+    // not delivered comes back to its queue server when the lease ends.
+    const auto limit = stop_ ? std::min(options_.ship_retry_limit, std::chrono::milliseconds(3000))
+                             : options_.ship_retry_limit;
+    if (std::chrono::steady_clock::now() + backoff > start + limit) {
       spdlog::error("{}: giving up after retries: {}", what, s.error_message());
       return false;
     }
     spdlog::warn("{} failed ({}), retrying in {} ms", what, s.error_message(), backoff.count());
-    // Keep retrying through a stop request: the batch holds fetched work.
     std::this_thread::sleep_for(backoff);
     backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
   }
