@@ -17,10 +17,6 @@ void BlockShutdownSignals();
 // REQUIRES: BlockShutdownSignals() was called.
 int WaitForShutdownSignal();
 
-// Writes `content` to `path` atomically (temporary file, then rename), so a
-// reader polling for the file never sees it half written.
-[[nodiscard]] Status WriteFileAtomically(const std::string& path, std::string_view content);
-
 // Reads a whole file.
 [[nodiscard]] Result<std::string> ReadFile(const std::string& path);
 

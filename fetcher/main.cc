@@ -1,6 +1,5 @@
 // fetcher: downloads schedules leased from queue servers, processes pages
 // and ships results (DESIGN.md section 1). Stateless: it can die at any time.
-#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <thread>
 
 #include "common/hosts_file.h"
+#include "common/cli.h"
 #include "common/process.h"
 #include "fetcher/crawl_worker.h"
 
@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
   std::string id;
   std::string nameserver;
   std::string hosts_file_path;
-  std::string log_level = "info";
-  std::string log_file;
+  crawl::LoggingFlags logging;
   bool allow_private = false;
   size_t max_origins = 64;
   int poll_ms = 2000;
@@ -33,19 +32,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 10'000));
   app.add_option("--poll-ms", poll_ms, "Crawl state polling interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
-  app.add_option("--log-file", log_file, "Log to this file instead of stderr");
+  crawl::AddLoggingFlags(app, logging);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  auto fail = [](const std::string& message) {
-    std::cerr << "fetcher: " << message << "\n";
-    return 1;
-  };
+  auto fail = [](const std::string& message) { return crawl::FailStartup("fetcher", message); };
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
-  if (auto s = crawl::InitLogging("fetcher", log_level, log_file); !s.ok()) return fail(s.message());
+  if (auto s = crawl::PrepareProcess("fetcher", logging, ""); !s.ok()) return fail(s.message());
   std::optional<crawl::HostsFile> hosts_file;
   if (!hosts_file_path.empty()) {
     auto loaded = crawl::HostsFile::Load(hosts_file_path);

@@ -1,12 +1,12 @@
 // nameserver: crawl registry, queue-server membership and admin API
 // (DESIGN.md section 1). Serves crawl.v1.NameServer over gRPC.
-#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
-#include <filesystem>
 #include <iostream>
 
+#include "common/atomic_file.h"
 #include "common/grpc_util.h"
+#include "common/cli.h"
 #include "common/process.h"
 #include "nameserver/service.h"
 
@@ -16,8 +16,7 @@ int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:0";
   std::string port_file;
   std::string data_dir;
-  std::string log_level = "info";
-  std::string log_file;
+  crawl::LoggingFlags logging;
   int member_timeout_ms = 10'000;
   int poll_ms = 250;
   app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
@@ -31,24 +30,15 @@ int main(int argc, char** argv) {
   app.add_option("--poll-ms", poll_ms, "How often the active crawl's queue servers are polled")
       ->capture_default_str()
       ->check(CLI::Range(10, 60'000));
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
-  app.add_option("--log-file", log_file, "Log to this file instead of stderr");
+  crawl::AddLoggingFlags(app, logging);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  auto fail = [](const std::string& message) {
-    std::cerr << "nameserver: " << message << "\n";
-    return 1;
-  };
+  auto fail = [](const std::string& message) { return crawl::FailStartup("nameserver", message); };
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
-  if (auto s = crawl::InitLogging("nameserver", log_level, log_file); !s.ok()) return fail(s.message());
-  if (!data_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) return fail("cannot create --data-dir " + data_dir + ": " + ec.message());
-  }
+  if (auto s = crawl::PrepareProcess("nameserver", logging, data_dir); !s.ok()) return fail(s.message());
 
   crawl::SystemClock clock;
   crawl::nameserver::NameServerServiceImpl::Options options;

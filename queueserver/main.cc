@@ -1,13 +1,13 @@
 // queueserver: owns the URLs of the hosts that hash to it (DESIGN.md
 // section 1). Serves crawl.v1.QueueServer over gRPC and keeps itself
 // registered with the name server.
-#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
-#include <filesystem>
 #include <iostream>
 
+#include "common/atomic_file.h"
 #include "common/grpc_util.h"
+#include "common/cli.h"
 #include "common/process.h"
 #include "queueserver/service.h"
 
@@ -20,8 +20,7 @@ int main(int argc, char** argv) {
   std::string port_file;
   std::string nameserver;
   std::string data_dir;
-  std::string log_level = "info";
-  std::string log_file;
+  crawl::LoggingFlags logging;
   int heartbeat_ms = 1000;
   app.add_option("--id", id, "Stable identity; the host partition hashes over these")->capture_default_str();
   app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
@@ -33,25 +32,16 @@ int main(int argc, char** argv) {
   app.add_option("--data-dir", data_dir, "Directory for this server's data (created if missing)");
   app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
-  app.add_option("--log-file", log_file, "Log to this file instead of stderr");
+  crawl::AddLoggingFlags(app, logging);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  auto fail = [](const std::string& message) {
-    std::cerr << "queueserver: " << message << "\n";
-    return 1;
-  };
+  auto fail = [](const std::string& message) { return crawl::FailStartup("queueserver", message); };
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
-  if (auto s = crawl::InitLogging("queueserver", log_level, log_file); !s.ok()) return fail(s.message());
-  if (!data_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    if (ec) return fail("cannot create --data-dir " + data_dir + ": " + ec.message());
-  }
+  if (auto s = crawl::PrepareProcess("queueserver", logging, data_dir); !s.ok()) return fail(s.message());
 
   crawl::SystemClock clock;
   crawl::queueserver::QueueServerServiceImpl service(id, &clock);

@@ -8,10 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 web=(--seed 11 --hosts 30 --pages 2000)
 start_testweb "${web[@]}"
-"$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers 2 --fetchers 2 \
-  --hosts-file "$WORK/hosts" --allow-private
-. "$WORK/cluster/cluster.env"
-export CRAWL_NAMESERVER=$NAMESERVER
+start_cluster 2 2
 
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private

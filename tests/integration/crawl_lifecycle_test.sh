@@ -6,10 +6,7 @@ source "$(dirname "$0")/lib.sh"
 
 web=(--seed 3 --hosts 40 --pages 30000)
 start_testweb "${web[@]}"
-"$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers 2 --fetchers 2 \
-  --hosts-file "$WORK/hosts" --allow-private
-. "$WORK/cluster/cluster.env"
-export CRAWL_NAMESERVER=$NAMESERVER
+start_cluster 2 2
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 field() { python3 -c "import json,sys; print(json.load(sys.stdin)[\"$1\"])"; }
 

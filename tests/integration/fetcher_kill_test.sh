@@ -7,10 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 web=(--seed 5 --hosts 40 --pages 20000)
 start_testweb "${web[@]}"
-"$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers 2 --fetchers 2 \
-  --hosts-file "$WORK/hosts" --allow-private
-. "$WORK/cluster/cluster.env"
-export CRAWL_NAMESERVER=$NAMESERVER
+start_cluster 2 2
 
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 schedule_size=100

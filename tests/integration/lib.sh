@@ -43,6 +43,15 @@ start_testweb() {
   fail "testweb did not write its hosts file"
 }
 
+# start_cluster QUEUESERVERS FETCHERS: a local cluster crawling the testweb
+# started before; exports CRAWL_NAMESERVER.
+start_cluster() {
+  "$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers "$1" --fetchers "$2" \
+    --hosts-file "$WORK/hosts" --allow-private
+  . "$WORK/cluster/cluster.env"
+  export CRAWL_NAMESERVER=$NAMESERVER
+}
+
 # wait_crawl_over TIMEOUT_S: polls crawlctl status --json until not running.
 wait_crawl_over() {
   local deadline=$((SECONDS + $1)) state=""

@@ -3,7 +3,7 @@
 
 #include <boost/asio/ip/address_v4.hpp>
 
-#include "tests/testweb/atomic_file.h"
+#include "common/atomic_file.h"
 
 namespace crawl::testweb {
 

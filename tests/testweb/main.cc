@@ -21,7 +21,7 @@
 #include <string>
 
 #include "tests/testweb/access_log.h"
-#include "tests/testweb/atomic_file.h"
+#include "common/atomic_file.h"
 #include "tests/testweb/hosts_file.h"
 #include "tests/testweb/server.h"
 #include "tests/testweb/universe.h"

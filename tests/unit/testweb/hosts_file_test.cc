@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/testweb/atomic_file.h"
+#include "common/atomic_file.h"
 
 namespace crawl::testweb {
 namespace {

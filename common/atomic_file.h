@@ -8,7 +8,7 @@
 
 #include "common/status.h"
 
-namespace crawl::testweb {
+namespace crawl {
 
 // Not thread-safe. Without Commit(), the destructor removes the temporary
 // file and leaves <path> untouched.
@@ -36,4 +36,4 @@ class AtomicFile {
 // Convenience: `content` into `path` atomically.
 [[nodiscard]] Status WriteFileAtomically(const std::string& path, const std::string& content);
 
-}  // namespace crawl::testweb
+}  // namespace crawl

@@ -1,11 +1,11 @@
 // Write-then-rename files; see atomic_file.h.
-#include "tests/testweb/atomic_file.h"
+#include "common/atomic_file.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
-namespace crawl::testweb {
+namespace crawl {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {}
 
@@ -47,4 +47,4 @@ Status WriteFileAtomically(const std::string& path, const std::string& content) 
   return file.Commit();
 }
 
-}  // namespace crawl::testweb
+}  // namespace crawl

@@ -1,0 +1,30 @@
+// Command-line pieces every server binary shares (CLI11): logging flags, the
+// data directory, and the one-line start-up failure.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace crawl {
+
+struct LoggingFlags {
+  std::string level = "info";
+  std::string file;  // empty: stderr
+};
+
+// Adds --log-level and --log-file.
+void AddLoggingFlags(CLI::App& app, LoggingFlags& flags);
+
+// Applies the logging flags (InitLogging) and creates `data_dir` if it is
+// given. Returns the first problem, phrased for the user.
+[[nodiscard]] Status PrepareProcess(const std::string& process_name, const LoggingFlags& logging,
+                                    const std::string& data_dir);
+
+// Prints "<process>: <message>" on stderr and returns the exit code 1.
+int FailStartup(std::string_view process, std::string_view message);
+
+}  // namespace crawl
