@@ -13,8 +13,11 @@
 #include <sstream>
 #include <thread>
 
+#include "common/cld.h"
 #include "common/grpc_util.h"
 #include "common/process.h"
+#include "common/robots.h"
+#include "common/url.h"
 #include "nameserver/crawlctl_format.h"
 #include "proto/crawl.grpc.pb.h"
 
@@ -106,10 +109,59 @@ int main(int argc, char** argv) {
   auto* log = app.add_subcommand("log", "Print the crawl log: one tab-separated line per fetch attempt");
   log->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
 
+  // Local tools: no name server needed.
+  auto* robots_cmd = app.add_subcommand(
+      "robots", "Check a URL against a robots.txt file: prints allowed (exit 0) or disallowed (exit 1)");
+  std::string robots_file, agent, robots_url;
+  robots_cmd->add_option("file", robots_file, "robots.txt file")->required();
+  robots_cmd->add_option("agent", agent, "User-agent product token")->required();
+  robots_cmd->add_option("url", robots_url, "URL to check")->required();
+
+  auto* url_cmd = app.add_subcommand("url", "Print the canonical form of a URL (resolved against --base)");
+  std::string url_arg, base;
+  url_cmd->add_option("url", url_arg, "URL or reference")->required();
+  url_cmd->add_option("--base", base, "Base URL to resolve against");
+
+  auto* cld_cmd = app.add_subcommand("cld", "Print the company level domain of a host");
+  std::string host, cld_rule = "psl";
+  cld_cmd->add_option("host", host, "Host name")->required();
+  cld_cmd->add_option("--rule", cld_rule, "psl (Public Suffix List) or simple")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  }
+
+  if (*robots_cmd) {
+    auto body = crawl::ReadFile(robots_file);
+    if (!body.ok()) {
+      std::cerr << "crawlctl: " << body.status().message() << "\n";
+      return 2;  // 0 and 1 are answers
+    }
+    const auto rules = crawl::robots::Parse(*body, agent);
+    const bool allowed = crawl::robots::IsAllowedUrl(rules, robots_url);
+    std::cout << (allowed ? "allowed" : "disallowed") << "\n";
+    return allowed ? 0 : 1;
+  }
+  if (*url_cmd) {
+    auto canonical = base.empty() ? crawl::url::Canonicalize(url_arg) : crawl::url::Resolve(base, url_arg);
+    if (!canonical.ok()) {
+      std::cerr << "crawlctl: " << canonical.status().message() << "\n";
+      return 1;
+    }
+    std::cout << *canonical << "\n";
+    return 0;
+  }
+  if (*cld_cmd) {
+    auto rule = crawl::ParseCldRule(cld_rule);
+    auto cld = rule.ok() ? crawl::CompanyLevelDomain(host, *rule) : crawl::Result<std::string>(rule.status());
+    if (!cld.ok()) {
+      std::cerr << "crawlctl: " << cld.status().message() << "\n";
+      return 1;
+    }
+    std::cout << *cld << "\n";
+    return 0;
   }
 
   try {

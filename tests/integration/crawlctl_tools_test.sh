@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# crawlctl's local tools: robots (exit 0 allowed / 1 disallowed / 2 error),
+# url (canonical form or an error) and cld.
+source "$(dirname "$0")/lib.sh"
+
+expect() {  # expect WANT_OUTPUT WANT_EXIT COMMAND...
+  local want=$1 want_rc=$2; shift 2
+  set +e
+  local got; got=$("$@" 2>/dev/null)
+  local rc=$?
+  set -e
+  [ "$got" = "$want" ] && [ $rc -eq "$want_rc" ] || fail "$* -> '$got' (exit $rc), want '$want' (exit $want_rc)"
+  echo "ok: ${*:2} -> $got"
+}
+
+printf 'User-agent: *\nDisallow: /private/\nAllow: /private/ok$\n\nUser-agent: FooBot\nDisallow: /\n' > "$WORK/robots.txt"
+expect allowed 0 "$BIN/crawlctl" robots "$WORK/robots.txt" crawlbot http://a.test/public
+expect disallowed 1 "$BIN/crawlctl" robots "$WORK/robots.txt" crawlbot http://a.test/private/x
+expect allowed 0 "$BIN/crawlctl" robots "$WORK/robots.txt" crawlbot http://a.test/private/ok
+expect disallowed 1 "$BIN/crawlctl" robots "$WORK/robots.txt" crawlbot http://a.test/private/ok2
+expect disallowed 1 "$BIN/crawlctl" robots "$WORK/robots.txt" FooBot http://a.test/public
+expect "" 2 "$BIN/crawlctl" robots "$WORK/missing.txt" crawlbot http://a.test/
+
+expect "http://a.test/d" 0 "$BIN/crawlctl" url --base "http://a.test/b/c" "../d#frag"
+expect "http://example.test/a%20b" 0 "$BIN/crawlctl" url "HTTP://Example.TEST:80/./a b"
+expect "" 1 "$BIN/crawlctl" url "ftp://a.test/"
+expect "" 1 "$BIN/crawlctl" url "/relative"
+
+expect "bbc.co.uk" 0 "$BIN/crawlctl" cld www.bbc.co.uk
+expect "y.co.uk" 0 "$BIN/crawlctl" cld --rule simple www.y.co.uk
+expect "" 1 "$BIN/crawlctl" cld --rule nope a.test
