@@ -11,6 +11,7 @@
 namespace crawl::fetcher {
 namespace {
 constexpr auto kRpcTimeout = std::chrono::seconds(10);
+constexpr int kMaxRobotsRedirects = 5;
 }
 
 CrawlWorker::CrawlWorker(WorkerOptions options)
@@ -153,6 +154,9 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
   const size_t batch_pages = std::max<uint32_t>(1, info.params().results_batch_pages());
   uint64_t sequence = 0;
 
+  // robots.txt redirect chains: hop URL -> (scheduled robots URL, hops so far).
+  std::unordered_map<std::string, std::pair<std::string, int>> robots_hops;
+  std::unordered_map<std::string, int64_t> robots_started_us;
   size_t next_origin = 0;
   size_t running = 0;
   bool cancelled = false;
@@ -195,10 +199,47 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       continue;
     }
     if (e.result.status == kCancelled) continue;  // not fetched: goes back with the lease
-    auto it = by_url.find(e.result.url);
-    if (it == by_url.end()) continue;
     counters_.fetches++;
-    batcher.Add(ProcessFetch(it->second, e.result, process));
+    FetchResult result = std::move(e.result);
+    // A robots.txt redirect hop: the result belongs to the robots URL that
+    // started the chain.
+    std::string scheduled_url = result.url;
+    int hops = 0;
+    if (auto hop = robots_hops.find(result.url); hop != robots_hops.end()) {
+      scheduled_url = hop->second.first;
+      hops = hop->second.second;
+      robots_hops.erase(hop);
+    }
+    auto it = by_url.find(scheduled_url);
+    if (it == by_url.end()) continue;
+    if (it->second.kind() == v1::URL_KIND_ROBOTS && result.status >= 300 && result.status < 400 &&
+        !result.location.empty() && hops < kMaxRobotsRedirects && !cancelled) {
+      // RFC 9309 2.3.1.2: follow at least five redirects. Only the final
+      // answer is reported (for the scheduled robots.txt URL), so the queue
+      // server never mistakes a hop for the rules.
+      auto target = url::Resolve(result.url, result.location);
+      if (target.ok() && robots_hops.find(*target) == robots_hops.end() && *target != result.url) {
+        robots_hops.emplace(*target, std::make_pair(scheduled_url, hops + 1));
+        robots_started_us.emplace(scheduled_url, result.start_unix_us);
+        ++running;
+        http->FetchSequence(
+            {*target}, [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
+            [this] { PushEvent(Event{true, {}}); });
+        continue;
+      }
+    }
+    if (hops > 0) {
+      // Reported as one attempt of the scheduled URL: its status and body
+      // are the chain's last, its start the chain's first.
+      result.error = "robots.txt after " + std::to_string(hops) + " redirect(s) to " + result.url;
+      if (auto start = robots_started_us.find(scheduled_url); start != robots_started_us.end()) {
+        result.fetch_ms = static_cast<uint32_t>((result.start_unix_us - start->second) / 1000) + result.fetch_ms;
+        result.start_unix_us = start->second;
+      }
+      result.url = scheduled_url;
+    }
+    auto processed = ProcessFetch(it->second, result, process);
+    batcher.Add(std::move(processed));
     if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
   }
   Ship(*crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take());
