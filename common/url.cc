@@ -1,135 +1,102 @@
+// URL canonicalisation for the crawl on top of the WHATWG parser
+// (common/whatwg_url.h); the canonical form is described in url.h.
 #include "common/url.h"
 
-#include <boost/url.hpp>
+#include "common/whatwg_url.h"
 
 namespace crawl::url {
 namespace {
 
-namespace urls = boost::urls;
-
-bool IsC0OrSpace(unsigned char c) { return c <= 0x20; }
-
-// Browser-style clean-up before strict RFC 3986 parsing (see header).
-std::string Clean(std::string_view in) {
-  size_t b = 0, e = in.size();
-  while (b < e && IsC0OrSpace(static_cast<unsigned char>(in[b]))) ++b;
-  while (e > b && IsC0OrSpace(static_cast<unsigned char>(in[e - 1]))) --e;
-  std::string out;
-  out.reserve(e - b + 8);
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  bool in_query_or_fragment = false;
-  for (size_t i = b; i < e; ++i) {
-    unsigned char c = static_cast<unsigned char>(in[i]);
-    if (c == '\t' || c == '\n' || c == '\r') continue;
-    if (c == '?' || c == '#') in_query_or_fragment = true;
-    if (c == '\\' && !in_query_or_fragment) {
-      out.push_back('/');
-      continue;
-    }
-    bool encode = c < 0x20 || c >= 0x7f || c == ' ' || c == '"' || c == '<' || c == '>' ||
-                  c == '^' || c == '`' || c == '{' || c == '|' || c == '}';
-    // A '%' not followed by two hex digits cannot be parsed: encode it.
-    if (c == '%') {
-      auto hex = [&](size_t j) { return j < e && std::isxdigit(static_cast<unsigned char>(in[j])); };
-      encode = !(hex(i + 1) && hex(i + 2));
-    }
-    if (encode) {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
-  return out;
+bool IsHex(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+int HexValue(unsigned char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
+bool IsUnreserved(unsigned char c) {
+  return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '-' || c == '.' || c == '_' ||
+         c == '~';
 }
 
-Result<std::string> Finish(urls::url& u) {
-  if (!u.has_scheme()) return Status::InvalidArgument("relative URL without a base");
-  u.normalize();
-  const auto scheme = u.scheme_id();
-  if (scheme != urls::scheme::http && scheme != urls::scheme::https)
-    return Status::InvalidArgument("scheme is not http or https: " + std::string(u.scheme()));
-  if (!u.has_authority() || u.encoded_host().empty()) return Status::InvalidArgument("URL has no host");
-
-  // Compose the canonical string from the parts rather than editing the url
-  // in place: Boost.URL guards some edits with "/." path prefixes.
-  std::string out(u.scheme());
-  out += "://";
-  out += std::string(u.encoded_host());
-  if (u.has_port() && !u.port().empty()) {
-    const std::string_view port = u.port();
-    unsigned long value = 0;
-    for (char c : port) {
-      value = value * 10 + static_cast<unsigned long>(c - '0');  // the grammar allows digits only
-      if (value > 65535) return Status::InvalidArgument("port out of range: " + std::string(port));
+// Percent-encoding normalisation (RFC 3986 section 6.2.2.1 and 6.2.2.2):
+// "%XX" of an unreserved octet decoded, other hex upper-cased; a '%' that
+// does not start a triplet is kept as it is (the WHATWG parser keeps it).
+void AppendNormalizedPercentEncoding(std::string& out, std::string_view in) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (size_t i = 0; i < in.size(); ++i) {
+    const char c = in[i];
+    if (c == '%' && i + 2 < in.size() && IsHex(static_cast<unsigned char>(in[i + 1])) &&
+        IsHex(static_cast<unsigned char>(in[i + 2]))) {
+      const int v = HexValue(static_cast<unsigned char>(in[i + 1])) * 16 + HexValue(static_cast<unsigned char>(in[i + 2]));
+      // Decoding a hex digit right after a stray '%' (or '%' and one hex
+      // digit) would make a new triplet and break the fixed point.
+      const size_t n = out.size();
+      const bool after_stray = IsHex(static_cast<unsigned char>(v)) &&
+                               ((n >= 1 && out[n - 1] == '%') ||
+                                (n >= 2 && out[n - 2] == '%' && IsHex(static_cast<unsigned char>(out[n - 1]))));
+      if (IsUnreserved(static_cast<unsigned char>(v)) && !after_stray) {
+        out.push_back(static_cast<char>(v));
+      } else {
+        out.push_back('%');
+        out.push_back(kHex[v >> 4]);
+        out.push_back(kHex[v & 15]);
+      }
+      i += 2;
+    } else {
+      out.push_back(c);
     }
-    if (value == 0) return Status::InvalidArgument("port 0");
-    const bool default_port = (scheme == urls::scheme::http && value == 80) ||
-                              (scheme == urls::scheme::https && value == 443);
-    if (!default_port) out += ":" + std::to_string(value);
   }
-  // normalize() keeps ".." that climb above the root; browsers drop them.
-  std::string path(u.encoded_path());
-  while (path.rfind("/../", 0) == 0) path.erase(0, 3);
-  if (path == "/.." || path == "/.") path = "/";
-  if (path.empty() || path.front() != '/') path.insert(path.begin(), '/');
-  out += path;
-  if (u.has_query()) {
-    out += '?';
-    out += std::string(u.encoded_query());
+}
+
+Result<std::string> Finish(const Result<whatwg::Url>& parsed) {
+  if (!parsed.ok()) return Status::InvalidArgument(parsed.status().message());
+  const whatwg::Url& u = *parsed;
+  std::string out;
+  out.reserve(16 + u.host.size() + u.path.size() + (u.query ? u.query->size() + 1 : 0));
+  out += u.SchemeName();
+  out += "://";
+  out += u.host;
+  if (u.port >= 0) {
+    out.push_back(':');
+    out += std::to_string(u.port);
+  }
+  AppendNormalizedPercentEncoding(out, u.path);
+  if (u.query) {
+    out.push_back('?');
+    AppendNormalizedPercentEncoding(out, *u.query);
   }
   return out;
 }
 
 }  // namespace
 
-Result<std::string> Canonicalize(std::string_view absolute) {
-  const std::string cleaned = Clean(absolute);
-  auto parsed = urls::parse_absolute_uri(cleaned);
-  if (!parsed) {
-    // Fragments are not part of absolute-URI; try the full URI grammar.
-    auto with_fragment = urls::parse_uri(cleaned);
-    if (!with_fragment) return Status::InvalidArgument("not a URL: " + parsed.error().message());
-    urls::url u(*with_fragment);
-    return Finish(u);
-  }
-  urls::url u(*parsed);
-  return Finish(u);
-}
+Result<std::string> Canonicalize(std::string_view absolute) { return Finish(whatwg::Parse(absolute)); }
 
 Result<std::string> Resolve(std::string_view base, std::string_view reference) {
-  const std::string cleaned_base = Clean(base);
-  auto b = urls::parse_uri(cleaned_base);
-  if (!b) return Status::InvalidArgument("bad base URL: " + b.error().message());
-  std::string cleaned_ref = Clean(reference);
-  // WHATWG: "http:g" against an http base is relative (RFC 3986 section 5.4.2
-  // allows this "backward compatible" reading; browsers all do it).
-  const std::string_view base_scheme = b->scheme();
-  if (cleaned_ref.size() > base_scheme.size() && cleaned_ref[base_scheme.size()] == ':' &&
-      boost::urls::grammar::ci_is_equal(std::string_view(cleaned_ref).substr(0, base_scheme.size()), base_scheme) &&
-      cleaned_ref.compare(base_scheme.size() + 1, 2, "//") != 0) {
-    cleaned_ref.erase(0, base_scheme.size() + 1);
-  }
-  auto r = urls::parse_uri_reference(cleaned_ref);
-  if (!r) return Status::InvalidArgument("bad reference: " + r.error().message());
-  urls::url dest;
-  auto rv = urls::resolve(*b, *r, dest);
-  if (!rv) return Status::InvalidArgument("cannot resolve: " + rv.error().message());
-  return Finish(dest);
+  auto b = whatwg::Parse(base);
+  if (!b.ok()) return Status::InvalidArgument("bad base URL: " + b.status().message());
+  return Finish(whatwg::Parse(reference, &*b));
+}
+
+Result<Resolver> Resolver::ForBase(std::string_view base) {
+  auto b = whatwg::Parse(base);
+  if (!b.ok()) return Status::InvalidArgument("bad base URL: " + b.status().message());
+  return Resolver(std::move(*b));
+}
+
+Result<std::string> Resolver::Resolve(std::string_view reference) const {
+  return Finish(whatwg::Parse(reference, &base_));
 }
 
 Result<UrlParts> Split(std::string_view absolute) {
-  auto canonical = Canonicalize(absolute);
-  if (!canonical.ok()) return canonical.status();
-  urls::url_view u(*canonical);
+  auto parsed = whatwg::Parse(absolute);
+  if (!parsed.ok()) return Status::InvalidArgument(parsed.status().message());
+  const whatwg::Url& u = *parsed;
   UrlParts parts;
-  parts.scheme = std::string(u.scheme());
-  parts.host = std::string(u.encoded_host_address());
-  if (!parts.host.empty() && parts.host.front() == '[') parts.host = parts.host.substr(1, parts.host.size() - 2);
-  parts.port = u.has_port() ? u.port_number() : (parts.scheme == "https" ? 443 : 80);
-  parts.target = std::string(u.encoded_target());
-  if (parts.target.empty()) parts.target = "/";
+  parts.scheme = std::string(u.SchemeName());
+  parts.host = u.host_kind == whatwg::HostKind::kIpv6 ? u.host.substr(1, u.host.size() - 2) : u.host;
+  parts.port = u.port >= 0 ? static_cast<uint16_t>(u.port) : u.DefaultPort();
+  AppendNormalizedPercentEncoding(parts.target, u.path);
+  if (u.query) {
+    parts.target.push_back('?');
+    AppendNormalizedPercentEncoding(parts.target, *u.query);
+  }
   return parts;
 }
 
@@ -139,10 +106,15 @@ std::string HostOf(std::string_view absolute) {
 }
 
 Result<std::string> OriginOf(std::string_view absolute) {
-  auto canonical = Canonicalize(absolute);
-  if (!canonical.ok()) return canonical.status();
-  urls::url_view u(*canonical);
-  std::string origin = std::string(u.scheme()) + "://" + std::string(u.encoded_host_and_port());
+  auto parsed = whatwg::Parse(absolute);
+  if (!parsed.ok()) return Status::InvalidArgument(parsed.status().message());
+  std::string origin(parsed->SchemeName());
+  origin += "://";
+  origin += parsed->host;
+  if (parsed->port >= 0) {
+    origin.push_back(':');
+    origin += std::to_string(parsed->port);
+  }
   return origin;
 }
 

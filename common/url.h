@@ -1,24 +1,31 @@
-// URL canonicalisation and resolution for http(s) crawling, on Boost.URL
-// (RFC 3986 parsing and reference resolution, section 5.2).
+// URL canonicalisation and resolution for http(s) crawling.
 //
-// Canonical form (one string per page, so URL-seen sets and logs agree):
-//   - scheme and host lower-cased; the scheme's default port dropped;
-//   - percent-encoding normalised (hex upper-cased, unreserved octets decoded,
-//     RFC 3986 section 6.2.2);
-//   - dot segments removed; an empty path becomes "/";
+// Parsing and resolution follow the WHATWG URL Standard, the way browsers
+// read hrefs (common/whatwg_url.h: trimming of spaces and C0 controls,
+// removal of tabs and newlines, a backslash read as "/", percent-encode sets, IDNA to
+// punycode, IPv4 forms such as "0x7f.1", IPv6 compression, dot segments
+// including "%2e"). Only http and https are accepted.
+//
+// Canonical form (one string per page, so URL-seen sets and logs agree), the
+// WHATWG serialisation with these changes for the crawl:
 //   - the fragment dropped (it never reaches the server);
-//   - only http and https accepted; a host is required.
-// Before parsing, input is cleaned the way browsers do it: surrounding
-// whitespace and C0 controls trimmed, tabs and newlines removed, "\" in the
-// path read as "/", and octets RFC 3986 does not allow (space, non-ASCII,
-// '"', '<', '>', '^', '`', '{', '|', '}') percent-encoded.
+//   - userinfo dropped;
+//   - percent-encoding normalised in path and query: "%XX" of an unreserved
+//     octet (ALPHA / DIGIT / "-" / "." / "_" / "~") decoded, other hex digits
+//     upper-cased (RFC 3986 section 6.2.2).
+// As in WHATWG: scheme and host lower-case, the default port dropped, dot
+// segments removed, the path at least "/", an empty query kept as "?".
+// The form is a fixed point: Canonicalize(Canonicalize(x)) == Canonicalize(x).
+// All functions are thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/status.h"
+#include "common/whatwg_url.h"
 
 namespace crawl::url {
 
@@ -28,6 +35,20 @@ namespace crawl::url {
 // Resolves `reference` (an href as written in a page) against `base` (an
 // absolute URL) and canonicalises the result.
 [[nodiscard]] Result<std::string> Resolve(std::string_view base, std::string_view reference);
+
+// Resolves many references against one base, parsing the base once (a page's
+// links). Immutable after construction, so thread-safe.
+class Resolver {
+ public:
+  // Fails if `base` is not an absolute http(s) URL.
+  [[nodiscard]] static Result<Resolver> ForBase(std::string_view base);
+  // Same result as url::Resolve(base, reference).
+  [[nodiscard]] Result<std::string> Resolve(std::string_view reference) const;
+
+ private:
+  explicit Resolver(whatwg::Url base) : base_(std::move(base)) {}
+  whatwg::Url base_;
+};
 
 // The parts of a canonical URL that a fetcher needs.
 struct UrlParts {

@@ -12,7 +12,7 @@ PACKAGES=(
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   librocksdb-dev zlib1g-dev libssl-dev
   # companions
-  libpsl-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
+  libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
   prometheus-cpp-dev libtomlplusplus-dev
   # tests
   catch2 python3 curl procps

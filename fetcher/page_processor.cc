@@ -64,16 +64,19 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   r.set_links_found(static_cast<uint32_t>(page.links.size()));
   if (page.nofollow) return out;
 
-  // The base for relative links: <base href> resolved against the page URL.
+  // The base for relative links: <base href> resolved against the page URL,
+  // parsed once for all the page's links.
   std::string base = scheduled.url();
   if (!page.base_href.empty()) {
     auto resolved_base = url::Resolve(scheduled.url(), page.base_href);
     if (resolved_base.ok()) base = *resolved_base;
   }
+  auto resolver = url::Resolver::ForBase(base);
+  if (!resolver.ok()) return out;  // the page's own URL is not a URL: nothing to resolve against
   std::unordered_set<std::string> seen;
   for (const html::Link& link : page.links) {
     if (link.nofollow) continue;
-    auto target = url::Resolve(base, link.href);
+    auto target = resolver->Resolve(link.href);
     if (!target.ok()) continue;  // mailto:, javascript:, malformed, ...
     if (!seen.insert(*target).second) continue;
     add_link(*target);

@@ -33,9 +33,50 @@ TEST_CASE("only absolute http and https urls with a host are accepted", "[unit]"
   CHECK_FALSE(Canonicalize("ftp://example.test/").ok());
   CHECK_FALSE(Canonicalize("mailto:someone@example.test").ok());
   CHECK_FALSE(Canonicalize("/relative/path").ok());
-  CHECK_FALSE(Canonicalize("http:///nohost").ok());
+  CHECK_FALSE(Canonicalize("http://").ok());
+  CHECK_FALSE(Canonicalize("http://user@/path").ok());
   CHECK_FALSE(Canonicalize("").ok());
   CHECK_FALSE(Canonicalize("http://example.test:99999/").ok());
+}
+
+// WHATWG (section 4.4, "special authority ignore slashes state"): any number
+// of slashes or backslashes may precede the host of an http(s) URL. Before the
+// WHATWG parser, "http:///nohost" was rejected as having an empty host.
+TEST_CASE("extra slashes before the host are skipped as browsers do", "[unit]") {
+  CHECK(Canon("http:///nohost") == "http://nohost/");
+  CHECK(Canon("http:\\\\a.test\\b") == "http://a.test/b");
+  CHECK(Canon("https:a.test/x") == "https://a.test/x");
+}
+
+TEST_CASE("hosts are mapped to ascii and ip literals normalised", "[unit]") {
+  CHECK(Canon("http://B\xC3\xBC" "cher.Example/") == "http://xn--bcher-kva.example/");
+  CHECK(Canon("http://0x7f.1/") == "http://127.0.0.1/");
+  CHECK(Canon("http://[0:0:0:0:0:0:0:1]:8080/") == "http://[::1]:8080/");
+  CHECK(Canon("http://a%2Eb.test/") == "http://a.b.test/");
+  CHECK_FALSE(Canonicalize("http://a b.test/").ok());
+  CHECK_FALSE(Canonicalize("http://a<b.test/").ok());
+  CHECK_FALSE(Canonicalize("http://1.2.3.4.5/").ok());
+  CHECK_FALSE(Canonicalize("http://example.test:8a/").ok());
+}
+
+TEST_CASE("percent-encoding is normalised without breaking the fixed point", "[unit]") {
+  CHECK(Canon("http://a.test/%7e%2f%c3%a9?%41%3d") == "http://a.test/~%2F%C3%A9?A%3D");
+  CHECK(Canon("http://a.test/%zz%") == "http://a.test/%zz%");
+  CHECK(Canon("http://a.test/.%2E/x/%2e") == "http://a.test/x/");
+  for (const char* u : {"http://a.test/%%341", "http://a.test/%4%31?%%34%31"}) {
+    const std::string once = Canon(u);
+    CHECK(Canon(once) == once);
+  }
+}
+
+TEST_CASE("a resolver parses its base once and resolves like resolve", "[unit]") {
+  auto r = crawl::url::Resolver::ForBase("http://a.test/dir/page.html?x#f");
+  REQUIRE(r.ok());
+  CHECK(*r->Resolve("../up?q") == "http://a.test/up?q");
+  CHECK(*r->Resolve("#top") == "http://a.test/dir/page.html?x");
+  CHECK(*r->Resolve("//B.test") == "http://b.test/");
+  CHECK_FALSE(r->Resolve("mailto:x@a.test").ok());
+  CHECK_FALSE(crawl::url::Resolver::ForBase("/relative").ok());
 }
 
 TEST_CASE("canonical form is a fixed point", "[unit]") {
@@ -53,6 +94,12 @@ TEST_CASE("split gives the request target and effective port", "[unit]") {
   CHECK(parts->port == 443);
   CHECK(parts->target == "/a?b");
   CHECK(*crawl::url::RobotsUrlFor("http://a.test:81/x/y") == "http://a.test:81/robots.txt");
+  auto v6 = crawl::url::Split("http://[::1]:8080?q");
+  REQUIRE(v6.ok());
+  CHECK(v6->host == "::1");
+  CHECK(v6->port == 8080);
+  CHECK(v6->target == "/?q");
+  CHECK(*crawl::url::OriginOf("HTTPS://A.test:443/x") == "https://a.test");
 }
 
 // RFC 3986 section 5.4; "http:g" uses the WHATWG / backward-compatible
