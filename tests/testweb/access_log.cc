@@ -38,7 +38,8 @@ std::string AccessLog::FormatTimestamp(std::chrono::system_clock::time_point whe
 }
 
 void AccessLog::Write(std::chrono::system_clock::time_point when, std::string_view host,
-                      std::string_view target, unsigned status, uint64_t bytes, std::string_view remote) {
+                      std::string_view target, unsigned status, uint64_t bytes, std::string_view remote,
+                      double duration_ms, uint64_t connection) {
   std::string line = FormatTimestamp(when);
   auto field = [&line](std::string_view s) {
     line += '\t';
@@ -50,6 +51,10 @@ void AccessLog::Write(std::chrono::system_clock::time_point when, std::string_vi
   field(std::to_string(status));
   field(std::to_string(bytes));
   field(remote);
+  char duration[32];
+  std::snprintf(duration, sizeof duration, "%.3f", duration_ms);
+  field(duration);
+  field(std::to_string(connection));
   line += '\n';
   std::lock_guard lock(mu_);
   if (file_ == nullptr) return;

@@ -1,10 +1,18 @@
 // testweb: serves, exports and lists the synthetic web (DESIGN.md section 10).
 //
-//   testweb serve  --seed S --hosts H --pages P [--preset clean] --hosts-file F
+//   testweb serve  --seed S --hosts H --pages P [--preset clean|misbehaving]
+//                  [--enable NAMES] [--disable NAMES] --hosts-file F
 //                  [--port PORT] [--access-log FILE] [--bind-base 127.20.0.0]
 //                  [--threads N] [--page-kb K]
-//   testweb export --seed S --hosts H --pages P [--preset NAME] --out FILE|-
-//   testweb seeds  --seed S --hosts H --pages P [--preset NAME]
+//   testweb export --seed S --hosts H --pages P [universe flags]
+//                  [--out FILE|-] [--truth FILE|-]
+//   testweb seeds  --seed S --hosts H --pages P [universe flags]
+//   testweb check-politeness LOG --seed S --hosts H --pages P [universe flags] [--json]
+//
+// Misbehaviours (--enable/--disable, comma-separated or repeated, applied
+// after the preset in that order): see universe_options.h and universe.h.
+// check-politeness exits 0 whatever it finds (the report says); 1 only when
+// the log cannot be read or parsed.
 //
 // serve writes the hosts file ("IP:PORT NAME" lines) only once every
 // listener is bound: its appearance means "ready". SIGINT/SIGTERM stop it
@@ -17,12 +25,15 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <string>
 
 #include "tests/testweb/access_log.h"
 #include "common/atomic_file.h"
+#include "tests/testweb/ground_truth.h"
 #include "tests/testweb/hosts_file.h"
+#include "tests/testweb/politeness.h"
 #include "tests/testweb/server.h"
 #include "tests/testweb/universe.h"
 
@@ -39,6 +50,8 @@ int Fail(const std::string& message) {
 struct UniverseFlags {
   UniverseOptions options;
   uint32_t page_kb = 0;
+  std::vector<std::string> enable;
+  std::vector<std::string> disable;
 };
 
 void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
@@ -52,7 +65,14 @@ void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
   cmd->add_option("--pages", o.pages, "Number of pages over all hosts (>= hosts)")
       ->required()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--preset", o.preset, "Behaviour preset (clean)")->capture_default_str();
+  cmd->add_option("--preset", o.preset,
+                  "Behaviour preset: clean (nothing misbehaves) or misbehaving (all on)")
+      ->capture_default_str();
+  std::string names;
+  for (const auto& n : MisbehaviourNames()) names += (names.empty() ? "" : ", ") + n;
+  cmd->add_option("--enable", flags.enable, "Switch misbehaviours on (comma-separated, or 'all'): " + names)
+      ->delimiter(',');
+  cmd->add_option("--disable", flags.disable, "Switch misbehaviours off (after --enable)")->delimiter(',');
   cmd->add_option("--page-kb", flags.page_kb, "Median page size in KiB (default: the preset's, 4)")
       ->check(CLI::Range(1, 1024));
 }
@@ -61,6 +81,12 @@ Result<Universe> MakeUniverse(const UniverseFlags& flags) {
   UniverseOptions options = flags.options;
   if (Status s = ApplyPreset(options); !s.ok()) return s;
   if (flags.page_kb != 0) options.page_kb = flags.page_kb;  // an explicit flag wins over the preset
+  for (const auto& name : flags.enable) {
+    if (Status s = SetMisbehaviours(options.misbehaviours, name, true); !s.ok()) return s;
+  }
+  for (const auto& name : flags.disable) {
+    if (Status s = SetMisbehaviours(options.misbehaviours, name, false); !s.ok()) return s;
+  }
   return Universe::Create(options);
 }
 
@@ -111,9 +137,29 @@ void WriteExportLine(std::ostream& out, const std::string& url, const std::vecto
   out << '\n';
 }
 
-int Export(const UniverseFlags& options, const std::string& out_path) {
+int WriteTruthFile(const Universe& universe, const std::string& path) {
+  const auto rows = GroundTruth(universe);
+  if (path == "-") {
+    WriteTruth(rows, std::cout);
+    std::cout.flush();
+    return std::cout ? 0 : Fail("cannot write to stdout");
+  }
+  AtomicFile file(path);
+  if (Status s = file.Open(); !s.ok()) return Fail(s.message());
+  WriteTruth(rows, file.stream());
+  if (Status s = file.Commit(); !s.ok()) return Fail(s.message());
+  return 0;
+}
+
+int Export(const UniverseFlags& options, const std::string& out_path, const std::string& truth_path) {
   auto universe = MakeUniverse(options);
   if (!universe.ok()) return Fail(universe.status().message());
+  if (out_path.empty() && truth_path.empty()) return Fail("export needs --out or --truth (or both)");
+  if (out_path == "-" && truth_path == "-") return Fail("--out and --truth cannot both be stdout");
+  if (!truth_path.empty()) {
+    if (int rc = WriteTruthFile(*universe, truth_path); rc != 0) return rc;
+  }
+  if (out_path.empty()) return 0;
   auto sink = [](std::ostream& out) {
     return [&out](const std::string& url, const std::vector<std::string>& outlinks) {
       WriteExportLine(out, url, outlinks);
@@ -130,6 +176,28 @@ int Export(const UniverseFlags& options, const std::string& out_path) {
   universe->ExportTo(sink(file.stream()));
   if (Status s = file.Commit(); !s.ok()) return Fail(s.message());
   return 0;
+}
+
+int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_path, bool json) {
+  auto universe = MakeUniverse(options);
+  if (!universe.ok()) return Fail(universe.status().message());
+  std::ifstream in(log_path);
+  if (!in) return Fail("cannot open access log " + log_path);
+  std::vector<AccessRecord> records;
+  std::string line;
+  uint64_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty()) continue;
+    auto record = ParseAccessLine(line);
+    if (!record.ok()) return Fail(log_path + ":" + std::to_string(number) + ": " + record.status().message());
+    records.push_back(std::move(record).value());
+  }
+  if (in.bad()) return Fail("cannot read access log " + log_path);
+  const PolitenessReport report = CheckPoliteness(*universe, std::move(records));
+  std::cout << (json ? ToJson(report) : ToText(report));
+  std::cout.flush();
+  return std::cout ? 0 : Fail("cannot write to stdout");
 }
 
 int Seeds(const UniverseFlags& options) {
@@ -171,7 +239,20 @@ int Main(int argc, char** argv) {
   CLI::App* exp =
       app.add_subcommand("export", "Write the link graph a polite crawler can reach from the seeds");
   AddUniverseFlags(exp, options);
-  exp->add_option("--out", out_path, "Output file, or - for stdout")->required();
+  std::string truth_path;
+  exp->add_option("--out", out_path,
+                  "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
+  exp->add_option("--truth", truth_path,
+                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout");
+
+  std::string log_path;
+  bool json = false;
+  CLI::App* polite = app.add_subcommand(
+      "check-politeness",
+      "Report per-host concurrency, request gaps, Crawl-delay and robots violations of a log");
+  AddUniverseFlags(polite, options);
+  polite->add_option("log", log_path, "The access log written by 'serve --access-log'")->required();
+  polite->add_flag("--json", json, "Print one JSON object (its 'violations' field counts them all)");
 
   CLI::App* seeds = app.add_subcommand("seeds", "Print the seed URLs, one per line");
   AddUniverseFlags(seeds, options);
@@ -187,7 +268,8 @@ int Main(int argc, char** argv) {
   }
 
   if (serve->parsed()) return Serve(options, serve_flags);
-  if (exp->parsed()) return Export(options, out_path);
+  if (exp->parsed()) return Export(options, out_path, truth_path);
+  if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json);
   if (seeds->parsed()) return Seeds(options);
   return Fail("no subcommand");
 }

@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "tests/testweb/byte_range.h"
+#include "tests/testweb/gzip.h"
 
 namespace crawl::testweb {
 namespace {
@@ -46,6 +47,7 @@ Handled HandleRequest(const Universe& universe, const Request& request,
   if (host) out.host = universe.HostName(*host);
 
   const bool head = request.method() == http::verb::head;
+  bool chunked = false;
   if (request.method() != http::verb::get && !head) {
     res.result(http::status::method_not_allowed);
     res.set(http::field::allow, "GET, HEAD");
@@ -53,35 +55,56 @@ Handled HandleRequest(const Universe& universe, const Request& request,
     res.body() = "method not allowed\n";
   } else {
     const std::string_view target(request.target().data(), request.target().size());
-    std::optional<std::string> body;
-    const char* type = kHtmlType;
-    if (host && target == "/robots.txt") {
-      body = universe.RobotsTxt(*host);
-      type = kTextType;
-    } else if (host) {
-      body = universe.RenderPage(*host, target);
+    std::optional<Served> served;
+    if (host) served = universe.Serve(*host, target);
+    if (served && served->close) {
+      out.close = true;
+      return out;
     }
-    if (!body) {
+    if (!served || served->status == 404) {
       res.result(http::status::not_found);
       res.set(http::field::content_type, kHtmlType);
       res.body() =
           "<!DOCTYPE html>\n<html><head><title>Not Found</title></head><body><h1>Not "
           "Found</h1></body></html>\n";
+    } else if (served->status != 200) {
+      res.result(served->status);
+      res.set(http::field::content_type, served->content_type);
+      if (!served->location.empty()) res.set(http::field::location, served->location);
+      if (served->retry_after != 0) res.set(http::field::retry_after, std::to_string(served->retry_after));
+      res.body() = std::move(served->body);
+    } else if (universe.HostHas(*host, Misbehaviour::kGzip) &&
+               AcceptsGzip(request[http::field::accept_encoding])) {
+      // Ranges apply to the encoded bytes; this server simply ignores them
+      // here (RFC 9110 section 14.2 allows it) and sends everything.
+      res.result(http::status::ok);
+      res.set(http::field::content_type, served->content_type);
+      res.set(http::field::content_encoding, "gzip");
+      res.set(http::field::vary, "Accept-Encoding");
+      res.body() = GzipCompress(served->body);
+      chunked = served->chunked;
+    } else if (served->chunked) {
+      // No Content-Length, and no ranges: the client must cut the body.
+      res.result(http::status::ok);
+      res.set(http::field::content_type, served->content_type);
+      res.body() = std::move(served->body);
+      chunked = true;
     } else {
-      res.set(http::field::content_type, type);
+      std::string body = std::move(served->body);
+      res.set(http::field::content_type, served->content_type);
       res.set(http::field::accept_ranges, "bytes");
-      const uint64_t size = body->size();
+      const uint64_t size = body.size();
       const ByteRange range = ParseByteRange(request[http::field::range], size);
       switch (range.kind) {
         case ByteRange::Kind::kIgnore:
           res.result(http::status::ok);
-          res.body() = std::move(*body);
+          res.body() = std::move(body);
           break;
         case ByteRange::Kind::kPartial:
           res.result(http::status::partial_content);
           res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
                                                   std::to_string(range.last) + "/" + std::to_string(size));
-          res.body() = body->substr(range.first, range.last - range.first + 1);
+          res.body() = body.substr(range.first, range.last - range.first + 1);
           break;
         case ByteRange::Kind::kUnsatisfiable:
           res.result(http::status::range_not_satisfiable);
@@ -89,9 +112,18 @@ Handled HandleRequest(const Universe& universe, const Request& request,
           break;
       }
     }
+    if (host && universe.HostHas(*host, Misbehaviour::kSlow)) {
+      out.first_byte_delay = std::chrono::milliseconds(1000);
+      out.trickle_pieces = 10;
+      out.trickle_interval = std::chrono::milliseconds(150);
+    }
   }
-  res.prepare_payload();
   out.body_bytes = res.body().size();
+  if (chunked && !head && request.version() >= 11) {
+    res.chunked(true);
+  } else {
+    res.prepare_payload();
+  }
   if (head) {
     // HEAD: the headers of the GET answer, no body.
     const uint64_t length = res.body().size();

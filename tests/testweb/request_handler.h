@@ -1,11 +1,16 @@
-// From one HTTP request to its response, for the clean web: route by Host
-// header (falling back to the host that owns the local address), serve
-// /robots.txt and pages, 404 otherwise; GET and HEAD only; single byte
-// ranges (byte_range.h). No sockets here, so tests can call it directly.
+// From one HTTP request to its response: route by Host header (falling back
+// to the host that owns the local address), answer what Universe::Serve says
+// (/robots.txt, pages, and in a misbehaving web redirects, errors, files,
+// traps...), 404 otherwise; GET and HEAD only; single byte ranges
+// (byte_range.h) on 200 answers that are neither gzipped nor chunked.
+// Transport misbehaviours are returned for the server to apply: close
+// without answering, a delayed first byte, a trickled body. No sockets here,
+// so tests can call it directly.
 #pragma once
 
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,8 +24,12 @@ using Response = boost::beast::http::response<boost::beast::http::string_body>;
 
 struct Handled {
   Response response;
-  std::string host;         // the host that answered, "" if none
-  uint64_t body_bytes = 0;  // body bytes that will be sent (0 for HEAD)
+  std::string host;                               // the host that answered, "" if none
+  uint64_t body_bytes = 0;                        // body bytes that will be sent (0 for HEAD)
+  bool close = false;                             // close the connection without any answer
+  std::chrono::milliseconds first_byte_delay{0};  // wait before the first byte
+  int trickle_pieces = 0;                         // > 1: send in this many pieces
+  std::chrono::milliseconds trickle_interval{0};  //   with this pause between them
 };
 
 // `fallback_host`: the host owning the address the request arrived on, used

@@ -8,7 +8,12 @@
 // implementation-defined.
 #pragma once
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace crawl::testweb {
 
@@ -61,5 +66,24 @@ class Rng {
  private:
   uint64_t state_;
 };
+
+// A page index drawn with P(i) ~ 1/(i+1) over [0, n): log-uniform, so low
+// indexes (the root, top sections) collect most in-links.
+inline uint64_t LowBiased(Rng& rng, uint64_t n) {
+  if (n <= 1) return 0;
+  const double x = std::exp(rng.Uniform() * std::log(static_cast<double>(n) + 1.0));
+  const auto i = static_cast<uint64_t>(x);
+  return std::min<uint64_t>(i == 0 ? 0 : i - 1, n - 1);
+}
+
+// Parses a decimal without sign or leading zeros ("0" itself is fine): the
+// one spelling of an index in generated URLs.
+inline std::optional<uint64_t> ParseIndex(std::string_view s) {
+  if (s.empty() || s.size() > 19 || (s.size() > 1 && s[0] == '0')) return std::nullopt;
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
 
 }  // namespace crawl::testweb

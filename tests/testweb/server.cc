@@ -4,10 +4,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -16,6 +18,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <unordered_map>
 
@@ -41,6 +44,7 @@ struct ServerContext {
   std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
   std::chrono::milliseconds read_timeout{};
   std::chrono::milliseconds write_timeout{};
+  mutable std::atomic<uint64_t> connections{0};  // numbers sessions for the access log
 };
 
 namespace {
@@ -50,7 +54,7 @@ namespace {
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket&& socket, std::shared_ptr<const ServerContext> context)
-      : stream_(std::move(socket)), context_(std::move(context)) {}
+      : stream_(std::move(socket)), context_(std::move(context)), connection_(++context_->connections) {}
 
   void Run() {
     beast::error_code ec;
@@ -77,14 +81,29 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
     if (ec == http::error::end_of_stream) return DoClose();
     if (ec) return;  // timeout, reset or a malformed request: drop the connection
+    started_wall_ = std::chrono::system_clock::now();
+    started_ = std::chrono::steady_clock::now();
     const Request request = parser_->release();
-    Handled handled = HandleRequest(*context_->universe, request, fallback_host_);
-    if (context_->access_log != nullptr) {
-      context_->access_log->Write(std::chrono::system_clock::now(), handled.host,
-                                  std::string_view(request.target().data(), request.target().size()),
-                                  handled.response.result_int(), handled.body_bytes, remote_);
+    handled_ = HandleRequest(*context_->universe, request, fallback_host_);
+    target_.assign(request.target().data(), request.target().size());
+    if (handled_.close) {
+      // robots-unreachable: the request is read, then the connection dies.
+      Log(0, 0);
+      beast::error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+      stream_.socket().close(ignored);
+      return;
     }
-    response_ = std::move(handled.response);
+    response_ = std::move(handled_.response);
+    if (handled_.first_byte_delay.count() > 0 || handled_.trickle_pieces > 1) {
+      std::ostringstream raw;
+      raw << response_;  // the exact bytes async_write would send
+      raw_ = std::move(raw).str();
+      raw_sent_ = 0;
+      timer_.expires_after(handled_.first_byte_delay);
+      timer_.async_wait(beast::bind_front_handler(&Session::DoWriteRawPiece, shared_from_this()));
+      return;
+    }
     DoWrite();
   }
 
@@ -93,10 +112,44 @@ class Session : public std::enable_shared_from_this<Session> {
     http::async_write(stream_, response_, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
   }
 
+  // Slow hosts: the serialized response in trickle_pieces pieces, with a
+  // pause before each (the first pause is the first-byte delay).
+  void DoWriteRawPiece(beast::error_code ec) {
+    if (ec) return;
+    const size_t pieces = static_cast<size_t>(std::max(1, handled_.trickle_pieces));
+    const size_t piece = (raw_.size() + pieces - 1) / pieces;
+    const size_t n = std::min(piece, raw_.size() - raw_sent_);
+    stream_.expires_after(context_->write_timeout);
+    asio::async_write(stream_, asio::buffer(raw_.data() + raw_sent_, n),
+                      beast::bind_front_handler(&Session::OnWriteRawPiece, shared_from_this()));
+  }
+
+  void OnWriteRawPiece(beast::error_code ec, std::size_t bytes) {
+    if (ec) return;
+    raw_sent_ += bytes;
+    if (raw_sent_ < raw_.size()) {
+      timer_.expires_after(handled_.trickle_interval);
+      timer_.async_wait(beast::bind_front_handler(&Session::DoWriteRawPiece, shared_from_this()));
+      return;
+    }
+    raw_.clear();
+    OnWrite(ec, bytes);
+  }
+
   void OnWrite(beast::error_code ec, std::size_t /*bytes*/) {
     if (ec) return;
+    Log(response_.result_int(), handled_.body_bytes);
     if (!response_.keep_alive()) return DoClose();
     DoRead();
+  }
+
+  // One access-log line: start time, and the duration until the last byte
+  // was written (or the connection closed).
+  void Log(unsigned status, uint64_t bytes) {
+    if (context_->access_log == nullptr) return;
+    const auto elapsed = std::chrono::steady_clock::now() - started_;
+    context_->access_log->Write(started_wall_, handled_.host, target_, status, bytes, remote_,
+                                std::chrono::duration<double, std::milli>(elapsed).count(), connection_);
   }
 
   void DoClose() {
@@ -111,6 +164,14 @@ class Session : public std::enable_shared_from_this<Session> {
   std::shared_ptr<const ServerContext> context_;
   std::optional<uint32_t> fallback_host_;
   std::string remote_;
+  asio::steady_timer timer_{stream_.get_executor()};
+  Handled handled_;
+  std::string target_;
+  std::string raw_;  // slow hosts: the response bytes, sent piecewise
+  size_t raw_sent_ = 0;
+  std::chrono::system_clock::time_point started_wall_;
+  std::chrono::steady_clock::time_point started_;
+  uint64_t connection_;
 };
 
 }  // namespace

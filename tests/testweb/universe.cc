@@ -24,32 +24,17 @@ enum Salt : uint64_t {
 
 constexpr std::string_view kHostPrefix = "www.site";
 constexpr std::string_view kHostSuffix = ".test";
+constexpr std::string_view kFarmPrefix = "farm";
+constexpr std::string_view kFarmSuffix = ".spam.test";
 
 // Directories some hosts put all their pages under (index 0: none).
 constexpr std::string_view kPathPrefixes[] = {"", "docs/", "wiki/", "articles/", "blog/", "pages/"};
 
 // Robots variants: most hosts keep /private/ out, some allow everything,
 // some also shut out one named bot completely (RFC 9309 group selection).
-constexpr uint32_t kRobotsPrivate = 0, kRobotsAllowAll = 1, kRobotsNamedBot = 2;
+// RobotsRich only on robots-rules hosts of a misbehaving web.
+constexpr uint32_t kRobotsPrivate = 0, kRobotsAllowAll = 1, kRobotsNamedBot = 2, kRobotsRich = 3;
 constexpr std::string_view kNamedBot = "ExampleBot";
-
-// Parses a decimal without sign or leading zeros ("0" itself is fine).
-std::optional<uint64_t> ParseIndex(std::string_view s) {
-  if (s.empty() || s.size() > 19 || (s.size() > 1 && s[0] == '0')) return std::nullopt;
-  uint64_t v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-// A page index drawn with P(i) ~ 1/(i+1) over [0, n): log-uniform, so low
-// indexes (the root, top sections) collect most in-links.
-uint64_t LowBiased(Rng& rng, uint64_t n) {
-  if (n <= 1) return 0;
-  const double x = std::exp(rng.Uniform() * std::log(static_cast<double>(n) + 1.0));
-  const auto i = static_cast<uint64_t>(x);
-  return std::min<uint64_t>(i == 0 ? 0 : i - 1, n - 1);
-}
 
 // The path from the directory of `from` to `to` ("../b2/p9.html", "./").
 std::string RelativeRef(std::string_view from, std::string_view to) {
@@ -96,7 +81,15 @@ Result<Universe> Universe::Create(const UniverseOptions& options) {
       RobotsRules({{{"*"}, {"/private/"}}}),
       RobotsRules({{{"*"}, {""}}}),
       RobotsRules({{{std::string(kNamedBot)}, {"/"}}, {{"*"}, {"/private/"}}}),
+      RobotsRules({{{std::string(kNamedBot)}, {"/"}},
+                   {{"*"},
+                    {"/private/", "/*?sessionid=", "/files/*.pdf$", "/calendar/", "/deep/a/a/a/"},
+                    {"/files/1.pdf$", "/calendar/2026/"},
+                    1.0}}),
   };
+  if (options.Has(Misbehaviour::kLinkFarm) && options.hosts >= 5) {
+    u.first_farm_ = static_cast<uint32_t>(options.hosts - std::max<uint64_t>(2, options.hosts / 10));
+  }
   const auto sizes = ZipfPartition(options.pages, options.hosts, options.host_size_exponent);
   u.hosts_.resize(options.hosts);
   uint64_t first = 0;
@@ -112,6 +105,7 @@ Result<Universe> Universe::Create(const UniverseOptions& options) {
     h.prefix = rng.Below(100) < 60 ? 0 : static_cast<uint32_t>(1 + rng.Below(std::size(kPathPrefixes) - 1));
     const uint64_t robots_roll = rng.Below(100);
     h.robots = robots_roll < 75 ? kRobotsPrivate : robots_roll < 90 ? kRobotsAllowAll : kRobotsNamedBot;
+    if (u.HostHas(static_cast<uint32_t>(i), Misbehaviour::kRobotsRules)) h.robots = kRobotsRich;
     const uint64_t topics = rng.Between(2, 4);
     for (uint64_t t = 0; t < topics; ++t)
       h.topics.push_back(static_cast<uint32_t>(rng.Below(Vocabulary::TopicCount())));
@@ -120,6 +114,9 @@ Result<Universe> Universe::Create(const UniverseOptions& options) {
 }
 
 std::string Universe::HostName(uint32_t host) const {
+  if (IsFarmHost(host)) {
+    return std::string(kFarmPrefix) + std::to_string(host - first_farm_) + std::string(kFarmSuffix);
+  }
   std::string name(kHostPrefix);
   name += std::to_string(host);
   name += kHostSuffix;
@@ -127,13 +124,20 @@ std::string Universe::HostName(uint32_t host) const {
 }
 
 std::optional<uint32_t> Universe::HostIndex(std::string_view name) const {
+  if (first_farm_ != UINT32_MAX && name.size() > kFarmPrefix.size() + kFarmSuffix.size() &&
+      name.starts_with(kFarmPrefix) && name.ends_with(kFarmSuffix)) {
+    const auto j =
+        ParseIndex(name.substr(kFarmPrefix.size(), name.size() - kFarmPrefix.size() - kFarmSuffix.size()));
+    if (!j || *j >= hosts_.size() - first_farm_) return std::nullopt;
+    return static_cast<uint32_t>(first_farm_ + *j);
+  }
   if (name.size() <= kHostPrefix.size() + kHostSuffix.size() || !name.starts_with(kHostPrefix) ||
       !name.ends_with(kHostSuffix)) {
     return std::nullopt;
   }
   const auto index =
       ParseIndex(name.substr(kHostPrefix.size(), name.size() - kHostPrefix.size() - kHostSuffix.size()));
-  if (!index || *index >= hosts_.size()) return std::nullopt;
+  if (!index || *index >= hosts_.size() || *index >= first_farm_) return std::nullopt;
   return static_cast<uint32_t>(*index);
 }
 
@@ -266,9 +270,17 @@ std::vector<Link> Universe::Links(uint32_t host, uint64_t page) const {
       // host with probability proportional to host size.
       to.host = HostOfGlobal(rng.Below(options_.pages));
     }
+    // The link farm links only itself, and the rest of the web never links
+    // it by chance (its few in-links are special links of some roots).
+    if (IsFarmHost(host)) {
+      to.host = first_farm_ + static_cast<uint32_t>(rng.Below(hosts_.size() - first_farm_));
+    } else if (IsFarmHost(to.host)) {
+      to.host = host;
+    }
     to.page = LowBiased(rng, hosts_[to.host].pages);
     add(to, false, rng.PerMille(options_.nofollow_permille));
   }
+  if (options_.misbehaviours != 0) AppendSpecialLinks(host, page, links);
   return links;
 }
 
@@ -382,10 +394,15 @@ bool Universe::IsAllowed(std::string_view url) const {
   if (!parts.ok() || parts->scheme != "http" || parts->port != 80) return false;
   const auto host = HostIndex(parts->host);
   if (!host) return false;
+  // RFC 9309 section 2.3.1.4: an unreachable robots.txt disallows everything.
+  if (HostHas(*host, Misbehaviour::kRobots5xx) || HostHas(*host, Misbehaviour::kRobotsUnreachable))
+    return parts->target == "/robots.txt";
   return Robots(*host).Allows("*", parts->target);
 }
 
 bool Universe::IsPageAllowed(uint32_t host, uint64_t page) const {
+  if (HostHas(host, Misbehaviour::kRobots5xx) || HostHas(host, Misbehaviour::kRobotsUnreachable))
+    return false;
   return Robots(host).Allows("*", PagePath(host, page));
 }
 
@@ -398,6 +415,7 @@ std::vector<std::string> Universe::Seeds() const {
 
 void Universe::ExportTo(
     const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>& sink) const {
+  if (options_.misbehaviours != 0) return ExportMisbehavingTo(sink);
   std::vector<bool> seen(options_.pages, false);
   std::deque<PageRef> queue;
   auto visit = [&](PageRef p) {

@@ -17,6 +17,43 @@
 //     follow a power law.
 // Host sizes follow Zipf (exponent ~1) over host index: host 0 is largest.
 //
+// Misbehaving hosts (options().misbehaviours; all off in "clean", all on in
+// "misbehaving"). With link-farm on and at least 5 hosts, the last
+// max(2, hosts/10) hosts are the farm, named farm<j>.spam.test; the others
+// (index i) misbehave by a fixed pattern, the same for every seed:
+//   robots-rules       i % 4 == 1   Allow, "*", "$", Crawl-delay: 1 (RobotsRich)
+//   robots-5xx         i % 10 == 7  /robots.txt answers 500
+//   robots-unreachable i % 10 == 9  /robots.txt: connection closed unanswered
+//   redirects          i % 3 == 0   /redirect/CODE/HOPS/J (HOPS 1-3 hops to
+//                                   page J), /loop/0/J <-> /loop/1/J
+//   errors             i % 3 == 1   /error/CODE/J, CODE 404 410 500 503
+//                                   (503 with Retry-After: 2)
+//   slow               i % 8 == 5   1 s to the first byte, body in 10 pieces
+//                                   150 ms apart (at most 2.5 s in all)
+//   big-pages          i % 5 == 2   /big/J.html (Content-Length) and
+//                                   /big-chunked/J.html (chunked), > 1 MiB
+//   gzip               i % 2 == 0   gzip when Accept-Encoding allows it
+//   non-html           i % 3 == 2   /files/J.pdf, /files/J.png, /files/J.txt
+//   duplicates         i % 4 == 0   page links with ?sessionid=HEX or
+//                                   ?utm_source=..&utm_medium=..&utm_campaign=..
+//   soft-404           i % 6 == 3   unknown paths: 200 "not found"; /old/J.html
+//                                   linked
+//   malformed-html     i % 5 == 4   a third of the pages (and "/"): unclosed
+//                                   tags, bad entities, stray bytes, a wrong
+//                                   charset label in meta and header
+//   traps              i % 7 == 3   "/" links /calendar/2026/11/ (prev/next
+//                                   month forever) and /deep/a/ (a/ forever)
+//   link-farm          i % 10 == 4  "/" links http://farm0.spam.test/ (the
+//                                   farm's only in-links); farm pages link
+//                                   only farm pages
+// Links to these special URLs are appended to the text links of "/" and of
+// a deterministic share of the host's pages.
+//
+// Ground truth (Walk): breadth-first from the seeds over followable links,
+// robots ignored for listing but disallowed URLs not expanded. Traps are
+// cut for this purpose at kTrapMonths months either side of 2026/11 and at
+// kTrapDepth levels of /deep/: links beyond are left out.
+//
 // Thread-safety: all methods are const and safe to call concurrently.
 #pragma once
 
@@ -48,9 +85,59 @@ struct Link {
   std::string url;     // href resolved against the page URL: canonical, absolute
   std::string anchor;  // anchor text
   bool nofollow = false;
-  bool nav = false;  // a tree link (parent or child) in the page's nav list
-  PageRef target;
+  bool nav = false;      // a tree link (parent or child) in the page's nav list
+  PageRef target;        // for a special link: the page its URL is about
+  bool special = false;  // a misbehaviour URL (redirect, error, file, trap...), not a page
 };
+
+// What lives at a (host, request target) of a misbehaving web.
+struct Resource {
+  enum class Type {
+    kNotFound,   // 404 (or a soft 404 on soft-404 hosts)
+    kPage,       // a page (`page`)
+    kDuplicate,  // a page (`page`) reached with tracking parameters
+    kRedirect,   // `status` 301/302/307/308 to `location`
+    kError,      // `status` 404/410/500/503
+    kNonHtml,    // `ext` pdf, png or txt, about page `page`
+    kBigPage,    // > 1 MiB of HTML linking "/" and `page`; `chunked`
+    kCalendar,   // /calendar/`year`/`month`/
+    kDeep,       // /deep/ + `depth` times "a/"
+  };
+  Type type = Type::kNotFound;
+  uint64_t page = 0;
+  unsigned status = 200;
+  std::string location;  // kRedirect: an absolute URL
+  std::string ext;
+  bool chunked = false;
+  int year = 0;
+  int month = 0;
+  uint64_t depth = 0;
+};
+
+// An HTTP answer of a misbehaving web, before transport effects (slow,
+// gzip, ranges: see request_handler.h).
+struct Served {
+  unsigned status = 200;
+  std::string content_type;
+  std::string body;
+  std::string location;      // Location header, if not empty
+  uint32_t retry_after = 0;  // Retry-After seconds, if not 0
+  bool chunked = false;      // send without Content-Length
+  bool close = false;        // close the connection without answering
+};
+
+// One URL of the ground truth, in breadth-first order.
+struct WalkedUrl {
+  std::string url;
+  std::string_view kind;              // normal farm trap duplicate disallowed error redirect non-html
+  uint32_t depth = 0;                 // link hops from the nearest seed
+  bool allowed = true;                // robots let a crawler obeying "*" fetch it
+  std::vector<std::string> outlinks;  // followable, each once, page order; empty if disallowed
+};
+
+// Trap cuts of the ground truth (see above).
+inline constexpr int kTrapMonths = 24;
+inline constexpr uint64_t kTrapDepth = 20;
 
 // One line of the export: a reachable page and its followable out-links.
 struct ExportedPage {
@@ -68,7 +155,8 @@ class Universe {
   [[nodiscard]] uint32_t HostCount() const { return static_cast<uint32_t>(hosts_.size()); }
   [[nodiscard]] uint64_t TotalPages() const { return options_.pages; }
 
-  // "www.site<host>.test". REQUIRES: host < HostCount().
+  // "www.site<host>.test", or "farm<j>.spam.test" for a link-farm host.
+  // REQUIRES: host < HostCount().
   [[nodiscard]] std::string HostName(uint32_t host) const;
   // The index of a host name (lower-case, exact form), if it is in this web.
   [[nodiscard]] std::optional<uint32_t> HostIndex(std::string_view name) const;
@@ -101,6 +189,16 @@ class Universe {
   [[nodiscard]] bool IsAllowed(std::string_view url) const;
   [[nodiscard]] bool IsPageAllowed(uint32_t host, uint64_t page) const;
 
+  // Whether `host` shows misbehaviour `m` (see "Misbehaving hosts").
+  [[nodiscard]] bool HostHas(uint32_t host, Misbehaviour m) const;
+  [[nodiscard]] bool IsFarmHost(uint32_t host) const { return host >= first_farm_; }
+
+  // What a request target (path and query) of `host` is. In "clean" only
+  // pages and kNotFound exist.
+  [[nodiscard]] Resource Resolve(uint32_t host, std::string_view target) const;
+  // The answer to GET `target` on `host`, /robots.txt included.
+  [[nodiscard]] Served Serve(uint32_t host, std::string_view target) const;
+
   // Where a crawl starts: the root URLs of hosts 0..min(hosts, seed_hosts)-1.
   [[nodiscard]] std::vector<std::string> Seeds() const;
 
@@ -112,7 +210,15 @@ class Universe {
   // `sink` is called once per page, in order (streams large webs).
   void ExportTo(const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>&
                     sink) const;
+  // In a misbehaving web this is Walk() restricted to allowed URLs: a
+  // redirect's out-link is its Location, error pages and files have none,
+  // traps are cut as in Walk(). In "clean" it is exactly the walk above.
   [[nodiscard]] std::vector<ExportedPage> Export() const;
+
+  // The ground truth: every URL reachable from Seeds() through followable
+  // links (see "Ground truth" above), `sink` called once per URL in
+  // breadth-first order.
+  void Walk(const std::function<void(const WalkedUrl&)>& sink) const;
 
  private:
   struct Host {
@@ -127,6 +233,13 @@ class Universe {
 
   Universe() = default;
 
+  void AppendSpecialLinks(uint32_t host, uint64_t page, std::vector<Link>& links) const;
+  [[nodiscard]] std::vector<std::string> ResourceLinks(uint32_t host, const Resource& r) const;
+  [[nodiscard]] std::string RenderBigPage(uint32_t host, uint64_t page) const;
+  [[nodiscard]] std::string Mangle(std::string html) const;
+  void ExportMisbehavingTo(
+      const std::function<void(const std::string&, const std::vector<std::string>&)>& sink) const;
+
   [[nodiscard]] bool IsPrivate(uint32_t host, uint64_t page) const;
   [[nodiscard]] uint32_t HostOfGlobal(uint64_t global) const;
   [[nodiscard]] std::string MakeHref(uint32_t from_host, const std::string& from_path, PageRef to,
@@ -139,6 +252,7 @@ class Universe {
   std::vector<Host> hosts_;
   std::vector<RobotsRules> robots_;               // the distinct robots.txt variants
   std::shared_ptr<const Vocabulary> vocabulary_;  // shared: Universe is cheap to copy
+  uint32_t first_farm_ = UINT32_MAX;              // hosts at or above it are the link farm
 };
 
 }  // namespace crawl::testweb

@@ -1,6 +1,8 @@
 // Presets and validation of UniverseOptions; see universe_options.h.
 #include "tests/testweb/universe_options.h"
 
+#include <iterator>
+
 namespace crawl::testweb {
 namespace {
 
@@ -9,13 +11,56 @@ namespace {
 constexpr uint64_t kMaxHosts = 1'000'000;
 constexpr uint64_t kMaxPages = 1'000'000'000;
 
+constexpr std::string_view kMisbehaviourNames[] = {
+    "robots-rules", "robots-5xx", "robots-unreachable", "redirects", "errors",         "slow",  "big-pages",
+    "gzip",         "non-html",   "duplicates",         "soft-404",  "malformed-html", "traps", "link-farm",
+};
+static_assert(std::size(kMisbehaviourNames) == static_cast<size_t>(Misbehaviour::kCount));
+
+constexpr uint32_t kAllMisbehaviours = (1U << static_cast<uint32_t>(Misbehaviour::kCount)) - 1;
+
 }  // namespace
 
-std::vector<std::string> PresetNames() { return {"clean"}; }
+std::string_view MisbehaviourName(Misbehaviour m) { return kMisbehaviourNames[static_cast<size_t>(m)]; }
+
+std::vector<std::string> MisbehaviourNames() {
+  return {std::begin(kMisbehaviourNames), std::end(kMisbehaviourNames)};
+}
+
+Status SetMisbehaviours(uint32_t& mask, std::string_view list, bool on) {
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    if (name.empty()) continue;
+    uint32_t bits = 0;
+    if (name == "all") {
+      bits = kAllMisbehaviours;
+    } else {
+      for (size_t i = 0; i < std::size(kMisbehaviourNames); ++i) {
+        if (kMisbehaviourNames[i] == name) bits = 1U << i;
+      }
+    }
+    if (bits == 0) {
+      std::string known = "all";
+      for (auto n : kMisbehaviourNames) known += ", " + std::string(n);
+      return Status::InvalidArgument("unknown misbehaviour '" + std::string(name) + "' (known: " + known +
+                                     ")");
+    }
+    mask = on ? (mask | bits) : (mask & ~bits);
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> PresetNames() { return {"clean", "misbehaving"}; }
 
 Status ApplyPreset(UniverseOptions& options) {
   if (options.preset == "clean") {
     // The defaults of UniverseOptions are the clean web: nothing misbehaves.
+    return Status::Ok();
+  }
+  if (options.preset == "misbehaving") {
+    options.misbehaviours = kAllMisbehaviours;
     return Status::Ok();
   }
   std::string known;
@@ -40,6 +85,8 @@ Status Validate(const UniverseOptions& o) {
     if (p > 1000) return Status::InvalidArgument("a per-mille knob exceeds 1000");
   }
   if (o.seed_hosts == 0) return Status::InvalidArgument("seed_hosts must be at least 1");
+  if ((o.misbehaviours & ~kAllMisbehaviours) != 0)
+    return Status::InvalidArgument("unknown misbehaviour bits");
   if (o.vocabulary_size == 0) return Status::InvalidArgument("vocabulary_size must be at least 1");
   return Status::Ok();
 }

@@ -1,8 +1,8 @@
 // What a synthetic web looks like: its size, its seed and the knobs a preset
-// sets (DESIGN.md section 10). The preset "clean" is a well-behaved web;
-// later presets switch misbehaviours on (Crawl-delay, redirects, errors, slow
-// answers, traps...) by setting fields here, so Universe and Server only ever
-// read options, never preset names.
+// sets (DESIGN.md section 10). The preset "clean" is a well-behaved web; the
+// preset "misbehaving" switches every misbehaviour on (see Misbehaviour);
+// each can then be switched off or on alone (testweb --disable/--enable).
+// Universe and Server only ever read options, never preset names.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +14,37 @@
 
 namespace crawl::testweb {
 
+// One way a web misbehaves; a bit in UniverseOptions::misbehaviours. Which
+// hosts and pages misbehave is a fixed function of the host index (see
+// universe.h, "Misbehaving hosts"), the same for every seed.
+enum class Misbehaviour : uint32_t {
+  kRobotsRules = 0,    // robots.txt with Allow, "*", "$" and Crawl-delay
+  kRobots5xx,          // robots.txt answers 500
+  kRobotsUnreachable,  // robots.txt request: connection closed, no answer
+  kRedirects,          // 301/302/307/308 chains of 1-3 hops, and loops
+  kErrors,             // linked pages answering 404/410/500/503 (+Retry-After)
+  kSlow,               // 1 s before the first byte, body trickled over ~1.5 s
+  kBigPages,           // pages over 1 MiB, with Content-Length and chunked
+  kGzip,               // Content-Encoding: gzip when the client accepts it
+  kNonHtml,            // linked application/pdf, image/png, text/plain files
+  kDuplicates,         // links with sessionid / utm_* parameters: same body
+  kSoft404,            // unknown paths answer 200 "not found" (and are linked)
+  kMalformedHtml,      // unclosed tags, bad entities, stray bytes, wrong charset
+  kTraps,              // endless /calendar/Y/M/ and /deep/a/a/.../
+  kLinkFarm,           // farm<j>.spam.test hosts, densely linked, few in-links
+  kCount,
+};
+
+// "robots-rules", "robots-5xx", ... in enum order.
+[[nodiscard]] std::string_view MisbehaviourName(Misbehaviour m);
+[[nodiscard]] std::vector<std::string> MisbehaviourNames();
+// Sets or clears the bits named in `list` (comma-separated names, or
+// "all"). InvalidArgument naming the known ones on an unknown name.
+[[nodiscard]] Status SetMisbehaviours(uint32_t& mask, std::string_view list, bool on);
+
 struct UniverseOptions {
-  // Identity: the same four values always give the same web.
+  // Identity: the same seed, hosts, pages and preset (plus misbehaviours,
+  // below, if changed after the preset) always give the same web.
   uint64_t seed = 1;
   uint64_t hosts = 1;  // host i is www.site<i>.test
   uint64_t pages = 1;  // in total over all hosts; REQUIRES pages >= hosts
@@ -32,6 +61,9 @@ struct UniverseOptions {
   uint32_t private_permille = 40;      // share of leaf pages under /private/
   uint32_t seed_hosts = 3;             // seeds: the roots of hosts 0..seed_hosts-1
   uint32_t vocabulary_size = 1000;     // distinct words in page text
+  uint32_t misbehaviours = 0;          // bits: 1 << Misbehaviour; 0 in "clean"
+
+  [[nodiscard]] bool Has(Misbehaviour m) const { return (misbehaviours >> static_cast<uint32_t>(m)) & 1U; }
 };
 
 // The preset names this version knows.

@@ -15,6 +15,8 @@
 #include <fstream>
 #include <thread>
 
+#include "tests/testweb/politeness.h"
+
 namespace crawl::testweb {
 namespace {
 
@@ -26,11 +28,14 @@ using tcp = asio::ip::tcp;
 // Runs a server for two hosts on the given addresses until destroyed.
 class RunningServer {
  public:
-  RunningServer(std::vector<std::string> addresses, AccessLog* log = nullptr) {
+  RunningServer(std::vector<std::string> addresses, AccessLog* log = nullptr,
+                const std::string& preset = "clean") {
     UniverseOptions o;
     o.seed = 1;
-    o.hosts = 2;
-    o.pages = 40;
+    o.hosts = addresses.size();
+    o.pages = 20 * o.hosts;
+    o.preset = preset;
+    if (!ApplyPreset(o).ok()) return;
     universe_ = std::make_unique<Universe>(std::move(Universe::Create(o)).value());
     ServerOptions so;
     so.addresses = std::move(addresses);
@@ -40,6 +45,7 @@ class RunningServer {
     if (status_.ok()) thread_ = std::thread([this] { server_->Run(); });
   }
   ~RunningServer() {
+    if (!server_) return;
     server_->Stop();
     if (thread_.joinable()) thread_.join();
   }
@@ -54,6 +60,22 @@ class RunningServer {
   std::thread thread_;
 };
 
+// The lines of `path` once it has at least `n` (or after 10 s): the server
+// logs a request when its last byte is written, which can be just after the
+// client has read it.
+std::vector<std::string> WaitForLines(const std::string& path, size_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::vector<std::string> lines;
+  while (true) {
+    lines.clear();
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+    if (lines.size() >= n || std::chrono::steady_clock::now() > deadline) return lines;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 // A keep-alive client connection.
 class Client {
  public:
@@ -61,12 +83,18 @@ class Client {
     stream_.connect(tcp::endpoint(asio::ip::make_address(address), port));
   }
   http::response<http::string_body> Get(const std::string& host, const std::string& target) {
+    beast::error_code ec;
+    return Get(host, target, ec);
+  }
+  http::response<http::string_body> Get(const std::string& host, const std::string& target,
+                                        beast::error_code& ec) {
     http::request<http::empty_body> req{http::verb::get, target, 11};
     req.set(http::field::host, host);
-    http::write(stream_, req);
-    http::response<http::string_body> res;
-    http::read(stream_, buffer_, res);
-    return res;
+    http::write(stream_, req, ec);
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(16 * 1024 * 1024);
+    if (!ec) http::read(stream_, buffer_, parser, ec);
+    return parser.release();
   }
 
  private:
@@ -108,11 +136,64 @@ TEST_CASE("hosts on their own addresses share one port and are found by address"
     const auto res = c.Get("unknown.example", "/");  // no such host: the address decides
     CHECK(res.result() == http::status::ok);
     CHECK(res.body() == rs.universe().RenderPageAt(1, 0));
+    const auto lines = WaitForLines(log_path, 1);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].find("\twww.site1.test\t/\t200\t") != std::string::npos);
   }
-  std::ifstream in(log_path);
-  std::string line;
-  REQUIRE(std::getline(in, line));
-  CHECK(line.find("\twww.site1.test\t/\t200\t") != std::string::npos);
+  std::remove(log_path.c_str());
+}
+
+TEST_CASE("misbehaving transport: closed robots.txt, chunked big pages, slow hosts, logged", "[unit][slow]") {
+  AccessLog log;
+  const std::string log_path = "/tmp/testweb_unit_server_mis_" + std::to_string(::getpid()) + ".log";
+  std::remove(log_path.c_str());
+  REQUIRE(log.Open(log_path).ok());
+  std::vector<std::string> lines;
+  {
+    RunningServer rs(std::vector<std::string>(12, "127.0.0.1"), &log, "misbehaving");  // 10, 11: farm
+    REQUIRE(rs.status().ok());
+    const uint16_t port = rs.server().port();
+    {
+      // Host 9: robots-unreachable. The connection ends without an answer.
+      Client c("127.0.0.1", port);
+      beast::error_code ec;
+      (void)c.Get("www.site9.test", "/robots.txt", ec);
+      CHECK(ec);
+    }
+    {
+      // Host 2: a chunked page over 1 MiB arrives whole.
+      Client c("127.0.0.1", port);
+      const auto big = c.Get("www.site2.test", "/big-chunked/0.html");
+      CHECK(big.result() == http::status::ok);
+      CHECK(big.chunked());
+      CHECK(big.body() == rs.universe().Serve(2, "/big-chunked/0.html").body);
+    }
+    {
+      // Host 5: slow, but the same bytes in the end.
+      Client c("127.0.0.1", port);
+      const auto start = std::chrono::steady_clock::now();
+      const auto page = c.Get("www.site5.test", "/");
+      const auto elapsed = std::chrono::steady_clock::now() - start;
+      CHECK(page.result() == http::status::ok);
+      CHECK(page.body() == rs.universe().Serve(5, "/").body);
+      CHECK(elapsed >= std::chrono::milliseconds(1000));  // a lower bound only: never flaky
+      // Keep-alive still works after a trickled answer.
+      CHECK(c.Get("www.site5.test", "/robots.txt").result() == http::status::ok);
+    }
+    lines = WaitForLines(log_path, 4);
+  }
+  REQUIRE(lines.size() == 4);
+  // TIMESTAMP HOST TARGET STATUS BYTES REMOTE DURATION_MS CONNECTION
+  CHECK(lines[0].find("\twww.site9.test\t/robots.txt\t0\t0\t") != std::string::npos);
+  const auto slow = ParseAccessLine(lines[2]);
+  REQUIRE(slow.ok());
+  CHECK(slow->host == "www.site5.test");
+  CHECK(slow->target == "/");
+  CHECK(slow->duration_ms >= 1000.0);
+  const auto robots = ParseAccessLine(lines[3]);
+  REQUIRE(robots.ok());
+  CHECK(robots->connection == slow->connection);  // the same keep-alive connection
+  CHECK(ParseAccessLine(lines[1])->connection != slow->connection);
   std::remove(log_path.c_str());
 }
 

@@ -1,0 +1,197 @@
+// The politeness checker; see politeness.h.
+#include "tests/testweb/politeness.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <map>
+
+namespace crawl::testweb {
+namespace {
+
+std::vector<std::string_view> SplitTabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  while (true) {
+    const size_t tab = line.find('\t');
+    fields.push_back(line.substr(0, tab));
+    if (tab == std::string_view::npos) break;
+    line = line.substr(tab + 1);
+  }
+  return fields;
+}
+
+template <typename T>
+bool ParseNumber(std::string_view s, T& out) {
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return !s.empty() && ec == std::errc() && ptr == s.data() + s.size();
+}
+
+// "2024-05-01T12:34:56.123456Z" -> microseconds since the epoch.
+bool ParseTimestamp(std::string_view s, int64_t& us) {
+  if (s.size() != 27 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
+      s[19] != '.' || s[26] != 'Z')
+    return false;
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  int64_t micros = 0;
+  if (!ParseNumber(s.substr(0, 4), year) || !ParseNumber(s.substr(5, 2), month) ||
+      !ParseNumber(s.substr(8, 2), day) || !ParseNumber(s.substr(11, 2), hour) ||
+      !ParseNumber(s.substr(14, 2), minute) || !ParseNumber(s.substr(17, 2), second) ||
+      !ParseNumber(s.substr(20, 6), micros))
+    return false;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return false;
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  us = static_cast<int64_t>(timegm(&tm)) * 1'000'000 + micros;
+  return true;
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+}  // namespace
+
+Result<AccessRecord> ParseAccessLine(std::string_view line) {
+  const auto f = SplitTabs(line);
+  if (f.size() < 6 || f.size() > 8)
+    return Status::InvalidArgument("expected 6 to 8 tab-separated fields, got " + std::to_string(f.size()));
+  AccessRecord r;
+  if (!ParseTimestamp(f[0], r.start_us))
+    return Status::InvalidArgument("bad timestamp '" + std::string(f[0]) + "'");
+  r.host = f[1];
+  r.target = f[2];
+  if (!ParseNumber(f[3], r.status)) return Status::InvalidArgument("bad status '" + std::string(f[3]) + "'");
+  if (!ParseNumber(f[4], r.bytes))
+    return Status::InvalidArgument("bad byte count '" + std::string(f[4]) + "'");
+  r.remote = f[5];
+  if (f.size() == 8 && !ParseNumber(f[7], r.connection))
+    return Status::InvalidArgument("bad connection number '" + std::string(f[7]) + "'");
+  if (f.size() >= 7) {
+    // from_chars for double: a plain decimal is all the log writes.
+    const std::string d(f[6]);
+    char* end = nullptr;
+    r.duration_ms = std::strtod(d.c_str(), &end);
+    if (d.empty() || end != d.c_str() + d.size() || !(r.duration_ms >= 0))
+      return Status::InvalidArgument("bad duration '" + d + "'");
+  }
+  return r;
+}
+
+PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRecord> records) {
+  PolitenessReport report;
+  report.requests = records.size();
+  std::map<std::string, std::vector<AccessRecord>> by_host;
+  for (auto& r : records) by_host[r.host].push_back(std::move(r));
+  for (auto& [name, recs] : by_host) {
+    HostPoliteness h;
+    h.host = name;
+    h.requests = recs.size();
+    std::stable_sort(recs.begin(), recs.end(),
+                     [](const AccessRecord& a, const AccessRecord& b) { return a.start_us < b.start_us; });
+    const auto host = universe.HostIndex(name);
+    if (host) h.crawl_delay_s = universe.Robots(*host).CrawlDelay("*");
+    if (host && (universe.HostHas(*host, Misbehaviour::kRobots5xx) ||
+                 universe.HostHas(*host, Misbehaviour::kRobotsUnreachable)))
+      h.crawl_delay_s = 0;  // nothing may be fetched there anyway
+    for (size_t i = 0; i < recs.size(); ++i) {
+      if (i > 0) {
+        const double gap = static_cast<double>(recs[i].start_us - recs[i - 1].start_us) / 1000.0;
+        h.min_gap_ms = h.min_gap_ms < 0 ? gap : std::min(h.min_gap_ms, gap);
+        if (h.crawl_delay_s > 0 && gap < h.crawl_delay_s * 1000.0 - kGapToleranceMs)
+          ++h.crawl_delay_violations;
+      }
+      if (host && !universe.IsAllowed("http://" + name + recs[i].target)) ++h.disallowed_requests;
+    }
+    // Connections: [first start, last end] per remote; sweep the starts and
+    // ends (an end at the same instant as a start comes first).
+    std::map<std::string, std::pair<int64_t, int64_t>> conns;
+    for (const auto& r : recs) {
+      const auto end = r.start_us + static_cast<int64_t>(r.duration_ms * 1000.0);
+      auto [it, fresh] =
+          conns.try_emplace(r.connection != 0 ? std::to_string(r.connection) : r.remote, r.start_us, end);
+      if (!fresh) {
+        it->second.first = std::min(it->second.first, r.start_us);
+        it->second.second = std::max(it->second.second, end);
+      }
+    }
+    std::vector<std::pair<int64_t, int>> events;
+    for (const auto& [remote, span] : conns) {
+      events.emplace_back(span.first, +1);
+      events.emplace_back(span.second, -1);
+    }
+    std::sort(events.begin(), events.end());
+    int open = 0;
+    for (const auto& [t, delta] : events) {
+      if (delta > 0 && open > 0) ++h.concurrency_violations;
+      open += delta;
+      h.max_concurrent = std::max<uint32_t>(h.max_concurrent, static_cast<uint32_t>(std::max(open, 0)));
+    }
+    report.violations += h.violations();
+    report.hosts.push_back(std::move(h));
+  }
+  return report;
+}
+
+std::string ToJson(const PolitenessReport& report) {
+  std::string out = "{\"requests\":" + std::to_string(report.requests) +
+                    ",\"violations\":" + std::to_string(report.violations) + ",\"hosts\":[";
+  for (size_t i = 0; i < report.hosts.size(); ++i) {
+    const HostPoliteness& h = report.hosts[i];
+    if (i > 0) out += ',';
+    out += "{\"host\":" + JsonString(h.host) + ",\"requests\":" + std::to_string(h.requests) +
+           ",\"max_concurrent\":" + std::to_string(h.max_concurrent) +
+           ",\"concurrency_violations\":" + std::to_string(h.concurrency_violations) +
+           ",\"min_gap_ms\":" + (h.min_gap_ms < 0 ? std::string("null") : Number(h.min_gap_ms)) +
+           ",\"crawl_delay_s\":" + Number(h.crawl_delay_s) +
+           ",\"crawl_delay_violations\":" + std::to_string(h.crawl_delay_violations) +
+           ",\"disallowed_requests\":" + std::to_string(h.disallowed_requests) +
+           ",\"violations\":" + std::to_string(h.violations()) + "}";
+  }
+  return out + "]}\n";
+}
+
+std::string ToText(const PolitenessReport& report) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-28s %8s %6s %12s %7s %9s %10s\n", "host", "requests", "conns",
+                "min_gap_ms", "delay_s", "too_soon", "disallowed");
+  out += line;
+  for (const auto& h : report.hosts) {
+    std::snprintf(line, sizeof line, "%-28s %8llu %6u %12s %7.3g %9llu %10llu\n", h.host.c_str(),
+                  static_cast<unsigned long long>(h.requests), h.max_concurrent,
+                  h.min_gap_ms < 0 ? "-" : Number(h.min_gap_ms).c_str(), h.crawl_delay_s,
+                  static_cast<unsigned long long>(h.crawl_delay_violations),
+                  static_cast<unsigned long long>(h.disallowed_requests));
+    out += line;
+  }
+  out += "requests " + std::to_string(report.requests) + ", violations " + std::to_string(report.violations) +
+         "\n";
+  return out;
+}
+
+}  // namespace crawl::testweb

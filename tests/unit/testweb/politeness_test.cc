@@ -1,0 +1,126 @@
+// Tests for the politeness checker (tests/testweb/politeness.h) on small
+// hand-written access logs.
+#include "tests/testweb/politeness.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+namespace crawl::testweb {
+namespace {
+
+Universe Make() {
+  UniverseOptions o;
+  o.seed = 11;
+  o.hosts = 30;
+  o.pages = 2000;
+  o.preset = "misbehaving";
+  REQUIRE(ApplyPreset(o).ok());
+  auto u = Universe::Create(o);
+  REQUIRE(u.ok());
+  return std::move(u).value();
+}
+
+std::vector<AccessRecord> Parse(const std::string& text) {
+  std::vector<AccessRecord> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto r = ParseAccessLine(line);
+    REQUIRE(r.ok());
+    out.push_back(std::move(r).value());
+  }
+  return out;
+}
+
+const HostPoliteness& Find(const PolitenessReport& r, const std::string& host) {
+  for (const auto& h : r.hosts) {
+    if (h.host == host) return h;
+  }
+  FAIL("no host " << host);
+  return r.hosts.front();
+}
+
+TEST_CASE("access lines parse with and without the duration field", "[unit]") {
+  auto r =
+      ParseAccessLine("2026-11-22T18:00:01.250000Z\twww.site0.test\t/p1.html\t200\t42\t127.0.0.1:5\t3.5");
+  REQUIRE(r.ok());
+  CHECK(r->start_us == 1795370401250000LL);
+  CHECK(r->host == "www.site0.test");
+  CHECK(r->target == "/p1.html");
+  CHECK(r->status == 200);
+  CHECK(r->bytes == 42);
+  CHECK(r->remote == "127.0.0.1:5");
+  CHECK(r->duration_ms == 3.5);
+  CHECK(r->connection == 0);
+  auto with_conn =
+      ParseAccessLine("2026-11-22T18:00:01.250000Z\twww.site0.test\t/p1.html\t200\t42\t127.0.0.1:5\t3.5\t9");
+  REQUIRE(with_conn.ok());
+  CHECK(with_conn->connection == 9);
+  CHECK_FALSE(ParseAccessLine("2026-11-22T18:00:01.250000Z\th\t/\t200\t42\tr\t1\tx").ok());
+  CHECK(ParseAccessLine("2026-11-22T18:00:01.250000Z\th\t/\t200\t42\tr").ok());
+  CHECK_FALSE(ParseAccessLine("yesterday\th\t/\t200\t42\tr").ok());
+  CHECK_FALSE(ParseAccessLine("2026-11-22T18:00:01.250000Z\th\t/\tok\t42\tr").ok());
+  CHECK_FALSE(ParseAccessLine("2026-11-22T18:00:01.250000Z\th\t/\t200\t42\tr\t-1").ok());
+  CHECK_FALSE(ParseAccessLine("just one field").ok());
+}
+
+TEST_CASE("a polite log has no violations", "[unit]") {
+  const Universe u = Make();
+  // Host 1 has Crawl-delay 1: requests 1 s apart on one connection.
+  const auto report = CheckPoliteness(
+      u, Parse("2026-11-22T18:00:00.000000Z\twww.site1.test\t/robots.txt\t200\t10\t127.0.0.1:1000\t1.000\n"
+               "2026-11-22T18:00:01.000000Z\twww.site1.test\t/\t200\t10\t127.0.0.1:1000\t1.000\n"
+               "2026-11-22T18:00:02.500000Z\twww.site1.test\t/files/1.pdf\t200\t10\t127.0.0.1:1000\t1.000\n"
+               "2026-11-22T18:00:00.000000Z\twww.site0.test\t/\t200\t10\t127.0.0.1:1001\t5.000\n"
+               "2026-11-22T18:00:00.010000Z\twww.site0.test\t/p1.html\t200\t10\t127.0.0.1:1002\t5.000\n"));
+  CHECK(report.violations == 0);
+  CHECK(report.requests == 5);
+  const auto& h1 = Find(report, "www.site1.test");
+  CHECK(h1.crawl_delay_s == 1.0);
+  CHECK(h1.min_gap_ms == Approx(1000.0));
+  CHECK(h1.max_concurrent == 1);
+  const auto& h0 = Find(report, "www.site0.test");
+  CHECK(h0.min_gap_ms == Approx(10.0));
+  CHECK(h0.max_concurrent == 1);  // the second connection starts after the first ended
+}
+
+TEST_CASE("crawl-delay, concurrency and robots violations are each counted", "[unit]") {
+  const Universe u = Make();
+  const auto report = CheckPoliteness(
+      u, Parse(
+             // Host 1, Crawl-delay 1: 0.5 s gap (1), and a disallowed sessionid URL (1).
+             "2026-11-22T18:00:00.000000Z\twww.site1.test\t/\t200\t10\t127.0.0.1:1000\t1.000\n"
+             "2026-11-22T18:00:00.500000Z\twww.site1.test\t/"
+             "p1.html?sessionid=ab\t200\t10\t127.0.0.1:1000\t1.000\n"
+             // Host 0: two connections overlapping (1 concurrency violation).
+             "2026-11-22T18:00:00.000000Z\twww.site0.test\t/\t200\t10\t127.0.0.1:2000\t50.000\n"
+             "2026-11-22T18:00:00.020000Z\twww.site0.test\t/p1.html\t200\t10\t127.0.0.1:2001\t50.000\n"
+             "2026-11-22T18:00:00.040000Z\twww.site0.test\t/p2.html\t200\t10\t127.0.0.1:2000\t5.000\n"
+             // Host 7 answers 500 for robots.txt: everything else is disallowed (1).
+             "2026-11-22T18:00:00.000000Z\twww.site7.test\t/robots.txt\t500\t10\t127.0.0.1:3000\t1.000\n"
+             "2026-11-22T18:00:10.000000Z\twww.site7.test\t/\t200\t10\t127.0.0.1:3000\t1.000\n"));
+  const auto& h1 = Find(report, "www.site1.test");
+  CHECK(h1.crawl_delay_violations == 1);
+  CHECK(h1.disallowed_requests == 1);
+  const auto& h0 = Find(report, "www.site0.test");
+  CHECK(h0.max_concurrent == 2);
+  CHECK(h0.concurrency_violations == 1);
+  CHECK(h0.min_gap_ms == Approx(20.0));
+  const auto& h7 = Find(report, "www.site7.test");
+  CHECK(h7.disallowed_requests == 1);
+  CHECK(report.violations == 4);
+  // Connection numbers, when logged, tell apart connections that reuse a port.
+  const auto reused = CheckPoliteness(
+      u, Parse("2026-11-22T18:00:00.000000Z\twww.site0.test\t/\t200\t10\t127.0.0.1:2000\t5.000\t1\n"
+               "2026-11-22T18:00:00.100000Z\twww.site0.test\t/p1.html\t200\t10\t127.0.0.1:2001\t5.000\t2\n"
+               "2026-11-22T18:00:00.200000Z\twww.site0.test\t/p2.html\t200\t10\t127.0.0.1:2000\t5.000\t3\n"));
+  CHECK(reused.violations == 0);
+  CHECK(Find(reused, "www.site0.test").max_concurrent == 1);
+  const std::string json = ToJson(report);
+  CHECK(json.starts_with("{\"requests\":7,\"violations\":4,\"hosts\":["));
+  CHECK(json.find("\"host\":\"www.site0.test\",\"requests\":3,\"max_concurrent\":2") != std::string::npos);
+  CHECK(ToText(report).find("violations 4") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace crawl::testweb
