@@ -27,6 +27,12 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address) {
   // Results batches and crawl logs can be large; the default is 4 MiB.
   args.SetMaxReceiveMessageSize(256 * 1024 * 1024);
   args.SetMaxSendMessageSize(256 * 1024 * 1024);
+  // A restarted peer is back within about a second; gRPC's default
+  // reconnect backoff (1 s growing to 120 s) kept callers refused for far
+  // longer, and fetchers lost their leases meanwhile.
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
 }
 

@@ -16,10 +16,17 @@ FrontierOptions OptionsFor(const v1::CrawlInfo& crawl) {
 
 UrlKind FromWire(v1::UrlKind k) { return k == v1::URL_KIND_ROBOTS ? UrlKind::kRobots : UrlKind::kPage; }
 
+Status CheckId(const std::string& id, const char* what) {
+  if (id.size() > kMaxIdBytes)
+    return Status::InvalidArgument(std::string(what) + " longer than " + std::to_string(kMaxIdBytes) + " bytes");
+  return Status::Ok();
+}
+
 }  // namespace
 
-CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock)
-    : crawl_(crawl), clock_(clock), frontier_(OptionsFor(crawl)) {
+CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
+    : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl)) {
+  frontier_.SetJournal(writer_.get());
   // Until the name server shares out the page budget, take an even share.
   if (const uint64_t budget = crawl.params().max_pages(); budget > 0) {
     const uint64_t n = std::max(1, crawl.queue_servers_size());
@@ -27,30 +34,66 @@ CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock)
   }
 }
 
-void CrawlShard::InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeedsResponse* resp) {
-  uint64_t accepted = 0;
-  for (const std::string& raw : req.urls()) {
-    auto canonical = url::Canonicalize(raw);
-    if (!canonical.ok()) continue;  // the name server validated them already
-    FrontierEntry e;
-    e.url = *canonical;
-    if (frontier_.Add(e, clock_->NowUnixMs())) ++accepted;
-  }
-  resp->set_accepted(accepted);
+Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t crawl_id, const Clock* clock) {
+  auto image = store->Load(crawl_id);
+  if (!image.ok()) return image.status();
+  auto shard = std::make_unique<CrawlShard>(image->crawl, clock, store->NewWriter(crawl_id));
+  // Restore without journaling: this is what the store already holds.
+  shard->frontier_.SetJournal(nullptr);
+  shard->frontier_.Restore(std::move(image->frontier));
+  shard->frontier_.SetJournal(shard->writer_.get());
+  shard->counters_ = image->counters;
+  shard->log_ = std::move(image->log);
+  shard->applied_batches_ = std::move(image->applied_batches);
+  return shard;
 }
 
-void CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetScheduleResponse* resp) {
-  if (ended_) return;
+Status CrawlShard::Commit() {
+  if (!writer_) return Status::Ok();
+  if (writer_->pending() == 0) return Status::Ok();
+  writer_->PutCounters(counters_, frontier_.Scalars());
+  return writer_->Commit();
+}
+
+Status CrawlShard::Create() {
+  if (!writer_) return Status::Ok();
+  writer_->PutCrawl(crawl_);
+  return Commit();
+}
+
+Status CrawlShard::InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeedsResponse* resp) {
+  if (req.urls_size() > kMaxSeedsPerRequest) return Status::InvalidArgument("too many seeds in one request");
+  uint64_t accepted = 0;
+  const int64_t now = clock_->NowUnixMs();
+  for (const std::string& raw : req.urls()) {
+    auto canonical = url::Canonicalize(raw);
+    if (!canonical.ok()) {
+      ++invalid_urls_;  // the name server validated them already
+      continue;
+    }
+    FrontierEntry e;
+    e.url = *canonical;
+    if (frontier_.Add(e, now)) ++accepted;
+  }
+  resp->set_accepted(accepted);
+  return Commit();
+}
+
+Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetScheduleResponse* resp) {
+  if (Status s = CheckId(req.fetcher_id(), "fetcher id"); !s.ok()) return s;
+  if (counters_.ended) return Status::Ok();
   size_t max_urls = req.max_urls();
   const size_t cap = crawl_.params().schedule_size() > 0 ? crawl_.params().schedule_size() : 5000;
   if (max_urls == 0 || max_urls > cap) max_urls = cap;
   size_t max_pages = SIZE_MAX;
   if (page_cap_) {
-    const uint64_t committed = pages_fetched_ + frontier_.Counters().leased_urls;
+    const uint64_t committed = counters_.pages_fetched + frontier_.Counters().leased_urls;
     max_pages = committed >= *page_cap_ ? 0 : static_cast<size_t>(*page_cap_ - committed);
   }
   Schedule s = frontier_.Lease(req.fetcher_id(), max_urls, clock_->NowUnixMs(), max_pages);
-  if (s.id == 0) return;
+  // Commit before answering: a schedule the fetcher sees is always durable.
+  if (Status st = Commit(); !st.ok()) return st;
+  if (s.id == 0) return Status::Ok();
   resp->set_schedule_id(s.id);
   resp->set_lease_deadline_unix_ms(s.lease_deadline_ms);
   for (auto& e : s.entries) {
@@ -60,27 +103,35 @@ void CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetScheduleR
     u->set_depth(e.depth);
     u->set_kind(e.kind == UrlKind::kRobots ? v1::URL_KIND_ROBOTS : v1::URL_KIND_PAGE);
   }
+  return Status::Ok();
 }
 
-void CrawlShard::AddLink(const v1::DiscoveredLink& link) {
+void CrawlShard::AddLink(const v1::DiscoveredLink& link, int64_t now_ms) {
   // Links arrive canonical from fetchers; canonicalise again because this is
   // input from another process and the URL-seen set relies on one spelling.
   auto canonical = url::Canonicalize(link.url());
-  if (!canonical.ok()) return;
+  if (!canonical.ok()) {
+    ++invalid_urls_;
+    return;
+  }
   FrontierEntry e;
   e.url = *canonical;
   e.referrer = link.referrer();
   e.depth = link.depth();
-  frontier_.Add(e, clock_->NowUnixMs());
+  frontier_.Add(e, now_ms);
 }
 
-void CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitResultsResponse* resp) {
+Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitResultsResponse* resp) {
+  if (Status s = CheckId(req.fetcher_id(), "fetcher id"); !s.ok()) return s;
+  if (req.records_size() > kMaxRecordsPerRequest) return Status::InvalidArgument("too many records in one request");
+  if (req.links_size() > kMaxLinksPerRequest) return Status::InvalidArgument("too many links in one request");
   const std::string key = "s/" + req.fetcher_id() + "/" + std::to_string(req.schedule_id()) + "/" +
                           std::to_string(req.sequence());
   if (!applied_batches_.insert(key).second) {
     resp->set_duplicate(true);
-    return;
+    return Status::Ok();
   }
+  if (writer_) writer_->AddAppliedBatch(key);
   const int64_t now = clock_->NowUnixMs();
   for (const v1::FetchRecord& r : req.records()) {
     FetchOutcome outcome;
@@ -89,34 +140,49 @@ void CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitRe
     outcome.status = r.status();
     outcome.robots_body = r.robots_body();
     frontier_.Report(req.schedule_id(), outcome, now);
-    ++fetch_attempts_;
-    if (r.kind() == v1::URL_KIND_PAGE) ++pages_fetched_;
-    if (r.status() < 0) ++fetch_errors_;
-    bytes_fetched_ += r.bytes();
+    ++counters_.fetch_attempts;
+    if (r.kind() == v1::URL_KIND_PAGE) ++counters_.pages_fetched;
+    if (r.status() < 0) ++counters_.fetch_errors;
+    counters_.bytes_fetched += r.bytes();
     v1::FetchRecord& logged = log_.emplace_back(r);
     logged.clear_robots_body();  // rules live in the frontier; keep the log small
+    if (writer_) writer_->AppendLog(log_.size() - 1, logged);
   }
-  for (const v1::DiscoveredLink& link : req.links()) AddLink(link);
+  for (const v1::DiscoveredLink& link : req.links()) AddLink(link, now);
   if (req.final()) frontier_.Complete(req.schedule_id(), now);
+  return Commit();
 }
 
-void CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* resp) {
+Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* resp) {
+  if (Status s = CheckId(req.fetcher_id(), "fetcher id"); !s.ok()) return s;
+  if (Status s = CheckId(req.batch_id(), "batch id"); !s.ok()) return s;
+  if (req.links_size() > kMaxLinksPerRequest) return Status::InvalidArgument("too many links in one request");
   const std::string key = "a/" + req.fetcher_id() + "/" + req.batch_id();
   if (!applied_batches_.insert(key).second) {
     resp->set_duplicate(true);
-    return;
+    return Status::Ok();
   }
+  if (writer_) writer_->AddAppliedBatch(key);
   const uint64_t before = frontier_.Counters().urls_seen;
-  for (const v1::DiscoveredLink& link : req.links()) AddLink(link);
+  const int64_t now = clock_->NowUnixMs();
+  for (const v1::DiscoveredLink& link : req.links()) AddLink(link, now);
   resp->set_accepted(frontier_.Counters().urls_seen - before);
+  return Commit();
 }
 
-void CrawlShard::End(v1::CrawlState state) {
-  ended_ = true;
+Status CrawlShard::End(v1::CrawlState state) {
+  if (counters_.ended && crawl_.state() == state) return Status::Ok();
+  counters_.ended = true;
   crawl_.set_state(state);
+  if (!writer_) return Status::Ok();
+  writer_->PutCrawl(crawl_);
+  return Commit();
 }
 
-void CrawlShard::Tick() { frontier_.Tick(clock_->NowUnixMs()); }
+Status CrawlShard::Tick() {
+  frontier_.Tick(clock_->NowUnixMs());
+  return Commit();
+}
 
 void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   const FrontierCounters c = frontier_.Counters();
@@ -124,18 +190,22 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_frontier_size(c.frontier_size);
   stats->set_leased_urls(c.leased_urls);
   stats->set_outstanding_schedules(c.outstanding_schedules);
-  stats->set_pages_fetched(pages_fetched_);
-  stats->set_fetch_attempts(fetch_attempts_);
+  stats->set_pages_fetched(counters_.pages_fetched);
+  stats->set_fetch_attempts(counters_.fetch_attempts);
   stats->set_urls_seen(c.urls_seen);
   stats->set_hosts(c.hosts);
   stats->set_robots_disallowed(c.robots_disallowed);
   stats->set_activity_counter(c.activity + log_.size());
-  stats->set_bytes_fetched(bytes_fetched_);
-  stats->set_fetch_errors(fetch_errors_);
+  stats->set_bytes_fetched(counters_.bytes_fetched);
+  stats->set_fetch_errors(counters_.fetch_errors);
 }
 
 void CrawlShard::ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const {
   if (limit == 0) limit = 10'000;
+  if (offset >= log_.size()) {
+    chunk->set_end(true);
+    return;
+  }
   const uint64_t end = std::min<uint64_t>(log_.size(), offset + limit);
   for (uint64_t i = offset; i < end; ++i) *chunk->add_records() = log_[i];
   chunk->set_end(end >= log_.size());

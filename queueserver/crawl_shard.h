@@ -2,6 +2,12 @@
 // its crawl log, counters, and the record of applied batches that makes
 // retried SubmitResults/AddUrls calls apply once (DESIGN.md section 3 step 6).
 //
+// With a ShardWriter (queueserver/queue_store.h) every request's changes are
+// committed in one atomic batch before the request is answered; a shard whose
+// commit failed is stale (its memory is ahead of the store) and must be
+// replaced by one loaded from the store (`Load`). Without a writer the shard
+// lives in memory only.
+//
 // Takes and fills wire messages so the gRPC service stays a thin adapter;
 // holds no sockets and reads time from an injected clock. Not thread-safe:
 // the service serialises calls.
@@ -15,48 +21,71 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/frontier.h"
+#include "queueserver/queue_store.h"
 
 namespace crawl::queueserver {
 
+// Limits on one request, so an oversized or hostile request is refused whole
+// (never half applied).
+inline constexpr int kMaxRecordsPerRequest = 20'000;
+inline constexpr int kMaxLinksPerRequest = 1'000'000;
+inline constexpr int kMaxSeedsPerRequest = 1'000'000;
+inline constexpr size_t kMaxIdBytes = 256;  // fetcher ids and batch ids
+
 class CrawlShard {
  public:
-  // `clock` must outlive the shard.
-  CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock);
+  // A new shard for `crawl`. `clock` must outlive the shard; `writer` (may be
+  // null: in memory only) is owned. Call Create() to persist it.
+  CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer);
+
+  // The shard of `crawl_id` as `store` holds it. `store` and `clock` must
+  // outlive the shard.
+  [[nodiscard]] static Result<std::unique_ptr<CrawlShard>> Load(QueueStore* store, uint64_t crawl_id,
+                                                               const Clock* clock);
 
   [[nodiscard]] uint64_t crawl_id() const { return crawl_.crawl_id(); }
   [[nodiscard]] const v1::CrawlInfo& crawl() const { return crawl_; }
+  [[nodiscard]] bool durable() const { return writer_ != nullptr; }
+  [[nodiscard]] bool ended() const { return counters_.ended; }
 
-  void InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeedsResponse* resp);
-  void GetSchedule(const v1::GetScheduleRequest& req, v1::GetScheduleResponse* resp);
-  void SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitResultsResponse* resp);
-  void AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* resp);
+  // Every mutating call returns the outcome of its commit; on error the
+  // shard is stale (see above) and nothing of the call reached the store.
+  [[nodiscard]] Status Create();
+  [[nodiscard]] Status InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeedsResponse* resp);
+  [[nodiscard]] Status GetSchedule(const v1::GetScheduleRequest& req, v1::GetScheduleResponse* resp);
+  [[nodiscard]] Status SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitResultsResponse* resp);
+  [[nodiscard]] Status AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* resp);
   // Marks the crawl ended: no more schedules are handed out.
-  void End(v1::CrawlState state);
+  [[nodiscard]] Status End(v1::CrawlState state);
   // Re-queues expired leases and due robots.txt retries.
-  void Tick();
+  [[nodiscard]] Status Tick();
   void FillStats(v1::QueueServerStats* stats) const;
   // New URLs are leased only while pages fetched + URLs leased stay below
-  // `cap` (this server's share of the page budget).
+  // `cap` (this server's share of the page budget). Not persisted: the name
+  // server sends it with every Stats poll.
   void SetPageCap(uint64_t cap) { page_cap_ = cap; }
   // Records [offset, offset+limit) of the crawl log, in arrival order.
   void ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const;
+  // Links and seeds skipped because they were not valid URLs.
+  [[nodiscard]] uint64_t invalid_urls() const { return invalid_urls_; }
 
  private:
-  void AddLink(const v1::DiscoveredLink& link);
+  void AddLink(const v1::DiscoveredLink& link, int64_t now_ms);
+  // Writes counters and commits the request's changes.
+  Status Commit();
 
   v1::CrawlInfo crawl_;
   const Clock* clock_;
+  std::unique_ptr<ShardWriter> writer_;
   Frontier frontier_;
-  bool ended_ = false;
   std::optional<uint64_t> page_cap_;
   std::vector<v1::FetchRecord> log_;
   std::set<std::string> applied_batches_;
-  uint64_t pages_fetched_ = 0;
-  uint64_t fetch_attempts_ = 0;
-  uint64_t bytes_fetched_ = 0;
-  uint64_t fetch_errors_ = 0;
+  ShardCounters counters_;
+  uint64_t invalid_urls_ = 0;
 };
 
 }  // namespace crawl::queueserver

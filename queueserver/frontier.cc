@@ -7,46 +7,117 @@
 
 namespace crawl::queueserver {
 
+const SeqEntry& Frontier::SeqQueue::PushBack(FrontierEntry e) {
+  q_.push_back(SeqEntry{back_++, std::move(e)});
+  return q_.back();
+}
+
+const SeqEntry& Frontier::SeqQueue::PushFront(FrontierEntry e) {
+  q_.push_front(SeqEntry{front_--, std::move(e)});
+  return q_.front();
+}
+
+SeqEntry Frontier::SeqQueue::PopFront() {
+  SeqEntry e = std::move(q_.front());
+  q_.pop_front();
+  return e;
+}
+
+void Frontier::SeqQueue::Restore(std::vector<SeqEntry> entries) {
+  std::sort(entries.begin(), entries.end(), [](const SeqEntry& a, const SeqEntry& b) { return a.seq < b.seq; });
+  q_.assign(std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
+  if (!q_.empty()) {
+    front_ = q_.front().seq - 1;
+    back_ = q_.back().seq + 1;
+  }
+}
+
 Frontier::Frontier(FrontierOptions options) : options_(std::move(options)) {}
 
 Frontier::OriginState& Frontier::OriginFor(const std::string& origin) { return origins_[origin]; }
 
+void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
+  SeqQueue& q = kind == QueueKind::kRobots ? robots_ready_ : ready_;
+  const SeqEntry& added = front ? q.PushFront(std::move(e)) : q.PushBack(std::move(e));
+  if (journal_) journal_->Queued(kind, added);
+}
+
+void Frontier::Restore(FrontierImage image) {
+  seen_.insert(image.seen.begin(), image.seen.end());
+  for (auto& [origin, record] : image.origins) {
+    OriginState& st = OriginFor(origin);
+    st.record = std::move(record);
+    if (st.record.retry_pending) robots_retry_.push_back(origin);
+  }
+  for (auto& [origin, entries] : image.waiting) {
+    OriginState& st = OriginFor(origin);
+    for (auto& e : entries) {
+      next_wait_seq_ = std::max(next_wait_seq_, e.seq + 1);
+      st.waiting.push_back(std::move(e));
+      ++waiting_count_;
+    }
+  }
+  robots_ready_.Restore(std::move(image.robots_ready));
+  ready_.Restore(std::move(image.ready));
+  for (auto& l : image.leases) {
+    OpenLease lease;
+    lease.fetcher_id = std::move(l.record.fetcher_id);
+    lease.deadline_ms = l.record.deadline_ms;
+    lease.origins = std::move(l.record.origins);
+    for (const std::string& origin : lease.origins) OriginFor(origin).leased_by = l.id;
+    for (auto& e : l.entries) {
+      std::string u = e.url;
+      lease.outstanding.emplace(std::move(u), std::move(e));
+    }
+    leased_count_ += lease.outstanding.size();
+    leases_[l.id] = std::move(lease);
+  }
+  next_schedule_id_ = std::max<uint64_t>(image.scalars.next_schedule_id, 1);
+  if (!leases_.empty()) next_schedule_id_ = std::max(next_schedule_id_, leases_.rbegin()->first + 1);
+  robots_disallowed_ = image.scalars.robots_disallowed;
+  activity_ = image.scalars.activity;
+}
+
 bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms) {
   // 8-byte URL hash: with n URLs the chance of any collision is about
   // n^2 / 2^65 (3e-8 at a million URLs), the price of a fixed-size key.
-  if (!seen_.insert(hash::Hash8(entry.url)).second) return false;
+  const uint64_t h = hash::Hash8(entry.url);
+  if (!seen_.insert(h).second) return false;
+  if (journal_) journal_->Seen(h);
   ++activity_;
   auto origin = url::OriginOf(entry.url);
   if (!origin.ok()) return true;  // cannot be fetched; seen so it is not offered again
   OriginState& state = OriginFor(*origin);
-  switch (state.robots) {
+  switch (state.record.robots) {
     case RobotsState::kKnown:
-      if (robots::IsAllowedUrl(state.rules, entry.url)) {
-        ready_.push_back(entry);
+      if (robots::IsAllowedUrl(state.record.rules, entry.url)) {
+        Queue(QueueKind::kPages, entry, /*front=*/false);
       } else {
         ++robots_disallowed_;
       }
       break;
     case RobotsState::kUnknown:
-      state.waiting.push_back(entry);
+    case RobotsState::kFetching: {
+      const bool unknown = state.record.robots == RobotsState::kUnknown;
+      state.waiting.push_back(SeqEntry{next_wait_seq_++, entry});
+      if (journal_) journal_->WaitAdded(*origin, state.waiting.back());
       ++waiting_count_;
-      QueueRobotsFetch(*origin, now_ms);
+      if (unknown) QueueRobotsFetch(*origin, now_ms);
       break;
-    case RobotsState::kFetching:
-      state.waiting.push_back(entry);
-      ++waiting_count_;
-      break;
+    }
   }
   return true;
 }
 
-void Frontier::QueueRobotsFetch(const std::string& origin, int64_t now_ms) {
+void Frontier::QueueRobotsFetch(const std::string& origin, int64_t /*now_ms*/) {
   OriginState& state = OriginFor(origin);
-  state.robots = RobotsState::kFetching;
+  state.record.robots = RobotsState::kFetching;
+  state.record.retry_pending = false;
+  NoteOrigin(origin, state);
   FrontierEntry robots_entry;
   robots_entry.url = origin + "/robots.txt";
   robots_entry.kind = UrlKind::kRobots;
-  robots_ready_.push_back(std::move(robots_entry));
+  Queue(QueueKind::kRobots, std::move(robots_entry), /*front=*/false);
 }
 
 Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms, size_t max_pages) {
@@ -59,46 +130,46 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   lease.fetcher_id = fetcher_id;
   lease.deadline_ms = now_ms + options_.lease_ms;
 
-  auto take = [&](FrontierEntry&& e, const std::string& origin) {
+  auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin) {
+    if (journal_) journal_->Dequeued(q, e.seq);
     OriginState& st = OriginFor(origin);
     if (st.leased_by != id) {
       st.leased_by = id;
       lease.origins.push_back(origin);
     }
-    schedule.entries.push_back(e);
-    lease.outstanding.emplace(e.url, std::move(e));
+    schedule.entries.push_back(e.entry);
+    std::string u = e.entry.url;
+    lease.outstanding.emplace(std::move(u), std::move(e.entry));
   };
 
   // robots.txt first: each is its origin's only URL in flight.
   while (!robots_ready_.empty() && schedule.entries.size() < max_urls) {
-    FrontierEntry e = std::move(robots_ready_.front());
-    robots_ready_.pop_front();
-    auto origin = url::OriginOf(e.url);
-    take(std::move(e), origin.ok() ? *origin : std::string());
+    SeqEntry e = robots_ready_.PopFront();
+    auto origin = url::OriginOf(e.entry.url);
+    take(QueueKind::kRobots, std::move(e), origin.ok() ? *origin : std::string());
   }
 
   // Pages in FIFO order; entries of origins held by another schedule are set
-  // aside and go back to the front in their original order.
-  std::deque<FrontierEntry> skipped;
+  // aside and go back to the front in their original order and numbers.
+  std::deque<SeqEntry> skipped;
   size_t scanned = 0;
   size_t pages = 0;
   while (!ready_.empty() && schedule.entries.size() < max_urls && pages < max_pages &&
          scanned < options_.lease_scan_limit) {
-    FrontierEntry e = std::move(ready_.front());
-    ready_.pop_front();
+    SeqEntry e = ready_.PopFront();
     ++scanned;
-    auto origin = url::OriginOf(e.url);
+    auto origin = url::OriginOf(e.entry.url);
     const std::string key = origin.ok() ? *origin : std::string();
     const OriginState& st = OriginFor(key);
     if (st.leased_by != 0 && st.leased_by != id) {
       skipped.push_back(std::move(e));
       continue;
     }
-    take(std::move(e), key);
+    take(QueueKind::kPages, std::move(e), key);
     ++pages;
   }
   while (!skipped.empty()) {
-    ready_.push_front(std::move(skipped.back()));
+    ready_.Return(std::move(skipped.back()));
     skipped.pop_back();
   }
 
@@ -108,6 +179,10 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   schedule.id = id;
   schedule.lease_deadline_ms = lease.deadline_ms;
   leased_count_ += lease.outstanding.size();
+  if (journal_) {
+    LeaseRecord record{lease.fetcher_id, lease.deadline_ms, lease.origins};
+    journal_->LeaseOpened(id, record, schedule.entries);
+  }
   leases_.emplace(id, std::move(lease));
   return schedule;
 }
@@ -116,7 +191,10 @@ void Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t
   ++activity_;
   auto it = leases_.find(schedule_id);
   if (it != leases_.end()) {
-    if (it->second.outstanding.erase(outcome.url) > 0) --leased_count_;
+    if (it->second.outstanding.erase(outcome.url) > 0) {
+      --leased_count_;
+      if (journal_) journal_->LeaseUrlDone(schedule_id, outcome.url);
+    }
   }
   if (outcome.kind == UrlKind::kRobots) {
     auto origin = url::OriginOf(outcome.url);
@@ -126,35 +204,44 @@ void Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t
 
 void Frontier::ApplyRobots(const std::string& origin, const FetchOutcome& outcome, int64_t now_ms) {
   OriginState& state = OriginFor(origin);
-  if (state.robots == RobotsState::kKnown) return;  // a late duplicate
+  OriginRecord& r = state.record;
+  if (r.robots == RobotsState::kKnown) return;  // a late duplicate
   const int s = outcome.status;
   if (s >= 200 && s < 300) {
-    state.rules = robots::Parse(outcome.robots_body, options_.user_agent);
+    r.rules = robots::Parse(outcome.robots_body, options_.user_agent);
   } else if (s >= 300 && s < 500) {
     // RFC 9309 2.3.1.3: 4xx means no restrictions. The fetcher follows
     // redirects itself; one it could not follow is treated as unavailable
     // in the 4xx sense (RFC 9309 2.3.1.2 allows either reading).
-    state.rules = robots::RobotsRules::AllowAll();
+    r.rules = robots::RobotsRules::AllowAll();
   } else {
     // 5xx or unreachable: complete disallow for now (RFC 9309 2.3.1.4); try
     // again later, and give up after options_.robots_attempts.
-    ++state.robots_failures;
-    if (state.robots_failures < options_.robots_attempts) {
-      state.robots_retry_at_ms = now_ms + options_.robots_retry_ms;
-      robots_retry_.push_back(origin);
+    ++r.robots_failures;
+    if (r.robots_failures < options_.robots_attempts) {
+      if (!r.retry_pending) robots_retry_.push_back(origin);
+      r.robots_retry_at_ms = now_ms + options_.robots_retry_ms;
+      r.retry_pending = true;
+      NoteOrigin(origin, state);
       return;  // pages keep waiting
     }
-    state.rules = robots::RobotsRules::DisallowAll();
+    r.rules = robots::RobotsRules::DisallowAll();
   }
-  state.robots = RobotsState::kKnown;
-  ReleaseWaiting(state);
+  r.robots = RobotsState::kKnown;
+  if (r.retry_pending) {
+    r.retry_pending = false;
+    robots_retry_.erase(std::remove(robots_retry_.begin(), robots_retry_.end(), origin), robots_retry_.end());
+  }
+  NoteOrigin(origin, state);
+  ReleaseWaiting(origin, state);
 }
 
-void Frontier::ReleaseWaiting(OriginState& state) {
+void Frontier::ReleaseWaiting(const std::string& origin, OriginState& state) {
   waiting_count_ -= state.waiting.size();
   for (auto& e : state.waiting) {
-    if (robots::IsAllowedUrl(state.rules, e.url)) {
-      ready_.push_back(std::move(e));
+    if (journal_) journal_->WaitRemoved(origin, e.seq);
+    if (robots::IsAllowedUrl(state.record.rules, e.entry.url)) {
+      Queue(QueueKind::kPages, std::move(e.entry), /*front=*/false);
     } else {
       ++robots_disallowed_;
     }
@@ -178,18 +265,20 @@ void Frontier::EndLease(uint64_t schedule_id, bool put_back) {
     if (st.leased_by == schedule_id) st.leased_by = 0;
   }
   leased_count_ -= lease.outstanding.size();
+  std::vector<FrontierEntry> back;
+  for (auto& [u, e] : lease.outstanding) back.push_back(std::move(e));
+  if (journal_) {
+    std::vector<std::string> urls;
+    for (const auto& e : back) urls.push_back(e.url);
+    journal_->LeaseClosed(schedule_id, urls);
+  }
   if (put_back) {
     // Unreported URLs go back to the front, robots.txt to its own queue.
-    std::vector<FrontierEntry> back;
-    for (auto& [u, e] : lease.outstanding) back.push_back(std::move(e));
     std::sort(back.begin(), back.end(),
               [](const FrontierEntry& a, const FrontierEntry& b) { return a.url > b.url; });
     for (auto& e : back) {
-      if (e.kind == UrlKind::kRobots) {
-        robots_ready_.push_front(std::move(e));
-      } else {
-        ready_.push_front(std::move(e));
-      }
+      const QueueKind q = e.kind == UrlKind::kRobots ? QueueKind::kRobots : QueueKind::kPages;
+      Queue(q, std::move(e), /*front=*/true);
     }
   }
   leases_.erase(it);
@@ -206,7 +295,7 @@ void Frontier::Tick(int64_t now_ms) {
     std::vector<std::string> still_waiting;
     for (const std::string& origin : robots_retry_) {
       OriginState& st = OriginFor(origin);
-      if (st.robots_retry_at_ms <= now_ms) {
+      if (st.record.robots_retry_at_ms <= now_ms) {
         QueueRobotsFetch(origin, now_ms);
         ++activity_;
       } else {
@@ -231,6 +320,10 @@ FrontierCounters Frontier::Counters() const {
   c.robots_disallowed = robots_disallowed_;
   c.activity = activity_;
   return c;
+}
+
+FrontierScalars Frontier::Scalars() const {
+  return FrontierScalars{next_schedule_id_, robots_disallowed_, activity_};
 }
 
 }  // namespace crawl::queueserver

@@ -4,11 +4,13 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
+#include <memory>
 
 #include "common/atomic_file.h"
 #include "common/grpc_util.h"
 #include "common/cli.h"
 #include "common/process.h"
+#include "queueserver/queue_store.h"
 #include "queueserver/service.h"
 
 int main(int argc, char** argv) {
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
   std::string data_dir;
   crawl::LoggingFlags logging;
   int heartbeat_ms = 1000;
+  bool sync_writes = false;
   app.add_option("--id", id, "Stable identity; the host partition hashes over these")->capture_default_str();
   app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
       ->capture_default_str();
@@ -29,7 +32,11 @@ int main(int argc, char** argv) {
                  "Address others use to reach this server (default: listen host and the bound port)");
   app.add_option("--port-file", port_file, "Write the bound port here once listening (readiness signal)");
   app.add_option("--nameserver", nameserver, "Name server host:port")->required();
-  app.add_option("--data-dir", data_dir, "Directory for this server's data (created if missing)");
+  app.add_option("--data-dir", data_dir,
+                 "Directory for this server's data (created if missing); the crawl state is kept in a "
+                 "RocksDB under it and survives a restart. Without it, state is in memory only");
+  app.add_flag("--sync-writes", sync_writes,
+               "fsync the write-ahead log on every change (survives power loss, not only a killed process)");
   app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
   crawl::AddLoggingFlags(app, logging);
@@ -43,8 +50,19 @@ int main(int argc, char** argv) {
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
   if (auto s = crawl::PrepareProcess("queueserver", logging, data_dir); !s.ok()) return fail(s.message());
 
+  std::unique_ptr<crawl::queueserver::QueueStore> store;
+  if (!data_dir.empty()) {
+    auto opened = crawl::queueserver::QueueStore::Open(data_dir + "/queue-store", {.sync = sync_writes});
+    if (!opened.ok()) return fail(opened.status().message());
+    store = std::move(*opened);
+  } else {
+    spdlog::warn("no --data-dir: crawl state is kept in memory only and lost on restart");
+  }
   crawl::SystemClock clock;
-  crawl::queueserver::QueueServerServiceImpl service(id, &clock);
+  crawl::queueserver::QueueServerServiceImpl service(id, &clock, store.get());
+  // Stored crawls are loaded before the port opens, so the first request
+  // already sees them.
+  if (auto s = service.LoadStoredCrawls(); !s.ok()) return fail("loading the queue store: " + s.message());
   auto server = crawl::StartGrpcServer(listen, {&service});
   if (!server.ok()) return fail(server.status().message());
   const std::string host = listen.substr(0, listen.rfind(':'));

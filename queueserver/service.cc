@@ -12,8 +12,44 @@ grpc::Status UnknownCrawl(uint64_t id) {
 }
 }  // namespace
 
-QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock)
-    : id_(std::move(id)), clock_(clock) {}
+QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
+    : id_(std::move(id)), clock_(clock), store_(store) {}
+
+Status QueueServerServiceImpl::LoadStoredCrawls() {
+  if (!store_) return Status::Ok();
+  std::lock_guard lock(mu_);
+  auto ids = store_->ListCrawls();
+  if (!ids.ok()) return ids.status();
+  for (uint64_t id : *ids) {
+    auto shard = CrawlShard::Load(store_, id, clock_);
+    if (!shard.ok()) return Status(shard.status().code(), "crawl " + std::to_string(id) + ": " + shard.status().message());
+    v1::QueueServerStats st;
+    (*shard)->FillStats(&st);
+    spdlog::info("crawl {} loaded from the store: {} urls seen, {} queued, {} leased in {} schedules, {} fetched",
+                 id, st.urls_seen(), st.frontier_size(), st.leased_urls(), st.outstanding_schedules(),
+                 st.pages_fetched());
+    shards_[id] = std::move(*shard);
+  }
+  return Status::Ok();
+}
+
+grpc::Status QueueServerServiceImpl::Finish(uint64_t crawl_id, const Status& s) {
+  if (s.ok()) return grpc::Status::OK;
+  if (s.code() == StatusCode::kInvalidArgument)
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, s.message());
+  spdlog::error("crawl {}: {}; reloading its state from the store", crawl_id, s.ToString());
+  auto it = shards_.find(crawl_id);
+  if (it != shards_.end() && store_) {
+    auto fresh = CrawlShard::Load(store_, crawl_id, clock_);
+    if (fresh.ok()) {
+      it->second = std::move(*fresh);
+    } else {
+      spdlog::error("crawl {}: cannot reload: {}; dropping it", crawl_id, fresh.status().ToString());
+      shards_.erase(it);
+    }
+  }
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE, "queue server store: " + s.message());
+}
 
 CrawlShard* QueueServerServiceImpl::ShardFor(uint64_t id) {
   if (shards_.empty()) return nullptr;
@@ -24,27 +60,42 @@ CrawlShard* QueueServerServiceImpl::ShardFor(uint64_t id) {
 
 void QueueServerServiceImpl::JoinCrawl(const v1::CrawlInfo& crawl) {
   std::lock_guard lock(mu_);
+  JoinCrawlLocked(crawl);
+}
+
+void QueueServerServiceImpl::JoinCrawlLocked(const v1::CrawlInfo& crawl) {
   if (CrawlShard* existing = ShardFor(crawl.crawl_id())) {
-    if (crawl.state() != v1::CRAWL_STATE_RUNNING) existing->End(crawl.state());
+    if (crawl.state() != v1::CRAWL_STATE_RUNNING) (void)Finish(crawl.crawl_id(), existing->End(crawl.state()));
     return;
   }
   spdlog::info("joining crawl {}", crawl.crawl_id());
   // One crawl runs at a time: a newer crawl ends whatever was still open.
-  for (auto& [id, shard] : shards_) shard->End(v1::CRAWL_STATE_STOPPED);
-  auto& shard = shards_[crawl.crawl_id()];
-  shard = std::make_unique<CrawlShard>(crawl, clock_);
-  if (crawl.state() != v1::CRAWL_STATE_RUNNING) shard->End(crawl.state());
+  std::vector<uint64_t> open;
+  for (auto& [id, shard] : shards_) {
+    if (!shard->ended()) open.push_back(id);
+  }
+  for (uint64_t id : open) {
+    if (CrawlShard* shard = ShardFor(id)) (void)Finish(id, shard->End(v1::CRAWL_STATE_STOPPED));
+  }
+  auto shard = std::make_unique<CrawlShard>(crawl, clock_, store_ ? store_->NewWriter(crawl.crawl_id()) : nullptr);
+  Status s = shard->Create();
+  if (s.ok() && crawl.state() != v1::CRAWL_STATE_RUNNING) s = shard->End(crawl.state());
+  if (!s.ok()) {
+    spdlog::error("cannot join crawl {}: {}", crawl.crawl_id(), s.ToString());
+    return;
+  }
+  shards_[crawl.crawl_id()] = std::move(shard);
 }
 
 grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1::InjectSeedsRequest* req,
                                                  v1::InjectSeedsResponse* resp) {
   if (req->crawl().crawl_id() == 0)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
-  JoinCrawl(req->crawl());
   std::lock_guard lock(mu_);
+  JoinCrawlLocked(req->crawl());
   CrawlShard* shard = ShardFor(req->crawl().crawl_id());
   if (!shard) return UnknownCrawl(req->crawl().crawl_id());
-  shard->InjectSeeds(*req, resp);
+  if (grpc::Status s = Finish(req->crawl().crawl_id(), shard->InjectSeeds(*req, resp)); !s.ok()) return s;
   spdlog::info("crawl {}: {} of {} seeds new", req->crawl().crawl_id(), resp->accepted(), req->urls_size());
   return grpc::Status::OK;
 }
@@ -57,7 +108,7 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext*, const v1:
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  shard->GetSchedule(*req, resp);
+  if (grpc::Status s = Finish(req->crawl_id(), shard->GetSchedule(*req, resp)); !s.ok()) return s;
   if (resp->schedule_id() != 0)
     spdlog::debug("schedule {} ({} urls) to {}", resp->schedule_id(), resp->urls_size(), req->fetcher_id());
   return grpc::Status::OK;
@@ -71,7 +122,7 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext*, const v
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  shard->SubmitResults(*req, resp);
+  if (grpc::Status s = Finish(req->crawl_id(), shard->SubmitResults(*req, resp)); !s.ok()) return s;
   return grpc::Status::OK;
 }
 
@@ -83,7 +134,7 @@ grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext*, const v1::Add
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  shard->AddUrls(*req, resp);
+  if (grpc::Status s = Finish(req->crawl_id(), shard->AddUrls(*req, resp)); !s.ok()) return s;
   return grpc::Status::OK;
 }
 
@@ -103,7 +154,7 @@ grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext*, const v1::En
   std::lock_guard lock(mu_);
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) return UnknownCrawl(req->crawl_id());
-  shard->End(req->state());
+  if (grpc::Status s = Finish(req->crawl_id(), shard->End(req->state())); !s.ok()) return s;
   spdlog::info("crawl {} ended", req->crawl_id());
   return grpc::Status::OK;
 }
@@ -128,7 +179,7 @@ void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
 
 void QueueServerServiceImpl::Tick() {
   std::lock_guard lock(mu_);
-  if (CrawlShard* shard = ShardFor(0)) shard->Tick();
+  if (CrawlShard* shard = ShardFor(0)) (void)Finish(shard->crawl_id(), shard->Tick());
 }
 
 NameServerLink::NameServerLink(std::string nameserver, v1::QueueServerInfo self,

@@ -1,7 +1,8 @@
 // gRPC adapter for the queue server (proto service crawl.v1.QueueServer).
-// Holds the current crawl's shard behind one mutex; every rpc locks it,
-// applies the request and answers. Also keeps the queue server registered
-// with the name server (register, then heartbeat with stats).
+// Holds every crawl's shard behind one mutex; every rpc locks it, applies the
+// request, commits it to the store (when there is one) and answers. Also
+// keeps the queue server registered with the name server (register, then
+// heartbeat with stats).
 #pragma once
 
 #include <atomic>
@@ -14,13 +15,19 @@
 
 #include "common/clock.h"
 #include "proto/crawl.grpc.pb.h"
+#include "common/status.h"
 #include "queueserver/crawl_shard.h"
+#include "queueserver/queue_store.h"
 
 namespace crawl::queueserver {
 
 class QueueServerServiceImpl final : public v1::QueueServer::Service {
  public:
-  QueueServerServiceImpl(std::string id, const Clock* clock);
+  // `store` (null: state in memory only) and `clock` must outlive the service.
+  QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store = nullptr);
+
+  // Loads every crawl the store holds (call once, before serving).
+  [[nodiscard]] Status LoadStoredCrawls();
 
   grpc::Status InjectSeeds(grpc::ServerContext*, const v1::InjectSeedsRequest*,
                            v1::InjectSeedsResponse*) override;
@@ -34,8 +41,9 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
                            v1::CrawlLogChunk*) override;
 
-  // Joins `crawl` if it is newer than the current one (a new crawl replaces
-  // the old shard; the same crawl keeps it).
+  // Joins `crawl` if this server does not have it yet (a new crawl ends the
+  // older ones); a crawl it has (loaded from the store after a restart, for
+  // example) is kept and only takes the state change.
   void JoinCrawl(const v1::CrawlInfo& crawl);
   // Current numbers for heartbeats.
   void FillStats(v1::QueueServerStats* stats);
@@ -49,9 +57,16 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // Returns the shard of crawl `id` (0: the current one), or null.
   // REQUIRES: mu_ held.
   CrawlShard* ShardFor(uint64_t id);
+  // Maps a shard call's outcome to gRPC. A failed commit leaves the shard
+  // ahead of the store, so it is replaced by the stored one.
+  // REQUIRES: mu_ held.
+  grpc::Status Finish(uint64_t crawl_id, const Status& s);
+  void JoinCrawlLocked(const v1::CrawlInfo& crawl);  // REQUIRES: mu_ held.
+
+  QueueStore* const store_;
 
   // Every crawl this process has joined, by id; the highest id is current.
-  // Older crawls stay for their logs and late results (in memory for now).
+  // Older crawls stay for their logs and late results.
   std::map<uint64_t, std::unique_ptr<CrawlShard>> shards_;  // GUARDED_BY(mu_)
 };
 

@@ -1,0 +1,417 @@
+#include "queueserver/queue_store.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
+
+#include <atomic>
+#include <filesystem>
+#include <string_view>
+
+namespace crawl::queueserver {
+namespace {
+
+// Column family names, in the order of the handles kept in Impl::cf.
+enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kCfCount };
+const char* const kCfNames[kCfCount] = {"meta", "seen", "queue", "waiting", "origins", "leases", "log", "batches"};
+
+Status FromRocks(const rocksdb::Status& s, const std::string& what) {
+  if (s.ok()) return Status::Ok();
+  return Status::IoError(what + ": " + s.ToString());
+}
+
+// ---- encoding: fixed-width big-endian numbers, u32-length-prefixed strings.
+
+void PutU64(std::string* out, uint64_t v) {
+  for (int i = 7; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutU32(std::string* out, uint32_t v) {
+  for (int i = 3; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutStr(std::string* out, std::string_view s) {
+  PutU32(out, static_cast<uint32_t>(s.size()));
+  out->append(s);
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view d) : d_(d) {}
+  bool U64(uint64_t* v) {
+    if (d_.size() < 8) return false;
+    *v = 0;
+    for (int i = 0; i < 8; ++i) *v = (*v << 8) | static_cast<uint8_t>(d_[i]);
+    d_.remove_prefix(8);
+    return true;
+  }
+  bool U32(uint32_t* v) {
+    if (d_.size() < 4) return false;
+    *v = 0;
+    for (int i = 0; i < 4; ++i) *v = (*v << 8) | static_cast<uint8_t>(d_[i]);
+    d_.remove_prefix(4);
+    return true;
+  }
+  bool Str(std::string* s) {
+    uint32_t n = 0;
+    if (!U32(&n) || d_.size() < n) return false;
+    s->assign(d_.substr(0, n));
+    d_.remove_prefix(n);
+    return true;
+  }
+  [[nodiscard]] bool done() const { return d_.empty(); }
+
+ private:
+  std::string_view d_;
+};
+
+uint64_t ReadU64(std::string_view d) {
+  uint64_t v = 0;
+  Reader r(d);
+  (void)r.U64(&v);
+  return v;
+}
+
+std::string EncodeEntry(const FrontierEntry& e) {
+  std::string out;
+  PutStr(&out, e.url);
+  PutStr(&out, e.referrer);
+  PutU32(&out, e.depth);
+  out.push_back(e.kind == UrlKind::kRobots ? 'R' : 'P');
+  return out;
+}
+
+bool DecodeEntry(std::string_view d, FrontierEntry* e) {
+  Reader r(d.substr(0, d.empty() ? 0 : d.size() - 1));
+  if (d.empty() || !r.Str(&e->url) || !r.Str(&e->referrer) || !r.U32(&e->depth) || !r.done()) return false;
+  e->kind = d.back() == 'R' ? UrlKind::kRobots : UrlKind::kPage;
+  return true;
+}
+
+std::string EncodeOrigin(const OriginRecord& o) {
+  std::string out;
+  PutU32(&out, static_cast<uint32_t>(o.robots));
+  PutU32(&out, static_cast<uint32_t>(o.robots_failures));
+  PutU64(&out, static_cast<uint64_t>(o.robots_retry_at_ms));
+  PutU32(&out, o.retry_pending ? 1 : 0);
+  PutStr(&out, o.rules.Serialize());
+  return out;
+}
+
+bool DecodeOrigin(std::string_view d, OriginRecord* o) {
+  Reader r(d);
+  uint32_t state = 0, failures = 0, pending = 0;
+  uint64_t retry_at = 0;
+  std::string rules;
+  if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) ||
+      !r.done() || state > 2)
+    return false;
+  auto parsed = robots::RobotsRules::Deserialize(rules);
+  if (!parsed.ok()) return false;
+  o->robots = static_cast<RobotsState>(state);
+  o->robots_failures = static_cast<int>(failures);
+  o->robots_retry_at_ms = static_cast<int64_t>(retry_at);
+  o->retry_pending = pending != 0;
+  o->rules = std::move(*parsed);
+  return true;
+}
+
+std::string EncodeLease(const LeaseRecord& l) {
+  std::string out;
+  PutStr(&out, l.fetcher_id);
+  PutU64(&out, static_cast<uint64_t>(l.deadline_ms));
+  PutU32(&out, static_cast<uint32_t>(l.origins.size()));
+  for (const auto& o : l.origins) PutStr(&out, o);
+  return out;
+}
+
+bool DecodeLease(std::string_view d, LeaseRecord* l) {
+  Reader r(d);
+  uint64_t deadline = 0;
+  uint32_t n = 0;
+  if (!r.Str(&l->fetcher_id) || !r.U64(&deadline) || !r.U32(&n)) return false;
+  l->deadline_ms = static_cast<int64_t>(deadline);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!r.Str(&l->origins.emplace_back())) return false;
+  }
+  return r.done();
+}
+
+std::string Prefix(uint64_t crawl_id) {
+  std::string p;
+  PutU64(&p, crawl_id);
+  return p;
+}
+
+Status Corrupt(const char* what, std::string_view key) {
+  return Status::Internal(std::string("corrupt ") + what + " record (key of " + std::to_string(key.size()) +
+                          " bytes)");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+struct QueueStore::Impl {
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> cf;  // owned; destroyed before db
+  rocksdb::WriteOptions write_options;
+  std::atomic<bool> fail_writes{false};
+
+  ~Impl() {
+    for (auto* h : cf) {
+      if (h && db) (void)db->DestroyColumnFamilyHandle(h);
+    }
+    if (db) (void)db->Close();
+  }
+
+  // Visits every key of `family` that starts with `prefix`, in key order.
+  template <typename F>
+  Status Scan(Cf family, const std::string& prefix, F&& visit) const {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), cf[family]));
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      const rocksdb::Slice k = it->key();
+      const rocksdb::Slice v = it->value();
+      Status s = visit(std::string_view(k.data(), k.size()), std::string_view(v.data(), v.size()));
+      if (!s.ok()) return s;
+    }
+    return FromRocks(it->status(), std::string("reading ") + kCfNames[family]);
+  }
+};
+
+QueueStore::QueueStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+QueueStore::~QueueStore() = default;
+
+Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Options options) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::IoError("cannot create " + dir + ": " + ec.message());
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+  for (const char* name : kCfNames) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, families, &handles, &raw);
+  if (!s.ok()) return FromRocks(s, "opening queue store " + dir);
+  auto impl = std::make_unique<Impl>();
+  impl->db.reset(raw);
+  // handles[0] is the default family, which we do not use.
+  (void)raw->DestroyColumnFamilyHandle(handles[0]);
+  impl->cf.assign(handles.begin() + 1, handles.end());
+  impl->write_options.sync = options.sync;
+  impl->write_options.disableWAL = false;
+  return std::unique_ptr<QueueStore>(new QueueStore(std::move(impl)));
+}
+
+void QueueStore::FailWritesForTest(bool fail) { impl_->fail_writes = fail; }
+
+Result<std::vector<uint64_t>> QueueStore::ListCrawls() const {
+  std::vector<uint64_t> ids;
+  Status s = impl_->Scan(kMeta, "", [&](std::string_view k, std::string_view) {
+    if (k.size() == 9 && k[8] == 'i') ids.push_back(ReadU64(k));
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return ids;
+}
+
+Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
+  const std::string p = Prefix(crawl_id);
+  const size_t n = p.size();
+  ShardImage image;
+  auto& db = *impl_->db;
+  std::string value;
+  rocksdb::Status rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kMeta], p + "i", &value);
+  if (rs.IsNotFound()) return Status::NotFound("no crawl " + std::to_string(crawl_id) + " in the store");
+  if (!rs.ok()) return FromRocks(rs, "reading crawl info");
+  if (!image.crawl.ParseFromString(value)) return Corrupt("crawl info", p);
+  rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kMeta], p + "c", &value);
+  if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading counters");
+  if (rs.ok()) {
+    Reader r(value);
+    uint64_t ended = 0;
+    FrontierScalars& sc = image.frontier.scalars;
+    ShardCounters& c = image.counters;
+    if (!r.U64(&c.pages_fetched) || !r.U64(&c.fetch_attempts) || !r.U64(&c.bytes_fetched) ||
+        !r.U64(&c.fetch_errors) || !r.U64(&ended) || !r.U64(&sc.next_schedule_id) ||
+        !r.U64(&sc.robots_disallowed) || !r.U64(&sc.activity) || !r.done())
+      return Corrupt("counters", p);
+    c.ended = ended != 0;
+  }
+  FrontierImage& f = image.frontier;
+  Status s = impl_->Scan(kSeen, p, [&](std::string_view k, std::string_view) {
+    if (k.size() != n + 8) return Corrupt("seen", k);
+    f.seen.push_back(ReadU64(k.substr(n)));
+    return Status::Ok();
+  });
+  if (s.ok()) {
+    s = impl_->Scan(kQueue, p, [&](std::string_view k, std::string_view v) {
+      SeqEntry e;
+      if (k.size() != n + 9 || !DecodeEntry(v, &e.entry)) return Corrupt("queue", k);
+      e.seq = ReadU64(k.substr(n + 1));
+      (k[n] == 'R' ? f.robots_ready : f.ready).push_back(std::move(e));
+      return Status::Ok();
+    });
+  }
+  if (s.ok()) {
+    s = impl_->Scan(kWaiting, p, [&](std::string_view k, std::string_view v) {
+      SeqEntry e;
+      if (k.size() < n + 9 || k[k.size() - 9] != '\0' || !DecodeEntry(v, &e.entry)) return Corrupt("waiting", k);
+      e.seq = ReadU64(k.substr(k.size() - 8));
+      std::string origin(k.substr(n, k.size() - 9 - n));
+      if (f.waiting.empty() || f.waiting.back().first != origin) f.waiting.emplace_back(origin, std::vector<SeqEntry>{});
+      f.waiting.back().second.push_back(std::move(e));
+      return Status::Ok();
+    });
+  }
+  if (s.ok()) {
+    s = impl_->Scan(kOrigins, p, [&](std::string_view k, std::string_view v) {
+      OriginRecord o;
+      if (!DecodeOrigin(v, &o)) return Corrupt("origin", k);
+      f.origins.emplace_back(std::string(k.substr(n)), std::move(o));
+      return Status::Ok();
+    });
+  }
+  if (s.ok()) {
+    s = impl_->Scan(kLeases, p, [&](std::string_view k, std::string_view v) {
+      if (k.size() < n + 9) return Corrupt("lease", k);
+      const uint64_t id = ReadU64(k.substr(n));
+      if (k[n + 8] == '\0') {
+        FrontierImage::Lease& l = f.leases.emplace_back();
+        l.id = id;
+        if (!DecodeLease(v, &l.record)) return Corrupt("lease", k);
+        return Status::Ok();
+      }
+      FrontierEntry e;
+      if (f.leases.empty() || f.leases.back().id != id || !DecodeEntry(v, &e)) return Corrupt("lease entry", k);
+      f.leases.back().entries.push_back(std::move(e));
+      return Status::Ok();
+    });
+  }
+  if (s.ok()) {
+    s = impl_->Scan(kLog, p, [&](std::string_view k, std::string_view v) {
+      if (k.size() != n + 8 || ReadU64(k.substr(n)) != image.log.size() ||
+          !image.log.emplace_back().ParseFromArray(v.data(), static_cast<int>(v.size())))
+        return Corrupt("log", k);
+      return Status::Ok();
+    });
+  }
+  if (s.ok()) {
+    s = impl_->Scan(kBatches, p, [&](std::string_view k, std::string_view) {
+      image.applied_batches.emplace(k.substr(n));
+      return Status::Ok();
+    });
+  }
+  if (!s.ok()) return s;
+  return image;
+}
+
+// ---------------------------------------------------------------------------
+
+struct ShardWriter::Impl {
+  QueueStore::Impl* store = nullptr;
+  std::string prefix;
+  rocksdb::WriteBatch batch;
+
+  rocksdb::ColumnFamilyHandle* cf(Cf c) const { return store->cf[c]; }
+  std::string Key(std::string_view rest) const { return prefix + std::string(rest); }
+  std::string QueueKey(QueueKind q, uint64_t seq) const {
+    std::string k = prefix;
+    k.push_back(q == QueueKind::kRobots ? 'R' : 'P');
+    PutU64(&k, seq);
+    return k;
+  }
+  std::string WaitKey(const std::string& origin, uint64_t seq) const {
+    std::string k = prefix + origin;
+    k.push_back('\0');
+    PutU64(&k, seq);
+    return k;
+  }
+  std::string LeaseKey(uint64_t id, const std::string* url) const {
+    std::string k = prefix;
+    PutU64(&k, id);
+    k.push_back(url ? '\1' : '\0');
+    if (url) k += *url;
+    return k;
+  }
+  void Put(Cf c, const std::string& k, const std::string& v) { (void)batch.Put(cf(c), k, v); }
+  void Delete(Cf c, const std::string& k) { (void)batch.Delete(cf(c), k); }
+};
+
+ShardWriter::ShardWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ShardWriter::~ShardWriter() = default;
+
+std::unique_ptr<ShardWriter> QueueStore::NewWriter(uint64_t crawl_id) {
+  auto impl = std::make_unique<ShardWriter::Impl>();
+  impl->store = impl_.get();
+  impl->prefix = Prefix(crawl_id);
+  return std::unique_ptr<ShardWriter>(new ShardWriter(std::move(impl)));
+}
+
+void ShardWriter::Seen(uint64_t url_hash) {
+  std::string k = impl_->prefix;
+  PutU64(&k, url_hash);
+  impl_->Put(kSeen, k, "");
+}
+void ShardWriter::Queued(QueueKind queue, const SeqEntry& e) {
+  impl_->Put(kQueue, impl_->QueueKey(queue, e.seq), EncodeEntry(e.entry));
+}
+void ShardWriter::Dequeued(QueueKind queue, uint64_t seq) { impl_->Delete(kQueue, impl_->QueueKey(queue, seq)); }
+void ShardWriter::WaitAdded(const std::string& origin, const SeqEntry& e) {
+  impl_->Put(kWaiting, impl_->WaitKey(origin, e.seq), EncodeEntry(e.entry));
+}
+void ShardWriter::WaitRemoved(const std::string& origin, uint64_t seq) {
+  impl_->Delete(kWaiting, impl_->WaitKey(origin, seq));
+}
+void ShardWriter::OriginChanged(const std::string& origin, const OriginRecord& record) {
+  impl_->Put(kOrigins, impl_->Key(origin), EncodeOrigin(record));
+}
+void ShardWriter::LeaseOpened(uint64_t schedule_id, const LeaseRecord& lease,
+                              const std::vector<FrontierEntry>& entries) {
+  impl_->Put(kLeases, impl_->LeaseKey(schedule_id, nullptr), EncodeLease(lease));
+  for (const auto& e : entries) impl_->Put(kLeases, impl_->LeaseKey(schedule_id, &e.url), EncodeEntry(e));
+}
+void ShardWriter::LeaseUrlDone(uint64_t schedule_id, const std::string& url) {
+  impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, &url));
+}
+void ShardWriter::LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) {
+  impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, nullptr));
+  for (const auto& u : urls) impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, &u));
+}
+
+void ShardWriter::AppendLog(uint64_t index, const v1::FetchRecord& record) {
+  std::string k = impl_->prefix;
+  PutU64(&k, index);
+  impl_->Put(kLog, k, record.SerializeAsString());
+}
+void ShardWriter::AddAppliedBatch(const std::string& key) { impl_->Put(kBatches, impl_->Key(key), ""); }
+void ShardWriter::PutCrawl(const v1::CrawlInfo& crawl) {
+  impl_->Put(kMeta, impl_->Key("i"), crawl.SerializeAsString());
+}
+void ShardWriter::PutCounters(const ShardCounters& c, const FrontierScalars& sc) {
+  std::string v;
+  for (uint64_t x : {c.pages_fetched, c.fetch_attempts, c.bytes_fetched, c.fetch_errors, uint64_t{c.ended},
+                     sc.next_schedule_id, sc.robots_disallowed, sc.activity})
+    PutU64(&v, x);
+  impl_->Put(kMeta, impl_->Key("c"), v);
+}
+
+Status ShardWriter::Commit() {
+  if (impl_->batch.Count() == 0) return Status::Ok();
+  Status s;
+  if (impl_->store->fail_writes) {
+    s = Status::IoError("queue store: write failed (injected by a test)");
+  } else {
+    s = FromRocks(impl_->store->db->Write(impl_->store->write_options, &impl_->batch), "queue store write");
+  }
+  impl_->batch.Clear();
+  return s;
+}
+
+void ShardWriter::Discard() { impl_->batch.Clear(); }
+
+size_t ShardWriter::pending() const { return static_cast<size_t>(impl_->batch.Count()); }
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,124 @@
+// Durable state of a queue server: one RocksDB under --data-dir holding, per
+// crawl id, everything a CrawlShard and its Frontier keep (DESIGN.md section
+// 1: "all state in RocksDB, survives kill -9"). docs/ARCHITECTURE.md
+// "Durability" describes the layout and the guarantees.
+//
+// Column families, every key starting with the 8-byte big-endian crawl id:
+//   meta     id 'i' -> CrawlInfo; id 'c' -> counters and frontier scalars
+//   seen     id hash8 -> ""                       (URL-seen set)
+//   queue    id kind(1) seq(8) -> entry           (robots 'R' / pages 'P' FIFOs)
+//   waiting  id origin 0x00 seq(8) -> entry       (pages waiting for robots.txt)
+//   origins  id origin -> robots state + serialized rules
+//   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x01 url -> entry
+//   log      id index(8) -> FetchRecord
+//   batches  id key -> ""                         (applied batch keys)
+//
+// A ShardWriter collects the changes of one request (it is the Frontier's
+// journal) into one rocksdb::WriteBatch; Commit() writes it atomically with
+// the write-ahead log on. RocksDB types stay inside queue_store.cc; errors
+// come back as crawl::Status. Thread-safety: QueueStore may be used from any
+// thread; a ShardWriter by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "proto/crawl.pb.h"
+#include "queueserver/frontier.h"
+
+namespace crawl::queueserver {
+
+// Per-crawl numbers kept beside the frontier.
+struct ShardCounters {
+  uint64_t pages_fetched = 0;
+  uint64_t fetch_attempts = 0;
+  uint64_t bytes_fetched = 0;
+  uint64_t fetch_errors = 0;
+  bool ended = false;
+  bool operator==(const ShardCounters&) const = default;
+};
+
+// What the store holds for one crawl.
+struct ShardImage {
+  v1::CrawlInfo crawl;
+  ShardCounters counters;
+  FrontierImage frontier;
+  std::vector<v1::FetchRecord> log;  // in arrival order
+  std::set<std::string> applied_batches;
+};
+
+class QueueStore;
+
+// The changes of one request to one crawl, written together by Commit().
+class ShardWriter final : public FrontierJournal {
+ public:
+  ~ShardWriter() override;
+
+  void Seen(uint64_t url_hash) override;
+  void Queued(QueueKind queue, const SeqEntry& e) override;
+  void Dequeued(QueueKind queue, uint64_t seq) override;
+  void WaitAdded(const std::string& origin, const SeqEntry& e) override;
+  void WaitRemoved(const std::string& origin, uint64_t seq) override;
+  void OriginChanged(const std::string& origin, const OriginRecord& record) override;
+  void LeaseOpened(uint64_t schedule_id, const LeaseRecord& lease,
+                   const std::vector<FrontierEntry>& entries) override;
+  void LeaseUrlDone(uint64_t schedule_id, const std::string& url) override;
+  void LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) override;
+
+  void AppendLog(uint64_t index, const v1::FetchRecord& record);
+  void AddAppliedBatch(const std::string& key);
+  void PutCrawl(const v1::CrawlInfo& crawl);
+  void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
+
+  // Writes every change since the last Commit/Discard in one atomic batch,
+  // then starts an empty one. On error nothing of the batch is written.
+  [[nodiscard]] Status Commit();
+  // Drops the changes collected since the last Commit.
+  void Discard();
+  // Changes waiting for Commit.
+  [[nodiscard]] size_t pending() const;
+
+ private:
+  friend class QueueStore;
+  struct Impl;
+  explicit ShardWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+class QueueStore {
+ public:
+  struct Options {
+    // fsync the write-ahead log on every commit. Off by default: a killed
+    // process loses nothing (the log is in the OS page cache), a power cut may
+    // lose the last writes.
+    bool sync = false;
+  };
+
+  // Opens or creates the database in `dir` (created if missing).
+  [[nodiscard]] static Result<std::unique_ptr<QueueStore>> Open(const std::string& dir, Options options);
+  ~QueueStore();
+  QueueStore(const QueueStore&) = delete;
+  QueueStore& operator=(const QueueStore&) = delete;
+
+  // Ids of every crawl stored, ascending.
+  [[nodiscard]] Result<std::vector<uint64_t>> ListCrawls() const;
+  // Everything stored for `crawl_id`; kNotFound if it has no CrawlInfo.
+  [[nodiscard]] Result<ShardImage> Load(uint64_t crawl_id) const;
+  // A writer for `crawl_id`. The store must outlive it.
+  [[nodiscard]] std::unique_ptr<ShardWriter> NewWriter(uint64_t crawl_id);
+
+  // Tests: every Commit fails with kIoError while set, writing nothing.
+  void FailWritesForTest(bool fail);
+
+ private:
+  friend class ShardWriter;
+  struct Impl;
+  explicit QueueStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace crawl::queueserver

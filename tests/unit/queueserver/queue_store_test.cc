@@ -1,0 +1,317 @@
+// Queue store (queueserver/queue_store.h) and durable CrawlShard: what one
+// process wrote comes back in the next one, and a failed commit leaves
+// nothing behind.
+#include "queueserver/queue_store.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <random>
+
+#include "common/clock.h"
+#include "queueserver/crawl_shard.h"
+
+using crawl::ManualClock;
+using crawl::queueserver::CrawlShard;
+using crawl::queueserver::QueueStore;
+
+namespace {
+
+// A fresh directory, removed at the end of the test.
+struct TempDir {
+  TempDir() {
+    std::random_device rd;
+    path = std::filesystem::temp_directory_path() / ("queue_store_test." + std::to_string(rd()) + std::to_string(rd()));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::filesystem::path path;
+};
+
+std::unique_ptr<QueueStore> OpenStore(const TempDir& dir) {
+  auto s = QueueStore::Open(dir.path.string(), {});
+  REQUIRE(s.ok());
+  return std::move(*s);
+}
+
+crawl::v1::CrawlInfo Crawl() {
+  crawl::v1::CrawlInfo c;
+  c.set_crawl_id(42);
+  c.set_state(crawl::v1::CRAWL_STATE_RUNNING);
+  c.mutable_params()->set_schedule_size(3);
+  c.mutable_params()->set_lease_seconds(60);
+  return c;
+}
+
+std::unique_ptr<CrawlShard> NewShard(QueueStore* store, const ManualClock* clock) {
+  auto shard = std::make_unique<CrawlShard>(Crawl(), clock, store ? store->NewWriter(42) : nullptr);
+  REQUIRE(shard->Create().ok());
+  return shard;
+}
+
+std::unique_ptr<CrawlShard> Reload(QueueStore* store, const ManualClock* clock) {
+  auto shard = CrawlShard::Load(store, 42, clock);
+  REQUIRE(shard.ok());
+  return std::move(*shard);
+}
+
+crawl::v1::GetScheduleResponse Lease(CrawlShard& shard, const std::string& fetcher) {
+  crawl::v1::GetScheduleRequest req;
+  req.set_crawl_id(42);
+  req.set_fetcher_id(fetcher);
+  crawl::v1::GetScheduleResponse resp;
+  REQUIRE(shard.GetSchedule(req, &resp).ok());
+  return resp;
+}
+
+std::vector<std::string> Urls(const crawl::v1::GetScheduleResponse& s) {
+  std::vector<std::string> out;
+  for (const auto& u : s.urls()) out.push_back(u.url());
+  return out;
+}
+
+crawl::v1::SubmitResultsRequest Results(uint64_t schedule, uint64_t sequence, bool final) {
+  crawl::v1::SubmitResultsRequest req;
+  req.set_crawl_id(42);
+  req.set_fetcher_id("f");
+  req.set_schedule_id(schedule);
+  req.set_sequence(sequence);
+  req.set_final(final);
+  return req;
+}
+
+void AddRecord(crawl::v1::SubmitResultsRequest* req, const std::string& url, int status,
+               const std::string& robots_body = "") {
+  auto* r = req->add_records();
+  r->set_url(url);
+  r->set_status(status);
+  r->set_bytes(100);
+  r->set_kind(url.ends_with("/robots.txt") ? crawl::v1::URL_KIND_ROBOTS : crawl::v1::URL_KIND_PAGE);
+  r->set_robots_body(robots_body);
+}
+
+void AddLink(crawl::v1::SubmitResultsRequest* req, const std::string& url) {
+  auto* l = req->add_links();
+  l->set_url(url);
+  l->set_referrer("http://a.test/");
+  l->set_depth(1);
+}
+
+crawl::v1::QueueServerStats Stats(const CrawlShard& shard) {
+  crawl::v1::QueueServerStats s;
+  shard.FillStats(&s);
+  return s;
+}
+
+std::vector<std::string> Log(const CrawlShard& shard) {
+  crawl::v1::CrawlLogChunk chunk;
+  shard.ReadLog(0, 0, &chunk);
+  std::vector<std::string> out;
+  for (const auto& r : chunk.records()) out.push_back(r.url() + " " + std::to_string(r.status()));
+  return out;
+}
+
+// Drives a shard through every kind of state: seeds, robots rules (one
+// origin known, one still waiting), a page queue, an open lease with one URL
+// reported, applied batches and the log. Returns the open schedule's id.
+uint64_t Drive(CrawlShard& shard) {
+  crawl::v1::InjectSeedsRequest seeds;
+  *seeds.mutable_crawl() = Crawl();
+  for (const char* u : {"http://a.test/", "http://a.test/1", "http://a.test/private/x", "http://b.test/"})
+    seeds.add_urls(u);
+  seeds.add_urls("not a url");
+  crawl::v1::InjectSeedsResponse injected;
+  REQUIRE(shard.InjectSeeds(seeds, &injected).ok());
+  REQUIRE(injected.accepted() == 4);
+
+  auto robots = Lease(shard, "f");
+  REQUIRE(Urls(robots) == std::vector<std::string>{"http://a.test/robots.txt", "http://b.test/robots.txt"});
+  auto r = Results(robots.schedule_id(), 0, true);
+  AddRecord(&r, "http://a.test/robots.txt", 200, "User-agent: *\nDisallow: /private/\n");
+  // b.test's robots.txt is not reported: it comes back at the queue front.
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard.SubmitResults(r, &resp).ok());
+
+  auto pages = Lease(shard, "f");
+  REQUIRE(Urls(pages) ==
+          std::vector<std::string>{"http://b.test/robots.txt", "http://a.test/", "http://a.test/1"});
+  auto p = Results(pages.schedule_id(), 0, false);
+  AddRecord(&p, "http://a.test/", 200);
+  for (const char* u : {"http://a.test/2", "http://a.test/3", "http://a.test/4", "http://a.test/private/y",
+                        "http://c.test/"})
+    AddLink(&p, u);
+  REQUIRE(shard.SubmitResults(p, &resp).ok());
+  REQUIRE_FALSE(resp.duplicate());
+  return pages.schedule_id();
+}
+
+}  // namespace
+
+TEST_CASE("queue store: a shard comes back whole after the store is closed and reopened", "[unit]") {
+  TempDir dir;
+  ManualClock clock;
+  // A twin kept in memory the whole time: the reloaded shard must behave
+  // exactly like it.
+  auto twin = NewShard(nullptr, &clock);
+  const uint64_t open_twin = Drive(*twin);
+  uint64_t open = 0;
+  crawl::v1::QueueServerStats before;
+  std::vector<std::string> log_before;
+  {
+    auto store = OpenStore(dir);
+    auto shard = NewShard(store.get(), &clock);
+    open = Drive(*shard);
+    before = Stats(*shard);
+    log_before = Log(*shard);
+  }  // store closed, as after a crash everything is in the log files
+  REQUIRE(open == open_twin);
+
+  auto store = OpenStore(dir);
+  auto ids = store->ListCrawls();
+  REQUIRE(ids.ok());
+  CHECK(*ids == std::vector<uint64_t>{42});
+  auto shard = Reload(store.get(), &clock);
+
+  // Counters, seen set, queue, waiting pages, leases, log.
+  const auto after = Stats(*shard);
+  CHECK(after.DebugString() == before.DebugString());
+  CHECK(after.urls_seen() == 9);
+  CHECK(after.leased_urls() == 2);
+  CHECK(after.outstanding_schedules() == 1);
+  CHECK(after.robots_disallowed() == 2);  // a.test/private/x and /private/y
+  CHECK(Log(*shard) == log_before);
+  CHECK(Log(*shard) == Log(*twin));
+
+  // The URL-seen set: links already seen are not accepted again.
+  crawl::v1::AddUrlsRequest add;
+  add.set_crawl_id(42);
+  add.set_fetcher_id("g");
+  add.set_batch_id("1");
+  for (const char* u : {"http://a.test/2", "http://c.test/", "http://a.test/private/z", "http://a.test/5"}) {
+    auto* l = add.add_links();
+    l->set_url(u);
+  }
+  crawl::v1::AddUrlsResponse added, added_twin;
+  REQUIRE(shard->AddUrls(add, &added).ok());
+  REQUIRE(twin->AddUrls(add, &added_twin).ok());
+  CHECK(added.accepted() == 2);
+  // Robots rules: a.test's Disallow still applies.
+  CHECK(Stats(*shard).robots_disallowed() == 3);
+
+  // Applied batches: a retry of a batch applied before the restart is a duplicate.
+  auto retry = Results(open, 0, false);
+  AddRecord(&retry, "http://a.test/", 200);
+  crawl::v1::SubmitResultsResponse dup;
+  REQUIRE(shard->SubmitResults(retry, &dup).ok());
+  CHECK(dup.duplicate());
+
+  // The open lease: its fetcher finishes it after the restart.
+  auto fin = Results(open, 1, true);
+  AddRecord(&fin, "http://b.test/robots.txt", 404);
+  AddRecord(&fin, "http://a.test/1", 200);
+  crawl::v1::SubmitResultsResponse done;
+  REQUIRE(shard->SubmitResults(fin, &done).ok());
+  REQUIRE(twin->SubmitResults(fin, &done).ok());
+  CHECK(Stats(*shard).leased_urls() == 0);
+
+  // Queue order (pages and the released waiting pages of b.test and c.test's
+  // robots.txt): the same schedules, in the same order, as the twin's.
+  for (int i = 0; i < 4; ++i) {
+    auto a = Lease(*shard, "f");
+    auto b = Lease(*twin, "f");
+    CHECK(Urls(a) == Urls(b));
+    CHECK(a.schedule_id() == b.schedule_id());
+  }
+  CHECK(Stats(*shard).DebugString() == Stats(*twin).DebugString());
+}
+
+TEST_CASE("queue store: schedule ids are never reused after a restart", "[unit]") {
+  TempDir dir;
+  ManualClock clock;
+  uint64_t last = 0;
+  {
+    auto store = OpenStore(dir);
+    auto shard = NewShard(store.get(), &clock);
+    last = Drive(*shard);
+    // Expire the open lease so no lease names the last id any more.
+    clock.Advance(std::chrono::seconds(61));
+    REQUIRE(shard->Tick().ok());
+    REQUIRE(Stats(*shard).outstanding_schedules() == 0);
+  }
+  auto store = OpenStore(dir);
+  auto shard = Reload(store.get(), &clock);
+  CHECK(Lease(*shard, "f").schedule_id() > last);
+}
+
+TEST_CASE("queue store: a failed commit leaves no partial state", "[unit]") {
+  TempDir dir;
+  ManualClock clock;
+  auto store = OpenStore(dir);
+  uint64_t open = 0;
+  crawl::v1::QueueServerStats before;
+  std::vector<std::string> log_before;
+  {
+    auto shard = NewShard(store.get(), &clock);
+    open = Drive(*shard);
+    before = Stats(*shard);
+    log_before = Log(*shard);
+
+    // A batch with records, new links and the end of the lease; the write fails.
+    auto fin = Results(open, 1, true);
+    AddRecord(&fin, "http://b.test/robots.txt", 404);
+    AddRecord(&fin, "http://a.test/1", 200);
+    AddLink(&fin, "http://d.test/");
+    AddLink(&fin, "http://a.test/9");
+    store->FailWritesForTest(true);
+    crawl::v1::SubmitResultsResponse resp;
+    CHECK_FALSE(shard->SubmitResults(fin, &resp).ok());
+    store->FailWritesForTest(false);
+  }
+  // What the store holds is the state before the failed call, whole.
+  auto shard = Reload(store.get(), &clock);
+  CHECK(Stats(*shard).DebugString() == before.DebugString());
+  CHECK(Log(*shard) == log_before);
+
+  // And the batch can be applied again (it was not recorded as applied).
+  auto fin = Results(open, 1, true);
+  AddRecord(&fin, "http://b.test/robots.txt", 404);
+  AddRecord(&fin, "http://a.test/1", 200);
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard->SubmitResults(fin, &resp).ok());
+  CHECK_FALSE(resp.duplicate());
+  CHECK(Stats(*shard).leased_urls() == 0);
+}
+
+TEST_CASE("queue store: oversized and malformed requests are refused whole", "[unit]") {
+  TempDir dir;
+  ManualClock clock;
+  auto store = OpenStore(dir);
+  auto shard = NewShard(store.get(), &clock);
+  const uint64_t open = Drive(*shard);
+  const auto before = Stats(*shard);
+
+  auto big = Results(open, 1, false);
+  for (int i = 0; i <= crawl::queueserver::kMaxRecordsPerRequest; ++i) AddRecord(&big, "http://a.test/1", 200);
+  crawl::v1::SubmitResultsResponse resp;
+  auto s = shard->SubmitResults(big, &resp);
+  CHECK(s.code() == crawl::StatusCode::kInvalidArgument);
+
+  auto long_id = Results(open, 1, false);
+  long_id.set_fetcher_id(std::string(1000, 'x'));
+  CHECK(shard->SubmitResults(long_id, &resp).code() == crawl::StatusCode::kInvalidArgument);
+
+  // Invalid links are skipped and counted; the valid ones are taken.
+  crawl::v1::AddUrlsRequest add;
+  add.set_crawl_id(42);
+  add.set_fetcher_id("g");
+  add.set_batch_id("x");
+  for (const char* u : {"::nonsense", "ftp://a.test/x", "http://a.test/ok"}) add.add_links()->set_url(u);
+  crawl::v1::AddUrlsResponse added;
+  REQUIRE(shard->AddUrls(add, &added).ok());
+  CHECK(added.accepted() == 1);
+  CHECK(shard->invalid_urls() == 3);  // two links and the seed "not a url"
+  CHECK(Stats(*shard).urls_seen() == before.urls_seen() + 1);
+}
