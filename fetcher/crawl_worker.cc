@@ -262,7 +262,9 @@ bool CrawlWorker::Retry(const std::string& what, Call&& call) {
     }
     spdlog::warn("{} failed ({}), retrying in {} ms", what, s.error_message(), backoff.count());
     std::this_thread::sleep_for(backoff);
-    backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+    // At most a second apart: a restarted queue server is back in about one,
+    // and every second of delay risks the lease running out.
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(1000));
   }
 }
 
