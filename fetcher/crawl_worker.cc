@@ -136,6 +136,7 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
   // origins in order of first appearance (robots.txt come first).
   std::unordered_map<std::string, v1::ScheduledUrl> by_url;
   std::vector<std::pair<std::string, std::vector<std::string>>> origins;
+  std::unordered_map<std::string, uint32_t> origin_delay_ms;  // robots.txt Crawl-delay
   std::unordered_map<std::string, size_t> origin_index;
   for (const auto& u : schedule.urls()) {
     auto origin = url::OriginOf(u.url());
@@ -143,6 +144,10 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
     auto [it, inserted] = origin_index.emplace(key, origins.size());
     if (inserted) origins.emplace_back(key, std::vector<std::string>{});
     origins[it->second].second.push_back(u.url());
+    if (u.crawl_delay_ms() > 0) {
+      uint32_t& delay = origin_delay_ms[key];
+      delay = std::max(delay, u.crawl_delay_ms());
+    }
     by_url.emplace(u.url(), u);
   }
 
@@ -162,11 +167,15 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
   bool cancelled = false;
   auto start_more = [&] {
     while (!cancelled && running < options_.max_origins_in_flight && next_origin < origins.size()) {
-      auto urls = origins[next_origin++].second;
+      const auto& [origin, origin_urls] = origins[next_origin++];
+      const auto delay = origin_delay_ms.find(origin);
       ++running;
+      // One connection per origin; a crawl-delayed origin's requests start
+      // at least its delay apart (the queue server spaces schedules).
       http->FetchSequence(
-          std::move(urls), [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
-          [this] { PushEvent(Event{true, {}}); });
+          origin_urls, [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
+          [this] { PushEvent(Event{true, {}}); },
+          std::chrono::milliseconds(delay == origin_delay_ms.end() ? 0 : delay->second));
     }
   };
   start_more();

@@ -102,6 +102,13 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
     u->set_referrer(std::move(e.referrer));
     u->set_depth(e.depth);
     u->set_kind(e.kind == UrlKind::kRobots ? v1::URL_KIND_ROBOTS : v1::URL_KIND_PAGE);
+    if (!s.crawl_delay_ms.empty()) {
+      auto origin = url::OriginOf(u->url());
+      if (origin.ok()) {
+        auto delay = s.crawl_delay_ms.find(*origin);
+        if (delay != s.crawl_delay_ms.end()) u->set_crawl_delay_ms(static_cast<uint32_t>(delay->second));
+      }
+    }
   }
   return Status::Ok();
 }

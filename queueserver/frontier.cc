@@ -149,9 +149,13 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
     take(QueueKind::kRobots, std::move(e), origin.ok() ? *origin : std::string());
   }
 
-  // Pages in FIFO order; entries of origins held by another schedule are set
-  // aside and go back to the front in their original order and numbers.
+  // Pages in FIFO order; entries of origins held by another schedule, or
+  // crawl-delayed origins that are not due or have their share of this
+  // schedule, are set aside and go back to the front in their original order
+  // and numbers.
   std::deque<SeqEntry> skipped;
+  std::map<std::string, size_t> delayed_taken;
+  const size_t slots = std::max<size_t>(1, max_urls / std::max<size_t>(1, options_.slot_size));
   size_t scanned = 0;
   size_t pages = 0;
   while (!ready_.empty() && schedule.entries.size() < max_urls && pages < max_pages &&
@@ -164,6 +168,16 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
     if (st.leased_by != 0 && st.leased_by != id) {
       skipped.push_back(std::move(e));
       continue;
+    }
+    if (const int64_t delay = CrawlDelayMs(st); delay > 0) {
+      const size_t fit = static_cast<size_t>(std::max<int64_t>(1, options_.lease_ms / (2 * delay)));
+      size_t& taken = delayed_taken[key];
+      if (st.not_before_ms > now_ms || taken >= std::min(slots, fit)) {
+        skipped.push_back(std::move(e));
+        continue;
+      }
+      ++taken;
+      schedule.crawl_delay_ms[key] = delay;
     }
     take(QueueKind::kPages, std::move(e), key);
     ++pages;
@@ -250,12 +264,19 @@ void Frontier::ReleaseWaiting(const std::string& origin, OriginState& state) {
   state.waiting.shrink_to_fit();
 }
 
+int64_t Frontier::CrawlDelayMs(const OriginState& state) const {
+  if (state.record.robots != RobotsState::kKnown) return 0;
+  const auto delay = state.record.rules.crawl_delay();
+  if (!delay || *delay <= 0) return 0;
+  return std::min<int64_t>(options_.max_crawl_delay_ms, static_cast<int64_t>(*delay * 1000.0 + 0.5));
+}
+
 void Frontier::Complete(uint64_t schedule_id, int64_t now_ms) {
-  EndLease(schedule_id, /*put_back=*/true);
+  EndLease(schedule_id, /*put_back=*/true, now_ms);
   Tick(now_ms);
 }
 
-void Frontier::EndLease(uint64_t schedule_id, bool put_back) {
+void Frontier::EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms) {
   auto it = leases_.find(schedule_id);
   if (it == leases_.end()) return;
   ++activity_;
@@ -263,6 +284,9 @@ void Frontier::EndLease(uint64_t schedule_id, bool put_back) {
   for (const std::string& origin : lease.origins) {
     OriginState& st = OriginFor(origin);
     if (st.leased_by == schedule_id) st.leased_by = 0;
+    // The schedule's last request started before now: one delay from now
+    // keeps the next schedule's first request far enough from it.
+    if (const int64_t delay = CrawlDelayMs(st); delay > 0) st.not_before_ms = now_ms + delay;
   }
   leased_count_ -= lease.outstanding.size();
   std::vector<FrontierEntry> back;
@@ -289,7 +313,7 @@ void Frontier::Tick(int64_t now_ms) {
   for (const auto& [id, lease] : leases_) {
     if (lease.deadline_ms <= now_ms) expired.push_back(id);
   }
-  for (uint64_t id : expired) EndLease(id, /*put_back=*/true);
+  for (uint64_t id : expired) EndLease(id, /*put_back=*/true, now_ms);
 
   if (!robots_retry_.empty()) {
     std::vector<std::string> still_waiting;

@@ -51,6 +51,9 @@ struct Schedule {
   uint64_t id = 0;  // 0: nothing to fetch right now
   int64_t lease_deadline_ms = 0;
   std::vector<FrontierEntry> entries;
+  // Origins with a robots.txt Crawl-delay: the spacing (ms) the fetcher
+  // keeps between request starts on that origin.
+  std::map<std::string, int64_t> crawl_delay_ms;
 };
 
 // What a fetch of a leased URL came to, as far as the frontier cares.
@@ -74,6 +77,12 @@ struct FrontierOptions {
   // Most queue entries one Lease call looks at past busy origins, which
   // bounds its cost when the queue head is one busy host.
   size_t lease_scan_limit = 50'000;
+  // Crawl-delay (robots.txt) is honoured up to this much; a larger value is
+  // read as this one, so a hostile Crawl-delay cannot stall a host forever.
+  int64_t max_crawl_delay_ms = 60'000;
+  // Schedule slots (DESIGN.md 5.1): a crawl-delayed origin gets at most one
+  // URL per slot of this many URLs of the schedule's size.
+  size_t slot_size = 100;
 };
 
 struct FrontierCounters {
@@ -173,6 +182,9 @@ class Frontier {
   // FIFO order, skipping origins another open schedule holds; at most
   // `max_pages` of them are pages. Returns a schedule with id 0 when nothing
   // can be handed out now.
+  // A crawl-delayed origin gets at most one URL per slot (max_urls /
+  // slot_size) and no more than fit half the lease at its delay, and is not
+  // leased again until its delay has passed since its last schedule ended.
   Schedule Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms,
                  size_t max_pages = SIZE_MAX);
 
@@ -197,7 +209,13 @@ class Frontier {
     OriginRecord record;
     std::deque<SeqEntry> waiting;       // pages held until robots is known
     uint64_t leased_by = 0;             // schedule holding this origin, 0 if none
+    // A crawl-delayed origin is not leased again before this time (the end
+    // of its last schedule plus the delay). In memory only: after a restart
+    // an origin may come one delay early, once.
+    int64_t not_before_ms = 0;
   };
+  // The origin's Crawl-delay in ms, clamped; 0 when none.
+  int64_t CrawlDelayMs(const OriginState& state) const;
   // A FIFO whose entries carry sequence numbers (see SeqEntry).
   class SeqQueue {
    public:
@@ -230,7 +248,7 @@ class Frontier {
   void NoteOrigin(const std::string& origin, const OriginState& state) {
     if (journal_) journal_->OriginChanged(origin, state.record);
   }
-  void EndLease(uint64_t schedule_id, bool put_back);
+  void EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms);
 
   FrontierOptions options_;
   std::unordered_set<uint64_t> seen_;                 // 8-byte URL hashes

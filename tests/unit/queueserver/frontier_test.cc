@@ -167,3 +167,50 @@ TEST_CASE("activity counter moves with every change", "[unit]") {
   CHECK_FALSE(f.Add(Page("http://a.test/1"), 0));  // a duplicate changes nothing
   CHECK(f.Counters().activity == after_add);
 }
+
+TEST_CASE("a crawl-delayed origin gets one URL per slot and waits its delay between schedules",
+          "[unit][policy]") {
+  Frontier f(FrontierOptions{});
+  for (int i = 1; i <= 3; ++i) REQUIRE(f.Add(Page("http://slow.test/" + std::to_string(i)), 0));
+  REQUIRE(f.Add(Page("http://fast.test/1"), 0));
+  REQUIRE(f.Add(Page("http://fast.test/2"), 0));
+  auto robots = f.Lease("f", 10, 0);
+  REQUIRE(robots.entries.size() == 2);
+  f.Report(robots.id, Robots("http://slow.test/robots.txt", 200, "User-agent: *\nCrawl-delay: 2\n"), 0);
+  f.Report(robots.id, Robots("http://fast.test/robots.txt", 404), 0);
+  f.Complete(robots.id, 0);
+
+  // Right after robots.txt: slow.test must wait 2 s; fast.test goes at once.
+  auto first = f.Lease("f", 100, 1000);
+  CHECK(Urls(first) == std::vector<std::string>{"http://fast.test/1", "http://fast.test/2"});
+  CHECK(first.crawl_delay_ms.empty());
+  f.Report(first.id, Fetched("http://fast.test/1"), 1000);
+  f.Report(first.id, Fetched("http://fast.test/2"), 1000);
+  f.Complete(first.id, 1000);
+
+  // Due at 2 s: a schedule of 100 URLs is one slot, so one URL of slow.test,
+  // with the delay the fetcher must keep.
+  auto second = f.Lease("f", 100, 2000);
+  REQUIRE(Urls(second) == std::vector<std::string>{"http://slow.test/1"});
+  CHECK(second.crawl_delay_ms.at("http://slow.test") == 2000);
+  f.Report(second.id, Fetched("http://slow.test/1"), 2500);
+  f.Complete(second.id, 2500);
+  CHECK(f.Lease("f", 100, 4000).id == 0);  // 2500 + 2000 not reached
+  // A schedule of 300 URLs has three slots: the two URLs left both fit.
+  auto third = f.Lease("f", 300, 4500);
+  CHECK(Urls(third) == std::vector<std::string>{"http://slow.test/2", "http://slow.test/3"});
+}
+
+TEST_CASE("a huge crawl-delay is clamped", "[unit][policy]") {
+  FrontierOptions o;
+  o.max_crawl_delay_ms = 5000;
+  Frontier f(o);
+  REQUIRE(f.Add(Page("http://a.test/1"), 0));
+  REQUIRE(f.Add(Page("http://a.test/2"), 0));
+  auto robots = f.Lease("f", 10, 0);
+  f.Report(robots.id, Robots("http://a.test/robots.txt", 200, "User-agent: *\nCrawl-delay: 86400\n"), 0);
+  f.Complete(robots.id, 0);
+  auto s = f.Lease("f", 100, 5000);
+  REQUIRE(s.entries.size() == 1);
+  CHECK(s.crawl_delay_ms.at("http://a.test") == 5000);
+}
