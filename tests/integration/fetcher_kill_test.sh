@@ -32,19 +32,4 @@ state=$(wait_crawl_over 300)
 [ "$state" = done ] || fail "crawl ended as $state"
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 "$BIN/testweb" export "${web[@]}" --out "$WORK/reachable.tsv"
-python3 - "$WORK/crawl.log" "$WORK/reachable.tsv" "$schedule_size" <<'PY'
-import collections, sys
-log = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
-pages = [f for f in log if not f[3].endswith("/robots.txt")]
-reachable = {l.split("\t")[0].rstrip("\n") for l in open(sys.argv[2]) if l.strip()}
-fetched = collections.Counter(f[3] for f in pages)
-missing = reachable - set(fetched)
-twice = [u for u, n in fetched.items() if n > 1]
-print(f"reachable {len(reachable)}, fetched {len(pages)}, distinct {len(fetched)}, fetched twice {len(twice)}")
-assert not missing, f"{len(missing)} reachable pages never fetched, e.g. {sorted(missing)[:5]}"
-assert set(fetched) <= reachable, "fetched pages that are not reachable"
-assert all(n <= 2 for n in fetched.values()), "a page was fetched more than twice"
-# Only the dead fetcher's open schedule can be fetched again.
-assert len(twice) <= int(sys.argv[3]), f"{len(twice)} pages fetched twice, more than one schedule"
-print("ok: nothing lost after kill -9 of a fetcher")
-PY
+python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" "$schedule_size" "kill -9 of a fetcher"
