@@ -81,6 +81,7 @@ bool CrawlWorker::RefreshCrawlState() {
   http.request_timeout = std::chrono::milliseconds(info.params().fetch_timeout_ms());
   http.allow_private = options_.allow_private || info.params().allow_private_addresses();
   http.hosts_file = options_.hosts_file;
+  http.accept_self_signed = info.params().accept_self_signed();
   next->http = std::make_shared<HttpFetcher>(io_, http);
   spdlog::info("working on crawl {} (params version {}, {} queue servers)", info.crawl_id(),
                info.params_version(), info.queue_servers_size());

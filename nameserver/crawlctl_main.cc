@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   std::string order = "bfs";
   uint64_t max_pages = 0;
   bool allow_private = false;
+  bool accept_self_signed = false;
   uint32_t schedule_size = 0, lease_seconds = 0;
   uint64_t page_range = 0;
   std::string user_agent;
@@ -85,6 +86,8 @@ int main(int argc, char** argv) {
   start->add_option("--order", order, "Crawl order (bfs)")->capture_default_str();
   start->add_option("--max-pages", max_pages, "Stop after this many pages (0: no limit)");
   start->add_flag("--allow-private", allow_private, "Allow private, loopback and link-local addresses");
+  start->add_flag("--accept-self-signed", accept_self_signed,
+                  "https: accept certificates that do not verify (test hosts); off by default");
   start->add_option("--schedule-size", schedule_size, "URLs per schedule (default 5000)");
   start->add_option("--lease-seconds", lease_seconds, "Schedule lease (default 300)");
   start->add_option("--page-range", page_range, "Range request size in bytes (default 1000000)");
@@ -176,6 +179,7 @@ int main(int argc, char** argv) {
       p->set_order(order);
       p->set_max_pages(max_pages);
       p->set_allow_private_addresses(allow_private);
+      p->set_accept_self_signed(accept_self_signed);
       p->set_schedule_size(schedule_size);
       p->set_lease_seconds(lease_seconds);
       p->set_page_range_bytes(page_range);

@@ -54,7 +54,8 @@ class FakeQueueServer final : public v1::QueueServer::Service {
 
 class FakeNameServer final : public v1::NameServer::Service {
  public:
-  explicit FakeNameServer(std::string queue_server) : queue_server_(std::move(queue_server)) {}
+  FakeNameServer(std::string queue_server, bool accept_self_signed)
+      : queue_server_(std::move(queue_server)), accept_self_signed_(accept_self_signed) {}
   grpc::Status GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest*,
                              v1::GetCrawlStateResponse* resp) override {
     resp->set_active(true);
@@ -70,6 +71,7 @@ class FakeNameServer final : public v1::NameServer::Service {
     p->set_max_links_per_page(300);
     p->set_page_range_bytes(1'000'000);
     p->set_allow_private_addresses(true);
+    p->set_accept_self_signed(accept_self_signed_);
     auto* qs = c->add_queue_servers();
     qs->set_id("qs0");
     qs->set_address(queue_server_);
@@ -78,6 +80,7 @@ class FakeNameServer final : public v1::NameServer::Service {
 
  private:
   std::string queue_server_;
+  bool accept_self_signed_;
 };
 
 v1::ScheduledUrl Scheduled(const std::string& url, v1::UrlKind kind) {
@@ -88,11 +91,12 @@ v1::ScheduledUrl Scheduled(const std::string& url, v1::UrlKind kind) {
 }
 
 // Runs one schedule through a CrawlWorker and returns what reached the queue server.
-std::map<std::string, v1::FetchRecord> RunOneSchedule(const std::vector<v1::ScheduledUrl>& urls) {
+std::map<std::string, v1::FetchRecord> RunOneSchedule(const std::vector<v1::ScheduledUrl>& urls,
+                                                      bool accept_self_signed = false) {
   FakeQueueServer qs(urls);
   auto qs_server = crawl::StartGrpcServer("127.0.0.1:0", {&qs});
   REQUIRE(qs_server.ok());
-  FakeNameServer ns("127.0.0.1:" + std::to_string(qs_server->port));
+  FakeNameServer ns("127.0.0.1:" + std::to_string(qs_server->port), accept_self_signed);
   auto ns_server = crawl::StartGrpcServer("127.0.0.1:0", {&ns});
   REQUIRE(ns_server.ok());
 
@@ -144,4 +148,21 @@ TEST_CASE("a robots.txt redirect chain longer than five hops is reported as a re
   CHECK(records[robots].status() == 301);
   CHECK(records[robots].error().find("5 redirect") != std::string::npos);
   CHECK(web.requests().size() == 6);  // the robots.txt and five hops
+}
+
+TEST_CASE("the crawl's accept_self_signed setting reaches the fetcher's https client", "[unit][policy]") {
+  const Certificate certificate = MakeSelfSigned("127.0.0.1");
+  auto tls = ServerContext(certificate);
+  TestServer web([](const Request&) { return Reply{Response(200, "<p>ok</p>")}; }, tls.get());
+  const std::string page = "https://127.0.0.1:" + std::to_string(web.port()) + "/";
+  SECTION("off by default: the certificate is refused") {
+    auto records = RunOneSchedule({Scheduled(page, v1::URL_KIND_PAGE)});
+    REQUIRE(records.count(page) == 1);
+    CHECK(records[page].status() == crawl::fetcher::kTlsError);
+  }
+  SECTION("on: the page is fetched") {
+    auto records = RunOneSchedule({Scheduled(page, v1::URL_KIND_PAGE)}, /*accept_self_signed=*/true);
+    REQUIRE(records.count(page) == 1);
+    CHECK(records[page].status() == 200);
+  }
 }

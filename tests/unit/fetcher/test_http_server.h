@@ -10,7 +10,13 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
 #include <atomic>
+#include <memory>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -28,6 +34,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <catch2/catch.hpp>
 
 namespace crawl::fetcher::testing {
 
@@ -156,4 +163,66 @@ inline std::string Response(int status, std::string_view body, std::string_view 
 }
 
 
+// A self-signed certificate for https test servers.
+struct Certificate {
+  std::string cert_pem;
+  std::string key_pem;
+};
+
+inline std::string BioToString(BIO* bio) {
+  char* data = nullptr;
+  const long size = BIO_get_mem_data(bio, &data);
+  return std::string(data, static_cast<size_t>(size));
+}
+
+// A self-signed P-256 certificate for `name` (CN and subjectAltName), valid
+// for an hour.
+inline Certificate MakeSelfSigned(const std::string& name) {
+  EVP_PKEY* key = EVP_EC_gen("P-256");
+  REQUIRE(key != nullptr);
+  X509* x509 = X509_new();
+  X509_set_version(x509, 2);
+  ASN1_INTEGER_set(X509_get_serialNumber(x509), 1);
+  X509_gmtime_adj(X509_getm_notBefore(x509), -60);
+  X509_gmtime_adj(X509_getm_notAfter(x509), 3600);
+  X509_set_pubkey(x509, key);
+  X509_NAME* subject = X509_get_subject_name(x509);
+  X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(name.c_str()), -1,
+                             -1, 0);
+  X509_set_issuer_name(x509, subject);
+  X509V3_CTX ctx;
+  X509V3_set_ctx_nodb(&ctx);
+  X509V3_set_ctx(&ctx, x509, x509, nullptr, nullptr, 0);
+  const std::string san = "DNS:" + name;
+  X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, san.c_str());
+  REQUIRE(ext != nullptr);
+  X509_add_ext(x509, ext, -1);
+  X509_EXTENSION_free(ext);
+  X509_EXTENSION* ca = X509V3_EXT_conf_nid(nullptr, &ctx, NID_basic_constraints, "critical,CA:TRUE");
+  X509_add_ext(x509, ca, -1);
+  X509_EXTENSION_free(ca);
+  REQUIRE(X509_sign(x509, key, EVP_sha256()) > 0);
+
+  Certificate out;
+  BIO* cert_bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_X509(cert_bio, x509);
+  out.cert_pem = BioToString(cert_bio);
+  BIO_free(cert_bio);
+  BIO* key_bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_PrivateKey(key_bio, key, nullptr, nullptr, 0, nullptr, nullptr);
+  out.key_pem = BioToString(key_bio);
+  BIO_free(key_bio);
+  X509_free(x509);
+  EVP_PKEY_free(key);
+  return out;
+}
+
+inline std::unique_ptr<net::ssl::context> ServerContext(const Certificate& certificate) {
+  auto context = std::make_unique<net::ssl::context>(net::ssl::context::tls_server);
+  context->use_certificate_chain(net::buffer(certificate.cert_pem));
+  context->use_private_key(net::buffer(certificate.key_pem), net::ssl::context::pem);
+  return context;
+}
+
+// A file in the temp directory, removed at scope exit.
 }  // namespace crawl::fetcher::testing
