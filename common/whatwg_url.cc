@@ -329,6 +329,15 @@ std::string Url::Href() const {
 
 namespace {
 
+// A relative reference keeps the base's authority (WHATWG "relative state").
+void CopyAuthority(const Url& base, Url* url) {
+  url->username = base.username;
+  url->password = base.password;
+  url->host = base.host;
+  url->host_kind = base.host_kind;
+  url->port = base.port;
+}
+
 bool IsSlash(unsigned char c) { return c == '/' || c == '\\'; }
 
 bool IsSingleDot(std::string_view s) {
@@ -517,21 +526,13 @@ Result<Url> Parse(std::string_view raw, const Url* base) {
       return url;
     }
     // Relative slash state, otherwise branch: base authority, path from "/".
-    url.username = base->username;
-    url.password = base->password;
-    url.host = base->host;
-    url.host_kind = base->host_kind;
-    url.port = base->port;
+    CopyAuthority(*base, &url);
     ++p;
     p = ParsePath(in, p, &url);
     ParseQueryAndFragment(in, p, &url);
     return url;
   }
-  url.username = base->username;
-  url.password = base->password;
-  url.host = base->host;
-  url.host_kind = base->host_kind;
-  url.port = base->port;
+  CopyAuthority(*base, &url);
   url.path = base->path;
   if (p >= in.size()) {
     url.query = base->query;
