@@ -22,6 +22,15 @@ Status PrepareProcess(const std::string& process_name, const LoggingFlags& loggi
   return Status::Ok();
 }
 
+std::optional<int> ParseCommandLine(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return std::nullopt;
+}
+
 int FailStartup(std::string_view process, std::string_view message) {
   std::cerr << process << ": " << message << "\n";
   return 1;

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,11 @@ void AddLoggingFlags(CLI::App& app, LoggingFlags& flags);
 // given. Returns the first problem, phrased for the user.
 [[nodiscard]] Status PrepareProcess(const std::string& process_name, const LoggingFlags& logging,
                                     const std::string& data_dir);
+
+// Parses the command line. Returns nothing when the program should go on,
+// or the exit code CLI11 chose (0 after --help, non-zero for a bad flag,
+// with its message printed).
+[[nodiscard]] std::optional<int> ParseCommandLine(CLI::App& app, int argc, char** argv);
 
 // Prints "<process>: <message>" on stderr and returns the exit code 1.
 int FailStartup(std::string_view process, std::string_view message);

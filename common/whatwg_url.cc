@@ -456,6 +456,21 @@ bool IsC0OrSpace(unsigned char c) { return c <= 0x20; }
 
 }  // namespace
 
+namespace {
+
+// From just past "scheme:" (or "//" of a relative reference): any further
+// slashes, the authority, then path start, path, query and fragment.
+Status ParseFromAuthority(std::string_view in, size_t p, Url* url) {
+  while (p < in.size() && IsSlash(static_cast<unsigned char>(in[p]))) ++p;
+  if (Status s = ParseAuthority(in, p, url); !s.ok()) return s;
+  if (p < in.size() && IsSlash(static_cast<unsigned char>(in[p]))) ++p;
+  p = ParsePath(in, p, url);
+  ParseQueryAndFragment(in, p, url);
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<Url> Parse(std::string_view raw, const Url* base) {
   // Strip leading/trailing C0 controls and spaces; remove tabs and newlines
   // (copying only when there are some).
@@ -500,13 +515,7 @@ Result<Url> Parse(std::string_view raw, const Url* base) {
 
   if (has_scheme && !(base && base->scheme == url.scheme)) {
     // Special authority slashes, then special authority ignore slashes.
-    while (p < in.size() && IsSlash(at(p))) ++p;
-    // Authority state.
-    if (Status s = ParseAuthority(in, p, &url); !s.ok()) return s;
-    // Path start state.
-    if (p < in.size() && IsSlash(at(p))) ++p;
-    p = ParsePath(in, p, &url);
-    ParseQueryAndFragment(in, p, &url);
+    if (Status st = ParseFromAuthority(in, p, &url); !st.ok()) return st;
     return url;
   }
   if (!base) return Status::InvalidArgument("relative URL without a base");
@@ -517,12 +526,7 @@ Result<Url> Parse(std::string_view raw, const Url* base) {
   if (IsSlash(at(p)) && p < in.size()) {
     if (p + 1 < in.size() && IsSlash(at(p + 1))) {
       // Relative slash state, then special authority ignore slashes state.
-      p += 2;
-      while (p < in.size() && IsSlash(at(p))) ++p;
-      if (Status s = ParseAuthority(in, p, &url); !s.ok()) return s;
-      if (p < in.size() && IsSlash(at(p))) ++p;
-      p = ParsePath(in, p, &url);
-      ParseQueryAndFragment(in, p, &url);
+      if (Status st = ParseFromAuthority(in, p + 2, &url); !st.ok()) return st;
       return url;
     }
     // Relative slash state, otherwise branch: base authority, path from "/".

@@ -33,11 +33,7 @@ int main(int argc, char** argv) {
   app.add_option("--poll-ms", poll_ms, "Crawl state polling interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
   crawl::AddLoggingFlags(app, logging);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("fetcher", message); };
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
   if (auto s = crawl::PrepareProcess("fetcher", logging, ""); !s.ok()) return fail(s.message());

@@ -31,11 +31,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(10, 60'000));
   crawl::AddLoggingFlags(app, logging);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("nameserver", message); };
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
   if (auto s = crawl::PrepareProcess("nameserver", logging, data_dir); !s.ok()) return fail(s.message());

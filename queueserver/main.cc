@@ -40,11 +40,7 @@ int main(int argc, char** argv) {
   app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
   crawl::AddLoggingFlags(app, logging);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("queueserver", message); };
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
