@@ -16,6 +16,8 @@ PACKAGES=(
   prometheus-cpp-dev libtomlplusplus-dev
   # tests
   catch2 python3 curl procps
+  # the status page test loads the page in a real browser
+  chromium
 )
 
 missing=()
