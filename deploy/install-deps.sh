@@ -18,6 +18,8 @@ PACKAGES=(
   catch2 python3 curl procps
   # the status page test loads the page in a real browser
   chromium
+  # deploy files test: docker-compose config, YAML
+  docker-compose python3-yaml
 )
 
 missing=()

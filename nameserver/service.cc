@@ -8,6 +8,7 @@
 #include <google/protobuf/reflection.h>
 
 #include "common/grpc_util.h"
+#include "common/metrics.h"
 #include "common/process.h"
 #include "common/rendezvous.h"
 #include "common/url.h"
@@ -560,9 +561,39 @@ void NameServerServiceImpl::RecordSample(uint64_t crawl_id) {
   if (history_.size() > kMaxSamples) history_.pop_front();
 }
 
+void NameServerServiceImpl::UpdateMembershipGauges() {
+  static auto& queue_servers_up =
+      metrics::GaugeFamily("crawl_nameserver_queue_servers_up", "Queue servers heard from within the member timeout")
+          .Add({});
+  static auto& fetchers_up =
+      metrics::GaugeFamily("crawl_nameserver_fetchers_up", "Fetchers that polled within the member timeout").Add({});
+  static auto& active_pages =
+      metrics::GaugeFamily("crawl_nameserver_crawl_pages_fetched", "Pages fetched by the active crawl").Add({});
+  static auto& active_frontier =
+      metrics::GaugeFamily("crawl_nameserver_crawl_frontier_urls", "Frontier size of the active crawl").Add({});
+  std::lock_guard lock(mu_);
+  const int64_t now = clock_->NowUnixMs();
+  double qs = 0, fetchers = 0, pages = 0, frontier = 0;
+  for (const auto& [id, m] : members_)
+    if (m.last_seen_ms != 0 && now - m.last_seen_ms <= options_.member_timeout.count()) ++qs;
+  for (const auto& [id, f] : fetchers_)
+    if (now - f.last_seen_ms <= options_.member_timeout.count()) ++fetchers;
+  if (active_crawl_ != 0) {
+    for (const auto& [id, st] : crawl_stats_[active_crawl_]) {
+      pages += static_cast<double>(st.pages_fetched());
+      frontier += static_cast<double>(st.frontier_size());
+    }
+  }
+  queue_servers_up.Set(qs);
+  fetchers_up.Set(fetchers);
+  active_pages.Set(pages);
+  active_frontier.Set(frontier);
+}
+
 void NameServerServiceImpl::MonitorLoop() {
   for (;;) {
     PollActiveCrawl();
+    UpdateMembershipGauges();
     std::unique_lock lock(monitor_mu_);
     if (monitor_cv_.wait_for(lock, options_.poll_interval, [this] { return monitor_stop_; })) return;
   }

@@ -123,6 +123,8 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // Appends a progress sample of `crawl_id` from crawl_stats_ (at most one
   // per 2 s). REQUIRES: mu_ held.
   void RecordSample(uint64_t crawl_id);
+  // Sets the name server's Prometheus gauges. REQUIRES: mu_ not held.
+  void UpdateMembershipGauges();
 
   const Options options_;
   const Clock* clock_;
