@@ -16,6 +16,8 @@ _cleanup() {
   fi
   for p in "${_bg_pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${_bg_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  # A test may define test_cleanup (e.g. to unmount what it mounted).
+  if declare -F test_cleanup > /dev/null; then test_cleanup || true; fi
   if [ $rc -ne 0 ]; then
     echo "--- logs of the failed run ($WORK) ---" >&2
     for f in "$WORK"/cluster/*.log "$WORK"/*.log; do

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A queue server whose data directory fills up (a small tmpfs): its writes
+# fail with a clear "no space" error in its log and to the callers, nothing
+# half-written is kept (each request is one RocksDB write batch), the crawl
+# waits instead of losing URLs, and once space is given back the crawl
+# finishes with every reachable page fetched. Needs root to mount a tmpfs;
+# skipped (exit 77) where that is not allowed.
+source "$(dirname "$0")/lib.sh"
+
+disk="$WORK/cluster/queueserver0"
+mkdir -p "$disk"
+if ! mount -t tmpfs -o size=6m tmpfs "$disk" 2> /dev/null; then
+  echo "SKIP: cannot mount a tmpfs here (not root?)"
+  exit 77
+fi
+test_cleanup() { umount -l "$disk" 2> /dev/null; }
+
+web=(--seed 13 --hosts 40 --pages 30000)
+start_testweb "${web[@]}"
+fetchers=2
+start_cluster 2 $fetchers
+"$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
+"$BIN/testweb" export "${web[@]}" --out "$WORK/reachable.tsv"
+reachable=$(grep -c . "$WORK/reachable.tsv")
+schedule_size=100
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --schedule-size $schedule_size \
+  --lease-seconds 20 > /dev/null
+field() { python3 -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])" "$1"; }
+
+# Wait for the disk to fill: qs0 logs the failed write.
+deadline=$((SECONDS + 180))
+until grep -qi "no space" "$WORK/cluster/queueserver0.log"; do
+  [ $SECONDS -lt $deadline ] || fail "the 6 MB data directory never filled ($(df -h "$disk" | tail -1))"
+  state=$("$BIN/crawlctl" status --json | field state)
+  [ "$state" = running ] || fail "crawl ended ($state) before the disk filled"
+  sleep 0.2
+done
+echo "qs0's disk is full: $(grep -i -m1 "no space" "$WORK/cluster/queueserver0.log" | cut -c1-200)"
+# The crawl must wait, not end, while qs0 cannot write.
+for i in $(seq 1 10); do
+  sleep 1
+  state=$("$BIN/crawlctl" status --json | field state)
+  [ "$state" = running ] || fail "crawl ended ($state) while qs0's disk was full"
+done
+mount -o remount,size=512m "$disk"
+echo "space given back"
+
+state=$(wait_crawl_over 300)
+[ "$state" = done ] || fail "crawl ended as $state"
+"$BIN/crawlctl" log > "$WORK/crawl.log"
+python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" \
+  "$((2 * fetchers * schedule_size))" "a full disk on a queue server"
