@@ -42,9 +42,10 @@ void AddTotals(const v1::QueueServerStats& s, v1::QueueServerStats* t) {
 }  // namespace
 
 Status NormalizeParams(v1::CrawlParams* p) {
-  if (p->order().empty()) p->set_order("bfs");
-  if (p->order() != "bfs")
-    return Status::InvalidArgument("unknown crawl order '" + p->order() + "' (available: bfs)");
+  // host_budget is the default order (DESIGN.md 5.1).
+  if (p->order().empty()) p->set_order("host_budget");
+  if (p->order() != "bfs" && p->order() != "host_budget" && p->order() != "opic")
+    return Status::InvalidArgument("unknown crawl order '" + p->order() + "' (available: bfs, host_budget, opic)");
   if (p->schedule_size() == 0) p->set_schedule_size(5000);
   if (p->schedule_size() > 100'000) return Status::InvalidArgument("schedule_size above 100000");
   if (p->lease_seconds() == 0) p->set_lease_seconds(300);
