@@ -555,6 +555,9 @@ void ShardWriter::Discard() {
   impl_->read_error = Status::Ok();
 }
 
-size_t ShardWriter::pending() const { return static_cast<size_t>(impl_->batch.GetWriteBatch()->Count()); }
+size_t ShardWriter::pending() const {
+  // A read error counts as a change, so the next Commit reports it.
+  return static_cast<size_t>(impl_->batch.GetWriteBatch()->Count()) + (impl_->read_error.ok() ? 0 : 1);
+}
 
 }  // namespace crawl::queueserver
