@@ -123,6 +123,7 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
     max_pages = committed >= *page_cap_ ? 0 : static_cast<size_t>(*page_cap_ - committed);
   }
   Schedule s = frontier_.Lease(req.fetcher_id(), max_urls, clock_->NowUnixMs(), max_pages);
+  frontier_.EndRequest();
   // Commit before answering: a schedule the fetcher sees is always durable.
   if (Status st = Commit(); !st.ok()) return st;
   if (s.id == 0) return Status::Ok();
@@ -200,7 +201,8 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     counters_.bytes_fetched += r.bytes();
     v1::FetchRecord& logged = log_.emplace_back(r);
     logged.clear_robots_body();  // rules live in the frontier; keep the log small
-    if (r.kind() == v1::URL_KIND_PAGE && !reported.requeued) {
+    if (r.kind() == v1::URL_KIND_PAGE) {
+      // A page put back after 429/503 has no score yet: tier -1, cash 0.
       logged.set_order_tier(reported.score.tier);
       logged.set_order_cash(reported.score.cash);
       logged.set_order_importance(reported.score.importance);
@@ -256,6 +258,7 @@ Status CrawlShard::End(v1::CrawlState state) {
 
 Status CrawlShard::Tick() {
   frontier_.Tick(clock_->NowUnixMs());
+  frontier_.EndRequest();
   return Commit();
 }
 

@@ -107,8 +107,9 @@ bool DecodeEntry(std::string_view d, FrontierEntry* e) {
   Reader r(d.substr(0, d.empty() ? 0 : d.size() - 1));
   uint32_t tier = 0;
   uint64_t cash = 0;
-  if (d.empty() || !r.Str(&e->url) || !r.Str(&e->referrer) || !r.U32(&e->depth) || !r.U32(&e->weight) ||
-      !r.U32(&tier) || !r.U64(&cash) || !r.U32(&e->retries) || !r.done())
+  if (d.empty() || !r.Str(&e->url) || !r.Str(&e->referrer) || !r.U32(&e->depth)) return false;
+  // Entries written before the crawl orders end here (no order data).
+  if (!r.done() && (!r.U32(&e->weight) || !r.U32(&tier) || !r.U64(&cash) || !r.U32(&e->retries) || !r.done()))
     return false;
   e->tier = static_cast<int32_t>(tier);
   e->cash = std::bit_cast<double>(cash);
@@ -151,9 +152,10 @@ bool DecodeOrigin(std::string_view d, OriginRecord* o) {
   uint32_t state = 0, failures = 0, pending = 0, host_failures = 0, flags = 0;
   uint64_t retry_at = 0, backoff_until = 0;
   std::string rules;
-  if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) ||
-      !r.U32(&host_failures) || !r.U64(&backoff_until) || !r.U32(&flags) || !r.done() || state > 2)
+  if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) || state > 2)
     return false;
+  // Records written before host back-off end here.
+  if (!r.done() && (!r.U32(&host_failures) || !r.U64(&backoff_until) || !r.U32(&flags) || !r.done())) return false;
   o->failures = host_failures;
   o->backoff_until_ms = static_cast<int64_t>(backoff_until);
   o->parked = (flags & 1u) != 0;
