@@ -550,3 +550,61 @@ TEST_CASE("more than the error threshold in one schedule makes a host crawl-dela
   CHECK(next.entries.size() == 2);
   CHECK(next.crawl_delay_ms.at("http://a.test") == 2000);
 }
+
+// ---------------------------------------------------------------------------
+// Links found on pages another queue server scheduled (AddUrls)
+
+TEST_CASE("host_budget counts a link from an unknown page as t = 0, w = 0", "[unit]") {
+  Frontier f(Options(OrderKind::kHostBudget));
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  // The referrer was never leased here: WIN += 1 / (1.1 + 0 + log5(1)).
+  CHECK(f.AddLinks({Link("http://b.test/x", "http://a.test/", 3)}, 0) == 1);
+  f.EndRequest();
+  const CldStats b = order.Stats("b.test");
+  CHECK(b.seen == 1);
+  CHECK(b.wseen == Approx(1.0 + std::log(4.0) / std::log(5.0)).epsilon(1e-12));  // 1 + log5(1 + 3)
+  CHECK(b.win == Approx(1.0 / 1.1).epsilon(1e-12));
+}
+
+TEST_CASE("host_budget: WIN uses the tier and weight the referring page was scheduled with", "[unit]") {
+  Frontier f(Options(OrderKind::kHostBudget));
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://a.test/"), 0));
+  AllowAll(f);
+  Schedule s = f.Lease("f", 10, 0);
+  f.Report(s.id, Outcome("http://a.test/", 200), 0);
+  // a.test/p found as link 4 of a.test/: weight 4, tier 0.
+  (void)f.AddLinks({Link("http://a.test/p", "http://a.test/", 4)}, 0);
+  f.Complete(s.id, 0);
+  f.EndRequest();
+  Schedule p = f.Lease("f", 10, 0);
+  REQUIRE(Urls(p) == std::vector<std::string>{"http://a.test/p"});
+  CHECK(p.entries[0].weight == 4);
+  CHECK(p.entries[0].tier == 0);
+  f.Report(p.id, Outcome("http://a.test/p", 200), 0);
+  (void)f.AddLinks({Link("http://c.test/", "http://a.test/p", 0)}, 0);
+  f.EndRequest();
+  // WIN of c.test: 1 / (1.1 + 0 + log5(5)) = 1 / 2.1.
+  CHECK(order.Stats("c.test").win == Approx(1.0 / 2.1).epsilon(1e-12));
+}
+
+TEST_CASE("opic: a URL found on another server's page starts with no cash and gets the normalised share",
+          "[unit]") {
+  MemoryOpicStore store;
+  Frontier f(Options(OrderKind::kOpic), &store);
+  auto& order = dynamic_cast<OpicOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://a.test/"), 0, 1));
+  AllowAll(f);
+  CHECK(f.AddLinks({Link("http://a.test/x", "http://elsewhere.test/", 0, 1)}, 0) == 1);
+  f.EndRequest();
+  CHECK(*order.CashOf("http://a.test/x") == 0.0);
+  CHECK(*order.CashOf("http://a.test/") == 1.0);
+  // a.test/ is fetched and has no links: its 1.0 is lost and spread over
+  // the one queued URL.
+  Schedule s = f.Lease("f", 1, 0);
+  REQUIRE(Urls(s) == std::vector<std::string>{"http://a.test/"});
+  f.Report(s.id, Outcome("http://a.test/", 404), 0);
+  f.Complete(s.id, 0);
+  f.EndRequest();
+  CHECK(*order.CashOf("http://a.test/x") == Approx(1.0).epsilon(1e-12));
+}

@@ -411,3 +411,45 @@ TEST_CASE("queue store: oversized and malformed requests are refused whole", "[u
   CHECK(shard->invalid_urls() == 3);  // two links and the seed "not a url"
   CHECK(Stats(*shard).urls_seen() == before.urls_seen() + 1);
 }
+
+TEST_CASE("crawl log records carry the order's data: host_budget tier, opic cash and importance", "[unit]") {
+  g_order = GENERATE(std::string("host_budget"), std::string("opic"));
+  INFO("order " << g_order);
+  ManualClock clock;
+  auto shard = NewShard(nullptr, &clock);
+  crawl::v1::InjectSeedsRequest seeds;
+  *seeds.mutable_crawl() = Crawl();
+  seeds.add_urls("http://a.test/");
+  seeds.add_urls("http://b.test/");
+  crawl::v1::InjectSeedsResponse injected;
+  REQUIRE(shard->InjectSeeds(seeds, &injected).ok());
+  auto robots = Lease(*shard, "f");
+  auto r = Results(robots.schedule_id(), 0, true);
+  AddRecord(&r, "http://a.test/robots.txt", 404);
+  AddRecord(&r, "http://b.test/robots.txt", 404);
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard->SubmitResults(r, &resp).ok());
+  auto pages = Lease(*shard, "f");
+  REQUIRE(pages.urls_size() == 2);
+  auto p = Results(pages.schedule_id(), 0, true);
+  AddRecord(&p, "http://a.test/", 200);
+  AddRecord(&p, "http://b.test/", 200);
+  REQUIRE(shard->SubmitResults(p, &resp).ok());
+  crawl::v1::CrawlLogChunk chunk;
+  shard->ReadLog(0, 0, &chunk);
+  REQUIRE(chunk.records_size() == 4);
+  const auto& a = chunk.records(2);
+  const auto& b = chunk.records(3);
+  if (g_order == "host_budget") {
+    CHECK(a.order_tier() == 0);
+    CHECK(a.order_cash() == 0);
+  } else {
+    // Two seeds of 1/2; after a: history 1/2 of 1/2; after b: 1/2 of 1.
+    CHECK(a.order_tier() == -1);
+    CHECK(a.order_cash() == Approx(0.5));
+    CHECK(a.order_importance() == Approx(1.0));
+    CHECK(b.order_cash() == Approx(0.5));
+    CHECK(b.order_importance() == Approx(0.5));
+  }
+  g_order.clear();
+}
