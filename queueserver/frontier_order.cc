@@ -11,13 +11,15 @@ Result<OrderKind> ParseOrder(std::string_view name) {
   if (name.empty() || name == "host_budget") return OrderKind::kHostBudget;
   if (name == "bfs") return OrderKind::kBfs;
   if (name == "opic") return OrderKind::kOpic;
-  return Status::InvalidArgument("unknown crawl order '" + std::string(name) + "' (bfs, host_budget or opic)");
+  return Status::InvalidArgument("unknown crawl order '" + std::string(name) +
+                                 "' (bfs, host_budget or opic)");
 }
 
 Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options, OpicStore* opic_store) {
   if (options.kind == OrderKind::kOpic) {
     // The opic order runs the OPIC filter unless the crawl names a chain.
-    auto chain = ScoringChain::Parse(options.scoring_filters.empty() ? "opic" : options.scoring_filters, options.split);
+    auto chain = ScoringChain::Parse(options.scoring_filters.empty() ? "opic" : options.scoring_filters,
+                                     options.split);
     if (!chain.ok()) return chain.status();
     return std::unique_ptr<FrontierOrder>(new OpicOrder(options, std::move(*chain), opic_store));
   }
@@ -43,8 +45,8 @@ std::string TieredOrder::CldOf(const std::string& u) const {
 
 int32_t TieredOrder::FileNew(const std::string& cld, uint32_t i, bool sitemap, bool non_html) {
   CldStats& st = clds_[cld];
-  st.seen += 1;                                   // DESIGN.md 5.1: SEEN += 1
-  st.wseen += WseenStep(options_.wseen, i);       //                WSEEN += 1 + log5(1 + i)
+  st.seen += 1;                              // DESIGN.md 5.1: SEEN += 1
+  st.wseen += WseenStep(options_.wseen, i);  //                WSEEN += 1 + log5(1 + i)
   return TierFor(st, sitemap, non_html);
 }
 
@@ -56,7 +58,8 @@ void TieredOrder::OnSeed(FrontierEntry& e, uint64_t /*seed_count*/) {
   if (journal_) journal_->CldChanged(cld, clds_[cld]);
 }
 
-void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links, const std::vector<bool>& is_new) {
+void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+                          const std::vector<bool>& is_new) {
   if (!budget()) return;
   const std::string from_cld = page.url.empty() ? std::string() : CldOf(page.url);
   for (size_t k = 0; k < links.size(); ++k) {

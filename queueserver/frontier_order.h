@@ -38,30 +38,30 @@ class OpicStore;
 
 // What the frontier knows about the page a group of links was found on.
 struct PageContext {
-  std::string url;              // the referrer ("" for seeds)
+  std::string url;  // the referrer ("" for seeds)
   // This queue server leased the page and saw its fetch in this request: the
   // fields below are known. Otherwise (links from AddUrls, found on a page
   // another queue server scheduled) they are the defaults.
   bool fetched_here = false;
-  int32_t tier = 0;             // tier the page was scheduled from
-  uint32_t weight = 0;          // the page's own weight w (its link rank)
-  double cash = 0;              // opic: cash it gave up when fetched
+  int32_t tier = 0;     // tier the page was scheduled from
+  uint32_t weight = 0;  // the page's own weight w (its link rank)
+  double cash = 0;      // opic: cash it gave up when fetched
 };
 
 // One discovered link.
 struct LinkInput {
-  FrontierEntry entry;          // url, referrer, depth
-  uint32_t link_rank = 0;       // i (DESIGN.md 5.1)
-  uint32_t links_on_page = 0;   // n (DESIGN.md 5.2); 0: unknown
+  FrontierEntry entry;         // url, referrer, depth
+  uint32_t link_rank = 0;      // i (DESIGN.md 5.1)
+  uint32_t links_on_page = 0;  // n (DESIGN.md 5.2); 0: unknown
   bool from_sitemap = false;
   bool likely_non_html = false;
 };
 
 // What an order reports about a fetched page, for the crawl log.
 struct FetchedScore {
-  int32_t tier = -1;            // host_budget tier (-1: other orders)
-  double cash = 0;              // opic: cash moved to history
-  double importance = 0;        // opic: indexer score (history / total)
+  int32_t tier = -1;      // host_budget tier (-1: other orders)
+  double cash = 0;        // opic: cash moved to history
+  double importance = 0;  // opic: indexer score (history / total)
 };
 
 enum class OrderKind { kBfs, kHostBudget, kOpic };
@@ -88,7 +88,8 @@ class FrontierOrder {
   // The links of one page (all with referrer page.url), in page order;
   // is_new[k] says whether links[k] was new to the seen set. Fills in the
   // order data of the new ones; old ones may update queued URLs (opic).
-  virtual void OnLinks(const PageContext& page, std::vector<LinkInput>& links, const std::vector<bool>& is_new) = 0;
+  virtual void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+                       const std::vector<bool>& is_new) = 0;
   // A URL robots allow joins the order; `front`: it was leased and comes
   // back unfetched, ahead of the URLs that arrived after it.
   virtual void Push(FrontierEntry e, bool front) = 0;
@@ -116,7 +117,8 @@ class FrontierOrder {
 
 // The order `options` names. `opic_store` (may be null: RAM only) is where
 // the opic order keeps its queue; it must outlive the order.
-[[nodiscard]] Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options, OpicStore* opic_store);
+[[nodiscard]] Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options,
+                                                               OpicStore* opic_store);
 
 // bfs and host_budget: FIFO queues by tier (bfs has the one tier 0). The
 // queues share sequence numbers, so the journal's page queue (one FIFO by
@@ -126,7 +128,8 @@ class TieredOrder final : public FrontierOrder {
   explicit TieredOrder(const OrderOptions& options);
   [[nodiscard]] std::string_view name() const override;
   void OnSeed(FrontierEntry& e, uint64_t seed_count) override;
-  void OnLinks(const PageContext& page, std::vector<LinkInput>& links, const std::vector<bool>& is_new) override;
+  void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+               const std::vector<bool>& is_new) override;
   void Push(FrontierEntry e, bool front) override;
   [[nodiscard]] std::optional<SeqEntry> Pop() override;
   void Unpop(SeqEntry e) override;

@@ -57,15 +57,15 @@ struct OriginRecord {
   // attempts in a row, and no schedule gets the origin before backoff_until_ms.
   uint32_t failures = 0;
   int64_t backoff_until_ms = 0;
-  bool parked = false;             // the current back-off is a parking
+  bool parked = false;  // the current back-off is a parking
   // More than the error threshold of HTTP errors in one schedule made the
   // origin crawl-delayed (DESIGN.md 5.1).
   bool error_delayed = false;
   bool operator==(const OriginRecord& o) const {
-    return robots == o.robots && rules.Serialize() == o.rules.Serialize() && robots_failures == o.robots_failures &&
-           robots_retry_at_ms == o.robots_retry_at_ms && retry_pending == o.retry_pending &&
-           failures == o.failures && backoff_until_ms == o.backoff_until_ms && parked == o.parked &&
-           error_delayed == o.error_delayed;
+    return robots == o.robots && rules.Serialize() == o.rules.Serialize() &&
+           robots_failures == o.robots_failures && robots_retry_at_ms == o.robots_retry_at_ms &&
+           retry_pending == o.retry_pending && failures == o.failures &&
+           backoff_until_ms == o.backoff_until_ms && parked == o.parked && error_delayed == o.error_delayed;
   }
 };
 
@@ -78,9 +78,9 @@ struct LeaseRecord {
 
 // host_budget statistics of one company level domain (DESIGN.md 5.1).
 struct CldStats {
-  uint64_t seen = 0;   // SEEN: URLs of the CLD
-  double wseen = 0;    // WSEEN: weighted seen
-  double win = 0;      // WIN: weighted incoming links from other CLDs
+  uint64_t seen = 0;  // SEEN: URLs of the CLD
+  double wseen = 0;   // WSEEN: weighted seen
+  double win = 0;     // WIN: weighted incoming links from other CLDs
   bool operator==(const CldStats&) const = default;
 };
 

@@ -32,7 +32,8 @@ struct BackoffDecision {
 
 // The delay after the `failures`-th failure in a row (failures >= 1).
 // retry_after_s: the answer's Retry-After in seconds (0: none).
-[[nodiscard]] inline BackoffDecision NextBackoff(const BackoffOptions& o, uint32_t failures, uint32_t retry_after_s) {
+[[nodiscard]] inline BackoffDecision NextBackoff(const BackoffOptions& o, uint32_t failures,
+                                                 uint32_t retry_after_s) {
   if (failures >= o.park_after) return {o.park_ms, true};
   if (retry_after_s > 0) return {std::min<int64_t>(int64_t{retry_after_s} * 1000, o.max_ms), false};
   const uint32_t shift = std::min<uint32_t>(failures > 0 ? failures - 1 : 0, 40);

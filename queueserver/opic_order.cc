@@ -32,7 +32,8 @@ std::optional<FrontierEntry> MemoryOpicStore::OpicGet(const OpicKey& key) {
 }
 std::vector<std::pair<OpicKey, FrontierEntry>> MemoryOpicStore::OpicTop(size_t n) {
   std::vector<std::pair<OpicKey, FrontierEntry>> out;
-  for (auto it = by_key_.begin(); it != by_key_.end() && out.size() < n; ++it) out.emplace_back(it->first, it->second);
+  for (auto it = by_key_.begin(); it != by_key_.end() && out.size() < n; ++it)
+    out.emplace_back(it->first, it->second);
   return out;
 }
 
@@ -61,8 +62,8 @@ void OpicOrder::NoteState() {
   journal_->OrderStateChanged(blob);
 }
 
-void OpicOrder::Restore(std::vector<SeqEntry> /*ready*/, std::vector<std::pair<std::string, CldStats>> /*clds*/,
-                        const std::string& state) {
+void OpicOrder::Restore(std::vector<SeqEntry> /*ready*/,
+                        std::vector<std::pair<std::string, CldStats>> /*clds*/, const std::string& state) {
   if (state.size() != 48) return;  // a new crawl: nothing stored yet
   double d[4];
   uint64_t v[2];
@@ -89,7 +90,8 @@ void OpicOrder::OnSeed(FrontierEntry& e, uint64_t seed_count) {
   NoteState();
 }
 
-void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links, const std::vector<bool>& is_new) {
+void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+                        const std::vector<bool>& is_new) {
   auto pending = page.fetched_here ? pending_.find(page.url) : pending_.end();
   if (pending == pending_.end()) {
     // The page's cash is not here (another queue server scheduled it): new

@@ -85,7 +85,8 @@ class OpicOrder final : public FrontierOrder {
   OpicOrder(const OrderOptions& options, ScoringChain chain, OpicStore* store);
   [[nodiscard]] std::string_view name() const override { return "opic"; }
   void OnSeed(FrontierEntry& e, uint64_t seed_count) override;
-  void OnLinks(const PageContext& page, std::vector<LinkInput>& links, const std::vector<bool>& is_new) override;
+  void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+               const std::vector<bool>& is_new) override;
   void Push(FrontierEntry e, bool front) override;
   [[nodiscard]] std::optional<SeqEntry> Pop() override;
   void Unpop(SeqEntry e) override;
@@ -130,8 +131,8 @@ class OpicOrder final : public FrontierOrder {
   std::unordered_map<uint64_t, std::pair<OpicKey, Held>> popped_;
   size_t spilled_ = 0;  // queued URLs in the store only
   // Persisted scalars (OrderStateChanged).
-  double bonus_ = 0;           // cash every queued URL has on top of its raw cash
-  double reserve_ = 0;         // lost cash waiting for a queued URL to take it
+  double bonus_ = 0;    // cash every queued URL has on top of its raw cash
+  double reserve_ = 0;  // lost cash waiting for a queued URL to take it
   double total_history_ = 0;
   double injected_total_ = 0;  // cash the seeds brought
   uint64_t count_ = 0;         // URLs in the store

@@ -13,7 +13,8 @@ Result<CashSplit> ParseCashSplit(std::string_view name) {
 double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLink>& links) {
   if (links.empty()) return 0;
   const double nn = static_cast<double>(std::max<size_t>(n, links.size()));
-  const bool sitemap = std::all_of(links.begin(), links.end(), [](const ScoredLink& l) { return l.from_sitemap; });
+  const bool sitemap =
+      std::all_of(links.begin(), links.end(), [](const ScoredLink& l) { return l.from_sitemap; });
   double given = 0;
   if (sitemap) {
     // DESIGN.md 5.2: the i-th entry (from 1) gets C / (gamma i^2).
@@ -34,7 +35,8 @@ double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLin
     return given;
   }
   // Yioop's CLD-aware split (DESIGN.md 5.2).
-  const double s = static_cast<double>(std::count_if(links.begin(), links.end(), [](const ScoredLink& l) { return l.same_cld; }));
+  const double s = static_cast<double>(
+      std::count_if(links.begin(), links.end(), [](const ScoredLink& l) { return l.same_cld; }));
   const double same = cash / (2.0 * nn);
   const double other = s < nn ? (cash - s * same) / (nn - s) : 0.0;
   for (ScoredLink& l : links) {
@@ -66,7 +68,8 @@ Result<ScoringChain> ScoringChain::Parse(std::string_view names, CashSplit split
       if (name == "opic") {
         chain.filters_.push_back(std::make_shared<OpicScoringFilter>(split));
       } else {
-        return Status::InvalidArgument("unknown scoring filter '" + std::string(name) + "' (available: opic)");
+        return Status::InvalidArgument("unknown scoring filter '" + std::string(name) +
+                                       "' (available: opic)");
       }
     }
     start = end + 1;

@@ -25,17 +25,17 @@ namespace crawl::queueserver {
 // A fetched page about to hand out its score.
 struct ScoredPage {
   std::string url;
-  double score = 0;          // C: the cash the page held
+  double score = 0;            // C: the cash the page held
   uint32_t links_on_page = 0;  // n; may exceed the links this server sees
 };
 
 // One outlink of a ScoredPage.
 struct ScoredLink {
   std::string url;
-  bool same_cld = false;     // same company level domain as the page
+  bool same_cld = false;      // same company level domain as the page
   bool from_sitemap = false;  // the page is a sitemap listing this URL
-  uint32_t rank = 0;         // position from 0 (sitemap: entry index)
-  double share = 0;          // filled in by DistributeToOutlinks
+  uint32_t rank = 0;          // position from 0 (sitemap: entry index)
+  double share = 0;           // filled in by DistributeToOutlinks
 };
 
 class ScoringFilter {
@@ -54,7 +54,8 @@ class ScoringFilter {
   // Sets (or adjusts) each link's share of page.score.
   virtual void DistributeToOutlinks(const ScoredPage& /*page*/, std::vector<ScoredLink>& /*links*/) const {}
   // history: what the page ever held; total_history: the sum over all pages.
-  [[nodiscard]] virtual double IndexerScore(double score, double /*history*/, double /*total_history*/) const {
+  [[nodiscard]] virtual double IndexerScore(double score, double /*history*/,
+                                            double /*total_history*/) const {
     return score;
   }
 };

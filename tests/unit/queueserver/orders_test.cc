@@ -3,7 +3,6 @@
 // ScoringFilter chain, and host back-off. Every expected number is worked
 // out by hand in the comment beside it.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <map>
 #include <random>
@@ -147,7 +146,8 @@ TEST_CASE("host_budget: a CLD with ten URLs moves to tier 1; sitemap and non-HTM
   AllowAll(f);
   std::vector<LinkInput> links;
   // Nine more rank-0 links of a.test: WSEEN 2..10, the tenth URL is tier 1.
-  for (int k = 1; k <= 9; ++k) links.push_back(Link("http://a.test/" + std::to_string(k), "http://a.test/", 0));
+  for (int k = 1; k <= 9; ++k)
+    links.push_back(Link("http://a.test/" + std::to_string(k), "http://a.test/", 0));
   LinkInput sitemap = Link("http://a.test/s", "http://a.test/", 0);
   sitemap.from_sitemap = true;  // WSEEN 11: tier 1 + 4
   links.push_back(sitemap);
@@ -290,7 +290,8 @@ TEST_CASE("scoring filter chain: names parse, unknown names are refused", "[unit
 
 namespace {
 // Cash of every URL the frontier holds: queued, leased and lost-but-unspread.
-double TotalCash(Frontier& f, OpicOrder& order, const MemoryOpicStore* store, const std::vector<Schedule>& leased) {
+double TotalCash(Frontier& f, OpicOrder& order, const MemoryOpicStore* store,
+                 const std::vector<Schedule>& leased) {
   double total = order.reserve();
   if (store) {
     for (const auto& [key, e] : store->entries()) total += e.cash + order.bonus();
@@ -357,8 +358,8 @@ TEST_CASE("opic: CLD-aware split in the frontier, s = n loses half, normalisatio
   CHECK(score.cash == Approx(0.5));
   CHECK(score.importance == Approx(1.0));  // the only history so far
   // Two links, both to a.test (s = n = 2): 0.5 / 4 = 0.125 each; 0.25 lost.
-  (void)f.AddLinks({Link("http://a.test/1", "http://a.test/", 0, 2), Link("http://a.test/2", "http://a.test/", 1, 2)},
-                   0);
+  (void)f.AddLinks(
+      {Link("http://a.test/1", "http://a.test/", 0, 2), Link("http://a.test/2", "http://a.test/", 1, 2)}, 0);
   f.Complete(s.id, 0);
   f.EndRequest();
   // The lost 0.25 went to the three queued URLs (two wait for nothing:
@@ -417,7 +418,8 @@ TEST_CASE("opic queue past its RAM budget pops in exact cash order, updates of s
     fetched.cash = 3.0;
     (void)order.OnFetched(fetched);
     std::vector<LinkInput> links;
-    for (int k = 0; k < 10; ++k) links.push_back(Link("http://h.test/" + std::to_string(k * 6), fetched.url, k, 10));
+    for (int k = 0; k < 10; ++k)
+      links.push_back(Link("http://h.test/" + std::to_string(k * 6), fetched.url, k, 10));
     PageContext page;
     page.url = fetched.url;
     page.fetched_here = true;
@@ -430,7 +432,8 @@ TEST_CASE("opic queue past its RAM budget pops in exact cash order, updates of s
     // Pop everything, with a few pops put back on the way (as Lease does).
     std::vector<std::pair<double, std::string>> expected;
     for (const auto& [u, c] : cash) expected.emplace_back(c, u);
-    std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::sort(expected.begin(), expected.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
     size_t k = 0;
     while (auto e = order.Pop()) {
       if (k % 7 == 3) {  // a busy origin: back, then again
@@ -452,13 +455,14 @@ TEST_CASE("opic queue past its RAM budget pops in exact cash order, updates of s
 // ---------------------------------------------------------------------------
 // Back-off (issue 5 item 8)
 
-TEST_CASE("back-off: Retry-After bounded, else exponential, parked after repeated failures", "[unit][policy]") {
+TEST_CASE("back-off: Retry-After bounded, else exponential, parked after repeated failures",
+          "[unit][policy]") {
   BackoffOptions o;  // base 2 s, max 600 s, park after 8 for 1800 s
   CHECK(NextBackoff(o, 1, 0).delay_ms == 2'000);
   CHECK(NextBackoff(o, 2, 0).delay_ms == 4'000);
   CHECK(NextBackoff(o, 5, 0).delay_ms == 32'000);
   CHECK(NextBackoff(o, 7, 0).delay_ms == 128'000);
-  CHECK(NextBackoff(o, 1, 30).delay_ms == 30'000);      // Retry-After
+  CHECK(NextBackoff(o, 1, 30).delay_ms == 30'000);       // Retry-After
   CHECK(NextBackoff(o, 1, 86'400).delay_ms == 600'000);  // bounded
   o.max_ms = 100'000;
   CHECK(NextBackoff(o, 7, 0).delay_ms == 100'000);
