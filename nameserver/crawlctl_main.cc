@@ -76,7 +76,10 @@ int main(int argc, char** argv) {
 
   auto* start = app.add_subcommand("start", "Start a crawl");
   std::string seeds_file;
-  std::string order = "bfs";
+  std::string order = "host_budget";
+  std::string wseen_increment, opic_split, scoring_filters;
+  uint64_t ram_budget_urls = 0;
+  uint32_t backoff_base = 0, backoff_max = 0, park_after = 0, park_seconds = 0, max_url_retries = 0;
   uint64_t max_pages = 0;
   bool allow_private = false;
   bool accept_self_signed = false;
@@ -84,7 +87,20 @@ int main(int argc, char** argv) {
   uint64_t page_range = 0;
   std::string user_agent;
   start->add_option("--seeds", seeds_file, "File with one seed URL per line")->required();
-  start->add_option("--order", order, "Crawl order (bfs)")->capture_default_str();
+  start->add_option("--order", order, "Crawl order")
+      ->check(CLI::IsMember({"bfs", "host_budget", "opic"}))
+      ->capture_default_str();
+  start->add_option("--wseen-increment", wseen_increment, "host_budget weighted-seen increment: log (default) or min")
+      ->check(CLI::IsMember({"log", "min"}));
+  start->add_option("--opic-split", opic_split, "opic cash split: cld (default) or plain")
+      ->check(CLI::IsMember({"cld", "plain"}));
+  start->add_option("--scoring-filters", scoring_filters, "Comma-separated ScoringFilter chain (default: the order's)");
+  start->add_option("--ram-budget-urls", ram_budget_urls, "opic: queued URLs kept in RAM (default 1000000)");
+  start->add_option("--backoff-base-seconds", backoff_base, "First back-off of a failing host (default 2)");
+  start->add_option("--backoff-max-seconds", backoff_max, "Longest back-off and Retry-After honoured (default 600)");
+  start->add_option("--park-after-failures", park_after, "Failures in a row that park a host (default 8)");
+  start->add_option("--park-seconds", park_seconds, "How long a parked host waits (default 1800)");
+  start->add_option("--max-url-retries", max_url_retries, "Times a 429/503 URL is put back (default 5)");
   start->add_option("--max-pages", max_pages, "Stop after this many pages (0: no limit)");
   start->add_flag("--allow-private", allow_private, "Allow private, loopback and link-local addresses");
   start->add_flag("--accept-self-signed", accept_self_signed,
@@ -194,6 +210,15 @@ int main(int argc, char** argv) {
       p->set_lease_seconds(lease_seconds);
       p->set_page_range_bytes(page_range);
       p->set_user_agent(user_agent);
+      p->set_wseen_increment(wseen_increment);
+      p->set_opic_split(opic_split);
+      p->set_scoring_filters(scoring_filters);
+      p->set_ram_budget_urls(ram_budget_urls);
+      p->set_backoff_base_seconds(backoff_base);
+      p->set_backoff_max_seconds(backoff_max);
+      p->set_park_after_failures(park_after);
+      p->set_park_seconds(park_seconds);
+      p->set_max_url_retries(max_url_retries);
       grpc::ClientContext ctx;
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::StartCrawlResponse resp;

@@ -46,9 +46,17 @@ void AddTotals(const v1::QueueServerStats& s, v1::QueueServerStats* t) {
 }  // namespace
 
 Status NormalizeParams(v1::CrawlParams* p) {
-  if (p->order().empty()) p->set_order("bfs");
-  if (p->order() != "bfs")
-    return Status::InvalidArgument("unknown crawl order '" + p->order() + "' (available: bfs)");
+  // host_budget is the default order (DESIGN.md 5.1).
+  if (p->order().empty()) p->set_order("host_budget");
+  if (p->order() != "bfs" && p->order() != "host_budget" && p->order() != "opic")
+    return Status::InvalidArgument("unknown crawl order '" + p->order() + "' (available: bfs, host_budget, opic)");
+  // Order options (the queue server checks them again, with the filter names).
+  if (!p->wseen_increment().empty() && p->wseen_increment() != "log" && p->wseen_increment() != "min")
+    return Status::InvalidArgument("unknown wseen_increment '" + p->wseen_increment() + "' (log or min)");
+  if (!p->opic_split().empty() && p->opic_split() != "cld" && p->opic_split() != "plain")
+    return Status::InvalidArgument("unknown opic_split '" + p->opic_split() + "' (cld or plain)");
+  if (!p->scoring_filters().empty() && p->order() != "opic")
+    return Status::InvalidArgument("scoring_filters apply to the opic order only");
   if (p->schedule_size() == 0) p->set_schedule_size(5000);
   if (p->schedule_size() > 100'000) return Status::InvalidArgument("schedule_size above 100000");
   if (p->lease_seconds() == 0) p->set_lease_seconds(300);

@@ -1,6 +1,7 @@
 #include "queueserver/crawl_shard.h"
 
 #include <algorithm>
+#include <map>
 
 #include "common/url.h"
 
@@ -8,10 +9,10 @@ namespace crawl::queueserver {
 namespace {
 
 FrontierOptions OptionsFor(const v1::CrawlInfo& crawl) {
-  FrontierOptions o;
-  if (!crawl.params().user_agent().empty()) o.user_agent = crawl.params().user_agent();
-  if (crawl.params().lease_seconds() > 0) o.lease_ms = int64_t{crawl.params().lease_seconds()} * 1000;
-  return o;
+  auto o = CrawlShard::FrontierOptionsFor(crawl.params());
+  // The service checked the parameters before creating the shard; a stored
+  // crawl from before an option existed gets the defaults.
+  return o.ok() ? *o : FrontierOptions{};
 }
 
 UrlKind FromWire(v1::UrlKind k) { return k == v1::URL_KIND_ROBOTS ? UrlKind::kRobots : UrlKind::kPage; }
@@ -24,8 +25,37 @@ Status CheckId(const std::string& id, const char* what) {
 
 }  // namespace
 
+Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p) {
+  FrontierOptions o;
+  if (!p.user_agent().empty()) o.user_agent = p.user_agent();
+  if (p.lease_seconds() > 0) o.lease_ms = int64_t{p.lease_seconds()} * 1000;
+  auto kind = ParseOrder(p.order());
+  if (!kind.ok()) return kind.status();
+  o.order.kind = *kind;
+  auto wseen = ParseWseenIncrement(p.wseen_increment());
+  if (!wseen.ok()) return wseen.status();
+  o.order.wseen = *wseen;
+  auto split = ParseCashSplit(p.opic_split());
+  if (!split.ok()) return split.status();
+  o.order.split = *split;
+  o.order.scoring_filters = p.scoring_filters();
+  if (p.ram_budget_urls() > 0) o.order.ram_budget_urls = static_cast<size_t>(p.ram_budget_urls());
+  // The chain must parse, and only the opic order takes one.
+  if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
+  if (p.backoff_base_seconds() > 0) o.backoff.base_ms = int64_t{p.backoff_base_seconds()} * 1000;
+  if (p.backoff_max_seconds() > 0) o.backoff.max_ms = int64_t{p.backoff_max_seconds()} * 1000;
+  if (o.backoff.base_ms > o.backoff.max_ms)
+    return Status::InvalidArgument("backoff_base_seconds above backoff_max_seconds");
+  if (p.park_after_failures() > 0) o.backoff.park_after = p.park_after_failures();
+  if (p.park_seconds() > 0) o.backoff.park_ms = int64_t{p.park_seconds()} * 1000;
+  if (p.max_url_retries() > 0) o.backoff.max_url_retries = p.max_url_retries();
+  if (p.host_error_threshold() > 0) o.host_error_threshold = p.host_error_threshold();
+  if (p.error_crawl_delay_ms() > 0) o.error_crawl_delay_ms = std::min<int64_t>(p.error_crawl_delay_ms(), 60'000);
+  return o;
+}
+
 CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
-    : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl)) {
+    : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl), writer_.get()) {
   frontier_.SetJournal(writer_.get());
   // Until the name server shares out the page budget, take an even share.
   if (const uint64_t budget = crawl.params().max_pages(); budget > 0) {
@@ -73,8 +103,10 @@ Status CrawlShard::InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeed
     }
     FrontierEntry e;
     e.url = *canonical;
-    if (frontier_.Add(e, now)) ++accepted;
+    if (frontier_.Add(e, now, crawl_.seed_count() > 0 ? crawl_.seed_count() : static_cast<uint64_t>(req.urls_size())))
+      ++accepted;
   }
+  frontier_.EndRequest();
   resp->set_accepted(accepted);
   return Commit();
 }
@@ -91,6 +123,7 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
     max_pages = committed >= *page_cap_ ? 0 : static_cast<size_t>(*page_cap_ - committed);
   }
   Schedule s = frontier_.Lease(req.fetcher_id(), max_urls, clock_->NowUnixMs(), max_pages);
+  frontier_.EndRequest();
   // Commit before answering: a schedule the fetcher sees is always durable.
   if (Status st = Commit(); !st.ok()) return st;
   if (s.id == 0) return Status::Ok();
@@ -113,25 +146,39 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
   return Status::Ok();
 }
 
-void CrawlShard::AddLink(const v1::DiscoveredLink& link, int64_t now_ms) {
-  // Links arrive canonical from fetchers; canonicalise again because this is
-  // input from another process and the URL-seen set relies on one spelling.
-  auto canonical = url::Canonicalize(link.url());
-  if (!canonical.ok()) {
-    ++invalid_urls_;
-    return;
+void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms) {
+  std::vector<LinkInput> inputs;
+  inputs.reserve(static_cast<size_t>(links.size()));
+  for (const v1::DiscoveredLink& link : links) {
+    // Links arrive canonical from fetchers; canonicalise again because this
+    // is input from another process and the URL-seen set relies on one
+    // spelling.
+    auto canonical = url::Canonicalize(link.url());
+    if (!canonical.ok()) {
+      ++invalid_urls_;
+      continue;
+    }
+    LinkInput& in = inputs.emplace_back();
+    in.entry.url = *canonical;
+    in.entry.referrer = link.referrer();
+    in.entry.depth = link.depth();
+    in.link_rank = link.link_rank();
+    in.links_on_page = link.links_on_page();
+    in.from_sitemap = link.from_sitemap();
+    in.likely_non_html = link.likely_non_html();
   }
-  FrontierEntry e;
-  e.url = *canonical;
-  e.referrer = link.referrer();
-  e.depth = link.depth();
-  frontier_.Add(e, now_ms);
+  frontier_.AddLinks(std::move(inputs), now_ms);
 }
 
 Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitResultsResponse* resp) {
   if (Status s = CheckId(req.fetcher_id(), "fetcher id"); !s.ok()) return s;
   if (req.records_size() > kMaxRecordsPerRequest) return Status::InvalidArgument("too many records in one request");
   if (req.links_size() > kMaxLinksPerRequest) return Status::InvalidArgument("too many links in one request");
+  if (req.host_errors_size() > kMaxRecordsPerRequest)
+    return Status::InvalidArgument("too many host error counts in one request");
+  for (const v1::HostErrorCount& h : req.host_errors()) {
+    if (h.origin().size() > 2048) return Status::InvalidArgument("host error origin too long");
+  }
   const std::string key = "s/" + req.fetcher_id() + "/" + std::to_string(req.schedule_id()) + "/" +
                           std::to_string(req.sequence());
   if (!applied_batches_.insert(key).second) {
@@ -146,17 +193,39 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     outcome.kind = FromWire(r.kind());
     outcome.status = r.status();
     outcome.robots_body = r.robots_body();
-    frontier_.Report(req.schedule_id(), outcome, now);
+    outcome.retry_after_seconds = r.retry_after_seconds();
+    const ReportResult reported = frontier_.Report(req.schedule_id(), outcome, now);
     ++counters_.fetch_attempts;
     if (r.kind() == v1::URL_KIND_PAGE) ++counters_.pages_fetched;
     if (r.status() < 0) ++counters_.fetch_errors;
     counters_.bytes_fetched += r.bytes();
     v1::FetchRecord& logged = log_.emplace_back(r);
     logged.clear_robots_body();  // rules live in the frontier; keep the log small
+    if (r.kind() == v1::URL_KIND_PAGE) {
+      // A page put back after 429/503 has no score yet: tier -1, cash 0.
+      logged.set_order_tier(reported.score.tier);
+      logged.set_order_cash(reported.score.cash);
+      logged.set_order_importance(reported.score.importance);
+    }
     if (writer_) writer_->AppendLog(log_.size() - 1, logged);
   }
-  for (const v1::DiscoveredLink& link : req.links()) AddLink(link, now);
+  // DESIGN.md 5.1: more than the threshold of HTTP errors in one schedule
+  // makes a host crawl-delayed. Counted by the fetcher, or here from the
+  // records when it sent no counts.
+  if (req.host_errors_size() > 0) {
+    for (const v1::HostErrorCount& h : req.host_errors())
+      frontier_.NoteHostErrors(req.schedule_id(), h.origin(), h.errors());
+  } else {
+    std::map<std::string, uint32_t> errors;
+    for (const v1::FetchRecord& r : req.records()) {
+      if (r.kind() != v1::URL_KIND_PAGE || (r.status() >= 0 && r.status() < 400)) continue;
+      if (auto origin = url::OriginOf(r.url()); origin.ok()) ++errors[*origin];
+    }
+    for (const auto& [origin, n] : errors) frontier_.NoteHostErrors(req.schedule_id(), origin, n);
+  }
+  AddLinks(req.links(), now);
   if (req.final()) frontier_.Complete(req.schedule_id(), now);
+  frontier_.EndRequest();
   return Commit();
 }
 
@@ -172,7 +241,8 @@ Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* r
   if (writer_) writer_->AddAppliedBatch(key);
   const uint64_t before = frontier_.Counters().urls_seen;
   const int64_t now = clock_->NowUnixMs();
-  for (const v1::DiscoveredLink& link : req.links()) AddLink(link, now);
+  AddLinks(req.links(), now);
+  frontier_.EndRequest();
   resp->set_accepted(frontier_.Counters().urls_seen - before);
   return Commit();
 }
@@ -203,6 +273,7 @@ Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
 
 Status CrawlShard::Tick() {
   frontier_.Tick(clock_->NowUnixMs());
+  frontier_.EndRequest();
   return Commit();
 }
 

@@ -46,6 +46,13 @@ class CrawlShard {
   [[nodiscard]] static Result<std::unique_ptr<CrawlShard>> Load(QueueStore* store, uint64_t crawl_id,
                                                                const Clock* clock);
 
+  // The frontier options a crawl's parameters ask for; InvalidArgument for
+  // an unknown order, increment, split or scoring filter, or bad bounds.
+  [[nodiscard]] static Result<FrontierOptions> FrontierOptionsFor(const v1::CrawlParams& params);
+  // The frontier (tests).
+  [[nodiscard]] const Frontier& frontier() const { return frontier_; }
+  [[nodiscard]] Frontier& frontier() { return frontier_; }
+
   [[nodiscard]] uint64_t crawl_id() const { return crawl_.crawl_id(); }
   [[nodiscard]] const v1::CrawlInfo& crawl() const { return crawl_; }
   [[nodiscard]] bool durable() const { return writer_ != nullptr; }
@@ -77,7 +84,7 @@ class CrawlShard {
   [[nodiscard]] uint64_t invalid_urls() const { return invalid_urls_; }
 
  private:
-  void AddLink(const v1::DiscoveredLink& link, int64_t now_ms);
+  void AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms);
   // Writes counters and commits the request's changes.
   Status Commit();
 

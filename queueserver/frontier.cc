@@ -32,13 +32,24 @@ void Frontier::SeqQueue::Restore(std::vector<SeqEntry> entries) {
   }
 }
 
-Frontier::Frontier(FrontierOptions options) : options_(std::move(options)) {}
+Frontier::Frontier(FrontierOptions options, OpicStore* opic_store) : options_(std::move(options)) {
+  auto order = MakeOrder(options_.order, opic_store);
+  if (order.ok()) {
+    order_ = std::move(*order);
+  } else {
+    options_.order = OrderOptions{};
+    order_ = std::make_unique<TieredOrder>(options_.order);
+  }
+}
 
 Frontier::OriginState& Frontier::OriginFor(const std::string& origin) { return origins_[origin]; }
 
 void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
-  SeqQueue& q = kind == QueueKind::kRobots ? robots_ready_ : ready_;
-  const SeqEntry& added = front ? q.PushFront(std::move(e)) : q.PushBack(std::move(e));
+  if (kind == QueueKind::kPages) {
+    order_->Push(std::move(e), front);
+    return;
+  }
+  const SeqEntry& added = front ? robots_ready_.PushFront(std::move(e)) : robots_ready_.PushBack(std::move(e));
   if (journal_) journal_->Queued(kind, added);
 }
 
@@ -58,7 +69,7 @@ void Frontier::Restore(FrontierImage image) {
     }
   }
   robots_ready_.Restore(std::move(image.robots_ready));
-  ready_.Restore(std::move(image.ready));
+  order_->Restore(std::move(image.ready), std::move(image.clds), image.order_state);
   for (auto& l : image.leases) {
     OpenLease lease;
     lease.fetcher_id = std::move(l.record.fetcher_id);
@@ -78,35 +89,100 @@ void Frontier::Restore(FrontierImage image) {
   activity_ = image.scalars.activity;
 }
 
-bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms) {
+bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_count) {
   // 8-byte URL hash: with n URLs the chance of any collision is about
   // n^2 / 2^65 (3e-8 at a million URLs), the price of a fixed-size key.
   const uint64_t h = hash::Hash8(entry.url);
   if (!seen_.insert(h).second) return false;
   if (journal_) journal_->Seen(h);
   ++activity_;
+  FrontierEntry e = entry;
+  order_->OnSeed(e, seed_count);
+  Route(std::move(e), now_ms);
+  return true;
+}
+
+size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
+  // Group by referrer, groups and links in order of first appearance: the
+  // orders see one page's links together (opic splits its cash over them).
+  std::vector<std::string> referrers;
+  std::unordered_map<std::string, std::vector<LinkInput>> groups;
+  for (LinkInput& l : links) {
+    auto [it, inserted] = groups.try_emplace(l.entry.referrer);
+    if (inserted) referrers.push_back(l.entry.referrer);
+    it->second.push_back(std::move(l));
+  }
+  size_t added = 0;
+  for (const std::string& referrer : referrers) {
+    std::vector<LinkInput>& group = groups[referrer];
+    std::vector<bool> is_new(group.size());
+    for (size_t k = 0; k < group.size(); ++k) {
+      const uint64_t h = hash::Hash8(group[k].entry.url);
+      is_new[k] = seen_.insert(h).second;
+      if (is_new[k] && journal_) journal_->Seen(h);
+    }
+    PageContext page;
+    page.url = referrer;
+    if (auto f = fetched_.find(referrer); f != fetched_.end()) {
+      page.fetched_here = true;
+      page.tier = f->second.tier;
+      page.weight = f->second.weight;
+      page.cash = f->second.cash;
+    }
+    order_->OnLinks(page, group, is_new);
+    for (size_t k = 0; k < group.size(); ++k) {
+      if (!is_new[k]) continue;
+      ++added;
+      ++activity_;
+      Route(std::move(group[k].entry), now_ms);
+    }
+  }
+  return added;
+}
+
+void Frontier::EndRequest() {
+  order_->EndRequest();
+  fetched_.clear();
+}
+
+void Frontier::NoteHostErrors(uint64_t schedule_id, const std::string& origin, uint32_t errors) {
+  auto it = leases_.find(schedule_id);
+  uint32_t total = errors;
+  if (it != leases_.end()) total = it->second.errors[origin] += errors;
+  if (total <= options_.host_error_threshold) return;
+  OriginState& st = OriginFor(origin);
+  if (st.record.error_delayed) return;
+  st.record.error_delayed = true;
+  ++activity_;
+  NoteOrigin(origin, st);
+}
+
+void Frontier::Route(FrontierEntry entry, int64_t now_ms) {
   auto origin = url::OriginOf(entry.url);
-  if (!origin.ok()) return true;  // cannot be fetched; seen so it is not offered again
+  if (!origin.ok()) {  // cannot be fetched; seen so it is not offered again
+    order_->Dropped(entry);
+    return;
+  }
   OriginState& state = OriginFor(*origin);
   switch (state.record.robots) {
     case RobotsState::kKnown:
       if (robots::IsAllowedUrl(state.record.rules, entry.url)) {
-        Queue(QueueKind::kPages, entry, /*front=*/false);
+        Queue(QueueKind::kPages, std::move(entry), /*front=*/false);
       } else {
         ++robots_disallowed_;
+        order_->Dropped(entry);
       }
       break;
     case RobotsState::kUnknown:
     case RobotsState::kFetching: {
       const bool unknown = state.record.robots == RobotsState::kUnknown;
-      state.waiting.push_back(SeqEntry{next_wait_seq_++, entry});
+      state.waiting.push_back(SeqEntry{next_wait_seq_++, std::move(entry)});
       if (journal_) journal_->WaitAdded(*origin, state.waiting.back());
       ++waiting_count_;
       if (unknown) QueueRobotsFetch(*origin, now_ms);
       break;
     }
   }
-  return true;
 }
 
 void Frontier::QueueRobotsFetch(const std::string& origin, int64_t /*now_ms*/) {
@@ -123,7 +199,7 @@ void Frontier::QueueRobotsFetch(const std::string& origin, int64_t /*now_ms*/) {
 Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms, size_t max_pages) {
   Tick(now_ms);
   Schedule schedule;
-  if (max_urls == 0 || (robots_ready_.empty() && ready_.empty())) return schedule;
+  if (max_urls == 0 || (robots_ready_.empty() && order_->size() == 0)) return schedule;
 
   const uint64_t id = next_schedule_id_;
   OpenLease lease;
@@ -131,7 +207,11 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   lease.deadline_ms = now_ms + options_.lease_ms;
 
   auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin) {
-    if (journal_) journal_->Dequeued(q, e.seq);
+    if (q == QueueKind::kPages) {
+      order_->Taken(e);
+    } else if (journal_) {
+      journal_->Dequeued(q, e.seq);
+    }
     OriginState& st = OriginFor(origin);
     if (st.leased_by != id) {
       st.leased_by = id;
@@ -153,19 +233,20 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   // crawl-delayed origins that are not due or have their share of this
   // schedule, are set aside and go back to the front in their original order
   // and numbers.
-  std::deque<SeqEntry> skipped;
+  std::vector<SeqEntry> skipped;
   std::map<std::string, size_t> delayed_taken;
   const size_t slots = std::max<size_t>(1, max_urls / std::max<size_t>(1, options_.slot_size));
   size_t scanned = 0;
   size_t pages = 0;
-  while (!ready_.empty() && schedule.entries.size() < max_urls && pages < max_pages &&
-         scanned < options_.lease_scan_limit) {
-    SeqEntry e = ready_.PopFront();
+  while (schedule.entries.size() < max_urls && pages < max_pages && scanned < options_.lease_scan_limit) {
+    std::optional<SeqEntry> next = order_->Pop();
+    if (!next) break;
+    SeqEntry e = std::move(*next);
     ++scanned;
     auto origin = url::OriginOf(e.entry.url);
     const std::string key = origin.ok() ? *origin : std::string();
     const OriginState& st = OriginFor(key);
-    if (st.leased_by != 0 && st.leased_by != id) {
+    if ((st.leased_by != 0 && st.leased_by != id) || st.record.backoff_until_ms > now_ms) {
       skipped.push_back(std::move(e));
       continue;
     }
@@ -183,7 +264,7 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
     ++pages;
   }
   while (!skipped.empty()) {
-    ready_.Return(std::move(skipped.back()));
+    order_->Unpop(std::move(skipped.back()));
     skipped.pop_back();
   }
 
@@ -201,19 +282,68 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   return schedule;
 }
 
-void Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t now_ms) {
+ReportResult Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t now_ms) {
   ++activity_;
+  ReportResult result;
+  std::optional<FrontierEntry> leased;
   auto it = leases_.find(schedule_id);
   if (it != leases_.end()) {
-    if (it->second.outstanding.erase(outcome.url) > 0) {
+    auto entry = it->second.outstanding.find(outcome.url);
+    if (entry != it->second.outstanding.end()) {
+      leased = std::move(entry->second);
+      it->second.outstanding.erase(entry);
       --leased_count_;
       if (journal_) journal_->LeaseUrlDone(schedule_id, outcome.url);
     }
   }
+  auto origin = url::OriginOf(outcome.url);
   if (outcome.kind == UrlKind::kRobots) {
-    auto origin = url::OriginOf(outcome.url);
     if (origin.ok()) ApplyRobots(*origin, outcome, now_ms);
+    return result;
   }
+  if (origin.ok()) {
+    OriginState& st = OriginFor(*origin);
+    if (IsHostFailure(outcome.status)) {
+      Backoff(*origin, st, outcome.status, outcome.retry_after_seconds, now_ms);
+    } else if (st.record.failures > 0 || st.record.parked) {
+      // An answer: the run of failures is over.
+      st.record.failures = 0;
+      st.record.parked = false;
+      NoteOrigin(*origin, st);
+    }
+  }
+  if (!leased) return result;  // a late or repeated report: its lease is gone
+  if (IsBackoffStatus(outcome.status) && leased->retries < options_.backoff.max_url_retries) {
+    // "Come back later": the URL goes back, ahead of newer ones, and waits
+    // for the host's back-off.
+    ++leased->retries;
+    Queue(QueueKind::kPages, std::move(*leased), /*front=*/true);
+    result.requeued = true;
+    return result;
+  }
+  result.score = order_->OnFetched(*leased);
+  fetched_[leased->url] = std::move(*leased);
+  return result;
+}
+
+void Frontier::Backoff(const std::string& origin, OriginState& state, int status, uint32_t retry_after_s,
+                       int64_t now_ms) {
+  OriginRecord& r = state.record;
+  // Answers of one schedule arrive together: failures while the host is
+  // already backed off extend that back-off but count as one failure.
+  if (r.backoff_until_ms <= now_ms) ++r.failures;
+  const BackoffDecision d =
+      NextBackoff(options_.backoff, std::max<uint32_t>(1, r.failures), IsBackoffStatus(status) ? retry_after_s : 0);
+  r.backoff_until_ms = std::max(r.backoff_until_ms, now_ms + d.delay_ms);
+  r.parked = d.park;
+  ++activity_;
+  NoteOrigin(origin, state);
+}
+
+std::optional<OriginRecord> Frontier::Origin(const std::string& origin) const {
+  auto it = origins_.find(origin);
+  if (it == origins_.end()) return std::nullopt;
+  return it->second.record;
 }
 
 void Frontier::ApplyRobots(const std::string& origin, const FetchOutcome& outcome, int64_t now_ms) {
@@ -258,6 +388,7 @@ void Frontier::ReleaseWaiting(const std::string& origin, OriginState& state) {
       Queue(QueueKind::kPages, std::move(e.entry), /*front=*/false);
     } else {
       ++robots_disallowed_;
+      order_->Dropped(e.entry);
     }
   }
   state.waiting.clear();
@@ -265,10 +396,14 @@ void Frontier::ReleaseWaiting(const std::string& origin, OriginState& state) {
 }
 
 int64_t Frontier::CrawlDelayMs(const OriginState& state) const {
-  if (state.record.robots != RobotsState::kKnown) return 0;
+  // DESIGN.md 5.1: crawl-delayed hosts are those with a robots.txt
+  // Crawl-delay and those over the error threshold.
+  const int64_t by_errors = state.record.error_delayed ? options_.error_crawl_delay_ms : 0;
+  if (state.record.robots != RobotsState::kKnown) return by_errors;
   const auto delay = state.record.rules.crawl_delay();
-  if (!delay || *delay <= 0) return 0;
-  return std::min<int64_t>(options_.max_crawl_delay_ms, static_cast<int64_t>(*delay * 1000.0 + 0.5));
+  if (!delay || *delay <= 0) return by_errors;
+  return std::max(by_errors,
+                  std::min<int64_t>(options_.max_crawl_delay_ms, static_cast<int64_t>(*delay * 1000.0 + 0.5)));
 }
 
 void Frontier::Complete(uint64_t schedule_id, int64_t now_ms) {
@@ -331,12 +466,12 @@ void Frontier::Tick(int64_t now_ms) {
 }
 
 bool Frontier::Idle() const {
-  return ready_.empty() && robots_ready_.empty() && waiting_count_ == 0 && leases_.empty();
+  return order_->size() == 0 && robots_ready_.empty() && waiting_count_ == 0 && leases_.empty();
 }
 
 FrontierCounters Frontier::Counters() const {
   FrontierCounters c;
-  c.frontier_size = ready_.size() + robots_ready_.size() + waiting_count_;
+  c.frontier_size = order_->size() + robots_ready_.size() + waiting_count_;
   c.leased_urls = leased_count_;
   c.outstanding_schedules = leases_.size();
   c.urls_seen = seen_.size();

@@ -1,10 +1,12 @@
 // The queue server's frontier for one crawl: URL-seen set, robots gating per
 // origin, a FIFO of URLs ready to fetch, and leased schedules.
 //
-// This is the foundation's `bfs` order (DESIGN.md section 5.3), held in
-// memory; every change is also reported to an optional FrontierJournal so a
-// store can persist it (queueserver/queue_store.h), and Restore() rebuilds
-// the frontier from what the store kept. Its promises:
+// The order of the ready pages is a FrontierOrder (queueserver/
+// frontier_order.h: bfs, host_budget, opic); this class is the machinery
+// every order shares. Held in memory (the opic order may keep its queue in
+// the store); every change is also reported to an optional FrontierJournal
+// so a store can persist it (queueserver/queue_store.h), and Restore()
+// rebuilds the frontier from what the store kept. Its promises:
 //   - a URL enters at most once (8-byte URL hash; see UrlSeen below);
 //   - a host's URLs wait until its robots.txt has been fetched, and URLs that
 //     robots.txt disallows never enter the queue (DESIGN.md section 5.1);
@@ -12,7 +14,11 @@
 //   - a URL handed out is leased: reported back, or put back in the queue
 //     when its schedule ends without it or its lease expires;
 //   - at most one schedule at a time holds URLs of a given origin, so the
-//     cluster opens at most one connection per host.
+//     cluster opens at most one connection per host;
+//   - a host answering 429/503 or unreachable is backed off, and parked when
+//     it keeps failing (queueserver/host_backoff.h); its URLs stay queued;
+//   - a host with more than host_error_threshold HTTP errors in one schedule
+//     becomes crawl-delayed (DESIGN.md 5.1).
 //
 // Pure logic: no I/O, no clock (times are passed in). Not thread-safe: the
 // owner serialises calls.
@@ -22,6 +28,7 @@
 #include <cstddef>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -30,21 +37,11 @@
 #include <vector>
 
 #include "common/robots.h"
+#include "queueserver/frontier_order.h"
+#include "queueserver/frontier_types.h"
+#include "queueserver/host_backoff.h"
 
 namespace crawl::queueserver {
-
-enum class UrlKind { kPage, kRobots };
-enum class RobotsState { kUnknown, kFetching, kKnown };
-// The two FIFO queues: robots.txt URLs (leased first) and pages.
-enum class QueueKind { kRobots, kPages };
-
-// A URL waiting in, or leased from, the frontier.
-struct FrontierEntry {
-  std::string url;       // canonical absolute URL
-  std::string referrer;  // page it was first found on; "" for seeds
-  uint32_t depth = 0;    // link distance from the seeds
-  UrlKind kind = UrlKind::kPage;
-};
 
 // A leased schedule as handed to a fetcher.
 struct Schedule {
@@ -62,6 +59,13 @@ struct FetchOutcome {
   UrlKind kind = UrlKind::kPage;
   int status = 0;              // HTTP status or negative network error
   std::string robots_body;     // robots.txt body when kind == kRobots
+  uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 answer
+};
+
+// What Report did with an outcome.
+struct ReportResult {
+  bool requeued = false;        // a 429/503 page went back to the queue
+  FetchedScore score;           // the order's view of the fetched page
 };
 
 struct FrontierOptions {
@@ -83,6 +87,13 @@ struct FrontierOptions {
   // Schedule slots (DESIGN.md 5.1): a crawl-delayed origin gets at most one
   // URL per slot of this many URLs of the schedule's size.
   size_t slot_size = 100;
+  // The crawl order and its options.
+  OrderOptions order;
+  BackoffOptions backoff;
+  // DESIGN.md 5.1: a host with more than this many HTTP errors in one
+  // schedule becomes crawl-delayed, its URLs this far apart.
+  uint32_t host_error_threshold = 50;
+  int64_t error_crawl_delay_ms = 1'000;
 };
 
 struct FrontierCounters {
@@ -95,54 +106,11 @@ struct FrontierCounters {
   uint64_t activity = 0;         // grows on every state change
 };
 
-// Robots state of one origin as persisted (which schedule holds the origin
-// is not part of it: that follows from the open leases).
-struct OriginRecord {
-  RobotsState robots = RobotsState::kUnknown;
-  robots::RobotsRules rules;
-  int robots_failures = 0;
-  int64_t robots_retry_at_ms = 0;  // when a failed robots.txt is due again
-  bool retry_pending = false;      // a robots.txt retry waits for robots_retry_at_ms
-};
-
-// An open lease without its URLs.
-struct LeaseRecord {
-  std::string fetcher_id;
-  int64_t deadline_ms = 0;
-  std::vector<std::string> origins;  // origins the schedule holds
-};
-
-// A queue or wait-list entry with its position. Sequence numbers order the
-// FIFOs: appended entries get increasing numbers, entries put back at the
-// front decreasing ones.
-struct SeqEntry {
-  uint64_t seq = 0;
-  FrontierEntry entry;
-};
-
 // Scalars of the frontier that are not implied by its collections.
 struct FrontierScalars {
   uint64_t next_schedule_id = 1;
   uint64_t robots_disallowed = 0;
   uint64_t activity = 0;
-};
-
-// Every change a Frontier makes, in order, for a store to persist. Calls
-// arrive while the Frontier method runs; the owner commits them together.
-class FrontierJournal {
- public:
-  virtual ~FrontierJournal() = default;
-  virtual void Seen(uint64_t url_hash) = 0;
-  virtual void Queued(QueueKind queue, const SeqEntry& e) = 0;
-  virtual void Dequeued(QueueKind queue, uint64_t seq) = 0;
-  virtual void WaitAdded(const std::string& origin, const SeqEntry& e) = 0;
-  virtual void WaitRemoved(const std::string& origin, uint64_t seq) = 0;
-  virtual void OriginChanged(const std::string& origin, const OriginRecord& record) = 0;
-  virtual void LeaseOpened(uint64_t schedule_id, const LeaseRecord& lease,
-                           const std::vector<FrontierEntry>& entries) = 0;
-  virtual void LeaseUrlDone(uint64_t schedule_id, const std::string& url) = 0;
-  // The lease ended; `urls` are the ones still outstanding.
-  virtual void LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) = 0;
 };
 
 // Everything needed to rebuild a Frontier (what a store loads).
@@ -152,7 +120,9 @@ struct FrontierImage {
   // Per origin, in wait order (ascending seq).
   std::vector<std::pair<std::string, std::vector<SeqEntry>>> waiting;
   std::vector<SeqEntry> robots_ready;  // ascending seq
-  std::vector<SeqEntry> ready;         // ascending seq
+  std::vector<SeqEntry> ready;         // bfs/host_budget page queue, ascending seq
+  std::vector<std::pair<std::string, CldStats>> clds;  // host_budget statistics
+  std::string order_state;             // the order's scalars (OrderStateChanged)
   struct Lease {
     uint64_t id = 0;
     LeaseRecord record;
@@ -164,19 +134,39 @@ struct FrontierImage {
 
 class Frontier {
  public:
-  explicit Frontier(FrontierOptions options);
+  // REQUIRES: options.order is valid (MakeOrder succeeds; an invalid one is
+  // replaced by bfs). `opic_store` (null: RAM) holds the opic order's queue
+  // and must outlive the frontier.
+  explicit Frontier(FrontierOptions options, OpicStore* opic_store = nullptr);
 
   // Changes are reported to `journal` from now on (null: none). The journal
   // must outlive the frontier or be reset first.
-  void SetJournal(FrontierJournal* journal) { journal_ = journal; }
+  void SetJournal(FrontierJournal* journal) {
+    journal_ = journal;
+    order_->SetJournal(journal);
+  }
 
   // Rebuilds the state a journal recorded. REQUIRES: a new Frontier.
   void Restore(FrontierImage image);
 
-  // Offers a discovered or seed URL (canonical). Returns true when it was new
-  // to the URL-seen set. A URL of an origin whose robots.txt is unknown waits
-  // for it; a disallowed URL is counted and dropped.
-  bool Add(const FrontierEntry& entry, int64_t now_ms);
+  // Offers a seed URL (canonical), one of `seed_count` seeds of the crawl.
+  // Returns true when it was new to the URL-seen set. A URL of an origin
+  // whose robots.txt is unknown waits for it; a disallowed URL is counted
+  // and dropped.
+  bool Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_count = 1);
+
+  // Offers discovered links (canonical URLs), in page order. Links whose
+  // referrer was fetched in this request (Report) get its tier, weight and
+  // cash (host_budget WIN, opic split). Returns how many were new.
+  size_t AddLinks(std::vector<LinkInput> links, int64_t now_ms);
+
+  // HTTP errors one schedule met on one origin (SubmitResults host_errors):
+  // over the threshold, the origin becomes crawl-delayed.
+  void NoteHostErrors(uint64_t schedule_id, const std::string& origin, uint32_t errors);
+
+  // The end of one request: the order settles (opic restores lost cash) and
+  // what Report remembered for AddLinks is forgotten.
+  void EndRequest();
 
   // Leases up to `max_urls` URLs: due robots.txt fetches first, then pages in
   // FIFO order, skipping origins another open schedule holds; at most
@@ -190,7 +180,9 @@ class Frontier {
 
   // Applies the outcome of one fetch of schedule `schedule_id`. Outcomes of a
   // schedule that is no longer open (expired) still update robots rules.
-  void Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t now_ms);
+  // A 429/503 answer backs the host off and puts the URL back (up to
+  // max_url_retries times); a network error backs the host off.
+  ReportResult Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t now_ms);
 
   // The schedule is over: URLs it did not report go back to the queue front.
   void Complete(uint64_t schedule_id, int64_t now_ms);
@@ -203,6 +195,10 @@ class Frontier {
   [[nodiscard]] bool Idle() const;
   [[nodiscard]] FrontierCounters Counters() const;
   [[nodiscard]] FrontierScalars Scalars() const;
+  [[nodiscard]] const FrontierOrder& order() const { return *order_; }
+  [[nodiscard]] FrontierOrder& order() { return *order_; }
+  // The persisted state of an origin (tests).
+  [[nodiscard]] std::optional<OriginRecord> Origin(const std::string& origin) const;
 
  private:
   struct OriginState {
@@ -234,6 +230,7 @@ class Frontier {
     uint64_t back_ = kMiddle;       // number of the next PushBack
   };
   struct OpenLease {
+    std::map<std::string, uint32_t> errors;  // HTTP errors per origin (memory only)
     std::string fetcher_id;
     int64_t deadline_ms = 0;
     std::unordered_map<std::string, FrontierEntry> outstanding;  // by URL
@@ -245,6 +242,9 @@ class Frontier {
   void ApplyRobots(const std::string& origin, const FetchOutcome& outcome, int64_t now_ms);
   void ReleaseWaiting(const std::string& origin, OriginState& state);
   void Queue(QueueKind kind, FrontierEntry e, bool front);
+  // A new URL: robots gating, then the order (or the wait list).
+  void Route(FrontierEntry entry, int64_t now_ms);
+  void Backoff(const std::string& origin, OriginState& state, int status, uint32_t retry_after_s, int64_t now_ms);
   void NoteOrigin(const std::string& origin, const OriginState& state) {
     if (journal_) journal_->OriginChanged(origin, state.record);
   }
@@ -254,7 +254,9 @@ class Frontier {
   std::unordered_set<uint64_t> seen_;                 // 8-byte URL hashes
   std::unordered_map<std::string, OriginState> origins_;
   SeqQueue robots_ready_;                             // robots.txt URLs to lease first
-  SeqQueue ready_;                                    // pages, FIFO
+  std::unique_ptr<FrontierOrder> order_;              // ready pages
+  // Pages reported in the current request, for the links found on them.
+  std::unordered_map<std::string, FrontierEntry> fetched_;
   std::vector<std::string> robots_retry_;             // origins with a robots retry pending
   std::map<uint64_t, OpenLease> leases_;
   uint64_t next_schedule_id_ = 1;

@@ -2,9 +2,11 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_batch.h>
 
 #include <atomic>
+#include <bit>
 #include <filesystem>
 #include <string_view>
 
@@ -12,8 +14,9 @@ namespace crawl::queueserver {
 namespace {
 
 // Column family names, in the order of the handles kept in Impl::cf.
-enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kCfCount };
-const char* const kCfNames[kCfCount] = {"meta", "seen", "queue", "waiting", "origins", "leases", "log", "batches"};
+enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kClds, kOpic, kCfCount };
+const char* const kCfNames[kCfCount] = {"meta",   "seen",    "queue", "waiting", "origins",
+                                        "leases", "log",     "batches", "clds",  "opic"};
 
 Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::Ok();
@@ -70,19 +73,64 @@ uint64_t ReadU64(std::string_view d) {
   return v;
 }
 
+void PutF64(std::string* out, double v) { PutU64(out, std::bit_cast<uint64_t>(v)); }
+
+// Order-preserving bits of a double, descending: the best (highest) sort
+// value has the smallest key.
+uint64_t DescendingBits(double d) {
+  const uint64_t sign = uint64_t{1} << 63;
+  const uint64_t b = std::bit_cast<uint64_t>(d);
+  const uint64_t ascending = (b & sign) ? ~b : (b | sign);
+  return ~ascending;
+}
+double FromDescendingBits(uint64_t desc) {
+  const uint64_t sign = uint64_t{1} << 63;
+  const uint64_t ascending = ~desc;
+  return std::bit_cast<double>((ascending & sign) ? (ascending & ~sign) : ~ascending);
+}
+
+// url, referrer, depth, weight, tier, cash, retries, then the kind byte.
 std::string EncodeEntry(const FrontierEntry& e) {
   std::string out;
   PutStr(&out, e.url);
   PutStr(&out, e.referrer);
   PutU32(&out, e.depth);
+  PutU32(&out, e.weight);
+  PutU32(&out, static_cast<uint32_t>(e.tier));
+  PutF64(&out, e.cash);
+  PutU32(&out, e.retries);
   out.push_back(e.kind == UrlKind::kRobots ? 'R' : 'P');
   return out;
 }
 
 bool DecodeEntry(std::string_view d, FrontierEntry* e) {
   Reader r(d.substr(0, d.empty() ? 0 : d.size() - 1));
-  if (d.empty() || !r.Str(&e->url) || !r.Str(&e->referrer) || !r.U32(&e->depth) || !r.done()) return false;
+  uint32_t tier = 0;
+  uint64_t cash = 0;
+  if (d.empty() || !r.Str(&e->url) || !r.Str(&e->referrer) || !r.U32(&e->depth)) return false;
+  // Entries written before the crawl orders end here (no order data).
+  if (!r.done() && (!r.U32(&e->weight) || !r.U32(&tier) || !r.U64(&cash) || !r.U32(&e->retries) || !r.done()))
+    return false;
+  e->tier = static_cast<int32_t>(tier);
+  e->cash = std::bit_cast<double>(cash);
   e->kind = d.back() == 'R' ? UrlKind::kRobots : UrlKind::kPage;
+  return true;
+}
+
+std::string EncodeCld(const CldStats& c) {
+  std::string out;
+  PutU64(&out, c.seen);
+  PutF64(&out, c.wseen);
+  PutF64(&out, c.win);
+  return out;
+}
+
+bool DecodeCld(std::string_view d, CldStats* c) {
+  Reader r(d);
+  uint64_t wseen = 0, win = 0;
+  if (!r.U64(&c->seen) || !r.U64(&wseen) || !r.U64(&win) || !r.done()) return false;
+  c->wseen = std::bit_cast<double>(wseen);
+  c->win = std::bit_cast<double>(win);
   return true;
 }
 
@@ -93,17 +141,25 @@ std::string EncodeOrigin(const OriginRecord& o) {
   PutU64(&out, static_cast<uint64_t>(o.robots_retry_at_ms));
   PutU32(&out, o.retry_pending ? 1 : 0);
   PutStr(&out, o.rules.Serialize());
+  PutU32(&out, o.failures);
+  PutU64(&out, static_cast<uint64_t>(o.backoff_until_ms));
+  PutU32(&out, (o.parked ? 1u : 0u) | (o.error_delayed ? 2u : 0u));
   return out;
 }
 
 bool DecodeOrigin(std::string_view d, OriginRecord* o) {
   Reader r(d);
-  uint32_t state = 0, failures = 0, pending = 0;
-  uint64_t retry_at = 0;
+  uint32_t state = 0, failures = 0, pending = 0, host_failures = 0, flags = 0;
+  uint64_t retry_at = 0, backoff_until = 0;
   std::string rules;
-  if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) ||
-      !r.done() || state > 2)
+  if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) || state > 2)
     return false;
+  // Records written before host back-off end here.
+  if (!r.done() && (!r.U32(&host_failures) || !r.U64(&backoff_until) || !r.U32(&flags) || !r.done())) return false;
+  o->failures = host_failures;
+  o->backoff_until_ms = static_cast<int64_t>(backoff_until);
+  o->parked = (flags & 1u) != 0;
+  o->error_delayed = (flags & 2u) != 0;
   auto parsed = robots::RobotsRules::Deserialize(rules);
   if (!parsed.ok()) return false;
   o->robots = static_cast<RobotsState>(state);
@@ -241,6 +297,9 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
     c.ended = ended != 0;
   }
   FrontierImage& f = image.frontier;
+  rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kMeta], p + "o", &value);
+  if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading order state");
+  if (rs.ok()) f.order_state = value;
   Status s = impl_->Scan(kSeen, p, [&](std::string_view k, std::string_view) {
     if (k.size() != n + 8) return Corrupt("seen", k);
     f.seen.push_back(ReadU64(k.substr(n)));
@@ -271,6 +330,14 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
       OriginRecord o;
       if (!DecodeOrigin(v, &o)) return Corrupt("origin", k);
       f.origins.emplace_back(std::string(k.substr(n)), std::move(o));
+      return Status::Ok();
+    });
+  }
+  if (s.ok()) {
+    s = impl_->Scan(kClds, p, [&](std::string_view k, std::string_view v) {
+      CldStats c;
+      if (!DecodeCld(v, &c)) return Corrupt("cld", k);
+      f.clds.emplace_back(std::string(k.substr(n)), c);
       return Status::Ok();
     });
   }
@@ -313,7 +380,11 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
 struct ShardWriter::Impl {
   QueueStore::Impl* store = nullptr;
   std::string prefix;
-  rocksdb::WriteBatch batch;
+  // Indexed so the opic order reads its own uncommitted writes.
+  rocksdb::WriteBatchWithIndex batch{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  // A failed read (opic) fails the next Commit, so the request is refused
+  // whole and the shard reloaded.
+  Status read_error;
 
   rocksdb::ColumnFamilyHandle* cf(Cf c) const { return store->cf[c]; }
   std::string Key(std::string_view rest) const { return prefix + std::string(rest); }
@@ -338,6 +409,23 @@ struct ShardWriter::Impl {
   }
   void Put(Cf c, const std::string& k, const std::string& v) { (void)batch.Put(cf(c), k, v); }
   void Delete(Cf c, const std::string& k) { (void)batch.Delete(cf(c), k); }
+  // opic: prefix 'Q' sort(8, descending) seq(8) -> entry; prefix 'H' hash(8) -> sort(8) seq(8).
+  std::string OpicQueueKey(const OpicKey& key) const {
+    std::string k = prefix;
+    k.push_back('Q');
+    PutU64(&k, DescendingBits(key.sort));
+    PutU64(&k, key.seq);
+    return k;
+  }
+  std::string OpicHashKey(uint64_t hash) const {
+    std::string k = prefix;
+    k.push_back('H');
+    PutU64(&k, hash);
+    return k;
+  }
+  void NoteRead(const rocksdb::Status& s, const char* what) {
+    if (!s.ok() && !s.IsNotFound() && read_error.ok()) read_error = FromRocks(s, what);
+  }
 };
 
 ShardWriter::ShardWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -381,6 +469,58 @@ void ShardWriter::LeaseClosed(uint64_t schedule_id, const std::vector<std::strin
   for (const auto& u : urls) impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, &u));
 }
 
+void ShardWriter::CldChanged(const std::string& cld, const CldStats& stats) {
+  impl_->Put(kClds, impl_->Key(cld), EncodeCld(stats));
+}
+void ShardWriter::OrderStateChanged(const std::string& blob) { impl_->Put(kMeta, impl_->Key("o"), blob); }
+
+void ShardWriter::OpicPut(const OpicKey& key, uint64_t url_hash, const FrontierEntry& e) {
+  const std::string qk = impl_->OpicQueueKey(key);
+  impl_->Put(kOpic, qk, EncodeEntry(e));
+  impl_->Put(kOpic, impl_->OpicHashKey(url_hash), qk.substr(impl_->prefix.size() + 1));
+}
+void ShardWriter::OpicErase(const OpicKey& key, uint64_t url_hash) {
+  impl_->Delete(kOpic, impl_->OpicQueueKey(key));
+  impl_->Delete(kOpic, impl_->OpicHashKey(url_hash));
+}
+std::optional<OpicKey> ShardWriter::OpicFind(uint64_t url_hash) {
+  std::string v;
+  auto s = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(kOpic),
+                                          impl_->OpicHashKey(url_hash), &v);
+  impl_->NoteRead(s, "reading the opic queue");
+  if (!s.ok() || v.size() != 16) return std::nullopt;
+  return OpicKey{FromDescendingBits(ReadU64(v)), ReadU64(std::string_view(v).substr(8))};
+}
+std::optional<FrontierEntry> ShardWriter::OpicGet(const OpicKey& key) {
+  std::string v;
+  auto s = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(kOpic),
+                                          impl_->OpicQueueKey(key), &v);
+  impl_->NoteRead(s, "reading the opic queue");
+  FrontierEntry e;
+  if (!s.ok() || !DecodeEntry(v, &e)) return std::nullopt;
+  return e;
+}
+std::vector<std::pair<OpicKey, FrontierEntry>> ShardWriter::OpicTop(size_t n) {
+  std::vector<std::pair<OpicKey, FrontierEntry>> out;
+  const std::string p = impl_->prefix + "Q";
+  rocksdb::ColumnFamilyHandle* cf = impl_->cf(kOpic);
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->batch.NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p) && out.size() < n; it->Next()) {
+    const std::string_view k(it->key().data(), it->key().size());
+    if (k.size() != p.size() + 16) continue;
+    FrontierEntry e;
+    if (!DecodeEntry(std::string_view(it->value().data(), it->value().size()), &e)) {
+      if (impl_->read_error.ok()) impl_->read_error = Corrupt("opic queue", k);
+      break;
+    }
+    out.emplace_back(OpicKey{FromDescendingBits(ReadU64(k.substr(p.size()))), ReadU64(k.substr(p.size() + 8))},
+                     std::move(e));
+  }
+  impl_->NoteRead(it->status(), "reading the opic queue");
+  return out;
+}
+
 void ShardWriter::AppendLog(uint64_t index, const v1::FetchRecord& record) {
   std::string k = impl_->prefix;
   PutU64(&k, index);
@@ -399,19 +539,27 @@ void ShardWriter::PutCounters(const ShardCounters& c, const FrontierScalars& sc)
 }
 
 Status ShardWriter::Commit() {
-  if (impl_->batch.Count() == 0) return Status::Ok();
-  Status s;
-  if (impl_->store->fail_writes) {
+  Status s = impl_->read_error;
+  impl_->read_error = Status::Ok();
+  if (impl_->batch.GetWriteBatch()->Count() == 0) return s;
+  if (s.ok() && impl_->store->fail_writes) {
     s = Status::IoError("queue store: write failed (injected by a test)");
-  } else {
-    s = FromRocks(impl_->store->db->Write(impl_->store->write_options, &impl_->batch), "queue store write");
+  } else if (s.ok()) {
+    s = FromRocks(impl_->store->db->Write(impl_->store->write_options, impl_->batch.GetWriteBatch()),
+                  "queue store write");
   }
   impl_->batch.Clear();
   return s;
 }
 
-void ShardWriter::Discard() { impl_->batch.Clear(); }
+void ShardWriter::Discard() {
+  impl_->batch.Clear();
+  impl_->read_error = Status::Ok();
+}
 
-size_t ShardWriter::pending() const { return static_cast<size_t>(impl_->batch.Count()); }
+size_t ShardWriter::pending() const {
+  // A read error counts as a change, so the next Commit reports it.
+  return static_cast<size_t>(impl_->batch.GetWriteBatch()->Count()) + (impl_->read_error.ok() ? 0 : 1);
+}
 
 }  // namespace crawl::queueserver

@@ -12,6 +12,10 @@
 //   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x01 url -> entry
 //   log      id index(8) -> FetchRecord
 //   batches  id key -> ""                         (applied batch keys)
+//   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, DESIGN.md 5.1)
+//   opic     id 'Q' sort(8, descending) seq(8) -> entry;  id 'H' hash8 -> sort seq
+//            (the opic order's queue, queueserver/opic_order.h)
+//   meta     id 'o' -> the order's scalars
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
 // journal) into one rocksdb::WriteBatch; Commit() writes it atomically with
@@ -22,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -29,6 +34,7 @@
 #include "common/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/frontier.h"
+#include "queueserver/opic_order.h"
 
 namespace crawl::queueserver {
 
@@ -54,7 +60,8 @@ struct ShardImage {
 class QueueStore;
 
 // The changes of one request to one crawl, written together by Commit().
-class ShardWriter final : public FrontierJournal {
+// It is also the opic order's OpicStore: reads see the batch's own writes.
+class ShardWriter final : public FrontierJournal, public OpicStore {
  public:
   ~ShardWriter() override;
 
@@ -68,6 +75,14 @@ class ShardWriter final : public FrontierJournal {
                    const std::vector<FrontierEntry>& entries) override;
   void LeaseUrlDone(uint64_t schedule_id, const std::string& url) override;
   void LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) override;
+  void CldChanged(const std::string& cld, const CldStats& stats) override;
+  void OrderStateChanged(const std::string& blob) override;
+
+  void OpicPut(const OpicKey& key, uint64_t url_hash, const FrontierEntry& e) override;
+  void OpicErase(const OpicKey& key, uint64_t url_hash) override;
+  [[nodiscard]] std::optional<OpicKey> OpicFind(uint64_t url_hash) override;
+  [[nodiscard]] std::optional<FrontierEntry> OpicGet(const OpicKey& key) override;
+  [[nodiscard]] std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) override;
 
   void AppendLog(uint64_t index, const v1::FetchRecord& record);
   void AddAppliedBatch(const std::string& key);

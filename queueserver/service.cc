@@ -73,6 +73,10 @@ void QueueServerServiceImpl::JoinCrawlLocked(const v1::CrawlInfo& crawl) {
     }
     return;
   }
+  if (auto o = CrawlShard::FrontierOptionsFor(crawl.params()); !o.ok()) {
+    spdlog::error("cannot join crawl {}: {}", crawl.crawl_id(), o.status().ToString());
+    return;
+  }
   spdlog::info("joining crawl {}", crawl.crawl_id());
   // One crawl runs at a time: a newer crawl ends whatever was still open.
   std::vector<uint64_t> open;
@@ -96,6 +100,8 @@ grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1:
                                                  v1::InjectSeedsResponse* resp) {
   if (req->crawl().crawl_id() == 0)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
+  if (auto o = CrawlShard::FrontierOptionsFor(req->crawl().params()); !o.ok())
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl parameters: " + o.status().message());
   std::lock_guard lock(mu_);
   JoinCrawlLocked(req->crawl());
   CrawlShard* shard = ShardFor(req->crawl().crawl_id());

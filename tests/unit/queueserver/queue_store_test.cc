@@ -14,6 +14,7 @@
 using crawl::ManualClock;
 using crawl::queueserver::CrawlShard;
 using crawl::queueserver::QueueStore;
+using Catch::Detail::Approx;
 
 namespace {
 
@@ -37,8 +38,14 @@ std::unique_ptr<QueueStore> OpenStore(const TempDir& dir) {
   return std::move(*s);
 }
 
+// The crawl order the shards of a test use ("" is host_budget).
+std::string g_order;
+
 crawl::v1::CrawlInfo Crawl() {
   crawl::v1::CrawlInfo c;
+  c.mutable_params()->set_order(g_order);
+  // opic: a RAM budget of two URLs, so most of its queue lives in the store.
+  c.mutable_params()->set_ram_budget_urls(2);
   c.set_crawl_id(42);
   c.set_state(crawl::v1::CRAWL_STATE_RUNNING);
   c.mutable_params()->set_schedule_size(3);
@@ -110,7 +117,9 @@ std::vector<std::string> Log(const CrawlShard& shard) {
   crawl::v1::CrawlLogChunk chunk;
   shard.ReadLog(0, 0, &chunk);
   std::vector<std::string> out;
-  for (const auto& r : chunk.records()) out.push_back(r.url() + " " + std::to_string(r.status()));
+  for (const auto& r : chunk.records())
+    out.push_back(r.url() + " " + std::to_string(r.status()) + " tier " + std::to_string(r.order_tier()) +
+                  " cash " + std::to_string(r.order_cash()) + " importance " + std::to_string(r.order_importance()));
   return out;
 }
 
@@ -151,6 +160,8 @@ uint64_t Drive(CrawlShard& shard) {
 }  // namespace
 
 TEST_CASE("queue store: a shard comes back whole after the store is closed and reopened", "[unit]") {
+  g_order = GENERATE(std::string("bfs"), std::string("host_budget"), std::string("opic"));
+  INFO("order " << g_order);
   TempDir dir;
   ManualClock clock;
   // A twin kept in memory the whole time: the reloaded shard must behave
@@ -226,6 +237,91 @@ TEST_CASE("queue store: a shard comes back whole after the store is closed and r
     CHECK(a.schedule_id() == b.schedule_id());
   }
   CHECK(Stats(*shard).DebugString() == Stats(*twin).DebugString());
+  g_order.clear();
+}
+
+TEST_CASE("queue store: order state (CLD statistics, tiers, opic cash) survives a restart", "[unit]") {
+  using crawl::queueserver::OpicOrder;
+  using crawl::queueserver::TieredOrder;
+  g_order = GENERATE(std::string("host_budget"), std::string("opic"));
+  INFO("order " << g_order);
+  TempDir dir;
+  ManualClock clock;
+  auto twin = NewShard(nullptr, &clock);
+  const uint64_t open_twin = Drive(*twin);
+  {
+    auto store = OpenStore(dir);
+    auto shard = NewShard(store.get(), &clock);
+    REQUIRE(Drive(*shard) == open_twin);
+  }
+  auto store = OpenStore(dir);
+  auto shard = Reload(store.get(), &clock);
+  if (g_order == "host_budget") {
+    auto& a = dynamic_cast<const TieredOrder&>(shard->frontier().order());
+    auto& b = dynamic_cast<const TieredOrder&>(twin->frontier().order());
+    // a.test: seeds /, /1, /private/x and links /2 /3 /4 /private/y (ranks 0): SEEN 7.
+    CHECK(a.Stats("a.test").seen == 7);
+    CHECK(a.Stats("a.test") == b.Stats("a.test"));
+    CHECK(a.Stats("c.test") == b.Stats("c.test"));
+    CHECK(a.Stats("c.test").win > 0);  // linked from a.test
+    for (int t = 0; t < 3; ++t) CHECK(a.TierSize(t) == b.TierSize(t));
+  } else {
+    auto& a = dynamic_cast<OpicOrder&>(shard->frontier().order());
+    auto& b = dynamic_cast<OpicOrder&>(twin->frontier().order());
+    CHECK(a.size() == b.size());
+    CHECK(a.in_memory() == 0);  // filled on the first Pop
+    CHECK(a.bonus() == b.bonus());
+    CHECK(a.total_history() == b.total_history());
+    CHECK(a.injected_total() == Approx(0.8));  // 4 of the 5 seeds (one is not a URL) at 1/5
+    for (const char* u : {"http://a.test/2", "http://a.test/3", "http://a.test/4"}) {
+      REQUIRE(a.CashOf(u));
+      CHECK(*a.CashOf(u) == *b.CashOf(u));
+    }
+  }
+  g_order.clear();
+}
+
+TEST_CASE("queue store: host back-off and error delay survive a restart", "[unit][policy]") {
+  TempDir dir;
+  ManualClock clock;
+  uint64_t open = 0;
+  crawl::queueserver::OriginRecord before;
+  {
+    auto store = OpenStore(dir);
+    auto shard = NewShard(store.get(), &clock);
+    open = Drive(*shard);
+    auto fin = Results(open, 1, true);
+    AddRecord(&fin, "http://b.test/robots.txt", 404);
+    AddRecord(&fin, "http://a.test/1", 503);
+    fin.mutable_records(1)->set_retry_after_seconds(9);
+    auto* errors = fin.add_host_errors();
+    errors->set_origin("http://a.test");
+    errors->set_errors(51);
+    crawl::v1::SubmitResultsResponse resp;
+    REQUIRE(shard->SubmitResults(fin, &resp).ok());
+    auto rec = shard->frontier().Origin("http://a.test");
+    REQUIRE(rec);
+    CHECK(rec->failures == 1);
+    CHECK(rec->backoff_until_ms == clock.NowUnixMs() + 9000);
+    CHECK(rec->error_delayed);
+    before = *rec;
+  }
+  auto store = OpenStore(dir);
+  auto shard = Reload(store.get(), &clock);
+  auto rec = shard->frontier().Origin("http://a.test");
+  REQUIRE(rec);
+  CHECK(*rec == before);
+  // The 503 page went back to the queue with its retry count: a.test waits
+  // out its back-off, so the next schedule has only other hosts' URLs.
+  auto next = Lease(*shard, "f");
+  for (const auto& u : Urls(next)) CHECK(u.find("a.test") == std::string::npos);
+  clock.Advance(std::chrono::seconds(9));
+  bool found = false;
+  for (int i = 0; i < 3 && !found; ++i) {
+    auto s = Lease(*shard, "f");
+    for (const auto& u : s.urls()) found = found || u.url() == "http://a.test/1";
+  }
+  CHECK(found);
 }
 
 TEST_CASE("queue store: schedule ids are never reused after a restart", "[unit]") {
@@ -314,4 +410,46 @@ TEST_CASE("queue store: oversized and malformed requests are refused whole", "[u
   CHECK(added.accepted() == 1);
   CHECK(shard->invalid_urls() == 3);  // two links and the seed "not a url"
   CHECK(Stats(*shard).urls_seen() == before.urls_seen() + 1);
+}
+
+TEST_CASE("crawl log records carry the order's data: host_budget tier, opic cash and importance", "[unit]") {
+  g_order = GENERATE(std::string("host_budget"), std::string("opic"));
+  INFO("order " << g_order);
+  ManualClock clock;
+  auto shard = NewShard(nullptr, &clock);
+  crawl::v1::InjectSeedsRequest seeds;
+  *seeds.mutable_crawl() = Crawl();
+  seeds.add_urls("http://a.test/");
+  seeds.add_urls("http://b.test/");
+  crawl::v1::InjectSeedsResponse injected;
+  REQUIRE(shard->InjectSeeds(seeds, &injected).ok());
+  auto robots = Lease(*shard, "f");
+  auto r = Results(robots.schedule_id(), 0, true);
+  AddRecord(&r, "http://a.test/robots.txt", 404);
+  AddRecord(&r, "http://b.test/robots.txt", 404);
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard->SubmitResults(r, &resp).ok());
+  auto pages = Lease(*shard, "f");
+  REQUIRE(pages.urls_size() == 2);
+  auto p = Results(pages.schedule_id(), 0, true);
+  AddRecord(&p, "http://a.test/", 200);
+  AddRecord(&p, "http://b.test/", 200);
+  REQUIRE(shard->SubmitResults(p, &resp).ok());
+  crawl::v1::CrawlLogChunk chunk;
+  shard->ReadLog(0, 0, &chunk);
+  REQUIRE(chunk.records_size() == 4);
+  const auto& a = chunk.records(2);
+  const auto& b = chunk.records(3);
+  if (g_order == "host_budget") {
+    CHECK(a.order_tier() == 0);
+    CHECK(a.order_cash() == 0);
+  } else {
+    // Two seeds of 1/2; after a: history 1/2 of 1/2; after b: 1/2 of 1.
+    CHECK(a.order_tier() == -1);
+    CHECK(a.order_cash() == Approx(0.5));
+    CHECK(a.order_importance() == Approx(1.0));
+    CHECK(b.order_cash() == Approx(0.5));
+    CHECK(b.order_importance() == Approx(0.5));
+  }
+  g_order.clear();
 }

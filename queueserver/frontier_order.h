@@ -1,0 +1,163 @@
+// Crawl orders (DESIGN.md section 5): the part of the frontier that decides
+// which ready URL a schedule takes next. The Frontier (queueserver/frontier.h)
+// keeps the machinery every order shares: the URL-seen set, robots gating,
+// robots.txt first, leases, one schedule per origin, crawl-delay slots and
+// host back-off. An order sees a URL once it is new (to give it a tier or
+// cash), once robots allow it (Push), while a schedule is filled (Pop /
+// Unpop / Taken) and when its page was fetched (OnFetched).
+//
+// Orders:
+//   bfs          one FIFO (DESIGN.md 5.3);
+//   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (DESIGN.md 5.1),
+//                round-robin over tiers, FIFO inside a tier;
+//   opic         cash priority queue (DESIGN.md 5.2, queueserver/opic_order.h).
+// Every change is reported to the FrontierJournal so the store persists it in
+// the request's batch. Pure logic; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "common/cld.h"
+#include "common/status.h"
+#include "queueserver/frontier_types.h"
+#include "queueserver/host_budget.h"
+#include "queueserver/scoring_filter.h"
+
+namespace crawl::queueserver {
+
+class OpicStore;
+
+// What the frontier knows about the page a group of links was found on.
+struct PageContext {
+  std::string url;  // the referrer ("" for seeds)
+  // This queue server leased the page and saw its fetch in this request: the
+  // fields below are known. Otherwise (links from AddUrls, found on a page
+  // another queue server scheduled) they are the defaults.
+  bool fetched_here = false;
+  int32_t tier = 0;     // tier the page was scheduled from
+  uint32_t weight = 0;  // the page's own weight w (its link rank)
+  double cash = 0;      // opic: cash it gave up when fetched
+};
+
+// One discovered link.
+struct LinkInput {
+  FrontierEntry entry;         // url, referrer, depth
+  uint32_t link_rank = 0;      // i (DESIGN.md 5.1)
+  uint32_t links_on_page = 0;  // n (DESIGN.md 5.2); 0: unknown
+  bool from_sitemap = false;
+  bool likely_non_html = false;
+};
+
+// What an order reports about a fetched page, for the crawl log.
+struct FetchedScore {
+  int32_t tier = -1;      // host_budget tier (-1: other orders)
+  double cash = 0;        // opic: cash moved to history
+  double importance = 0;  // opic: indexer score (history / total)
+};
+
+enum class OrderKind { kBfs, kHostBudget, kOpic };
+[[nodiscard]] Result<OrderKind> ParseOrder(std::string_view name);  // "" is host_budget
+
+struct OrderOptions {
+  OrderKind kind = OrderKind::kBfs;
+  WseenIncrement wseen = WseenIncrement::kLog;
+  CashSplit split = CashSplit::kCldAware;
+  std::string scoring_filters;  // "" : the order's default chain
+  size_t ram_budget_urls = 1'000'000;
+  CldRule cld_rule = CldRule::kPublicSuffixList;
+};
+
+class FrontierOrder {
+ public:
+  virtual ~FrontierOrder() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  // Changes are reported to `journal` from now on (null: none).
+  void SetJournal(FrontierJournal* journal) { journal_ = journal; }
+
+  // A seed new to the seen set: fill in its order data.
+  virtual void OnSeed(FrontierEntry& e, uint64_t seed_count) = 0;
+  // The links of one page (all with referrer page.url), in page order;
+  // is_new[k] says whether links[k] was new to the seen set. Fills in the
+  // order data of the new ones; old ones may update queued URLs (opic).
+  virtual void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+                       const std::vector<bool>& is_new) = 0;
+  // A URL robots allow joins the order; `front`: it was leased and comes
+  // back unfetched, ahead of the URLs that arrived after it.
+  virtual void Push(FrontierEntry e, bool front) = 0;
+  // The next candidate for a schedule, or nothing when empty.
+  [[nodiscard]] virtual std::optional<SeqEntry> Pop() = 0;
+  // Puts back a candidate that was not taken. REQUIRES: candidates come back
+  // in the reverse order of their Pop, with no other change in between.
+  virtual void Unpop(SeqEntry e) = 0;
+  // The candidate was leased: it leaves the order for good.
+  virtual void Taken(const SeqEntry& e) = 0;
+  // A leased page was fetched (not put back).
+  virtual FetchedScore OnFetched(const FrontierEntry& e) = 0;
+  // A URL with order data left the crawl without a fetch (robots disallow).
+  virtual void Dropped(const FrontierEntry& /*e*/) {}
+  // The end of one request (opic: restores lost cash).
+  virtual void EndRequest() {}
+  [[nodiscard]] virtual size_t size() const = 0;
+  // Rebuilds what the journal recorded. REQUIRES: a new order.
+  virtual void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
+                       const std::string& state) = 0;
+
+ protected:
+  FrontierJournal* journal_ = nullptr;
+};
+
+// The order `options` names. `opic_store` (may be null: RAM only) is where
+// the opic order keeps its queue; it must outlive the order.
+[[nodiscard]] Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options,
+                                                               OpicStore* opic_store);
+
+// bfs and host_budget: FIFO queues by tier (bfs has the one tier 0). The
+// queues share sequence numbers, so the journal's page queue (one FIFO by
+// sequence number) rebuilds every tier in order.
+class TieredOrder final : public FrontierOrder {
+ public:
+  explicit TieredOrder(const OrderOptions& options);
+  [[nodiscard]] std::string_view name() const override;
+  void OnSeed(FrontierEntry& e, uint64_t seed_count) override;
+  void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+               const std::vector<bool>& is_new) override;
+  void Push(FrontierEntry e, bool front) override;
+  [[nodiscard]] std::optional<SeqEntry> Pop() override;
+  void Unpop(SeqEntry e) override;
+  void Taken(const SeqEntry& e) override;
+  FetchedScore OnFetched(const FrontierEntry& e) override;
+  [[nodiscard]] size_t size() const override { return size_; }
+  void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
+               const std::string& state) override;
+
+  // host_budget statistics of a CLD (zeros when unknown); for tests and stats.
+  [[nodiscard]] CldStats Stats(const std::string& cld) const;
+  // URLs queued in `tier`.
+  [[nodiscard]] size_t TierSize(int32_t tier) const;
+
+ private:
+  [[nodiscard]] bool budget() const { return options_.kind == OrderKind::kHostBudget; }
+  // The CLD of a URL's host ("" when it has none).
+  std::string CldOf(const std::string& url) const;
+  // Counts a new URL of `cld` found as link i and returns its tier.
+  int32_t FileNew(const std::string& cld, uint32_t i, bool sitemap, bool non_html);
+
+  OrderOptions options_;
+  std::map<int32_t, std::deque<SeqEntry>> tiers_;
+  std::unordered_map<std::string, CldStats> clds_;
+  size_t size_ = 0;
+  int32_t cursor_ = 0;  // round-robin: the next Pop starts at this tier
+  uint64_t front_seq_ = (uint64_t{1} << 62) - 1;
+  uint64_t back_seq_ = uint64_t{1} << 62;
+};
+
+}  // namespace crawl::queueserver

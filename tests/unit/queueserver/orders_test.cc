@@ -1,0 +1,614 @@
+// Crawl orders (DESIGN.md section 5): host_budget formulas and tiers, OPIC
+// cash splitting and conservation, the opic queue past its RAM budget, the
+// ScoringFilter chain, and host back-off. Every expected number is worked
+// out by hand in the comment beside it.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "queueserver/frontier.h"
+#include "queueserver/host_backoff.h"
+#include "queueserver/host_budget.h"
+#include "queueserver/opic_order.h"
+#include "queueserver/scoring_filter.h"
+
+using namespace crawl::queueserver;
+using Catch::Detail::Approx;
+
+namespace {
+
+OrderOptions OrderOf(OrderKind kind) {
+  OrderOptions o;
+  o.kind = kind;
+  return o;
+}
+
+FrontierEntry Page(const std::string& url) {
+  FrontierEntry e;
+  e.url = url;
+  return e;
+}
+
+LinkInput Link(const std::string& url, const std::string& referrer, uint32_t rank, uint32_t n = 0) {
+  LinkInput l;
+  l.entry.url = url;
+  l.entry.referrer = referrer;
+  l.link_rank = rank;
+  l.links_on_page = n;
+  return l;
+}
+
+FetchOutcome Outcome(const std::string& url, int status, UrlKind kind = UrlKind::kPage) {
+  FetchOutcome o;
+  o.url = url;
+  o.kind = kind;
+  o.status = status;
+  return o;
+}
+
+std::vector<std::string> Urls(const Schedule& s) {
+  std::vector<std::string> out;
+  for (const auto& e : s.entries) out.push_back(e.url);
+  return out;
+}
+
+FrontierOptions Options(OrderKind kind) {
+  FrontierOptions o;
+  o.order.kind = kind;
+  o.order.cld_rule = crawl::CldRule::kSimple;
+  return o;
+}
+
+// Leases and answers the robots.txt of every origin waiting for one
+// (404: everything allowed).
+void AllowAll(Frontier& f, int64_t now = 0) {
+  for (;;) {
+    Schedule s = f.Lease("robots", 1000, now, /*max_pages=*/0);
+    if (s.id == 0) return;
+    for (const auto& e : s.entries) f.Report(s.id, Outcome(e.url, 404, UrlKind::kRobots), now);
+    f.Complete(s.id, now);
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// host_budget formulas (DESIGN.md 5.1)
+
+TEST_CASE("weighted-seen increment: log is 1 + log5(1 + i), min is always 1", "[unit][policy]") {
+  CHECK(WseenStep(WseenIncrement::kLog, 0) == Approx(1.0).epsilon(1e-15));   // 1 + log5(1)
+  CHECK(WseenStep(WseenIncrement::kLog, 4) == Approx(2.0).epsilon(1e-15));   // 1 + log5(5)
+  CHECK(WseenStep(WseenIncrement::kLog, 24) == Approx(3.0).epsilon(1e-15));  // 1 + log5(25)
+  CHECK(WseenStep(WseenIncrement::kLog, 1) == Approx(1.0 + std::log(2.0) / std::log(5.0)));
+  for (uint32_t i : {0u, 1u, 4u, 24u, 1000u}) CHECK(WseenStep(WseenIncrement::kMin, i) == 1.0);
+  CHECK(ParseWseenIncrement("").ok());
+  CHECK(*ParseWseenIncrement("") == WseenIncrement::kLog);
+  CHECK(*ParseWseenIncrement("min") == WseenIncrement::kMin);
+  CHECK_FALSE(ParseWseenIncrement("max").ok());
+}
+
+TEST_CASE("weighted incoming: 1 / (1.1 + t + log5(1 + w))", "[unit]") {
+  CHECK(WinStep(0, 0) == Approx(1.0 / 1.1).epsilon(1e-15));
+  CHECK(WinStep(2, 4) == Approx(1.0 / 4.1).epsilon(1e-15));   // 1.1 + 2 + log5(5)
+  CHECK(WinStep(0, 24) == Approx(1.0 / 3.1).epsilon(1e-15));  // 1.1 + 0 + log5(25)
+}
+
+TEST_CASE("tier boundaries: floor(log10(max(1, WSEEN - WIN))) + 4 sitemap + 1 non-HTML", "[unit]") {
+  CHECK(TierFor({1, 1.0, 0}, false, false) == 0);
+  CHECK(TierFor({9, 9.999, 0}, false, false) == 0);
+  CHECK(TierFor({10, 10.0, 0}, false, false) == 1);
+  CHECK(TierFor({99, 99.99, 0}, false, false) == 1);
+  CHECK(TierFor({100, 100.0, 0}, false, false) == 2);
+  CHECK(TierFor({1000, 1000.0, 0}, false, false) == 3);
+  CHECK(TierFor({150, 150.0, 60.0}, false, false) == 1);   // 90
+  CHECK(TierFor({150, 150.0, 141.0}, false, false) == 0);  // 9
+  CHECK(TierFor({3, 3.0, 50.0}, false, false) == 0);       // max(1, -47) = 1
+  CHECK(TierFor({100, 100.0, 0}, true, false) == 6);       // 2 + 4
+  CHECK(TierFor({100, 100.0, 0}, false, true) == 3);       // 2 + 1
+  CHECK(TierFor({1, 1.0, 0}, true, true) == 5);            // 0 + 4 + 1
+  // Ten increments of 1 + log5(1) accumulated in floating point are 10.
+  CldStats st;
+  for (int k = 0; k < 10; ++k) st.wseen += WseenStep(WseenIncrement::kLog, 0);
+  CHECK(TierFor(st, false, false) == 1);
+}
+
+TEST_CASE("host_budget counts SEEN, WSEEN and WIN per CLD and files links by tier", "[unit]") {
+  Frontier f(Options(OrderKind::kHostBudget));
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://www.a.test/"), 0));
+  AllowAll(f);
+  // The seed: SEEN 1, WSEEN 1, tier 0.
+  CHECK(order.Stats("a.test") == CldStats{1, 1.0, 0.0});
+  Schedule s = f.Lease("f", 10, 0);
+  REQUIRE(Urls(s) == std::vector<std::string>{"http://www.a.test/"});
+  f.Report(s.id, Outcome("http://www.a.test/", 200), 0);
+  // Links: ranks 0 and 4 to b.test (another CLD), rank 24 to a.test.
+  std::vector<LinkInput> links = {Link("http://b.test/x", "http://www.a.test/", 0),
+                                  Link("http://b.test/y", "http://www.a.test/", 4),
+                                  Link("http://a.test/z", "http://www.a.test/", 24)};
+  CHECK(f.AddLinks(links, 0) == 3);
+  f.EndRequest();
+  // b.test: SEEN 2, WSEEN 1 + 2 = 3; two links from a page of tier 0 and
+  // weight 0: WIN 2 / 1.1.
+  const CldStats b = order.Stats("b.test");
+  CHECK(b.seen == 2);
+  CHECK(b.wseen == Approx(3.0).epsilon(1e-12));
+  CHECK(b.win == Approx(2.0 / 1.1).epsilon(1e-12));
+  // a.test: SEEN 2, WSEEN 1 + 3 = 4, WIN 0 (same CLD).
+  CHECK(order.Stats("a.test") == CldStats{2, 4.0, 0.0});
+}
+
+TEST_CASE("host_budget: a CLD with ten URLs moves to tier 1; sitemap and non-HTML offsets", "[unit]") {
+  Frontier f(Options(OrderKind::kHostBudget));
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://a.test/"), 0));
+  AllowAll(f);
+  std::vector<LinkInput> links;
+  // Nine more rank-0 links of a.test: WSEEN 2..10, the tenth URL is tier 1.
+  for (int k = 1; k <= 9; ++k)
+    links.push_back(Link("http://a.test/" + std::to_string(k), "http://a.test/", 0));
+  LinkInput sitemap = Link("http://a.test/s", "http://a.test/", 0);
+  sitemap.from_sitemap = true;  // WSEEN 11: tier 1 + 4
+  links.push_back(sitemap);
+  LinkInput pdf = Link("http://a.test/f.pdf", "http://a.test/", 0);
+  pdf.likely_non_html = true;  // WSEEN 12: tier 1 + 1
+  links.push_back(pdf);
+  (void)f.AddLinks(links, 0);
+  f.EndRequest();
+  CHECK(order.TierSize(0) == 1 + 8);  // the seed and links 1..8 (WSEEN 2..9)
+  CHECK(order.TierSize(1) == 1);      // link 9 (WSEEN 10)
+  CHECK(order.TierSize(5) == 1);
+  CHECK(order.TierSize(2) == 1);
+}
+
+TEST_CASE("host_budget takes tiers round-robin, arrival order inside a tier", "[unit]") {
+  TieredOrder order(OrderOf(OrderKind::kHostBudget));
+  auto push = [&](const std::string& u, int32_t tier) {
+    FrontierEntry e = Page(u);
+    e.tier = tier;
+    order.Push(e, false);
+  };
+  push("t0a", 0);
+  push("t0b", 0);
+  push("t0c", 0);
+  push("t2a", 2);
+  push("t1a", 1);
+  push("t2b", 2);
+  std::vector<std::string> got;
+  while (auto e = order.Pop()) {
+    got.push_back(e->entry.url);
+    order.Taken(*e);
+  }
+  CHECK(got == std::vector<std::string>{"t0a", "t1a", "t2a", "t0b", "t2b", "t0c"});
+}
+
+TEST_CASE("bfs ignores tiers: one FIFO", "[unit]") {
+  TieredOrder order(OrderOf(OrderKind::kBfs));
+  for (int k = 0; k < 4; ++k) {
+    FrontierEntry e = Page("u" + std::to_string(k));
+    e.tier = 3 - k;
+    order.Push(e, false);
+  }
+  std::vector<std::string> got;
+  while (auto e = order.Pop()) got.push_back(e->entry.url);
+  CHECK(got == std::vector<std::string>{"u0", "u1", "u2", "u3"});
+}
+
+// ---------------------------------------------------------------------------
+// OPIC cash splitting (DESIGN.md 5.2)
+
+namespace {
+std::vector<ScoredLink> Links(std::initializer_list<bool> same_cld) {
+  std::vector<ScoredLink> out;
+  uint32_t rank = 0;
+  for (bool s : same_cld) {
+    ScoredLink l;
+    l.same_cld = s;
+    l.rank = rank++;
+    out.push_back(l);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("plain OPIC gives each of n links C/n", "[unit]") {
+  auto links = Links({true, false, false, false});
+  const double given = SplitCash(0.8, 4, CashSplit::kPlain, links);
+  for (const auto& l : links) CHECK(l.share == Approx(0.2).epsilon(1e-15));
+  CHECK(std::abs(given - 0.8) < 1e-12);
+}
+
+TEST_CASE("CLD-aware OPIC: C/(2n) to the own CLD, (C - sC/(2n))/(n - s) to others", "[unit]") {
+  // C = 1, n = 4, s = 1: same 1/8; others (1 - 1/8) / 3 = 7/24.
+  auto links = Links({true, false, false, false});
+  const double given = SplitCash(1.0, 4, CashSplit::kCldAware, links);
+  CHECK(links[0].share == Approx(1.0 / 8).epsilon(1e-15));
+  for (int k = 1; k < 4; ++k) CHECK(links[k].share == Approx(7.0 / 24).epsilon(1e-15));
+  CHECK(std::abs(given - 1.0) < 1e-12);  // all of C is handed out
+
+  // C = 0.6, n = 5, s = 2: same 0.06 each; others (0.6 - 0.12) / 3 = 0.16.
+  auto five = Links({false, true, false, true, false});
+  CHECK(std::abs(SplitCash(0.6, 5, CashSplit::kCldAware, five) - 0.6) < 1e-12);
+  CHECK(five[1].share == Approx(0.06).epsilon(1e-14));
+  CHECK(five[0].share == Approx(0.16).epsilon(1e-14));
+}
+
+TEST_CASE("CLD-aware OPIC with s = n: C/(2n) each, half of C lost", "[unit]") {
+  // C = 1, n = 3, all same CLD: 1/6 each, 1/2 handed out; the other half
+  // is lost and restored by normalisation.
+  auto links = Links({true, true, true});
+  const double given = SplitCash(1.0, 3, CashSplit::kCldAware, links);
+  for (const auto& l : links) CHECK(l.share == Approx(1.0 / 6).epsilon(1e-15));
+  CHECK(std::abs(given - 0.5) < 1e-12);
+}
+
+TEST_CASE("n counts links this server does not see: their shares are not handed out", "[unit]") {
+  // C = 1, n = 10, two links seen, both other CLD, plain: 0.1 each.
+  auto links = Links({false, false});
+  CHECK(std::abs(SplitCash(1.0, 10, CashSplit::kPlain, links) - 0.2) < 1e-12);
+}
+
+TEST_CASE("sitemap: the i-th entry gets C/(gamma i^2), summing to C", "[unit]") {
+  // n = 3: gamma = 1 + 1/4 + 1/9 = 49/36; shares 36/49, 9/49, 4/49.
+  auto links = Links({false, true, false});
+  for (auto& l : links) l.from_sitemap = true;
+  const double given = SplitCash(1.0, 3, CashSplit::kCldAware, links);
+  CHECK(links[0].share == Approx(36.0 / 49).epsilon(1e-15));
+  CHECK(links[1].share == Approx(9.0 / 49).epsilon(1e-15));
+  CHECK(links[2].share == Approx(4.0 / 49).epsilon(1e-15));
+  CHECK(std::abs(given - 1.0) < 1e-12);
+  // A long sitemap: 1000 entries still sum to C.
+  std::vector<ScoredLink> many(1000);
+  for (uint32_t k = 0; k < many.size(); ++k) {
+    many[k].rank = k;
+    many[k].from_sitemap = true;
+  }
+  CHECK(std::abs(SplitCash(0.37, 1000, CashSplit::kCldAware, many) - 0.37) < 1e-12);
+}
+
+TEST_CASE("scoring filter chain: names parse, unknown names are refused", "[unit]") {
+  auto chain = ScoringChain::Parse("opic", CashSplit::kCldAware);
+  REQUIRE(chain.ok());
+  CHECK(chain->names() == std::vector<std::string>{"opic"});
+  CHECK(chain->IndexerScore(0, 0.25, 2.0) == Approx(0.125));  // history / total history
+  CHECK(chain->InjectedScore("u", 0.5) == 0.5);
+  CHECK(chain->UpdateFromInlinks(0.5, 0.25) == 0.75);
+  CHECK(ScoringChain::Parse("", CashSplit::kPlain)->empty());
+  auto bad = ScoringChain::Parse("opic,pagerank", CashSplit::kPlain);
+  CHECK_FALSE(bad.ok());
+  CHECK(bad.status().message().find("pagerank") != std::string::npos);
+  // A chain is for the opic order only.
+  OrderOptions o;
+  o.kind = OrderKind::kHostBudget;
+  o.scoring_filters = "opic";
+  CHECK_FALSE(MakeOrder(o, nullptr).ok());
+}
+
+// ---------------------------------------------------------------------------
+// OPIC in the frontier: conservation, order, history
+
+namespace {
+// Cash of every URL the frontier holds: queued, leased and lost-but-unspread.
+double TotalCash(Frontier& f, OpicOrder& order, const MemoryOpicStore* store,
+                 const std::vector<Schedule>& leased) {
+  double total = order.reserve();
+  if (store) {
+    for (const auto& [key, e] : store->entries()) total += e.cash + order.bonus();
+  }
+  for (const Schedule& s : leased) {
+    for (const auto& e : s.entries) total += e.cash;
+  }
+  (void)f;
+  return total;
+}
+}  // namespace
+
+TEST_CASE("opic: seeds share 1.0 and cash is conserved to 1e-12 through fetches", "[unit]") {
+  MemoryOpicStore store;
+  FrontierOptions opts = Options(OrderKind::kOpic);
+  Frontier f(opts, &store);
+  auto& order = dynamic_cast<OpicOrder&>(f.order());
+  for (const char* u : {"http://a.test/", "http://b.test/", "http://c.test/", "http://d.test/"})
+    REQUIRE(f.Add(Page(u), 0, /*seed_count=*/4));
+  AllowAll(f);
+  CHECK(*order.CashOf("http://a.test/") == Approx(0.25).epsilon(1e-15));
+  CHECK(std::abs(TotalCash(f, order, &store, {}) - 1.0) < 1e-12);
+
+  std::mt19937 rng(7);
+  int pages = 0;
+  for (int round = 0; round < 40 && order.size() > 0; ++round) {
+    Schedule s = f.Lease("f", 3, 0);
+    REQUIRE(s.id != 0);
+    CHECK(std::abs(TotalCash(f, order, &store, {s}) - 1.0) < 1e-12);
+    std::vector<LinkInput> links;
+    for (const auto& e : s.entries) {
+      if (e.kind != UrlKind::kPage) continue;
+      f.Report(s.id, Outcome(e.url, 200), 0);
+      ++pages;
+      // Links to new and known URLs of the same and other CLDs; some
+      // pages have none (their cash is lost and spread).
+      const uint32_t n = rng() % 5;
+      for (uint32_t k = 0; k < n; ++k) {
+        const std::string host = std::string(1, static_cast<char>('a' + rng() % 6));
+        links.push_back(Link("http://" + host + ".test/p" + std::to_string(rng() % 30), e.url, k, n));
+      }
+    }
+    (void)f.AddLinks(links, 0);
+    f.Complete(s.id, 0);
+    f.EndRequest();
+    AllowAll(f);
+    CHECK(std::abs(TotalCash(f, order, &store, {}) - 1.0) < 1e-12);
+  }
+  CHECK(pages > 10);
+  CHECK(order.total_history() > 0);
+}
+
+TEST_CASE("opic: CLD-aware split in the frontier, s = n loses half, normalisation restores it", "[unit]") {
+  MemoryOpicStore store;
+  Frontier f(Options(OrderKind::kOpic), &store);
+  auto& order = dynamic_cast<OpicOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://a.test/"), 0, 2));
+  REQUIRE(f.Add(Page("http://z.test/"), 0, 2));
+  AllowAll(f);
+  // Lease a.test/ alone: both seeds have 0.5; the older one comes first.
+  Schedule s = f.Lease("f", 1, 0);
+  REQUIRE(Urls(s) == std::vector<std::string>{"http://a.test/"});
+  const auto score = f.Report(s.id, Outcome("http://a.test/", 200), 0).score;
+  CHECK(score.cash == Approx(0.5));
+  CHECK(score.importance == Approx(1.0));  // the only history so far
+  // Two links, both to a.test (s = n = 2): 0.5 / 4 = 0.125 each; 0.25 lost.
+  (void)f.AddLinks(
+      {Link("http://a.test/1", "http://a.test/", 0, 2), Link("http://a.test/2", "http://a.test/", 1, 2)}, 0);
+  f.Complete(s.id, 0);
+  f.EndRequest();
+  // The lost 0.25 went to the three queued URLs (two wait for nothing:
+  // a.test's robots are known), 1/12 each.
+  CHECK(*order.CashOf("http://a.test/1") == Approx(0.125 + 0.25 / 3).epsilon(1e-12));
+  CHECK(*order.CashOf("http://z.test/") == Approx(0.5 + 0.25 / 3).epsilon(1e-12));
+  CHECK(std::abs(TotalCash(f, order, &store, {}) - 1.0) < 1e-12);
+  // The richest URL goes next.
+  CHECK(Urls(f.Lease("f", 1, 0)) == std::vector<std::string>{"http://z.test/"});
+}
+
+TEST_CASE("opic: a link to a queued URL adds to its cash", "[unit]") {
+  MemoryOpicStore store;
+  FrontierOptions o = Options(OrderKind::kOpic);
+  o.order.split = CashSplit::kPlain;
+  Frontier f(o, &store);
+  auto& order = dynamic_cast<OpicOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://a.test/"), 0, 2));
+  REQUIRE(f.Add(Page("http://b.test/"), 0, 2));
+  AllowAll(f);
+  Schedule s = f.Lease("f", 1, 0);
+  REQUIRE(Urls(s) == std::vector<std::string>{"http://a.test/"});
+  f.Report(s.id, Outcome("http://a.test/", 200), 0);
+  // One link, to the queued b.test/: it gets all of a.test's 0.5.
+  (void)f.AddLinks({Link("http://b.test/", "http://a.test/", 0, 1)}, 0);
+  f.Complete(s.id, 0);
+  f.EndRequest();
+  CHECK(*order.CashOf("http://b.test/") == Approx(1.0).epsilon(1e-12));
+  CHECK(order.bonus() == 0);
+}
+
+// ---------------------------------------------------------------------------
+// The opic queue past its RAM budget
+
+TEST_CASE("opic queue past its RAM budget pops in exact cash order, updates of spilled URLs included",
+          "[unit]") {
+  std::mt19937 rng(11);
+  for (size_t budget : {1, 3, 7, 1000}) {
+    MemoryOpicStore store;
+    OrderOptions o;
+    o.kind = OrderKind::kOpic;
+    o.ram_budget_urls = budget;
+    OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), &store);
+    std::map<std::string, double> cash;
+    std::uniform_real_distribution<double> d(0.0, 1.0);
+    for (int k = 0; k < 60; ++k) {
+      FrontierEntry e = Page("http://h.test/" + std::to_string(k));
+      e.cash = d(rng);
+      cash[e.url] = e.cash;
+      order.Push(e, false);
+    }
+    CHECK(order.in_memory() <= budget);
+    // A fetched page hands cash to queued URLs (most of them spilled):
+    // pretend p0 was fetched with cash 3 and linked to ten URLs.
+    FrontierEntry fetched = Page("http://p.test/0");
+    fetched.cash = 3.0;
+    (void)order.OnFetched(fetched);
+    std::vector<LinkInput> links;
+    for (int k = 0; k < 10; ++k)
+      links.push_back(Link("http://h.test/" + std::to_string(k * 6), fetched.url, k, 10));
+    PageContext page;
+    page.url = fetched.url;
+    page.fetched_here = true;
+    page.cash = 3.0;
+    order.OnLinks(page, links, std::vector<bool>(links.size(), false));
+    for (const auto& l : links) cash[l.entry.url] += 0.3;  // plain: 3 / 10
+    order.EndRequest();
+    CHECK(order.bonus() < 1e-15);  // everything was handed out (up to rounding)
+    CHECK(order.in_memory() <= budget);
+    // Pop everything, with a few pops put back on the way (as Lease does).
+    std::vector<std::pair<double, std::string>> expected;
+    for (const auto& [u, c] : cash) expected.emplace_back(c, u);
+    std::sort(expected.begin(), expected.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    size_t k = 0;
+    while (auto e = order.Pop()) {
+      if (k % 7 == 3) {  // a busy origin: back, then again
+        order.Unpop(*e);
+        e = order.Pop();
+        REQUIRE(e);
+      }
+      REQUIRE(k < expected.size());
+      CHECK(e->entry.url == expected[k].second);
+      CHECK(e->entry.cash == Approx(expected[k].first).epsilon(1e-12));
+      order.Taken(*e);
+      ++k;
+    }
+    CHECK(k == expected.size());
+    CHECK(store.entries().empty());
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Back-off (issue 5 item 8)
+
+TEST_CASE("back-off: Retry-After bounded, else exponential, parked after repeated failures",
+          "[unit][policy]") {
+  BackoffOptions o;  // base 2 s, max 600 s, park after 8 for 1800 s
+  CHECK(NextBackoff(o, 1, 0).delay_ms == 2'000);
+  CHECK(NextBackoff(o, 2, 0).delay_ms == 4'000);
+  CHECK(NextBackoff(o, 5, 0).delay_ms == 32'000);
+  CHECK(NextBackoff(o, 7, 0).delay_ms == 128'000);
+  CHECK(NextBackoff(o, 1, 30).delay_ms == 30'000);       // Retry-After
+  CHECK(NextBackoff(o, 1, 86'400).delay_ms == 600'000);  // bounded
+  o.max_ms = 100'000;
+  CHECK(NextBackoff(o, 7, 0).delay_ms == 100'000);
+  CHECK_FALSE(NextBackoff(o, 7, 0).park);
+  CHECK(NextBackoff(o, 8, 0).park);
+  CHECK(NextBackoff(o, 8, 0).delay_ms == 1'800'000);
+  CHECK(NextBackoff(o, 60, 0).park);
+}
+
+TEST_CASE("a 503 with Retry-After puts the URL back and the host waits", "[unit][policy]") {
+  Frontier f(Options(OrderKind::kHostBudget));
+  REQUIRE(f.Add(Page("http://a.test/1"), 0));
+  REQUIRE(f.Add(Page("http://a.test/2"), 0));
+  REQUIRE(f.Add(Page("http://b.test/1"), 0));
+  AllowAll(f);
+  Schedule s = f.Lease("f", 10, 1000);
+  REQUIRE(s.entries.size() == 3);
+  FetchOutcome busy = Outcome("http://a.test/1", 503);
+  busy.retry_after_seconds = 7;
+  f.Report(s.id, Outcome("http://a.test/2", 200), 1000);
+  CHECK(f.Report(s.id, busy, 1000).requeued);
+  f.Report(s.id, Outcome("http://b.test/1", 200), 1000);
+  f.Complete(s.id, 1000);
+  const auto rec = f.Origin("http://a.test");
+  REQUIRE(rec);
+  CHECK(rec->backoff_until_ms == 8000);
+  CHECK(rec->failures == 1);
+  CHECK_FALSE(f.Idle());
+  CHECK(f.Lease("f", 10, 7999).id == 0);  // still backed off
+  Schedule again = f.Lease("f", 10, 8000);
+  CHECK(Urls(again) == std::vector<std::string>{"http://a.test/1"});
+  CHECK(again.entries[0].retries == 1);
+  f.Report(again.id, Outcome("http://a.test/1", 200), 8000);
+  CHECK(f.Origin("http://a.test")->failures == 0);  // an answer ends the run
+}
+
+TEST_CASE("a host that keeps failing is parked, not dropped, and its URL gives up after max retries",
+          "[unit][policy]") {
+  FrontierOptions o = Options(OrderKind::kBfs);
+  o.backoff.base_ms = 1000;
+  o.backoff.max_ms = 4000;
+  o.backoff.park_after = 3;
+  o.backoff.park_ms = 60'000;
+  o.backoff.max_url_retries = 4;
+  Frontier f(o);
+  REQUIRE(f.Add(Page("http://a.test/x"), 0));
+  AllowAll(f);
+  int64_t now = 0;
+  std::vector<int64_t> waits;
+  int attempts = 0;
+  for (;;) {
+    Schedule s = f.Lease("f", 10, now);
+    if (s.id == 0) {
+      now += 500;
+      REQUIRE(now < 1'000'000);
+      continue;
+    }
+    ++attempts;
+    const bool requeued = f.Report(s.id, Outcome("http://a.test/x", 429), now).requeued;
+    f.Complete(s.id, now);
+    waits.push_back(f.Origin("http://a.test")->backoff_until_ms - now);
+    if (!requeued) break;
+  }
+  // 1 s, 2 s, then parked (third failure) for 60 s, then parked again; the
+  // fifth answer stands (4 retries).
+  CHECK(attempts == 5);
+  CHECK(waits == std::vector<int64_t>{1000, 2000, 60'000, 60'000, 60'000});
+  CHECK(f.Origin("http://a.test")->parked);
+  CHECK(f.Idle());
+}
+
+TEST_CASE("more than the error threshold in one schedule makes a host crawl-delayed", "[unit][policy]") {
+  FrontierOptions o = Options(OrderKind::kBfs);
+  o.error_crawl_delay_ms = 2000;
+  Frontier f(o);
+  for (int k = 0; k < 5; ++k) REQUIRE(f.Add(Page("http://a.test/" + std::to_string(k)), 0));
+  AllowAll(f);
+  Schedule s = f.Lease("f", 1, 0);
+  f.NoteHostErrors(s.id, "http://a.test", 30);
+  CHECK_FALSE(f.Origin("http://a.test")->error_delayed);
+  f.NoteHostErrors(s.id, "http://a.test", 21);  // 51 in one schedule
+  CHECK(f.Origin("http://a.test")->error_delayed);
+  f.Report(s.id, Outcome(s.entries[0].url, 500), 0);
+  f.Complete(s.id, 0);
+  // Crawl-delayed: one URL per slot (a schedule of 200 has 2 slots), none
+  // before the delay has passed since the last schedule.
+  CHECK(f.Lease("f", 200, 1999).id == 0);
+  Schedule next = f.Lease("f", 200, 2000);
+  CHECK(next.entries.size() == 2);
+  CHECK(next.crawl_delay_ms.at("http://a.test") == 2000);
+}
+
+// ---------------------------------------------------------------------------
+// Links found on pages another queue server scheduled (AddUrls)
+
+TEST_CASE("host_budget counts a link from an unknown page as t = 0, w = 0", "[unit]") {
+  Frontier f(Options(OrderKind::kHostBudget));
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  // The referrer was never leased here: WIN += 1 / (1.1 + 0 + log5(1)).
+  CHECK(f.AddLinks({Link("http://b.test/x", "http://a.test/", 3)}, 0) == 1);
+  f.EndRequest();
+  const CldStats b = order.Stats("b.test");
+  CHECK(b.seen == 1);
+  CHECK(b.wseen == Approx(1.0 + std::log(4.0) / std::log(5.0)).epsilon(1e-12));  // 1 + log5(1 + 3)
+  CHECK(b.win == Approx(1.0 / 1.1).epsilon(1e-12));
+}
+
+TEST_CASE("host_budget: WIN uses the tier and weight the referring page was scheduled with", "[unit]") {
+  Frontier f(Options(OrderKind::kHostBudget));
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://a.test/"), 0));
+  AllowAll(f);
+  Schedule s = f.Lease("f", 10, 0);
+  f.Report(s.id, Outcome("http://a.test/", 200), 0);
+  // a.test/p found as link 4 of a.test/: weight 4, tier 0.
+  (void)f.AddLinks({Link("http://a.test/p", "http://a.test/", 4)}, 0);
+  f.Complete(s.id, 0);
+  f.EndRequest();
+  Schedule p = f.Lease("f", 10, 0);
+  REQUIRE(Urls(p) == std::vector<std::string>{"http://a.test/p"});
+  CHECK(p.entries[0].weight == 4);
+  CHECK(p.entries[0].tier == 0);
+  f.Report(p.id, Outcome("http://a.test/p", 200), 0);
+  (void)f.AddLinks({Link("http://c.test/", "http://a.test/p", 0)}, 0);
+  f.EndRequest();
+  // WIN of c.test: 1 / (1.1 + 0 + log5(5)) = 1 / 2.1.
+  CHECK(order.Stats("c.test").win == Approx(1.0 / 2.1).epsilon(1e-12));
+}
+
+TEST_CASE("opic: a URL found on another server's page starts with no cash and gets the normalised share",
+          "[unit]") {
+  MemoryOpicStore store;
+  Frontier f(Options(OrderKind::kOpic), &store);
+  auto& order = dynamic_cast<OpicOrder&>(f.order());
+  REQUIRE(f.Add(Page("http://a.test/"), 0, 1));
+  AllowAll(f);
+  CHECK(f.AddLinks({Link("http://a.test/x", "http://elsewhere.test/", 0, 1)}, 0) == 1);
+  f.EndRequest();
+  CHECK(*order.CashOf("http://a.test/x") == 0.0);
+  CHECK(*order.CashOf("http://a.test/") == 1.0);
+  // a.test/ is fetched and has no links: its 1.0 is lost and spread over
+  // the one queued URL.
+  Schedule s = f.Lease("f", 1, 0);
+  REQUIRE(Urls(s) == std::vector<std::string>{"http://a.test/"});
+  f.Report(s.id, Outcome("http://a.test/", 404), 0);
+  f.Complete(s.id, 0);
+  f.EndRequest();
+  CHECK(*order.CashOf("http://a.test/x") == Approx(1.0).epsilon(1e-12));
+}
