@@ -53,12 +53,14 @@ launch() {  # launch NAME: runs DIR/NAME.cmd in the background
 
 wait_for_file() {  # wait_for_file PATH NAME
   local i
-  for i in $(seq 1 300); do
+  for i in $(seq 1 600); do
     [ -s "$1" ] && return 0
-    alive "$2" || die "$2 exited during start-up; see $dir/$2.log: $(tail -n 3 "$dir/$2.log" 2>/dev/null | tr '\n' ' ')"
+    # Just launched: the pid is ours (the command-line check of `alive` could
+    # run before the child has exec'd the binary and wrongly see it dead).
+    kill -0 "$(cat "$dir/$2.pid")" 2>/dev/null || die "$2 exited during start-up; see $dir/$2.log: $(tail -n 3 "$dir/$2.log" 2>/dev/null | tr '\n' ' ')"
     sleep 0.1
   done
-  die "$2 did not become ready in 30 s; see $dir/$2.log"
+  die "$2 did not become ready in 60 s; see $dir/$2.log"
 }
 
 pin_port() {  # pin_port NAME: rewrite NAME.cmd to listen on the ports it bound
