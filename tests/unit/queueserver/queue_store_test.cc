@@ -453,3 +453,72 @@ TEST_CASE("crawl log records carry the order's data: host_budget tier, opic cash
   }
   g_order.clear();
 }
+
+TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not, pops in cash order", "[unit]") {
+  using namespace crawl::queueserver;
+  TempDir dir;
+  auto store = OpenStore(dir);
+  auto writer = store->NewWriter(42);
+  OrderOptions o;
+  o.kind = OrderKind::kOpic;
+  o.ram_budget_urls = 3;
+  std::map<std::string, double> cash;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> d(0.0, 1.0);
+  {
+    OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), writer.get());
+    order.SetJournal(writer.get());
+    for (int k = 0; k < 40; ++k) {
+      FrontierEntry e;
+      e.url = "http://h.test/" + std::to_string(k);
+      e.cash = d(rng);
+      cash[e.url] = e.cash;
+      order.Push(e, false);
+      if (k == 20) REQUIRE(writer->Commit().ok());  // half committed, half in the batch
+    }
+    // Cash for spilled URLs, read back from the uncommitted batch.
+    FrontierEntry fetched;
+    fetched.url = "http://p.test/";
+    fetched.cash = 2.0;
+    (void)order.OnFetched(fetched);
+    std::vector<LinkInput> links;
+    for (int k = 0; k < 8; ++k) {
+      LinkInput l;
+      l.entry.url = "http://h.test/" + std::to_string(k * 5);
+      l.entry.referrer = fetched.url;
+      l.links_on_page = 8;
+      links.push_back(l);
+      cash[l.entry.url] += 0.25;
+    }
+    PageContext page;
+    page.url = fetched.url;
+    page.fetched_here = true;
+    page.cash = 2.0;
+    order.OnLinks(page, links, std::vector<bool>(links.size(), false));
+    order.EndRequest();
+    REQUIRE(writer->Commit().ok());
+    CHECK(order.in_memory() <= 3);
+  }
+  // Restored from the store, as after a restart: every URL, in cash order.
+  writer->PutCrawl(Crawl());
+  REQUIRE(writer->Commit().ok());
+  auto image = store->Load(42);
+  REQUIRE(image.ok());
+  auto reader = store->NewWriter(42);
+  OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), reader.get());
+  order.Restore({}, {}, image->frontier.order_state);
+  CHECK(order.size() == cash.size());
+  std::vector<std::pair<double, std::string>> expected;
+  for (const auto& [u, c] : cash) expected.emplace_back(c, u);
+  std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  size_t k = 0;
+  while (auto e = order.Pop()) {
+    REQUIRE(k < expected.size());
+    CHECK(e->entry.url == expected[k].second);
+    CHECK(e->entry.cash == Approx(expected[k].first).epsilon(1e-12));
+    order.Taken(*e);
+    ++k;
+  }
+  CHECK(k == expected.size());
+  CHECK(reader->OpicTop(10).empty());  // the batch erased them all
+}
