@@ -54,7 +54,7 @@ void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
 }
 
 void Frontier::Restore(FrontierImage image) {
-  seen_.insert(image.seen.begin(), image.seen.end());
+  seen_.Restore(std::move(image.seen));
   for (auto& [origin, record] : image.origins) {
     OriginState& st = OriginFor(origin);
     st.record = std::move(record);
@@ -93,7 +93,7 @@ bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_cou
   // 8-byte URL hash: with n URLs the chance of any collision is about
   // n^2 / 2^65 (3e-8 at a million URLs), the price of a fixed-size key.
   const uint64_t h = hash::Hash8(entry.url);
-  if (!seen_.insert(h).second) return false;
+  if (!seen_.Insert(h)) return false;
   if (journal_) journal_->Seen(h);
   ++activity_;
   FrontierEntry e = entry;
@@ -118,7 +118,7 @@ size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
     std::vector<bool> is_new(group.size());
     for (size_t k = 0; k < group.size(); ++k) {
       const uint64_t h = hash::Hash8(group[k].entry.url);
-      is_new[k] = seen_.insert(h).second;
+      is_new[k] = seen_.Insert(h);
       if (is_new[k] && journal_) journal_->Seen(h);
     }
     PageContext page;

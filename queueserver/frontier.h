@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "common/robots.h"
+#include "queueserver/url_seen.h"
 #include "queueserver/frontier_order.h"
 #include "queueserver/frontier_types.h"
 #include "queueserver/host_backoff.h"
@@ -251,7 +252,7 @@ class Frontier {
   void EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms);
 
   FrontierOptions options_;
-  std::unordered_set<uint64_t> seen_;                 // 8-byte URL hashes
+  UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
   std::unordered_map<std::string, OriginState> origins_;
   SeqQueue robots_ready_;                             // robots.txt URLs to lease first
   std::unique_ptr<FrontierOrder> order_;              // ready pages

@@ -1,6 +1,7 @@
 #include "queueserver/queue_store.h"
 
 #include <rocksdb/db.h>
+#include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_batch.h>
@@ -244,9 +245,21 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
   db_options.create_if_missing = true;
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
+  // The vector memtables below do not take concurrent writers (we have one
+  // writer per request anyway).
+  db_options.allow_concurrent_memtable_write = false;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-  for (const char* name : kCfNames) families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  for (int cf = 0; cf < kCfCount; ++cf) {
+    rocksdb::ColumnFamilyOptions cf_options;
+    // Write-mostly families (the URL-seen set, the queues, the crawl log):
+    // nothing reads them by key while the process runs (the in-memory
+    // frontier answers), only a full scan at start-up. A vector memtable
+    // appends in O(1) and sorts once at flush; the default skip list spent
+    // a third of link ingest finding insert positions.
+    if (cf == kSeen || cf == kQueue || cf == kLog) cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
+    families.emplace_back(kCfNames[cf], cf_options);
+  }
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(db_options, dir, families, &handles, &raw);

@@ -1,0 +1,140 @@
+// Link ingest through the real queue-server path (issue 5 item 10; run by
+// hand): queueserver::Frontier with the host_budget order (dedup in the
+// URL-seen set, CLD statistics, tier placement) journalling every change into
+// a RocksDB QueueStore, committed once per page's links as SubmitResults
+// does. Prints, per million seen URLs: links/s per CPU second and per wall
+// second, and process RSS per seen URL.
+//
+//   build/bin/link_ingest_bench [--urls 5000000] [--hosts 10000] [--links-per-page 50] [--dir DIR]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <unistd.h>
+
+#include "queueserver/frontier.h"
+#include "queueserver/queue_store.h"
+
+namespace qs = crawl::queueserver;
+
+namespace {
+
+size_t RssBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string Host(uint64_t h) { return "http://www.host" + std::to_string(h) + ".example.test"; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint64_t target = 5'000'000, hosts = 10'000, per_page = 50;
+  std::string dir = "/tmp/link-ingest-bench";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--urls")) target = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--hosts")) hosts = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--links-per-page")) per_page = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
+    else {
+      std::fprintf(stderr, "usage: link_ingest_bench [--urls N] [--hosts H] [--links-per-page L] [--dir DIR]\n");
+      return 2;
+    }
+  }
+  std::filesystem::remove_all(dir);
+  auto store = qs::QueueStore::Open(dir, {});
+  if (!store.ok()) {
+    std::fprintf(stderr, "%s\n", store.status().ToString().c_str());
+    return 1;
+  }
+  auto writer = (*store)->NewWriter(1);
+  qs::FrontierOptions options;
+  options.order.kind = qs::OrderKind::kHostBudget;
+  qs::Frontier frontier(options, writer.get());
+  frontier.SetJournal(writer.get());
+  int64_t now = 1'000'000;
+
+  // Robots of every host known first (404: allow all), so links go to tiers.
+  for (uint64_t h = 0; h < hosts; ++h) {
+    qs::FrontierEntry e;
+    e.url = Host(h) + "/";
+    frontier.Add(e, now);
+  }
+  for (;;) {
+    qs::Schedule s = frontier.Lease("bench", 5000, now);
+    if (s.id == 0) break;
+    for (const auto& e : s.entries) {
+      qs::FetchOutcome o;
+      o.url = e.url;
+      o.kind = e.kind;
+      o.status = 404;
+      (void)frontier.Report(s.id, o, now);
+    }
+    frontier.Complete(s.id, now);
+    if (auto st = writer->Commit(); !st.ok()) return 1;
+  }
+
+  std::printf("host_budget ingest: %llu hosts, %llu links per page, half of them new\n",
+              static_cast<unsigned long long>(hosts), static_cast<unsigned long long>(per_page));
+  std::printf("%12s %12s %16s %16s %14s\n", "seen_urls", "links", "links_per_cpu_s", "links_per_wall_s",
+              "rss_B_per_url");
+  std::mt19937_64 rng(7);
+  uint64_t next = 0, links = 0, interval_links = 0, reported = 0;
+  auto wall0 = std::chrono::steady_clock::now();
+  std::clock_t cpu0 = std::clock();
+  const size_t rss0 = RssBytes();
+  std::vector<qs::LinkInput> page;
+  while (frontier.Counters().urls_seen < target) {
+    page.clear();
+    const uint64_t referrer_host = rng() % hosts;
+    const std::string referrer = Host(referrer_host) + "/p" + std::to_string(next > 0 ? rng() % next : 0);
+    for (uint64_t i = 0; i < per_page; ++i) {
+      qs::LinkInput l;
+      // Mostly same host, one in five to another host; half the links are
+      // to pages seen before.
+      const uint64_t host = (i % 5 == 4) ? rng() % hosts : referrer_host;
+      const uint64_t number = (i % 2 == 1 && next > 0) ? rng() % next : next++;
+      l.entry.url = Host(host) + "/p" + std::to_string(number);
+      l.entry.referrer = referrer;
+      l.entry.depth = 2;
+      l.link_rank = static_cast<uint32_t>(i);
+      l.links_on_page = static_cast<uint32_t>(per_page);
+      page.push_back(std::move(l));
+    }
+    frontier.AddLinks(std::move(page), now);
+    page = {};
+    if (auto st = writer->Commit(); !st.ok()) {
+      std::fprintf(stderr, "commit: %s\n", st.ToString().c_str());
+      return 1;
+    }
+    links += per_page;
+    interval_links += per_page;
+    const uint64_t seen = frontier.Counters().urls_seen;
+    if (seen / 1'000'000 > reported) {
+      reported = seen / 1'000'000;
+      const auto wall = std::chrono::steady_clock::now();
+      const std::clock_t cpu = std::clock();
+      const double wall_s = std::chrono::duration<double>(wall - wall0).count();
+      const double cpu_s = static_cast<double>(cpu - cpu0) / CLOCKS_PER_SEC;
+      std::printf("%12llu %12llu %16.0f %16.0f %14.1f\n", static_cast<unsigned long long>(seen),
+                  static_cast<unsigned long long>(links), static_cast<double>(interval_links) / cpu_s,
+                  static_cast<double>(interval_links) / wall_s,
+                  static_cast<double>(RssBytes() - rss0) / static_cast<double>(seen));
+      std::fflush(stdout);
+      wall0 = wall;
+      cpu0 = cpu;
+      interval_links = 0;
+    }
+  }
+  writer.reset();
+  store->reset();
+  std::filesystem::remove_all(dir);
+  return 0;
+}
