@@ -106,7 +106,8 @@ up() {
   local i
   for i in $(seq 0 $((queueservers - 1))); do
     echo "$bin/queueserver --id qs$i --listen 127.0.0.1:0 --port-file $dir/queueserver$i.port" \
-         "--nameserver $NAMESERVER --data-dir $dir/queueserver$i" > "$dir/queueserver$i.cmd"
+         "--nameserver $NAMESERVER --data-dir $dir/queueserver$i" \
+         "--http-listen 127.0.0.1:0 --http-port-file $dir/queueserver$i.http-port" > "$dir/queueserver$i.cmd"
     launch "queueserver$i"
   done
   for i in $(seq 0 $((queueservers - 1))); do

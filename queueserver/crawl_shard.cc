@@ -74,6 +74,7 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
   shard->frontier_.SetJournal(shard->writer_.get());
   shard->counters_ = image->counters;
   shard->log_ = std::move(image->log);
+  for (const v1::FetchRecord& r : shard->log_) shard->NoteForStatus(r);
   shard->applied_batches_ = std::move(image->applied_batches);
   return shard;
 }
@@ -208,6 +209,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
       logged.set_order_importance(reported.score.importance);
     }
     if (writer_) writer_->AppendLog(log_.size() - 1, logged);
+    NoteForStatus(logged);
   }
   // DESIGN.md 5.1: more than the threshold of HTTP errors in one schedule
   // makes a host crawl-delayed. Counted by the fetcher, or here from the
@@ -277,6 +279,16 @@ Status CrawlShard::Tick() {
   return Commit();
 }
 
+void CrawlShard::NoteForStatus(const v1::FetchRecord& r) {
+  if (r.kind() != v1::URL_KIND_PAGE) return;
+  if (r.status() < 0 || r.status() >= 400) {
+    recent_errors_.push_front(r);
+    if (recent_errors_.size() > 20) recent_errors_.pop_back();
+  }
+  const std::string host = url::HostOf(r.url());
+  if (!host.empty()) ++host_pages_[host];
+}
+
 void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   const FrontierCounters c = frontier_.Counters();
   stats->set_crawl_id(crawl_.crawl_id());
@@ -291,6 +303,30 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_activity_counter(c.activity + log_.size());
   stats->set_bytes_fetched(counters_.bytes_fetched);
   stats->set_fetch_errors(counters_.fetch_errors);
+  for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {
+    auto* t = stats->add_tiers();
+    t->set_tier(tier);
+    t->set_urls(urls);
+  }
+  // Top 10 hosts by pages: a partial sort of the per-host counts.
+  std::vector<std::pair<uint64_t, const std::string*>> hosts;
+  hosts.reserve(host_pages_.size());
+  for (const auto& [host, pages] : host_pages_) hosts.emplace_back(pages, &host);
+  const size_t top = std::min<size_t>(10, hosts.size());
+  std::partial_sort(hosts.begin(), hosts.begin() + static_cast<std::ptrdiff_t>(top), hosts.end(),
+                    [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : *a.second < *b.second; });
+  for (size_t i = 0; i < top; ++i) {
+    auto* h = stats->add_top_hosts();
+    h->set_host(*hosts[i].second);
+    h->set_pages(hosts[i].first);
+  }
+  for (const auto& r : recent_errors_) {
+    auto* e = stats->add_recent_errors();
+    e->set_url(r.url());
+    e->set_status(r.status());
+    e->set_error(r.error());
+    e->set_timestamp_unix_us(r.timestamp_unix_us());
+  }
 }
 
 void CrawlShard::ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const {

@@ -18,6 +18,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <deque>
 #include <vector>
 
 #include "common/clock.h"
@@ -55,6 +57,7 @@ class CrawlShard {
 
   [[nodiscard]] uint64_t crawl_id() const { return crawl_.crawl_id(); }
   [[nodiscard]] const v1::CrawlInfo& crawl() const { return crawl_; }
+  [[nodiscard]] FrontierCounters frontier_counters() const { return frontier_.Counters(); }
   [[nodiscard]] bool durable() const { return writer_ != nullptr; }
   [[nodiscard]] bool ended() const { return counters_.ended; }
 
@@ -94,6 +97,11 @@ class CrawlShard {
   Frontier frontier_;
   std::optional<uint64_t> page_cap_;
   std::vector<v1::FetchRecord> log_;
+  // For the status page (QueueServerStats top_hosts, recent_errors): pages
+  // per host and the latest failed fetches, rebuilt from the log on load.
+  void NoteForStatus(const v1::FetchRecord& r);
+  std::unordered_map<std::string, uint64_t> host_pages_;
+  std::deque<v1::FetchRecord> recent_errors_;
   std::set<std::string> applied_batches_;
   ShardCounters counters_;
   uint64_t invalid_urls_ = 0;

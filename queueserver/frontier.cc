@@ -449,6 +449,7 @@ void Frontier::Tick(int64_t now_ms) {
     if (lease.deadline_ms <= now_ms) expired.push_back(id);
   }
   for (uint64_t id : expired) EndLease(id, /*put_back=*/true, now_ms);
+  leases_expired_ += expired.size();
 
   if (!robots_retry_.empty()) {
     std::vector<std::string> still_waiting;
@@ -475,6 +476,7 @@ FrontierCounters Frontier::Counters() const {
   c.leased_urls = leased_count_;
   c.outstanding_schedules = leases_.size();
   c.urls_seen = seen_.size();
+  c.leases_expired = leases_expired_;
   c.hosts = origins_.size();
   c.robots_disallowed = robots_disallowed_;
   c.activity = activity_;

@@ -105,6 +105,7 @@ struct FrontierCounters {
   uint64_t hosts = 0;
   uint64_t robots_disallowed = 0;
   uint64_t activity = 0;         // grows on every state change
+  uint64_t leases_expired = 0;   // schedules whose lease ran out (since start)
 };
 
 // Scalars of the frontier that are not implied by its collections.
@@ -252,6 +253,7 @@ class Frontier {
   void EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms);
 
   FrontierOptions options_;
+  uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
   UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
   std::unordered_map<std::string, OriginState> origins_;
   SeqQueue robots_ready_;                             // robots.txt URLs to lease first

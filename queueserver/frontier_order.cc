@@ -150,6 +150,13 @@ CldStats TieredOrder::Stats(const std::string& cld) const {
   return it == clds_.end() ? CldStats{} : it->second;
 }
 
+std::map<int32_t, size_t> TieredOrder::QueuedByTier() const {
+  std::map<int32_t, size_t> out;
+  for (const auto& [tier, queue] : tiers_)
+    if (!queue.empty()) out[tier] = queue.size();
+  return out;
+}
+
 size_t TieredOrder::TierSize(int32_t tier) const {
   auto it = tiers_.find(tier);
   return it == tiers_.end() ? 0 : it->second.size();

@@ -107,6 +107,8 @@ class FrontierOrder {
   // The end of one request (opic: restores lost cash).
   virtual void EndRequest() {}
   [[nodiscard]] virtual size_t size() const = 0;
+  // URLs queued per tier (orders without tiers: all in tier 0).
+  [[nodiscard]] virtual std::map<int32_t, size_t> QueuedByTier() const { return {{0, size()}}; }
   // Rebuilds what the journal recorded. REQUIRES: a new order.
   virtual void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                        const std::string& state) = 0;
@@ -143,6 +145,7 @@ class TieredOrder final : public FrontierOrder {
   [[nodiscard]] CldStats Stats(const std::string& cld) const;
   // URLs queued in `tier`.
   [[nodiscard]] size_t TierSize(int32_t tier) const;
+  [[nodiscard]] std::map<int32_t, size_t> QueuedByTier() const override;
 
  private:
   [[nodiscard]] bool budget() const { return options_.kind == OrderKind::kHostBudget; }

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "common/admin_http.h"
 #include "common/atomic_file.h"
 #include "common/grpc_util.h"
 #include "common/cli.h"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   std::string nameserver;
   std::string data_dir;
   crawl::LoggingFlags logging;
+  crawl::HttpFlags http;
   int heartbeat_ms = 1000;
   bool sync_writes = false;
   app.add_option("--id", id, "Stable identity; the host partition hashes over these")->capture_default_str();
@@ -40,10 +42,12 @@ int main(int argc, char** argv) {
   app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
   crawl::AddLoggingFlags(app, logging);
+  crawl::AddHttpFlags(app, http);
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("queueserver", message); };
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
+  if (auto s = crawl::ValidateHttpFlags(http); !s.ok()) return fail(s.message());
   if (auto s = crawl::PrepareProcess("queueserver", logging, data_dir); !s.ok()) return fail(s.message());
 
   std::unique_ptr<crawl::queueserver::QueueStore> store;
@@ -63,6 +67,10 @@ int main(int argc, char** argv) {
   if (!server.ok()) return fail(server.status().message());
   const std::string host = listen.substr(0, listen.rfind(':'));
   if (advertise.empty()) advertise = host + ":" + std::to_string(server->port);
+  // Metrics before the port file: the port file says "ready" for both.
+  crawl::AdminHttpServer http_server;
+  crawl::AddStandardRoutes(http_server);
+  if (auto s = crawl::StartAdminHttp("queueserver", http, http_server); !s.ok()) return fail(s.message());
   if (!port_file.empty()) {
     if (auto s = crawl::WriteFileAtomically(port_file, std::to_string(server->port) + "\n"); !s.ok())
       return fail(s.message());
@@ -81,5 +89,6 @@ int main(int argc, char** argv) {
   // Shutdown order: stop heartbeats, then drain in-flight rpcs (2 s grace).
   link.Stop();
   server->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  http_server.Stop();
   return 0;
 }

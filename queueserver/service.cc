@@ -2,7 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <set>
+
 #include "common/grpc_util.h"
+#include "common/metrics.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -10,6 +13,48 @@ grpc::Status UnknownCrawl(uint64_t id) {
   return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                       "this queue server has no crawl " + std::to_string(id));
 }
+// The queue server's Prometheus metrics (names as the Grafana dashboard
+// in deploy/grafana expects).
+struct QueueServerMetrics {
+  prometheus::Family<prometheus::Counter>& schedules =
+      metrics::CounterFamily("crawl_queueserver_schedules_total", "Schedules by event: leased, expired");
+  prometheus::Counter& leased = schedules.Add({{"event", "leased"}});
+  prometheus::Counter& expired = schedules.Add({{"event", "expired"}});
+  prometheus::Counter& leased_urls =
+      metrics::CounterFamily("crawl_queueserver_leased_urls_total", "URLs handed out in schedules").Add({});
+  prometheus::Family<prometheus::Counter>& batches =
+      metrics::CounterFamily("crawl_queueserver_batches_total", "Result batches by rpc and result");
+  prometheus::Family<prometheus::Gauge>& frontier =
+      metrics::GaugeFamily("crawl_queueserver_frontier_urls", "URLs queued per tier (active crawl)");
+  prometheus::Gauge& urls_seen =
+      metrics::GaugeFamily("crawl_queueserver_urls_seen", "Distinct URLs seen (active crawl)").Add({});
+  uint64_t expired_seen = 0;
+  std::set<int32_t> tiers_shown;
+
+  void Batch(const char* rpc, const grpc::Status& s, bool duplicate) {
+    const char* result = !s.ok() ? "error" : duplicate ? "duplicate" : "applied";
+    batches.Add({{"rpc", rpc}, {"result", result}}).Increment();
+  }
+  void FromStats(const v1::QueueServerStats& st, uint64_t leases_expired) {
+    urls_seen.Set(static_cast<double>(st.urls_seen()));
+    std::set<int32_t> now;
+    for (const auto& t : st.tiers()) {
+      frontier.Add({{"tier", std::to_string(t.tier())}}).Set(static_cast<double>(t.urls()));
+      now.insert(t.tier());
+    }
+    for (int32_t old : tiers_shown)
+      if (!now.count(old)) frontier.Add({{"tier", std::to_string(old)}}).Set(0);
+    tiers_shown.insert(now.begin(), now.end());
+    if (leases_expired > expired_seen) expired.Increment(static_cast<double>(leases_expired - expired_seen));
+    expired_seen = leases_expired;
+  }
+};
+
+QueueServerMetrics& Metrics() {
+  static auto* m = new QueueServerMetrics();
+  return *m;
+}
+
 }  // namespace
 
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
@@ -120,6 +165,10 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext*, const v1:
     return grpc::Status::OK;
   }
   if (grpc::Status s = Finish(req->crawl_id(), shard->GetSchedule(*req, resp)); !s.ok()) return s;
+  if (resp->schedule_id() != 0) {
+    Metrics().leased.Increment();
+    Metrics().leased_urls.Increment(resp->urls_size());
+  }
   if (resp->schedule_id() != 0)
     spdlog::debug("schedule {} ({} urls) to {}", resp->schedule_id(), resp->urls_size(), req->fetcher_id());
   return grpc::Status::OK;
@@ -133,8 +182,9 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext*, const v
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  if (grpc::Status s = Finish(req->crawl_id(), shard->SubmitResults(*req, resp)); !s.ok()) return s;
-  return grpc::Status::OK;
+  grpc::Status s = Finish(req->crawl_id(), shard->SubmitResults(*req, resp));
+  Metrics().Batch("submit_results", s, resp->duplicate());
+  return s;
 }
 
 grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext*, const v1::AddUrlsRequest* req,
@@ -145,8 +195,9 @@ grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext*, const v1::Add
     resp->set_unknown_crawl(true);
     return grpc::Status::OK;
   }
-  if (grpc::Status s = Finish(req->crawl_id(), shard->AddUrls(*req, resp)); !s.ok()) return s;
-  return grpc::Status::OK;
+  grpc::Status s = Finish(req->crawl_id(), shard->AddUrls(*req, resp));
+  Metrics().Batch("add_urls", s, resp->duplicate());
+  return s;
 }
 
 grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext*, const v1::StatsRequest* req,
@@ -156,6 +207,7 @@ grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext*, const v1::Stats
   if (CrawlShard* shard = ShardFor(req->crawl_id())) {
     if (req->crawl_id() != 0 && req->limit_pages()) shard->SetPageCap(req->page_cap());
     shard->FillStats(resp->mutable_stats());
+    if (!shard->ended()) Metrics().FromStats(resp->stats(), shard->frontier_counters().leases_expired);
   }
   return grpc::Status::OK;
 }
