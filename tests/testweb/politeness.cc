@@ -125,7 +125,9 @@ PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRec
         if (h.crawl_delay_s > 0 && gap < h.crawl_delay_s * 1000.0 - kGapToleranceMs)
           ++h.crawl_delay_violations;
       }
-      if (host && !universe.IsAllowed("http://" + name + recs[i].target)) ++h.disallowed_requests;
+      // The host's own scheme: the log does not say which one a request used,
+      // and robots rules do not depend on it.
+      if (host && !universe.IsAllowed(universe.Origin(*host) + recs[i].target)) ++h.disallowed_requests;
     }
     // Connections: [first start, last end] per remote; sweep the starts and
     // ends (an end at the same instant as a start comes first).
