@@ -4,7 +4,9 @@
 # 20 KiB median pages), reports its start-up time and resident memory, then
 # pins it to ONE core (taskset) and loads it with testweb_load (keep-alive
 # GETs of real pages on C connections, the client pinned to another core).
-# Prints requests/s, MB/s, and the server's RSS and CPU time under load.
+# Prints requests/s, MB/s, the server's RSS, and its CPU time under load
+# (user + sys from /proc/PID/stat) with the requests per CPU-second it
+# implies: on a shared machine, the figure that says what one core buys.
 #
 #   tests/bench/testweb_rate.sh [--pages N] [--hosts H] [--preset P] [--connections C]
 #                               [--seconds S] [--server-cpu 0] [--client-cpu 1] [--ips N]
@@ -54,12 +56,19 @@ rss_peak=$(awk '/VmHWM/{print $2}' "/proc/$server_pid/status")
 hz=$(getconf CLK_TCK)
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "universe: $pages pages on $hosts hosts, preset $preset; $fds open descriptors (one listener per address)"
-python3 - "$t0" "$t1" "$rss_idle" "$rss_peak" "$ticks0" "$ticks1" "$hz" "$seconds" <<'PY'
+requests=$(sed -n 's/^requests \([0-9]*\) .*/\1/p' "$work/load.txt")
+python3 - "$t0" "$t1" "$rss_idle" "$rss_peak" "$ticks0" "$ticks1" "$hz" "$seconds" "$requests" <<'PY'
 import sys
 t0, t1 = float(sys.argv[1]), float(sys.argv[2])
 rss_idle, rss_peak = int(sys.argv[3]), int(sys.argv[4])
 k0, k1, hz, secs = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7]), float(sys.argv[8])
 print(f"server start-up (universe + listeners + hosts file): {t1 - t0:.2f} s")
 print(f"server RSS: {rss_idle / 1024:.1f} MiB idle, {rss_peak / 1024:.1f} MiB peak")
-print(f"server CPU under load: {(k1 - k0) / hz:.2f} s in {secs:.0f} s ({(k1 - k0) / hz / secs * 100:.0f}% of its one core)")
+cpu = (k1 - k0) / hz
+requests = int(sys.argv[9])
+print(f"server CPU under load: {cpu:.2f} s in {secs:.0f} s ({cpu / secs * 100:.0f}% of its one core)")
+# On a shared machine the wall-clock rate says as much about the neighbours
+# as about testweb; CPU time per request is what one core of its own buys.
+if cpu > 0:
+    print(f"server CPU per request: {cpu * 1e6 / requests:.1f} us = {requests / cpu:,.0f} requests per CPU-second")
 PY

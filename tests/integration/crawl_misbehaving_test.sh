@@ -45,6 +45,11 @@ by_kind = collections.Counter(kinds.get(u, "?") for u in fetched)
 print(f"reachable {len(reachable)}, fetched {len(pages)} ({len(fetched)} distinct), budget {budget}")
 print("statuses:", dict(sorted(statuses.items())))
 print("kinds fetched:", dict(sorted(by_kind.items())))
+https = [u for u in fetched if u.startswith("https://")]
+sitemaps = [u for u in fetched if "sitemap" in u]
+print(f"https URLs fetched {len(https)}, sitemaps fetched {len(sitemaps)}: {sitemaps[:4]}")
+# The https hosts (self-signed certificate) are reachable and were crawled.
+assert https, "no https:// URL fetched (TLS to testweb with --accept-self-signed failed?)"
 extra = sorted(set(fetched) - reachable)
 assert not extra, f"{len(extra)} fetched URLs outside the reachable set, e.g. {extra[:5]}"
 assert len(fetched) >= int(budget) // 2, f"only {len(fetched)} pages fetched"

@@ -28,6 +28,7 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "common/atomic_file.h"
@@ -147,11 +148,9 @@ struct ServeFlags {
 int Serve(const UniverseFlags& options, const ServeFlags& flags) {
   auto universe = MakeUniverse(options);
   if (!universe.ok()) return Fail(universe.status().message());
-  const uint64_t distinct = flags.ips == 0 ? universe->HostCount() : std::min<uint64_t>(flags.ips, universe->HostCount());
-  auto addresses = LoopbackAddresses(flags.bind_base, distinct);
+  // With --ips, host i on address i % ips: the Host header tells hosts apart.
+  auto addresses = HostAddresses(flags.bind_base, universe->HostCount(), flags.ips);
   if (!addresses.ok()) return Fail(addresses.status().message());
-  // Host i on address i % distinct: the Host header tells hosts apart.
-  for (uint64_t i = distinct; i < universe->HostCount(); ++i) addresses->push_back((*addresses)[i % distinct]);
   // A stale hosts file would announce readiness too early.
   std::remove(flags.hosts_file.c_str());
 
@@ -227,9 +226,17 @@ int Export(const UniverseFlags& options, const std::string& out_path, const std:
   return 0;
 }
 
-int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_path, bool json) {
+int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_path, bool json,
+                           const ServeFlags& serve_flags) {
   auto universe = MakeUniverse(options);
   if (!universe.ok()) return Fail(universe.status().message());
+  // Per-address judgement only when hosts share addresses.
+  std::optional<std::vector<std::string>> addresses;
+  if (serve_flags.ips != 0 && serve_flags.ips < universe->HostCount()) {
+    auto a = HostAddresses(serve_flags.bind_base, universe->HostCount(), serve_flags.ips);
+    if (!a.ok()) return Fail(a.status().message());
+    addresses = std::move(a).value();
+  }
   std::ifstream in(log_path);
   if (!in) return Fail("cannot open access log " + log_path);
   std::vector<AccessRecord> records;
@@ -243,7 +250,8 @@ int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_
     records.push_back(std::move(record).value());
   }
   if (in.bad()) return Fail("cannot read access log " + log_path);
-  const PolitenessReport report = CheckPoliteness(*universe, std::move(records));
+  const PolitenessReport report =
+      CheckPoliteness(*universe, std::move(records), addresses ? &*addresses : nullptr);
   std::cout << (json ? ToJson(report) : ToText(report));
   std::cout.flush();
   return std::cout ? 0 : Fail("cannot write to stdout");
@@ -280,6 +288,10 @@ int Main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("testweb"));
   CLI::App app("testweb: a deterministic synthetic web on loopback addresses (DESIGN.md section 10)");
   app.require_subcommand(1);
+  app.footer("Universe flags (serve, export, seeds, check-politeness): --seed S --hosts H --pages P\n"
+             "[--preset NAME] [--enable NAMES] [--disable NAMES] [--page-kb K]; 'testweb COMMAND --help'\n"
+             "lists a command's flags.\n\n" +
+             PresetsAndSwitchesHelp());
 
   UniverseFlags options;
   ServeFlags serve_flags;
@@ -327,6 +339,12 @@ int Main(int argc, char** argv) {
   AddUniverseFlags(polite, options);
   polite->add_option("log", log_path, "The access log written by 'serve --access-log'")->required();
   polite->add_flag("--json", json, "Print one JSON object (its 'violations' field counts them all)");
+  polite
+      ->add_option("--ips", serve_flags.ips,
+                   "As given to serve: hosts shared N addresses; then each address is judged too (at most "
+                   "one connection at a time to it)")
+      ->capture_default_str();
+  polite->add_option("--bind-base", serve_flags.bind_base, "As given to serve")->capture_default_str();
 
   std::string fetched_path;
   uint64_t every = 1;
@@ -358,7 +376,7 @@ int Main(int argc, char** argv) {
 
   if (serve->parsed()) return Serve(options, serve_flags);
   if (exp->parsed()) return Export(options, out_path, truth_path);
-  if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json);
+  if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json, serve_flags);
   if (captured->parsed()) return PageRankCaptured(truth_path, fetched_path, every);
   if (seeds->parsed()) return Seeds(options);
   return Fail("no subcommand");
