@@ -371,8 +371,17 @@ std::string Universe::RenderPageAt(uint32_t host, uint64_t page) const {
   const Host& h = hosts_[host];
   Rng rng(Hash(options_.seed, host, page, kSaltText));
   const std::vector<Link> links = Links(host, page);
-  // Median page_kb, spread over [0.5, 1.5] x page_kb (triangular).
-  const double factor = 0.5 + (rng.Uniform() + rng.Uniform()) / 2;
+  // Median page_kb. Word-by-word text (clean): spread over [0.5, 1.5] x
+  // page_kb (triangular). Corpus text: log-normal with sigma 0.6 (the
+  // heavy right tail of real HTML sizes: 10% of pages over 2.2x the
+  // median, 1% over 4x), cut to [0.2, 8] x page_kb; Box-Muller from the
+  // same two uniforms.
+  const double u1 = rng.Uniform(), u2 = rng.Uniform();
+  double factor = 0.5 + (u1 + u2) / 2;
+  if (corpus_) {
+    const double normal = std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(2.0 * 3.14159265358979323846 * u2);
+    factor = std::clamp(std::exp(0.6 * normal), 0.2, 8.0);
+  }
   const auto target_size = static_cast<size_t>(factor * options_.page_kb * 1024);
 
   std::string html;

@@ -576,6 +576,11 @@ TEST_CASE("misbehaving pages carry 20 KiB of corpus text with host topic words",
   const double median = static_cast<double>(sizes[sizes.size() / 2]);
   CHECK(median > 0.8 * 20 * 1024);
   CHECK(median < 1.4 * 20 * 1024);
+  // A heavy right tail (log-normal): the 90th percentile well above the
+  // median, as with real pages, and nothing past 8x.
+  const double p90 = static_cast<double>(sizes[sizes.size() * 9 / 10]);
+  CHECK(p90 > 1.6 * median);
+  CHECK(sizes.back() < 8.5 * 20 * 1024 + 8192);
 }
 
 }  // namespace
