@@ -52,11 +52,12 @@ ZipfSampler::ZipfSampler(uint64_t n, double exponent) : cdf_(std::max<uint64_t>(
   cdf_.back() = 1.0;
   // Guide table (Chen and Asau, 1974): guide_[b] is where the search for
   // any u near b / K starts, so a draw costs a step or two instead of a
-  // binary search, with exactly the binary search's answer.
+  // binary search, with exactly the binary search's answer. Entries are
+  // 32-bit to stay small in cache (a vocabulary never nears 2^32 ranks).
   guide_.resize(std::min<uint64_t>(4 * cdf_.size(), 1U << 20) + 1);
   const double k = static_cast<double>(guide_.size() - 1);
   for (size_t b = 0; b < guide_.size(); ++b) {
-    guide_[b] = static_cast<uint64_t>(std::upper_bound(cdf_.begin(), cdf_.end(), static_cast<double>(b) / k) -
+    guide_[b] = static_cast<uint32_t>(std::upper_bound(cdf_.begin(), cdf_.end(), static_cast<double>(b) / k) -
                                       cdf_.begin());
   }
 }

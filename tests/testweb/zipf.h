@@ -28,7 +28,7 @@ class ZipfSampler {
 
  private:
   std::vector<double> cdf_;      // cdf_[r] = P(rank <= r); cdf_.back() == 1
-  std::vector<uint64_t> guide_;  // guide_[b] = first r with cdf_[r] > b / (guide_.size() - 1)
+  std::vector<uint32_t> guide_;  // guide_[b] = first r with cdf_[r] > b / (guide_.size() - 1)
 };
 
 }  // namespace crawl::testweb
