@@ -150,5 +150,16 @@ TEST_CASE("hosts sharing an address are judged together when the addresses are g
   CHECK(ToJson(shared).find("\"addresses\":[{\"address\":\"127.20.0.1\",\"hosts\":2") != std::string::npos);
 }
 
+TEST_CASE("requests to https hosts are judged by their own https rules", "[unit]") {
+  const Universe u = Make();
+  REQUIRE(u.IsHttps(4));
+  // Host 4 is https-only; "/" is allowed there, /private/ is not.
+  const auto report = CheckPoliteness(
+      u, Parse("2026-11-22T18:00:00.000000Z\twww.site4.test\t/robots.txt\t200\t10\t127.0.0.1:1\t1.000\t1\n"
+               "2026-11-22T18:00:01.000000Z\twww.site4.test\t/\t200\t10\t127.0.0.1:1\t1.000\t1\n"));
+  CHECK(Find(report, "www.site4.test").disallowed_requests == 0);
+  CHECK(report.violations == 0);
+}
+
 }  // namespace
 }  // namespace crawl::testweb
