@@ -1,6 +1,7 @@
 // Loopback address assignment and the hosts file; see hosts_file.h.
 #include "tests/testweb/hosts_file.h"
 
+#include <algorithm>
 #include <boost/asio/ip/address_v4.hpp>
 
 #include "common/atomic_file.h"
@@ -25,6 +26,15 @@ Result<std::vector<std::string>> LoopbackAddresses(std::string_view base, uint64
     out.push_back(boost::asio::ip::address_v4(next).to_string());
   }
   return out;
+}
+
+Result<std::vector<std::string>> HostAddresses(std::string_view base, uint64_t hosts, uint64_t ips) {
+  const uint64_t distinct = ips == 0 ? hosts : std::min(ips, hosts);
+  auto addresses = LoopbackAddresses(base, distinct);
+  if (!addresses.ok()) return addresses.status();
+  addresses->reserve(hosts);
+  for (uint64_t i = distinct; i < hosts; ++i) addresses->push_back((*addresses)[i % distinct]);
+  return addresses;
 }
 
 std::string FormatHostsFile(const std::vector<HostsEntry>& entries) {

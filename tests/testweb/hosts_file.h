@@ -21,6 +21,11 @@ inline constexpr std::string_view kDefaultBindBase = "127.20.0.0";
 // `base` is not an IPv4 address in 127.0.0.0/8 or the range leaves it.
 [[nodiscard]] Result<std::vector<std::string>> LoopbackAddresses(std::string_view base, uint64_t count);
 
+// The address of each of `hosts` hosts when they share `ips` addresses
+// (0: one each): host i gets the (i % ips)-th address after `base`.
+[[nodiscard]] Result<std::vector<std::string>> HostAddresses(std::string_view base, uint64_t hosts,
+                                                             uint64_t ips);
+
 struct HostsEntry {
   std::string address;  // dotted quad
   uint16_t port = 0;

@@ -8,6 +8,7 @@
 //                  [--out FILE|-] [--truth FILE|-]
 //   testweb seeds  --seed S --hosts H --pages P [universe flags]
 //   testweb check-politeness LOG --seed S --hosts H --pages P [universe flags] [--json]
+//   testweb pagerank-captured --truth FILE --fetched FILE [--every K]
 //
 // Misbehaviours (--enable/--disable, comma-separated or repeated, applied
 // after the preset in that order): see universe_options.h and universe.h.
@@ -27,10 +28,12 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
-#include "tests/testweb/access_log.h"
 #include "common/atomic_file.h"
+#include "tests/testweb/access_log.h"
+#include "tests/testweb/captured_pagerank.h"
 #include "tests/testweb/ground_truth.h"
 #include "tests/testweb/hosts_file.h"
 #include "tests/testweb/politeness.h"
@@ -54,6 +57,49 @@ struct UniverseFlags {
   std::vector<std::string> disable;
 };
 
+// The --help footer of every universe command: each preset and switch.
+std::string PresetsAndSwitchesHelp() {
+  return R"(Presets (--preset):
+  clean        Nothing misbehaves: a well-behaved web, 4 KiB median pages, text
+               drawn word by word. The default; what the end-to-end test crawls.
+  misbehaving  Every switch below on; 20 KiB median pages, corpus text.
+  bench        Nothing misbehaves; 20 KiB median pages, corpus text (sentences
+               copied from a per-seed corpus): for scale and load benchmarks.
+
+Switches (--enable/--disable NAME[,NAME...] or all; host i misbehaves when
+i % period == phase, the same hosts for every seed; farm hosts do not):
+  robots-rules        i%4==1   robots.txt with Allow, '*', '$' and Crawl-delay: 1
+  robots-5xx          i%10==7  robots.txt answers 500 (the host is off limits)
+  robots-unreachable  i%10==9  robots.txt: connection closed without an answer
+  redirects           i%3==0   /redirect/CODE/HOPS/J chains (301 302 307 308, 1-3
+                               hops) and /loop/0/J <-> /loop/1/J loops (302)
+  errors              i%3==1   /error/CODE/J: 404, 410, 500, 503 + Retry-After: 2
+  slow                i%8==5   1 s to the first byte, then the answer trickled in
+                               10 pieces 150 ms apart
+  big-pages           i%5==2   /big/J.html (> 1 MiB, Content-Length) and
+                               /big-chunked/J.html (> 1 MiB, chunked)
+  gzip                i%2==0   Content-Encoding: gzip when the client accepts it
+  non-html            i%3==2   /files/J.pdf, /files/J.png, /files/J.txt
+  duplicates          i%4==0   the same page under ?sessionid=HEX and ?utm_*= URLs
+  soft-404            i%6==3   unknown paths answer 200 "not found"; /old/J.html
+                               links lead there
+  malformed-html      i%5==4   unclosed tags, bad entities, stray bytes, wrong
+                               charset labels (meta and Content-Type)
+  traps               i%7==3   endless /calendar/YYYY/MM/ and /deep/a/a/.../
+  link-farm           i%10==4  the last max(2, hosts/10) hosts are
+                               farm<j>.spam.test (one CLD, dense internal links);
+                               these hosts' roots are its only in-links
+  https               i%9==4   https:// only, TLS with a self-signed certificate
+                               made at start (crawl with --accept-self-signed);
+                               same port as http; http:// answers 301
+  sitemaps            i%4==2   robots.txt names /sitemap.xml (urlset) or
+                               /sitemap_index.xml (-> /sitemaps/1.xml.gz, a gzip
+                               file, and /sitemaps/2.xml)
+  host-names          i%6==1   www.site<i>.co.test; i%6==4 blog.site<i-1>.test and
+                               i%6==5 shop.site<i-2>.test (same CLD as i-1, i-2)
+)";
+}
+
 void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
   UniverseOptions& o = flags.options;
   cmd->add_option("--seed", o.seed, "Random seed: the same seed gives the same web")
@@ -66,15 +112,15 @@ void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
       ->required()
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--preset", o.preset,
-                  "Behaviour preset: clean (nothing misbehaves) or misbehaving (all on)")
+                  "Preset: clean (nothing misbehaves, 4 KiB pages), misbehaving (every switch on, 20 KiB "
+                  "pages), bench (clean at 20 KiB pages, fast text); see the list below")
       ->capture_default_str();
-  std::string names;
-  for (const auto& n : MisbehaviourNames()) names += (names.empty() ? "" : ", ") + n;
-  cmd->add_option("--enable", flags.enable, "Switch misbehaviours on (comma-separated, or 'all'): " + names)
+  cmd->add_option("--enable", flags.enable, "Switch misbehaviours on (comma-separated, or 'all'; list below)")
       ->delimiter(',');
   cmd->add_option("--disable", flags.disable, "Switch misbehaviours off (after --enable)")->delimiter(',');
-  cmd->add_option("--page-kb", flags.page_kb, "Median page size in KiB (default: the preset's, 4)")
+  cmd->add_option("--page-kb", flags.page_kb, "Median page size in KiB (default: the preset's)")
       ->check(CLI::Range(1, 1024));
+  cmd->footer(PresetsAndSwitchesHelp());
 }
 
 Result<Universe> MakeUniverse(const UniverseFlags& flags) {
@@ -95,13 +141,15 @@ struct ServeFlags {
   uint16_t port = 0;
   std::string access_log;
   std::string bind_base = std::string(kDefaultBindBase);
+  uint64_t ips = 0;  // 0: one address per host
   int threads = 1;
 };
 
 int Serve(const UniverseFlags& options, const ServeFlags& flags) {
   auto universe = MakeUniverse(options);
   if (!universe.ok()) return Fail(universe.status().message());
-  auto addresses = LoopbackAddresses(flags.bind_base, universe->HostCount());
+  // With --ips, host i on address i % ips: the Host header tells hosts apart.
+  auto addresses = HostAddresses(flags.bind_base, universe->HostCount(), flags.ips);
   if (!addresses.ok()) return Fail(addresses.status().message());
   // A stale hosts file would announce readiness too early.
   std::remove(flags.hosts_file.c_str());
@@ -178,9 +226,17 @@ int Export(const UniverseFlags& options, const std::string& out_path, const std:
   return 0;
 }
 
-int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_path, bool json) {
+int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_path, bool json,
+                           const ServeFlags& serve_flags) {
   auto universe = MakeUniverse(options);
   if (!universe.ok()) return Fail(universe.status().message());
+  // Per-address judgement only when hosts share addresses.
+  std::optional<std::vector<std::string>> addresses;
+  if (serve_flags.ips != 0 && serve_flags.ips < universe->HostCount()) {
+    auto a = HostAddresses(serve_flags.bind_base, universe->HostCount(), serve_flags.ips);
+    if (!a.ok()) return Fail(a.status().message());
+    addresses = std::move(a).value();
+  }
   std::ifstream in(log_path);
   if (!in) return Fail("cannot open access log " + log_path);
   std::vector<AccessRecord> records;
@@ -194,8 +250,27 @@ int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_
     records.push_back(std::move(record).value());
   }
   if (in.bad()) return Fail("cannot read access log " + log_path);
-  const PolitenessReport report = CheckPoliteness(*universe, std::move(records));
+  const PolitenessReport report =
+      CheckPoliteness(*universe, std::move(records), addresses ? &*addresses : nullptr);
   std::cout << (json ? ToJson(report) : ToText(report));
+  std::cout.flush();
+  return std::cout ? 0 : Fail("cannot write to stdout");
+}
+
+int PageRankCaptured(const std::string& truth_path, const std::string& fetched_path, uint64_t every) {
+  std::ifstream truth_in(truth_path);
+  if (!truth_in) return Fail("cannot open truth file " + truth_path);
+  auto ranks = ParseTruthRanks(truth_in);
+  if (!ranks.ok()) return Fail(truth_path + ": " + ranks.status().message());
+  std::ifstream fetched_in(fetched_path);
+  if (!fetched_in) return Fail("cannot open fetched list " + fetched_path);
+  auto fetched = ParseFetched(fetched_in);
+  if (!fetched.ok()) return Fail(fetched_path + ": " + fetched.status().message());
+  char line[64];
+  for (const auto& p : CapturedPageRank(*ranks, *fetched, every)) {
+    std::snprintf(line, sizeof line, "%llu\t%.9f\n", static_cast<unsigned long long>(p.pages), p.captured);
+    std::cout << line;
+  }
   std::cout.flush();
   return std::cout ? 0 : Fail("cannot write to stdout");
 }
@@ -213,6 +288,10 @@ int Main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("testweb"));
   CLI::App app("testweb: a deterministic synthetic web on loopback addresses (DESIGN.md section 10)");
   app.require_subcommand(1);
+  app.footer("Universe flags (serve, export, seeds, check-politeness): --seed S --hosts H --pages P\n"
+             "[--preset NAME] [--enable NAMES] [--disable NAMES] [--page-kb K]; 'testweb COMMAND --help'\n"
+             "lists a command's flags.\n\n" +
+             PresetsAndSwitchesHelp());
 
   UniverseFlags options;
   ServeFlags serve_flags;
@@ -232,6 +311,11 @@ int Main(int argc, char** argv) {
       ->add_option("--bind-base", serve_flags.bind_base,
                    "Host i listens on the i-th usable address after this one")
       ->capture_default_str();
+  serve
+      ->add_option("--ips", serve_flags.ips,
+                   "Distinct addresses (host i on the (i % N)-th); 0: one per host. Fewer addresses mean "
+                   "fewer listening sockets, but a crawler's per-IP politeness then spans several hosts")
+      ->capture_default_str();
   serve->add_option("--threads", serve_flags.threads, "Threads running the io_context")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
@@ -243,7 +327,9 @@ int Main(int argc, char** argv) {
   exp->add_option("--out", out_path,
                   "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
   exp->add_option("--truth", truth_path,
-                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout");
+                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
+                  "normal, farm, trap, duplicate, disallowed, error, redirect or non-html (files and "
+                  "sitemaps); traps are cut at 24 months and 20 /deep/ levels");
 
   std::string log_path;
   bool json = false;
@@ -253,6 +339,27 @@ int Main(int argc, char** argv) {
   AddUniverseFlags(polite, options);
   polite->add_option("log", log_path, "The access log written by 'serve --access-log'")->required();
   polite->add_flag("--json", json, "Print one JSON object (its 'violations' field counts them all)");
+  polite
+      ->add_option("--ips", serve_flags.ips,
+                   "As given to serve: hosts shared N addresses; then each address is judged too (at most "
+                   "one connection at a time to it)")
+      ->capture_default_str();
+  polite->add_option("--bind-base", serve_flags.bind_base, "As given to serve")->capture_default_str();
+
+  std::string fetched_path;
+  uint64_t every = 1;
+  CLI::App* captured = app.add_subcommand(
+      "pagerank-captured",
+      "Print 'K<TAB>CAPTURED' lines: the PageRank a crawl held after its first K pages");
+  captured->add_option("--truth", truth_path, "The truth file of 'export --truth'")->required();
+  captured
+      ->add_option("--fetched", fetched_path,
+                   "Fetched URLs in fetch order, one per line (or 'crawlctl log' lines: the first "
+                   "http(s):// field); robots.txt lines are skipped")
+      ->required();
+  captured->add_option("--every", every, "One line every K pages (and after the last)")
+      ->check(CLI::Range(uint64_t{1}, UINT64_MAX))
+      ->capture_default_str();
 
   CLI::App* seeds = app.add_subcommand("seeds", "Print the seed URLs, one per line");
   AddUniverseFlags(seeds, options);
@@ -269,7 +376,8 @@ int Main(int argc, char** argv) {
 
   if (serve->parsed()) return Serve(options, serve_flags);
   if (exp->parsed()) return Export(options, out_path, truth_path);
-  if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json);
+  if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json, serve_flags);
+  if (captured->parsed()) return PageRankCaptured(truth_path, fetched_path, every);
   if (seeds->parsed()) return Seeds(options);
   return Fail("no subcommand");
 }

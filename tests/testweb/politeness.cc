@@ -74,6 +74,47 @@ std::string Number(double v) {
   return buf;
 }
 
+struct Concurrency {
+  uint32_t max_concurrent = 0;
+  uint64_t violations = 0;  // connections opened while another was open
+};
+
+// Connections: [first start, last end] per CONNECTION (or REMOTE); sweep
+// the starts and ends (an end at the same instant as a start comes first).
+Concurrency MeasureConcurrency(const std::vector<const AccessRecord*>& recs) {
+  std::map<std::string, std::pair<int64_t, int64_t>> conns;
+  for (const AccessRecord* r : recs) {
+    const auto end = r->start_us + static_cast<int64_t>(r->duration_ms * 1000.0);
+    auto [it, fresh] =
+        conns.try_emplace(r->connection != 0 ? std::to_string(r->connection) : r->remote, r->start_us, end);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, r->start_us);
+      it->second.second = std::max(it->second.second, end);
+    }
+  }
+  std::vector<std::pair<int64_t, int>> events;
+  for (const auto& [remote, span] : conns) {
+    events.emplace_back(span.first, +1);
+    events.emplace_back(span.second, -1);
+  }
+  std::sort(events.begin(), events.end());
+  Concurrency c;
+  int open = 0;
+  for (const auto& [t, delta] : events) {
+    if (delta > 0 && open > 0) ++c.violations;
+    open += delta;
+    c.max_concurrent = std::max<uint32_t>(c.max_concurrent, static_cast<uint32_t>(std::max(open, 0)));
+  }
+  return c;
+}
+
+Concurrency MeasureConcurrency(const std::vector<AccessRecord>& recs) {
+  std::vector<const AccessRecord*> ptrs;
+  ptrs.reserve(recs.size());
+  for (const auto& r : recs) ptrs.push_back(&r);
+  return MeasureConcurrency(ptrs);
+}
+
 }  // namespace
 
 Result<AccessRecord> ParseAccessLine(std::string_view line) {
@@ -102,7 +143,8 @@ Result<AccessRecord> ParseAccessLine(std::string_view line) {
   return r;
 }
 
-PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRecord> records) {
+PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRecord> records,
+                                 const std::vector<std::string>* addresses) {
   PolitenessReport report;
   report.requests = records.size();
   std::map<std::string, std::vector<AccessRecord>> by_host;
@@ -125,34 +167,32 @@ PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRec
         if (h.crawl_delay_s > 0 && gap < h.crawl_delay_s * 1000.0 - kGapToleranceMs)
           ++h.crawl_delay_violations;
       }
-      if (host && !universe.IsAllowed("http://" + name + recs[i].target)) ++h.disallowed_requests;
+      // The host's own scheme: the log does not say which one a request used,
+      // and robots rules do not depend on it.
+      if (host && !universe.IsAllowed(universe.Origin(*host) + recs[i].target)) ++h.disallowed_requests;
     }
-    // Connections: [first start, last end] per remote; sweep the starts and
-    // ends (an end at the same instant as a start comes first).
-    std::map<std::string, std::pair<int64_t, int64_t>> conns;
-    for (const auto& r : recs) {
-      const auto end = r.start_us + static_cast<int64_t>(r.duration_ms * 1000.0);
-      auto [it, fresh] =
-          conns.try_emplace(r.connection != 0 ? std::to_string(r.connection) : r.remote, r.start_us, end);
-      if (!fresh) {
-        it->second.first = std::min(it->second.first, r.start_us);
-        it->second.second = std::max(it->second.second, end);
-      }
-    }
-    std::vector<std::pair<int64_t, int>> events;
-    for (const auto& [remote, span] : conns) {
-      events.emplace_back(span.first, +1);
-      events.emplace_back(span.second, -1);
-    }
-    std::sort(events.begin(), events.end());
-    int open = 0;
-    for (const auto& [t, delta] : events) {
-      if (delta > 0 && open > 0) ++h.concurrency_violations;
-      open += delta;
-      h.max_concurrent = std::max<uint32_t>(h.max_concurrent, static_cast<uint32_t>(std::max(open, 0)));
-    }
+    const Concurrency c = MeasureConcurrency(recs);
+    h.max_concurrent = c.max_concurrent;
+    h.concurrency_violations = c.violations;
     report.violations += h.violations();
     report.hosts.push_back(std::move(h));
+  }
+  if (addresses != nullptr) {
+    // Per address: the connections to every host it serves, together.
+    std::map<std::string, std::vector<const AccessRecord*>> by_address;
+    std::map<std::string, uint32_t> hosts_at;
+    for (const auto& [name, recs] : by_host) {
+      const auto host = universe.HostIndex(name);
+      if (!host || *host >= addresses->size()) continue;
+      const std::string& address = (*addresses)[*host];
+      ++hosts_at[address];
+      for (const auto& r : recs) by_address[address].push_back(&r);
+    }
+    for (auto& [address, recs] : by_address) {
+      const Concurrency c = MeasureConcurrency(recs);
+      report.addresses.push_back({address, hosts_at[address], recs.size(), c.max_concurrent, c.violations});
+      report.violations += c.violations;
+    }
   }
   return report;
 }
@@ -172,7 +212,20 @@ std::string ToJson(const PolitenessReport& report) {
            ",\"disallowed_requests\":" + std::to_string(h.disallowed_requests) +
            ",\"violations\":" + std::to_string(h.violations()) + "}";
   }
-  return out + "]}\n";
+  out += "]";
+  if (!report.addresses.empty()) {
+    out += ",\"addresses\":[";
+    for (size_t i = 0; i < report.addresses.size(); ++i) {
+      const AddressPoliteness& a = report.addresses[i];
+      if (i > 0) out += ',';
+      out += "{\"address\":" + JsonString(a.address) + ",\"hosts\":" + std::to_string(a.hosts) +
+             ",\"requests\":" + std::to_string(a.requests) +
+             ",\"max_concurrent\":" + std::to_string(a.max_concurrent) +
+             ",\"concurrency_violations\":" + std::to_string(a.concurrency_violations) + "}";
+    }
+    out += "]";
+  }
+  return out + "}\n";
 }
 
 std::string ToText(const PolitenessReport& report) {
@@ -187,6 +240,12 @@ std::string ToText(const PolitenessReport& report) {
                   h.min_gap_ms < 0 ? "-" : Number(h.min_gap_ms).c_str(), h.crawl_delay_s,
                   static_cast<unsigned long long>(h.crawl_delay_violations),
                   static_cast<unsigned long long>(h.disallowed_requests));
+    out += line;
+  }
+  for (const auto& a : report.addresses) {
+    std::snprintf(line, sizeof line, "address %-15s hosts %u requests %llu conns %u too_many %llu\n",
+                  a.address.c_str(), a.hosts, static_cast<unsigned long long>(a.requests), a.max_concurrent,
+                  static_cast<unsigned long long>(a.concurrency_violations));
     out += line;
   }
   out += "requests " + std::to_string(report.requests) + ", violations " + std::to_string(report.violations) +

@@ -14,7 +14,12 @@
 //   - a Crawl-delay violation is a request starting less than Crawl-delay
 //     seconds (minus kGapToleranceMs) after the previous request start on
 //     that host; robots.txt requests count as requests;
-//   - violations = concurrency + Crawl-delay + disallowed, over all hosts.
+//   - violations = concurrency + Crawl-delay + disallowed, over all hosts;
+//   - per address (only when the caller gives each host's address, i.e.
+//     several hosts share one): connections to any of its hosts open at
+//     once; each one opened while another was open is a violation too.
+//     With one address per host this equals the per-host count, so it is
+//     not judged twice.
 // Pure: no I/O; the caller reads the file.
 #pragma once
 
@@ -59,16 +64,28 @@ struct HostPoliteness {
   }
 };
 
+struct AddressPoliteness {
+  std::string address;
+  uint32_t hosts = 0;  // hosts at this address that were requested
+  uint64_t requests = 0;
+  uint32_t max_concurrent = 0;
+  uint64_t concurrency_violations = 0;
+};
+
 struct PolitenessReport {
-  std::vector<HostPoliteness> hosts;  // by host name
+  std::vector<HostPoliteness> hosts;          // by host name
+  std::vector<AddressPoliteness> addresses;   // by address; empty unless addresses were given
   uint64_t requests = 0;
   uint64_t violations = 0;
 };
 
 // Hosts not in `universe` ("-" included) are reported with no robots checks.
-[[nodiscard]] PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRecord> records);
+// `addresses`, if given: host i's address at [i] (as `testweb serve --ips`
+// assigns them); then each address is judged as well.
+[[nodiscard]] PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRecord> records,
+                                               const std::vector<std::string>* addresses = nullptr);
 
-// {"requests":N,"violations":V,"hosts":[{...}, ...]} on one line.
+// {"requests":N,"violations":V,"hosts":[{...}, ...][,"addresses":[...]]} on one line.
 [[nodiscard]] std::string ToJson(const PolitenessReport& report);
 // One line per host, then a total line.
 [[nodiscard]] std::string ToText(const PolitenessReport& report);

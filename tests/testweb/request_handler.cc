@@ -35,7 +35,7 @@ std::string HostHeaderName(std::string_view value) {
 }  // namespace
 
 Handled HandleRequest(const Universe& universe, const Request& request,
-                      std::optional<uint32_t> fallback_host) {
+                      std::optional<uint32_t> fallback_host, bool tls) {
   Handled out;
   Response& res = out.response;
   res.version(request.version());
@@ -56,7 +56,16 @@ Handled HandleRequest(const Universe& universe, const Request& request,
   } else {
     const std::string_view target(request.target().data(), request.target().size());
     std::optional<Served> served;
-    if (host) served = universe.Serve(*host, target);
+    if (host && universe.IsHttps(*host) && !tls) {
+      // An https-only host asked over plain HTTP: off to the https URL.
+      served.emplace();
+      served->status = 301;
+      served->content_type = kHtmlType;
+      served->location = universe.Origin(*host) + std::string(target);
+      served->body = "<!DOCTYPE html>\n<html><body><a href=\"" + served->location + "\">Moved</a></body></html>\n";
+    } else if (host) {
+      served = universe.Serve(*host, target);
+    }
     if (served && served->close) {
       out.close = true;
       return out;

@@ -33,9 +33,10 @@ struct Handled {
 };
 
 // `fallback_host`: the host owning the address the request arrived on, used
-// when the Host header names no host of `universe`.
+// when the Host header names no host of `universe`. `tls`: the request came
+// over TLS; a plain request for an https host answers 301 to its https URL.
 // REQUIRES: fallback_host, if set, < universe.HostCount().
 [[nodiscard]] Handled HandleRequest(const Universe& universe, const Request& request,
-                                    std::optional<uint32_t> fallback_host);
+                                    std::optional<uint32_t> fallback_host, bool tls = false);
 
 }  // namespace crawl::testweb

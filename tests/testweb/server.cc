@@ -11,18 +11,22 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/core/detect_ssl.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 #include "tests/testweb/request_handler.h"
+#include "tests/testweb/tls_cert.h"
 
 namespace crawl::testweb {
 namespace {
@@ -30,6 +34,7 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 
 constexpr uint32_t kHeaderLimit = 16 * 1024;
@@ -44,38 +49,50 @@ struct ServerContext {
   std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
   std::chrono::milliseconds read_timeout{};
   std::chrono::milliseconds write_timeout{};
+  std::shared_ptr<asio::ssl::context> tls;        // null: no https hosts, TLS bytes are refused
   mutable std::atomic<uint64_t> connections{0};  // numbers sessions for the access log
 };
 
 namespace {
 
-// One connection. Owns itself through the handlers it has pending; all of
-// its handlers run on its strand (the socket's executor).
-class Session : public std::enable_shared_from_this<Session> {
+// One connection over Stream (beast::tcp_stream, or an ssl_stream over one
+// for https). Owns itself through the handlers it has pending; all of its
+// handlers run on its strand (the socket's executor).
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
  public:
-  Session(tcp::socket&& socket, std::shared_ptr<const ServerContext> context)
-      : stream_(std::move(socket)), context_(std::move(context)), connection_(++context_->connections) {}
+  Session(Stream&& stream, beast::flat_buffer&& buffer, std::shared_ptr<const ServerContext> context)
+      : stream_(std::move(stream)),
+        buffer_(std::move(buffer)),
+        context_(std::move(context)),
+        connection_(++context_->connections) {}
 
+  // REQUIRES: for TLS, the handshake is done.
   void Run() {
     beast::error_code ec;
-    const auto local = stream_.socket().local_endpoint(ec);
+    const auto local = Socket().local_endpoint(ec);
     if (!ec) {
       const auto it = context_->host_by_address.find(local.address().to_string());
       if (it != context_->host_by_address.end()) fallback_host_ = it->second;
     }
-    const auto remote = stream_.socket().remote_endpoint(ec);
+    const auto remote = Socket().remote_endpoint(ec);
     remote_ = ec ? "-" : remote.address().to_string() + ":" + std::to_string(remote.port());
-    asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::DoRead, shared_from_this()));
+    asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::DoRead, this->shared_from_this()));
   }
 
  private:
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
+  tcp::socket& Socket() { return beast::get_lowest_layer(stream_).socket(); }
+  void Expire(std::chrono::milliseconds after) { beast::get_lowest_layer(stream_).expires_after(after); }
+
   void DoRead() {
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
     parser_->body_limit(kBodyLimit);
-    stream_.expires_after(context_->read_timeout);
+    Expire(context_->read_timeout);
     http::async_read(stream_, buffer_, *parser_,
-                     beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+                     beast::bind_front_handler(&Session::OnRead, this->shared_from_this()));
   }
 
   void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
@@ -84,14 +101,14 @@ class Session : public std::enable_shared_from_this<Session> {
     started_wall_ = std::chrono::system_clock::now();
     started_ = std::chrono::steady_clock::now();
     const Request request = parser_->release();
-    handled_ = HandleRequest(*context_->universe, request, fallback_host_);
+    handled_ = HandleRequest(*context_->universe, request, fallback_host_, kTls);
     target_.assign(request.target().data(), request.target().size());
     if (handled_.close) {
       // robots-unreachable: the request is read, then the connection dies.
       Log(0, 0);
       beast::error_code ignored;
-      stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-      stream_.socket().close(ignored);
+      Socket().shutdown(tcp::socket::shutdown_both, ignored);
+      Socket().close(ignored);
       return;
     }
     response_ = std::move(handled_.response);
@@ -101,15 +118,16 @@ class Session : public std::enable_shared_from_this<Session> {
       raw_ = std::move(raw).str();
       raw_sent_ = 0;
       timer_.expires_after(handled_.first_byte_delay);
-      timer_.async_wait(beast::bind_front_handler(&Session::DoWriteRawPiece, shared_from_this()));
+      timer_.async_wait(beast::bind_front_handler(&Session::DoWriteRawPiece, this->shared_from_this()));
       return;
     }
     DoWrite();
   }
 
   void DoWrite() {
-    stream_.expires_after(context_->write_timeout);
-    http::async_write(stream_, response_, beast::bind_front_handler(&Session::OnWrite, shared_from_this()));
+    Expire(context_->write_timeout);
+    http::async_write(stream_, response_,
+                      beast::bind_front_handler(&Session::OnWrite, this->shared_from_this()));
   }
 
   // Slow hosts: the serialized response in trickle_pieces pieces, with a
@@ -119,9 +137,9 @@ class Session : public std::enable_shared_from_this<Session> {
     const size_t pieces = static_cast<size_t>(std::max(1, handled_.trickle_pieces));
     const size_t piece = (raw_.size() + pieces - 1) / pieces;
     const size_t n = std::min(piece, raw_.size() - raw_sent_);
-    stream_.expires_after(context_->write_timeout);
+    Expire(context_->write_timeout);
     asio::async_write(stream_, asio::buffer(raw_.data() + raw_sent_, n),
-                      beast::bind_front_handler(&Session::OnWriteRawPiece, shared_from_this()));
+                      beast::bind_front_handler(&Session::OnWriteRawPiece, this->shared_from_this()));
   }
 
   void OnWriteRawPiece(beast::error_code ec, std::size_t bytes) {
@@ -129,7 +147,7 @@ class Session : public std::enable_shared_from_this<Session> {
     raw_sent_ += bytes;
     if (raw_sent_ < raw_.size()) {
       timer_.expires_after(handled_.trickle_interval);
-      timer_.async_wait(beast::bind_front_handler(&Session::DoWriteRawPiece, shared_from_this()));
+      timer_.async_wait(beast::bind_front_handler(&Session::DoWriteRawPiece, this->shared_from_this()));
       return;
     }
     raw_.clear();
@@ -153,11 +171,17 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void DoClose() {
-    beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if constexpr (kTls) {
+      // close_notify, then the socket goes when the last handler does.
+      Expire(context_->write_timeout);
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+    } else {
+      beast::error_code ec;
+      Socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
   }
 
-  beast::tcp_stream stream_;
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   Response response_;
@@ -172,6 +196,52 @@ class Session : public std::enable_shared_from_this<Session> {
   std::chrono::system_clock::time_point started_wall_;
   std::chrono::steady_clock::time_point started_;
   uint64_t connection_;
+};
+
+// The first bytes of a new connection: a TLS ClientHello starts a TLS
+// session (when the server has a TLS context), anything else plain HTTP.
+// So every address serves http and https on one port, and the hosts file
+// needs one "IP:PORT NAME" line per host whatever its scheme.
+class Detector : public std::enable_shared_from_this<Detector> {
+ public:
+  Detector(tcp::socket&& socket, std::shared_ptr<const ServerContext> context)
+      : stream_(std::move(socket)), context_(std::move(context)) {}
+
+  void Run() {
+    asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&Detector::DoDetect, shared_from_this()));
+  }
+
+ private:
+  void DoDetect() {
+    stream_.expires_after(context_->read_timeout);
+    beast::async_detect_ssl(stream_, buffer_, beast::bind_front_handler(&Detector::OnDetect, shared_from_this()));
+  }
+
+  void OnDetect(beast::error_code ec, bool tls) {
+    if (ec) return;
+    if (!tls || !context_->tls) {
+      // A plain connection (or TLS without a TLS context: the HTTP parser
+      // rejects the bytes and drops the connection).
+      std::make_shared<Session<beast::tcp_stream>>(std::move(stream_), std::move(buffer_), context_)->Run();
+      return;
+    }
+    tls_.emplace(std::move(stream_), *context_->tls);
+    beast::get_lowest_layer(*tls_).expires_after(context_->read_timeout);
+    tls_->async_handshake(ssl::stream_base::server, buffer_.data(),
+                          beast::bind_front_handler(&Detector::OnHandshake, shared_from_this()));
+  }
+
+  void OnHandshake(beast::error_code ec, std::size_t used) {
+    if (ec) return;  // a client that refused the self-signed certificate, or garbage
+    buffer_.consume(used);
+    std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(std::move(*tls_), std::move(buffer_), context_)
+        ->Run();
+  }
+
+  beast::tcp_stream stream_;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<const ServerContext> context_;
 };
 
 }  // namespace
@@ -229,7 +299,7 @@ class ServerListener : public std::enable_shared_from_this<ServerListener> {
       });
       return;
     }
-    std::make_shared<Session>(std::move(socket), context_)->Run();
+    std::make_shared<Detector>(std::move(socket), context_)->Run();
     DoAccept();
   }
 
@@ -258,6 +328,11 @@ Server::~Server() {
 Status Server::Start() {
   if (options_.addresses.size() != context_->universe->HostCount())
     return Status::InvalidArgument("need one address per host");
+  if (context_->universe->options().Has(Misbehaviour::kHttps)) {
+    auto tls = MakeSelfSignedServerContext({});
+    if (!tls.ok()) return tls.status();
+    context_->tls = std::move(tls).value();
+  }
   // Distinct addresses, in host order.
   std::vector<asio::ip::address> addresses;
   for (const auto& text : options_.addresses) {

@@ -1,7 +1,12 @@
 // The testweb HTTP/1.1 server (Boost.Beast, asynchronous, one io_context):
 // one listener per loopback address, all on the same port, and one
 // self-owning session per connection with keep-alive and a timeout on every
-// read and write (the shape of Beast's http_server_async example). Requests
+// read and write (the shape of Beast's http_server_async example). Each
+// connection's first bytes tell TLS from plain HTTP (Beast's
+// advanced_server_flex shape): with the https misbehaviour on, every
+// address also speaks TLS on the same port, with a self-signed certificate
+// made at Start() (tls_cert.h), so one hosts-file line per host serves
+// both schemes. Requests
 // go to request_handler.h; each is logged to the access log if there is one.
 //
 // Lifetime and shutdown order: the Universe and the AccessLog must outlive
@@ -70,7 +75,7 @@ class Server {
  private:
   boost::asio::io_context ioc_;  // first member: destroyed last
   ServerOptions options_;
-  std::shared_ptr<const ServerContext> context_;
+  std::shared_ptr<ServerContext> context_;  // immutable once Start() returns
   std::vector<std::shared_ptr<ServerListener>> listeners_;
   uint16_t port_ = 0;
 };

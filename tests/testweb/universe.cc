@@ -20,7 +20,12 @@ enum Salt : uint64_t {
   kSaltLinks = 0x6C696E6B,
   kSaltText = 0x74657874,
   kSaltPrivate = 0x70726976,
+  kSaltCorpus = 0x636F7270,
 };
+
+// Sentences in the corpus of corpus_text (about 150 KB of text: it stays
+// in a core's cache).
+constexpr uint32_t kCorpusSentences = 2048;
 
 constexpr std::string_view kHostPrefix = "www.site";
 constexpr std::string_view kHostSuffix = ".test";
@@ -77,6 +82,31 @@ Result<Universe> Universe::Create(const UniverseOptions& options) {
   Universe u;
   u.options_ = options;
   u.vocabulary_ = std::make_shared<const Vocabulary>(options.vocabulary_size, 1.0);
+  if (options.corpus_text) {
+    auto corpus = std::make_shared<Corpus>();
+    Rng rng(Hash(options.seed, kSaltCorpus));
+    corpus->text.reserve(kCorpusSentences * 80);
+    for (uint32_t s = 0; s < kCorpusSentences; ++s) {
+      corpus->starts.push_back(static_cast<uint32_t>(corpus->text.size()));
+      const uint64_t words = rng.Between(6, 18);
+      std::string_view previous;
+      for (uint64_t w = 0; w < words; ++w) {
+        std::string_view word;
+        for (int attempt = 0; attempt < 3 && (word.empty() || word == previous); ++attempt)
+          word = u.vocabulary_->Draw(rng);
+        if (w == 0) {
+          AppendCapitalized(corpus->text, word);
+        } else {
+          corpus->text += ' ';
+          corpus->text += word;
+        }
+        previous = word;
+      }
+      corpus->text += ". ";
+    }
+    corpus->starts.push_back(static_cast<uint32_t>(corpus->text.size()));
+    u.corpus_ = std::move(corpus);
+  }
   u.robots_ = {
       RobotsRules({{{"*"}, {"/private/"}}}),
       RobotsRules({{{"*"}, {""}}}),
@@ -117,7 +147,22 @@ std::string Universe::HostName(uint32_t host) const {
   if (IsFarmHost(host)) {
     return std::string(kFarmPrefix) + std::to_string(host - first_farm_) + std::string(kFarmSuffix);
   }
-  std::string name(kHostPrefix);
+  std::string name;
+  if (options_.Has(Misbehaviour::kHostNames)) {
+    // Sites of several hosts (www, blog, shop of one CLD) and a two-label
+    // suffix: see universe.h, "Host names".
+    switch (host % 6) {
+      case 1:
+        return "www.site" + std::to_string(host) + ".co.test";
+      case 4:
+        return "blog.site" + std::to_string(host - 1) + ".test";
+      case 5:
+        return "shop.site" + std::to_string(host - 2) + ".test";
+      default:
+        break;
+    }
+  }
+  name = kHostPrefix;
   name += std::to_string(host);
   name += kHostSuffix;
   return name;
@@ -131,14 +176,29 @@ std::optional<uint32_t> Universe::HostIndex(std::string_view name) const {
     if (!j || *j >= hosts_.size() - first_farm_) return std::nullopt;
     return static_cast<uint32_t>(first_farm_ + *j);
   }
-  if (name.size() <= kHostPrefix.size() + kHostSuffix.size() || !name.starts_with(kHostPrefix) ||
-      !name.ends_with(kHostSuffix)) {
+  // "<label>.site<N>.<suffix>": the index follows from the label and N;
+  // the name must then be exactly HostName(index).
+  const size_t dot = name.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const std::string_view label = name.substr(0, dot);
+  std::string_view rest = name.substr(dot + 1);
+  uint64_t offset = 0;
+  if (label == "blog") {
+    offset = 1;
+  } else if (label == "shop") {
+    offset = 2;
+  } else if (label != "www") {
     return std::nullopt;
   }
-  const auto index =
-      ParseIndex(name.substr(kHostPrefix.size(), name.size() - kHostPrefix.size() - kHostSuffix.size()));
-  if (!index || *index >= hosts_.size() || *index >= first_farm_) return std::nullopt;
-  return static_cast<uint32_t>(*index);
+  if (!rest.starts_with("site")) return std::nullopt;
+  rest.remove_prefix(4);
+  const size_t end = rest.find('.');
+  if (end == std::string_view::npos) return std::nullopt;
+  const auto n = ParseIndex(rest.substr(0, end));
+  if (!n || *n + offset >= hosts_.size() || *n + offset >= first_farm_) return std::nullopt;
+  const auto index = static_cast<uint32_t>(*n + offset);
+  if (HostName(index) != name) return std::nullopt;
+  return index;
 }
 
 std::optional<uint64_t> Universe::ParentPage(uint32_t host, uint64_t page) const {
@@ -178,7 +238,7 @@ std::string Universe::PagePath(uint32_t host, uint64_t page) const {
 }
 
 std::string Universe::PageUrl(uint32_t host, uint64_t page) const {
-  return "http://" + HostName(host) + PagePath(host, page);
+  return Origin(host) + PagePath(host, page);
 }
 
 std::optional<uint64_t> Universe::LookupPath(uint32_t host, std::string_view path) const {
@@ -196,9 +256,9 @@ std::optional<uint64_t> Universe::LookupPath(uint32_t host, std::string_view pat
 
 std::optional<PageRef> Universe::LookupUrl(std::string_view url) const {
   auto parts = crawl::url::Split(url);
-  if (!parts.ok() || parts->scheme != "http" || parts->port != 80) return std::nullopt;
+  if (!parts.ok()) return std::nullopt;
   const auto host = HostIndex(parts->host);
-  if (!host) return std::nullopt;
+  if (!host || !SchemeMatches(*host, parts->scheme, parts->port)) return std::nullopt;
   const auto page = LookupPath(*host, parts->target);
   if (!page) return std::nullopt;
   return PageRef{*host, *page};
@@ -215,7 +275,8 @@ std::string Universe::MakeHref(uint32_t from_host, const std::string& from_path,
   std::string href;
   if (to.host != from_host) {
     // Cross-host: absolute, sometimes scheme-relative.
-    href = rng.Below(100) < 20 ? "//" : "http://";
+    // (Scheme-relative only to a host of the same scheme.)
+    href = rng.Below(100) < 20 && IsHttps(to.host) == IsHttps(from_host) ? "//" : SchemePrefix(to.host);
     href += HostName(to.host);
     href += to_path;
   } else {
@@ -247,7 +308,7 @@ std::vector<Link> Universe::Links(uint32_t host, uint64_t page) const {
     Link link;
     const std::string to_path = PagePath(to.host, to.page);
     link.href = MakeHref(host, from_path, to, to_path, rng);
-    link.url = "http://" + HostName(to.host) + to_path;
+    link.url = Origin(to.host) + to_path;
     link.anchor = Words(rng, rng.Between(1, 3), host);
     link.nofollow = nofollow;
     link.nav = nav;
@@ -310,8 +371,17 @@ std::string Universe::RenderPageAt(uint32_t host, uint64_t page) const {
   const Host& h = hosts_[host];
   Rng rng(Hash(options_.seed, host, page, kSaltText));
   const std::vector<Link> links = Links(host, page);
-  // Median page_kb, spread over [0.5, 1.5] x page_kb (triangular).
-  const double factor = 0.5 + (rng.Uniform() + rng.Uniform()) / 2;
+  // Median page_kb. Word-by-word text (clean): spread over [0.5, 1.5] x
+  // page_kb (triangular). Corpus text: log-normal with sigma 0.6 (the
+  // heavy right tail of real HTML sizes: 10% of pages over 2.2x the
+  // median, 1% over 4x), cut to [0.2, 8] x page_kb; Box-Muller from the
+  // same two uniforms.
+  const double u1 = rng.Uniform(), u2 = rng.Uniform();
+  double factor = 0.5 + (u1 + u2) / 2;
+  if (corpus_) {
+    const double normal = std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(2.0 * 3.14159265358979323846 * u2);
+    factor = std::clamp(std::exp(0.6 * normal), 0.2, 8.0);
+  }
   const auto target_size = static_cast<size_t>(factor * options_.page_kb * 1024);
 
   std::string html;
@@ -341,6 +411,12 @@ std::string Universe::RenderPageAt(uint32_t host, uint64_t page) const {
       html += "</li>\n";
     }
     html += "</ul>\n";
+  }
+
+  if (corpus_) {
+    AppendCorpusText(rng, host, links, next, target_size, html);
+    html += "</body>\n</html>\n";
+    return html;
   }
 
   // Paragraphs of sentences until the page is big enough and every text
@@ -381,6 +457,40 @@ std::string Universe::RenderPageAt(uint32_t host, uint64_t page) const {
   return html;
 }
 
+void Universe::AppendCorpusText(Rng& rng, uint32_t host, const std::vector<Link>& links, size_t next,
+                                size_t target_size, std::string& html) const {
+  const Host& h = hosts_[host];
+  const Corpus& c = *corpus_;
+  const auto sentences = static_cast<uint64_t>(c.starts.size() - 1);
+  while (html.size() < target_size || next < links.size()) {
+    // "<p><b>Topic</b> Sentence. [link] Sentence. ...</p>": the topic word
+    // keeps the host's subject searchable; one or two links per paragraph
+    // sit between sentences.
+    html += "<p><b>";
+    AppendCapitalized(html, Vocabulary::Topic(h.topics[rng.Below(h.topics.size())]));
+    html += "</b> ";
+    // A run of 3-6 consecutive corpus sentences (one copy from one place:
+    // cheap on caches), split once at a sentence end for each link.
+    const uint64_t count = rng.Between(3, 6);
+    const uint64_t first = rng.Below(sentences - count);
+    uint64_t here = std::min<uint64_t>(links.size() - next, rng.Between(1, 2));
+    uint64_t from = first;
+    for (; here > 0; --here) {
+      const uint64_t cut = from + rng.Below(first + count - from + 1);
+      html.append(c.text, c.starts[from], c.starts[cut] - c.starts[from]);
+      const Link& l = links[next++];
+      html += "<a href=\"";
+      html += l.href;
+      html += l.nofollow ? "\" rel=\"nofollow\">" : "\">";
+      html += l.anchor;
+      html += "</a> ";
+      from = cut;
+    }
+    html.append(c.text, c.starts[from], c.starts[first + count] - c.starts[from]);
+    html += "</p>\n";
+  }
+}
+
 std::optional<std::string> Universe::RenderPage(uint32_t host, std::string_view path) const {
   const auto page = LookupPath(host, path);
   if (!page) return std::nullopt;
@@ -391,9 +501,9 @@ const RobotsRules& Universe::Robots(uint32_t host) const { return robots_[hosts_
 
 bool Universe::IsAllowed(std::string_view url) const {
   auto parts = crawl::url::Split(url);
-  if (!parts.ok() || parts->scheme != "http" || parts->port != 80) return false;
+  if (!parts.ok()) return false;
   const auto host = HostIndex(parts->host);
-  if (!host) return false;
+  if (!host || !SchemeMatches(*host, parts->scheme, parts->port)) return false;
   // RFC 9309 section 2.3.1.4: an unreachable robots.txt disallows everything.
   if (HostHas(*host, Misbehaviour::kRobots5xx) || HostHas(*host, Misbehaviour::kRobotsUnreachable))
     return parts->target == "/robots.txt";

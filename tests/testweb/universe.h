@@ -46,11 +46,31 @@
 //   link-farm          i % 10 == 4  "/" links http://farm0.spam.test/ (the
 //                                   farm's only in-links); farm pages link
 //                                   only farm pages
+//   https              i % 9 == 4   served and linked as https:// only (TLS,
+//                                   self-signed certificate; the same port as
+//                                   http, see server.h); http:// requests
+//                                   answer 301 to the https URL
+//   sitemaps           i % 4 == 2   robots.txt lists a sitemap: for
+//                                   (i / 4) even /sitemap.xml (a urlset of
+//                                   the first kSitemapPages allowed pages),
+//                                   else /sitemap_index.xml naming
+//                                   /sitemaps/1.xml.gz (gzip-compressed file,
+//                                   application/gzip) and /sitemaps/2.xml,
+//                                   the next kSitemapPages pages each
+//   host-names         all hosts    see "Host names"
+// Host names: host i is www.site<i>.test, except with host-names on:
+//   i % 6 == 1  www.site<i>.co.test       (a two-label suffix)
+//   i % 6 == 4  blog.site<i-1>.test       (same CLD as host i-1)
+//   i % 6 == 5  shop.site<i-2>.test       (same CLD as host i-2 and i-1)
+// and farm hosts, always farm<j>.spam.test.
 // Links to these special URLs are appended to the text links of "/" and of
 // a deterministic share of the host's pages.
 //
 // Ground truth (Walk): breadth-first from the seeds over followable links,
-// robots ignored for listing but disallowed URLs not expanded. Traps are
+// robots ignored for listing but disallowed URLs not expanded; the first
+// time the walk meets a host with a sitemap, the sitemap URL follows (one
+// hop deeper), as a crawler finds it in robots.txt; sitemaps are of kind
+// "non-html" and link the URLs they list. Traps are
 // cut for this purpose at kTrapMonths months either side of 2026/11 and at
 // kTrapDepth levels of /deep/: links beyond are left out.
 //
@@ -102,6 +122,8 @@ struct Resource {
     kBigPage,    // > 1 MiB of HTML linking "/" and `page`; `chunked`
     kCalendar,   // /calendar/`year`/`month`/
     kDeep,       // /deep/ + `depth` times "a/"
+    kSitemap,    // a urlset of pages [page, page + kSitemapPages) (`ext` "xml"
+                 // or "xml.gz": gzip-compressed file), or an index (`ext` "index")
   };
   Type type = Type::kNotFound;
   uint64_t page = 0;
@@ -138,6 +160,8 @@ struct WalkedUrl {
 // Trap cuts of the ground truth (see above).
 inline constexpr int kTrapMonths = 24;
 inline constexpr uint64_t kTrapDepth = 20;
+// Pages per sitemap file.
+inline constexpr uint64_t kSitemapPages = 50;
 
 // One line of the export: a reachable page and its followable out-links.
 struct ExportedPage {
@@ -155,9 +179,27 @@ class Universe {
   [[nodiscard]] uint32_t HostCount() const { return static_cast<uint32_t>(hosts_.size()); }
   [[nodiscard]] uint64_t TotalPages() const { return options_.pages; }
 
-  // "www.site<host>.test", or "farm<j>.spam.test" for a link-farm host.
+  // "www.site<host>.test", or "farm<j>.spam.test" for a link-farm host
+  // (and with host-names on, see "Host names" above).
   // REQUIRES: host < HostCount().
   [[nodiscard]] std::string HostName(uint32_t host) const;
+  // Whether a host is served (and linked) over https only.
+  [[nodiscard]] bool IsHttps(uint32_t host) const { return HostHas(host, Misbehaviour::kHttps); }
+  // "http://" or "https://".
+  [[nodiscard]] std::string_view SchemePrefix(uint32_t host) const {
+    return IsHttps(host) ? "https://" : "http://";
+  }
+  // "http://www.site3.test" (scheme and host name, no slash).
+  [[nodiscard]] std::string Origin(uint32_t host) const {
+    return std::string(SchemePrefix(host)) + HostName(host);
+  }
+  // Whether a URL with this scheme and port is one of `host`'s URLs: its
+  // scheme and that scheme's default port.
+  [[nodiscard]] bool SchemeMatches(uint32_t host, std::string_view scheme, uint16_t port) const {
+    return IsHttps(host) ? scheme == "https" && port == 443 : scheme == "http" && port == 80;
+  }
+  // The sitemap URL robots.txt lists for `host`, if any (sitemaps).
+  [[nodiscard]] std::optional<std::string> SitemapUrl(uint32_t host) const;
   // The index of a host name (lower-case, exact form), if it is in this web.
   [[nodiscard]] std::optional<uint32_t> HostIndex(std::string_view name) const;
 
@@ -182,7 +224,8 @@ class Universe {
   [[nodiscard]] std::optional<std::string> RenderPage(uint32_t host, std::string_view path) const;
 
   // robots.txt of a host, as text and as rules.
-  [[nodiscard]] std::string RobotsTxt(uint32_t host) const { return Robots(host).Render(); }
+  // (With sitemaps on, robots.txt also names the host's sitemap.)
+  [[nodiscard]] std::string RobotsTxt(uint32_t host) const;
   [[nodiscard]] const RobotsRules& Robots(uint32_t host) const;
   // Whether a crawler that no robots group names (it obeys "User-agent: *")
   // may fetch `url`. False for URLs outside this web.
@@ -236,6 +279,10 @@ class Universe {
   void AppendSpecialLinks(uint32_t host, uint64_t page, std::vector<Link>& links) const;
   [[nodiscard]] std::vector<std::string> ResourceLinks(uint32_t host, const Resource& r) const;
   [[nodiscard]] std::string RenderBigPage(uint32_t host, uint64_t page) const;
+  // The XML of a sitemap resource (uncompressed).
+  [[nodiscard]] std::string RenderSitemap(uint32_t host, const Resource& r) const;
+  // The URLs a sitemap resource lists.
+  [[nodiscard]] std::vector<std::string> SitemapLinks(uint32_t host, const Resource& r) const;
   [[nodiscard]] std::string Mangle(std::string html) const;
   void ExportMisbehavingTo(
       const std::function<void(const std::string&, const std::vector<std::string>&)>& sink) const;
@@ -247,11 +294,22 @@ class Universe {
   // One word of host text (vocabulary or host topic), not `previous` again.
   [[nodiscard]] std::string_view DrawWord(Rng& rng, uint32_t host, std::string_view previous) const;
   [[nodiscard]] std::string Words(Rng& rng, uint64_t n, uint32_t host) const;
+  // Paragraphs of corpus text until html reaches target_size and every link
+  // from links[next] on is placed.
+  void AppendCorpusText(Rng& rng, uint32_t host, const std::vector<Link>& links, size_t next,
+                        size_t target_size, std::string& html) const;
 
   UniverseOptions options_;
   std::vector<Host> hosts_;
   std::vector<RobotsRules> robots_;               // the distinct robots.txt variants
   std::shared_ptr<const Vocabulary> vocabulary_;  // shared: Universe is cheap to copy
+  // corpus_text: sentences "Word word ... word. " back to back, and where
+  // each starts (plus the end), drawn once from the seed.
+  struct Corpus {
+    std::string text;
+    std::vector<uint32_t> starts;
+  };
+  std::shared_ptr<const Corpus> corpus_;
   uint32_t first_farm_ = UINT32_MAX;              // hosts at or above it are the link farm
 };
 

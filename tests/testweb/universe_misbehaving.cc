@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "common/url.h"
+#include "tests/testweb/gzip.h"
 #include "tests/testweb/rng.h"
 #include "tests/testweb/universe.h"
 
@@ -30,7 +31,7 @@ struct Pattern {
 };
 constexpr Pattern kPatterns[] = {
     {4, 1}, {10, 7}, {10, 9}, {3, 0}, {3, 1}, {8, 5}, {5, 2},
-    {2, 0}, {3, 2},  {4, 0},  {6, 3}, {5, 4}, {7, 3}, {10, 4},
+    {2, 0}, {3, 2},  {4, 0},  {6, 3}, {5, 4}, {7, 3}, {10, 4}, {9, 4}, {4, 2}, {1, 0},
 };
 static_assert(std::size(kPatterns) == static_cast<size_t>(Misbehaviour::kCount));
 
@@ -104,6 +105,50 @@ bool Universe::HostHas(uint32_t host, Misbehaviour m) const {
   return host % p.period == p.phase;
 }
 
+std::optional<std::string> Universe::SitemapUrl(uint32_t host) const {
+  if (!HostHas(host, Misbehaviour::kSitemaps)) return std::nullopt;
+  return Origin(host) + ((host / 4) % 2 == 0 ? "/sitemap.xml" : "/sitemap_index.xml");
+}
+
+std::string Universe::RobotsTxt(uint32_t host) const {
+  std::string text = Robots(host).Render();
+  if (auto sitemap = SitemapUrl(host)) text += "\nSitemap: " + *sitemap + "\n";
+  return text;
+}
+
+std::vector<std::string> Universe::SitemapLinks(uint32_t host, const Resource& r) const {
+  std::vector<std::string> out;
+  if (r.ext == "index") {
+    out.push_back(Origin(host) + "/sitemaps/1.xml.gz");
+    out.push_back(Origin(host) + "/sitemaps/2.xml");
+    return out;
+  }
+  // The allowed pages of the window: a sitemap lists what may be crawled.
+  const uint64_t n = hosts_[host].pages;
+  for (uint64_t p = r.page; p < n && p < r.page + kSitemapPages; ++p) {
+    if (IsPageAllowed(host, p)) out.push_back(PageUrl(host, p));
+  }
+  return out;
+}
+
+std::string Universe::RenderSitemap(uint32_t host, const Resource& r) const {
+  // sitemaps.org protocol 0.9.
+  const bool index = r.ext == "index";
+  std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml += index ? "<sitemapindex" : "<urlset";
+  xml += " xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  uint64_t k = 0;
+  for (const auto& url : SitemapLinks(host, r)) {
+    xml += index ? "<sitemap><loc>" : "<url><loc>";
+    xml += url;
+    xml += "</loc><lastmod>2026-11-";
+    xml += std::to_string(10 + (Hash(options_.seed, host, r.page + k++) % 19));
+    xml += index ? "</lastmod></sitemap>\n" : "</lastmod></url>\n";
+  }
+  xml += index ? "</sitemapindex>\n" : "</urlset>\n";
+  return xml;
+}
+
 void Universe::AppendSpecialLinks(uint32_t host, uint64_t page, std::vector<Link>& links) const {
   const uint64_t n = hosts_[host].pages;
   const bool root = page == 0;
@@ -113,7 +158,7 @@ void Universe::AppendSpecialLinks(uint32_t host, uint64_t page, std::vector<Link
   auto add = [&](std::string path, uint64_t about) {
     Link l;
     l.href = path;
-    l.url = "http://" + HostName(host) + path;
+    l.url = Origin(host) + path;
     l.anchor = Words(rng, rng.Between(1, 3), host);
     l.target = {host, about};
     l.special = true;
@@ -172,7 +217,7 @@ void Universe::AppendSpecialLinks(uint32_t host, uint64_t page, std::vector<Link
   if (root && HostHas(host, Misbehaviour::kLinkFarm)) {
     rng = Rng(Hash(options_.seed, host, page, kSaltSpecial + static_cast<uint64_t>(Misbehaviour::kLinkFarm)));
     Link l;
-    l.href = "http://" + HostName(first_farm_) + "/";
+    l.href = Origin(first_farm_) + "/";
     l.url = l.href;
     l.anchor = Words(rng, 2, host);
     l.target = {first_farm_, 0};
@@ -218,7 +263,7 @@ Resource Universe::Resolve(uint32_t host, std::string_view target) const {
         r.type = Resource::Type::kRedirect;
         r.status = static_cast<unsigned>(*code);
         r.page = *j;
-        r.location = "http://" + HostName(host) +
+        r.location = Origin(host) +
                      (*hops == 1 ? PagePath(host, *j)
                                  : "/redirect/" + std::string(parts[1]) + "/" + std::to_string(*hops - 1) +
                                        "/" + std::string(parts[3]));
@@ -230,7 +275,7 @@ Resource Universe::Resolve(uint32_t host, std::string_view target) const {
       r.status = 302;
       r.page = *index(parts[2]);
       r.location =
-          "http://" + HostName(host) + "/loop/" + (parts[1] == "0" ? "1/" : "0/") + std::string(parts[2]);
+          Origin(host) + "/loop/" + (parts[1] == "0" ? "1/" : "0/") + std::string(parts[2]);
       return r;
     }
   }
@@ -262,6 +307,20 @@ Resource Universe::Resolve(uint32_t host, std::string_view target) const {
       r.type = Resource::Type::kBigPage;
       r.page = *j;
       r.chunked = parts[0] == "big-chunked";
+      return r;
+    }
+  }
+  if (HostHas(host, Misbehaviour::kSitemaps)) {
+    const bool plain = (host / 4) % 2 == 0;
+    if (k == 1 && ((plain && parts[0] == "sitemap.xml") || (!plain && parts[0] == "sitemap_index.xml"))) {
+      r.type = Resource::Type::kSitemap;
+      r.ext = plain ? "xml" : "index";
+      return r;
+    }
+    if (!plain && k == 2 && parts[0] == "sitemaps" && (parts[1] == "1.xml.gz" || parts[1] == "2.xml")) {
+      r.type = Resource::Type::kSitemap;
+      r.ext = parts[1] == "1.xml.gz" ? "xml.gz" : "xml";
+      r.page = parts[1] == "1.xml.gz" ? 0 : kSitemapPages;
       return r;
     }
   }
@@ -394,6 +453,16 @@ Served Universe::Serve(uint32_t host, std::string_view target) const {
     case Resource::Type::kDeep:
       s.body = SimpleHtml("Deeper", "<a href=\"a/\">Deeper</a>\n<a href=\"/\">Home</a>");
       return s;
+    case Resource::Type::kSitemap:
+      s.body = RenderSitemap(host, r);
+      if (r.ext == "xml.gz") {
+        // A compressed file (no Content-Encoding): the client gunzips it.
+        s.content_type = "application/gzip";
+        s.body = GzipCompress(s.body);
+      } else {
+        s.content_type = "application/xml";
+      }
+      return s;
     case Resource::Type::kNotFound:
       break;
   }
@@ -411,7 +480,7 @@ Served Universe::Serve(uint32_t host, std::string_view target) const {
 }
 
 std::vector<std::string> Universe::ResourceLinks(uint32_t host, const Resource& r) const {
-  const std::string origin = "http://" + HostName(host);
+  const std::string origin = Origin(host);
   std::vector<std::string> out;
   switch (r.type) {
     case Resource::Type::kPage:
@@ -444,6 +513,9 @@ std::vector<std::string> Universe::ResourceLinks(uint32_t host, const Resource& 
       // A soft 404 links home; a real one links nothing.
       if (HostHas(host, Misbehaviour::kSoft404)) out.push_back(origin + "/");
       break;
+    case Resource::Type::kSitemap:
+      out = SitemapLinks(host, r);
+      break;
     case Resource::Type::kError:
     case Resource::Type::kNonHtml:
       break;
@@ -454,6 +526,7 @@ std::vector<std::string> Universe::ResourceLinks(uint32_t host, const Resource& 
 void Universe::Walk(const std::function<void(const WalkedUrl&)>& sink) const {
   std::unordered_map<std::string, uint32_t> depth_of;
   std::deque<std::string> queue;
+  std::vector<bool> host_seen(hosts_.size(), false);
   for (const auto& seed : Seeds()) {
     if (depth_of.emplace(seed, 0).second) queue.push_back(seed);
   }
@@ -465,7 +538,8 @@ void Universe::Walk(const std::function<void(const WalkedUrl&)>& sink) const {
     w.outlinks.clear();
     w.allowed = IsAllowed(w.url);
     auto parts = crawl::url::Split(w.url);
-    const auto host = parts.ok() ? HostIndex(parts->host) : std::nullopt;
+    std::optional<uint32_t> host;
+    if (parts.ok()) host = HostIndex(parts->host);
     Resource r;
     if (host) r = Resolve(*host, parts->target);
     switch (r.type) {
@@ -482,6 +556,7 @@ void Universe::Walk(const std::function<void(const WalkedUrl&)>& sink) const {
         w.kind = "redirect";
         break;
       case Resource::Type::kNonHtml:
+      case Resource::Type::kSitemap:
         w.kind = "non-html";
         break;
       case Resource::Type::kCalendar:
@@ -494,6 +569,14 @@ void Universe::Walk(const std::function<void(const WalkedUrl&)>& sink) const {
         break;
     }
     if (!w.allowed) w.kind = "disallowed";
+    // A host's first URL: a crawler fetches robots.txt, which names the
+    // sitemap; it follows one hop deeper, before this URL's links.
+    const uint32_t host_index = host.value_or(UINT32_MAX);
+    if (host_index != UINT32_MAX && !host_seen[host_index]) {
+      host_seen[host_index] = true;
+      auto sitemap = SitemapUrl(host_index);
+      if (sitemap && depth_of.emplace(*sitemap, w.depth + 1).second) queue.push_back(std::move(*sitemap));
+    }
     if (w.allowed && host) {
       for (auto& link : ResourceLinks(*host, r)) {
         if (std::find(w.outlinks.begin(), w.outlinks.end(), link) != w.outlinks.end()) continue;

@@ -14,6 +14,7 @@ constexpr uint64_t kMaxPages = 1'000'000'000;
 constexpr std::string_view kMisbehaviourNames[] = {
     "robots-rules", "robots-5xx", "robots-unreachable", "redirects", "errors",         "slow",  "big-pages",
     "gzip",         "non-html",   "duplicates",         "soft-404",  "malformed-html", "traps", "link-farm",
+    "https",        "sitemaps",   "host-names",
 };
 static_assert(std::size(kMisbehaviourNames) == static_cast<size_t>(Misbehaviour::kCount));
 
@@ -52,7 +53,7 @@ Status SetMisbehaviours(uint32_t& mask, std::string_view list, bool on) {
   return Status::Ok();
 }
 
-std::vector<std::string> PresetNames() { return {"clean", "misbehaving"}; }
+std::vector<std::string> PresetNames() { return {"clean", "misbehaving", "bench"}; }
 
 Status ApplyPreset(UniverseOptions& options) {
   if (options.preset == "clean") {
@@ -61,6 +62,13 @@ Status ApplyPreset(UniverseOptions& options) {
   }
   if (options.preset == "misbehaving") {
     options.misbehaviours = kAllMisbehaviours;
+    options.page_kb = 20;
+    options.corpus_text = true;
+    return Status::Ok();
+  }
+  if (options.preset == "bench") {
+    options.page_kb = 20;
+    options.corpus_text = true;
     return Status::Ok();
   }
   std::string known;

@@ -32,6 +32,9 @@ enum class Misbehaviour : uint32_t {
   kMalformedHtml,      // unclosed tags, bad entities, stray bytes, wrong charset
   kTraps,              // endless /calendar/Y/M/ and /deep/a/a/.../
   kLinkFarm,           // farm<j>.spam.test hosts, densely linked, few in-links
+  kHttps,              // https-only hosts with a self-signed certificate
+  kSitemaps,           // Sitemap: lines in robots.txt; XML, index, gzip-compressed
+  kHostNames,          // blog./shop. hosts sharing a CLD, www.site<i>.co.test names
   kCount,
 };
 
@@ -61,12 +64,22 @@ struct UniverseOptions {
   uint32_t private_permille = 40;      // share of leaf pages under /private/
   uint32_t seed_hosts = 3;             // seeds: the roots of hosts 0..seed_hosts-1
   uint32_t vocabulary_size = 1000;     // distinct words in page text
+  // Page text: false draws every word (the clean web's text); true copies
+  // whole sentences from a corpus drawn once per universe from the same
+  // Zipf vocabulary, each paragraph led by a host topic word, which is
+  // ~15x cheaper per byte (what 20 KB pages at 20,000 requests/s need).
+  bool corpus_text = false;
   uint32_t misbehaviours = 0;          // bits: 1 << Misbehaviour; 0 in "clean"
 
   [[nodiscard]] bool Has(Misbehaviour m) const { return (misbehaviours >> static_cast<uint32_t>(m)) & 1U; }
 };
 
-// The preset names this version knows.
+// The preset names this version knows:
+//   clean        nothing misbehaves; 4 KiB median pages, word-by-word text
+//                (the foundation's web, unchanged)
+//   misbehaving  every misbehaviour on; 20 KiB median pages, corpus text
+//   bench        nothing misbehaves; 20 KiB median pages, corpus text (the
+//                realistic sizes for scale and load benchmarks)
 [[nodiscard]] std::vector<std::string> PresetNames();
 
 // Sets the shape fields of `options` for `options.preset`.

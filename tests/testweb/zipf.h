@@ -27,7 +27,8 @@ class ZipfSampler {
   [[nodiscard]] uint64_t size() const { return cdf_.size(); }
 
  private:
-  std::vector<double> cdf_;  // cdf_[r] = P(rank <= r); cdf_.back() == 1
+  std::vector<double> cdf_;      // cdf_[r] = P(rank <= r); cdf_.back() == 1
+  std::vector<uint32_t> guide_;  // guide_[b] = first r with cdf_[r] > b / (guide_.size() - 1)
 };
 
 }  // namespace crawl::testweb

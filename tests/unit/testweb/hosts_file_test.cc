@@ -69,5 +69,18 @@ TEST_CASE("an uncommitted atomic file leaves nothing behind", "[unit]") {
   CHECK_FALSE(WriteFileAtomically("/nonexistent-dir/x", "y").ok());
 }
 
+TEST_CASE("hosts sharing addresses go round-robin over them", "[unit]") {
+  auto a = HostAddresses("127.20.0.0", 5, 2);
+  REQUIRE(a.ok());
+  CHECK(*a == std::vector<std::string>{"127.20.0.1", "127.20.0.2", "127.20.0.1", "127.20.0.2", "127.20.0.1"});
+  auto own = HostAddresses("127.20.0.0", 3, 0);
+  REQUIRE(own.ok());
+  CHECK(*own == std::vector<std::string>{"127.20.0.1", "127.20.0.2", "127.20.0.3"});
+  auto more = HostAddresses("127.20.0.0", 2, 9);  // more addresses than hosts: one each
+  REQUIRE(more.ok());
+  CHECK(more->size() == 2);
+  CHECK_FALSE(HostAddresses("10.0.0.0", 2, 1).ok());
+}
+
 }  // namespace
 }  // namespace crawl::testweb

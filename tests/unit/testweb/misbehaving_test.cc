@@ -160,7 +160,11 @@ TEST_CASE("misbehaving hosts follow the documented pattern", "[unit]") {
   CHECK(u.HostHas(4, M::kMalformedHtml));
   CHECK(u.HostHas(3, M::kTraps));
   CHECK(u.HostHas(4, M::kLinkFarm));
+  CHECK(u.HostHas(4, M::kHttps));
+  CHECK(u.HostHas(2, M::kSitemaps));
   CHECK_FALSE(u.HostHas(0, M::kSlow));
+  CHECK_FALSE(u.HostHas(5, M::kHttps));
+  CHECK_FALSE(u.HostHas(3, M::kSitemaps));
   CHECK_FALSE(u.HostHas(1, M::kGzip));
   // Switching one misbehaviour off leaves the other special links as they were.
   const Universe no_redirects = Make("misbehaving", 11, 1U << static_cast<uint32_t>(M::kRedirects));
@@ -448,6 +452,135 @@ TEST_CASE("the misbehaving export is the allowed part of the walk, closed under 
     CHECK(crawl::url::HostOf(url) != u.HostName(7));
     CHECK(crawl::url::HostOf(url) != u.HostName(9));
   }
+}
+
+TEST_CASE("https hosts are linked and served as https only, http answers 301", "[unit]") {
+  const Universe u = Make();
+  REQUIRE(u.IsHttps(4));
+  CHECK_FALSE(u.IsHttps(3));
+  CHECK(u.PageUrl(4, 0) == "https://" + u.HostName(4) + "/");
+  CHECK(u.LookupUrl(u.PageUrl(4, 1)) == PageRef{4, 1});
+  CHECK_FALSE(u.LookupUrl("http://" + u.HostName(4) + u.PagePath(4, 1)));
+  CHECK(u.IsAllowed("https://" + u.HostName(4) + "/"));
+  CHECK_FALSE(u.IsAllowed("http://" + u.HostName(4) + "/"));
+  // Every link to an https host, from anywhere, says https.
+  size_t to_https = 0;
+  for (uint32_t h = 0; h < u.HostCount(); ++h) {
+    for (uint64_t p = 0; p < u.PageCount(h); p += 3) {
+      for (const auto& l : u.Links(h, p)) {
+        if (l.special || !u.IsHttps(l.target.host)) continue;
+        ++to_https;
+        CHECK(l.url.starts_with("https://"));
+        CHECK_FALSE(l.href.starts_with("http://"));
+        if (l.href.starts_with("//")) CHECK(u.IsHttps(h));  // scheme-relative only between https hosts
+      }
+    }
+  }
+  CHECK(to_https > 0);
+  // The handler: plain HTTP to an https host is redirected, TLS is served.
+  const Handled plain = HandleRequest(u, Get(u.HostName(4), "/p1.html?x=1"), std::nullopt, false);
+  CHECK(plain.response.result_int() == 301);
+  CHECK(plain.response[http::field::location] == "https://" + u.HostName(4) + "/p1.html?x=1");
+  const Handled tls = HandleRequest(u, Get(u.HostName(4), u.PagePath(4, 1)), std::nullopt, true);
+  CHECK(tls.response.result_int() == 200);
+  // Switched off: plain http again.
+  const Universe off = Make("misbehaving", 11, 1U << static_cast<uint32_t>(M::kHttps));
+  CHECK(off.PageUrl(4, 0) == "http://" + off.HostName(4) + "/");
+  CHECK(HandleRequest(off, Get(off.HostName(4), "/"), std::nullopt, false).response.result_int() == 200);
+}
+
+TEST_CASE("sitemap hosts list a sitemap in robots.txt: urlset, index, gzip file", "[unit]") {
+  const Universe u = Make();
+  // Host 2: (2 / 4) even -> /sitemap.xml; host 6: odd -> the index.
+  REQUIRE(u.SitemapUrl(2) == u.Origin(2) + "/sitemap.xml");
+  REQUIRE(u.SitemapUrl(6) == u.Origin(6) + "/sitemap_index.xml");
+  CHECK_FALSE(u.SitemapUrl(3));
+  CHECK(u.RobotsTxt(2).find("Sitemap: " + *u.SitemapUrl(2) + "\n") != std::string::npos);
+  CHECK(u.RobotsTxt(3).find("Sitemap:") == std::string::npos);
+
+  const Served urlset = u.Serve(2, "/sitemap.xml");
+  CHECK(urlset.status == 200);
+  CHECK(urlset.content_type == "application/xml");
+  CHECK(urlset.body.find("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">") != std::string::npos);
+  CHECK(urlset.body.find("<loc>" + u.PageUrl(2, 0) + "</loc>") != std::string::npos);
+  for (uint64_t p = 0; p < std::min<uint64_t>(u.PageCount(2), kSitemapPages); ++p) {
+    // Exactly the allowed pages of the window are listed.
+    const bool listed = urlset.body.find("<loc>" + u.PageUrl(2, p) + "</loc>") != std::string::npos;
+    CHECK(listed == u.IsPageAllowed(2, p));
+  }
+  const Served index = u.Serve(6, "/sitemap_index.xml");
+  CHECK(index.body.find("<sitemapindex") != std::string::npos);
+  CHECK(index.body.find("<loc>" + u.Origin(6) + "/sitemaps/1.xml.gz</loc>") != std::string::npos);
+  CHECK(index.body.find("<loc>" + u.Origin(6) + "/sitemaps/2.xml</loc>") != std::string::npos);
+  const Served gz = u.Serve(6, "/sitemaps/1.xml.gz");
+  CHECK(gz.content_type == "application/gzip");
+  const std::string xml = Inflate(gz.body);
+  CHECK(xml.find("<loc>" + u.PageUrl(6, 0) + "</loc>") != std::string::npos);
+  CHECK(u.Serve(6, "/sitemap.xml").status == 404);  // each host has one form
+  CHECK(u.Serve(5, "/sitemap.xml").status == 404);  // (host 3 would answer a soft 404)
+
+  // The walk reaches the sitemaps (kind non-html) and what they list.
+  std::map<std::string, std::string> kinds;
+  std::map<std::string, std::vector<std::string>> out;
+  u.Walk([&](const WalkedUrl& w) {
+    kinds[w.url] = std::string(w.kind);
+    out[w.url] = w.outlinks;
+  });
+  for (uint32_t h : {2U, 6U}) {
+    const std::string sitemap = *u.SitemapUrl(h);
+    if (!kinds.count(u.PageUrl(h, 0))) continue;  // host not reached from the seeds
+    REQUIRE(kinds.count(sitemap));
+    CHECK(kinds[sitemap] == "non-html");
+    CHECK_FALSE(out[sitemap].empty());
+  }
+  CHECK(kinds.count(*u.SitemapUrl(2)));  // host 2 is a seed
+  const Universe off = Make("misbehaving", 11, 1U << static_cast<uint32_t>(M::kSitemaps));
+  CHECK_FALSE(off.SitemapUrl(2));
+  CHECK(off.RobotsTxt(2).find("Sitemap:") == std::string::npos);
+}
+
+TEST_CASE("host-names: www, blog and shop hosts share a site, some end in .co.test", "[unit]") {
+  const Universe u = Make();
+  CHECK(u.HostName(0) == "www.site0.test");
+  CHECK(u.HostName(1) == "www.site1.co.test");
+  CHECK(u.HostName(3) == "www.site3.test");
+  CHECK(u.HostName(4) == "blog.site3.test");
+  CHECK(u.HostName(5) == "shop.site3.test");
+  CHECK(u.HostName(7) == "www.site7.co.test");
+  CHECK(u.HostName(10) == "blog.site9.test");
+  for (uint32_t h = 0; h < u.HostCount(); ++h) CHECK(u.HostIndex(u.HostName(h)) == h);
+  CHECK_FALSE(u.HostIndex("www.site4.test"));  // host 4 is blog.site3.test now
+  CHECK_FALSE(u.HostIndex("www.site1.test"));
+  CHECK_FALSE(u.HostIndex("shop.site4.test"));
+  CHECK_FALSE(u.HostIndex("ftp.site0.test"));
+  // Served under its name.
+  const Handled page = HandleRequest(u, Get("shop.site3.test", "/"), std::nullopt);
+  CHECK(page.host == "shop.site3.test");
+  CHECK(page.response.result_int() == 200);
+  const Universe off = Make("misbehaving", 11, 1U << static_cast<uint32_t>(M::kHostNames));
+  CHECK(off.HostName(4) == "www.site4.test");
+  CHECK(off.HostName(1) == "www.site1.test");
+}
+
+TEST_CASE("misbehaving pages carry 20 KiB of corpus text with host topic words", "[unit]") {
+  const Universe u = Make();
+  CHECK(u.options().page_kb == 20);
+  CHECK(u.options().corpus_text);
+  std::vector<size_t> sizes;
+  for (uint64_t p = 0; p < u.PageCount(0); p += 3) {
+    const std::string html = u.RenderPageAt(0, p);
+    sizes.push_back(html.size());
+    CHECK(html.find("<p><b>") != std::string::npos);  // a paragraph led by a topic word
+  }
+  std::sort(sizes.begin(), sizes.end());
+  const double median = static_cast<double>(sizes[sizes.size() / 2]);
+  CHECK(median > 0.8 * 20 * 1024);
+  CHECK(median < 1.4 * 20 * 1024);
+  // A heavy right tail (log-normal): the 90th percentile well above the
+  // median, as with real pages, and nothing past 8x.
+  const double p90 = static_cast<double>(sizes[sizes.size() * 9 / 10]);
+  CHECK(p90 > 1.6 * median);
+  CHECK(sizes.back() < 8.5 * 20 * 1024 + 8192);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // hand-written access logs.
 #include "tests/testweb/politeness.h"
 
+#include "tests/testweb/hosts_file.h"
+
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -15,6 +17,8 @@ Universe Make() {
   o.pages = 2000;
   o.preset = "misbehaving";
   REQUIRE(ApplyPreset(o).ok());
+  // The logs below name hosts www.site<i>.test.
+  o.misbehaviours &= ~(1U << static_cast<uint32_t>(Misbehaviour::kHostNames));
   auto u = Universe::Create(o);
   REQUIRE(u.ok());
   return std::move(u).value();
@@ -120,6 +124,41 @@ TEST_CASE("crawl-delay, concurrency and robots violations are each counted", "[u
   CHECK(json.starts_with("{\"requests\":7,\"violations\":4,\"hosts\":["));
   CHECK(json.find("\"host\":\"www.site0.test\",\"requests\":3,\"max_concurrent\":2") != std::string::npos);
   CHECK(ToText(report).find("violations 4") != std::string::npos);
+}
+
+TEST_CASE("hosts sharing an address are judged together when the addresses are given", "[unit]") {
+  const Universe u = Make();
+  // Hosts 0 and 2 share an address: each host alone has one connection at
+  // a time, but the address has two at once (1 violation).
+  const std::string log =
+      "2026-11-22T18:00:00.000000Z\twww.site0.test\t/\t200\t10\t127.0.0.1:2000\t50.000\t1\n"
+      "2026-11-22T18:00:00.020000Z\twww.site2.test\t/\t200\t10\t127.0.0.1:2001\t50.000\t2\n"
+      "2026-11-22T18:00:01.000000Z\twww.site3.test\t/\t200\t10\t127.0.0.1:2002\t50.000\t3\n";
+  const auto per_host = CheckPoliteness(u, Parse(log));
+  CHECK(per_host.violations == 0);
+  CHECK(per_host.addresses.empty());
+  auto addresses = HostAddresses("127.20.0.0", u.HostCount(), 2);  // even hosts on .1, odd on .2
+  REQUIRE(addresses.ok());
+  const auto shared = CheckPoliteness(u, Parse(log), &*addresses);
+  CHECK(shared.violations == 1);
+  REQUIRE(shared.addresses.size() == 2);
+  CHECK(shared.addresses[0].address == "127.20.0.1");
+  CHECK(shared.addresses[0].hosts == 2);
+  CHECK(shared.addresses[0].max_concurrent == 2);
+  CHECK(shared.addresses[0].concurrency_violations == 1);
+  CHECK(shared.addresses[1].max_concurrent == 1);
+  CHECK(ToJson(shared).find("\"addresses\":[{\"address\":\"127.20.0.1\",\"hosts\":2") != std::string::npos);
+}
+
+TEST_CASE("requests to https hosts are judged by their own https rules", "[unit]") {
+  const Universe u = Make();
+  REQUIRE(u.IsHttps(4));
+  // Host 4 is https-only; "/" is allowed there, /private/ is not.
+  const auto report = CheckPoliteness(
+      u, Parse("2026-11-22T18:00:00.000000Z\twww.site4.test\t/robots.txt\t200\t10\t127.0.0.1:1\t1.000\t1\n"
+               "2026-11-22T18:00:01.000000Z\twww.site4.test\t/\t200\t10\t127.0.0.1:1\t1.000\t1\n"));
+  CHECK(Find(report, "www.site4.test").disallowed_requests == 0);
+  CHECK(report.violations == 0);
 }
 
 }  // namespace

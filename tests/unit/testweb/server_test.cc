@@ -10,6 +10,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
@@ -36,6 +37,8 @@ class RunningServer {
     o.pages = 20 * o.hosts;
     o.preset = preset;
     if (!ApplyPreset(o).ok()) return;
+    // The tests name hosts www.site<i>.test.
+    o.misbehaviours &= ~(1U << static_cast<uint32_t>(Misbehaviour::kHostNames));
     universe_ = std::make_unique<Universe>(std::move(Universe::Create(o)).value());
     ServerOptions so;
     so.addresses = std::move(addresses);
@@ -195,6 +198,48 @@ TEST_CASE("misbehaving transport: closed robots.txt, chunked big pages, slow hos
   CHECK(robots->connection == slow->connection);  // the same keep-alive connection
   CHECK(ParseAccessLine(lines[1])->connection != slow->connection);
   std::remove(log_path.c_str());
+}
+
+TEST_CASE("https hosts speak TLS with a self-signed certificate on the shared port", "[unit]") {
+  RunningServer rs(std::vector<std::string>(12, "127.0.0.1"), nullptr, "misbehaving");
+  REQUIRE(rs.status().ok());
+  const uint16_t port = rs.server().port();
+  const Universe& u = rs.universe();
+  REQUIRE(u.IsHttps(4));
+  const std::string name = u.HostName(4);
+  auto tls_get = [&](bool verify, beast::error_code& ec) {
+    asio::io_context ioc;
+    asio::ssl::context ctx(asio::ssl::context::tls_client);
+    ctx.set_verify_mode(verify ? asio::ssl::verify_peer : asio::ssl::verify_none);
+    beast::ssl_stream<beast::tcp_stream> stream(ioc, ctx);
+    SSL_set_tlsext_host_name(stream.native_handle(), name.c_str());
+    beast::get_lowest_layer(stream).connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    http::response<http::string_body> res;
+    stream.handshake(asio::ssl::stream_base::client, ec);
+    if (ec) return res;
+    http::request<http::empty_body> req{http::verb::get, "/", 11};
+    req.set(http::field::host, name);
+    http::write(stream, req, ec);
+    beast::flat_buffer buffer;
+    if (!ec) http::read(stream, buffer, res, ec);
+    return res;
+  };
+  beast::error_code ec;
+  const auto page = tls_get(false, ec);
+  REQUIRE_FALSE(ec);
+  CHECK(page.result() == http::status::ok);
+  CHECK(page.body() == u.Serve(4, "/").body);
+  // A client that verifies certificates refuses this one.
+  beast::error_code verify_ec;
+  (void)tls_get(true, verify_ec);
+  CHECK(verify_ec);
+  // The same port answers plain HTTP: a redirect to the https URL.
+  Client plain("127.0.0.1", port);
+  const auto moved = plain.Get(name, "/");
+  CHECK(moved.result() == http::status::moved_permanently);
+  CHECK(moved[http::field::location] == "https://" + name + "/");
+  // And plain hosts still answer plain HTTP on it.
+  CHECK(plain.Get(u.HostName(3), "/").result() == http::status::ok);
 }
 
 }  // namespace

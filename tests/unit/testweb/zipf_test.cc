@@ -2,7 +2,11 @@
 #include "tests/testweb/zipf.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 namespace crawl::testweb {
 namespace {
@@ -54,6 +58,30 @@ TEST_CASE("rng streams are deterministic and Below stays in range", "[unit]") {
   }
   // Pinned values: a change here changes every generated web.
   CHECK(Mix64(0) == 0xE220A8397B1DCDAFULL);
+}
+
+TEST_CASE("zipf sampler's guide table gives exactly the binary search's ranks", "[unit]") {
+  // The reference: the same cdf (same floating-point steps as zipf.cc),
+  // searched with std::upper_bound, fed the same uniforms.
+  for (const auto& [n, exponent] : {std::pair<uint64_t, double>{1000, 1.0}, {7, 1.0}, {300, 1.7}, {1, 1.0}}) {
+    std::vector<double> cdf(n);
+    double acc = 0;
+    for (uint64_t r = 0; r < n; ++r) {
+      const double x = static_cast<double>(r + 1);
+      acc += exponent == 1.0 ? 1.0 / x : 1.0 / std::pow(x, exponent);
+      cdf[r] = acc;
+    }
+    for (double& c : cdf) c /= acc;
+    cdf.back() = 1.0;
+    const ZipfSampler sampler(n, exponent);
+    Rng a(Hash(n, 99)), b(Hash(n, 99));
+    for (int i = 0; i < 200'000; ++i) {
+      const double u = b.Uniform();
+      const auto ref = std::min<uint64_t>(
+          static_cast<uint64_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin()), n - 1);
+      REQUIRE(sampler.Sample(a) == ref);
+    }
+  }
 }
 
 }  // namespace
