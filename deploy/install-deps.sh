@@ -16,6 +16,8 @@ PACKAGES=(
   prometheus-cpp-dev libtomlplusplus-dev
   # tests
   catch2 python3 curl procps
+  # benchmarks (tests/bench/processing.sh: gumbo is the reference parser)
+  libgumbo-dev
 )
 
 missing=()

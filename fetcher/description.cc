@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace crawl::fetcher {
 
@@ -40,25 +38,34 @@ std::vector<std::string_view> SplitSentences(std::string_view text) {
 }
 
 std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences, std::size_t max_chars) {
-  std::unordered_map<uint32_t, uint32_t> frequency;
+  // Word ids are dense: per-id arrays instead of hash maps.
+  uint32_t ids = 0;
+  for (const SentenceWords& s : sentences) {
+    for (uint32_t w : s.words) ids = std::max(ids, w + 1);
+  }
+  std::vector<uint32_t> frequency(ids, 0);
   for (const SentenceWords& s : sentences) {
     for (std::size_t i = 0; i < s.words.size(); ++i) {
       if (s.content[i]) ++frequency[s.words[i]];
     }
   }
+  // seen[w] == k + 1: word w already counted for sentence k.
+  std::vector<std::size_t> seen(ids, 0);
   struct Candidate {
     std::size_t sentence;
     double score;
   };
   std::vector<Candidate> candidates;
-  std::unordered_set<uint32_t> distinct;
   for (std::size_t k = 0; k < sentences.size(); ++k) {
     const SentenceWords& s = sentences[k];
     if (s.words.size() < kMinSentenceWords) continue;
-    distinct.clear();
     double sum = 0;
     for (std::size_t i = 0; i < s.words.size(); ++i) {
-      if (s.content[i] && distinct.insert(s.words[i]).second) sum += frequency[s.words[i]];
+      const uint32_t w = s.words[i];
+      if (s.content[i] && seen[w] != k + 1) {
+        seen[w] = k + 1;
+        sum += frequency[w];
+      }
     }
     if (sum <= 0) continue;
     candidates.push_back({k, sum / std::sqrt(static_cast<double>(s.words.size()))});

@@ -47,7 +47,9 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, StemmerCach
   const std::vector<std::string_view> pieces = SplitSentences(input.body);
   std::vector<SentenceWords> sentences(pieces.size());
   std::vector<uint32_t> first_position(pieces.size());
-  std::vector<bool> frequent_cache;  // by word id: 0 unknown... kept as two bitsets
+  // By word id: whether it was looked up, and whether it is a stop word
+  // (frequent in the page language, or a single byte).
+  std::vector<bool> frequent_cache;
   std::vector<bool> frequent_known;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     SentenceWords& s = sentences[k];

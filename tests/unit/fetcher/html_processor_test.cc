@@ -256,3 +256,25 @@ TEST_CASE("non-HTML types get a record only", "[unit]") {
   CHECK(Run("<html xmlns='http://www.w3.org/1999/xhtml'><a href='/x'>x</a></html>", "application/xml").links.size() ==
         1);
 }
+
+TEST_CASE("testweb's malformed-html pages: every link found, valid UTF-8, both charset labels", "[unit]") {
+  // What tests/testweb (Universe::Mangle) serves: UTF-8 bytes, </p> and
+  // </li> removed, a meta claiming iso-8859-1, junk after <body>.
+  std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"iso-8859-1\">\n<title>Page 7</title></head><body>"
+      "\n<div><span>Caf\xC3\xA9 &nbsp &amp;amp &bogus; &#xZZ; \xFF\xFE\x80";
+  page.push_back('\0');
+  page += " <b><ul><li><a href=\"/p1.html\">alpha beta</a><li><a href=\"/p2.html\">gamma</a>"
+          "<p>Some text about the page<p><a href=\"http://other.test/\">other host</a></body></html>";
+  for (const std::string type : {"text/html; charset=windows-1252", "text/html; charset=utf-8", "text/html"}) {
+    INFO(type);
+    const auto p = Run(page, type);
+    std::vector<std::string> urls = Urls(p);
+    std::sort(urls.begin(), urls.end());
+    CHECK(urls == std::vector<std::string>{"http://a.test/p1.html", "http://a.test/p2.html", "http://other.test/"});
+    CHECK(p.record.title() == "Page 7");
+    CheckAllUtf8(p);
+  }
+  CHECK(Run(page, "text/html; charset=utf-8").record.invalid_bytes() == 3);
+  CHECK(Run(page, "text/html").record.charset() == "windows-1252");  // the meta's label
+}
