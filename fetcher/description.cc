@@ -37,16 +37,18 @@ std::vector<std::string_view> SplitSentences(std::string_view text) {
   return out;
 }
 
-std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences, std::size_t max_chars) {
+std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences,
+                                       const std::vector<uint8_t>& is_content, std::size_t max_chars) {
   // Word ids are dense: per-id arrays instead of hash maps.
   uint32_t ids = 0;
   for (const SentenceWords& s : sentences) {
     for (uint32_t w : s.words) ids = std::max(ids, w + 1);
   }
+  auto content = [&](uint32_t w) { return w < is_content.size() && is_content[w] != 0; };
   std::vector<uint32_t> frequency(ids, 0);
   for (const SentenceWords& s : sentences) {
-    for (std::size_t i = 0; i < s.words.size(); ++i) {
-      if (s.content[i]) ++frequency[s.words[i]];
+    for (uint32_t w : s.words) {
+      if (content(w)) ++frequency[w];
     }
   }
   // seen[w] == k + 1: word w already counted for sentence k.
@@ -60,9 +62,8 @@ std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentenc
     const SentenceWords& s = sentences[k];
     if (s.words.size() < kMinSentenceWords) continue;
     double sum = 0;
-    for (std::size_t i = 0; i < s.words.size(); ++i) {
-      const uint32_t w = s.words[i];
-      if (s.content[i] && seen[w] != k + 1) {
+    for (uint32_t w : s.words) {
+      if (content(w) && seen[w] != k + 1) {
         seen[w] = k + 1;
         sum += frequency[w];
       }

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -31,10 +32,9 @@ inline constexpr std::size_t kMinSentenceWords = 3;
 
 struct SentenceWords {
   std::string_view text;
-  // Ids of its words (any dense numbering shared by all sentences of the
-  // page), in order; `content` says which of them are content words.
-  std::vector<uint32_t> words;
-  std::vector<bool> content;
+  // Ids of its words, in order: a dense numbering shared by all sentences
+  // of the page (fetcher/mini_index.h word ids).
+  std::span<const uint32_t> words;
 };
 
 struct DescriptionPick {
@@ -43,9 +43,10 @@ struct DescriptionPick {
 };
 
 // The chosen sentences in page order; their texts plus one separator each
-// fit in `max_chars` characters (UTF-8 code points).
+// fit in `max_chars` characters (UTF-8 code points). `is_content[w]` says
+// whether word id w is a content word (ids past its end are not).
 [[nodiscard]] std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences,
-                                                     std::size_t max_chars);
+                                                     const std::vector<uint8_t>& is_content, std::size_t max_chars);
 
 // Number of UTF-8 code points in `s`.
 [[nodiscard]] std::size_t Utf8Length(std::string_view s);

@@ -46,21 +46,18 @@ std::string LanguageFromHost(std::string_view host) {
   return {};
 }
 
-std::string LanguageFromWords(std::string_view text) {
+std::string LanguageFromWordCounts(const std::vector<std::pair<std::string_view, uint32_t>>& counts) {
   const auto& masks = WordMasks();
   const auto lists = FrequentWordLists();
   std::vector<std::size_t> covered(lists.size(), 0);
   std::size_t total = 0;
-  std::size_t tokens = 0;
-  std::string token;
-  std::size_t pos = 0;
-  while (tokens < kLanguageSampleTokens && NextToken(text, &pos, &token)) {
-    ++tokens;
-    total += token.size();
-    const auto it = masks.find(token);
+  for (const auto& [word, n] : counts) {
+    const std::size_t bytes = word.size() * n;
+    total += bytes;
+    const auto it = masks.find(word);
     if (it == masks.end()) continue;
     for (std::size_t i = 0; i < lists.size(); ++i) {
-      if (it->second & (1u << i)) covered[i] += token.size();
+      if (it->second & (1u << i)) covered[i] += bytes;
     }
   }
   std::size_t best = 0;
@@ -71,11 +68,36 @@ std::string LanguageFromWords(std::string_view text) {
   return std::string(lists[best].language);
 }
 
-LanguageGuess DetectLanguage(std::string_view declared, std::string_view host, std::string_view text) {
+std::string LanguageFromWords(std::string_view text) {
+  std::unordered_map<std::string, uint32_t> counted;
+  std::size_t tokens = 0;
+  std::string token;
+  std::size_t pos = 0;
+  while (tokens < kLanguageSampleTokens && NextToken(text, &pos, &token)) {
+    ++tokens;
+    ++counted[token];
+  }
+  std::vector<std::pair<std::string_view, uint32_t>> counts(counted.begin(), counted.end());
+  return LanguageFromWordCounts(counts);
+}
+
+namespace {
+template <typename Guess>
+LanguageGuess Detect(std::string_view declared, std::string_view host, Guess&& guess) {
   if (!declared.empty()) return {std::string(declared), "html"};
   if (std::string from_tld = LanguageFromHost(host); !from_tld.empty()) return {std::move(from_tld), "tld"};
-  if (std::string from_words = LanguageFromWords(text); !from_words.empty()) return {std::move(from_words), "words"};
+  if (std::string from_words = guess(); !from_words.empty()) return {std::move(from_words), "words"};
   return {};
+}
+}  // namespace
+
+LanguageGuess DetectLanguage(std::string_view declared, std::string_view host, std::string_view text) {
+  return Detect(declared, host, [&] { return LanguageFromWords(text); });
+}
+
+LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,
+                             const std::vector<std::pair<std::string_view, uint32_t>>& counts) {
+  return Detect(declared, host, [&] { return LanguageFromWordCounts(counts); });
 }
 
 bool IsFrequentWord(std::string_view language, std::string_view word) {

@@ -9,8 +9,11 @@
 // Pure and reentrant.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace crawl::fetcher {
 
@@ -32,9 +35,17 @@ struct LanguageGuess {
 // kMinWordShare of it.
 [[nodiscard]] std::string LanguageFromWords(std::string_view text);
 
+// The frequent-word guess from counted words: (lower-case token, number of
+// occurrences) pairs, each word once.
+[[nodiscard]] std::string LanguageFromWordCounts(const std::vector<std::pair<std::string_view, uint32_t>>& counts);
+
 // `declared` is the HTML declaration ("" if none), `host` the page's host.
 [[nodiscard]] LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,
                                            std::string_view text);
+// The same, with the words of the text already counted (the first
+// kLanguageSampleTokens tokens).
+[[nodiscard]] LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,
+                                           const std::vector<std::pair<std::string_view, uint32_t>>& counts);
 
 // Whether `word` (lower-case token) is among the frequent words of
 // `language` (used as stop words by the description scorer).

@@ -17,7 +17,11 @@ constexpr std::size_t kGzipOverhead = 6;
 struct LinkPruner::Deflater {
   z_stream stream{};
   bool ok = false;
-  Deflater() { ok = deflateInit2(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK; }
+  // A small window and hash table: anchor texts are short (at most a few
+  // hundred bytes), and deflateReset clears the hash table on every call, so
+  // zlib's default 64 KiB table would cost more than the compression itself.
+  // The compressed lengths differ from zlib's defaults by a byte or two.
+  Deflater() { ok = deflateInit2(&stream, 6, Z_DEFLATED, -10, 1, Z_DEFAULT_STRATEGY) == Z_OK; }
   ~Deflater() {
     if (ok) deflateEnd(&stream);
   }

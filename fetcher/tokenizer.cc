@@ -134,8 +134,17 @@ bool NextToken(std::string_view text, std::size_t* pos, std::string* token) {
       const auto b = static_cast<unsigned char>(text[i]);
       if (b < 0x80) {
         if (!kAsciiWord[b]) break;
-        token->push_back((b >= 'A' && b <= 'Z') ? static_cast<char>(b + 32) : static_cast<char>(b));
-        ++i;
+        // A run of ASCII word bytes, appended at once and lower-cased in place.
+        std::size_t j = i + 1;
+        while (j < n && static_cast<unsigned char>(text[j]) < 0x80 && kAsciiWord[static_cast<unsigned char>(text[j])])
+          ++j;
+        const std::size_t from = token->size();
+        token->append(text.data() + i, j - i);
+        for (std::size_t k = from; k < token->size(); ++k) {
+          char& c = (*token)[k];
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        }
+        i = j;
         continue;
       }
       uint32_t cp;

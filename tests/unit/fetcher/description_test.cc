@@ -12,24 +12,28 @@ TEST_CASE("sentences split at line breaks and at .!? before a space", "[unit]") 
 }
 
 namespace {
+// Word lists live here so the spans stay valid.
+std::vector<std::vector<uint32_t>> storage;
 SentenceWords Sentence(std::string_view text, std::vector<uint32_t> words) {
+  storage.push_back(std::move(words));
   SentenceWords s;
   s.text = text;
-  s.words = std::move(words);
-  s.content.assign(s.words.size(), true);
+  s.words = storage.back();
   return s;
 }
+const std::vector<uint8_t> kAllContent(100, 1);
 }  // namespace
 
 TEST_CASE("sentences sharing the page's frequent words score best, kept in page order", "[unit]") {
   // Word 1 ("crawler") appears everywhere; sentence 2 is about other things.
+  storage.reserve(100);
   std::vector<SentenceWords> in = {
       Sentence("the crawler fetches pages", {1, 2, 3}),
       Sentence("weather is nice today", {7, 8, 9}),
       Sentence("a crawler stores pages and links", {1, 3, 4}),
       Sentence("menu", {10}),
   };
-  const auto picks = Summarize(in, 2000);
+  const auto picks = Summarize(in, kAllContent, 2000);
   REQUIRE(picks.size() == 3);  // "menu" has too few words
   CHECK(picks[0].sentence == 0);
   CHECK(picks[1].sentence == 1);
@@ -39,12 +43,13 @@ TEST_CASE("sentences sharing the page's frequent words score best, kept in page 
 }
 
 TEST_CASE("the description respects its character budget", "[unit]") {
+  storage.reserve(100);
   std::vector<SentenceWords> in = {
       Sentence("aaaa bbbb cccc dddd", {1, 2, 3, 4}),
       Sentence("aaaa bbbb eeee", {1, 2, 5}),
       Sentence("ffff gggg hhhh", {6, 7, 8}),
   };
-  const auto picks = Summarize(in, 20);
+  const auto picks = Summarize(in, kAllContent, 20);
   std::size_t used = 0;
   for (const auto& p : picks) used += in[p.sentence].text.size() + 1;
   CHECK(used <= 20);
@@ -52,12 +57,14 @@ TEST_CASE("the description respects its character budget", "[unit]") {
 }
 
 TEST_CASE("stop words do not score", "[unit]") {
-  auto a = Sentence("the the the x", {1, 1, 1, 2});
-  a.content = {false, false, false, true};
-  auto b = Sentence("y z w", {3, 4, 5});
-  CHECK(Summarize({a, b}, 2000).size() == 2);
-  a.content = {false, false, false, false};
-  const auto picks = Summarize({a, b}, 2000);
+  storage.reserve(100);
+  const auto a = Sentence("the the the x", {1, 1, 1, 2});
+  const auto b = Sentence("y z w", {3, 4, 5});
+  std::vector<uint8_t> content(10, 1);
+  content[1] = 0;  // "the"
+  CHECK(Summarize({a, b}, content, 2000).size() == 2);
+  content[2] = 0;  // "x" too: sentence a has no content word left
+  const auto picks = Summarize({a, b}, content, 2000);
   REQUIRE(picks.size() == 1);
   CHECK(picks[0].sentence == 1);
 }

@@ -34,7 +34,7 @@ TEST_CASE("snowball stemmers by ISO language; none for unknown languages", "[uni
 
 TEST_CASE("mini index: stemmed terms, positions, title region, hashed ids", "[unit]") {
   Stemmer en("en");
-  MiniIndexBuilder b(&en, 1000);
+  MiniIndexBuilder b(1000);
   b.AddPosition(b.Intern("crawling"));
   b.EndTitle();
   b.AddPosition(b.Intern("the"));
@@ -43,7 +43,7 @@ TEST_CASE("mini index: stemmed terms, positions, title region, hashed ids", "[un
   b.MarkDescription(1, 3);
   b.AddAnchorWord(b.Intern("crawled"));
   crawl::v1::MiniIndex index;
-  b.Finish(&index);
+  b.Finish(&en, &index);
   CHECK(index.stem_language() == "english");
   CHECK(index.token_count() == 4);
   CHECK(index.title_tokens() == 1);
@@ -62,10 +62,10 @@ TEST_CASE("mini index: stemmed terms, positions, title region, hashed ids", "[un
 }
 
 TEST_CASE("mini index stops storing positions at its cap", "[unit]") {
-  MiniIndexBuilder b(nullptr, 2);
+  MiniIndexBuilder b(2);
   for (int i = 0; i < 5; ++i) b.AddPosition(b.Intern("w"));
   crawl::v1::MiniIndex index;
-  b.Finish(&index);
+  b.Finish(nullptr, &index);
   CHECK(index.token_count() == 5);
   CHECK(index.truncated());
   REQUIRE(index.terms_size() == 1);
