@@ -10,7 +10,8 @@
 // Then it compares what we extract with gumbo's tree: per page, the set of
 // link targets (a/area href, frame/iframe/img src, trimmed, the same
 // non-page schemes dropped) and the multiset of text tokens (text nodes
-// outside script/style/title/textarea, tokenised by fetcher/tokenizer.h).
+// outside script/style/title/textarea, words split at non-inline element
+// boundaries as when rendered, tokenised by fetcher/tokenizer.h).
 //
 // Usage: processing_bench [--repeat N] FILE_LIST   (one HTML path a line)
 #include <gumbo.h>
@@ -60,10 +61,19 @@ bool Skipped(const std::string& href) {
   return false;
 }
 
+// Elements that do not separate words when rendered (the same list as
+// common/html_links.cc): text on both sides of them joins.
+bool InlineTag(GumboTag tag) {
+  static const std::set<std::string> kInline = {
+      "a",      "abbr",   "b",   "bdi", "bdo",  "big", "cite", "code", "data",  "dfn",
+      "em",     "font",   "i",   "kbd", "mark", "q",   "s",    "samp", "small", "span",
+      "strike", "strong", "sub", "sup", "time", "tt",  "u",    "var",  "wbr"};
+  return kInline.count(gumbo_normalized_tagname(tag)) > 0;
+}
+
 void GumboWalk(const GumboNode* node, std::set<std::string>* hrefs, std::string* text) {
   if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE || node->type == GUMBO_NODE_CDATA) {
     text->append(node->v.text.text);
-    text->push_back(' ');
     return;
   }
   if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_DOCUMENT) return;
@@ -85,9 +95,12 @@ void GumboWalk(const GumboNode* node, std::set<std::string>* hrefs, std::string*
   }
   const GumboVector& children =
       node->type == GUMBO_NODE_DOCUMENT ? node->v.document.children : node->v.element.children;
+  const bool block = node->type == GUMBO_NODE_ELEMENT && !InlineTag(node->v.element.tag);
+  if (block) text->push_back(' ');
   for (unsigned i = 0; i < children.length; ++i) {
     GumboWalk(static_cast<const GumboNode*>(children.data[i]), hrefs, text);
   }
+  if (block) text->push_back(' ');
 }
 
 std::map<std::string, int> TokenCounts(std::string_view text) {
