@@ -7,17 +7,21 @@
 # extraction, the whole pipeline and gumbo's parse, and the agreement of our
 # links and text with gumbo's.
 #
-# Usage: tests/bench/processing.sh [--repeat N] [--limit PAGES]
+# Usage: tests/bench/processing.sh [--repeat N] [--limit PAGES] [--only PACKAGE]
+#   --only: one corpus package (python3.11-doc, postgresql-doc-15 or
+#   libboost1.81-doc) instead of all three.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD_REL:-$SRC/build-rel}
 REPEAT=3
 LIMIT=0
+CORPUS=(python3.11-doc postgresql-doc-15 libboost1.81-doc)
 while [ $# -gt 0 ]; do
   case $1 in
     --repeat) REPEAT=$2; shift 2 ;;
     --limit) LIMIT=$2; shift 2 ;;
-    *) echo "usage: $0 [--repeat N] [--limit PAGES]" >&2; exit 2 ;;
+    --only) CORPUS=("$2"); shift 2 ;;
+    *) echo "usage: $0 [--repeat N] [--limit PAGES] [--only PACKAGE]" >&2; exit 2 ;;
   esac
 done
 
@@ -41,7 +45,7 @@ LIST=$(mktemp)
 trap 'rm -f "$LIST"' EXIT
 # python3-doc's files live in python3.11-doc; list every package's .html
 # files (regular files only, sorted for a stable corpus).
-for pkg in python3.11-doc postgresql-doc-15 libboost1.81-doc; do
+for pkg in "${CORPUS[@]}"; do
   dpkg -L "$pkg" | grep '\.html$' || true
 done | sort | while read -r f; do [ -f "$f" ] && [ ! -L "$f" ] && echo "$f"; done > "$LIST"
 if [ "$LIMIT" -gt 0 ]; then
