@@ -36,7 +36,7 @@ class MiniIndexBuilder {
  public:
   explicit MiniIndexBuilder(uint32_t max_positions);
 
-  static constexpr std::size_t kMaxCachedTerms = 200'000;
+  static constexpr std::size_t kMaxCachedTerms = 100'000;
 
   // The dense id of a lower-cased token (see fetcher/tokenizer.h).
   [[nodiscard]] uint32_t Intern(std::string_view word);

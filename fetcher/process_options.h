@@ -21,8 +21,11 @@ struct ProcessOptions {
   uint32_t max_links_after_prune = 50;
   // Description budget in characters (CrawlParams.max_description_chars).
   size_t max_description_chars = 2000;
-  // Mini index positions stored per page.
-  uint32_t max_index_positions = 200'000;
+  // Mini index positions stored per page: about 50,000 words of text (a
+  // 300-400 KB page of prose); beyond that the record would weigh more than
+  // the words are worth (a results batch of 400 such pages stays far below
+  // the 256 MiB gRPC message limit of common/grpc_util.cc).
+  uint32_t max_index_positions = 50'000;
   // Our robots product token: <meta name="TOKEN"> is obeyed like
   // <meta name="robots"> ("" : only the latter).
   std::string robots_meta_token;

@@ -31,7 +31,7 @@ struct TextInput {
 
 struct TextOptions {
   std::size_t max_description_chars = 2000;  // DESIGN.md section 6
-  uint32_t max_index_positions = 200'000;    // positions past this are not stored
+  uint32_t max_index_positions = 50'000;     // positions past this are not stored
 };
 
 // Sets record->language, language_source, description, text_hash and

@@ -278,3 +278,15 @@ TEST_CASE("testweb's malformed-html pages: every link found, valid UTF-8, both c
   CHECK(Run(page, "text/html; charset=utf-8").record.invalid_bytes() == 3);
   CHECK(Run(page, "text/html").record.charset() == "windows-1252");  // the meta's label
 }
+
+TEST_CASE("html: the mini index of a huge page is capped, the rest still counted", "[unit][policy]") {
+  std::string big = "<p>";
+  for (int i = 0; i < 60000; ++i) big += "w" + std::to_string(i % 5000) + " ";
+  const auto p = Run(big);
+  const auto& index = p.record.mini_index();
+  CHECK(index.token_count() == 60000);
+  CHECK(index.truncated());
+  std::size_t stored = 0;
+  for (const auto& t : index.terms()) stored += static_cast<std::size_t>(t.positions_size());
+  CHECK(stored == ProcessOptions{}.max_index_positions);
+}
