@@ -5,7 +5,9 @@
 #include "fetcher/html_processor.h"
 
 #include <catch2/catch.hpp>
+#include <atomic>
 #include <map>
+#include <thread>
 
 #include "fetcher/page_processor.h"
 
@@ -289,4 +291,22 @@ TEST_CASE("html: the mini index of a huge page is capped, the rest still counted
   std::size_t stored = 0;
   for (const auto& t : index.terms()) stored += static_cast<std::size_t>(t.positions_size());
   CHECK(stored == ProcessOptions{}.max_index_positions);
+}
+
+TEST_CASE("ProcessFetch gives the same answer on concurrent threads", "[unit]") {
+  const auto expected = Run(kPage);
+  std::vector<std::thread> threads;
+  std::atomic<int> mismatches{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) {
+        const auto p = Run(kPage);
+        if (p.record.SerializeAsString() != expected.record.SerializeAsString() ||
+            p.links.size() != expected.links.size())
+          ++mismatches;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(mismatches == 0);
 }
