@@ -78,7 +78,11 @@ std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentenc
   std::size_t used = 0;
   double best = 0;
   for (const Candidate& c : candidates) {
-    const std::size_t len = Utf8Length(sentences[c.sentence].text) + 1;
+    const std::string_view text = sentences[c.sentence].text;
+    // A UTF-8 character has at most 4 bytes: skip without counting when
+    // even that lower bound does not fit.
+    if (used + text.size() / 4 + 1 > max_chars) continue;
+    const std::size_t len = Utf8Length(text) + 1;
     if (used + len > max_chars) continue;  // a shorter one may still fit
     used += len;
     if (picks.empty()) best = c.score;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <unordered_map>
 
 #include "fetcher/tokenizer.h"
 
@@ -27,7 +29,19 @@ struct LinkPruner::Deflater {
   }
 };
 
-LinkPruner::LinkPruner() : deflater_(std::make_unique<Deflater>()) {}
+struct LinkPruner::Cache {
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  struct Equal {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+  };
+  std::unordered_map<std::string, double, Hash, Equal> effective_terms;
+};
+
+LinkPruner::LinkPruner() : deflater_(std::make_unique<Deflater>()), cache_(std::make_unique<Cache>()) {}
 LinkPruner::~LinkPruner() = default;
 
 std::size_t LinkPruner::GzippedLength(std::string_view text) {
@@ -49,11 +63,16 @@ std::size_t LinkPruner::GzippedLength(std::string_view text) {
 }
 
 double LinkPruner::EffectiveTerms(std::string_view anchor) {
+  auto& cache = cache_->effective_terms;
+  if (auto it = cache.find(anchor); it != cache.end()) return it->second;
   std::size_t terms = 0;
   ForEachToken(anchor, [&](std::string_view) { ++terms; });
-  if (terms == 0) return 0;
-  return static_cast<double>(terms) * static_cast<double>(GzippedLength(anchor) + 1) /
-         static_cast<double>(anchor.size() + 1);
+  const double value = terms == 0 ? 0.0
+                                  : static_cast<double>(terms) * static_cast<double>(GzippedLength(anchor) + 1) /
+                                        static_cast<double>(anchor.size() + 1);
+  if (cache.size() >= kMaxCachedAnchors) cache.clear();
+  cache.emplace(std::string(anchor), value);
+  return value;
 }
 
 std::vector<LinkPruner::Ranked> LinkPruner::Rank(const std::vector<std::string_view>& anchors,

@@ -36,8 +36,12 @@ class LinkPruner {
   // Length of `text` compressed as above (zlib format).
   [[nodiscard]] std::size_t GzippedLength(std::string_view text);
 
-  // Effective terms of an anchor text.
+  // Effective terms of an anchor text. Anchors repeat from page to page
+  // ("Next", "Home", a site's menu), so results are cached (bounded: emptied
+  // at kMaxCachedAnchors).
   [[nodiscard]] double EffectiveTerms(std::string_view anchor);
+
+  static constexpr std::size_t kMaxCachedAnchors = 20'000;
 
   struct Ranked {
     std::size_t index;  // into the input
@@ -49,7 +53,9 @@ class LinkPruner {
 
  private:
   struct Deflater;
+  struct Cache;
   std::unique_ptr<Deflater> deflater_;
+  std::unique_ptr<Cache> cache_;
 };
 
 }  // namespace crawl::fetcher

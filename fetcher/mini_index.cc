@@ -20,16 +20,31 @@ struct TermInfo {
   uint64_t id;
 };
 
-// (stemmer algorithm, word) -> (term, term id), per thread, across pages.
-const TermInfo& LookupTerm(Stemmer* stemmer, std::string_view word) {
-  thread_local std::unordered_map<std::string_view, std::unordered_map<std::string, TermInfo>> caches;
-  auto& cache = caches[stemmer != nullptr ? stemmer->algorithm() : std::string_view()];
-  std::string key(word);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+// Hash and equality that accept std::string_view, so lookups need no
+// std::string (C++20 heterogeneous lookup).
+struct WordHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+struct WordEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+using TermCache = std::unordered_map<std::string, TermInfo, WordHash, WordEqual>;
+
+// The per-thread (word -> term, term id) cache of one stemmer algorithm
+// ("" for none), shared by all pages of this thread.
+TermCache& CacheFor(Stemmer* stemmer) {
+  thread_local std::unordered_map<std::string_view, TermCache> caches;
+  return caches[stemmer != nullptr ? stemmer->algorithm() : std::string_view()];
+}
+
+const TermInfo& LookupTerm(TermCache& cache, Stemmer* stemmer, std::string_view word) {
+  if (auto it = cache.find(word); it != cache.end()) return it->second;
   if (cache.size() >= MiniIndexBuilder::kMaxCachedTerms) cache.clear();
   std::string term(stemmer != nullptr ? stemmer->Stem(word) : word);
   const uint64_t id = hash::Hash8(term);
-  return cache.emplace(std::move(key), TermInfo{std::move(term), id}).first->second;
+  return cache.emplace(std::string(word), TermInfo{std::move(term), id}).first->second;
 }
 
 }  // namespace
@@ -98,8 +113,9 @@ void MiniIndexBuilder::Finish(Stemmer* stemmer, v1::MiniIndex* out) const {
   std::size_t table_size = 16;
   while (table_size < words * 2) table_size *= 2;
   std::vector<std::pair<uint64_t, uint32_t>> table(table_size, {0, 0});  // (term id, term index + 1)
+  TermCache& cache = CacheFor(stemmer);
   for (std::size_t w = 0; w < words; ++w) {
-    const TermInfo& info = LookupTerm(stemmer, word(static_cast<uint32_t>(w)));
+    const TermInfo& info = LookupTerm(cache, stemmer, word(static_cast<uint32_t>(w)));
     std::size_t i = static_cast<std::size_t>(info.id) & (table_size - 1);
     while (table[i].second != 0 && table[i].first != info.id) i = (i + 1) & (table_size - 1);
     if (table[i].second == 0) {
