@@ -310,3 +310,40 @@ TEST_CASE("ProcessFetch gives the same answer on concurrent threads", "[unit]") 
   for (auto& t : threads) t.join();
   CHECK(mismatches == 0);
 }
+
+TEST_CASE("html: randomly damaged pages never crash and give valid UTF-8", "[unit]") {
+  uint32_t x = 99;
+  auto next = [&] {
+    x = x * 1664525u + 1013904223u;
+    return x >> 8;
+  };
+  for (int round = 0; round < 200; ++round) {
+    std::string page = kPage;
+    for (int k = 0; k < 10; ++k) {
+      const std::size_t at = next() % page.size();
+      switch (next() % 3) {
+        case 0: page[at] = static_cast<char>(next()); break;      // flip a byte
+        case 1: page.erase(at, next() % 20); break;               // drop a run
+        default: page.insert(at, page.substr(next() % page.size(), 15)); break;  // duplicate a run
+      }
+    }
+    const auto p = Run(page, round % 2 ? "text/html; charset=utf-8" : "text/html");
+    CheckAllUtf8(p);
+    CHECK(p.links.size() <= 50);
+  }
+}
+
+TEST_CASE("html: Cyrillic text is lower-cased and stemmed in Russian", "[unit]") {
+  const auto p = Run("<html lang=ru><title>Книги</title><p>Я читаю книги, а он читает газету.</p>");
+  CHECK(p.record.language() == "ru");
+  CHECK(p.record.mini_index().stem_language() == "russian");
+  bool found = false;
+  for (const auto& t : p.record.mini_index().terms()) {
+    if (t.term() == "книг") {
+      found = true;
+      CHECK(t.title_count() == 1);
+      CHECK(t.body_count() == 1);
+    }
+  }
+  CHECK(found);
+}
