@@ -1,6 +1,6 @@
 // Link and metadata extraction from raw HTML (DESIGN.md section 6): links
 // from a, area, frame, iframe and img, the base href, the title, robot meta
-// directives and the page language.
+// directives, the page language and (optionally) the visible text.
 //
 // A single forward scan over the bytes, after the tokenizer states of the
 // WHATWG HTML standard (section 13.2.5) that matter for links: tags and
@@ -70,6 +70,14 @@ struct PageLinks {
   // Primary language subtag, lower-case ("en" for "en-US"), from <html lang>
   // (or xml:lang), else <meta http-equiv="content-language">; "" if none.
   std::string lang;
+  // With ExtractOptions::collect_text: the page's visible text (not title,
+  // script, style or other raw text; not attribute values), entities
+  // decoded, runs of whitespace collapsed to one space, and a "\n" wherever
+  // a block-level (non-inline) tag separates text, so paragraphs, list
+  // items, cells and headings are separate lines. Valid UTF-8 if the input
+  // is; at most max_text_bytes, cut at a character boundary.
+  std::string text;
+  bool text_truncated = false;
 };
 
 struct ExtractOptions {
@@ -81,6 +89,9 @@ struct ExtractOptions {
   // Besides <meta name="robots">, a meta whose name equals this token
   // (case-insensitive, e.g. our product token) is obeyed too. Empty: none.
   std::string robots_meta_token;
+  // Fill PageLinks::text (off: link extraction alone is faster).
+  bool collect_text = false;
+  std::size_t max_text_bytes = 2 * 1024 * 1024;
 };
 
 // Extracts links and metadata from `html` (any bytes; never fails).

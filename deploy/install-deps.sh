@@ -20,6 +20,8 @@ PACKAGES=(
   chromium
   # deploy files test: docker-compose config, YAML
   docker-compose python3-yaml
+  # benchmarks (tests/bench/processing.sh: gumbo is the reference parser)
+  libgumbo-dev
 )
 
 missing=()

@@ -1,16 +1,74 @@
+// MIME type -> processor (page_processor.h).
 #include "fetcher/page_processor.h"
 
-#include <unordered_set>
-
 #include "common/hash.h"
-#include "common/html_links.h"
+#include "common/robots.h"
 #include "common/url.h"
+#include "fetcher/html_processor.h"
+#include "fetcher/sitemap_processor.h"
 
 namespace crawl::fetcher {
+namespace {
 
-bool IsHtmlMime(const std::string& mime) {
-  return mime == "text/html" || mime == "application/xhtml+xml";
+ProcessingContext& ThreadContext() {
+  thread_local ProcessingContext context;
+  return context;
 }
+
+bool IsXmlMime(const std::string& mime) {
+  return mime == "application/xml" || mime == "text/xml" || mime.ends_with("+xml");
+}
+
+bool IsGzipMime(const std::string& mime) {
+  return mime == "application/gzip" || mime == "application/x-gzip" || mime == "application/x-gunzip";
+}
+
+// Links with from_sitemap = true, link_rank = position, in the given order.
+void AddSitemapLinks(const std::vector<std::string>& urls, const v1::ScheduledUrl& scheduled,
+                     std::vector<v1::DiscoveredLink>* links) {
+  auto resolver = url::Resolver::ForBase(scheduled.url());
+  if (!resolver.ok()) return;
+  const std::size_t first = links->size();
+  uint32_t rank = 0;
+  for (const std::string& u : urls) {
+    auto target = resolver->Resolve(u);
+    if (!target.ok()) continue;  // not http(s), malformed
+    v1::DiscoveredLink& l = links->emplace_back();
+    l.set_url(std::move(*target));
+    l.set_referrer(scheduled.url());
+    l.set_depth(scheduled.depth() + 1);
+    l.set_from_sitemap(true);
+    l.set_link_rank(rank++);
+    l.set_source("sitemap");
+  }
+  for (std::size_t i = first; i < links->size(); ++i) (*links)[i].set_links_on_page(rank);
+}
+
+// Processes a sitemap body (maybe gzip). False if it is not a sitemap.
+bool ProcessSitemap(const v1::ScheduledUrl& scheduled, const std::string& body, ProcessedPage* out) {
+  std::string inflated;
+  std::string_view xml = body;
+  if (IsGzip(body)) {
+    bool cut = false;
+    auto data = Gunzip(body, kMaxSitemapBytes, &cut);
+    if (!data.ok()) {
+      out->record.set_error("sitemap: " + data.status().message());
+      return true;
+    }
+    inflated = std::move(*data);
+    xml = inflated;
+    if (cut) out->record.set_truncated(true);
+  }
+  if (!LooksLikeSitemap(xml)) return false;
+  const SitemapEntries entries = ParseSitemap(xml);
+  out->record.set_links_found(static_cast<uint32_t>(entries.urls.size()));
+  AddSitemapLinks(entries.urls, scheduled, &out->links);
+  return true;
+}
+
+}  // namespace
+
+bool IsHtmlMime(const std::string& mime) { return mime == "text/html" || mime == "application/xhtml+xml"; }
 
 ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult& result,
                            const ProcessOptions& options) {
@@ -28,59 +86,53 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   r.set_truncated(result.truncated);
   if (result.status > 0) r.set_content_digest(hash::Hash8Hex(result.body));
 
-  const uint32_t link_depth = scheduled.depth() + 1;
-  auto add_link = [&](const std::string& target) {
-    v1::DiscoveredLink* link = &out.links.emplace_back();
-    link->set_url(target);
-    link->set_referrer(scheduled.url());
-    link->set_depth(link_depth);
-  };
-
   if (result.status >= 300 && result.status < 400 && !result.location.empty()) {
     auto target = url::Resolve(scheduled.url(), result.location);
     if (target.ok()) {
       r.set_redirect_url(*target);
       // A redirect's target is a discovered link (DESIGN.md section 6); a
       // robots.txt redirect is the robots module's business, not a page's.
-      if (scheduled.kind() == v1::URL_KIND_PAGE) add_link(*target);
-    }
-    return out;
-  }
-
-  if (scheduled.kind() == v1::URL_KIND_ROBOTS) {
-    if (result.status >= 200 && result.status < 300) {
-      r.set_robots_body(result.body.substr(0, options.max_robots_bytes));
+      if (scheduled.kind() == v1::URL_KIND_PAGE) {
+        v1::DiscoveredLink& l = out.links.emplace_back();
+        l.set_url(*target);
+        l.set_referrer(scheduled.url());
+        l.set_depth(scheduled.depth() + 1);
+        l.set_links_on_page(1);
+        l.set_source("redirect");
+      }
     }
     return out;
   }
 
   const bool success = result.status >= 200 && result.status < 300;
-  if (!success || !IsHtmlMime(result.mime_type)) return out;
-
-  html::ExtractOptions extract;
-  extract.max_links = options.max_links;
-  const html::PageLinks page = html::ExtractLinks(result.body, extract);
-  r.set_title(page.title);
-  r.set_links_found(static_cast<uint32_t>(page.links.size()));
-  if (page.nofollow) return out;
-
-  // The base for relative links: <base href> resolved against the page URL,
-  // parsed once for all the page's links.
-  std::string base = scheduled.url();
-  if (!page.base_href.empty()) {
-    auto resolved_base = url::Resolve(scheduled.url(), page.base_href);
-    if (resolved_base.ok()) base = *resolved_base;
+  if (scheduled.kind() == v1::URL_KIND_ROBOTS) {
+    if (success) {
+      const std::string_view body = std::string_view(result.body).substr(0, options.max_robots_bytes);
+      r.set_robots_body(std::string(body));
+      // Sitemap lines apply whatever the user-agent group (RFC 9309 2.3.5).
+      const robots::RobotsRules rules = robots::Parse(body, "*");
+      AddSitemapLinks(rules.sitemaps(), scheduled, &out.links);
+    }
+    return out;
   }
-  auto resolver = url::Resolver::ForBase(base);
-  if (!resolver.ok()) return out;  // the page's own URL is not a URL: nothing to resolve against
-  std::unordered_set<std::string> seen;
-  for (const html::Link& link : page.links) {
-    if (link.nofollow) continue;
-    auto target = resolver->Resolve(link.href);
-    if (!target.ok()) continue;  // mailto:, javascript:, malformed, ...
-    if (!seen.insert(*target).second) continue;
-    add_link(*target);
-    if (out.links.size() >= options.max_links) break;
+  if (!success) return out;
+
+  PageInput page;
+  page.url = scheduled.url();
+  page.body = result.body;
+  page.content_type = result.content_type;
+  page.link_depth = scheduled.depth() + 1;
+  const std::string& mime = result.mime_type;
+  if (IsHtmlMime(mime)) {
+    ProcessHtml(page, options, ThreadContext(), &r, &out.links);
+  } else if (mime == "text/plain") {
+    ProcessPlainText(page, options, ThreadContext(), &r);
+  } else if (IsXmlMime(mime) || IsGzipMime(mime)) {
+    if (!ProcessSitemap(scheduled, result.body, &out) && IsXmlMime(mime) && !IsGzip(result.body)) {
+      // An XML page that is not a sitemap (XHTML served as XML, a feed): its
+      // text is still worth indexing, and its markup scan finds its links.
+      ProcessHtml(page, options, ThreadContext(), &r, &out.links);
+    }
   }
   return out;
 }

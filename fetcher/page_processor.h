@@ -1,11 +1,18 @@
 // Turns one fetch outcome into what the queue servers need: the crawl-log
-// record and the links found (DESIGN.md section 6, foundation subset):
-// MIME type -> processor; for HTML, links from a/area/frame/iframe/img
-// resolved against the URL and any <base href>, canonicalised, http(s)
-// only, rel=nofollow and robots-meta nofollow honoured, at most
-// `max_links` distinct links in page order; a redirect's target is a link.
+// record (with the page's summary and mini index) and the links found
+// (DESIGN.md section 6). MIME type -> processor:
+//   - text/html, application/xhtml+xml: fetcher/html_processor.h;
+//   - text/plain: the plain text processor (same text analysis, no links);
+//   - sitemaps: XML (application/xml, text/xml) whose root is <urlset> or
+//     <sitemapindex>, plain or gzip-compressed (application/gzip,
+//     application/x-gzip, or any body with the gzip magic under an XML or
+//     gzip type): fetcher/sitemap_processor.h;
+//   - robots.txt (URL_KIND_ROBOTS): the body travels to the queue server,
+//     and each Sitemap: line becomes a link with from_sitemap = true;
+//   - other types: the record only.
+// A redirect's target is a link (link_rank 0, source "redirect").
 //
-// Pure: no I/O. Thread-safe (no shared state).
+// Pure: no I/O. Thread-safe (per-thread state is thread_local).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +20,7 @@
 #include <vector>
 
 #include "fetcher/http_fetcher.h"
+#include "fetcher/process_options.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::fetcher {
@@ -20,12 +28,6 @@ namespace crawl::fetcher {
 struct ProcessedPage {
   v1::FetchRecord record;
   std::vector<v1::DiscoveredLink> links;
-};
-
-struct ProcessOptions {
-  uint32_t max_links = 300;
-  // robots.txt bodies beyond this are cut (RFC 9309 section 2.5: 500 KiB).
-  size_t max_robots_bytes = 500 * 1024;
 };
 
 // True for media types the HTML processor handles.

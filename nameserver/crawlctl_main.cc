@@ -18,6 +18,7 @@
 #include "common/process.h"
 #include "common/robots.h"
 #include "common/url.h"
+#include "fetcher/page_report.h"
 #include "nameserver/crawlctl_format.h"
 #include "nameserver/param_text.h"
 #include "proto/crawl.grpc.pb.h"
@@ -156,6 +157,15 @@ int main(int argc, char** argv) {
   cld_cmd->add_option("host", host, "Host name")->required();
   cld_cmd->add_option("--rule", cld_rule, "psl (Public Suffix List) or simple")->capture_default_str();
 
+  auto* page_cmd = app.add_subcommand(
+      "page", "Process a local file as the fetcher would and print everything extracted as one JSON object");
+  crawl::fetcher::LocalPage local_page;
+  std::string page_file;
+  page_cmd->add_option("--url", local_page.url, "URL the page is taken to come from")->required();
+  page_cmd->add_option("--mime", local_page.mime, "Media type (default: from the file extension)");
+  page_cmd->add_option("--charset", local_page.charset, "Charset as sent in Content-Type (default: none)");
+  page_cmd->add_option("file", page_file, "The page's bytes")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -172,6 +182,22 @@ int main(int argc, char** argv) {
     const bool allowed = crawl::robots::IsAllowedUrl(rules, robots_url);
     std::cout << (allowed ? "allowed" : "disallowed") << "\n";
     return allowed ? 0 : 1;
+  }
+  if (*page_cmd) {
+    auto body = crawl::ReadFile(page_file);
+    if (!body.ok()) {
+      std::cerr << "crawlctl: " << body.status().message() << "\n";
+      return 1;
+    }
+    local_page.body = std::move(*body);
+    local_page.file_name = page_file;
+    auto json = crawl::fetcher::PageReportJson(local_page);
+    if (!json.ok()) {
+      std::cerr << "crawlctl: " << json.status().message() << "\n";
+      return 1;
+    }
+    std::cout << *json << "\n";
+    return std::cout.flush() ? 0 : 1;
   }
   if (*url_cmd) {
     auto canonical = base.empty() ? crawl::url::Canonicalize(url_arg) : crawl::url::Resolve(base, url_arg);

@@ -395,3 +395,29 @@ TEST_CASE("random buffers never crash the scanner", "[unit]") {
   }
   CHECK(total_links > 0);  // the markup fragments do produce links
 }
+
+// ------------------------------------------------------------ visible text --
+
+TEST_CASE("visible text: entities decoded, whitespace collapsed, blocks on their own lines", "[unit]") {
+  html::ExtractOptions o;
+  o.collect_text = true;
+  const auto page = html::ExtractLinks(
+      "<html><head><title>T</title><style>p{}</style></head><body>\n"
+      "<h1>Head  line</h1><p>One <b>bold</b>&nbsp;word &amp; more.</p>"
+      "<script>var x = '<p>not text</p>';</script><ul><li>a</li><li>b<br>c</li></ul>"
+      "<textarea>typed</textarea>x<!-- hidden -->y</body></html>",
+      o);
+  CHECK(page.text == "Head line\nOne bold word & more.\na\nb\nc\nxy");
+  CHECK_FALSE(page.text_truncated);
+  // Off by default.
+  CHECK(html::ExtractLinks("<p>text</p>").text.empty());
+}
+
+TEST_CASE("visible text stops at max_text_bytes on a character boundary", "[unit]") {
+  html::ExtractOptions o;
+  o.collect_text = true;
+  o.max_text_bytes = 10;
+  const auto page = html::ExtractLinks("<p>abcdefgh\xC3\xA9\xC3\xA9\xC3\xA9</p>", o);
+  CHECK(page.text == "abcdefgh\xC3\xA9");
+  CHECK(page.text_truncated);
+}

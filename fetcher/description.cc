@@ -1,0 +1,97 @@
+// Page description by sentence scoring (description.h).
+#include "fetcher/description.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace crawl::fetcher {
+
+std::size_t Utf8Length(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::vector<std::string_view> SplitSentences(std::string_view text) {
+  std::vector<std::string_view> out;
+  auto emit = [&](std::size_t b, std::size_t e) {
+    while (b < e && (text[b] == ' ' || text[b] == '\n')) ++b;
+    while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\n')) --e;
+    if (e > b) out.push_back(text.substr(b, e - b));
+  };
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      emit(start, i);
+      start = i + 1;
+    } else if ((c == '.' || c == '!' || c == '?') && i + 1 < text.size() && text[i + 1] == ' ') {
+      emit(start, i + 1);
+      start = i + 1;
+    } else if (c == '\xE3' && i + 3 < text.size() && text[i + 1] == '\x80' && text[i + 2] == '\x82') {
+      emit(start, i + 3);  // U+3002 ideographic full stop
+      start = i + 3;
+    }
+  }
+  emit(start, text.size());
+  return out;
+}
+
+std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences,
+                                       const std::vector<uint8_t>& is_content, std::size_t max_chars) {
+  // Word ids are dense: per-id arrays instead of hash maps.
+  uint32_t ids = 0;
+  for (const SentenceWords& s : sentences) {
+    for (uint32_t w : s.words) ids = std::max(ids, w + 1);
+  }
+  auto content = [&](uint32_t w) { return w < is_content.size() && is_content[w] != 0; };
+  std::vector<uint32_t> frequency(ids, 0);
+  for (const SentenceWords& s : sentences) {
+    for (uint32_t w : s.words) {
+      if (content(w)) ++frequency[w];
+    }
+  }
+  // seen[w] == k + 1: word w already counted for sentence k.
+  std::vector<std::size_t> seen(ids, 0);
+  struct Candidate {
+    std::size_t sentence;
+    double score;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t k = 0; k < sentences.size(); ++k) {
+    const SentenceWords& s = sentences[k];
+    if (s.words.size() < kMinSentenceWords) continue;
+    double sum = 0;
+    for (uint32_t w : s.words) {
+      if (content(w) && seen[w] != k + 1) {
+        seen[w] = k + 1;
+        sum += frequency[w];
+      }
+    }
+    if (sum <= 0) continue;
+    candidates.push_back({k, sum / std::sqrt(static_cast<double>(s.words.size()))});
+  }
+  // Best first; ties keep page order.
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  std::vector<DescriptionPick> picks;
+  std::size_t used = 0;
+  double best = 0;
+  for (const Candidate& c : candidates) {
+    const std::string_view text = sentences[c.sentence].text;
+    // A UTF-8 character has at most 4 bytes: skip without counting when
+    // even that lower bound does not fit.
+    if (used + text.size() / 4 + 1 > max_chars) continue;
+    const std::size_t len = Utf8Length(text) + 1;
+    if (used + len > max_chars) continue;  // a shorter one may still fit
+    used += len;
+    if (picks.empty()) best = c.score;
+    picks.push_back({c.sentence, static_cast<float>(c.score / best)});
+    if (used + kMinSentenceWords * 2 > max_chars) break;
+  }
+  std::sort(picks.begin(), picks.end(),
+            [](const DescriptionPick& a, const DescriptionPick& b) { return a.sentence < b.sentence; });
+  return picks;
+}
+
+}  // namespace crawl::fetcher

@@ -1,0 +1,89 @@
+// Effective-terms link order (link_pruning.h).
+#include "fetcher/link_pruning.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <unordered_map>
+
+#include "fetcher/tokenizer.h"
+
+namespace crawl::fetcher {
+
+// zlib's fixed overhead (RFC 1950): 2-byte header, 4-byte Adler-32 trailer,
+// as PHP's gzcompress() produces.
+constexpr std::size_t kGzipOverhead = 6;
+
+struct LinkPruner::Deflater {
+  z_stream stream{};
+  bool ok = false;
+  // A small window and hash table: anchor texts are short (at most a few
+  // hundred bytes), and deflateReset clears the hash table on every call, so
+  // zlib's default 64 KiB table would cost more than the compression itself.
+  // The compressed lengths differ from zlib's defaults by a byte or two.
+  Deflater() { ok = deflateInit2(&stream, 6, Z_DEFLATED, -10, 1, Z_DEFAULT_STRATEGY) == Z_OK; }
+  ~Deflater() {
+    if (ok) deflateEnd(&stream);
+  }
+};
+
+struct LinkPruner::Cache {
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  struct Equal {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+  };
+  std::unordered_map<std::string, double, Hash, Equal> effective_terms;
+};
+
+LinkPruner::LinkPruner() : deflater_(std::make_unique<Deflater>()), cache_(std::make_unique<Cache>()) {}
+LinkPruner::~LinkPruner() = default;
+
+std::size_t LinkPruner::GzippedLength(std::string_view text) {
+  Deflater& d = *deflater_;
+  if (!d.ok) return text.size() + kGzipOverhead;  // stored, as if incompressible
+  deflateReset(&d.stream);
+  std::array<unsigned char, 1024> buf;
+  d.stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  d.stream.avail_in = static_cast<uInt>(text.size());
+  std::size_t total = 0;
+  int rc;
+  do {
+    d.stream.next_out = buf.data();
+    d.stream.avail_out = static_cast<uInt>(buf.size());
+    rc = deflate(&d.stream, Z_FINISH);
+    total += buf.size() - d.stream.avail_out;
+  } while (rc == Z_OK || (rc == Z_BUF_ERROR && d.stream.avail_out == 0));
+  return total + kGzipOverhead;
+}
+
+double LinkPruner::EffectiveTerms(std::string_view anchor) {
+  auto& cache = cache_->effective_terms;
+  if (auto it = cache.find(anchor); it != cache.end()) return it->second;
+  std::size_t terms = 0;
+  ForEachToken(anchor, [&](std::string_view) { ++terms; });
+  const double value = terms == 0 ? 0.0
+                                  : static_cast<double>(terms) * static_cast<double>(GzippedLength(anchor) + 1) /
+                                        static_cast<double>(anchor.size() + 1);
+  if (cache.size() >= kMaxCachedAnchors) cache.clear();
+  cache.emplace(std::string(anchor), value);
+  return value;
+}
+
+std::vector<LinkPruner::Ranked> LinkPruner::Rank(const std::vector<std::string_view>& anchors,
+                                                 std::size_t max_kept) {
+  std::vector<Ranked> ranked;
+  ranked.reserve(anchors.size());
+  for (std::size_t i = 0; i < anchors.size(); ++i) ranked.push_back({i, EffectiveTerms(anchors[i])});
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const Ranked& a, const Ranked& b) { return a.effective_terms > b.effective_terms; });
+  if (ranked.size() > max_kept) ranked.resize(max_kept);
+  return ranked;
+}
+
+}  // namespace crawl::fetcher

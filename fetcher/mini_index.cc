@@ -1,0 +1,151 @@
+// Mini inverted index of one page (mini_index.h).
+#include "fetcher/mini_index.h"
+
+#include <algorithm>
+
+#include "common/hash.h"
+
+namespace crawl::fetcher {
+namespace {
+
+// FNV-1a: words are short, so a simple byte hash is fastest.
+uint32_t HashWord(std::string_view w) {
+  uint32_t h = 2166136261u;
+  for (char c : w) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
+}
+
+struct TermInfo {
+  std::string term;
+  uint64_t id;
+};
+
+// Hash and equality that accept std::string_view, so lookups need no
+// std::string (C++20 heterogeneous lookup).
+struct WordHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+struct WordEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+using TermCache = std::unordered_map<std::string, TermInfo, WordHash, WordEqual>;
+
+// The per-thread (word -> term, term id) cache of one stemmer algorithm
+// ("" for none), shared by all pages of this thread.
+TermCache& CacheFor(Stemmer* stemmer) {
+  thread_local std::unordered_map<std::string_view, TermCache> caches;
+  return caches[stemmer != nullptr ? stemmer->algorithm() : std::string_view()];
+}
+
+const TermInfo& LookupTerm(TermCache& cache, Stemmer* stemmer, std::string_view word) {
+  if (auto it = cache.find(word); it != cache.end()) return it->second;
+  if (cache.size() >= MiniIndexBuilder::kMaxCachedTerms) cache.clear();
+  std::string term(stemmer != nullptr ? stemmer->Stem(word) : word);
+  const uint64_t id = hash::Hash8(term);
+  return cache.emplace(std::string(word), TermInfo{std::move(term), id}).first->second;
+}
+
+}  // namespace
+
+MiniIndexBuilder::MiniIndexBuilder(uint32_t max_positions) : max_positions_(max_positions), slots_(1024, 0) {}
+
+void MiniIndexBuilder::Grow() {
+  std::vector<uint32_t> bigger(slots_.size() * 2, 0);
+  const std::size_t mask = bigger.size() - 1;
+  for (uint32_t id = 0; id < word_hash_.size(); ++id) {
+    std::size_t i = word_hash_[id] & mask;
+    while (bigger[i] != 0) i = (i + 1) & mask;
+    bigger[i] = id + 1;
+  }
+  slots_.swap(bigger);
+}
+
+uint32_t MiniIndexBuilder::Intern(std::string_view w) {
+  const uint32_t h = HashWord(w);
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = h & mask;
+  while (slots_[i] != 0) {
+    const uint32_t id = slots_[i] - 1;
+    if (word_hash_[id] == h && word(id) == w) return id;
+    i = (i + 1) & mask;
+  }
+  const auto id = static_cast<uint32_t>(word_hash_.size());
+  slots_[i] = id + 1;
+  arena_.append(w);
+  word_start_.push_back(static_cast<uint32_t>(arena_.size()));
+  word_hash_.push_back(h);
+  anchor_counts_.push_back(0);
+  if (word_hash_.size() * 2 > slots_.size()) Grow();  // load factor <= 1/2
+  return id;
+}
+
+void MiniIndexBuilder::AddAnchorWord(uint32_t word_id) { ++anchor_counts_[word_id]; }
+
+std::vector<std::pair<std::string_view, uint32_t>> MiniIndexBuilder::CountWords(uint32_t limit) const {
+  std::vector<uint32_t> counts(word_count(), 0);
+  const std::size_t n = std::min<std::size_t>(limit, position_words_.size());
+  for (std::size_t p = 0; p < n; ++p) ++counts[position_words_[p]];
+  std::vector<std::pair<std::string_view, uint32_t>> out;
+  for (std::size_t w = 0; w < counts.size(); ++w) {
+    if (counts[w] > 0) out.emplace_back(word(static_cast<uint32_t>(w)), counts[w]);
+  }
+  return out;
+}
+
+void MiniIndexBuilder::Finish(Stemmer* stemmer, v1::MiniIndex* out) const {
+  if (stemmer != nullptr && !stemmer->ok()) stemmer = nullptr;
+  out->Clear();
+  out->set_stem_language(stemmer != nullptr ? std::string(stemmer->algorithm()) : std::string());
+  out->set_token_count(positions());
+  out->set_title_tokens(title_tokens_);
+  out->set_truncated(positions() > max_positions_);
+  const uint32_t stored = std::min<uint32_t>(positions(), max_positions_);
+
+  // Word -> term, terms numbered in order of first occurrence (word ids
+  // already are; anchor-only words come last). Terms are told apart by id
+  // (a 64-bit hash) in a small open-addressing table.
+  const std::size_t words = word_count();
+  std::vector<uint32_t> word_term(words);
+  std::vector<v1::IndexTerm*> terms;
+  std::vector<uint32_t> occurrences;
+  std::size_t table_size = 16;
+  while (table_size < words * 2) table_size *= 2;
+  std::vector<std::pair<uint64_t, uint32_t>> table(table_size, {0, 0});  // (term id, term index + 1)
+  TermCache& cache = CacheFor(stemmer);
+  for (std::size_t w = 0; w < words; ++w) {
+    const TermInfo& info = LookupTerm(cache, stemmer, word(static_cast<uint32_t>(w)));
+    std::size_t i = static_cast<std::size_t>(info.id) & (table_size - 1);
+    while (table[i].second != 0 && table[i].first != info.id) i = (i + 1) & (table_size - 1);
+    if (table[i].second == 0) {
+      v1::IndexTerm* t = out->add_terms();
+      t->set_term(info.term);
+      t->set_term_id(info.id);
+      terms.push_back(t);
+      occurrences.push_back(0);
+      table[i] = {info.id, static_cast<uint32_t>(terms.size())};
+    }
+    word_term[w] = table[i].second - 1;
+  }
+  for (uint32_t p = 0; p < stored; ++p) ++occurrences[word_term[position_words_[p]]];
+  for (std::size_t t = 0; t < terms.size(); ++t) terms[t]->mutable_positions()->Reserve(static_cast<int>(occurrences[t]));
+  std::vector<uint32_t> title(terms.size(), 0), description(terms.size(), 0), anchor(terms.size(), 0);
+  for (uint32_t p = 0; p < stored; ++p) {
+    const uint32_t t = word_term[position_words_[p]];
+    terms[t]->add_positions(p);
+    if (p < title_tokens_) ++title[t];
+  }
+  for (const auto& [first, end] : description_) {
+    for (uint32_t p = first; p < std::min(end, stored); ++p) ++description[word_term[position_words_[p]]];
+  }
+  for (std::size_t w = 0; w < words; ++w) anchor[word_term[w]] += anchor_counts_[w];
+  for (std::size_t t = 0; t < terms.size(); ++t) {
+    terms[t]->set_title_count(title[t]);
+    terms[t]->set_body_count(occurrences[t] - title[t]);
+    terms[t]->set_description_count(description[t]);
+    terms[t]->set_anchor_count(anchor[t]);
+  }
+}
+
+}  // namespace crawl::fetcher

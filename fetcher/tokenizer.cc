@@ -1,0 +1,166 @@
+// Word tokens of UTF-8 text (tokenizer.h).
+#include "fetcher/tokenizer.h"
+
+#include <array>
+
+namespace crawl::fetcher {
+namespace {
+
+// Per ASCII byte: 1 = word character.
+constexpr std::array<uint8_t, 128> MakeAsciiWord() {
+  std::array<uint8_t, 128> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = 1;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = 1;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = 1;
+  return t;
+}
+constexpr std::array<uint8_t, 128> kAsciiWord = MakeAsciiWord();
+
+// Decodes the UTF-8 character at text[i]; returns its length (1 for an
+// invalid byte, with *cp = U+FFFD).
+std::size_t Decode(std::string_view text, std::size_t i, uint32_t* cp) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  const unsigned char b = s[i];
+  auto cont = [&](std::size_t k) { return i + k < n && (s[i + k] & 0xC0) == 0x80; };
+  if (b >= 0xC2 && b <= 0xDF && cont(1)) {
+    *cp = ((b & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu);
+    return 2;
+  }
+  if (b >= 0xE0 && b <= 0xEF && cont(1) && cont(2)) {
+    *cp = ((b & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu);
+    if (*cp < 0x800) *cp = 0xFFFD;
+    return 3;
+  }
+  if (b >= 0xF0 && b <= 0xF4 && cont(1) && cont(2) && cont(3)) {
+    *cp = ((b & 0x07u) << 18) | ((s[i + 1] & 0x3Fu) << 12) | ((s[i + 2] & 0x3Fu) << 6) | (s[i + 3] & 0x3Fu);
+    if (*cp < 0x10000 || *cp > 0x10FFFF) *cp = 0xFFFD;
+    return 4;
+  }
+  *cp = 0xFFFD;
+  return 1;
+}
+
+void Append(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+}  // namespace
+
+bool IsWordCodePoint(uint32_t cp) {
+  if (cp < 0x80) return kAsciiWord[cp] != 0;
+  if (cp == 0xAA || cp == 0xB5 || cp == 0xBA) return true;
+  if (cp < 0xC0) return false;
+  if (cp == 0xD7 || cp == 0xF7) return false;
+  if (cp <= 0x2AF) return true;                         // Latin-1 letters, Latin Extended-A/B, IPA
+  if (cp >= 0x370 && cp <= 0x3FF) return cp != 0x37E && cp != 0x387 && cp != 0x375;  // Greek
+  if (cp >= 0x400 && cp <= 0x52F) return !(cp >= 0x482 && cp <= 0x489);             // Cyrillic
+  if (cp >= 0x531 && cp <= 0x587) return cp < 0x559 || cp > 0x55F;                   // Armenian
+  if (cp >= 0x5D0 && cp <= 0x5F2) return true;                                       // Hebrew
+  if (cp >= 0x620 && cp <= 0x6FF) return !(cp >= 0x6D4 && cp <= 0x6ED) || cp == 0x6D5;  // Arabic
+  if (cp >= 0x900 && cp <= 0xDFF) return cp != 0x964 && cp != 0x965;                 // Indic scripts
+  if (cp >= 0xE01 && cp <= 0xE59) return cp != 0xE3F && cp != 0xE4F;                 // Thai
+  if (cp >= 0x10A0 && cp <= 0x10FF) return true;                                     // Georgian
+  if (cp >= 0x1E00 && cp <= 0x1FFF) return true;                                     // Latin/Greek extended
+  if (cp >= 0x3041 && cp <= 0x30FF) return cp != 0x30FB;                             // kana
+  if (cp >= 0x3400 && cp <= 0x9FFF) return true;                                     // CJK ideographs
+  if (cp >= 0xAC00 && cp <= 0xD7AF) return true;                                     // Hangul
+  if (cp >= 0xF900 && cp <= 0xFAFF) return true;                                     // CJK compatibility
+  if ((cp >= 0xFF10 && cp <= 0xFF19) || (cp >= 0xFF21 && cp <= 0xFF3A) || (cp >= 0xFF41 && cp <= 0xFF5A))
+    return true;  // full-width alphanumerics
+  if (cp >= 0x20000 && cp <= 0x3134F) return true;  // CJK extensions
+  return false;
+}
+
+uint32_t LowerCodePoint(uint32_t cp) {
+  if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
+  if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 0x20;
+  if (cp >= 0x100 && cp <= 0x17F) {
+    if (cp == 0x130) return 'i';
+    if (cp == 0x178) return 0xFF;
+    const bool even_upper = (cp <= 0x137) || (cp >= 0x14A && cp <= 0x177);
+    const bool odd_upper = (cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E);
+    if (even_upper && cp % 2 == 0) return cp + 1;
+    if (odd_upper && cp % 2 == 1) return cp + 1;
+    return cp;
+  }
+  if (cp >= 0x391 && cp <= 0x3AB && cp != 0x3A2) return cp + 0x20;  // Greek capitals
+  if (cp == 0x386) return 0x3AC;
+  if (cp >= 0x388 && cp <= 0x38A) return cp + 0x25;
+  if (cp == 0x38C) return 0x3CC;
+  if (cp == 0x38E || cp == 0x38F) return cp + 0x3F;
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20;  // Cyrillic capitals
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;
+  if (cp >= 0x460 && cp <= 0x4FF && cp % 2 == 0 && !(cp >= 0x482 && cp <= 0x489) && cp != 0x4C0) return cp + 1;
+  if (cp >= 0xFF21 && cp <= 0xFF3A) return cp + 0x20;
+  return cp;
+}
+
+bool NextToken(std::string_view text, std::size_t* pos, std::string* token) {
+  const std::size_t n = text.size();
+  std::size_t i = *pos;
+  while (i < n) {
+    token->clear();
+    // Skip separators.
+    while (i < n) {
+      const auto b = static_cast<unsigned char>(text[i]);
+      if (b < 0x80) {
+        if (kAsciiWord[b]) break;
+        ++i;
+        continue;
+      }
+      uint32_t cp;
+      const std::size_t len = Decode(text, i, &cp);
+      if (IsWordCodePoint(cp)) break;
+      i += len;
+    }
+    if (i >= n) break;
+    // Read the word.
+    while (i < n) {
+      const auto b = static_cast<unsigned char>(text[i]);
+      if (b < 0x80) {
+        if (!kAsciiWord[b]) break;
+        // A run of ASCII word bytes, appended at once and lower-cased in place.
+        std::size_t j = i + 1;
+        while (j < n && static_cast<unsigned char>(text[j]) < 0x80 && kAsciiWord[static_cast<unsigned char>(text[j])])
+          ++j;
+        const std::size_t from = token->size();
+        token->append(text.data() + i, j - i);
+        for (std::size_t k = from; k < token->size(); ++k) {
+          char& c = (*token)[k];
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        }
+        i = j;
+        continue;
+      }
+      uint32_t cp;
+      const std::size_t len = Decode(text, i, &cp);
+      if (!IsWordCodePoint(cp)) break;
+      Append(LowerCodePoint(cp), token);
+      i += len;
+    }
+    if (token->size() <= kMaxTokenBytes) {
+      *pos = i;
+      return true;
+    }
+  }
+  *pos = n;
+  token->clear();
+  return false;
+}
+
+}  // namespace crawl::fetcher

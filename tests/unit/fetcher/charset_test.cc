@@ -1,0 +1,84 @@
+// Charset detection and conversion (fetcher/charset.h; WHATWG Encoding).
+#include "fetcher/charset.h"
+
+#include <catch2/catch.hpp>
+
+using namespace crawl::fetcher;
+
+TEST_CASE("charset labels: latin1 family is windows-1252, utf8 aliases, unknown", "[unit]") {
+  CHECK(EncodingForLabel("UTF-8") == Encoding::kUtf8);
+  CHECK(EncodingForLabel(" utf8 ") == Encoding::kUtf8);
+  CHECK(EncodingForLabel("ISO-8859-1") == Encoding::kWindows1252);
+  CHECK(EncodingForLabel("latin1") == Encoding::kWindows1252);
+  CHECK(EncodingForLabel("US-ASCII") == Encoding::kWindows1252);
+  CHECK(EncodingForLabel("\"windows-1252\"") == Encoding::kWindows1252);
+  CHECK(EncodingForLabel("shift_jis") == Encoding::kUnsupported);
+  CHECK(EncodingForLabel("") == Encoding::kUnsupported);
+}
+
+TEST_CASE("charset parameter of a Content-Type", "[unit]") {
+  CHECK(CharsetFromContentType("text/html; charset=UTF-8") == "utf-8");
+  CHECK(CharsetFromContentType("text/html;charset=\"ISO-8859-1\"") == "iso-8859-1");
+  CHECK(CharsetFromContentType("text/html") == "");
+  CHECK(CharsetFromContentType("text/html; foo=charset") == "");
+}
+
+TEST_CASE("meta charset prescan finds both meta forms in the first 1024 bytes", "[unit]") {
+  CHECK(SniffMetaCharset("<html><head><meta charset=\"windows-1252\">") == "windows-1252");
+  CHECK(SniffMetaCharset("<meta http-equiv=Content-Type content='text/html; charset=iso-8859-1'>") ==
+        "iso-8859-1");
+  CHECK(SniffMetaCharset("<!-- <meta charset=latin1> --><meta charset=utf-8>") == "utf-8");
+  CHECK(SniffMetaCharset(std::string(1100, ' ') + "<meta charset=latin1>") == "");
+  CHECK(SniffMetaCharset("<metadata charset=latin1>") == "");
+}
+
+TEST_CASE("windows-1252 bytes become UTF-8, 0x80-0x9F by the WHATWG table", "[unit]") {
+  uint32_t invalid = 0;
+  CHECK(ToUtf8("caf\xE9 \x93q\x94 \x80", Encoding::kWindows1252, &invalid) ==
+        "caf\xC3\xA9 \xE2\x80\x9Cq\xE2\x80\x9D \xE2\x82\xAC");
+  CHECK(invalid == 0);
+}
+
+TEST_CASE("invalid UTF-8 bytes become U+FFFD, one per maximal subpart", "[unit]") {
+  uint32_t invalid = 0;
+  // stray continuation byte, truncated 3-byte sequence, overlong, surrogate
+  const std::string out = ToUtf8("a\x80" "b\xE2\x82" "c\xC0\xAF" "d\xED\xA0\x80" "e", Encoding::kUtf8, &invalid);
+  CHECK(out == "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD" "d\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "e");
+  CHECK(invalid == 7);
+  CHECK(ValidUtf8Prefix(out) == out.size());
+}
+
+TEST_CASE("decode order: BOM, header, meta, then valid-UTF-8 test", "[unit]") {
+  // The header wins over the meta.
+  auto a = DecodeBody("<meta charset=utf-8>caf\xE9", "iso-8859-1", true);
+  CHECK(a.charset == "windows-1252");
+  CHECK(a.text.ends_with("caf\xC3\xA9"));
+  // The meta when there is no header.
+  auto b = DecodeBody("<meta charset=latin1>caf\xE9", "", true);
+  CHECK(b.charset == "windows-1252");
+  // A BOM beats a wrong header label and is removed.
+  auto c = DecodeBody("\xEF\xBB\xBF" "caf\xC3\xA9", "iso-8859-1", true);
+  CHECK(c.charset == "utf-8");
+  CHECK(c.text == "caf\xC3\xA9");
+  // No label: invalid UTF-8 reads as windows-1252, valid as UTF-8.
+  CHECK(DecodeBody("caf\xE9", "", true).charset == "windows-1252");
+  CHECK(DecodeBody("caf\xC3\xA9", "", true).charset == "utf-8");
+  // A wrong label (utf-8 on latin1 bytes): replaced, counted, no crash.
+  auto d = DecodeBody("caf\xE9!", "utf-8", true);
+  CHECK(d.text == "caf\xEF\xBF\xBD!");
+  CHECK(d.invalid_bytes == 1);
+  // Unsupported labels are reported and read as UTF-8.
+  auto e = DecodeBody("abc\xFF", "koi8-r", true);
+  CHECK(e.charset == "koi8-r");
+  CHECK(e.invalid_bytes == 1);
+}
+
+TEST_CASE("every byte value decodes without crashing and gives valid UTF-8", "[unit]") {
+  std::string all;
+  for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
+  for (const auto enc : {Encoding::kUtf8, Encoding::kWindows1252, Encoding::kUnsupported}) {
+    uint32_t invalid = 0;
+    const std::string out = ToUtf8(all + all, enc, &invalid);
+    CHECK(ValidUtf8Prefix(out) == out.size());
+  }
+}

@@ -1,0 +1,70 @@
+// Sentence splitting and description scoring (fetcher/description.h).
+#include "fetcher/description.h"
+
+#include <catch2/catch.hpp>
+
+using namespace crawl::fetcher;
+
+TEST_CASE("sentences split at line breaks and at .!? before a space", "[unit]") {
+  const auto s = SplitSentences("Title line\nFirst one. Second one! Third? yes\n\n Last");
+  CHECK(s == std::vector<std::string_view>{"Title line", "First one.", "Second one!", "Third?", "yes", "Last"});
+  CHECK(SplitSentences("version 1.2 is out").size() == 1);
+}
+
+namespace {
+// Word lists live here so the spans stay valid.
+std::vector<std::vector<uint32_t>> storage;
+SentenceWords Sentence(std::string_view text, std::vector<uint32_t> words) {
+  storage.push_back(std::move(words));
+  SentenceWords s;
+  s.text = text;
+  s.words = storage.back();
+  return s;
+}
+const std::vector<uint8_t> kAllContent(100, 1);
+}  // namespace
+
+TEST_CASE("sentences sharing the page's frequent words score best, kept in page order", "[unit]") {
+  // Word 1 ("crawler") appears everywhere; sentence 2 is about other things.
+  storage.reserve(100);
+  std::vector<SentenceWords> in = {
+      Sentence("the crawler fetches pages", {1, 2, 3}),
+      Sentence("weather is nice today", {7, 8, 9}),
+      Sentence("a crawler stores pages and links", {1, 3, 4}),
+      Sentence("menu", {10}),
+  };
+  const auto picks = Summarize(in, kAllContent, 2000);
+  REQUIRE(picks.size() == 3);  // "menu" has too few words
+  CHECK(picks[0].sentence == 0);
+  CHECK(picks[1].sentence == 1);
+  CHECK(picks[2].sentence == 2);
+  CHECK(picks[0].weight == Approx(1.0));
+  CHECK(picks[1].weight < picks[0].weight);
+}
+
+TEST_CASE("the description respects its character budget", "[unit]") {
+  storage.reserve(100);
+  std::vector<SentenceWords> in = {
+      Sentence("aaaa bbbb cccc dddd", {1, 2, 3, 4}),
+      Sentence("aaaa bbbb eeee", {1, 2, 5}),
+      Sentence("ffff gggg hhhh", {6, 7, 8}),
+  };
+  const auto picks = Summarize(in, kAllContent, 20);
+  std::size_t used = 0;
+  for (const auto& p : picks) used += in[p.sentence].text.size() + 1;
+  CHECK(used <= 20);
+  CHECK(picks.size() == 1);
+}
+
+TEST_CASE("stop words do not score", "[unit]") {
+  storage.reserve(100);
+  const auto a = Sentence("the the the x", {1, 1, 1, 2});
+  const auto b = Sentence("y z w", {3, 4, 5});
+  std::vector<uint8_t> content(10, 1);
+  content[1] = 0;  // "the"
+  CHECK(Summarize({a, b}, content, 2000).size() == 2);
+  content[2] = 0;  // "x" too: sentence a has no content word left
+  const auto picks = Summarize({a, b}, content, 2000);
+  REQUIRE(picks.size() == 1);
+  CHECK(picks[0].sentence == 1);
+}

@@ -1,0 +1,51 @@
+// Effective-terms link order (fetcher/link_pruning.h; DESIGN.md 6).
+#include "fetcher/link_pruning.h"
+
+#include <catch2/catch.hpp>
+
+#include "fetcher/url_extension.h"
+
+using namespace crawl::fetcher;
+
+TEST_CASE("compressed length includes zlib's 6 bytes and shrinks repetitive text", "[unit]") {
+  LinkPruner p;
+  CHECK(p.GzippedLength("") >= 6);
+  const std::string varied = "the quick brown fox jumps over the lazy dog near a river bank";
+  const std::string repetitive(varied.size(), 'a');
+  CHECK(p.GzippedLength(repetitive) < p.GzippedLength(varied));
+}
+
+TEST_CASE("effective terms = terms x compressed/raw length; empty anchors have none", "[unit]") {
+  LinkPruner p;
+  CHECK(p.EffectiveTerms("") == 0);
+  CHECK(p.EffectiveTerms("...") == 0);
+  const double home = p.EffectiveTerms("Home");
+  CHECK(home == Approx(1.0 * static_cast<double>(p.GzippedLength("Home") + 1) / 5.0));
+  // A descriptive anchor outranks a one-word one.
+  CHECK(p.EffectiveTerms("About this crawler project") > p.EffectiveTerms("PDF"));
+  // Same number of terms: the repetitive anchor counts for less.
+  CHECK(p.EffectiveTerms("buy buy buy buy buy buy buy buy") <
+        p.EffectiveTerms("fast cheap flights hotels cars deals tours cruise"));
+}
+
+TEST_CASE("links are ranked by effective terms, ties in page order, and pruned", "[unit]") {
+  LinkPruner p;
+  const std::vector<std::string_view> anchors = {"", "a b c d e f g h", "x", "", "one two three"};
+  const auto all = p.Rank(anchors, 10);
+  REQUIRE(all.size() == 5);
+  CHECK(all[3].index == 0);  // the empty ones last, in page order
+  CHECK(all[4].index == 3);
+  const auto two = p.Rank(anchors, 2);
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].effective_terms >= two[1].effective_terms);
+}
+
+TEST_CASE("likely non-HTML by path extension", "[unit]") {
+  CHECK(LikelyNonHtml("http://a.test/doc.PDF"));
+  CHECK(LikelyNonHtml("http://a.test/img/x.jpg?size=2"));
+  CHECK_FALSE(LikelyNonHtml("http://a.test/page.html"));
+  CHECK_FALSE(LikelyNonHtml("http://a.test/dir/"));
+  CHECK_FALSE(LikelyNonHtml("http://a.test/index.php?f=a.pdf"));
+  CHECK_FALSE(LikelyNonHtml("http://a.test"));
+  CHECK_FALSE(LikelyNonHtml("http://a.test/v1.2.3/readme"));
+}

@@ -1,0 +1,106 @@
+// Mini inverted index and Snowball stemming (fetcher/mini_index.h,
+// fetcher/stemmer.h, fetcher/text_analysis.h).
+#include "fetcher/mini_index.h"
+
+#include <catch2/catch.hpp>
+
+#include "common/hash.h"
+#include "fetcher/text_analysis.h"
+
+using namespace crawl::fetcher;
+
+namespace {
+const crawl::v1::IndexTerm* FindTerm(const crawl::v1::MiniIndex& index, const std::string& term) {
+  for (const auto& t : index.terms()) {
+    if (t.term() == term) return &t;
+  }
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("snowball stemmers by ISO language; none for unknown languages", "[unit]") {
+  Stemmer en("en");
+  REQUIRE(en.ok());
+  CHECK(en.algorithm() == "english");
+  CHECK(en.Stem("running") == "run");
+  CHECK(en.Stem("connections") == "connect");
+  Stemmer de("de");
+  CHECK(de.Stem("häuser") == "haus");
+  Stemmer none("xx");
+  CHECK_FALSE(none.ok());
+  CHECK(none.Stem("running") == "running");
+  CHECK(SnowballAlgorithm("ru") == "russian");
+}
+
+TEST_CASE("mini index: stemmed terms, positions, title region, hashed ids", "[unit]") {
+  Stemmer en("en");
+  MiniIndexBuilder b(1000);
+  b.AddPosition(b.Intern("crawling"));
+  b.EndTitle();
+  b.AddPosition(b.Intern("the"));
+  b.AddPosition(b.Intern("crawler"));
+  b.AddPosition(b.Intern("crawls"));
+  b.MarkDescription(1, 3);
+  b.AddAnchorWord(b.Intern("crawled"));
+  crawl::v1::MiniIndex index;
+  b.Finish(&en, &index);
+  CHECK(index.stem_language() == "english");
+  CHECK(index.token_count() == 4);
+  CHECK(index.title_tokens() == 1);
+  const auto* crawl_term = FindTerm(index, "crawl");
+  REQUIRE(crawl_term != nullptr);
+  CHECK(std::vector<uint32_t>(crawl_term->positions().begin(), crawl_term->positions().end()) ==
+        std::vector<uint32_t>{0, 3});
+  CHECK(crawl_term->title_count() == 1);
+  CHECK(crawl_term->body_count() == 1);
+  CHECK(crawl_term->description_count() == 0);  // position 3 is past the description [1, 3)
+  CHECK(crawl_term->anchor_count() == 1);
+  CHECK(crawl_term->term_id() == crawl::hash::Hash8("crawl"));
+  const auto* crawler = FindTerm(index, "crawler");
+  REQUIRE(crawler != nullptr);
+  CHECK(crawler->description_count() == 1);
+}
+
+TEST_CASE("mini index stops storing positions at its cap", "[unit]") {
+  MiniIndexBuilder b(2);
+  for (int i = 0; i < 5; ++i) b.AddPosition(b.Intern("w"));
+  crawl::v1::MiniIndex index;
+  b.Finish(nullptr, &index);
+  CHECK(index.token_count() == 5);
+  CHECK(index.truncated());
+  REQUIRE(index.terms_size() == 1);
+  CHECK(index.terms(0).positions_size() == 2);
+  CHECK(index.stem_language().empty());
+}
+
+TEST_CASE("text analysis: language, description weights and positions, text hash", "[unit]") {
+  StemmerCache stemmers;
+  TextInput in;
+  in.title = "Web crawlers";
+  in.body =
+      "A web crawler fetches pages from the web.\nMenu\nCrawlers follow links between pages of the web.\n"
+      "Unrelated sentence about cooking pasta tonight.";
+  in.host = "example.com";
+  in.anchors = {"web pages"};
+  crawl::v1::FetchRecord r;
+  AnalyzeText(in, {}, stemmers, &r);
+  CHECK(r.language() == "en");
+  CHECK(r.language_source() == "words");
+  REQUIRE(r.description_size() >= 2);
+  CHECK(r.description(0).text() == "A web crawler fetches pages from the web.");
+  CHECK(r.description(0).first_position() == 2);  // after the 2 title words
+  CHECK(r.description(0).end_position() == 10);
+  float best = 0;
+  for (const auto& d : r.description()) best = std::max(best, d.weight());
+  CHECK(best == Approx(1.0));
+  CHECK(r.mini_index().stem_language() == "english");
+  CHECK(r.mini_index().title_tokens() == 2);
+  const auto* web = FindTerm(r.mini_index(), "web");
+  REQUIRE(web != nullptr);
+  CHECK(web->title_count() == 1);
+  CHECK(web->anchor_count() == 1);
+  CHECK(web->description_count() >= 2);
+  // Markup and punctuation do not change the text hash; words do.
+  CHECK(TextHash("Hello, world!") == TextHash("hello world"));
+  CHECK(TextHash("hello world") != TextHash("hello there world"));
+}

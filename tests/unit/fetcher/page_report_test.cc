@@ -1,0 +1,44 @@
+// `crawlctl page` report (fetcher/page_report.h).
+#include "fetcher/page_report.h"
+
+#include <catch2/catch.hpp>
+
+using namespace crawl::fetcher;
+
+TEST_CASE("page report: MIME type from the file extension", "[unit]") {
+  CHECK(GuessMime("a/b/page.HTML") == "text/html");
+  CHECK(GuessMime("notes.txt") == "text/plain");
+  CHECK(GuessMime("sitemap.xml") == "application/xml");
+  CHECK(GuessMime("sitemap.xml.gz") == "application/gzip");
+  CHECK(GuessMime("noextension") == "text/html");
+}
+
+TEST_CASE("page report: one JSON object with the record and the links", "[unit]") {
+  LocalPage page;
+  page.url = "HTTP://A.test/dir/";
+  page.file_name = "p.html";
+  page.body = "<title>T \"q\"</title><p>Some words here.</p><a href=x>X link</a>";
+  auto json = PageReportJson(page);
+  REQUIRE(json.ok());
+  CHECK(json->starts_with("{\"url\":\"http://a.test/dir/\",\"kind\":\"page\",\"mime_type\":\"text/html\""));
+  CHECK(json->find("\"title\":\"T \\\"q\\\"\"") != std::string::npos);
+  CHECK(json->find("\"links\":[{\"url\":\"http://a.test/dir/x\"") != std::string::npos);
+  CHECK(json->find("\"mini_index\":") != std::string::npos);
+  CHECK(json->back() == '}');
+}
+
+TEST_CASE("page report: robots.txt URLs are robots fetches; bad URLs are errors", "[unit]") {
+  LocalPage robots;
+  robots.url = "http://a.test/robots.txt";
+  robots.mime = "text/plain";
+  robots.body = "Sitemap: http://a.test/s.xml\n";
+  auto json = PageReportJson(robots);
+  REQUIRE(json.ok());
+  CHECK(json->find("\"kind\":\"robots\"") != std::string::npos);
+  CHECK(json->find("\"from_sitemap\":true") != std::string::npos);
+  LocalPage bad;
+  bad.url = "ftp://a.test/";
+  CHECK_FALSE(PageReportJson(bad).ok());
+  bad.url = "relative/path";
+  CHECK_FALSE(PageReportJson(bad).ok());
+}
