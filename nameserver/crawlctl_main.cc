@@ -110,6 +110,16 @@ int main(int argc, char** argv) {
   start->add_option("--lease-seconds", lease_seconds, "Schedule lease (default 300)");
   start->add_option("--page-range", page_range, "Range request size in bytes (default 1000000)");
   start->add_option("--user-agent", user_agent, "User-agent product token (default crawlbot)");
+  uint32_t max_depth = 0, min_host_delay_ms = 0;
+  std::vector<std::string> include_hosts, exclude_hosts;
+  start->add_option("--max-depth", max_depth, "Follow links at most this far from the seeds (0: no limit)");
+  start->add_option("--include-hosts", include_hosts,
+                    "Only crawl hosts matching these globs ('*' any run; e.g. '*.example.com'); comma-separated")
+      ->delimiter(',');
+  start->add_option("--exclude-hosts", exclude_hosts, "Never crawl hosts matching these globs; comma-separated")
+      ->delimiter(',');
+  start->add_option("--min-host-delay-ms", min_host_delay_ms,
+                    "Politeness floor: requests to one host at least this far apart (robots Crawl-delay still wins)");
 
   auto* status = app.add_subcommand("status", "Show a crawl's progress");
   bool json = false, follow = false;
@@ -236,6 +246,10 @@ int main(int argc, char** argv) {
       p->set_lease_seconds(lease_seconds);
       p->set_page_range_bytes(page_range);
       p->set_user_agent(user_agent);
+      p->set_max_depth(max_depth);
+      for (const auto& h : include_hosts) p->add_include_hosts(h);
+      for (const auto& h : exclude_hosts) p->add_exclude_hosts(h);
+      p->set_min_host_delay_ms(min_host_delay_ms);
       p->set_wseen_increment(wseen_increment);
       p->set_opic_split(opic_split);
       p->set_scoring_filters(scoring_filters);

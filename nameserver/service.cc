@@ -8,6 +8,7 @@
 #include <google/protobuf/reflection.h>
 
 #include "common/grpc_util.h"
+#include "common/host_glob.h"
 #include "common/metrics.h"
 #include "common/process.h"
 #include "common/rendezvous.h"
@@ -70,6 +71,11 @@ Status NormalizeParams(v1::CrawlParams* p) {
   }
   if (p->fetch_timeout_ms() == 0) p->set_fetch_timeout_ms(30'000);
   if (p->max_links_per_page() == 0) p->set_max_links_per_page(300);
+  if (auto s = ValidateHostPatterns({p->include_hosts().begin(), p->include_hosts().end()}, "include_hosts"); !s.ok())
+    return s;
+  if (auto s = ValidateHostPatterns({p->exclude_hosts().begin(), p->exclude_hosts().end()}, "exclude_hosts"); !s.ok())
+    return s;
+  if (p->min_host_delay_ms() > 60'000) return Status::InvalidArgument("min_host_delay_ms above 60000");
   return Status::Ok();
 }
 

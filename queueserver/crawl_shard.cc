@@ -23,6 +23,11 @@ Status CheckId(const std::string& id, const char* what) {
   return Status::Ok();
 }
 
+CrawlScope ScopeOf(const v1::CrawlParams& p) {
+  return CrawlScope(p.max_depth(), {p.include_hosts().begin(), p.include_hosts().end()},
+                    {p.exclude_hosts().begin(), p.exclude_hosts().end()});
+}
+
 }  // namespace
 
 Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p) {
@@ -50,6 +55,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   if (p.park_seconds() > 0) o.backoff.park_ms = int64_t{p.park_seconds()} * 1000;
   if (p.max_url_retries() > 0) o.backoff.max_url_retries = p.max_url_retries();
   if (p.host_error_threshold() > 0) o.host_error_threshold = p.host_error_threshold();
+  o.min_host_delay_ms = std::min<int64_t>(p.min_host_delay_ms(), 60'000);
   if (p.error_crawl_delay_ms() > 0) o.error_crawl_delay_ms = std::min<int64_t>(p.error_crawl_delay_ms(), 60'000);
   return o;
 }
@@ -57,6 +63,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
 CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
     : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl), writer_.get()) {
   frontier_.SetJournal(writer_.get());
+  scope_ = ScopeOf(crawl.params());
   // Until the name server shares out the page budget, take an even share.
   if (const uint64_t budget = crawl.params().max_pages(); budget > 0) {
     const uint64_t n = std::max(1, crawl.queue_servers_size());
@@ -157,6 +164,10 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
     auto canonical = url::Canonicalize(link.url());
     if (!canonical.ok()) {
       ++invalid_urls_;
+      continue;
+    }
+    if (!scope_.unlimited() && !scope_.Keeps(url::HostOf(*canonical), link.depth())) {
+      ++out_of_scope_;
       continue;
     }
     LinkInput& in = inputs.emplace_back();
@@ -262,6 +273,8 @@ Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
   if (crawl.params_version() <= crawl_.params_version()) return Status::Ok();
   *crawl_.mutable_params() = crawl.params();
   *crawl_.mutable_queue_servers() = crawl.queue_servers();
+  scope_ = ScopeOf(crawl.params());
+  frontier_.SetMinHostDelay(crawl.params().min_host_delay_ms());
   crawl_.set_params_version(crawl.params_version());
   if (crawl.state() == v1::CRAWL_STATE_RUNNING && counters_.ended) {
     counters_.ended = false;

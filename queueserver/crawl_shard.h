@@ -25,6 +25,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/crawl_scope.h"
 #include "queueserver/frontier.h"
 #include "queueserver/queue_store.h"
 
@@ -97,6 +98,10 @@ class CrawlShard {
   Frontier frontier_;
   std::optional<uint64_t> page_cap_;
   std::vector<v1::FetchRecord> log_;
+  // Which links the crawl keeps (max_depth, include/exclude hosts); follows
+  // parameter changes.
+  CrawlScope scope_;
+  uint64_t out_of_scope_ = 0;
   // For the status page (QueueServerStats top_hosts, recent_errors): pages
   // per host and the latest failed fetches, rebuilt from the log on load.
   void NoteForStatus(const v1::FetchRecord& r);

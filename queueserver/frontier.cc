@@ -398,7 +398,8 @@ void Frontier::ReleaseWaiting(const std::string& origin, OriginState& state) {
 int64_t Frontier::CrawlDelayMs(const OriginState& state) const {
   // DESIGN.md 5.1: crawl-delayed hosts are those with a robots.txt
   // Crawl-delay and those over the error threshold.
-  const int64_t by_errors = state.record.error_delayed ? options_.error_crawl_delay_ms : 0;
+  const int64_t by_errors =
+      std::max(options_.min_host_delay_ms, state.record.error_delayed ? options_.error_crawl_delay_ms : 0);
   if (state.record.robots != RobotsState::kKnown) return by_errors;
   const auto delay = state.record.rules.crawl_delay();
   if (!delay || *delay <= 0) return by_errors;

@@ -24,6 +24,7 @@
 // owner serialises calls.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstddef>
 #include <deque>
@@ -95,6 +96,9 @@ struct FrontierOptions {
   // schedule becomes crawl-delayed, its URLs this far apart.
   uint32_t host_error_threshold = 50;
   int64_t error_crawl_delay_ms = 1'000;
+  // Politeness floor (CrawlParams.min_host_delay_ms): every origin is
+  // crawl-delayed by at least this much (0: only robots and errors delay).
+  int64_t min_host_delay_ms = 0;
 };
 
 struct FrontierCounters {
@@ -198,6 +202,8 @@ class Frontier {
   [[nodiscard]] FrontierCounters Counters() const;
   [[nodiscard]] FrontierScalars Scalars() const;
   [[nodiscard]] const FrontierOrder& order() const { return *order_; }
+  // Changes the politeness floor (a parameter change mid-crawl).
+  void SetMinHostDelay(int64_t ms) { options_.min_host_delay_ms = std::clamp<int64_t>(ms, 0, 60'000); }
   [[nodiscard]] FrontierOrder& order() { return *order_; }
   // The persisted state of an origin (tests).
   [[nodiscard]] std::optional<OriginRecord> Origin(const std::string& origin) const;
