@@ -19,6 +19,9 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -725,15 +728,24 @@ TEST_CASE("a connect that does not complete hits the connect timeout", "[unit]")
   acceptor.bind(tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
   acceptor.listen(0);
   const uint16_t port = acceptor.local_endpoint().port();
-  std::vector<std::unique_ptr<tcp::socket>> fillers;
+  // Raw non-blocking connects (Asio's connect would wait for the handshake).
+  std::vector<int> fillers;
   for (int i = 0; i < 8; ++i) {
-    auto socket = std::make_unique<tcp::socket>(ioc);
-    socket->open(tcp::v4());
-    socket->non_blocking(true);
-    beast::error_code ec;
-    socket->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
-    fillers.push_back(std::move(socket));
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    (void)::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    fillers.push_back(fd);
   }
+  struct CloseAll {
+    std::vector<int>& fds;
+    ~CloseAll() {
+      for (int fd : fds) ::close(fd);
+    }
+  } close_fillers{fillers};
   FetcherOptions options = TestOptions();
   options.connect_timeout = 300ms;
   options.request_timeout = 10'000ms;
