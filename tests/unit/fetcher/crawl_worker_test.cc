@@ -263,3 +263,25 @@ TEST_CASE("tracking parameters are removed from discovered links as the crawl sa
     CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/a?utm_source=x&utm_medium=y") == 1);
   }
 }
+
+TEST_CASE("what counts as a host error", "[unit][policy]") {
+  auto record = [](int status, v1::UrlKind kind) {
+    v1::FetchRecord r;
+    r.set_url("http://a.test/x");
+    r.set_status(status);
+    r.set_kind(kind);
+    return r;
+  };
+  using crawl::fetcher::CountsAsHostError;
+  CHECK(CountsAsHostError(record(404, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(503, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(crawl::fetcher::kTimeout, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(crawl::fetcher::kDnsError, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(500, v1::URL_KIND_ROBOTS)));
+  CHECK_FALSE(CountsAsHostError(record(200, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(301, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(404, v1::URL_KIND_ROBOTS)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kCancelled, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kBlockedAddress, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kBadUrl, v1::URL_KIND_PAGE)));
+}
