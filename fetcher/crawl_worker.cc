@@ -33,6 +33,12 @@ CrawlWorker::~CrawlWorker() {
   work_.reset();
   io_.stop();
   if (io_thread_.joinable()) io_thread_.join();
+  // I/O objects must go before their io_context (declared after them): the
+  // resolver's timer and descriptors, and what the HTTP engine holds.
+  // Handlers still queued in io_ may keep them a little longer; those are
+  // destroyed during io_'s own shutdown, which Asio allows.
+  crawl_.reset();
+  dns_.reset();
 }
 
 void CrawlWorker::RequestStop() {
