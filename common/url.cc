@@ -102,7 +102,7 @@ std::string FilterPathParams(std::string_view path, const TrackingParams& tracki
 const std::vector<std::string> kDefaultTrackingParams = {
     "utm_*",  "gclid",  "dclid",  "gbraid", "wbraid",  "_ga",        "_gl",       "fbclid",
     "msclkid", "yclid", "igshid", "twclid", "ttclid",  "mc_cid",     "mc_eid",    "_hsenc",
-    "_hsmi",  "mkt_tok", "jsessionid", "phpsessid"};
+    "_hsmi",  "mkt_tok", "jsessionid", "phpsessid", "sessionid"};
 
 const TrackingParams& TrackingParams::Default() {
   static const TrackingParams defaults = *FromList(kDefaultTrackingParams);

@@ -35,9 +35,11 @@
 //                              Yandex; igshid: Instagram; twclid: Twitter;
 //                              ttclid: TikTok; mc_cid mc_eid: Mailchimp;
 //                              _hsenc _hsmi: HubSpot; mkt_tok: Marketo;
-//   jsessionid phpsessid       session ids of Java servlets and PHP: the
-//                              page is the same whatever their value.
-// Deliberately not in the default: "sid", "sessionid", "session", "ref",
+//   jsessionid phpsessid       session ids of Java servlets and PHP, and
+//   sessionid                  the generic spelling (the synthetic web uses
+//                              it): the name says what it is, and the page
+//                              is the same whatever its value.
+// Deliberately not in the default: "sid", "session", "ref",
 // "source": short generic names that many sites also use for content (a
 // story id, a sort key); removing them would merge different pages. A crawl
 // can add them (CrawlParams.tracking_params).

@@ -148,6 +148,7 @@ TEST_CASE("default tracking parameters are removed, others kept in order", "[uni
   CHECK(Strip("http://a.test/p?fbclid=abc") == "http://a.test/p");  // nothing left: no '?'
   CHECK(Strip("http://a.test/p?msclkid=1&mc_cid=2&mc_eid=3&_ga=4&yclid=5&igshid=6") == "http://a.test/p");
   CHECK(Strip("http://a.test/p?PHPSESSID=1&jsessionid=2&q=x") == "http://a.test/p?q=x");
+  CHECK(Strip("http://a.test/p5.html?sessionid=156e36640fab4cfc") == "http://a.test/p5.html");
   // Session ids in the path (Java servlets), any case.
   CHECK(Strip("http://a.test/shop;JSESSIONID=0AB12?item=4") == "http://a.test/shop?item=4");
   CHECK(Strip("http://a.test/a;jsessionid=1/b;v=2") == "http://a.test/a/b;v=2");
