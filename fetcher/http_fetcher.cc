@@ -387,6 +387,10 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     }
     result_ = FetchResult{};
     result_.url = urls_[index_];
+    StartClock();
+  }
+
+  void StartClock() {
     result_.start_unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
                                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
@@ -566,6 +570,9 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
         net::post(strand, [self, address] {
           self->ip_slot_ = address;
           if (self->cancelled_) return self->Fail(kCancelled, "cancelled");
+          // The wait for the slot is not the host's time: its limits (and
+          // fetch_ms) start now.
+          self->StartClock();
           self->ConnectNow();
         });
       };

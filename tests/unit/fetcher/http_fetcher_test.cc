@@ -893,26 +893,30 @@ TEST_CASE("the hosts file is consulted before DNS", "[unit]") {
 TEST_CASE("max_connections_per_ip keeps hosts on one address from connecting at once", "[unit][policy]") {
   TestServer server([](const Request& request) -> Reply {
     Reply reply = EchoTarget(request);
-    reply.delay = 30ms;  // long enough for requests of two hosts to interleave
+    reply.delay = 100ms;  // long enough for requests of several hosts to interleave
     return reply;
   });
   const std::string port = std::to_string(server.port());
-  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + port + " one.test\n127.0.0.1:" + port + " two.test\n");
+  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + port + " one.test\n127.0.0.1:" + port + " two.test\n" +
+                                       "127.0.0.1:" + port + " three.test\n");
   REQUIRE(hosts.ok());
   auto run = [&](size_t per_ip) {
     net::io_context ioc;
     FetcherOptions options = TestOptions();
     options.hosts_file = &*hosts;
     options.max_connections_per_ip = per_ip;
+    // Shorter than the wait of the third host for its turn (2 x 4 x 100 ms):
+    // the wait for a slot must not count against the host's time limit.
+    options.request_timeout = 600ms;
     HttpFetcher fetcher(ioc, options);
     int results = 0;
-    for (const char* host : {"one", "two"}) {
+    for (const char* host : {"one", "two", "three"}) {
       std::vector<std::string> urls;
       for (int i = 0; i < 4; ++i) urls.push_back("http://" + std::string(host) + ".test/" + std::to_string(i));
       fetcher.FetchSequence(urls, [&](FetchResult r) { results += r.status == 200 ? 1 : 0; }, [] {});
     }
     ioc.run();
-    CHECK(results == 8);
+    CHECK(results == 12);
   };
   auto interleaved = [&](size_t first_request) {
     const auto requests = server.requests();
@@ -928,11 +932,11 @@ TEST_CASE("max_connections_per_ip keeps hosts on one address from connecting at 
     return false;
   };
   run(0);
-  CHECK(interleaved(0));  // the control: two hosts, two connections at once
+  CHECK(interleaved(0));  // the control: three hosts, three connections at once
   const size_t before = server.requests().size();
   run(1);
   CHECK_FALSE(interleaved(before));
-  CHECK(server.requests().size() == before + 8);
+  CHECK(server.requests().size() == before + 12);
 }
 
 TEST_CASE("requests_in_flight counts requests between start and result", "[unit]") {
