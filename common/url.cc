@@ -64,9 +64,138 @@ Result<std::string> Finish(const Result<whatwg::Url>& parsed) {
   return out;
 }
 
+char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool IsPatternChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
+}
+
+// Removes matching ";name=value" parameters from a path (any segment).
+std::string FilterPathParams(std::string_view path, const TrackingParams& tracking, bool& changed) {
+  std::string out;
+  size_t i = 0;
+  while (i < path.size()) {
+    const size_t semi = path.find(';', i);
+    if (semi == std::string_view::npos) {
+      out.append(path.substr(i));
+      break;
+    }
+    out.append(path.substr(i, semi - i));
+    // The parameter runs to the next ';' or '/'.
+    size_t end = path.find_first_of(";/", semi + 1);
+    if (end == std::string_view::npos) end = path.size();
+    const std::string_view param = path.substr(semi + 1, end - semi - 1);
+    const std::string_view name = param.substr(0, param.find('='));
+    if (!name.empty() && tracking.Matches(name)) {
+      changed = true;
+    } else {
+      out.append(path.substr(semi, end - semi));
+    }
+    i = end;
+  }
+  return out;
+}
+
 }  // namespace
 
+const std::vector<std::string> kDefaultTrackingParams = {
+    "utm_*",  "gclid",  "dclid",  "gbraid", "wbraid",  "_ga",        "_gl",       "fbclid",
+    "msclkid", "yclid", "igshid", "twclid", "ttclid",  "mc_cid",     "mc_eid",    "_hsenc",
+    "_hsmi",  "mkt_tok", "jsessionid", "phpsessid", "sessionid"};
+
+const TrackingParams& TrackingParams::Default() {
+  static const TrackingParams defaults = *FromList(kDefaultTrackingParams);
+  return defaults;
+}
+
+Result<TrackingParams> TrackingParams::FromList(const std::vector<std::string>& patterns) {
+  TrackingParams out;
+  for (const std::string& pattern : patterns) {
+    std::string_view p = pattern;
+    const bool prefix = !p.empty() && p.back() == '*';
+    if (prefix) p.remove_suffix(1);
+    if (p.empty()) {
+      return Status::InvalidArgument(prefix ? "tracking parameter pattern '*' would remove every parameter"
+                                            : "empty tracking parameter pattern");
+    }
+    std::string lower;
+    for (char c : p) {
+      if (!IsPatternChar(c)) {
+        return Status::InvalidArgument("tracking parameter pattern '" + pattern +
+                                       "': only letters, digits, '-', '.', '_', '~' and a final '*'");
+      }
+      lower.push_back(LowerAscii(c));
+    }
+    (prefix ? out.prefixes_ : out.exact_).push_back(std::move(lower));
+  }
+  return out;
+}
+
+bool TrackingParams::Matches(std::string_view name) const {
+  auto equal_prefix = [&](std::string_view pattern, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      if (LowerAscii(name[i]) != pattern[i]) return false;
+    }
+    return true;
+  };
+  for (const std::string& e : exact_) {
+    if (e.size() == name.size() && equal_prefix(e, e.size())) return true;
+  }
+  for (const std::string& p : prefixes_) {
+    if (p.size() <= name.size() && equal_prefix(p, p.size())) return true;
+  }
+  return false;
+}
+
+std::string RemoveTrackingParams(std::string_view canonical, const TrackingParams& tracking) {
+  if (tracking.empty()) return std::string(canonical);
+  // scheme "://" host[:port] path [? query]; canonical URLs have no fragment.
+  const size_t authority = canonical.find("://");
+  const size_t path_start = authority == std::string_view::npos ? 0 : canonical.find('/', authority + 3);
+  if (path_start == std::string_view::npos) return std::string(canonical);
+  const size_t q = canonical.find('?', path_start);
+  const std::string_view path =
+      canonical.substr(path_start, q == std::string_view::npos ? std::string_view::npos : q - path_start);
+  bool changed = false;
+  std::string out(canonical.substr(0, path_start));
+  out += FilterPathParams(path, tracking, changed);
+  if (q == std::string_view::npos) return changed ? out : std::string(canonical);
+  const std::string_view query = canonical.substr(q + 1);
+  std::vector<std::string_view> kept;
+  bool removed_any = false;
+  for (size_t i = 0;;) {
+    size_t amp = query.find('&', i);
+    if (amp == std::string_view::npos) amp = query.size();
+    const std::string_view pair = query.substr(i, amp - i);
+    const std::string_view name = pair.substr(0, pair.find('='));
+    if (!name.empty() && tracking.Matches(name)) {
+      removed_any = true;
+    } else if (!pair.empty()) {
+      kept.push_back(pair);
+    }
+    if (amp == query.size()) break;
+    i = amp + 1;
+  }
+  if (!removed_any) {
+    out.append(canonical.substr(q));
+    return changed ? out : std::string(canonical);
+  }
+  // Rebuilt from the pairs kept (empty pairs, "a&&b", dropped with them).
+  for (size_t k = 0; k < kept.size(); ++k) {
+    out.push_back(k == 0 ? '?' : '&');
+    out.append(kept[k]);
+  }
+  return out;
+}
+
 Result<std::string> Canonicalize(std::string_view absolute) { return Finish(whatwg::Parse(absolute)); }
+
+Result<std::string> Canonicalize(std::string_view absolute, const TrackingParams& tracking) {
+  auto canonical = Canonicalize(absolute);
+  if (!canonical.ok()) return canonical;
+  return RemoveTrackingParams(*canonical, tracking);
+}
 
 Result<std::string> Resolve(std::string_view base, std::string_view reference) {
   auto b = whatwg::Parse(base);

@@ -16,6 +16,33 @@
 // As in WHATWG: scheme and host lower-case, the default port dropped, dot
 // segments removed, the path at least "/", an empty query kept as "?".
 // The form is a fixed point: Canonicalize(Canonicalize(x)) == Canonicalize(x).
+//
+// Tracking parameters (issue 4 item 5): a crawl may also remove query
+// parameters that identify a visit rather than a page (campaign tags, click
+// ids, session ids), so that one page is one URL. TrackingParams holds the
+// list; the overloads that take one remove the matching "name[=value]"
+// pairs from the query (split on '&'), and ";name=value" path parameters
+// (how Java servlets put jsessionid in the path). A query left empty by the
+// removal is dropped with its '?'. Names compare case-insensitively, after
+// the percent-encoding normalisation ("utm%5Fsource" is "utm_source").
+// The one-argument functions remove nothing (WHATWG form + the changes
+// above), so conformance suites test the parser alone.
+//
+// The default list (kDefaultTrackingParams) and why:
+//   utm_*                      Google Analytics campaign tags (any utm_ key);
+//   gclid dclid gbraid wbraid  Google Ads click ids; _ga _gl: GA linker;
+//   fbclid                     Facebook; msclkid: Microsoft Ads; yclid:
+//                              Yandex; igshid: Instagram; twclid: Twitter;
+//                              ttclid: TikTok; mc_cid mc_eid: Mailchimp;
+//                              _hsenc _hsmi: HubSpot; mkt_tok: Marketo;
+//   jsessionid phpsessid       session ids of Java servlets and PHP, and
+//   sessionid                  the generic spelling (the synthetic web uses
+//                              it): the name says what it is, and the page
+//                              is the same whatever its value.
+// Deliberately not in the default: "sid", "session", "ref",
+// "source": short generic names that many sites also use for content (a
+// story id, a sort key); removing them would merge different pages. A crawl
+// can add them (CrawlParams.tracking_params).
 // All functions are thread-safe.
 #pragma once
 
@@ -23,14 +50,47 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "common/status.h"
 #include "common/whatwg_url.h"
 
 namespace crawl::url {
 
+// The default tracking-parameter patterns (see the header comment).
+extern const std::vector<std::string> kDefaultTrackingParams;
+
+// A set of query-parameter name patterns: "name" (exact) or "prefix*".
+// Matching is ASCII case-insensitive. Immutable, thread-safe.
+class TrackingParams {
+ public:
+  // Matches nothing.
+  TrackingParams() = default;
+  // kDefaultTrackingParams.
+  [[nodiscard]] static const TrackingParams& Default();
+  // Errors: an empty pattern, a bare "*" (would drop every parameter), or
+  // a character outside [A-Za-z0-9._~-] (before a final '*').
+  [[nodiscard]] static Result<TrackingParams> FromList(const std::vector<std::string>& patterns);
+
+  // True if a parameter named `name` (as in the canonical URL) matches.
+  [[nodiscard]] bool Matches(std::string_view name) const;
+  [[nodiscard]] bool empty() const { return exact_.empty() && prefixes_.empty(); }
+
+ private:
+  std::vector<std::string> exact_;     // lower-case
+  std::vector<std::string> prefixes_;  // lower-case, without the '*'
+};
+
 // Canonical form of an absolute http(s) URL, or why it is not one.
 [[nodiscard]] Result<std::string> Canonicalize(std::string_view absolute);
+
+// The same, with the parameters `tracking` matches removed.
+[[nodiscard]] Result<std::string> Canonicalize(std::string_view absolute, const TrackingParams& tracking);
+
+// Removes what `tracking` matches from an already canonical URL (a link
+// from url::Resolve). Equal to Canonicalize(canonical, tracking) on
+// canonical input, without parsing again.
+[[nodiscard]] std::string RemoveTrackingParams(std::string_view canonical, const TrackingParams& tracking);
 
 // Resolves `reference` (an href as written in a page) against `base` (an
 // absolute URL) and canonicalises the result.

@@ -11,6 +11,8 @@ PACKAGES=(
   libboost1.81-dev libboost-url1.81-dev libboost-system1.81-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   librocksdb-dev zlib1g-dev libssl-dev
+  # asynchronous DNS with TTLs (fetcher/dns_resolver.h)
+  libc-ares-dev
   # companions
   libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
   prometheus-cpp-dev libtomlplusplus-dev

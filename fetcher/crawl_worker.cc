@@ -18,6 +18,12 @@ CrawlWorker::CrawlWorker(WorkerOptions options)
     : options_(std::move(options)),
       nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver))) {
   work_.emplace(boost::asio::make_work_guard(io_));
+  auto dns = DnsResolver::Create(io_, options_.dns);
+  if (dns.ok()) {
+    dns_ = std::move(*dns);
+  } else {
+    spdlog::error("DNS resolver: {}", dns.status().message());
+  }
   io_thread_ = std::thread([this] { io_.run(); });
 }
 
@@ -27,6 +33,12 @@ CrawlWorker::~CrawlWorker() {
   work_.reset();
   io_.stop();
   if (io_thread_.joinable()) io_thread_.join();
+  // I/O objects must go before their io_context (declared after them): the
+  // resolver's timer and descriptors, and what the HTTP engine holds.
+  // Handlers still queued in io_ may keep them a little longer; those are
+  // destroyed during io_'s own shutdown, which Asio allows.
+  crawl_.reset();
+  dns_.reset();
 }
 
 void CrawlWorker::RequestStop() {
@@ -79,10 +91,33 @@ bool CrawlWorker::RefreshCrawlState() {
   http.user_agent = info.params().user_agent();
   http.page_range_bytes = info.params().page_range_bytes();
   http.request_timeout = std::chrono::milliseconds(info.params().fetch_timeout_ms());
+  if (info.params().connect_timeout_ms() > 0)
+    http.connect_timeout = std::chrono::milliseconds(info.params().connect_timeout_ms());
+  if (info.params().first_byte_timeout_ms() > 0)
+    http.first_byte_timeout = std::chrono::milliseconds(info.params().first_byte_timeout_ms());
+  http.max_connections_per_ip = options_.max_connections_per_ip;
+  http.resolver = dns_;
   http.allow_private = options_.allow_private || info.params().allow_private_addresses();
   http.hosts_file = options_.hosts_file;
   http.accept_self_signed = info.params().accept_self_signed();
   next->http = std::make_shared<HttpFetcher>(io_, http);
+  if (!info.params().keep_tracking_params()) {
+    if (info.params().tracking_params_size() == 0) {
+      next->tracking = url::TrackingParams::Default();
+    } else {
+      std::vector<std::string> patterns(info.params().tracking_params().begin(),
+                                        info.params().tracking_params().end());
+      auto tracking = url::TrackingParams::FromList(patterns);
+      if (tracking.ok()) {
+        next->tracking = std::move(*tracking);
+      } else {
+        // Bad crawl input must not stop fetching: fall back to the default.
+        spdlog::error("crawl {}: tracking_params: {}; using the default list", info.crawl_id(),
+                      tracking.status().message());
+        next->tracking = url::TrackingParams::Default();
+      }
+    }
+  }
   spdlog::info("working on crawl {} (params version {}, {} queue servers)", info.crawl_id(),
                info.params_version(), info.queue_servers_size());
   crawl_ = std::move(next);
@@ -133,15 +168,16 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
   spdlog::debug("schedule {} from {}: {} urls", schedule.schedule_id(),
                 info.queue_servers(static_cast<int>(server_index)).id(), schedule.urls_size());
 
-  // Group by origin, keeping the schedule's order inside each origin and
-  // origins in order of first appearance (robots.txt come first).
+  // Group by host (one connection per host, whatever the scheme or port),
+  // keeping the schedule's order inside each host and hosts in order of
+  // first appearance (robots.txt come first).
   std::unordered_map<std::string, v1::ScheduledUrl> by_url;
   std::vector<std::pair<std::string, std::vector<std::string>>> origins;
   std::unordered_map<std::string, uint32_t> origin_delay_ms;  // robots.txt Crawl-delay
   std::unordered_map<std::string, size_t> origin_index;
   for (const auto& u : schedule.urls()) {
-    auto origin = url::OriginOf(u.url());
-    const std::string key = origin.ok() ? *origin : u.url();
+    std::string host = url::HostOf(u.url());
+    const std::string key = host.empty() ? u.url() : std::move(host);
     auto [it, inserted] = origin_index.emplace(key, origins.size());
     if (inserted) origins.emplace_back(key, std::vector<std::string>{});
     origins[it->second].second.push_back(u.url());
@@ -154,7 +190,7 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
 
   std::vector<std::string> ids;
   for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
-  ResultBatcher batcher(ids);
+  ResultBatcher batcher(ids, &crawl->tracking);
   ProcessOptions process;
   process.max_links = info.params().max_links_per_page();
   const size_t batch_pages = std::max<uint32_t>(1, info.params().results_batch_pages());
@@ -167,7 +203,7 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
   size_t running = 0;
   bool cancelled = false;
   auto start_more = [&] {
-    while (!cancelled && running < options_.max_origins_in_flight && next_origin < origins.size()) {
+    while (!cancelled && running < options_.max_in_flight && next_origin < origins.size()) {
       const auto& [origin, origin_urls] = origins[next_origin++];
       const auto delay = origin_delay_ms.find(origin);
       ++running;
@@ -181,6 +217,10 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
   };
   start_more();
   while (running > 0) {
+    if (options_.status_interval.count() > 0 &&
+        std::chrono::steady_clock::now() - last_status_ >= options_.status_interval) {
+      LogStatus(*http);
+    }
     Event e;
     {
       std::unique_lock lock(mu_);
@@ -248,11 +288,29 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       }
       result.url = scheduled_url;
     }
+    {
+      const uint64_t now_in_flight = http->requests_in_flight();
+      counters_.in_flight = now_in_flight;
+      if (now_in_flight > counters_.max_in_flight) counters_.max_in_flight = now_in_flight;
+    }
     auto processed = ProcessFetch(it->second, result, process);
+    if (result.retry_after_seconds > 0) processed.record.set_retry_after_seconds(result.retry_after_seconds);
     batcher.Add(std::move(processed));
     if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
   }
   Ship(*crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take());
+}
+
+void CrawlWorker::LogStatus(const HttpFetcher& http) {
+  last_status_ = std::chrono::steady_clock::now();
+  const uint64_t in_flight = http.requests_in_flight();
+  counters_.in_flight = in_flight;
+  if (in_flight > counters_.max_in_flight) counters_.max_in_flight = in_flight;
+  DnsCounters dns;
+  if (dns_) dns = dns_->counters();
+  spdlog::info("fetcher status: in_flight={} hosts={} max_in_flight={} fetches={} dns_queries={} dns_cache_hits={}",
+               in_flight, http.active_sequences(), counters_.max_in_flight.load(), counters_.fetches.load(),
+               dns.queries, dns.cache_hits);
 }
 
 template <typename Call>
@@ -305,6 +363,11 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
   req.set_sequence(sequence);
   req.set_final(final);
   for (auto& r : batch.records) *req.add_records() = std::move(r);
+  for (const auto& [origin, errors] : batch.host_errors) {
+    v1::HostErrorCount* count = req.add_host_errors();
+    count->set_origin(origin);
+    count->set_errors(errors);
+  }
   if (server_index < batch.links_by_server.size())
     for (auto& l : batch.links_by_server[server_index]) *req.add_links() = std::move(l);
   const bool ok = Retry("SubmitResults to " + info.queue_servers(static_cast<int>(server_index)).id(), [&] {

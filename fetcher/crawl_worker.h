@@ -7,6 +7,18 @@
 // HTTP runs on an io_context thread owned by the worker, which hands results
 // back through a queue. The fetcher keeps nothing durable: if it dies, the
 // queue servers re-queue its leased URLs when the lease ends.
+//
+// Politeness: a schedule's URLs are grouped by host (not origin: http and
+// https of one host share the group), and each group is one FetchSequence,
+// so a host has at most one connection from this fetcher at a time. Up to
+// max_in_flight groups run at once (each has one request in flight).
+// Per event (a result or a group's end) the control thread does O(1) work
+// apart from processing the page, whatever the number in flight.
+//
+// Acquisition bookkeeping per batch: host error counts per origin
+// (SubmitResults.host_errors) and the Retry-After of 429/503 answers
+// (FetchRecord.retry_after_seconds); links lose the crawl's tracking
+// parameters (CrawlParams.tracking_params) before they are shipped.
 #pragma once
 
 #include <atomic>
@@ -21,6 +33,7 @@
 #include <vector>
 
 #include "common/hosts_file.h"
+#include "fetcher/dns_resolver.h"
 #include "fetcher/http_fetcher.h"
 #include "fetcher/result_batch.h"
 #include "proto/crawl.grpc.pb.h"
@@ -34,8 +47,16 @@ struct WorkerOptions {
   const HostsFile* hosts_file = nullptr;
   // Allow private addresses even if the crawl does not (operator override).
   bool allow_private = false;
-  // Origins downloaded at the same time.
-  size_t max_origins_in_flight = 64;
+  // Hosts downloaded at the same time (= requests in flight).
+  size_t max_in_flight = 500;
+  // Most connections to one IP address at a time (0: no limit beyond one
+  // per host).
+  size_t max_connections_per_ip = 0;
+  // DNS resolver and cache settings.
+  DnsOptions dns;
+  // How often a "fetcher status" line (requests in flight, fetches, DNS
+  // cache) is logged at info level while a schedule runs; 0: never.
+  std::chrono::milliseconds status_interval{5000};
   // How often the crawl state is polled.
   std::chrono::milliseconds poll_interval{2000};
   // Pause after every queue server had nothing to hand out.
@@ -50,6 +71,10 @@ struct WorkerCounters {
   std::atomic<uint64_t> fetches{0};
   std::atomic<uint64_t> batches_shipped{0};
   std::atomic<uint64_t> batches_dropped{0};
+  // Requests started and not yet reported (sampled at each event).
+  std::atomic<uint64_t> in_flight{0};
+  // Most requests in flight at once, since start.
+  std::atomic<uint64_t> max_in_flight{0};
 };
 
 class CrawlWorker {
@@ -74,6 +99,7 @@ class CrawlWorker {
     v1::CrawlInfo info;
     std::vector<std::unique_ptr<v1::QueueServer::Stub>> stubs;
     std::shared_ptr<HttpFetcher> http;
+    url::TrackingParams tracking;  // removed from discovered links
   };
 
   // Polls the name server; returns false if it could not be reached.
@@ -89,7 +115,14 @@ class CrawlWorker {
 
   WorkerOptions options_;
   WorkerCounters counters_;
+  void LogStatus(const HttpFetcher& http);
+
   std::unique_ptr<v1::NameServer::Stub> nameserver_;
+  // Shared by every crawl's HttpFetcher, so the cache outlives parameter
+  // changes. Null if c-ares could not be set up (each HttpFetcher then
+  // reports why on every DNS lookup).
+  std::shared_ptr<DnsResolver> dns_;
+  std::chrono::steady_clock::time_point last_status_{};
   // Replaced (not mutated) when the crawl or its parameters change; a
   // schedule in progress keeps the one it started with.
   std::shared_ptr<const ActiveCrawl> crawl_;

@@ -5,8 +5,8 @@
 // outstanding at any time, so the session needs no locks:
 //
 //   NextUrl -> [delay] -> StartRequest -> [Resolve -> OnResolve]
-//           -> [Connect -> OnConnect -> (TLS) OnHandshake]
-//           -> Write -> OnWrite -> ReadHeader -> OnHeader
+//           -> [AcquireIpSlot] -> [Connect -> OnConnect -> (TLS) OnHandshake]
+//           -> Write -> OnWrite -> ReadFirstByte -> ReadHeader -> OnHeader
 //           -> ReadBody -> OnBody ... -> OnMessageDone -> Report -> NextUrl
 //
 // Every failure goes through Fail(), which closes the connection and reports
@@ -18,6 +18,9 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <cstdio>
+#include <ctime>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -35,6 +38,7 @@
 #include "common/address_policy.h"
 #include "common/hosts_file.h"
 #include "common/url.h"
+#include "fetcher/dns_resolver.h"
 
 namespace crawl::fetcher {
 
@@ -51,9 +55,50 @@ struct HttpFetcher::Shared {
   std::unique_ptr<ssl::context> tls;  // null if OpenSSL could not be set up
   std::string tls_setup_error;
 
+  std::shared_ptr<DnsResolver> resolver;  // null if c-ares could not be set up
+  std::string resolver_error;
+
   mutable std::mutex mu;
   // Running sessions, for CancelAll. GUARDED_BY(mu)
   std::unordered_map<FetchSession*, std::weak_ptr<FetchSession>> sessions;
+  // Requests between start and result. GUARDED_BY(mu)
+  size_t in_flight = 0;
+
+  // Connections per IP (only with max_connections_per_ip > 0).
+  struct IpSlots {
+    size_t open = 0;
+    std::deque<std::function<void()>> waiters;  // granted in order
+  };
+  std::mutex ip_mu;
+  std::unordered_map<net::ip::address, IpSlots> ip_slots;  // GUARDED_BY(ip_mu)
+
+  // Takes a slot for `address`, now (true) or later: then `grant` runs once
+  // the slot is taken for the caller. REQUIRES max_connections_per_ip > 0.
+  bool AcquireIp(const net::ip::address& address, std::function<void()> grant) {
+    std::lock_guard<std::mutex> lock(ip_mu);
+    IpSlots& slots = ip_slots[address];
+    if (slots.open < options.max_connections_per_ip) {
+      ++slots.open;
+      return true;
+    }
+    slots.waiters.push_back(std::move(grant));
+    return false;
+  }
+  void ReleaseIp(const net::ip::address& address) {
+    std::function<void()> next;
+    {
+      std::lock_guard<std::mutex> lock(ip_mu);
+      auto it = ip_slots.find(address);
+      if (it == ip_slots.end()) return;
+      if (!it->second.waiters.empty()) {
+        next = std::move(it->second.waiters.front());  // the slot passes on
+        it->second.waiters.pop_front();
+      } else if (--it->second.open == 0) {
+        ip_slots.erase(it);
+      }
+    }
+    if (next) next();
+  }
 };
 
 namespace {
@@ -173,7 +218,73 @@ int ClassifyIoError(const beast::error_code& ec) {
   return kConnectError;
 }
 
+// Unix seconds of a broken-down UTC time (no time zone involved).
+int64_t UnixSeconds(int year, int month, int day, int hour, int minute, int second) {
+  // Days from civil (H. Hinnant's algorithm), month 1-12.
+  year -= month <= 2 ? 1 : 0;
+  const int64_t era = (year >= 0 ? year : year - 399) / 400;
+  const int64_t yoe = year - era * 400;
+  const int64_t doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const int64_t days = era * 146097 + doe - 719468;
+  return days * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+int MonthNumber(std::string_view name) {
+  static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  for (int i = 0; i < 12; ++i) {
+    if (name == kMonths[i]) return i + 1;
+  }
+  return 0;
+}
+
+// Parses an HTTP-date (RFC 9110 5.6.7) into Unix seconds.
+std::optional<int64_t> ParseHttpDate(std::string_view v) {
+  char weekday[16] = {}, month[4] = {}, zone[4] = {};
+  int day = 0, year = 0, hour = 0, minute = 0, second = 0;
+  const std::string text(v);
+  int consumed = 0;
+  // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
+  if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d %3s %4d %2d:%2d:%2d %3s%n", weekday, &day, month, &year, &hour,
+                  &minute, &second, zone, &consumed) == 8 &&
+      consumed == static_cast<int>(text.size()) && std::string_view(zone) == "GMT") {
+  } else if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d-%3s-%2d %2d:%2d:%2d %3s%n", weekday, &day, month, &year,
+                         &hour, &minute, &second, zone, &consumed) == 8 &&
+             consumed == static_cast<int>(text.size()) && std::string_view(zone) == "GMT") {
+    // RFC 850 "Sunday, 06-Nov-94 08:49:37 GMT": two-digit years (RFC 9110
+    // 5.6.7: more than 50 years ahead means the past century).
+    year += year < 70 ? 2000 : 1900;
+  } else if (std::sscanf(text.c_str(), "%3s %3s %2d %2d:%2d:%2d %4d%n", weekday, month, &day, &hour, &minute,
+                         &second, &year, &consumed) == 7 &&
+             consumed == static_cast<int>(text.size())) {
+    // asctime "Sun Nov  6 08:49:37 1994"
+  } else {
+    return std::nullopt;
+  }
+  // "%3s" also stops at 3 characters for "Nov-94": month must be exact.
+  const int m = MonthNumber(month);
+  if (m == 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 || year < 1900) return std::nullopt;
+  return UnixSeconds(year, m, day, hour, minute, second);
+}
+
 }  // namespace
+
+std::optional<uint32_t> ParseRetryAfter(std::string_view value, int64_t now_unix_seconds) {
+  value = Trim(value);
+  if (value.empty()) return std::nullopt;
+  if (value.front() >= '0' && value.front() <= '9') {
+    uint64_t seconds = 0;
+    auto [end, err] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+    if (err == std::errc::result_out_of_range) return UINT32_MAX;
+    if (err != std::errc() || end != value.data() + value.size()) return std::nullopt;
+    return static_cast<uint32_t>(std::min<uint64_t>(seconds, UINT32_MAX));
+  }
+  auto date = ParseHttpDate(value);
+  if (!date) return std::nullopt;
+  const int64_t delta = *date - now_unix_seconds;
+  return static_cast<uint32_t>(std::clamp<int64_t>(delta, 0, UINT32_MAX));
+}
 
 class FetchSession : public std::enable_shared_from_this<FetchSession> {
  public:
@@ -183,7 +294,6 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
       : shared_(std::move(shared)),
         options_(shared_->options),
         strand_(net::make_strand(io_context)),
-        resolver_(strand_),
         resolve_timer_(strand_),
         delay_timer_(strand_),
         urls_(std::move(urls)),
@@ -254,22 +364,54 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void DoCancel() {
     if (done_ || cancelled_) return;
     cancelled_ = true;
-    ++resolve_generation_;
-    resolver_.cancel();
     resolve_timer_.cancel();
     delay_timer_.cancel();
+    if (resolving_) {
+      // The DNS answer may take a while: report now, ignore it later.
+      resolving_ = false;
+      ++resolve_generation_;
+      return Fail(kCancelled, "cancelled");
+    }
+    // Waiting for an IP slot: the grant comes when another connection to
+    // that address closes, then Fail() hands the slot on.
     // Cancel (not close): the pending handler runs with operation_aborted
     // and Fail() then tears the connection down.
     if (HasConnection()) Tcp().cancel();
   }
 
   void StartResult() {
+    if (!in_flight_) {
+      in_flight_ = true;
+      std::lock_guard<std::mutex> lock(shared_->mu);
+      ++shared_->in_flight;
+    }
     result_ = FetchResult{};
     result_.url = urls_[index_];
+    StartClock();
+  }
+
+  void StartClock() {
     result_.start_unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
                                 std::chrono::system_clock::now().time_since_epoch())
                                 .count();
     start_ = std::chrono::steady_clock::now();
+    total_deadline_ = start_ + options_.request_timeout;
+  }
+
+  // Arms the connection's deadline for the next step: the step's own limit
+  // or the URL's total limit, whichever comes first; `step` names the limit
+  // in a timeout's error message.
+  void SetDeadline(std::optional<std::chrono::milliseconds> step_limit, const char* step) {
+    auto deadline = total_deadline_;
+    deadline_name_ = "total time limit";
+    if (step_limit) {
+      const auto step_deadline = std::chrono::steady_clock::now() + *step_limit;
+      if (step_deadline < deadline) {
+        deadline = step_deadline;
+        deadline_name_ = step;
+      }
+    }
+    Tcp().expires_at(deadline);
   }
 
   // Hands result_ to the caller and moves to the next URL (without starting it).
@@ -278,6 +420,11 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
                                                  std::chrono::steady_clock::now() - start_)
                                                  .count());
     if (result_.status < 0) result_.body.clear();
+    if (in_flight_) {
+      in_flight_ = false;
+      std::lock_guard<std::mutex> lock(shared_->mu);
+      --shared_->in_flight;
+    }
     FetchResult result = std::move(result_);
     result_ = FetchResult{};
     ++index_;
@@ -304,6 +451,9 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   }
 
   void FailIo(const beast::error_code& ec, const char* during) {
+    if (ec == beast::error::timeout) {
+      return Fail(kTimeout, std::string(during) + ": " + deadline_name_ + " exceeded");
+    }
     Fail(ClassifyIoError(ec), std::string(during) + ": " + ec.message());
   }
 
@@ -349,31 +499,40 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     auto literal = net::ip::make_address(origin_.host, ec);
     if (!ec) return UseAddresses({literal});
 
+    if (!shared_->resolver) return Fail(kDnsError, "DNS unavailable: " + shared_->resolver_error);
     const uint64_t generation = ++resolve_generation_;
-    resolve_timed_out_ = false;
-    resolve_timer_.expires_after(options_.connect_timeout);
+    resolving_ = true;
+    // A backstop: c-ares has its own per-try timeouts, but a URL never
+    // waits longer than connect_timeout (or its total limit) for a name.
+    resolve_timer_.expires_at(
+        std::min(total_deadline_, std::chrono::steady_clock::now() + options_.connect_timeout));
     resolve_timer_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
-      if (ec || generation != self->resolve_generation_) return;
-      self->resolve_timed_out_ = true;
-      self->resolver_.cancel();
+      if (ec || generation != self->resolve_generation_ || !self->resolving_) return;
+      self->resolving_ = false;
+      ++self->resolve_generation_;
+      self->Fail(kTimeout, "resolving " + self->origin_.host + ": timed out");
     });
-    resolver_.async_resolve(origin_.host, std::to_string(origin_.port),
-                            beast::bind_front_handler(&FetchSession::OnResolve, shared_from_this()));
+    auto strand = strand_;
+    shared_->resolver->Resolve(origin_.host, [self = shared_from_this(), generation, strand](DnsAnswer answer) {
+      net::post(strand, [self, generation, answer = std::move(answer)]() mutable {
+        self->OnResolve(generation, std::move(answer));
+      });
+    });
   }
 
-  void OnResolve(beast::error_code ec, tcp::resolver::results_type results) {
-    ++resolve_generation_;
+  void OnResolve(uint64_t generation, DnsAnswer answer) {
+    if (generation != resolve_generation_ || !resolving_) return;  // timed out or cancelled meanwhile
+    resolving_ = false;
     resolve_timer_.cancel();
     if (cancelled_) return Fail(kCancelled, "cancelled");
-    if (ec) {
+    if (answer.kind != DnsAnswer::Kind::kOk) {
       origin_failure_status_ = kDnsError;
-      origin_failure_ = resolve_timed_out_ ? "resolving " + origin_.host + ": timed out"
-                                           : "resolving " + origin_.host + ": " + ec.message();
+      origin_failure_ = "resolving " + origin_.host + ": " + answer.error;
       return Fail(origin_failure_status_, origin_failure_);
     }
-    std::vector<net::ip::address> addresses;
-    for (const auto& entry : results) addresses.push_back(entry.endpoint().address());
-    UseAddresses(addresses);
+    // The address policy applies to what DNS said (a public name may point
+    // at 127.0.0.1 or 10.x: refused unless the crawl allows private).
+    UseAddresses(answer.addresses);
   }
 
   void UseAddresses(const std::vector<net::ip::address>& addresses) {
@@ -404,6 +563,26 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
 
   void Connect() {
     CloseConnection();
+    if (options_.max_connections_per_ip > 0 && !endpoints_.empty()) {
+      const auto address = endpoints_.front().address();
+      auto strand = strand_;
+      auto grant = [self = shared_from_this(), strand, address] {
+        net::post(strand, [self, address] {
+          self->ip_slot_ = address;
+          if (self->cancelled_) return self->Fail(kCancelled, "cancelled");
+          // The wait for the slot is not the host's time: its limits (and
+          // fetch_ms) start now.
+          self->StartClock();
+          self->ConnectNow();
+        });
+      };
+      if (!shared_->AcquireIp(address, std::move(grant))) return;  // granted later
+      ip_slot_ = address;
+    }
+    ConnectNow();
+  }
+
+  void ConnectNow() {
     sent_any_ = true;  // the host was contacted: later requests are spaced
     if (origin_.scheme == "https") {
       if (!shared_->tls) return Fail(kTlsError, "TLS unavailable: " + shared_->tls_setup_error);
@@ -421,20 +600,20 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     } else {
       plain_.emplace(strand_);
     }
-    Tcp().expires_after(options_.connect_timeout);
+    SetDeadline(options_.connect_timeout, "connect timeout");
     Tcp().async_connect(endpoints_, beast::bind_front_handler(&FetchSession::OnConnect, shared_from_this()));
   }
 
   void OnConnect(beast::error_code ec, const tcp::endpoint& endpoint) {
     if (cancelled_) return Fail(kCancelled, "cancelled");
     if (ec) {
-      return Fail(ec == beast::error::timeout ? kTimeout : kConnectError,
-                  "connecting to " + origin_.host + ": " + ec.message());
+      if (ec == beast::error::timeout) return FailIo(ec, ("connecting to " + origin_.host).c_str());
+      return Fail(kConnectError, "connecting to " + origin_.host + ": " + ec.message());
     }
     remote_ = endpoint.address().is_v6() ? "[" + endpoint.address().to_string() + "]" : endpoint.address().to_string();
     remote_ += ":" + std::to_string(endpoint.port());
     if (tls_) {
-      Tcp().expires_after(options_.connect_timeout);
+      SetDeadline(options_.connect_timeout, "connect timeout");
       tls_->async_handshake(ssl::stream_base::client,
                             beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
       return;
@@ -445,7 +624,8 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void OnHandshake(beast::error_code ec) {
     if (cancelled_) return Fail(kCancelled, "cancelled");
     if (ec) {
-      return Fail(ec == beast::error::timeout ? kTimeout : kTlsError, "TLS handshake: " + ec.message());
+      if (ec == beast::error::timeout) return FailIo(ec, "TLS handshake");
+      return Fail(kTlsError, "TLS handshake: " + ec.message());
     }
     Write(/*reused=*/false);
   }
@@ -466,8 +646,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     request_.set(http::field::connection, "keep-alive");
     result_.remote_address = remote_;
 
-    // One deadline for the whole exchange, body included.
-    Tcp().expires_after(options_.request_timeout);
+    SetDeadline(std::nullopt, "");
     WithStream([this](auto& stream) {
       http::async_write(stream, request_,
                         beast::bind_front_handler(&FetchSession::OnWrite, shared_from_this()));
@@ -490,6 +669,29 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
       return FailIo(ec, "sending request");
     }
     interim_responses_ = 0;
+    ReadFirstByte();
+  }
+
+  // Waits for the first response byte under first_byte_timeout (a server
+  // that accepts and then thinks for minutes), then reads the header under
+  // the total limit only.
+  void ReadFirstByte() {
+    if (buffer_.size() > 0) return ReadHeader();  // already here (pipelined leftovers)
+    SetDeadline(options_.first_byte_timeout, "first-byte timeout");
+    WithStream([this](auto& stream) {
+      stream.async_read_some(buffer_.prepare(4096),
+                             beast::bind_front_handler(&FetchSession::OnFirstByte, shared_from_this()));
+    });
+  }
+
+  void OnFirstByte(beast::error_code ec, size_t bytes) {
+    buffer_.commit(bytes);
+    if (cancelled_) return Fail(kCancelled, "cancelled");
+    if (ec) {
+      if (bytes == 0 && CanRetry(ec)) return Retry();
+      return FailIo(ec, "waiting for the response");
+    }
+    SetDeadline(std::nullopt, "");
     ReadHeader();
   }
 
@@ -533,6 +735,12 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     result_.etag = field(http::field::etag);
     result_.last_modified = field(http::field::last_modified);
     result_.expires = field(http::field::expires);
+    if (status == 429 || status == 503) {
+      const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+      if (auto delay = ParseRetryAfter(response[http::field::retry_after], now)) result_.retry_after_seconds = *delay;
+    }
     raw_.clear();
     if (parser_->is_done()) return OnMessageDone();
     ReadBody();
@@ -656,6 +864,11 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     tls_.reset();
     plain_.reset();
     parser_.reset();
+    if (ip_slot_) {
+      const auto address = *ip_slot_;
+      ip_slot_.reset();
+      shared_->ReleaseIp(address);
+    }
     buffer_.consume(buffer_.size());
     responses_on_connection_ = 0;
     remote_.clear();
@@ -664,7 +877,6 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   const std::shared_ptr<HttpFetcher::Shared> shared_;
   const FetcherOptions& options_;  // in *shared_
   net::strand<net::io_context::executor_type> strand_;
-  tcp::resolver resolver_;
   net::steady_timer resolve_timer_;
   net::steady_timer delay_timer_;
 
@@ -684,7 +896,8 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   int origin_failure_status_ = 0;
   std::string origin_failure_;
   uint64_t resolve_generation_ = 0;
-  bool resolve_timed_out_ = false;
+  bool resolving_ = false;  // a DNS answer is awaited (resolve_generation_)
+  std::optional<net::ip::address> ip_slot_;  // the per-IP slot held, if any
 
   // The connection (at most one of the two).
   std::optional<beast::tcp_stream> plain_;
@@ -696,6 +909,9 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   // The request in flight.
   FetchResult result_;
   std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point total_deadline_;
+  std::string deadline_name_ = "total time limit";  // which limit the armed deadline is
+  bool in_flight_ = false;  // counted in shared_->in_flight
   std::string target_;
   std::string host_header_;
   bool reused_ = false;
@@ -709,6 +925,15 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
 HttpFetcher::HttpFetcher(net::io_context& io_context, FetcherOptions options)
     : io_context_(io_context), shared_(std::make_shared<Shared>()) {
   shared_->options = std::move(options);
+  shared_->resolver = shared_->options.resolver;
+  if (!shared_->resolver) {
+    auto resolver = DnsResolver::Create(io_context, DnsOptions{});
+    if (resolver.ok()) {
+      shared_->resolver = std::move(*resolver);
+    } else {
+      shared_->resolver_error = resolver.status().message();
+    }
+  }
   try {
     auto context = std::make_unique<ssl::context>(ssl::context::tls_client);
     context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3);
@@ -751,6 +976,11 @@ void HttpFetcher::CancelAll() {
 }
 
 const std::string& HttpFetcher::tls_setup_error() const { return shared_->tls_setup_error; }
+
+size_t HttpFetcher::requests_in_flight() const {
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  return shared_->in_flight;
+}
 
 size_t HttpFetcher::active_sequences() const {
   std::lock_guard<std::mutex> lock(shared_->mu);

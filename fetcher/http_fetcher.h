@@ -29,11 +29,25 @@
 //
 // Name resolution: the hosts file first (its port, when given, overrides the
 // URL's; the Host header keeps the URL's name and port), else DNS through
-// the asynchronous resolver, once per origin per sequence. Addresses for
+// the c-ares resolver with its TTL cache (fetcher/dns_resolver.h), shared by
+// every sequence, once per origin per sequence. Addresses for
 // which IsPrivateOrLocal() holds are dropped unless allow_private; if none is
 // left the URL fails with kBlockedAddress and no connection is made.
 // Addresses from the hosts file are exempt from this policy: the operator
 // wrote them on purpose (it is how the synthetic web on 127.x is crawled).
+//
+// Time limits (each reported as kTimeout with the limit's name in `error`):
+//   connect_timeout     name resolution, TCP connect, TLS handshake (each);
+//   first_byte_timeout  from the request written to the first response byte;
+//   request_timeout     the whole URL, from its start (resolution included)
+//                       to the last body byte: bounds a trickling server.
+//
+// Connections per IP: with max_connections_per_ip > 0, a sequence waits
+// before connecting while that many connections to the same address are
+// open (hosts sharing a server). The caller keeps one sequence per host.
+//
+// Retry-After (RFC 9110 10.2.3) of a 429 or 503 answer is parsed, seconds or
+// HTTP-date, into retry_after_seconds.
 #pragma once
 
 #include <chrono>
@@ -41,7 +55,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -54,6 +70,8 @@ class HostsFile;
 
 namespace crawl::fetcher {
 
+class DnsResolver;
+
 struct FetcherOptions {
   std::string user_agent = "crawl-fetcher/0.1";
   // Range asked for and hard cap on the (content-coded) body kept.
@@ -62,8 +80,16 @@ struct FetcherOptions {
   // Bounds each of: name resolution, TCP connect (all addresses together),
   // TLS handshake.
   std::chrono::milliseconds connect_timeout{10'000};
-  // Bounds one request from the first byte written to the last body byte.
+  // Bounds the wait for the first response byte after the request is sent.
+  std::chrono::milliseconds first_byte_timeout{15'000};
+  // Bounds one URL from its start (resolution, connect included) to the
+  // last body byte.
   std::chrono::milliseconds request_timeout{30'000};
+  // Most open connections to one IP address (0: no limit).
+  size_t max_connections_per_ip = 0;
+  // Shared DNS resolver and cache. Null: the fetcher makes its own with
+  // default DnsOptions (system name servers).
+  std::shared_ptr<DnsResolver> resolver;
   // A kept-alive connection is closed rather than held idle for longer than
   // this (matters only with FetchSequence's delay_between).
   std::chrono::milliseconds idle_timeout{15'000};
@@ -102,7 +128,14 @@ struct FetchResult {
   int64_t start_unix_us = 0;    // wall-clock start of this request
   uint64_t wire_bytes = 0;      // response bytes parsed from the connection (header + framing + body)
   std::string remote_address;   // "ip:port" the response came from ("" if none)
+  uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 (0: absent or invalid)
 };
+
+// Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP-date (IMF-fixdate,
+// and the obsolete RFC 850 and asctime forms, RFC 9110 5.6.7), as seconds
+// from `now_unix_seconds`; a date in the past gives 0. nullopt when the
+// value is neither. Large values are capped at UINT32_MAX. Pure.
+[[nodiscard]] std::optional<uint32_t> ParseRetryAfter(std::string_view value, int64_t now_unix_seconds);
 
 class HttpFetcher {
  public:
@@ -137,6 +170,10 @@ class HttpFetcher {
 
   // Sequences started and not yet done. Thread-safe.
   [[nodiscard]] size_t active_sequences() const;
+
+  // Requests between start and result (resolving, connecting, waiting for
+  // an IP slot, or exchanging). Thread-safe.
+  [[nodiscard]] size_t requests_in_flight() const;
 
   // Why https is unavailable (OpenSSL setup or ca_file failed), or "" if it
   // works. When set, every https URL fails with kTlsError and this message.

@@ -10,6 +10,7 @@
 #include "common/cli.h"
 #include "common/process.h"
 #include "fetcher/crawl_worker.h"
+#include "fetcher/dns_resolver.h"
 
 int main(int argc, char** argv) {
   crawl::BlockShutdownSignals();
@@ -19,23 +20,59 @@ int main(int argc, char** argv) {
   std::string hosts_file_path;
   crawl::LoggingFlags logging;
   bool allow_private = false;
-  size_t max_origins = 64;
+  crawl::fetcher::WorkerOptions defaults;
+  size_t max_in_flight = defaults.max_in_flight;
+  size_t max_per_ip = 0;
   int poll_ms = 2000;
+  int status_ms = 5000;
+  std::string dns_servers;
+  int dns_min_ttl = static_cast<int>(defaults.dns.min_ttl.count());
+  int dns_max_ttl = static_cast<int>(defaults.dns.max_ttl.count());
+  int dns_negative_ttl = static_cast<int>(defaults.dns.negative_ttl.count());
+  int dns_timeout_ms = static_cast<int>(defaults.dns.try_timeout.count());
+  int dns_tries = defaults.dns.tries;
+  bool dns_ipv6 = false;
   app.add_option("--id", id, "Fetcher id (default: hostname-pid)");
   app.add_option("--nameserver", nameserver, "Name server host:port")->required();
   app.add_option("--hosts-file", hosts_file_path,
                  "Name overrides, lines 'ADDRESS[:PORT] NAME...' (the synthetic web writes one)");
   app.add_flag("--allow-private", allow_private,
                "Fetch from private, loopback and link-local addresses even if the crawl does not allow it");
-  app.add_option("--max-origins", max_origins, "Origins downloaded at the same time")
+  app.add_option("--max-in-flight", max_in_flight,
+                 "Requests in flight at once (one per host: hosts downloaded at the same time)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10'000));
+      ->check(CLI::Range(1, 20'000));
+  app.add_option("--max-connections-per-ip", max_per_ip,
+                 "Most connections to one IP address at a time; 0 = no limit beyond one per host")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 10'000));
+  app.add_option("--status-ms", status_ms,
+                 "Log a 'fetcher status' line (requests in flight, DNS cache) this often; 0 = never")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3'600'000));
+  app.add_option("--dns-servers", dns_servers,
+                 "DNS servers 'IP[:PORT],...' (default: the system's /etc/resolv.conf)");
+  app.add_option("--dns-min-ttl", dns_min_ttl, "Shortest time a DNS answer is cached (s)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 86'400));
+  app.add_option("--dns-max-ttl", dns_max_ttl, "Longest time a DNS answer is cached (s)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 7 * 86'400));
+  app.add_option("--dns-negative-ttl", dns_negative_ttl, "How long NXDOMAIN / no-address answers are cached (s)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 86'400));
+  app.add_option("--dns-timeout-ms", dns_timeout_ms, "DNS timeout per try (ms)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 60'000));
+  app.add_option("--dns-tries", dns_tries, "DNS tries per server")->capture_default_str()->check(CLI::Range(1, 10));
+  app.add_flag("--dns-ipv6", dns_ipv6, "Ask for IPv6 (AAAA) addresses too");
   app.add_option("--poll-ms", poll_ms, "Crawl state polling interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
   crawl::AddLoggingFlags(app, logging);
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("fetcher", message); };
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
+  if (dns_min_ttl > dns_max_ttl) return fail("--dns-min-ttl is above --dns-max-ttl");
   if (auto s = crawl::PrepareProcess("fetcher", logging, ""); !s.ok()) return fail(s.message());
   std::optional<crawl::HostsFile> hosts_file;
   if (!hosts_file_path.empty()) {
@@ -54,8 +91,23 @@ int main(int argc, char** argv) {
   options.nameserver = nameserver;
   options.hosts_file = hosts_file ? &*hosts_file : nullptr;
   options.allow_private = allow_private;
-  options.max_origins_in_flight = max_origins;
+  options.max_in_flight = max_in_flight;
+  options.max_connections_per_ip = max_per_ip;
   options.poll_interval = std::chrono::milliseconds(poll_ms);
+  options.status_interval = std::chrono::milliseconds(status_ms);
+  options.dns.servers = dns_servers;
+  options.dns.min_ttl = std::chrono::seconds(dns_min_ttl);
+  options.dns.max_ttl = std::chrono::seconds(dns_max_ttl);
+  options.dns.negative_ttl = std::chrono::seconds(dns_negative_ttl);
+  options.dns.try_timeout = std::chrono::milliseconds(dns_timeout_ms);
+  options.dns.tries = dns_tries;
+  options.dns.ipv6 = dns_ipv6;
+  {
+    // Bad --dns-servers must fail at startup, not on the first lookup.
+    boost::asio::io_context probe;
+    auto resolver = crawl::fetcher::DnsResolver::Create(probe, options.dns);
+    if (!resolver.ok()) return fail("DNS: " + resolver.status().message());
+  }
   crawl::fetcher::CrawlWorker worker(options);
   spdlog::info("fetcher {} polling name server {}", id, nameserver);
 

@@ -1,13 +1,18 @@
 // Collects processed pages of one schedule into batches (DESIGN.md section 3
 // step 6): fetch records go to the schedule's queue server, discovered links
 // to the queue server that owns each link's host (rendezvous hash over the
-// crawl's frozen server list). Pure; not thread-safe.
+// crawl's frozen server list), with the crawl's tracking parameters removed
+// from every link (common/url.h), and host error counts per origin
+// (DESIGN.md 5.1). Pure; not thread-safe.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "common/url.h"
 #include "fetcher/page_processor.h"
 
 namespace crawl::fetcher {
@@ -16,12 +21,24 @@ struct ResultBatch {
   std::vector<v1::FetchRecord> records;
   // links_by_server[i]: links owned by server i of the crawl's list.
   std::vector<std::vector<v1::DiscoveredLink>> links_by_server;
+  // Origin ("scheme://host[:port]") -> errors in this batch.
+  std::map<std::string, uint32_t> host_errors;
 };
+
+// Whether a fetch outcome counts as an error of its host (SubmitResults
+// host_errors): HTTP status >= 400 or a network failure (DNS, connect,
+// timeout, TLS, protocol, body). Not counted: cancelled (never fetched),
+// bad URL and blocked address (the crawl's doing, not the host's), and a
+// robots.txt 4xx (RFC 9309 2.3.1.3: "unavailable" means allow all; it is
+// how most hosts say they have no rules).
+[[nodiscard]] bool CountsAsHostError(const v1::FetchRecord& record);
 
 class ResultBatcher {
  public:
   // `server_ids`: the crawl's queue server ids, in the crawl's order.
-  explicit ResultBatcher(std::vector<std::string> server_ids);
+  // `tracking`: parameters removed from links (not owned; must outlive the
+  // batcher; null for none).
+  explicit ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking = nullptr);
 
   void Add(ProcessedPage page);
   // Pages added since the last Take.
@@ -31,6 +48,7 @@ class ResultBatcher {
 
  private:
   std::vector<std::string> server_ids_;
+  const url::TrackingParams* tracking_;
   ResultBatch batch_;
 };
 

@@ -157,10 +157,18 @@ int main(int argc, char** argv) {
   robots_cmd->add_option("agent", agent, "User-agent product token")->required();
   robots_cmd->add_option("url", robots_url, "URL to check")->required();
 
-  auto* url_cmd = app.add_subcommand("url", "Print the canonical form of a URL (resolved against --base)");
+  auto* url_cmd = app.add_subcommand(
+      "url", "Print the canonical form of a URL (resolved against --base), tracking parameters removed as a crawl does");
   std::string url_arg, base;
+  std::vector<std::string> tracking_params;
+  bool keep_tracking = false;
   url_cmd->add_option("url", url_arg, "URL or reference")->required();
   url_cmd->add_option("--base", base, "Base URL to resolve against");
+  url_cmd->add_option("--tracking-params", tracking_params,
+                      "Query parameters to remove instead of the default list: names or prefixes ending in '*', "
+                      "comma-separated (default: utm_*, gclid, fbclid, ... see common/url.h)")
+      ->delimiter(',');
+  url_cmd->add_flag("--keep-tracking-params", keep_tracking, "Remove no query parameter");
 
   auto* cld_cmd = app.add_subcommand("cld", "Print the company level domain of a host");
   std::string host, cld_rule = "psl";
@@ -210,12 +218,25 @@ int main(int argc, char** argv) {
     return std::cout.flush() ? 0 : 1;
   }
   if (*url_cmd) {
+    crawl::url::TrackingParams tracking;  // none
+    if (!keep_tracking) {
+      if (tracking_params.empty()) {
+        tracking = crawl::url::TrackingParams::Default();
+      } else {
+        auto list = crawl::url::TrackingParams::FromList(tracking_params);
+        if (!list.ok()) {
+          std::cerr << "crawlctl: --tracking-params: " << list.status().message() << "\n";
+          return 2;
+        }
+        tracking = std::move(*list);
+      }
+    }
     auto canonical = base.empty() ? crawl::url::Canonicalize(url_arg) : crawl::url::Resolve(base, url_arg);
     if (!canonical.ok()) {
       std::cerr << "crawlctl: " << canonical.status().message() << "\n";
       return 1;
     }
-    std::cout << *canonical << "\n";
+    std::cout << crawl::url::RemoveTrackingParams(*canonical, tracking) << "\n";
     return 0;
   }
   if (*cld_cmd) {

@@ -25,6 +25,10 @@ expect "http://a.test/d" 0 "$BIN/crawlctl" url --base "http://a.test/b/c" "../d#
 expect "http://example.test/a%20b" 0 "$BIN/crawlctl" url "HTTP://Example.TEST:80/./a b"
 expect "" 1 "$BIN/crawlctl" url "ftp://a.test/"
 expect "" 1 "$BIN/crawlctl" url "/relative"
+expect "http://a.test/p?id=1" 0 "$BIN/crawlctl" url "http://a.test/p?utm_source=x&id=1&fbclid=2"
+expect "http://a.test/p?utm_source=x&id=1" 0 "$BIN/crawlctl" url --keep-tracking-params "http://a.test/p?utm_source=x&id=1"
+expect "http://a.test/p?utm_source=x" 0 "$BIN/crawlctl" url --tracking-params "id,ref*" "http://a.test/p?utm_source=x&id=1&referrer=2"
+expect "" 2 "$BIN/crawlctl" url --tracking-params "*" "http://a.test/"
 
 expect "bbc.co.uk" 0 "$BIN/crawlctl" cld www.bbc.co.uk
 expect "y.co.uk" 0 "$BIN/crawlctl" cld --rule simple www.y.co.uk

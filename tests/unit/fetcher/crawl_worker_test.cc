@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <condition_variable>
+#include <functional>
 #include <map>
 
 #include "common/grpc_util.h"
@@ -31,6 +33,8 @@ class FakeQueueServer final : public v1::QueueServer::Service {
                              v1::SubmitResultsResponse*) override {
     std::lock_guard lock(mu_);
     for (const auto& r : req->records()) records_[r.url()] = r;
+    for (const auto& h : req->host_errors()) host_errors_[h.origin()] += h.errors();
+    for (const auto& l : req->links()) links_.push_back(l.url());
     if (req->final()) done_ = true;
     cv_.notify_all();
     return grpc::Status::OK;
@@ -42,6 +46,14 @@ class FakeQueueServer final : public v1::QueueServer::Service {
     REQUIRE(done_);
     return records_;
   }
+  std::map<std::string, uint32_t> host_errors() {
+    std::lock_guard lock(mu_);
+    return host_errors_;
+  }
+  std::vector<std::string> links() {
+    std::lock_guard lock(mu_);
+    return links_;
+  }
 
  private:
   std::vector<v1::ScheduledUrl> urls_;
@@ -50,12 +62,15 @@ class FakeQueueServer final : public v1::QueueServer::Service {
   bool handed_out_ = false;
   bool done_ = false;
   std::map<std::string, v1::FetchRecord> records_;
+  std::map<std::string, uint32_t> host_errors_;
+  std::vector<std::string> links_;
 };
 
 class FakeNameServer final : public v1::NameServer::Service {
  public:
-  FakeNameServer(std::string queue_server, bool accept_self_signed)
-      : queue_server_(std::move(queue_server)), accept_self_signed_(accept_self_signed) {}
+  FakeNameServer(std::string queue_server, bool accept_self_signed,
+                 std::function<void(v1::CrawlParams*)> tweak = nullptr)
+      : queue_server_(std::move(queue_server)), accept_self_signed_(accept_self_signed), tweak_(std::move(tweak)) {}
   grpc::Status GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest*,
                              v1::GetCrawlStateResponse* resp) override {
     resp->set_active(true);
@@ -72,6 +87,7 @@ class FakeNameServer final : public v1::NameServer::Service {
     p->set_page_range_bytes(1'000'000);
     p->set_allow_private_addresses(true);
     p->set_accept_self_signed(accept_self_signed_);
+    if (tweak_) tweak_(p);
     auto* qs = c->add_queue_servers();
     qs->set_id("qs0");
     qs->set_address(queue_server_);
@@ -81,6 +97,7 @@ class FakeNameServer final : public v1::NameServer::Service {
  private:
   std::string queue_server_;
   bool accept_self_signed_;
+  std::function<void(v1::CrawlParams*)> tweak_;
 };
 
 v1::ScheduledUrl Scheduled(const std::string& url, v1::UrlKind kind) {
@@ -90,13 +107,19 @@ v1::ScheduledUrl Scheduled(const std::string& url, v1::UrlKind kind) {
   return u;
 }
 
+struct Outcome {
+  std::map<std::string, v1::FetchRecord> records;
+  std::map<std::string, uint32_t> host_errors;
+  std::vector<std::string> links;
+};
+
 // Runs one schedule through a CrawlWorker and returns what reached the queue server.
-std::map<std::string, v1::FetchRecord> RunOneSchedule(const std::vector<v1::ScheduledUrl>& urls,
-                                                      bool accept_self_signed = false) {
+Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_self_signed = false,
+                        std::function<void(v1::CrawlParams*)> tweak = nullptr) {
   FakeQueueServer qs(urls);
   auto qs_server = crawl::StartGrpcServer("127.0.0.1:0", {&qs});
   REQUIRE(qs_server.ok());
-  FakeNameServer ns("127.0.0.1:" + std::to_string(qs_server->port), accept_self_signed);
+  FakeNameServer ns("127.0.0.1:" + std::to_string(qs_server->port), accept_self_signed, std::move(tweak));
   auto ns_server = crawl::StartGrpcServer("127.0.0.1:0", {&ns});
   REQUIRE(ns_server.ok());
 
@@ -106,12 +129,20 @@ std::map<std::string, v1::FetchRecord> RunOneSchedule(const std::vector<v1::Sche
   options.idle_backoff = std::chrono::milliseconds(20);
   crawl::fetcher::CrawlWorker worker(options);
   std::thread run([&] { worker.Run(); });
-  auto records = qs.WaitFinal();
+  Outcome outcome;
+  outcome.records = qs.WaitFinal();
+  outcome.host_errors = qs.host_errors();
+  outcome.links = qs.links();
   worker.RequestStop();
   run.join();
   ns_server->server->Shutdown();
   qs_server->server->Shutdown();
-  return records;
+  return outcome;
+}
+
+std::map<std::string, v1::FetchRecord> RunOneSchedule(const std::vector<v1::ScheduledUrl>& urls,
+                                                      bool accept_self_signed = false) {
+  return RunScheduleFull(urls, accept_self_signed).records;
 }
 
 }  // namespace
@@ -165,4 +196,92 @@ TEST_CASE("the crawl's accept_self_signed setting reaches the fetcher's https cl
     REQUIRE(records.count(page) == 1);
     CHECK(records[page].status() == 200);
   }
+}
+
+TEST_CASE("host errors are counted per origin and sent with the batch", "[unit]") {
+  TestServer web([](const Request& request) -> Reply {
+    if (request.target() == "/robots.txt") return {Response(404, "none")};
+    if (request.target() == "/missing") return {Response(404, "no")};
+    if (request.target() == "/broken") return {Response(500, "oops")};
+    return {Response(200, "<p>fine</p>")};
+  });
+  net::io_context probe;
+  tcp::acceptor closed(probe, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  const std::string dead = "http://127.0.0.1:" + std::to_string(closed.local_endpoint().port());
+  closed.close();
+  const std::string live = web.base();
+  auto outcome = RunScheduleFull({Scheduled(live + "/robots.txt", v1::URL_KIND_ROBOTS),
+                                  Scheduled(live + "/ok", v1::URL_KIND_PAGE),
+                                  Scheduled(live + "/missing", v1::URL_KIND_PAGE),
+                                  Scheduled(live + "/broken", v1::URL_KIND_PAGE),
+                                  Scheduled(dead + "/a", v1::URL_KIND_PAGE),
+                                  Scheduled(dead + "/b", v1::URL_KIND_PAGE)});
+  REQUIRE(outcome.records.size() == 6);
+  // 404 and 500 count; a robots.txt 404 ("no rules") and the 200 do not.
+  CHECK(outcome.host_errors[live] == 2);
+  CHECK(outcome.host_errors[dead] == 2);
+  CHECK(outcome.host_errors.size() == 2);
+}
+
+TEST_CASE("Retry-After of a 429 reaches the fetch record", "[unit]") {
+  TestServer web([](const Request&) -> Reply { return {Response(429, "busy", "Retry-After: 90\r\n")}; });
+  const std::string page = web.base() + "/p";
+  auto records = RunOneSchedule({Scheduled(page, v1::URL_KIND_PAGE)});
+  REQUIRE(records.count(page) == 1);
+  CHECK(records[page].status() == 429);
+  CHECK(records[page].retry_after_seconds() == 90);
+}
+
+TEST_CASE("tracking parameters are removed from discovered links as the crawl says", "[unit][policy]") {
+  TestServer web([](const Request& request) -> Reply {
+    if (request.target() == "/r") return {Response(301, "", "Location: /dest?utm_source=mail&id=3\r\n")};
+    return {Response(200,
+                     "<a href='/a?utm_source=x&utm_medium=y'>a</a><a href='/a'>same</a>"
+                     "<a href='/b?id=1&fbclid=Z&ref=2'>b</a><a href='/c;jsessionid=ABC?q=1'>c</a>")};
+  });
+  const std::string base = web.base();
+  const std::vector<v1::ScheduledUrl> schedule = {Scheduled(base + "/p", v1::URL_KIND_PAGE),
+                                                  Scheduled(base + "/r", v1::URL_KIND_PAGE)};
+  auto sorted = [](std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  SECTION("the default list") {
+    auto outcome = RunScheduleFull(schedule);
+    CHECK(sorted(outcome.links) ==
+          sorted({base + "/a", base + "/b?id=1&ref=2", base + "/c?q=1", base + "/dest?id=3"}));
+    CHECK(outcome.records[base + "/r"].redirect_url() == base + "/dest?id=3");
+  }
+  SECTION("kept when the crawl says so") {
+    auto outcome = RunScheduleFull(schedule, false, [](v1::CrawlParams* p) { p->set_keep_tracking_params(true); });
+    CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/a?utm_source=x&utm_medium=y") == 1);
+    CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/dest?utm_source=mail&id=3") == 1);
+  }
+  SECTION("a list of the crawl's own") {
+    auto outcome = RunScheduleFull(schedule, false, [](v1::CrawlParams* p) { p->add_tracking_params("ref"); });
+    CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/b?id=1&fbclid=Z") == 1);
+    CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/a?utm_source=x&utm_medium=y") == 1);
+  }
+}
+
+TEST_CASE("what counts as a host error", "[unit][policy]") {
+  auto record = [](int status, v1::UrlKind kind) {
+    v1::FetchRecord r;
+    r.set_url("http://a.test/x");
+    r.set_status(status);
+    r.set_kind(kind);
+    return r;
+  };
+  using crawl::fetcher::CountsAsHostError;
+  CHECK(CountsAsHostError(record(404, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(503, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(crawl::fetcher::kTimeout, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(crawl::fetcher::kDnsError, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(500, v1::URL_KIND_ROBOTS)));
+  CHECK_FALSE(CountsAsHostError(record(200, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(301, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(404, v1::URL_KIND_ROBOTS)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kCancelled, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kBlockedAddress, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kBadUrl, v1::URL_KIND_PAGE)));
 }

@@ -5,6 +5,8 @@
 #include "fetcher/http_fetcher.h"
 
 #include "tests/unit/fetcher/test_http_server.h"
+#include "tests/unit/fetcher/dns_test_server.h"
+#include "fetcher/dns_resolver.h"
 
 // GCC 12 with -fsanitize=address reports a false -Wmaybe-uninitialized in
 // Beast's request parser (boost::optional in basic_parser.hpp), used here by
@@ -17,6 +19,9 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -678,4 +683,279 @@ TEST_CASE("https verifies the peer by default", "[unit]") {
     auto results = FetchAll(options, {"https://www.tls.test/a"});
     CHECK(results[0].status == fe::kTlsError);
   }
+}
+
+// ---- acquisition limits and misbehaving hosts (issue 4 items 2-4, 7) ----
+
+TEST_CASE("a server slow to send its first byte hits the first-byte timeout", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    Reply reply{Response(200, "late"), false, false};
+    if (request.target() == "/slow") reply.delay = 3000ms;
+    return reply;
+  });
+  FetcherOptions options = TestOptions();
+  options.first_byte_timeout = 200ms;
+  options.request_timeout = 10'000ms;
+  auto results = FetchAll(options, {server.base() + "/slow", server.base() + "/fast"});
+  CHECK(results[0].status == fe::kTimeout);
+  CHECK(results[0].error.find("first-byte timeout") != std::string::npos);
+  CHECK(results[0].fetch_ms < 3000);
+  CHECK(results[1].status == 200);
+}
+
+TEST_CASE("a server that trickles its answer hits the total time limit", "[unit]") {
+  const std::string body(2000, 'x');
+  TestServer server([&body](const Request&) -> Reply {
+    Reply reply{Response(200, body), false, false};
+    reply.trickle = 5ms;  // a byte every 5 ms: each read succeeds, the whole takes > 10 s
+    return reply;
+  });
+  FetcherOptions options = TestOptions();
+  options.first_byte_timeout = 2000ms;
+  options.request_timeout = 400ms;
+  auto results = FetchAll(options, {server.base() + "/trickle"});
+  CHECK(results[0].status == fe::kTimeout);
+  CHECK(results[0].error.find("total time limit") != std::string::npos);
+  CHECK(results[0].body.empty());
+}
+
+TEST_CASE("a connect that does not complete hits the connect timeout", "[unit]") {
+  // A listening socket whose backlog is full never completes the handshake
+  // of further connections: the SYN is dropped.
+  net::io_context ioc;
+  tcp::acceptor acceptor(ioc);
+  acceptor.open(tcp::v4());
+  acceptor.bind(tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  acceptor.listen(0);
+  const uint16_t port = acceptor.local_endpoint().port();
+  // Raw non-blocking connects (Asio's connect would wait for the handshake).
+  std::vector<int> fillers;
+  for (int i = 0; i < 8; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    (void)::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    fillers.push_back(fd);
+  }
+  struct CloseAll {
+    std::vector<int>& fds;
+    ~CloseAll() {
+      for (int fd : fds) ::close(fd);
+    }
+  } close_fillers{fillers};
+  FetcherOptions options = TestOptions();
+  options.connect_timeout = 300ms;
+  options.request_timeout = 10'000ms;
+  auto results = FetchAll(options, {"http://127.0.0.1:" + std::to_string(port) + "/"});
+  CHECK(results[0].status == fe::kTimeout);
+  CHECK(results[0].error.find("connect timeout") != std::string::npos);
+}
+
+TEST_CASE("a close-delimited body over the range is cut and flagged", "[unit]") {
+  const std::string body(2'500'000, 'b');
+  TestServer server([&body](const Request&) -> Reply {
+    return {"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n" + body, true, false};
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/big"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].truncated);
+  CHECK(results[0].body.size() == 1'000'000);
+}
+
+TEST_CASE("a body of exactly the range size is not flagged truncated", "[unit]") {
+  const std::string body(1'000'000, 'e');
+  TestServer server([&body](const Request&) -> Reply { return {Response(200, body), false, false}; });
+  auto results = FetchAll(TestOptions(), {server.base() + "/exact"});
+  CHECK(results[0].status == 200);
+  CHECK_FALSE(results[0].truncated);
+  CHECK(results[0].body.size() == 1'000'000);
+}
+
+TEST_CASE("429 and 503 answers carry Retry-After in seconds", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/429") return {Response(429, "slow down", "Retry-After: 120\r\n"), false, false};
+    if (request.target() == "/503") {
+      return {Response(503, "maintenance", "Retry-After: Fri, 31 Dec 2100 23:59:59 GMT\r\n"), false, false};
+    }
+    if (request.target() == "/bad") return {Response(503, "x", "Retry-After: soon\r\n"), false, false};
+    // Retry-After on other statuses is not this field's business.
+    return {Response(200, "ok", "Retry-After: 30\r\n"), false, false};
+  });
+  auto results =
+      FetchAll(TestOptions(), {server.base() + "/429", server.base() + "/503", server.base() + "/bad", server.base() + "/ok"});
+  CHECK(results[0].status == 429);
+  CHECK(results[0].retry_after_seconds == 120);
+  CHECK(results[1].status == 503);
+  CHECK(results[1].retry_after_seconds > 2'000'000'000u);  // about 74 years ahead
+  CHECK(results[2].retry_after_seconds == 0);
+  CHECK(results[3].retry_after_seconds == 0);
+}
+
+TEST_CASE("Retry-After parses delay-seconds and the three HTTP-date forms", "[unit]") {
+  const int64_t now = 784111777;  // Sun, 06 Nov 1994 08:49:37 GMT
+  CHECK(fe::ParseRetryAfter("120", now) == 120u);
+  CHECK(fe::ParseRetryAfter("  0 ", now) == 0u);
+  CHECK(fe::ParseRetryAfter("99999999999999999999", now) == UINT32_MAX);
+  CHECK(fe::ParseRetryAfter("Sun, 06 Nov 1994 08:50:37 GMT", now) == 60u);
+  CHECK(fe::ParseRetryAfter("Sunday, 06-Nov-94 08:51:37 GMT", now) == 120u);
+  CHECK(fe::ParseRetryAfter("Sun Nov  6 08:52:37 1994", now) == 180u);
+  CHECK(fe::ParseRetryAfter("Sun, 06 Nov 1994 08:00:00 GMT", now) == 0u);  // in the past
+  CHECK_FALSE(fe::ParseRetryAfter("", now).has_value());
+  CHECK_FALSE(fe::ParseRetryAfter("-5", now).has_value());
+  CHECK_FALSE(fe::ParseRetryAfter("12abc", now).has_value());
+  CHECK_FALSE(fe::ParseRetryAfter("Sun, 06 Foo 1994 08:50:37 GMT", now).has_value());
+  CHECK_FALSE(fe::ParseRetryAfter("Sun, 06 Nov 1994 08:50:37 CET", now).has_value());
+  CHECK_FALSE(fe::ParseRetryAfter("tomorrow", now).has_value());
+}
+
+TEST_CASE("a redirect is reported with its Location and never followed", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request.target() == "/a") return {Response(301, "", "Location: /b\r\n"), false, false};
+    if (request.target() == "/b") return {Response(302, "", "Location: /a\r\n"), false, false};  // a loop
+    return EchoTarget(request);
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/a", server.base() + "/b"});
+  CHECK(results[0].status == 301);
+  CHECK(results[0].location == "/b");
+  CHECK(results[1].status == 302);
+  CHECK(results[1].location == "/a");
+  CHECK(server.requests().size() == 2);  // nothing followed: the loop is the queue's (URL-seen) business
+}
+
+// ---- DNS through c-ares (fetcher/dns_resolver.h) ----
+
+// Fetches `urls` with a resolver that asks `dns` (loopback only).
+static std::vector<FetchResult> FetchWithDns(FetcherOptions options, const DnsTestServer& dns,
+                                      const std::vector<std::string>& urls) {
+  net::io_context ioc;
+  crawl::fetcher::DnsOptions dns_options;
+  dns_options.servers = dns.servers();
+  dns_options.try_timeout = 500ms;
+  dns_options.tries = 1;
+  auto resolver = crawl::fetcher::DnsResolver::Create(ioc, dns_options);
+  REQUIRE(resolver.ok());
+  options.resolver = *resolver;
+  HttpFetcher fetcher(ioc, options);
+  std::vector<FetchResult> results;
+  fetcher.FetchSequence(urls, [&](FetchResult r) { results.push_back(std::move(r)); }, [] {});
+  ioc.run();
+  REQUIRE(results.size() == urls.size());
+  return results;
+}
+
+TEST_CASE("a name resolved by DNS to a private address is refused unless allowed", "[unit][policy]") {
+  TestServer server(EchoTarget);
+  DnsTestServer dns;
+  dns.Set("inside.test", {{"127.0.0.1"}, 60});
+  dns.Set("mixed.test", {{"10.1.2.3", "169.254.0.1"}, 60});
+  const std::string port = std::to_string(server.port());
+  FetcherOptions options = TestOptions();
+  options.allow_private = false;
+  auto results = FetchWithDns(options, dns, {"http://inside.test:" + port + "/", "http://mixed.test:" + port + "/"});
+  CHECK(results[0].status == fe::kBlockedAddress);
+  CHECK(results[0].error.find("127.0.0.1") != std::string::npos);
+  CHECK(results[1].status == fe::kBlockedAddress);
+  CHECK(server.connections() == 0);
+
+  options.allow_private = true;
+  results = FetchWithDns(options, dns, {"http://inside.test:" + port + "/page"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body == "page /page");
+  CHECK(server.requests().back().host == "inside.test:" + port);
+}
+
+TEST_CASE("an unknown name is a DNS error for every URL of the host, asked once", "[unit]") {
+  DnsTestServer dns;
+  auto results = FetchWithDns(TestOptions(), dns, {"http://nowhere.test/a", "http://nowhere.test/b"});
+  for (const auto& r : results) {
+    CHECK(r.status == fe::kDnsError);
+    CHECK(r.error.find("nowhere.test") != std::string::npos);
+  }
+  CHECK(dns.Queries("nowhere.test") == 1);
+}
+
+TEST_CASE("the hosts file is consulted before DNS", "[unit]") {
+  TestServer server(EchoTarget);
+  DnsTestServer dns;
+  dns.Set("override.test", {{"93.184.216.34"}, 60});  // would leave loopback: must not be used
+  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + std::to_string(server.port()) + " override.test\n");
+  REQUIRE(hosts.ok());
+  FetcherOptions options = TestOptions();
+  options.hosts_file = &*hosts;
+  auto results = FetchWithDns(options, dns, {"http://override.test/x"});
+  CHECK(results[0].status == 200);
+  CHECK(dns.Queries("override.test") == 0);
+}
+
+TEST_CASE("max_connections_per_ip keeps hosts on one address from connecting at once", "[unit][policy]") {
+  TestServer server([](const Request& request) -> Reply {
+    Reply reply = EchoTarget(request);
+    reply.delay = 100ms;  // long enough for requests of several hosts to interleave
+    return reply;
+  });
+  const std::string port = std::to_string(server.port());
+  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + port + " one.test\n127.0.0.1:" + port + " two.test\n" +
+                                       "127.0.0.1:" + port + " three.test\n");
+  REQUIRE(hosts.ok());
+  auto run = [&](size_t per_ip) {
+    net::io_context ioc;
+    FetcherOptions options = TestOptions();
+    options.hosts_file = &*hosts;
+    options.max_connections_per_ip = per_ip;
+    // Shorter than the wait of the third host for its turn (2 x 4 x 100 ms):
+    // the wait for a slot must not count against the host's time limit.
+    options.request_timeout = 600ms;
+    HttpFetcher fetcher(ioc, options);
+    int results = 0;
+    for (const char* host : {"one", "two", "three"}) {
+      std::vector<std::string> urls;
+      for (int i = 0; i < 4; ++i) urls.push_back("http://" + std::string(host) + ".test/" + std::to_string(i));
+      fetcher.FetchSequence(urls, [&](FetchResult r) { results += r.status == 200 ? 1 : 0; }, [] {});
+    }
+    ioc.run();
+    CHECK(results == 12);
+  };
+  auto interleaved = [&](size_t first_request) {
+    const auto requests = server.requests();
+    // Connection ids in request order: without interleaving they never go
+    // back to an earlier connection.
+    for (size_t i = first_request + 1; i < requests.size(); ++i) {
+      if (requests[i].connection != requests[i - 1].connection) {
+        for (size_t j = i + 1; j < requests.size(); ++j) {
+          if (requests[j].connection == requests[i - 1].connection) return true;
+        }
+      }
+    }
+    return false;
+  };
+  run(0);
+  CHECK(interleaved(0));  // the control: three hosts, three connections at once
+  const size_t before = server.requests().size();
+  run(1);
+  CHECK_FALSE(interleaved(before));
+  CHECK(server.requests().size() == before + 12);
+}
+
+TEST_CASE("requests_in_flight counts requests between start and result", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    Reply reply = EchoTarget(request);
+    reply.delay = 300ms;
+    return reply;
+  });
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, TestOptions());
+  size_t max_seen = 0;
+  int done = 0;
+  for (int s = 0; s < 20; ++s) {
+    fetcher.FetchSequence({server.base() + "/" + std::to_string(s)},
+                          [&](FetchResult) { max_seen = std::max(max_seen, fetcher.requests_in_flight()); },
+                          [&] { ++done; });
+  }
+  ioc.run();
+  CHECK(done == 20);
+  CHECK(max_seen >= 10);  // most were still out when the first answers came
+  CHECK(fetcher.requests_in_flight() == 0);
 }

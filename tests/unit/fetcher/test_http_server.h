@@ -16,6 +16,7 @@
 #include <openssl/x509v3.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <functional>
 #include <mutex>
@@ -49,6 +50,8 @@ struct Reply {
   std::string raw;     // written verbatim
   bool close = false;  // close the connection after writing (whatever the headers say)
   bool hang = false;   // never answer; hold the connection open
+  std::chrono::milliseconds delay{0};    // wait this long before the first byte
+  std::chrono::milliseconds trickle{0};  // > 0: write one byte, then wait this long, ...
 };
 
 struct SeenRequest {
@@ -135,7 +138,19 @@ class TestServer {
         co_await forever.async_wait(net::use_awaitable);
         co_return;
       }
-      co_await net::async_write(stream, net::buffer(reply.raw), net::use_awaitable);
+      if (reply.delay.count() > 0) {
+        net::steady_timer wait(ioc_, reply.delay);
+        co_await wait.async_wait(net::use_awaitable);
+      }
+      if (reply.trickle.count() > 0) {
+        for (size_t i = 0; i < reply.raw.size(); ++i) {
+          co_await net::async_write(stream, net::buffer(reply.raw.data() + i, 1), net::use_awaitable);
+          net::steady_timer wait(ioc_, reply.trickle);
+          co_await wait.async_wait(net::use_awaitable);
+        }
+      } else {
+        co_await net::async_write(stream, net::buffer(reply.raw), net::use_awaitable);
+      }
       if (reply.close) {
         beast::error_code ec;
         socket.shutdown(tcp::socket::shutdown_both, ec);
