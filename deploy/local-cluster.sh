@@ -120,7 +120,8 @@ up() {
   [ -z "$hosts_file" ] || extra="$extra --hosts-file $(cd "$(dirname "$hosts_file")" && pwd)/$(basename "$hosts_file")"
   [ "$allow_private" = 0 ] || extra="$extra --allow-private"
   for i in $(seq 0 $((fetchers - 1))); do
-    echo "$bin/fetcher --id fetcher$i --nameserver $NAMESERVER$extra" > "$dir/fetcher$i.cmd"
+    echo "$bin/fetcher --id fetcher$i --nameserver $NAMESERVER$extra --http-listen 127.0.0.1:0" \
+         "--http-port-file $dir/fetcher$i.http-port" > "$dir/fetcher$i.cmd"
     launch "fetcher$i"
   done
   {

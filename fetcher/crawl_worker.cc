@@ -1,5 +1,7 @@
 #include "fetcher/crawl_worker.h"
 
+#include "common/metrics.h"
+
 #include <spdlog/spdlog.h>
 
 #include <unordered_map>
@@ -66,6 +68,15 @@ bool CrawlWorker::RefreshCrawlState() {
   SetTimeout(ctx, kRpcTimeout);
   v1::GetCrawlStateRequest req;
   req.set_fetcher_id(options_.fetcher_id);
+  // Our numbers, for the name server's status page.
+  auto* st = req.mutable_stats();
+  st->set_fetches(counters_.fetches);
+  st->set_bytes(counters_.bytes);
+  st->set_in_flight(counters_.in_flight);
+  st->set_schedules(counters_.schedules);
+  st->set_batches_shipped(counters_.batches_shipped);
+  st->set_batches_dropped(counters_.batches_dropped);
+  st->set_fetch_errors(counters_.fetch_errors);
   v1::GetCrawlStateResponse resp;
   grpc::Status s = nameserver_->GetCrawlState(&ctx, req, &resp);
   if (!s.ok()) {
@@ -193,6 +204,9 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
   ResultBatcher batcher(ids, &crawl->tracking);
   ProcessOptions process;
   process.max_links = info.params().max_links_per_page();
+  if (info.params().max_links_after_prune() > 0) process.max_links_after_prune = info.params().max_links_after_prune();
+  if (info.params().max_description_chars() > 0) process.max_description_chars = info.params().max_description_chars();
+  process.robots_meta_token = info.params().user_agent();
   const size_t batch_pages = std::max<uint32_t>(1, info.params().results_batch_pages());
   uint64_t sequence = 0;
 
@@ -293,12 +307,36 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       counters_.in_flight = now_in_flight;
       if (now_in_flight > counters_.max_in_flight) counters_.max_in_flight = now_in_flight;
     }
+    RecordFetchMetrics(result);
     auto processed = ProcessFetch(it->second, result, process);
     if (result.retry_after_seconds > 0) processed.record.set_retry_after_seconds(result.retry_after_seconds);
     batcher.Add(std::move(processed));
     if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
   }
   Ship(*crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take());
+}
+
+void CrawlWorker::RecordFetchMetrics(const FetchResult& result) {
+  // Prometheus (names as deploy/grafana/crawl-dashboard.json expects).
+  static auto& pages = metrics::CounterFamily("crawl_fetcher_pages_total", "Fetches by status class");
+  static auto& bytes = metrics::CounterFamily("crawl_fetcher_bytes_total", "Body bytes received").Add({});
+  static auto& latency = metrics::HistogramFamily("crawl_fetcher_fetch_duration_seconds",
+                                                  "Time from request start to result")
+                             .Add({}, metrics::LatencyBuckets());
+  static auto& in_flight = metrics::GaugeFamily("crawl_fetcher_in_flight", "Requests in flight").Add({});
+  const int status = result.status;
+  const char* klass = status < 0     ? "error"
+                      : status < 200 ? "1xx"
+                      : status < 300 ? "2xx"
+                      : status < 400 ? "3xx"
+                      : status < 500 ? "4xx"
+                                     : "5xx";
+  pages.Add({{"class", klass}}).Increment();
+  bytes.Increment(static_cast<double>(result.body.size()));
+  latency.Observe(static_cast<double>(result.fetch_ms) / 1000.0);
+  in_flight.Set(static_cast<double>(counters_.in_flight));
+  counters_.bytes += result.body.size();
+  if (status < 0 || status >= 400) counters_.fetch_errors++;
 }
 
 void CrawlWorker::LogStatus(const HttpFetcher& http) {

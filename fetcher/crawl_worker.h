@@ -75,6 +75,9 @@ struct WorkerCounters {
   std::atomic<uint64_t> in_flight{0};
   // Most requests in flight at once, since start.
   std::atomic<uint64_t> max_in_flight{0};
+  // Body bytes received and failed fetches (HTTP >= 400 or network error).
+  std::atomic<uint64_t> bytes{0};
+  std::atomic<uint64_t> fetch_errors{0};
 };
 
 class CrawlWorker {
@@ -115,6 +118,8 @@ class CrawlWorker {
 
   WorkerOptions options_;
   WorkerCounters counters_;
+  // Counts one fetch in the Prometheus metrics and the worker counters.
+  void RecordFetchMetrics(const FetchResult& result);
   void LogStatus(const HttpFetcher& http);
 
   std::unique_ptr<v1::NameServer::Stub> nameserver_;

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <thread>
 
+#include "common/admin_http.h"
+#include "common/atomic_file.h"
 #include "common/hosts_file.h"
 #include "common/cli.h"
 #include "common/process.h"
@@ -19,6 +21,7 @@ int main(int argc, char** argv) {
   std::string nameserver;
   std::string hosts_file_path;
   crawl::LoggingFlags logging;
+  crawl::HttpFlags http;
   bool allow_private = false;
   crawl::fetcher::WorkerOptions defaults;
   size_t max_in_flight = defaults.max_in_flight;
@@ -69,10 +72,12 @@ int main(int argc, char** argv) {
   app.add_option("--poll-ms", poll_ms, "Crawl state polling interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
   crawl::AddLoggingFlags(app, logging);
+  crawl::AddHttpFlags(app, http);
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("fetcher", message); };
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
   if (dns_min_ttl > dns_max_ttl) return fail("--dns-min-ttl is above --dns-max-ttl");
+  if (auto s = crawl::ValidateHttpFlags(http); !s.ok()) return fail(s.message());
   if (auto s = crawl::PrepareProcess("fetcher", logging, ""); !s.ok()) return fail(s.message());
   std::optional<crawl::HostsFile> hosts_file;
   if (!hosts_file_path.empty()) {
@@ -109,6 +114,9 @@ int main(int argc, char** argv) {
     if (!resolver.ok()) return fail("DNS: " + resolver.status().message());
   }
   crawl::fetcher::CrawlWorker worker(options);
+  crawl::AdminHttpServer http_server;
+  crawl::AddStandardRoutes(http_server);
+  if (auto s = crawl::StartAdminHttp("fetcher", http, http_server); !s.ok()) return fail(s.message());
   spdlog::info("fetcher {} polling name server {}", id, nameserver);
 
   // Shutdown order: the signal stops the worker, which reports what it
@@ -119,6 +127,7 @@ int main(int argc, char** argv) {
     worker.RequestStop();
   });
   worker.Run();
+  http_server.Stop();
   if (signals.joinable()) {
     // Run() only returns after a stop request, which the signal thread made.
     signals.join();
