@@ -3,6 +3,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include <spdlog/spdlog.h>
+
+#include "common/admin_http.h"
+#include "common/atomic_file.h"
 #include "common/process.h"
 
 namespace crawl {
@@ -29,6 +33,25 @@ std::optional<int> ParseCommandLine(CLI::App& app, int argc, char** argv) {
     return app.exit(e);
   }
   return std::nullopt;
+}
+
+void AddHttpFlags(CLI::App& app, HttpFlags& flags) {
+  app.add_option("--http-listen", flags.listen,
+                 "HTTP address host:port for /metrics (Prometheus), /healthz and pages; port 0 picks a "
+                 "free one; 'off' disables it")
+      ->capture_default_str();
+  app.add_option("--http-port-file", flags.port_file, "Write the bound HTTP port here once listening");
+}
+
+Status StartAdminHttp(const std::string& process_name, const HttpFlags& flags, AdminHttpServer& server) {
+  if (flags.listen.empty() || flags.listen == "off") return Status::Ok();
+  if (auto s = ValidateHostPort(flags.listen); !s.ok()) return Status::InvalidArgument("--http-listen: " + s.message());
+  auto port = server.Start(flags.listen);
+  if (!port.ok()) return Status::Unavailable("--http-listen: " + port.status().message());
+  spdlog::info("{} metrics at http://{}:{}/metrics", process_name, flags.listen.substr(0, flags.listen.rfind(':')),
+               *port);
+  if (!flags.port_file.empty()) return WriteFileAtomically(flags.port_file, std::to_string(*port) + "\n");
+  return Status::Ok();
 }
 
 int FailStartup(std::string_view process, std::string_view message) {

@@ -20,6 +20,21 @@ struct LoggingFlags {
 // Adds --log-level and --log-file.
 void AddLoggingFlags(CLI::App& app, LoggingFlags& flags);
 
+// The admin HTTP endpoint (common/admin_http.h: /metrics, /healthz, pages).
+struct HttpFlags {
+  std::string listen = "127.0.0.1:0";  // "" or "off": no HTTP endpoint
+  std::string port_file;
+};
+
+// Adds --http-listen and --http-port-file.
+void AddHttpFlags(CLI::App& app, HttpFlags& flags);
+
+class AdminHttpServer;
+// Starts `server` as the flags say (after the caller added its routes),
+// logs the address and writes the port file. Returns the first problem.
+[[nodiscard]] Status StartAdminHttp(const std::string& process_name, const HttpFlags& flags,
+                                    AdminHttpServer& server);
+
 // Applies the logging flags (InitLogging) and creates `data_dir` if it is
 // given. Returns the first problem, phrased for the user.
 [[nodiscard]] Status PrepareProcess(const std::string& process_name, const LoggingFlags& logging,

@@ -1,6 +1,8 @@
 #include "common/grpc_util.h"
 
 #include <grpc/support/log.h>
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
 #include <mutex>
@@ -62,6 +64,13 @@ Status FromGrpc(const grpc::Status& s, const std::string& what) {
 Result<GrpcServer> StartGrpcServer(const std::string& listen,
                                    const std::vector<grpc::Service*>& services) {
   RouteGrpcLogs();
+  // Every service answers grpc.health.v1.Health (SERVING while up) and
+  // server reflection, so grpc_health_probe and grpcurl work against it.
+  static std::once_flag plugins;
+  std::call_once(plugins, [] {
+    grpc::EnableDefaultHealthCheckService(true);
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  });
   GrpcServer out;
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(256 * 1024 * 1024);

@@ -31,7 +31,8 @@ struct GrpcServer {
 
 // Builds and starts a server on `listen` ("host:port"; port 0 picks a free
 // one) with `services`. Fails with a clear message if the address cannot be
-// bound. The services must outlive the server.
+// bound. The services must outlive the server. Health checking
+// (grpc.health.v1) and server reflection are on for every server.
 [[nodiscard]] Result<GrpcServer> StartGrpcServer(const std::string& listen,
                                                  const std::vector<grpc::Service*>& services);
 

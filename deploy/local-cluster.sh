@@ -61,9 +61,13 @@ wait_for_file() {  # wait_for_file PATH NAME
   die "$2 did not become ready in 30 s; see $dir/$2.log"
 }
 
-pin_port() {  # pin_port NAME: rewrite NAME.cmd to listen on the port it bound
+pin_port() {  # pin_port NAME: rewrite NAME.cmd to listen on the ports it bound
   local port; port=$(tr -d '[:space:]' < "$dir/$1.port")
   sed -i "s|--listen 127.0.0.1:0|--listen 127.0.0.1:$port|" "$dir/$1.cmd"
+  if [ -s "$dir/$1.http-port" ]; then
+    port=$(tr -d '[:space:]' < "$dir/$1.http-port")
+    sed -i "s|--http-listen 127.0.0.1:0|--http-listen 127.0.0.1:$port|" "$dir/$1.cmd"
+  fi
 }
 
 wait_registered() {  # wait until N queue servers are registered
@@ -88,10 +92,10 @@ up() {
     name=$(basename "$f" .pid)
     if alive "$name"; then die "$name is already running in $dir (use down first)"; fi
   done
-  rm -f "$dir"/*.port "$dir"/*.pid
+  rm -f "$dir"/*.port "$dir"/*.http-port "$dir"/*.pid
 
   echo "$bin/nameserver --listen 127.0.0.1:0 --port-file $dir/nameserver.port --data-dir $dir/nameserver" \
-    > "$dir/nameserver.cmd"
+       "--http-listen 127.0.0.1:0 --http-port-file $dir/nameserver.http-port" > "$dir/nameserver.cmd"
   launch nameserver
   wait_for_file "$dir/nameserver.port" nameserver
   pin_port nameserver
@@ -118,6 +122,7 @@ up() {
   done
   {
     echo "NAMESERVER=$NAMESERVER"
+    echo "STATUS_PAGE=http://127.0.0.1:$(tr -d '[:space:]' < "$dir/nameserver.http-port")/status"
     echo "QUEUESERVERS=$queueservers"
     echo "FETCHERS=$fetchers"
     echo "CRAWL_BIN=$bin"

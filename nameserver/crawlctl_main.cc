@@ -20,6 +20,7 @@
 #include "common/url.h"
 #include "fetcher/page_report.h"
 #include "nameserver/crawlctl_format.h"
+#include "nameserver/param_text.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace {
@@ -103,6 +104,15 @@ int main(int argc, char** argv) {
 
   auto* stop = app.add_subcommand("stop", "Stop the running crawl");
   stop->add_option("--crawl", crawl_id, "Crawl id (default: the active one)");
+
+  auto* resume = app.add_subcommand("resume", "Run a stopped crawl again from where it stopped");
+  resume->add_option("--crawl", crawl_id, "Crawl id (default: the latest one)");
+
+  auto* set_param = app.add_subcommand("set-param", "Change a parameter of the running crawl (e.g. max_pages)");
+  std::string param_name, param_value;
+  set_param->add_option("name", param_name, "CrawlParams field name, e.g. max_pages, fetch_timeout_ms")->required();
+  set_param->add_option("value", param_value, "New value")->required();
+  set_param->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
 
   auto* list = app.add_subcommand("list", "List crawls");
   list->add_flag("--json", json, "JSON output");
@@ -256,6 +266,25 @@ int main(int argc, char** argv) {
       crawl::v1::StopCrawlResponse resp;
       Check(stub->StopCrawl(&ctx, req, &resp), nameserver);
       std::cout << "crawl " << resp.crawl().crawl_id() << " stopped\n";
+    } else if (*resume) {
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(30));
+      crawl::v1::ResumeCrawlRequest req;
+      req.set_crawl_id(crawl_id);
+      crawl::v1::ResumeCrawlResponse resp;
+      Check(stub->ResumeCrawl(&ctx, req, &resp), nameserver);
+      std::cout << "crawl " << resp.crawl().crawl_id() << " resumed\n";
+    } else if (*set_param) {
+      crawl::v1::SetCrawlParamsRequest req;
+      req.set_crawl_id(crawl_id);
+      if (auto s = fmt_::SetParamFromText(req.mutable_params(), param_name, param_value); !s.ok()) Fail(s.message());
+      req.add_fields(param_name);
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(30));
+      crawl::v1::SetCrawlParamsResponse resp;
+      Check(stub->SetCrawlParams(&ctx, req, &resp), nameserver);
+      std::cout << "crawl " << resp.crawl().crawl_id() << ": " << param_name << " = " << param_value
+                << " (params version " << resp.crawl().params_version() << ")\n";
     } else if (*list) {
       grpc::ClientContext ctx;
       crawl::SetTimeout(ctx, std::chrono::seconds(10));

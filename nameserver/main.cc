@@ -4,11 +4,14 @@
 
 #include <iostream>
 
+#include "common/admin_http.h"
 #include "common/atomic_file.h"
 #include "common/grpc_util.h"
 #include "common/cli.h"
 #include "common/process.h"
+#include "nameserver/registry_store.h"
 #include "nameserver/service.h"
+#include "nameserver/status_page.h"
 
 int main(int argc, char** argv) {
   crawl::BlockShutdownSignals();
@@ -17,12 +20,14 @@ int main(int argc, char** argv) {
   std::string port_file;
   std::string data_dir;
   crawl::LoggingFlags logging;
+  crawl::HttpFlags http;
   int member_timeout_ms = 10'000;
   int poll_ms = 250;
   app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
       ->capture_default_str();
   app.add_option("--port-file", port_file, "Write the bound port here once listening (readiness signal)");
-  app.add_option("--data-dir", data_dir, "Directory for the name server's data (created if missing)");
+  app.add_option("--data-dir", data_dir,
+                 "Directory for the crawl registry (created if missing); without it nothing survives a restart");
   app.add_option("--member-timeout-ms", member_timeout_ms,
                  "Queue servers silent for longer are not given new crawls")
       ->capture_default_str()
@@ -31,6 +36,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(10, 60'000));
   crawl::AddLoggingFlags(app, logging);
+  crawl::AddHttpFlags(app, http);
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("nameserver", message); };
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
@@ -40,20 +46,39 @@ int main(int argc, char** argv) {
   crawl::nameserver::NameServerServiceImpl::Options options;
   options.member_timeout = std::chrono::milliseconds(member_timeout_ms);
   options.poll_interval = std::chrono::milliseconds(poll_ms);
-  crawl::nameserver::NameServerServiceImpl service(options, &clock);
+  auto store = crawl::nameserver::RegistryStore::Open(data_dir);
+  if (!store.ok()) return fail(store.status().message());
+  crawl::nameserver::NameServerServiceImpl service(options, &clock, store->get());
+  if (auto s = service.Load(); !s.ok()) return fail(s.message());
+  // Status page and metrics: /status (HTML), /status.json, /metrics.
+  crawl::AdminHttpServer http_server;
+  crawl::AddStandardRoutes(http_server);
+  http_server.Handle("/status.json", [&service, &clock](const std::string&) {
+    return crawl::HttpReply{200, "application/json", crawl::nameserver::StatusPageJson(service.TakeSnapshot(),
+                                                                                        clock.NowUnixMs())};
+  });
+  auto page = [](const std::string&) {
+    return crawl::HttpReply{200, "text/html; charset=utf-8", crawl::nameserver::StatusPageHtml()};
+  };
+  http_server.Handle("/status", page);
+  http_server.Handle("/", page);
   auto server = crawl::StartGrpcServer(listen, {&service});
   if (!server.ok()) return fail(server.status().message());
+  // HTTP first: the gRPC port file is the readiness signal for both.
+  if (auto s = crawl::StartAdminHttp("nameserver", http, http_server); !s.ok()) return fail(s.message());
   if (!port_file.empty()) {
     if (auto s = crawl::WriteFileAtomically(port_file, std::to_string(server->port) + "\n"); !s.ok())
       return fail(s.message());
   }
   spdlog::info("nameserver listening on {}:{}", listen.substr(0, listen.rfind(':')), server->port);
+
   service.StartMonitor();
 
   const int sig = crawl::WaitForShutdownSignal();
   spdlog::info("signal {}: shutting down", sig);
   // Shutdown order: stop polling queue servers, then drain rpcs (2 s grace).
   service.StopMonitor();
+  http_server.Stop();
   server->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   return 0;
 }

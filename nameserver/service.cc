@@ -4,7 +4,11 @@
 
 #include <algorithm>
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/reflection.h>
+
 #include "common/grpc_util.h"
+#include "common/metrics.h"
 #include "common/process.h"
 #include "common/rendezvous.h"
 #include "common/url.h"
@@ -61,8 +65,50 @@ Status NormalizeParams(v1::CrawlParams* p) {
   return Status::Ok();
 }
 
-NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock)
-    : options_(options), clock_(clock) {}
+NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock, RegistryStore* store)
+    : options_(options), clock_(clock), store_(store) {}
+
+Status NameServerServiceImpl::Load() {
+  auto image = store_->Load();
+  if (!image.ok()) return image.status();
+  std::lock_guard lock(mu_);
+  crawls_ = std::move(image->crawls);
+  active_crawl_ = image->active_crawl;
+  crawl_stats_ = std::move(image->stats);
+  for (auto& [id, info] : image->members) {
+    Member& m = members_[id];
+    m.info = std::move(info);
+    m.last_seen_ms = 0;  // not heard from since this start
+  }
+  if (active_crawl_ != 0) {
+    detector_ = std::make_unique<CompletionDetector>(crawls_[active_crawl_].params().max_pages());
+    spdlog::info("resuming the watch over running crawl {}", active_crawl_);
+  }
+  spdlog::info("registry loaded: {} crawls, {} queue servers", crawls_.size(), members_.size());
+  return Status::Ok();
+}
+
+void NameServerServiceImpl::NoteStoreError(const Status& s) {
+  if (!s.ok()) spdlog::error("{}", s.message());
+}
+
+std::vector<std::string> NameServerServiceImpl::TellQueueServers(const v1::CrawlInfo& crawl) {
+  std::vector<std::string> failed;
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, kRpcTimeout);
+    v1::InjectSeedsRequest req;
+    *req.mutable_crawl() = crawl;
+    v1::InjectSeedsResponse resp;
+    grpc::Status s = stub->InjectSeeds(&ctx, req, &resp);
+    if (!s.ok()) {
+      spdlog::warn("could not tell queue server {} about crawl {}: {}", qs.id(), crawl.crawl_id(), s.error_message());
+      failed.push_back(qs.id());
+    }
+  }
+  return failed;
+}
 
 NameServerServiceImpl::~NameServerServiceImpl() { StopMonitor(); }
 
@@ -95,8 +141,10 @@ grpc::Status NameServerServiceImpl::RegisterQueueServer(grpc::ServerContext*,
   if (auto s = ValidateHostPort(info.address()); !s.ok()) return ToGrpc(s);
   std::lock_guard lock(mu_);
   Member& m = members_[info.id()];
+  const bool changed = m.info.SerializeAsString() != info.SerializeAsString();
   m.info = info;
   m.last_seen_ms = clock_->NowUnixMs();
+  if (changed) NoteStoreError(store_->PutMember(info));
   spdlog::info("queue server {} registered at {}", info.id(), info.address());
   if (v1::CrawlInfo* crawl = FindCrawl(active_crawl_); crawl && active_crawl_ != 0) {
     // A member of the running crawl that comes back (possibly on a new port)
@@ -105,6 +153,7 @@ grpc::Status NameServerServiceImpl::RegisterQueueServer(grpc::ServerContext*,
       if (qs.id() == info.id() && qs.address() != info.address()) {
         qs.set_address(info.address());
         crawl->set_params_version(crawl->params_version() + 1);
+        NoteStoreError(store_->PutCrawl(*crawl));
       }
     }
     *resp->mutable_active_crawl() = *crawl;
@@ -126,9 +175,17 @@ grpc::Status NameServerServiceImpl::Heartbeat(grpc::ServerContext*, const v1::He
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest*,
+grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest* req,
                                                   v1::GetCrawlStateResponse* resp) {
   std::lock_guard lock(mu_);
+  if (!req->fetcher_id().empty() && req->fetcher_id().size() <= 256) {
+    // Bounded: a misbehaving client inventing ids cannot grow this forever.
+    if (fetchers_.size() < 10'000 || fetchers_.count(req->fetcher_id())) {
+      FetcherSeen& f = fetchers_[req->fetcher_id()];
+      f.last_seen_ms = clock_->NowUnixMs();
+      f.stats = req->stats();
+    }
+  }
   if (active_crawl_ == 0) return grpc::Status::OK;
   resp->set_active(true);
   *resp->mutable_crawl() = crawls_[active_crawl_];
@@ -207,6 +264,12 @@ grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext*, const v1::S
 
   {
     std::lock_guard lock(mu_);
+    // Seeds are with the queue servers; if this write fails the crawl still
+    // runs now, and the operator is told it will not survive a restart.
+    if (auto s = store_->PutCrawlAndActive(crawl, crawl.crawl_id()); !s.ok()) {
+      NoteStoreError(s);
+      resp->add_rejected_seeds("warning: crawl not saved, a name server restart forgets it: " + s.message());
+    }
     crawls_[crawl.crawl_id()] = crawl;
     active_crawl_ = crawl.crawl_id();
     detector_ = std::make_unique<CompletionDetector>(params.max_pages());
@@ -227,6 +290,7 @@ void NameServerServiceImpl::EndCrawl(uint64_t id, v1::CrawlState state, const st
     it->second.set_end_reason(reason);
     it->second.set_ended_unix_ms(clock_->NowUnixMs());
     if (active_crawl_ == id) active_crawl_ = 0;
+    NoteStoreError(store_->PutCrawlAndActive(it->second, active_crawl_));
     servers.assign(it->second.queue_servers().begin(), it->second.queue_servers().end());
   }
   spdlog::info("crawl {} ended: {}", id, reason);
@@ -249,7 +313,10 @@ void NameServerServiceImpl::EndCrawl(uint64_t id, v1::CrawlState state, const st
   bool complete = true;
   auto final_round = PollStats(ended, &complete);
   std::lock_guard lock(mu_);
-  for (auto& st : final_round) crawl_stats_[id][st.queue_server_id()] = std::move(st);
+  for (auto& st : final_round) {
+    NoteStoreError(store_->PutStats(id, st));
+    crawl_stats_[id][st.queue_server_id()] = std::move(st);
+  }
 }
 
 grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext*, const v1::StopCrawlRequest* req,
@@ -359,9 +426,174 @@ grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext*, const v1::
   return grpc::Status::OK;
 }
 
+grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext*, const v1::ResumeCrawlRequest* req,
+                                                v1::ResumeCrawlResponse* resp) {
+  std::lock_guard start_lock(start_mu_);
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    if (active_crawl_ != 0)
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "crawl " + std::to_string(active_crawl_) + " is running; stop it first"};
+    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
+    if (!c) return {grpc::StatusCode::NOT_FOUND, req->crawl_id() == 0 ? "no crawl has been started"
+                                                                      : "no crawl " + std::to_string(req->crawl_id())};
+    if (c->state() != v1::CRAWL_STATE_STOPPED && c->state() != v1::CRAWL_STATE_DONE)
+      return {grpc::StatusCode::FAILED_PRECONDITION, "crawl " + std::to_string(c->crawl_id()) + " is not stopped"};
+    crawl = *c;
+  }
+  crawl.set_state(v1::CRAWL_STATE_RUNNING);
+  crawl.set_end_reason("");
+  crawl.set_ended_unix_ms(0);
+  crawl.set_params_version(crawl.params_version() + 1);
+  // Every queue server of the frozen list must take the crawl up again: a
+  // missing one would leave its hosts unfetched while the crawl looks done.
+  if (auto failed = TellQueueServers(crawl); !failed.empty()) {
+    v1::CrawlInfo back = crawl;
+    back.set_state(v1::CRAWL_STATE_STOPPED);
+    back.set_end_reason("stopped");
+    back.set_ended_unix_ms(clock_->NowUnixMs());
+    (void)TellQueueServers(back);
+    std::string ids;
+    for (const auto& id : failed) ids += (ids.empty() ? "" : ", ") + id;
+    return {grpc::StatusCode::UNAVAILABLE, "cannot resume: queue server(s) " + ids + " unreachable"};
+  }
+  {
+    std::lock_guard lock(mu_);
+    if (auto s = store_->PutCrawlAndActive(crawl, crawl.crawl_id()); !s.ok()) return ToGrpc(s);
+    crawls_[crawl.crawl_id()] = crawl;
+    active_crawl_ = crawl.crawl_id();
+    detector_ = std::make_unique<CompletionDetector>(crawl.params().max_pages());
+  }
+  spdlog::info("crawl {} resumed", crawl.crawl_id());
+  *resp->mutable_crawl() = crawl;
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext*, const v1::SetCrawlParamsRequest* req,
+                                                   v1::SetCrawlParamsResponse* resp) {
+  std::lock_guard start_lock(start_mu_);
+  if (req->fields().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no parameter named"};
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
+    if (!c) return {grpc::StatusCode::NOT_FOUND, req->crawl_id() == 0 ? "no crawl has been started"
+                                                                      : "no crawl " + std::to_string(req->crawl_id())};
+    crawl = *c;
+  }
+  const auto* descriptor = v1::CrawlParams::descriptor();
+  const auto* reflection = v1::CrawlParams::GetReflection();
+  v1::CrawlParams params = crawl.params();
+  for (const std::string& name : req->fields()) {
+    const auto* field = descriptor->FindFieldByName(name);
+    if (!field) return {grpc::StatusCode::INVALID_ARGUMENT, "no crawl parameter '" + name + "'"};
+    if (name == "order" || name == "user_agent")
+      return {grpc::StatusCode::INVALID_ARGUMENT, "'" + name + "' cannot change during a crawl"};
+    // Copy one field, whatever its type: clear it, then merge a message
+    // holding only it (a proto3 default, such as max_pages 0, merges as
+    // "unset" and so stays cleared, which is the value asked for).
+    reflection->ClearField(&params, field);
+    v1::CrawlParams only = req->params();
+    std::vector<const google::protobuf::FieldDescriptor*> present;
+    reflection->ListFields(only, &present);
+    for (const auto* f : present)
+      if (f != field) reflection->ClearField(&only, f);
+    params.MergeFrom(only);
+  }
+  if (auto s = NormalizeParams(&params); !s.ok()) return ToGrpc(s);
+  *crawl.mutable_params() = params;
+  crawl.set_params_version(crawl.params_version() + 1);
+  {
+    std::lock_guard lock(mu_);
+    if (auto s = store_->PutCrawl(crawl); !s.ok()) return ToGrpc(s);
+    crawls_[crawl.crawl_id()] = crawl;
+    if (active_crawl_ == crawl.crawl_id()) {
+      // The page budget may have changed; completion is judged against it.
+      detector_ = std::make_unique<CompletionDetector>(params.max_pages());
+    }
+  }
+  if (crawl.state() == v1::CRAWL_STATE_RUNNING) (void)TellQueueServers(crawl);
+  spdlog::info("crawl {} parameters changed (version {})", crawl.crawl_id(), crawl.params_version());
+  *resp->mutable_crawl() = crawl;
+  return grpc::Status::OK;
+}
+
+NameServerServiceImpl::Snapshot NameServerServiceImpl::TakeSnapshot() {
+  Snapshot snap;
+  std::lock_guard lock(mu_);
+  snap.crawls = crawls_;
+  snap.active_crawl = active_crawl_;
+  const int64_t now = clock_->NowUnixMs();
+  for (const auto& [id, m] : members_) {
+    Snapshot::MemberView v;
+    v.info = m.info;
+    v.last_seen_ms_ago = m.last_seen_ms == 0 ? -1 : now - m.last_seen_ms;
+    v.stats = m.stats;
+    snap.members.push_back(std::move(v));
+  }
+  if (v1::CrawlInfo* c = FindCrawl(0)) snap.crawl_stats = crawl_stats_[c->crawl_id()];
+  for (const auto& [id, f] : fetchers_) snap.fetchers.push_back({id, now - f.last_seen_ms, f.stats});
+  snap.history.assign(history_.begin(), history_.end());
+  snap.history_crawl = history_crawl_;
+  return snap;
+}
+
+void NameServerServiceImpl::RecordSample(uint64_t crawl_id) {
+  constexpr int64_t kSampleMs = 2000;
+  constexpr size_t kMaxSamples = 1800;  // one hour at one sample per 2 s
+  const int64_t now = clock_->NowUnixMs();
+  if (history_crawl_ != crawl_id) {
+    history_.clear();
+    history_crawl_ = crawl_id;
+  }
+  if (!history_.empty() && now - history_.back().unix_ms < kSampleMs) return;
+  Snapshot::Sample sample;
+  sample.unix_ms = now;
+  for (const auto& [id, st] : crawl_stats_[crawl_id]) {
+    sample.pages += st.pages_fetched();
+    sample.bytes += st.bytes_fetched();
+    sample.frontier += st.frontier_size();
+    sample.errors += st.fetch_errors();
+    sample.urls_seen += st.urls_seen();
+  }
+  history_.push_back(sample);
+  if (history_.size() > kMaxSamples) history_.pop_front();
+}
+
+void NameServerServiceImpl::UpdateMembershipGauges() {
+  static auto& queue_servers_up =
+      metrics::GaugeFamily("crawl_nameserver_queue_servers_up", "Queue servers heard from within the member timeout")
+          .Add({});
+  static auto& fetchers_up =
+      metrics::GaugeFamily("crawl_nameserver_fetchers_up", "Fetchers that polled within the member timeout").Add({});
+  static auto& active_pages =
+      metrics::GaugeFamily("crawl_nameserver_crawl_pages_fetched", "Pages fetched by the active crawl").Add({});
+  static auto& active_frontier =
+      metrics::GaugeFamily("crawl_nameserver_crawl_frontier_urls", "Frontier size of the active crawl").Add({});
+  std::lock_guard lock(mu_);
+  const int64_t now = clock_->NowUnixMs();
+  double qs = 0, fetchers = 0, pages = 0, frontier = 0;
+  for (const auto& [id, m] : members_)
+    if (m.last_seen_ms != 0 && now - m.last_seen_ms <= options_.member_timeout.count()) ++qs;
+  for (const auto& [id, f] : fetchers_)
+    if (now - f.last_seen_ms <= options_.member_timeout.count()) ++fetchers;
+  if (active_crawl_ != 0) {
+    for (const auto& [id, st] : crawl_stats_[active_crawl_]) {
+      pages += static_cast<double>(st.pages_fetched());
+      frontier += static_cast<double>(st.frontier_size());
+    }
+  }
+  queue_servers_up.Set(qs);
+  fetchers_up.Set(fetchers);
+  active_pages.Set(pages);
+  active_frontier.Set(frontier);
+}
+
 void NameServerServiceImpl::MonitorLoop() {
   for (;;) {
     PollActiveCrawl();
+    UpdateMembershipGauges();
     std::unique_lock lock(monitor_mu_);
     if (monitor_cv_.wait_for(lock, options_.poll_interval, [this] { return monitor_stop_; })) return;
   }
@@ -423,7 +655,11 @@ void NameServerServiceImpl::PollActiveCrawl() {
   {
     std::lock_guard lock(mu_);
     if (active_crawl_ != crawl.crawl_id() || !detector_) return;
-    for (const auto& s : round) crawl_stats_[crawl.crawl_id()][s.queue_server_id()] = s;
+    for (const auto& s : round) {
+      crawl_stats_[crawl.crawl_id()][s.queue_server_id()] = s;
+      NoteStoreError(store_->PutStats(crawl.crawl_id(), s));
+    }
+    RecordSample(crawl.crawl_id());
     if (complete) {
       reason = detector_->OnRound(round);
     } else {

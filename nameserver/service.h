@@ -8,6 +8,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "nameserver/completion.h"
+#include "nameserver/registry_store.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace crawl::nameserver {
@@ -34,7 +36,11 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
     // How often the monitor polls the active crawl's queue servers.
     std::chrono::milliseconds poll_interval{250};
   };
-  NameServerServiceImpl(Options options, const Clock* clock);
+  // Starts from what `store` kept (crawls, active crawl, members, numbers)
+  // and writes every change through to it. `store` must outlive the service.
+  NameServerServiceImpl(Options options, const Clock* clock, RegistryStore* store);
+  // Loads the store. Call once before serving.
+  [[nodiscard]] Status Load();
   ~NameServerServiceImpl() override;
 
   // Starts and stops the monitor thread. Stop before destroying the server.
@@ -54,6 +60,37 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
                                 v1::ListQueueServersResponse*) override;
   grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
                            grpc::ServerWriter<v1::CrawlLogChunk>*) override;
+  grpc::Status ResumeCrawl(grpc::ServerContext*, const v1::ResumeCrawlRequest*, v1::ResumeCrawlResponse*) override;
+  grpc::Status SetCrawlParams(grpc::ServerContext*, const v1::SetCrawlParamsRequest*,
+                              v1::SetCrawlParamsResponse*) override;
+
+  // What the status page shows (nameserver/status_page.h): a consistent copy.
+  struct Snapshot {
+    std::map<uint64_t, v1::CrawlInfo> crawls;
+    uint64_t active_crawl = 0;
+    struct MemberView {
+      v1::QueueServerInfo info;
+      int64_t last_seen_ms_ago = -1;  // -1: not heard from since start
+      v1::QueueServerStats stats;
+    };
+    std::vector<MemberView> members;
+    // Last numbers per queue server of the shown crawl (active, else latest).
+    std::map<std::string, v1::QueueServerStats> crawl_stats;
+    struct FetcherView {
+      std::string id;
+      int64_t last_seen_ms_ago = 0;
+      v1::FetcherStats stats;
+    };
+    std::vector<FetcherView> fetchers;
+    // Progress of the shown crawl over time (oldest first).
+    struct Sample {
+      int64_t unix_ms = 0;
+      uint64_t pages = 0, bytes = 0, frontier = 0, errors = 0, urls_seen = 0;
+    };
+    std::vector<Sample> history;
+    uint64_t history_crawl = 0;
+  };
+  [[nodiscard]] Snapshot TakeSnapshot();
 
  private:
   struct Member {
@@ -76,9 +113,22 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   std::unique_ptr<v1::QueueServer::Stub> StubFor(const std::string& address);
   // Crawl by id, 0 = active or else latest. REQUIRES: mu_ held.
   v1::CrawlInfo* FindCrawl(uint64_t id);
+  // Sends `crawl` (no seeds) to each of its queue servers, so they take up
+  // its state and parameters. Makes RPCs: REQUIRES mu_ not held. Returns
+  // the ids of the servers that could not be told.
+  std::vector<std::string> TellQueueServers(const v1::CrawlInfo& crawl);
+  // Logs a failed registry write: the change holds in memory, and the next
+  // write of the same record carries it.
+  static void NoteStoreError(const Status& s);
+  // Appends a progress sample of `crawl_id` from crawl_stats_ (at most one
+  // per 2 s). REQUIRES: mu_ held.
+  void RecordSample(uint64_t crawl_id);
+  // Sets the name server's Prometheus gauges. REQUIRES: mu_ not held.
+  void UpdateMembershipGauges();
 
   const Options options_;
   const Clock* clock_;
+  RegistryStore* store_;
 
   std::mutex mu_;
   std::map<std::string, Member> members_;        // GUARDED_BY(mu_), by id
@@ -88,6 +138,15 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // and once more when it ends (so a finished crawl reports exact totals).
   std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_;  // GUARDED_BY(mu_)
   std::unique_ptr<CompletionDetector> detector_;  // GUARDED_BY(mu_)
+  // Fetchers as they last polled (memory only: they re-appear within a poll).
+  struct FetcherSeen {
+    int64_t last_seen_ms = 0;
+    v1::FetcherStats stats;
+  };
+  std::map<std::string, FetcherSeen> fetchers_;  // GUARDED_BY(mu_)
+  // Progress samples of the active crawl, one per kSampleMs at most.
+  std::deque<Snapshot::Sample> history_;  // GUARDED_BY(mu_)
+  uint64_t history_crawl_ = 0;            // GUARDED_BY(mu_)
   std::mutex start_mu_;  // serialises StartCrawl/StopCrawl end to end
 
   std::mutex monitor_mu_;

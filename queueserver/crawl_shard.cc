@@ -186,6 +186,21 @@ Status CrawlShard::End(v1::CrawlState state) {
   return Commit();
 }
 
+Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
+  if (crawl.params_version() <= crawl_.params_version()) return Status::Ok();
+  *crawl_.mutable_params() = crawl.params();
+  *crawl_.mutable_queue_servers() = crawl.queue_servers();
+  crawl_.set_params_version(crawl.params_version());
+  if (crawl.state() == v1::CRAWL_STATE_RUNNING && counters_.ended) {
+    counters_.ended = false;
+    crawl_.set_state(v1::CRAWL_STATE_RUNNING);
+  }
+  if (!writer_) return Status::Ok();
+  writer_->PutCrawl(crawl_);
+  writer_->PutCounters(counters_, frontier_.Scalars());
+  return Commit();
+}
+
 Status CrawlShard::Tick() {
   frontier_.Tick(clock_->NowUnixMs());
   return Commit();

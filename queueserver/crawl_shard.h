@@ -60,6 +60,10 @@ class CrawlShard {
   [[nodiscard]] Status AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* resp);
   // Marks the crawl ended: no more schedules are handed out.
   [[nodiscard]] Status End(v1::CrawlState state);
+  // Takes up a newer version of the crawl (params_version greater than the
+  // one held): new parameters, and a RUNNING state re-opens an ended shard
+  // (crawlctl resume). Older or equal versions change nothing.
+  [[nodiscard]] Status Update(const v1::CrawlInfo& crawl);
   // Re-queues expired leases and due robots.txt retries.
   [[nodiscard]] Status Tick();
   void FillStats(v1::QueueServerStats* stats) const;

@@ -65,7 +65,12 @@ void QueueServerServiceImpl::JoinCrawl(const v1::CrawlInfo& crawl) {
 
 void QueueServerServiceImpl::JoinCrawlLocked(const v1::CrawlInfo& crawl) {
   if (CrawlShard* existing = ShardFor(crawl.crawl_id())) {
-    if (crawl.state() != v1::CRAWL_STATE_RUNNING) (void)Finish(crawl.crawl_id(), existing->End(crawl.state()));
+    if (crawl.state() != v1::CRAWL_STATE_RUNNING) {
+      (void)Finish(crawl.crawl_id(), existing->End(crawl.state()));
+    } else if (crawl.params_version() > existing->crawl().params_version()) {
+      // Resumed or re-parameterised by the name server.
+      (void)Finish(crawl.crawl_id(), existing->Update(crawl));
+    }
     return;
   }
   spdlog::info("joining crawl {}", crawl.crawl_id());

@@ -1,0 +1,57 @@
+// Durable state of the name server (DESIGN.md section 9; issue "a name
+// server restart loses nothing"): every crawl's CrawlInfo, the active crawl,
+// the queue servers that ever registered, and each crawl's last polled
+// numbers per queue server, in one RocksDB under --data-dir.
+//
+// Keys (default column family):
+//   'c' id(8, big-endian)            -> CrawlInfo
+//   'a'                              -> active crawl id (8 bytes; absent: none)
+//   'm' server id                    -> QueueServerInfo
+//   's' id(8) server id              -> QueueServerStats (last poll)
+// Each Put* is one synchronous write (WAL fsynced): these happen a few
+// times per crawl, not per page; only PutStats (every poll) skips the fsync. Without a data directory the store keeps
+// nothing (Open("") gives an in-memory registry, for tests and quick runs).
+// Thread-safe (RocksDB is).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "proto/crawl.pb.h"
+
+namespace crawl::nameserver {
+
+struct RegistryImage {
+  std::map<uint64_t, v1::CrawlInfo> crawls;
+  uint64_t active_crawl = 0;
+  std::map<std::string, v1::QueueServerInfo> members;
+  std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> stats;
+};
+
+class RegistryStore {
+ public:
+  // Opens (creating) the store in `dir`/registry; "" keeps nothing.
+  [[nodiscard]] static Result<std::unique_ptr<RegistryStore>> Open(const std::string& dir);
+  ~RegistryStore();
+
+  // Everything stored, for the service to start from.
+  [[nodiscard]] Result<RegistryImage> Load() const;
+
+  [[nodiscard]] Status PutCrawl(const v1::CrawlInfo& crawl);
+  // 0 clears the active crawl.
+  [[nodiscard]] Status PutActive(uint64_t crawl_id);
+  // A crawl and whether it is the active one, in one atomic write.
+  [[nodiscard]] Status PutCrawlAndActive(const v1::CrawlInfo& crawl, uint64_t active_crawl_id);
+  [[nodiscard]] Status PutMember(const v1::QueueServerInfo& info);
+  [[nodiscard]] Status PutStats(uint64_t crawl_id, const v1::QueueServerStats& stats);
+
+ private:
+  struct Impl;
+  explicit RegistryStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace crawl::nameserver

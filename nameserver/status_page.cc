@@ -1,0 +1,237 @@
+#include "nameserver/status_page.h"
+
+#include <algorithm>
+#include <map>
+
+#include "nameserver/crawlctl_format.h"
+
+namespace crawl::nameserver {
+namespace {
+
+std::string Num(uint64_t v) { return std::to_string(v); }
+std::string Num(int64_t v) { return std::to_string(v); }
+
+std::string Rate(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string CrawlJson(const v1::CrawlInfo& c) {
+  std::string o = "{\"crawl_id\":" + Num(c.crawl_id()) + ",\"state\":" + JsonString(StateName(c.state())) +
+                  ",\"order\":" + JsonString(c.params().order()) + ",\"max_pages\":" + Num(c.params().max_pages()) +
+                  ",\"params_version\":" + Num(c.params_version()) + ",\"started_unix_ms\":" +
+                  Num(c.started_unix_ms()) + ",\"ended_unix_ms\":" + Num(c.ended_unix_ms()) +
+                  ",\"seed_count\":" + Num(c.seed_count()) + ",\"end_reason\":" + JsonString(c.end_reason()) +
+                  ",\"queue_servers\":" + Num(static_cast<uint64_t>(c.queue_servers_size())) + "}";
+  return o;
+}
+
+}  // namespace
+
+std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t now_unix_ms) {
+  const v1::CrawlInfo* shown = nullptr;
+  if (snap.active_crawl != 0 && snap.crawls.count(snap.active_crawl)) {
+    shown = &snap.crawls.at(snap.active_crawl);
+  } else if (!snap.crawls.empty()) {
+    shown = &snap.crawls.rbegin()->second;
+  }
+  std::string o = "{\"now_unix_ms\":" + Num(now_unix_ms) + ",\"active_crawl\":" + Num(snap.active_crawl);
+  o += ",\"crawl\":" + (shown ? CrawlJson(*shown) : std::string("null"));
+
+  // Totals and rates of the shown crawl: rates over the last ~30 s of samples.
+  uint64_t pages = 0, bytes = 0, frontier = 0, errors = 0, seen = 0, leased = 0;
+  for (const auto& [id, st] : snap.crawl_stats) {
+    pages += st.pages_fetched();
+    bytes += st.bytes_fetched();
+    frontier += st.frontier_size();
+    errors += st.fetch_errors();
+    seen += st.urls_seen();
+    leased += st.leased_urls();
+  }
+  double pages_per_s = 0, bytes_per_s = 0;
+  const bool history_matches = shown && snap.history_crawl == shown->crawl_id();
+  if (history_matches && snap.history.size() >= 2) {
+    const auto& last = snap.history.back();
+    size_t i = snap.history.size() - 1;
+    while (i > 0 && last.unix_ms - snap.history[i - 1].unix_ms <= 30'000) --i;
+    if (i == snap.history.size() - 1) i = snap.history.size() - 2;
+    const auto& first = snap.history[i];
+    const double secs = static_cast<double>(last.unix_ms - first.unix_ms) / 1000.0;
+    if (secs > 0) {
+      pages_per_s = static_cast<double>(last.pages - std::min(last.pages, first.pages)) / secs;
+      bytes_per_s = static_cast<double>(last.bytes - std::min(last.bytes, first.bytes)) / secs;
+    }
+  }
+  o += ",\"totals\":{\"pages_fetched\":" + Num(pages) + ",\"bytes_fetched\":" + Num(bytes) +
+       ",\"frontier_size\":" + Num(frontier) + ",\"fetch_errors\":" + Num(errors) + ",\"urls_seen\":" + Num(seen) +
+       ",\"leased_urls\":" + Num(leased) + ",\"pages_per_second\":" + Rate(pages_per_s) +
+       ",\"bytes_per_second\":" + Rate(bytes_per_s) + "}";
+
+  o += ",\"history\":[";
+  if (history_matches) {
+    for (size_t i = 0; i < snap.history.size(); ++i) {
+      const auto& s = snap.history[i];
+      if (i) o += ",";
+      o += "[" + Num(s.unix_ms) + "," + Num(s.pages) + "," + Num(s.frontier) + "," + Num(s.errors) + "," +
+           Num(s.urls_seen) + "]";
+    }
+  }
+  o += "]";
+
+  // One row per member of the shown crawl's frozen list, plus members that
+  // are registered but not part of it.
+  o += ",\"queue_servers\":[";
+  bool first_row = true;
+  for (const auto& m : snap.members) {
+    auto it = snap.crawl_stats.find(m.info.id());
+    const v1::QueueServerStats& st = it != snap.crawl_stats.end() ? it->second : m.stats;
+    const bool healthy = m.last_seen_ms_ago >= 0 && m.last_seen_ms_ago < 10'000;
+    if (!first_row) o += ",";
+    first_row = false;
+    o += "{\"id\":" + JsonString(m.info.id()) + ",\"address\":" + JsonString(m.info.address()) +
+         ",\"healthy\":" + (healthy ? "true" : "false") + ",\"last_seen_ms_ago\":" + Num(m.last_seen_ms_ago) +
+         ",\"frontier_size\":" + Num(st.frontier_size()) + ",\"pages_fetched\":" + Num(st.pages_fetched()) +
+         ",\"urls_seen\":" + Num(st.urls_seen()) + ",\"hosts\":" + Num(st.hosts()) +
+         ",\"leased_urls\":" + Num(st.leased_urls()) + ",\"fetch_errors\":" + Num(st.fetch_errors()) + "}";
+  }
+  o += "]";
+
+  o += ",\"fetchers\":[";
+  for (size_t i = 0; i < snap.fetchers.size(); ++i) {
+    const auto& f = snap.fetchers[i];
+    if (i) o += ",";
+    o += "{\"id\":" + JsonString(f.id) + ",\"last_seen_ms_ago\":" + Num(f.last_seen_ms_ago) +
+         ",\"healthy\":" + (f.last_seen_ms_ago < 10'000 ? "true" : "false") +
+         ",\"fetches\":" + Num(f.stats.fetches()) + ",\"bytes\":" + Num(f.stats.bytes()) +
+         ",\"in_flight\":" + Num(f.stats.in_flight()) + ",\"schedules\":" + Num(f.stats.schedules()) +
+         ",\"batches_shipped\":" + Num(f.stats.batches_shipped()) + ",\"fetch_errors\":" +
+         Num(f.stats.fetch_errors()) + "}";
+  }
+  o += "]";
+
+  // Top hosts over every queue server (each reports its own top 10).
+  std::vector<std::pair<uint64_t, std::string>> hosts;
+  std::vector<const v1::FetchRecord*> recent;
+  for (const auto& [id, st] : snap.crawl_stats) {
+    for (const auto& h : st.top_hosts()) hosts.emplace_back(h.pages(), h.host());
+    for (const auto& r : st.recent_errors()) recent.push_back(&r);
+  }
+  std::sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  if (hosts.size() > 10) hosts.resize(10);
+  o += ",\"top_hosts\":[";
+  for (size_t i = 0; i < hosts.size(); ++i)
+    o += (i ? "," : "") + std::string("{\"host\":") + JsonString(hosts[i].second) + ",\"pages\":" +
+         Num(hosts[i].first) + "}";
+  o += "]";
+  std::sort(recent.begin(), recent.end(), [](const auto* a, const auto* b) {
+    return a->timestamp_unix_us() > b->timestamp_unix_us();
+  });
+  if (recent.size() > 20) recent.resize(20);
+  o += ",\"recent_errors\":[";
+  for (size_t i = 0; i < recent.size(); ++i) {
+    const auto& r = *recent[i];
+    o += (i ? "," : "") + std::string("{\"time\":") + JsonString(Iso8601Micros(r.timestamp_unix_us())) +
+         ",\"url\":" + JsonString(r.url()) + ",\"status\":" + std::to_string(r.status()) +
+         ",\"error\":" + JsonString(r.error()) + "}";
+  }
+  o += "]";
+
+  o += ",\"crawls\":[";
+  bool first_crawl = true;
+  for (auto it = snap.crawls.rbegin(); it != snap.crawls.rend(); ++it) {
+    if (!first_crawl) o += ",";
+    first_crawl = false;
+    o += CrawlJson(it->second);
+  }
+  o += "]}\n";
+  return o;
+}
+
+const std::string& StatusPageHtml() {
+  static const std::string page = R"HTML(<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Crawl status</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fafafa}
+h1{font-size:1.4em;margin:0 0 .3em} h2{font-size:1.1em;margin:1.4em 0 .4em}
+table{border-collapse:collapse;background:#fff} td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}
+th{background:#f0f0f0} td.l,th.l{text-align:left}
+.cards{display:flex;flex-wrap:wrap;gap:.8em} .card{background:#fff;border:1px solid #ddd;padding:.5em .9em;min-width:9em}
+.card b{display:block;font-size:1.5em} .bad{color:#b00} .good{color:#070}
+.charts{display:flex;flex-wrap:wrap;gap:1em} svg{background:#fff;border:1px solid #ddd}
+#err{color:#b00}
+</style></head><body>
+<h1>Crawl status <small id="updated"></small></h1>
+<div id="err"></div>
+<div id="crawl">Loading&hellip;</div>
+<div class="cards" id="cards"></div>
+<h2>Progress</h2>
+<div class="charts"><div><div>Pages fetched</div><svg id="chart-pages" width="420" height="160"></svg></div>
+<div><div>Pages per second</div><svg id="chart-rate" width="420" height="160"></svg></div>
+<div><div>Frontier size</div><svg id="chart-frontier" width="420" height="160"></svg></div></div>
+<h2>Queue servers</h2><table id="queue-servers"></table>
+<h2>Fetchers</h2><table id="fetchers"></table>
+<h2>Top hosts</h2><table id="top-hosts"></table>
+<h2>Recent errors</h2><table id="recent-errors"></table>
+<h2>Crawls</h2><table id="crawls"></table>
+<script>
+"use strict";
+function esc(s){return String(s).replace(/[&<>"']/g,c=>({"&":"&amp;","<":"&lt;",">":"&gt;","\"":"&quot;","'":"&#39;"}[c]));}
+function fmt(n){return Number(n).toLocaleString("en-US");}
+function table(id,cols,rows){
+  const head="<tr>"+cols.map(c=>"<th class='"+(c[2]||"")+"'>"+esc(c[0])+"</th>").join("")+"</tr>";
+  const body=rows.map(r=>"<tr>"+cols.map(c=>"<td class='"+(c[2]||"")+"'>"+c[1](r)+"</td>").join("")+"</tr>").join("");
+  document.getElementById(id).innerHTML=head+(rows.length?body:"<tr><td class='l' colspan='"+cols.length+"'>none</td></tr>");
+}
+function chart(id,points){
+  const svg=document.getElementById(id),W=420,H=160,P=34;
+  if(points.length<2){svg.innerHTML="<text x='10' y='20'>waiting for data</text>";return;}
+  const x0=points[0][0],x1=points[points.length-1][0]||x0+1;
+  let ymax=Math.max(...points.map(p=>p[1]));if(ymax<=0)ymax=1;
+  const X=t=>P+(W-P-8)*(t-x0)/Math.max(1,x1-x0),Y=v=>H-18-(H-28)*v/ymax;
+  const d=points.map((p,i)=>(i?"L":"M")+X(p[0]).toFixed(1)+","+Y(p[1]).toFixed(1)).join("");
+  svg.innerHTML="<path d='"+d+"' fill='none' stroke='#36c' stroke-width='2'/>"+
+    "<text x='2' y='14' font-size='11'>"+fmt(Math.round(ymax))+"</text><text x='2' y='"+(H-20)+"' font-size='11'>0</text>"+
+    "<text x='"+P+"' y='"+(H-4)+"' font-size='11'>"+Math.round((x1-x0)/1000)+" s shown</text>";
+}
+function render(s){
+  document.getElementById("updated").textContent="updated "+new Date(s.now_unix_ms).toLocaleTimeString();
+  const c=s.crawl;
+  document.getElementById("crawl").innerHTML=c?("Crawl <b id='crawl-id'>"+c.crawl_id+"</b> <b id='crawl-state'>"+esc(c.state)+
+    "</b>, order "+esc(c.order)+(c.max_pages?", page budget "+fmt(c.max_pages):"")+(c.end_reason?" ("+esc(c.end_reason)+")":"")+
+    ", started "+new Date(c.started_unix_ms).toLocaleString()):"No crawl has been started.";
+  const t=s.totals;
+  document.getElementById("cards").innerHTML=[["Pages fetched",fmt(t.pages_fetched),"pages-fetched"],["Pages/s",t.pages_per_second.toFixed(1),"pages-rate"],
+    ["Frontier",fmt(t.frontier_size),"frontier-size"],["URLs seen",fmt(t.urls_seen),"urls-seen"],["MB fetched",(t.bytes_fetched/1e6).toFixed(1),"mb-fetched"],
+    ["Errors",fmt(t.fetch_errors),"fetch-errors"]].map(k=>"<div class='card'>"+k[0]+"<b id='"+k[2]+"'>"+k[1]+"</b></div>").join("");
+  const h=s.history;
+  chart("chart-pages",h.map(p=>[p[0],p[1]]));
+  chart("chart-frontier",h.map(p=>[p[0],p[2]]));
+  const rate=[];for(let i=1;i<h.length;i++){const dt=(h[i][0]-h[i-1][0])/1000;if(dt>0)rate.push([h[i][0],Math.max(0,h[i][1]-h[i-1][1])/dt]);}
+  chart("chart-rate",rate);
+  const ok=b=>b?"<span class='good'>up</span>":"<span class='bad'>down</span>";
+  table("queue-servers",[["id",r=>esc(r.id),"l"],["address",r=>esc(r.address),"l"],["health",r=>ok(r.healthy),"l"],
+    ["frontier",r=>fmt(r.frontier_size)],["pages",r=>fmt(r.pages_fetched)],["URLs seen",r=>fmt(r.urls_seen)],["hosts",r=>fmt(r.hosts)],
+    ["leased",r=>fmt(r.leased_urls)],["errors",r=>fmt(r.fetch_errors)]],s.queue_servers);
+  table("fetchers",[["id",r=>esc(r.id),"l"],["health",r=>ok(r.healthy),"l"],["fetches",r=>fmt(r.fetches)],["in flight",r=>fmt(r.in_flight)],
+    ["MB",r=>(r.bytes/1e6).toFixed(1)],["schedules",r=>fmt(r.schedules)],["batches",r=>fmt(r.batches_shipped)],["errors",r=>fmt(r.fetch_errors)]],s.fetchers);
+  table("top-hosts",[["host",r=>esc(r.host),"l"],["pages",r=>fmt(r.pages)]],s.top_hosts);
+  table("recent-errors",[["time",r=>esc(r.time),"l"],["status",r=>r.status],["URL",r=>esc(r.url),"l"],["error",r=>esc(r.error),"l"]],s.recent_errors);
+  table("crawls",[["id",r=>r.crawl_id],["state",r=>esc(r.state),"l"],["order",r=>esc(r.order),"l"],["reason",r=>esc(r.end_reason),"l"]],s.crawls);
+}
+async function refresh(){
+  try{const r=await fetch("/status.json",{cache:"no-store"});if(!r.ok)throw new Error("HTTP "+r.status);
+    render(await r.json());document.getElementById("err").textContent="";}
+  catch(e){document.getElementById("err").textContent="cannot reach the name server: "+e.message;}
+}
+refresh();setInterval(refresh,2000);
+</script></body></html>
+)HTML";
+  return page;
+}
+
+}  // namespace crawl::nameserver

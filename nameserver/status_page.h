@@ -1,0 +1,22 @@
+// The name server's status page (DESIGN.md section 9; issue 7 item 5):
+// /status.json with the active (else latest) crawl, its progress over time,
+// one row per queue server and per fetcher, top hosts and recent errors; and
+// /status, an HTML page that fetches /status.json every two seconds and
+// draws it (tables and SVG charts, no external scripts: the page works on a
+// machine without internet). Pure functions of a service snapshot.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "nameserver/service.h"
+
+namespace crawl::nameserver {
+
+// One JSON object. `now_unix_ms` dates the rates.
+[[nodiscard]] std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t now_unix_ms);
+
+// The page itself (static; it reads /status.json).
+[[nodiscard]] const std::string& StatusPageHtml();
+
+}  // namespace crawl::nameserver

@@ -1,0 +1,91 @@
+#include "nameserver/status_page.h"
+
+#include <boost/json.hpp>
+#include <catch2/catch.hpp>
+
+using crawl::nameserver::NameServerServiceImpl;
+using crawl::nameserver::StatusPageJson;
+namespace v1 = crawl::v1;
+
+namespace {
+
+NameServerServiceImpl::Snapshot RunningCrawl() {
+  NameServerServiceImpl::Snapshot snap;
+  v1::CrawlInfo c;
+  c.set_crawl_id(77);
+  c.set_state(v1::CRAWL_STATE_RUNNING);
+  c.mutable_params()->set_order("bfs");
+  snap.crawls[77] = c;
+  snap.active_crawl = 77;
+  for (int i = 0; i < 2; ++i) {
+    NameServerServiceImpl::Snapshot::MemberView m;
+    m.info.set_id("qs" + std::to_string(i));
+    m.info.set_address("127.0.0.1:" + std::to_string(5000 + i));
+    m.last_seen_ms_ago = i == 0 ? 100 : 60'000;  // qs1 is silent
+    snap.members.push_back(m);
+    v1::QueueServerStats st;
+    st.set_queue_server_id(m.info.id());
+    st.set_pages_fetched(100 * (i + 1));
+    st.set_frontier_size(10);
+    auto* h = st.add_top_hosts();
+    h->set_host(i == 0 ? "a.test" : "b.test");
+    h->set_pages(i == 0 ? 5 : 9);
+    auto* e = st.add_recent_errors();
+    e->set_url("http://a.test/" + std::to_string(i));
+    e->set_status(500);
+    e->set_timestamp_unix_us(1'000'000 * (i + 1));
+    snap.crawl_stats[m.info.id()] = st;
+  }
+  // 10 s of history: 100 pages, then 300.
+  snap.history_crawl = 77;
+  snap.history.push_back({1'000'000, 100, 20, 0, 100});
+  snap.history.push_back({1'010'000, 300, 20, 2, 400});
+  NameServerServiceImpl::Snapshot::FetcherView f;
+  f.id = "fetcher0";
+  f.last_seen_ms_ago = 500;
+  f.stats.set_in_flight(12);
+  snap.fetchers.push_back(f);
+  return snap;
+}
+
+}  // namespace
+
+TEST_CASE("status json sums the queue servers and derives rates from history", "[unit]") {
+  auto j = boost::json::parse(StatusPageJson(RunningCrawl(), 1'010'000)).as_object();
+  CHECK(j.at("active_crawl").as_int64() == 77);
+  CHECK(j.at("crawl").as_object().at("state").as_string() == "running");
+  const auto& totals = j.at("totals").as_object();
+  CHECK(totals.at("pages_fetched").as_int64() == 300);
+  CHECK(totals.at("frontier_size").as_int64() == 20);
+  CHECK(totals.at("pages_per_second").as_double() == Approx(20.0));  // 200 pages in 10 s
+  CHECK(j.at("history").as_array().size() == 2);
+  const auto& qs = j.at("queue_servers").as_array();
+  REQUIRE(qs.size() == 2);
+  CHECK(qs[0].as_object().at("healthy").as_bool());
+  CHECK_FALSE(qs[1].as_object().at("healthy").as_bool());
+  CHECK(j.at("fetchers").as_array()[0].as_object().at("in_flight").as_int64() == 12);
+}
+
+TEST_CASE("status json merges top hosts and lists newest errors first", "[unit]") {
+  auto j = boost::json::parse(StatusPageJson(RunningCrawl(), 1'010'000)).as_object();
+  const auto& hosts = j.at("top_hosts").as_array();
+  REQUIRE(hosts.size() == 2);
+  CHECK(hosts[0].as_object().at("host").as_string() == "b.test");
+  const auto& errors = j.at("recent_errors").as_array();
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].as_object().at("url").as_string() == "http://a.test/1");
+}
+
+TEST_CASE("status json with no crawl says so", "[unit]") {
+  NameServerServiceImpl::Snapshot empty;
+  auto j = boost::json::parse(StatusPageJson(empty, 0)).as_object();
+  CHECK(j.at("crawl").is_null());
+  CHECK(j.at("crawls").as_array().empty());
+}
+
+TEST_CASE("status page is self-contained html that polls status.json", "[unit]") {
+  const std::string& html = crawl::nameserver::StatusPageHtml();
+  CHECK(html.find("<!doctype html>") == 0);
+  CHECK(html.find("/status.json") != std::string::npos);
+  CHECK(html.find("<script src") == std::string::npos);  // works offline
+}

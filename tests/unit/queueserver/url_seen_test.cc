@@ -1,0 +1,86 @@
+#include "queueserver/url_seen.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <unordered_set>
+#include <vector>
+
+#include "common/hash.h"
+
+using crawl::queueserver::UrlSeenSet;
+
+TEST_CASE("url seen set agrees with an exact set across merges", "[unit]") {
+  UrlSeenSet seen;
+  std::unordered_set<uint64_t> truth;
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> inserted;
+  // 400,000 inserts cross the first merge limit (65,536) several times;
+  // every fourth offer repeats an earlier hash.
+  for (int i = 0; i < 400'000; ++i) {
+    uint64_t h = (i % 4 == 3 && !inserted.empty()) ? inserted[rng() % inserted.size()] : rng();
+    bool is_new = truth.insert(h).second;
+    REQUIRE(seen.Insert(h) == is_new);
+    if (is_new) inserted.push_back(h);
+  }
+  REQUIRE(seen.size() == truth.size());
+  for (int i = 0; i < 100'000; ++i) {
+    uint64_t probe = rng();
+    REQUIRE(seen.Contains(probe) == (truth.count(probe) == 1));
+  }
+  for (size_t i = 0; i < inserted.size(); i += 97) REQUIRE(seen.Contains(inserted[i]));
+}
+
+TEST_CASE("url seen set keeps the extreme hashes 0 and max", "[unit]") {
+  UrlSeenSet seen;
+  REQUIRE_FALSE(seen.Contains(0));
+  REQUIRE(seen.Insert(0));
+  REQUIRE_FALSE(seen.Insert(0));
+  REQUIRE(seen.Insert(UINT64_MAX));
+  REQUIRE_FALSE(seen.Insert(UINT64_MAX));
+  // Push both through a merge into the segments.
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 70'000; ++i) seen.Insert(rng() | 1);
+  REQUIRE(seen.Contains(0));
+  REQUIRE(seen.Contains(UINT64_MAX));
+  REQUIRE_FALSE(seen.Insert(0));
+}
+
+TEST_CASE("batch insert counts repeats inside the batch as seen", "[unit]") {
+  UrlSeenSet seen;
+  seen.Insert(crawl::hash::Hash8("http://a.test/"));
+  std::vector<uint64_t> batch = {crawl::hash::Hash8("http://a.test/"), crawl::hash::Hash8("http://b.test/"),
+                                 crawl::hash::Hash8("http://b.test/"), crawl::hash::Hash8("http://c.test/")};
+  std::vector<uint8_t> is_new(batch.size());
+  seen.InsertBatch(batch, is_new);
+  REQUIRE(is_new == std::vector<uint8_t>{0, 1, 0, 1});
+  REQUIRE(seen.size() == 3);
+}
+
+TEST_CASE("restore rebuilds the set and drops duplicates", "[unit]") {
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> hashes;
+  for (int i = 0; i < 50'000; ++i) hashes.push_back(rng());
+  std::vector<uint64_t> with_repeats = hashes;
+  with_repeats.insert(with_repeats.end(), hashes.begin(), hashes.begin() + 1000);
+  UrlSeenSet seen;
+  seen.Insert(12345);  // replaced by the restore
+  seen.Restore(with_repeats);
+  REQUIRE(seen.size() == hashes.size());
+  REQUIRE_FALSE(seen.Contains(12345));
+  for (uint64_t h : hashes) REQUIRE_FALSE(seen.Insert(h));
+  size_t visited = 0;
+  seen.ForEach([&](uint64_t) { ++visited; });
+  REQUIRE(visited == hashes.size());
+}
+
+TEST_CASE("url seen set stays near 8 bytes per url", "[unit]") {
+  UrlSeenSet seen;
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 2'000'000; ++i) seen.Insert(rng());
+  // 8 bytes per hash, the pending table (at most 1/64 of the set at 16
+  // bytes per slot pair, or its 1 MiB floor) and 1.5 MiB of headers.
+  const double per_url = static_cast<double>(seen.MemoryBytes()) / static_cast<double>(seen.size());
+  CHECK(per_url < 10.0);
+  CHECK(per_url > 8.0);
+}
