@@ -1,6 +1,7 @@
 #include "queueserver/crawl_shard.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "common/url.h"
 
@@ -11,6 +12,12 @@ FrontierOptions OptionsFor(const v1::CrawlInfo& crawl) {
   FrontierOptions o;
   if (!crawl.params().user_agent().empty()) o.user_agent = crawl.params().user_agent();
   if (crawl.params().lease_seconds() > 0) o.lease_ms = int64_t{crawl.params().lease_seconds()} * 1000;
+  return o;
+}
+
+IndexOptions IndexOptionsFor(const v1::CrawlInfo& crawl) {
+  IndexOptions o;
+  if (crawl.params().index_partition_docs() > 0) o.partition_docs = crawl.params().index_partition_docs();
   return o;
 }
 
@@ -27,6 +34,7 @@ Status CheckId(const std::string& id, const char* what) {
 CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
     : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl)) {
   frontier_.SetJournal(writer_.get());
+  index_ = std::make_unique<SearchIndex>(IndexOptionsFor(crawl), writer_.get());
   // Until the name server shares out the page budget, take an even share.
   if (const uint64_t budget = crawl.params().max_pages(); budget > 0) {
     const uint64_t n = std::max(1, crawl.queue_servers_size());
@@ -45,6 +53,7 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
   shard->counters_ = image->counters;
   shard->log_ = std::move(image->log);
   shard->applied_batches_ = std::move(image->applied_batches);
+  if (Status s = shard->index_->Restore(image->index); !s.ok()) return s;
   return shard;
 }
 
@@ -113,6 +122,55 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
   return Status::Ok();
 }
 
+void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRecord>& records,
+                            const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links) {
+  // Link documents are stemmed in their page's language when the page is in
+  // this batch (links from AddUrls come without it: English).
+  std::unordered_map<std::string, std::string> language;
+  for (const v1::FetchRecord& r : records) {
+    (void)index_->AddPage(r);
+    if (!r.language().empty()) language[r.url()] = r.language();
+  }
+  for (const v1::DiscoveredLink& link : links) {
+    auto it = language.find(link.referrer());
+    (void)index_->AddLink(link, it == language.end() ? std::string() : it->second);
+  }
+  index_->Flush();
+}
+
+Status CrawlShard::Search(const v1::SearchRequest& req, v1::SearchResponse* resp) {
+  const std::string language = req.language().empty() ? "en" : req.language();
+  fetcher::Stemmer& stemmer = index_->StemmerFor(language);
+  auto query = ParseQuery(req.query(), stemmer);
+  if (!query.ok()) return query.status();
+  SearchOptions options;
+  options.max_matches = req.limit() == 0 ? 200 : std::min<uint32_t>(req.limit(), 10'000);
+  const int64_t timeout = req.timeout_ms() == 0 ? 1000 : std::min<uint32_t>(req.timeout_ms(), 60'000);
+  options.deadline_unix_ms = clock_->NowUnixMs() + timeout;
+  SearchOutcome outcome = index_->Search(*query, options, *clock_, stemmer);
+  resp->set_crawl_id(crawl_.crawl_id());
+  resp->set_matches(outcome.matches);
+  resp->set_timed_out(outcome.timed_out);
+  resp->set_documents(index_->documents());
+  for (const SearchHit& h : outcome.hits) {
+    v1::SearchResult* r = resp->add_results();
+    r->set_url(h.url);
+    r->set_title(h.title);
+    r->set_snippet(h.snippet);
+    r->set_url_hash(h.url_hash);
+    r->set_text_hash(h.text_hash);
+    r->set_link_only(h.link);
+    r->set_language(h.language);
+    v1::ScoreParts* s = r->mutable_score();
+    s->set_doc_rank(h.doc_rank);
+    s->set_bonus(h.bonus);
+    s->set_relevance(h.relevance);
+    s->set_proximity(h.proximity);
+    s->set_total(h.total());
+  }
+  return Status::Ok();
+}
+
 void CrawlShard::AddLink(const v1::DiscoveredLink& link, int64_t now_ms) {
   // Links arrive canonical from fetchers; canonicalise again because this is
   // input from another process and the URL-seen set relies on one spelling.
@@ -157,6 +215,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
   }
   for (const v1::DiscoveredLink& link : req.links()) AddLink(link, now);
   if (req.final()) frontier_.Complete(req.schedule_id(), now);
+  IndexBatch(req.records(), req.links());
   return Commit();
 }
 
@@ -174,6 +233,7 @@ Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* r
   const int64_t now = clock_->NowUnixMs();
   for (const v1::DiscoveredLink& link : req.links()) AddLink(link, now);
   resp->set_accepted(frontier_.Counters().urls_seen - before);
+  IndexBatch({}, req.links());
   return Commit();
 }
 
@@ -220,6 +280,7 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_activity_counter(c.activity + log_.size());
   stats->set_bytes_fetched(counters_.bytes_fetched);
   stats->set_fetch_errors(counters_.fetch_errors);
+  stats->set_index_documents(index_->documents());
 }
 
 void CrawlShard::ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const {

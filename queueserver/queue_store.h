@@ -12,6 +12,7 @@
 //   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x01 url -> entry
 //   log      id index(8) -> FetchRecord
 //   batches  id key -> ""                         (applied batch keys)
+//   docs, doc_map, postings, terms: the search index (queueserver/search_index.h)
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
 // journal) into one rocksdb::WriteBatch; Commit() writes it atomically with
@@ -29,6 +30,7 @@
 #include "common/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/frontier.h"
+#include "queueserver/search_index.h"
 
 namespace crawl::queueserver {
 
@@ -49,12 +51,13 @@ struct ShardImage {
   FrontierImage frontier;
   std::vector<v1::FetchRecord> log;  // in arrival order
   std::set<std::string> applied_batches;
+  IndexImage index;
 };
 
 class QueueStore;
 
 // The changes of one request to one crawl, written together by Commit().
-class ShardWriter final : public FrontierJournal {
+class ShardWriter final : public FrontierJournal, public IndexJournal {
  public:
   ~ShardWriter() override;
 
@@ -73,6 +76,7 @@ class ShardWriter final : public FrontierJournal {
   void AddAppliedBatch(const std::string& key);
   void PutCrawl(const v1::CrawlInfo& crawl);
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
+  void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
 
   // Writes every change since the last Commit/Discard in one atomic batch,
   // then starts an empty one. On error nothing of the batch is written.

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/grpc_util.h"
+#include "common/metrics.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -10,10 +11,20 @@ grpc::Status UnknownCrawl(uint64_t id) {
   return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                       "this queue server has no crawl " + std::to_string(id));
 }
+// Documents in the current crawl's index (set with every stats fill).
+prometheus::Gauge& IndexDocumentsGauge() {
+  static prometheus::Gauge& g =
+      metrics::GaugeFamily("crawl_queueserver_index_documents",
+                           "Documents (pages and link documents) in this queue server's index of the current crawl")
+          .Add({});
+  return g;
+}
 }  // namespace
 
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
-    : id_(std::move(id)), clock_(clock), store_(store) {}
+    : id_(std::move(id)), clock_(clock), store_(store) {
+  (void)IndexDocumentsGauge();  // registered from the start, for dashboards
+}
 
 Status QueueServerServiceImpl::LoadStoredCrawls() {
   if (!store_) return Status::Ok();
@@ -180,6 +191,20 @@ void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
   std::lock_guard lock(mu_);
   stats->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(0)) shard->FillStats(stats);
+  IndexDocumentsGauge().Set(static_cast<double>(stats->index_documents()));
+}
+
+grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext*, const v1::SearchRequest* req,
+                                            v1::SearchResponse* resp) {
+  std::lock_guard lock(mu_);
+  CrawlShard* shard = ShardFor(req->crawl_id());
+  if (!shard) {
+    resp->set_crawl_id(req->crawl_id());
+    return grpc::Status::OK;  // no index of that crawl here: no results
+  }
+  Status s = shard->Search(*req, resp);
+  if (!s.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, s.message());
+  return grpc::Status::OK;
 }
 
 void QueueServerServiceImpl::Tick() {

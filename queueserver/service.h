@@ -40,6 +40,9 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   grpc::Status EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest*, v1::EndCrawlResponse*) override;
   grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
                            v1::CrawlLogChunk*) override;
+  // Searches the crawl's index (queueserver/search_index.h). Holds mu_ for
+  // the query: crawling waits while a query runs (bounded by its timeout).
+  grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
 
   // Joins `crawl` if this server does not have it yet (a new crawl ends the
   // older ones); a crawl it has (loaded from the store after a restart, for
