@@ -21,6 +21,7 @@
 #include "fetcher/page_report.h"
 #include "nameserver/crawlctl_format.h"
 #include "nameserver/param_text.h"
+#include "nameserver/search_format.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace {
@@ -94,6 +95,9 @@ int main(int argc, char** argv) {
   start->add_option("--lease-seconds", lease_seconds, "Schedule lease (default 300)");
   start->add_option("--page-range", page_range, "Range request size in bytes (default 1000000)");
   start->add_option("--user-agent", user_agent, "User-agent product token (default crawlbot)");
+  uint32_t index_partition_docs = 0;
+  start->add_option("--index-partition-docs", index_partition_docs,
+                    "Documents per search-index partition (default 100000)");
 
   auto* status = app.add_subcommand("status", "Show a crawl's progress");
   bool json = false, follow = false;
@@ -119,6 +123,16 @@ int main(int argc, char** argv) {
 
   auto* servers = app.add_subcommand("servers", "List registered queue servers");
   servers->add_flag("--json", json, "JSON output");
+
+  auto* search = app.add_subcommand("search", "Search a crawl's index (words, \"phrases\", a | b, site:host)");
+  std::string query;
+  bool explain = false;
+  uint32_t search_limit = 10;
+  search->add_option("query", query, "The query")->required();
+  search->add_flag("--explain", explain, "Show each result's score parts");
+  search->add_option("--limit", search_limit, "Results to show")->capture_default_str();
+  search->add_flag("--json", json, "One JSON object with a results array");
+  search->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
 
   auto* log = app.add_subcommand("log", "Print the crawl log: one tab-separated line per fetch attempt");
   log->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
@@ -220,6 +234,7 @@ int main(int argc, char** argv) {
       p->set_lease_seconds(lease_seconds);
       p->set_page_range_bytes(page_range);
       p->set_user_agent(user_agent);
+      p->set_index_partition_docs(index_partition_docs);
       grpc::ClientContext ctx;
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::StartCrawlResponse resp;
@@ -297,6 +312,17 @@ int main(int argc, char** argv) {
       crawl::v1::ListQueueServersResponse resp;
       Check(stub->ListQueueServers(&ctx, crawl::v1::ListQueueServersRequest(), &resp), nameserver);
       std::cout << (json ? fmt_::ServersJson(resp) : fmt_::ServersText(resp));
+    } else if (*search) {
+      if (search_limit == 0) Fail("--limit must be at least 1");
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(30));
+      crawl::v1::SearchRequest req;
+      req.set_crawl_id(crawl_id);
+      req.set_query(query);
+      req.set_limit(search_limit);
+      crawl::v1::SearchResponse resp;
+      Check(stub->Search(&ctx, req, &resp), nameserver);
+      std::cout << (json ? crawl::nameserver::SearchJson(resp) : crawl::nameserver::SearchText(resp, explain));
     } else if (*log) {
       grpc::ClientContext ctx;
       crawl::v1::GetCrawlLogRequest req;
