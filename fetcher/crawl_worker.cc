@@ -249,6 +249,10 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       result.url = scheduled_url;
     }
     auto processed = ProcessFetch(it->second, result, process);
+    // Page caches (CrawlParams.keep_page_cache): the queue server writes the
+    // body to its WARC files.
+    if (info.params().keep_page_cache() && result.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
+      processed.record.set_body(result.body);
     batcher.Add(std::move(processed));
     if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
   }

@@ -96,6 +96,8 @@ int main(int argc, char** argv) {
   start->add_option("--page-range", page_range, "Range request size in bytes (default 1000000)");
   start->add_option("--user-agent", user_agent, "User-agent product token (default crawlbot)");
   uint32_t index_partition_docs = 0;
+  bool cache_pages = false;
+  start->add_flag("--cache-pages", cache_pages, "Keep full pages as WARC files on the queue servers");
   start->add_option("--index-partition-docs", index_partition_docs,
                     "Documents per search-index partition (default 100000)");
 
@@ -133,6 +135,13 @@ int main(int argc, char** argv) {
   search->add_option("--limit", search_limit, "Results to show")->capture_default_str();
   search->add_flag("--json", json, "One JSON object with a results array");
   search->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
+
+  auto* cache = app.add_subcommand("cache", "Print a cached page (crawls started with --cache-pages)");
+  std::string cache_url;
+  bool cache_info = false;
+  cache->add_option("url", cache_url, "The page's URL")->required();
+  cache->add_flag("--info", cache_info, "Print status, type, WARC file and offset instead of the body");
+  cache->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
 
   auto* log = app.add_subcommand("log", "Print the crawl log: one tab-separated line per fetch attempt");
   log->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
@@ -235,6 +244,7 @@ int main(int argc, char** argv) {
       p->set_page_range_bytes(page_range);
       p->set_user_agent(user_agent);
       p->set_index_partition_docs(index_partition_docs);
+      p->set_keep_page_cache(cache_pages);
       grpc::ClientContext ctx;
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::StartCrawlResponse resp;
@@ -323,6 +333,24 @@ int main(int argc, char** argv) {
       crawl::v1::SearchResponse resp;
       Check(stub->Search(&ctx, req, &resp), nameserver);
       std::cout << (json ? crawl::nameserver::SearchJson(resp) : crawl::nameserver::SearchText(resp, explain));
+    } else if (*cache) {
+      auto canonical = crawl::url::Canonicalize(cache_url);
+      if (!canonical.ok()) Fail("bad URL: " + canonical.status().message());
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(60));
+      crawl::v1::CachedPageRequest req;
+      req.set_crawl_id(crawl_id);
+      req.set_url(*canonical);
+      crawl::v1::CachedPageResponse resp;
+      Check(stub->GetCachedPage(&ctx, req, &resp), nameserver);
+      if (!resp.found()) Fail("no cached page for " + *canonical);
+      if (cache_info) {
+        std::cout << "url " << resp.url() << "\nstatus " << resp.status() << "\ntype " << resp.mime_type()
+                  << "\nbytes " << resp.body().size() << "\nwarc " << resp.warc_file() << " offset "
+                  << resp.warc_offset() << "\nqueue server " << resp.queue_server_id() << "\n";
+      } else {
+        std::cout << resp.body();
+      }
     } else if (*log) {
       grpc::ClientContext ctx;
       crawl::v1::GetCrawlLogRequest req;

@@ -144,6 +144,42 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext*, const v1::Searc
   return grpc::Status::OK;
 }
 
+grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest* req,
+                                                  v1::CachedPageResponse* resp) {
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
+    if (!c) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+    crawl = *c;
+  }
+  if (!crawl.params().keep_page_cache())
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "crawl " + std::to_string(crawl.crawl_id()) + " keeps no page cache (crawlctl start --cache-pages)"};
+  v1::CachedPageRequest ask = *req;
+  ask.set_crawl_id(crawl.crawl_id());
+  std::string errors;
+  // The page is with the queue server that owns its host; asking all is
+  // simpler than hashing here and costs one small call each.
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, std::chrono::seconds(30));
+    v1::CachedPageResponse one;
+    grpc::Status s = stub->GetCachedPage(&ctx, ask, &one);
+    if (!s.ok()) {
+      errors += (errors.empty() ? "" : "; ") + qs.id() + ": " + s.error_message();
+      continue;
+    }
+    if (one.found()) {
+      *resp = std::move(one);
+      return grpc::Status::OK;
+    }
+  }
+  if (!errors.empty()) return {grpc::StatusCode::UNAVAILABLE, "page not found; no answer from " + errors};
+  return grpc::Status::OK;
+}
+
 void RegisterSearchMetrics() { (void)QueryDuration(); }
 
 }  // namespace crawl::nameserver

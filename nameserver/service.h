@@ -70,6 +70,8 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // Fans a query out to the crawl's queue servers and merges their results
   // (nameserver/search_fanout.h, where it is implemented).
   grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
+  // Asks the crawl's queue servers for a cached page (search_fanout.cc).
+  grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*, v1::CachedPageResponse*) override;
 
   // What the status page shows (nameserver/status_page.h): a consistent copy.
   struct Snapshot {
