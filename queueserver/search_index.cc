@@ -61,6 +61,7 @@ std::string CutUtf8(std::string s, size_t n) {
   return s;
 }
 
+// Level 1: summaries are small and written once per document; speed wins.
 std::string Compress(const std::string& raw) {
   uLongf size = compressBound(static_cast<uLong>(raw.size()));
   std::string out;
@@ -68,7 +69,7 @@ std::string Compress(const std::string& raw) {
   const size_t header = out.size();
   out.resize(header + size);
   if (compress2(reinterpret_cast<Bytef*>(out.data() + header), &size, reinterpret_cast<const Bytef*>(raw.data()),
-                static_cast<uLong>(raw.size()), Z_DEFAULT_COMPRESSION) != Z_OK) {
+                static_cast<uLong>(raw.size()), Z_BEST_SPEED) != Z_OK) {
     // Cannot happen with a compressBound buffer; store nothing rather than garbage.
     return {};
   }
