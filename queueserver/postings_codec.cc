@@ -29,7 +29,12 @@ bool GetVarint(std::string_view in, size_t* pos, uint64_t* v) {
 }
 
 void EncodePostings(const std::vector<Posting>& postings, std::string* out, int64_t previous_doc) {
-  for (const Posting& p : postings) {
+  EncodePostingRange(postings.data(), postings.data() + postings.size(), out, previous_doc);
+}
+
+void EncodePostingRange(const Posting* first, const Posting* last, std::string* out, int64_t previous_doc) {
+  for (const Posting* it = first; it != last; ++it) {
+    const Posting& p = *it;
     PutVarint(out, static_cast<uint64_t>(static_cast<int64_t>(p.doc) - previous_doc - 1));
     previous_doc = p.doc;
     PutVarint(out, static_cast<uint64_t>(std::llround(std::max(0.0, p.frequency) * 100.0)));

@@ -37,6 +37,8 @@ void PutVarint(std::string* out, uint64_t v);
 // when previous_doc is -1) to `out`.
 // REQUIRES: docs ascending, positions ascending.
 void EncodePostings(const std::vector<Posting>& postings, std::string* out, int64_t previous_doc = -1);
+// Same for the postings [first, last).
+void EncodePostingRange(const Posting* first, const Posting* last, std::string* out, int64_t previous_doc = -1);
 
 // Decodes a list written by EncodePostings (chunks appended with the
 // previous chunk's last doc as previous_doc decode as one list).

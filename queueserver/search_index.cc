@@ -61,24 +61,30 @@ std::string CutUtf8(std::string s, size_t n) {
   return s;
 }
 
-// Level 1: summaries are small and written once per document; speed wins.
+// Summaries start with 'r' (stored raw: short ones, such as link
+// documents', where zlib costs more than it saves) or 'z' (varint raw size,
+// then zlib level 1).
+constexpr size_t kCompressAbove = 256;
+
 std::string Compress(const std::string& raw) {
+  if (raw.size() <= kCompressAbove) return "r" + raw;
   uLongf size = compressBound(static_cast<uLong>(raw.size()));
-  std::string out;
+  std::string out = "z";
   PutVarint(&out, raw.size());
   const size_t header = out.size();
   out.resize(header + size);
   if (compress2(reinterpret_cast<Bytef*>(out.data() + header), &size, reinterpret_cast<const Bytef*>(raw.data()),
                 static_cast<uLong>(raw.size()), Z_BEST_SPEED) != Z_OK) {
-    // Cannot happen with a compressBound buffer; store nothing rather than garbage.
-    return {};
+    return "r" + raw;  // cannot happen with a compressBound buffer
   }
   out.resize(header + size);
   return out;
 }
 
 Result<std::string> Decompress(std::string_view in) {
-  size_t pos = 0;
+  if (!in.empty() && in[0] == 'r') return std::string(in.substr(1));
+  if (in.empty() || in[0] != 'z') return Status::InvalidArgument("corrupt summary");
+  size_t pos = 1;
   uint64_t raw_size = 0;
   // Summaries are small (title, URL, 2,000 characters of description).
   if (!GetVarint(in, &pos, &raw_size) || raw_size > (64u << 20)) return Status::InvalidArgument("corrupt summary");
@@ -253,6 +259,8 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   if (link.anchor_text().empty() || link.from_sitemap() || link.source() == "redirect" ||
       link.source() == "sitemap")
     return false;
+  const uint64_t seen_key = hash::Hash8(link.url() + '\0' + link.anchor_text() + '\0' + iso_language);
+  if (!links_seen_.insert(seen_key).second) return false;
   const std::string host = url::HostOf(link.url());
   if (host.empty()) return false;
   fetcher::Stemmer& stemmer = stemmers_.For(iso_language.empty() ? "en" : iso_language);
@@ -303,8 +311,9 @@ void SearchIndex::AddDocument(Doc doc, const DocSummary& summary, std::vector<Ne
     TermStats& st = terms_[t.term_id];
     ++st.docs;
     st.occurrences += t.occurrences;
-    p.postings[t.term_id].push_back(t.posting);
-    if (journal_) pending_[{t.term_id, part}].push_back(std::move(t.posting));
+    std::vector<Posting>& list = p.postings[t.term_id];
+    if (journal_) pending_.try_emplace({t.term_id, part}, list.size());
+    list.push_back(std::move(t.posting));
   }
   std::string compressed = SummaryBytes(summary);
   if (journal_) {
@@ -359,14 +368,16 @@ void SearchIndex::ClosePartition(uint32_t index) {
 void SearchIndex::Flush() {
   if (!journal_) return;
   std::set<uint64_t> touched;
-  for (auto& [key, postings] : pending_) {
+  for (const auto& [key, start] : pending_) {
     const auto& [term_id, part] = key;
+    const std::vector<Posting>& list = partitions_[part].postings.at(term_id);
+    if (start >= list.size()) continue;
     std::string k;
     PutU64Be(&k, term_id);
     PutU32Be(&k, part);
-    PutU32Be(&k, postings.front().doc);
+    PutU32Be(&k, list[start].doc);
     std::string v;
-    EncodePostings(postings, &v);
+    EncodePostingRange(list.data() + start, list.data() + list.size(), &v);
     journal_->PutIndex(IndexFamily::kPostings, k, v);
     touched.insert(term_id);
   }

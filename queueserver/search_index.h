@@ -185,11 +185,16 @@ class SearchIndex {
   std::vector<Partition> partitions_;
   std::unordered_map<uint64_t, TermStats> terms_;
   std::unordered_set<std::string> doc_ids_;
+  // Hashes of (target, anchor text, language) already turned into link
+  // documents by this process: repeated links (navigation) skip the
+  // tokenising and stemming. The doc id check stays the authority.
+  std::unordered_set<uint64_t> links_seen_;
   std::unordered_map<std::string, std::string> summaries_;  // doc id -> compressed summary
   // URL -> doc ids of it, newest last.
   std::unordered_map<std::string, std::vector<std::string>> by_url_;
-  // Postings added since the last Flush, by (term id, partition).
-  std::map<std::pair<uint64_t, uint32_t>, std::vector<Posting>> pending_;
+  // Postings added since the last Flush, by (term id, partition): where
+  // they start in that partition's list (lists only grow).
+  std::map<std::pair<uint64_t, uint32_t>, size_t> pending_;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
   fetcher::StemmerCache stemmers_;
