@@ -310,6 +310,10 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
     RecordFetchMetrics(result);
     auto processed = ProcessFetch(it->second, result, process);
     if (result.retry_after_seconds > 0) processed.record.set_retry_after_seconds(result.retry_after_seconds);
+    // Page caches (CrawlParams.keep_page_cache): the queue server writes the
+    // body to its WARC files.
+    if (info.params().keep_page_cache() && result.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
+      processed.record.set_body(result.body);
     batcher.Add(std::move(processed));
     if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
   }

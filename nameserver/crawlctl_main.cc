@@ -21,6 +21,7 @@
 #include "fetcher/page_report.h"
 #include "nameserver/crawlctl_format.h"
 #include "nameserver/param_text.h"
+#include "nameserver/search_format.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace {
@@ -120,6 +121,11 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   start->add_option("--min-host-delay-ms", min_host_delay_ms,
                     "Politeness floor: requests to one host at least this far apart (robots Crawl-delay still wins)");
+  uint32_t index_partition_docs = 0;
+  bool cache_pages = false;
+  start->add_flag("--cache-pages", cache_pages, "Keep full pages as WARC files on the queue servers");
+  start->add_option("--index-partition-docs", index_partition_docs,
+                    "Documents per search-index partition (default 100000)");
 
   auto* status = app.add_subcommand("status", "Show a crawl's progress");
   bool json = false, follow = false;
@@ -145,6 +151,23 @@ int main(int argc, char** argv) {
 
   auto* servers = app.add_subcommand("servers", "List registered queue servers");
   servers->add_flag("--json", json, "JSON output");
+
+  auto* search = app.add_subcommand("search", "Search a crawl's index (words, \"phrases\", a | b, site:host)");
+  std::string query;
+  bool explain = false;
+  uint32_t search_limit = 10;
+  search->add_option("query", query, "The query")->required();
+  search->add_flag("--explain", explain, "Show each result's score parts");
+  search->add_option("--limit", search_limit, "Results to show")->capture_default_str();
+  search->add_flag("--json", json, "One JSON object with a results array");
+  search->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
+
+  auto* cache = app.add_subcommand("cache", "Print a cached page (crawls started with --cache-pages)");
+  std::string cache_url;
+  bool cache_info = false;
+  cache->add_option("url", cache_url, "The page's URL")->required();
+  cache->add_flag("--info", cache_info, "Print status, type, WARC file and offset instead of the body");
+  cache->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
 
   auto* log = app.add_subcommand("log", "Print the crawl log: one tab-separated line per fetch attempt");
   log->add_option("--crawl", crawl_id, "Crawl id (default: the active or latest one)");
@@ -280,6 +303,8 @@ int main(int argc, char** argv) {
       p->set_park_after_failures(park_after);
       p->set_park_seconds(park_seconds);
       p->set_max_url_retries(max_url_retries);
+      p->set_index_partition_docs(index_partition_docs);
+      p->set_keep_page_cache(cache_pages);
       grpc::ClientContext ctx;
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::StartCrawlResponse resp;
@@ -367,6 +392,35 @@ int main(int argc, char** argv) {
       crawl::v1::ListQueueServersResponse resp;
       Check(stub->ListQueueServers(&ctx, crawl::v1::ListQueueServersRequest(), &resp), nameserver);
       std::cout << (json ? fmt_::ServersJson(resp) : fmt_::ServersText(resp));
+    } else if (*search) {
+      if (search_limit == 0) Fail("--limit must be at least 1");
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(30));
+      crawl::v1::SearchRequest req;
+      req.set_crawl_id(crawl_id);
+      req.set_query(query);
+      req.set_limit(search_limit);
+      crawl::v1::SearchResponse resp;
+      Check(stub->Search(&ctx, req, &resp), nameserver);
+      std::cout << (json ? crawl::nameserver::SearchJson(resp) : crawl::nameserver::SearchText(resp, explain));
+    } else if (*cache) {
+      auto canonical = crawl::url::Canonicalize(cache_url);
+      if (!canonical.ok()) Fail("bad URL: " + canonical.status().message());
+      grpc::ClientContext ctx;
+      crawl::SetTimeout(ctx, std::chrono::seconds(60));
+      crawl::v1::CachedPageRequest req;
+      req.set_crawl_id(crawl_id);
+      req.set_url(*canonical);
+      crawl::v1::CachedPageResponse resp;
+      Check(stub->GetCachedPage(&ctx, req, &resp), nameserver);
+      if (!resp.found()) Fail("no cached page for " + *canonical);
+      if (cache_info) {
+        std::cout << "url " << resp.url() << "\nstatus " << resp.status() << "\ntype " << resp.mime_type()
+                  << "\nbytes " << resp.body().size() << "\nwarc " << resp.warc_file() << " offset "
+                  << resp.warc_offset() << "\nqueue server " << resp.queue_server_id() << "\n";
+      } else {
+        std::cout << resp.body();
+      }
     } else if (*log) {
       grpc::ClientContext ctx;
       crawl::v1::GetCrawlLogRequest req;

@@ -80,7 +80,9 @@ Status NormalizeParams(v1::CrawlParams* p) {
 }
 
 NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock, RegistryStore* store)
-    : options_(options), clock_(clock), store_(store) {}
+    : options_(options), clock_(clock), store_(store) {
+  RegisterSearchMetrics();
+}
 
 Status NameServerServiceImpl::Load() {
   auto image = store_->Load();

@@ -25,6 +25,10 @@
 
 namespace crawl::nameserver {
 
+// Registers the search metrics (search_fanout.cc) so they are exported
+// before the first query.
+void RegisterSearchMetrics();
+
 // Fills the defaults of unset crawl parameters and checks the rest.
 [[nodiscard]] Status NormalizeParams(v1::CrawlParams* params);
 
@@ -63,6 +67,11 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   grpc::Status ResumeCrawl(grpc::ServerContext*, const v1::ResumeCrawlRequest*, v1::ResumeCrawlResponse*) override;
   grpc::Status SetCrawlParams(grpc::ServerContext*, const v1::SetCrawlParamsRequest*,
                               v1::SetCrawlParamsResponse*) override;
+  // Fans a query out to the crawl's queue servers and merges their results
+  // (nameserver/search_fanout.h, where it is implemented).
+  grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
+  // Asks the crawl's queue servers for a cached page (search_fanout.cc).
+  grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*, v1::CachedPageResponse*) override;
 
   // What the status page shows (nameserver/status_page.h): a consistent copy.
   struct Snapshot {

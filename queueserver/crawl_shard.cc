@@ -1,6 +1,7 @@
 #include "queueserver/crawl_shard.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <map>
 
 #include "common/url.h"
@@ -13,6 +14,12 @@ FrontierOptions OptionsFor(const v1::CrawlInfo& crawl) {
   // The service checked the parameters before creating the shard; a stored
   // crawl from before an option existed gets the defaults.
   return o.ok() ? *o : FrontierOptions{};
+}
+
+IndexOptions IndexOptionsFor(const v1::CrawlInfo& crawl) {
+  IndexOptions o;
+  if (crawl.params().index_partition_docs() > 0) o.partition_docs = crawl.params().index_partition_docs();
+  return o;
 }
 
 UrlKind FromWire(v1::UrlKind k) { return k == v1::URL_KIND_ROBOTS ? UrlKind::kRobots : UrlKind::kPage; }
@@ -64,6 +71,7 @@ CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::uniq
     : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl), writer_.get()) {
   frontier_.SetJournal(writer_.get());
   scope_ = ScopeOf(crawl.params());
+  index_ = std::make_unique<SearchIndex>(IndexOptionsFor(crawl), writer_.get());
   // Until the name server shares out the page budget, take an even share.
   if (const uint64_t budget = crawl.params().max_pages(); budget > 0) {
     const uint64_t n = std::max(1, crawl.queue_servers_size());
@@ -82,6 +90,7 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
   shard->counters_ = image->counters;
   shard->log_ = std::move(image->log);
   for (const v1::FetchRecord& r : shard->log_) shard->NoteForStatus(r);
+  if (Status s = shard->index_->Restore(image->index); !s.ok()) return s;
   shard->applied_batches_ = std::move(image->applied_batches);
   return shard;
 }
@@ -150,6 +159,55 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
         if (delay != s.crawl_delay_ms.end()) u->set_crawl_delay_ms(static_cast<uint32_t>(delay->second));
       }
     }
+  }
+  return Status::Ok();
+}
+
+void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRecord>& records,
+                            const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links) {
+  // Link documents are stemmed in their page's language when the page is in
+  // this batch (links from AddUrls come without it: English).
+  std::unordered_map<std::string, std::string> language;
+  for (const v1::FetchRecord& r : records) {
+    (void)index_->AddPage(r);
+    if (!r.language().empty()) language[r.url()] = r.language();
+  }
+  for (const v1::DiscoveredLink& link : links) {
+    auto it = language.find(link.referrer());
+    (void)index_->AddLink(link, it == language.end() ? std::string() : it->second);
+  }
+  index_->Flush();
+}
+
+Status CrawlShard::Search(const v1::SearchRequest& req, v1::SearchResponse* resp) {
+  const std::string language = req.language().empty() ? "en" : req.language();
+  fetcher::Stemmer& stemmer = index_->StemmerFor(language);
+  auto query = ParseQuery(req.query(), stemmer);
+  if (!query.ok()) return query.status();
+  SearchOptions options;
+  options.max_matches = req.limit() == 0 ? 200 : std::min<uint32_t>(req.limit(), 10'000);
+  const int64_t timeout = req.timeout_ms() == 0 ? 1000 : std::min<uint32_t>(req.timeout_ms(), 60'000);
+  options.deadline_unix_ms = clock_->NowUnixMs() + timeout;
+  SearchOutcome outcome = index_->Search(*query, options, *clock_, stemmer);
+  resp->set_crawl_id(crawl_.crawl_id());
+  resp->set_matches(outcome.matches);
+  resp->set_timed_out(outcome.timed_out);
+  resp->set_documents(index_->documents());
+  for (const SearchHit& h : outcome.hits) {
+    v1::SearchResult* r = resp->add_results();
+    r->set_url(h.url);
+    r->set_title(h.title);
+    r->set_snippet(h.snippet);
+    r->set_url_hash(h.url_hash);
+    r->set_text_hash(h.text_hash);
+    r->set_link_only(h.link);
+    r->set_language(h.language);
+    v1::ScoreParts* s = r->mutable_score();
+    s->set_doc_rank(h.doc_rank);
+    s->set_bonus(h.bonus);
+    s->set_relevance(h.relevance);
+    s->set_proximity(h.proximity);
+    s->set_total(h.total());
   }
   return Status::Ok();
 }
@@ -239,6 +297,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
   AddLinks(req.links(), now);
   if (req.final()) frontier_.Complete(req.schedule_id(), now);
   frontier_.EndRequest();
+  IndexBatch(req.records(), req.links());
   return Commit();
 }
 
@@ -257,6 +316,7 @@ Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* r
   AddLinks(req.links(), now);
   frontier_.EndRequest();
   resp->set_accepted(frontier_.Counters().urls_seen - before);
+  IndexBatch({}, req.links());
   return Commit();
 }
 
@@ -316,6 +376,7 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_activity_counter(c.activity + log_.size());
   stats->set_bytes_fetched(counters_.bytes_fetched);
   stats->set_fetch_errors(counters_.fetch_errors);
+  stats->set_index_documents(index_->documents());
   for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {
     auto* t = stats->add_tiers();
     t->set_tier(tier);

@@ -28,6 +28,7 @@
 #include "queueserver/crawl_scope.h"
 #include "queueserver/frontier.h"
 #include "queueserver/queue_store.h"
+#include "queueserver/search_index.h"
 
 namespace crawl::queueserver {
 
@@ -84,11 +85,19 @@ class CrawlShard {
   void SetPageCap(uint64_t cap) { page_cap_ = cap; }
   // Records [offset, offset+limit) of the crawl log, in arrival order.
   void ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const;
+  // Searches this shard's index (DESIGN.md 8; queueserver/search_index.h):
+  // at most req.limit() matches (0: 200) within req.timeout_ms() (0: 1 s).
+  // Bad queries give kInvalidArgument. Changes nothing in the store.
+  [[nodiscard]] Status Search(const v1::SearchRequest& req, v1::SearchResponse* resp);
+  [[nodiscard]] const SearchIndex& index() const { return *index_; }
   // Links and seeds skipped because they were not valid URLs.
   [[nodiscard]] uint64_t invalid_urls() const { return invalid_urls_; }
 
  private:
   void AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms);
+  // Indexes a request's pages and links (search_index.h) into writer_'s batch.
+  void IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRecord>& records,
+                  const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links);
   // Writes counters and commits the request's changes.
   Status Commit();
 
@@ -110,6 +119,8 @@ class CrawlShard {
   std::set<std::string> applied_batches_;
   ShardCounters counters_;
   uint64_t invalid_urls_ = 0;
+  // The crawl's search index; journals into writer_ (same batch per request).
+  std::unique_ptr<SearchIndex> index_;
 };
 
 }  // namespace crawl::queueserver

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   crawl::LoggingFlags logging;
   crawl::HttpFlags http;
   int heartbeat_ms = 1000;
+  uint64_t warc_file_mb = 1000;
   bool sync_writes = false;
   app.add_option("--id", id, "Stable identity; the host partition hashes over these")->capture_default_str();
   app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
                  "RocksDB under it and survives a restart. Without it, state is in memory only");
   app.add_flag("--sync-writes", sync_writes,
                "fsync the write-ahead log on every change (survives power loss, not only a killed process)");
+  app.add_option("--warc-file-mb", warc_file_mb,
+                 "Page caches: roll WARC files (under DATA_DIR/warc) at this size in MB")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
   app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
   crawl::AddLoggingFlags(app, logging);
@@ -60,6 +65,7 @@ int main(int argc, char** argv) {
   }
   crawl::SystemClock clock;
   crawl::queueserver::QueueServerServiceImpl service(id, &clock, store.get());
+  if (!data_dir.empty()) service.EnableWarc(data_dir + "/warc", warc_file_mb * 1'000'000);
   // Stored crawls are loaded before the port opens, so the first request
   // already sees them.
   if (auto s = service.LoadStoredCrawls(); !s.ok()) return fail("loading the queue store: " + s.message());

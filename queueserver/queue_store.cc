@@ -15,9 +15,19 @@ namespace crawl::queueserver {
 namespace {
 
 // Column family names, in the order of the handles kept in Impl::cf.
-enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kClds, kOpic, kCfCount };
-const char* const kCfNames[kCfCount] = {"meta",   "seen",    "queue", "waiting", "origins",
-                                        "leases", "log",     "batches", "clds",  "opic"};
+enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kClds, kOpic,
+          kDocs, kDocMap, kPostings, kTerms, kCfCount };
+const char* const kCfNames[kCfCount] = {"meta", "seen",  "queue", "waiting", "origins", "leases",  "log",
+                                        "batches", "clds", "opic",  "docs",    "doc_map", "postings", "terms"};
+Cf IndexCf(IndexFamily f) {
+  switch (f) {
+    case IndexFamily::kDocs: return kDocs;
+    case IndexFamily::kDocMap: return kDocMap;
+    case IndexFamily::kPostings: return kPostings;
+    case IndexFamily::kTerms: return kTerms;
+  }
+  return kDocs;
+}
 
 Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return Status::Ok();
@@ -384,6 +394,17 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
       return Status::Ok();
     });
   }
+  // The search index: every record of the crawl, prefix stripped.
+  const std::pair<Cf, std::vector<std::pair<std::string, std::string>>*> index_families[] = {
+      {kDocs, &image.index.docs}, {kDocMap, &image.index.doc_map}, {kPostings, &image.index.postings},
+      {kTerms, &image.index.terms}};
+  for (const auto& [family, out] : index_families) {
+    if (!s.ok()) break;
+    s = impl_->Scan(family, p, [&, out = out](std::string_view k, std::string_view v) {
+      out->emplace_back(std::string(k.substr(n)), std::string(v));
+      return Status::Ok();
+    });
+  }
   if (!s.ok()) return s;
   return image;
 }
@@ -549,6 +570,10 @@ void ShardWriter::PutCounters(const ShardCounters& c, const FrontierScalars& sc)
                      sc.next_schedule_id, sc.robots_disallowed, sc.activity})
     PutU64(&v, x);
   impl_->Put(kMeta, impl_->Key("c"), v);
+}
+
+void ShardWriter::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
+  impl_->Put(IndexCf(family), impl_->Key(key), value);
 }
 
 Status ShardWriter::Commit() {

@@ -16,6 +16,7 @@
 //   opic     id 'Q' sort(8, descending) seq(8) -> entry;  id 'H' hash8 -> sort seq
 //            (the opic order's queue, queueserver/opic_order.h)
 //   meta     id 'o' -> the order's scalars
+//   docs, doc_map, postings, terms: the search index (queueserver/search_index.h)
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
 // journal) into one rocksdb::WriteBatch; Commit() writes it atomically with
@@ -35,6 +36,7 @@
 #include "proto/crawl.pb.h"
 #include "queueserver/frontier.h"
 #include "queueserver/opic_order.h"
+#include "queueserver/search_index.h"
 
 namespace crawl::queueserver {
 
@@ -55,13 +57,15 @@ struct ShardImage {
   FrontierImage frontier;
   std::vector<v1::FetchRecord> log;  // in arrival order
   std::set<std::string> applied_batches;
+  IndexImage index;
 };
 
 class QueueStore;
 
 // The changes of one request to one crawl, written together by Commit().
-// It is also the opic order's OpicStore: reads see the batch's own writes.
-class ShardWriter final : public FrontierJournal, public OpicStore {
+// It is also the opic order's OpicStore (reads see the batch's own writes)
+// and the search index's journal.
+class ShardWriter final : public FrontierJournal, public OpicStore, public IndexJournal {
  public:
   ~ShardWriter() override;
 
@@ -88,6 +92,7 @@ class ShardWriter final : public FrontierJournal, public OpicStore {
   void AddAppliedBatch(const std::string& key);
   void PutCrawl(const v1::CrawlInfo& crawl);
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
+  void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
 
   // Writes every change since the last Commit/Discard in one atomic batch,
   // then starts an empty one. On error nothing of the batch is written.

@@ -55,10 +55,20 @@ QueueServerMetrics& Metrics() {
   return *m;
 }
 
+// Documents in the current crawl's index (set with every stats fill).
+prometheus::Gauge& IndexDocumentsGauge() {
+  static prometheus::Gauge& g =
+      metrics::GaugeFamily("crawl_queueserver_index_documents",
+                           "Documents (pages and link documents) in this queue server's index of the current crawl")
+          .Add({});
+  return g;
+}
 }  // namespace
 
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
-    : id_(std::move(id)), clock_(clock), store_(store) {}
+    : id_(std::move(id)), clock_(clock), store_(store) {
+  (void)IndexDocumentsGauge();  // registered from the start, for dashboards
+}
 
 Status QueueServerServiceImpl::LoadStoredCrawls() {
   if (!store_) return Status::Ok();
@@ -184,7 +194,18 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext*, const v
   }
   grpc::Status s = Finish(req->crawl_id(), shard->SubmitResults(*req, resp));
   Metrics().Batch("submit_results", s, resp->duplicate());
-  return s;
+  if (!s.ok()) return s;
+  // After the commit: the cache is written at most once per applied batch.
+  if (!resp->duplicate() && shard->crawl().params().keep_page_cache()) {
+    if (WarcWriter* warc = WarcFor(*shard)) {
+      for (const v1::FetchRecord& r : req->records()) {
+        if (r.kind() != v1::URL_KIND_PAGE || r.noarchive() || r.status() <= 0) continue;
+        if (Status w = warc->Write(r, shard->crawl().params().user_agent()); !w.ok())
+          spdlog::error("crawl {}: page cache: {}", req->crawl_id(), w.ToString());
+      }
+    }
+  }
+  return grpc::Status::OK;
 }
 
 grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext*, const v1::AddUrlsRequest* req,
@@ -238,6 +259,61 @@ void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
   std::lock_guard lock(mu_);
   stats->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(0)) shard->FillStats(stats);
+  IndexDocumentsGauge().Set(static_cast<double>(stats->index_documents()));
+}
+
+void QueueServerServiceImpl::EnableWarc(std::string dir, uint64_t max_file_bytes) {
+  std::lock_guard lock(mu_);
+  warc_dir_ = std::move(dir);
+  if (max_file_bytes > 0) warc_max_file_bytes_ = max_file_bytes;
+}
+
+WarcWriter* QueueServerServiceImpl::WarcFor(const CrawlShard& shard) {
+  if (warc_dir_.empty()) return nullptr;
+  auto it = warc_.find(shard.crawl_id());
+  if (it != warc_.end()) return it->second.get();
+  auto w = std::make_unique<WarcWriter>(warc_dir_, shard.crawl_id(), warc_max_file_bytes_);
+  if (Status s = w->Open(); !s.ok()) {
+    spdlog::error("crawl {}: page cache unavailable: {}", shard.crawl_id(), s.ToString());
+    return nullptr;
+  }
+  return warc_.emplace(shard.crawl_id(), std::move(w)).first->second.get();
+}
+
+grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest* req,
+                                                   v1::CachedPageResponse* resp) {
+  std::lock_guard lock(mu_);
+  CrawlShard* shard = ShardFor(req->crawl_id());
+  if (!shard) return grpc::Status::OK;
+  WarcWriter* warc = WarcFor(*shard);
+  const WarcWriter::Location* at = warc ? warc->Find(req->url()) : nullptr;
+  if (!at) return grpc::Status::OK;
+  auto record = ReadWarcRecordAt(at->path, at->offset);
+  if (!record.ok()) return grpc::Status(grpc::StatusCode::INTERNAL, record.status().message());
+  auto http = ParseHttpResponse(record->block);
+  if (!http.ok()) return grpc::Status(grpc::StatusCode::INTERNAL, http.status().message());
+  resp->set_found(true);
+  resp->set_url(req->url());
+  resp->set_status(http->status);
+  resp->set_mime_type(http->content_type);
+  resp->set_body(std::move(http->body));
+  resp->set_warc_file(at->path);
+  resp->set_warc_offset(at->offset);
+  resp->set_queue_server_id(id_);
+  return grpc::Status::OK;
+}
+
+grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext*, const v1::SearchRequest* req,
+                                            v1::SearchResponse* resp) {
+  std::lock_guard lock(mu_);
+  CrawlShard* shard = ShardFor(req->crawl_id());
+  if (!shard) {
+    resp->set_crawl_id(req->crawl_id());
+    return grpc::Status::OK;  // no index of that crawl here: no results
+  }
+  Status s = shard->Search(*req, resp);
+  if (!s.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, s.message());
+  return grpc::Status::OK;
 }
 
 void QueueServerServiceImpl::Tick() {

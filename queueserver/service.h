@@ -18,6 +18,7 @@
 #include "common/status.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/queue_store.h"
+#include "queueserver/warc_writer.h"
 
 namespace crawl::queueserver {
 
@@ -40,6 +41,16 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   grpc::Status EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest*, v1::EndCrawlResponse*) override;
   grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
                            v1::CrawlLogChunk*) override;
+  // Searches the crawl's index (queueserver/search_index.h). Holds mu_ for
+  // the query: crawling waits while a query runs (bounded by its timeout).
+  grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
+  // A page from the WARC files of a crawl that keeps page caches.
+  grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*,
+                             v1::CachedPageResponse*) override;
+
+  // Crawls with keep_page_cache write WARC files under `dir`, rolled at
+  // `max_file_bytes` (queueserver/warc_writer.h). Call before serving.
+  void EnableWarc(std::string dir, uint64_t max_file_bytes);
 
   // Joins `crawl` if this server does not have it yet (a new crawl ends the
   // older ones); a crawl it has (loaded from the store after a restart, for
@@ -64,6 +75,13 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   void JoinCrawlLocked(const v1::CrawlInfo& crawl);  // REQUIRES: mu_ held.
 
   QueueStore* const store_;
+
+  // Page caches: WARC writer per crawl, opened on first use.
+  // REQUIRES: mu_ held.
+  WarcWriter* WarcFor(const CrawlShard& shard);
+  std::string warc_dir_;  // "" = no page caches
+  uint64_t warc_max_file_bytes_ = 1'000'000'000;
+  std::map<uint64_t, std::unique_ptr<WarcWriter>> warc_;  // GUARDED_BY(mu_)
 
   // Every crawl this process has joined, by id; the highest id is current.
   // Older crawls stay for their logs and late results.

@@ -1,0 +1,185 @@
+// Name server Search: fan-out to queue servers and merge (search_fanout.h).
+#include "nameserver/search_fanout.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <unordered_map>
+
+#include "common/grpc_util.h"
+#include "common/metrics.h"
+#include "nameserver/service.h"
+
+namespace crawl::nameserver {
+namespace {
+
+void SetTotal(v1::SearchResult* r) {
+  v1::ScoreParts* s = r->mutable_score();
+  s->set_total(s->doc_rank() + s->bonus() + s->relevance() + s->proximity());
+}
+
+bool Better(const v1::SearchResult& a, const v1::SearchResult& b) {
+  if (a.score().total() != b.score().total()) return a.score().total() > b.score().total();
+  return a.url() < b.url();
+}
+
+prometheus::Histogram& QueryDuration() {
+  static prometheus::Histogram& h =
+      metrics::HistogramFamily("crawl_nameserver_query_duration_seconds",
+                               "Time to answer a Search: fan-out to the queue servers and merge")
+          .Add({}, metrics::LatencyBuckets());
+  return h;
+}
+
+}  // namespace
+
+uint32_t PerServerMatches(uint32_t n, double alpha, size_t servers) {
+  const double s = static_cast<double>(std::max<size_t>(servers, 1));
+  const double each = std::ceil(static_cast<double>(n) * alpha / s);
+  return static_cast<uint32_t>(std::clamp(each, 1.0, 100'000.0));
+}
+
+std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results, uint32_t k) {
+  // 1. By URL hash: one result per URL with the group's best doc rank.
+  std::unordered_map<uint64_t, size_t> by_url;
+  std::vector<v1::SearchResult> groups;
+  for (v1::SearchResult& r : results) {
+    auto [it, fresh] = by_url.try_emplace(r.url_hash(), groups.size());
+    if (fresh) {
+      groups.push_back(std::move(r));
+      continue;
+    }
+    v1::SearchResult& g = groups[it->second];
+    const double rank = std::max(g.score().doc_rank(), r.score().doc_rank());
+    // The page stands for its group; among equals the better score.
+    const bool take = (g.link_only() && !r.link_only()) ||
+                      (g.link_only() == r.link_only() && Better(r, g));
+    if (take) g = std::move(r);
+    g.mutable_score()->set_doc_rank(rank);
+  }
+  for (v1::SearchResult& g : groups) SetTotal(&g);
+  // 2. Pages with the same text under several URLs: the best doc rank stays.
+  std::unordered_map<uint64_t, size_t> by_text;
+  std::vector<v1::SearchResult> kept;
+  for (v1::SearchResult& g : groups) {
+    if (g.link_only()) {
+      kept.push_back(std::move(g));
+      continue;
+    }
+    auto [it, fresh] = by_text.try_emplace(g.text_hash(), kept.size());
+    if (fresh) {
+      kept.push_back(std::move(g));
+    } else if (g.score().doc_rank() > kept[it->second].score().doc_rank()) {
+      kept[it->second] = std::move(g);
+    }
+  }
+  std::sort(kept.begin(), kept.end(), Better);
+  if (kept.size() > k) kept.resize(k);
+  return kept;
+}
+
+grpc::Status NameServerServiceImpl::Search(grpc::ServerContext*, const v1::SearchRequest* req,
+                                           v1::SearchResponse* resp) {
+  const auto started = std::chrono::steady_clock::now();
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
+    if (!c) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+    crawl = *c;
+  }
+  if (req->query().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "empty query"};
+  const uint32_t k = req->limit() == 0 ? 10 : std::min<uint32_t>(req->limit(), 1000);
+  const uint32_t n = req->matches() == 0 ? 200 : std::min<uint32_t>(req->matches(), 10'000);
+  const double alpha = req->alpha() > 0 ? std::min<double>(req->alpha(), 100.0) : 1.6;
+  const uint32_t timeout_ms = req->timeout_ms() == 0 ? 1000 : std::min<uint32_t>(req->timeout_ms(), 60'000);
+  v1::SearchRequest ask = *req;
+  ask.set_crawl_id(crawl.crawl_id());
+  ask.set_limit(PerServerMatches(n, alpha, static_cast<size_t>(crawl.queue_servers_size())));
+  ask.set_timeout_ms(timeout_ms);
+
+  struct Answer {
+    grpc::Status status;
+    v1::SearchResponse response;
+  };
+  std::vector<std::future<Answer>> pending;
+  for (const auto& qs : crawl.queue_servers()) {
+    pending.push_back(std::async(std::launch::async, [this, address = qs.address(), &ask, timeout_ms] {
+      Answer a;
+      auto stub = StubFor(address);
+      grpc::ClientContext ctx;
+      // The walk's own limit plus time for the call itself.
+      SetTimeout(ctx, std::chrono::milliseconds(timeout_ms + 5000));
+      a.status = stub->Search(&ctx, ask, &a.response);
+      return a;
+    }));
+  }
+  std::vector<v1::SearchResult> all;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    Answer a = pending[i].get();
+    const std::string& id = crawl.queue_servers(static_cast<int>(i)).id();
+    if (!a.status.ok()) {
+      // A bad query is bad everywhere: say so rather than return nothing.
+      if (a.status.error_code() == grpc::StatusCode::INVALID_ARGUMENT) return a.status;
+      resp->add_errors(id + ": " + a.status.error_message());
+      continue;
+    }
+    resp->set_matches(resp->matches() + a.response.matches());
+    resp->set_documents(resp->documents() + a.response.documents());
+    resp->set_timed_out(resp->timed_out() || a.response.timed_out());
+    for (v1::SearchResult& r : *a.response.mutable_results()) {
+      r.set_queue_server_id(id);
+      all.push_back(std::move(r));
+    }
+  }
+  resp->set_crawl_id(crawl.crawl_id());
+  for (v1::SearchResult& r : MergeResults(std::move(all), k)) *resp->add_results() = std::move(r);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  QueryDuration().Observe(seconds);
+  spdlog::debug("search {:?} in crawl {}: {} results in {:.3f} s", req->query(), crawl.crawl_id(),
+                resp->results_size(), seconds);
+  return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest* req,
+                                                  v1::CachedPageResponse* resp) {
+  v1::CrawlInfo crawl;
+  {
+    std::lock_guard lock(mu_);
+    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
+    if (!c) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+    crawl = *c;
+  }
+  if (!crawl.params().keep_page_cache())
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "crawl " + std::to_string(crawl.crawl_id()) + " keeps no page cache (crawlctl start --cache-pages)"};
+  v1::CachedPageRequest ask = *req;
+  ask.set_crawl_id(crawl.crawl_id());
+  std::string errors;
+  // The page is with the queue server that owns its host; asking all is
+  // simpler than hashing here and costs one small call each.
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, std::chrono::seconds(30));
+    v1::CachedPageResponse one;
+    grpc::Status s = stub->GetCachedPage(&ctx, ask, &one);
+    if (!s.ok()) {
+      errors += (errors.empty() ? "" : "; ") + qs.id() + ": " + s.error_message();
+      continue;
+    }
+    if (one.found()) {
+      *resp = std::move(one);
+      return grpc::Status::OK;
+    }
+  }
+  if (!errors.empty()) return {grpc::StatusCode::UNAVAILABLE, "page not found; no answer from " + errors};
+  return grpc::Status::OK;
+}
+
+void RegisterSearchMetrics() { (void)QueryDuration(); }
+
+}  // namespace crawl::nameserver

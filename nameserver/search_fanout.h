@@ -1,0 +1,26 @@
+// Search across a crawl's queue servers (DESIGN.md section 8): with S queue
+// servers the name server asks each for ceil(n * alpha / S) matches, groups
+// what comes back by URL hash and text hash, and returns the best k.
+//
+// Grouping (pure, MergeResults): results sharing a URL hash (a page and the
+// link documents of that URL) become one result with the group's highest doc
+// rank; the page's title and snippet are shown when the page is among them.
+// Then pages sharing a text hash (the same text under several URLs) keep
+// only the one with the highest doc rank. Scores are the queue servers'
+// parts with the doc rank replaced by the group's; best total first.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "proto/crawl.pb.h"
+
+namespace crawl::nameserver {
+
+// ceil(n * alpha / servers), at least 1 (servers 0 counts as 1).
+[[nodiscard]] uint32_t PerServerMatches(uint32_t n, double alpha, size_t servers);
+
+// Groups and orders the results of every queue server; at most `k`.
+[[nodiscard]] std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results, uint32_t k);
+
+}  // namespace crawl::nameserver

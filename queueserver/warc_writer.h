@@ -1,0 +1,101 @@
+// Page caches as WARC/1.1 files (ISO 28500:2017; the WARC 1.1 specification
+// of the IIPC): a crawl that keeps page caches is also a standard web
+// archive. Per fetched page the queue server appends a `request` and a
+// `response` record, each its own gzip member (so readers can seek to any
+// record), with WARC-Block-Digest and WARC-Payload-Digest as "sha1:" +
+// base32 (RFC 4648) of the block and of the HTTP body. A file starts with a
+// `warcinfo` record and is closed when it reaches the size limit; the next
+// file gets the next number: DIR/crawl-<id>-<nnnnn>.warc.gz.
+//
+// Deviation: the fetcher ships the decoded body, the status and the media
+// type, not the raw response: the response record's HTTP header block is
+// rebuilt from them (status line, Content-Type, Content-Length), and the
+// request record holds the request line, Host and User-Agent the fetcher
+// sent. Files are written after the request's RocksDB commit: a kill -9
+// between the two loses that batch's pages from the cache (never the index);
+// a member cut by a kill is skipped by ReadWarcFile and a restarted writer
+// starts a new file.
+//
+// Not thread-safe: one writer per crawl, used under the service mutex.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "proto/crawl.pb.h"
+
+namespace crawl::queueserver {
+
+// RFC 4648 base32 (upper case, no padding needed for 20-byte SHA-1 digests;
+// padded with '=' otherwise).
+[[nodiscard]] std::string Base32(std::string_view bytes);
+// "sha1:" + Base32(SHA-1(data)).
+[[nodiscard]] std::string Sha1Digest(std::string_view data);
+
+// One record read back.
+struct WarcRecord {
+  uint64_t offset = 0;  // of its gzip member in the file
+  std::map<std::string, std::string> headers;  // names as written
+  std::string block;
+};
+
+// Reads every complete record of a .warc.gz file (one gzip member per
+// record), calling `visit` for each; stops at the first damaged member (a
+// cut tail). Errors only when the file cannot be read.
+[[nodiscard]] Status ReadWarcFile(const std::string& path, const std::function<void(WarcRecord&&)>& visit);
+// Reads the one record whose gzip member starts at `offset`.
+[[nodiscard]] Result<WarcRecord> ReadWarcRecordAt(const std::string& path, uint64_t offset);
+
+// Splits an HTTP response block ("HTTP/1.1 200 OK\r\n...\r\n\r\nbody") into
+// status, Content-Type and body.
+struct HttpResponseParts {
+  int status = 0;
+  std::string content_type;
+  std::string body;
+};
+[[nodiscard]] Result<HttpResponseParts> ParseHttpResponse(std::string_view block);
+
+class WarcWriter {
+ public:
+  // Files go to `dir` (created if missing) as crawl-<crawl_id>-<n>.warc.gz;
+  // a file is closed once it holds `max_file_bytes` or more.
+  WarcWriter(std::string dir, uint64_t crawl_id, uint64_t max_file_bytes);
+
+  // Scans the files already in `dir` for this crawl: learns where every
+  // cached URL is, and continues with a new file number.
+  [[nodiscard]] Status Open();
+
+  // Appends the request and response records of a fetched page (a record
+  // with status > 0). `user_agent` is the crawl's.
+  [[nodiscard]] Status Write(const v1::FetchRecord& record, const std::string& user_agent);
+
+  // Where the newest response record of `url` is: file path and offset.
+  struct Location {
+    std::string path;
+    uint64_t offset = 0;
+  };
+  [[nodiscard]] const Location* Find(const std::string& url) const;
+
+  [[nodiscard]] const std::vector<std::string>& files() const { return files_; }
+
+ private:
+  std::string NewFilePath();
+  Status Append(const std::string& record_text, uint64_t* offset);
+
+  std::string dir_;
+  uint64_t crawl_id_;
+  uint64_t max_file_bytes_;
+  uint32_t next_number_ = 0;
+  std::string current_;  // "" until the first write
+  uint64_t current_size_ = 0;
+  std::vector<std::string> files_;
+  std::map<std::string, Location> where_;
+  uint64_t uuid_state_;
+};
+
+}  // namespace crawl::queueserver

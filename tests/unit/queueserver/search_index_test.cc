@@ -1,0 +1,330 @@
+// Index and query walk (queueserver/search_index.h) and its durability
+// through the queue store (DESIGN.md sections 7 and 8).
+#include "queueserver/search_index.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include "common/clock.h"
+#include "common/hash.h"
+#include "fetcher/stemmer.h"
+#include "fetcher/tokenizer.h"
+#include "queueserver/crawl_shard.h"
+#include "queueserver/queue_store.h"
+
+using namespace crawl::queueserver;
+namespace v1 = crawl::v1;
+
+namespace {
+
+// A page record as the fetcher ships it: title words then body words, stemmed
+// with the English stemmer; the body is one description sentence.
+v1::FetchRecord Page(const std::string& url, const std::string& title, const std::string& body) {
+  crawl::fetcher::Stemmer en("en");
+  v1::FetchRecord r;
+  r.set_url(url);
+  r.set_kind(v1::URL_KIND_PAGE);
+  r.set_status(200);
+  r.set_title(title);
+  r.set_language("en");
+  r.set_text_hash(crawl::hash::Hash8(title + " " + body));
+  v1::MiniIndex* mi = r.mutable_mini_index();
+  mi->set_stem_language("english");
+  std::map<std::string, v1::IndexTerm*> terms;
+  uint32_t pos = 0;
+  auto add = [&](std::string_view w, bool in_title) {
+    std::string stem(en.Stem(w));
+    v1::IndexTerm*& t = terms[stem];
+    if (!t) {
+      t = mi->add_terms();
+      t->set_term(stem);
+      t->set_term_id(crawl::hash::Hash8(stem));
+    }
+    t->add_positions(pos++);
+    if (in_title) {
+      t->set_title_count(t->title_count() + 1);
+    } else {
+      t->set_body_count(t->body_count() + 1);
+    }
+  };
+  crawl::fetcher::ForEachToken(title, [&](std::string_view w) { add(w, true); });
+  mi->set_title_tokens(pos);
+  const uint32_t body_start = pos;
+  crawl::fetcher::ForEachToken(body, [&](std::string_view w) { add(w, false); });
+  mi->set_token_count(pos);
+  v1::DescriptionSentence* d = r.add_description();
+  d->set_text(body);
+  d->set_weight(1.0f);
+  d->set_first_position(body_start);
+  d->set_end_position(pos);
+  return r;
+}
+
+// Keeps every journal record, as the store would (key order per family).
+struct MemoryJournal final : IndexJournal {
+  std::map<std::string, std::string> families[4];
+  void PutIndex(IndexFamily f, const std::string& k, const std::string& v) override {
+    families[static_cast<int>(f)][k] = v;
+  }
+  IndexImage Image() const {
+    IndexImage im;
+    auto copy = [](const std::map<std::string, std::string>& m, auto* out) {
+      for (const auto& kv : m) out->push_back(kv);
+    };
+    copy(families[0], &im.docs);
+    copy(families[1], &im.doc_map);
+    copy(families[2], &im.postings);
+    copy(families[3], &im.terms);
+    return im;
+  }
+};
+
+std::vector<std::string> Urls(SearchIndex& index, const std::string& text, uint32_t n = 200) {
+  crawl::fetcher::Stemmer en("en");
+  auto q = ParseQuery(text, en);
+  REQUIRE(q.ok());
+  crawl::ManualClock clock;
+  SearchOptions o;
+  o.max_matches = n;
+  std::vector<std::string> urls;
+  for (const SearchHit& h : index.Search(*q, o, clock, en).hits) urls.push_back(h.url);
+  std::sort(urls.begin(), urls.end());
+  return urls;
+}
+
+void AddCorpus(SearchIndex& index) {
+  CHECK(index.AddPage(Page("http://a.test/1", "Red apples", "the red apple pie is sweet and red")));
+  CHECK(index.AddPage(Page("http://a.test/2", "Green", "green apple and a red car")));
+  CHECK(index.AddPage(Page("http://b.test/3", "Cars", "a fast red car drives by the apple tree")));
+  CHECK(index.AddPage(Page("http://b.test/4", "Boats", "boats float on the water")));
+}
+
+}  // namespace
+
+TEST_CASE("conjunctive queries return only documents with every term", "[unit]") {
+  SearchIndex index({}, nullptr);
+  AddCorpus(index);
+  CHECK(index.documents() == 4);
+  CHECK(Urls(index, "red apple") ==
+        std::vector<std::string>{"http://a.test/1", "http://a.test/2", "http://b.test/3"});
+  CHECK(Urls(index, "apple pie") == std::vector<std::string>{"http://a.test/1"});
+  CHECK(Urls(index, "boats car").empty());
+  CHECK(Urls(index, "unknownword").empty());
+}
+
+TEST_CASE("a phrase matches only consecutive positions", "[unit]") {
+  SearchIndex index({}, nullptr);
+  AddCorpus(index);
+  CHECK(Urls(index, "\"red car\"") == std::vector<std::string>{"http://a.test/2", "http://b.test/3"});
+  CHECK(Urls(index, "\"red apple\"") == std::vector<std::string>{"http://a.test/1"});
+  CHECK(Urls(index, "\"apple red\"").empty());
+}
+
+TEST_CASE("alternatives with | and site: restrictions", "[unit]") {
+  SearchIndex index({}, nullptr);
+  AddCorpus(index);
+  CHECK(Urls(index, "pie | boats") == std::vector<std::string>{"http://a.test/1", "http://b.test/4"});
+  CHECK(Urls(index, "red site:b.test") == std::vector<std::string>{"http://b.test/3"});
+  CHECK(Urls(index, "red site:test").size() == 3);  // subdomains of "test"
+  CHECK(Urls(index, "red site:c.test").empty());
+}
+
+TEST_CASE("results carry score parts that add up, best first, at most n", "[unit]") {
+  SearchIndex index({}, nullptr);
+  AddCorpus(index);
+  crawl::fetcher::Stemmer en("en");
+  auto q = ParseQuery("red apple", en);
+  REQUIRE(q.ok());
+  crawl::ManualClock clock;
+  SearchOutcome out = index.Search(*q, {}, clock, en);
+  REQUIRE(out.hits.size() == 3);
+  CHECK(out.matches == 3);
+  for (size_t i = 0; i < out.hits.size(); ++i) {
+    const SearchHit& h = out.hits[i];
+    CHECK(h.relevance > 0);
+    CHECK(h.proximity > 0);
+    if (i > 0) CHECK(out.hits[i - 1].total() >= h.total());
+  }
+  // The page with both words in the title and "red apple" adjacent wins.
+  CHECK(out.hits[0].url == "http://a.test/1");
+  CHECK(out.hits[0].bonus > 0);  // title words
+  CHECK(out.hits[0].title == "Red apples");
+  CHECK(out.hits[0].snippet.find("apple pie") != std::string::npos);
+  SearchOptions one;
+  one.max_matches = 1;
+  CHECK(index.Search(*q, one, clock, en).hits.size() == 1);
+}
+
+TEST_CASE("noindex pages are not indexed; nosnippet pages get no snippet", "[unit]") {
+  SearchIndex index({}, nullptr);
+  v1::FetchRecord hidden = Page("http://a.test/h", "Secret", "hidden zebra");
+  hidden.set_noindex(true);
+  CHECK_FALSE(index.AddPage(hidden));
+  v1::FetchRecord quiet = Page("http://a.test/q", "Quiet", "quiet zebra grazing");
+  quiet.set_nosnippet(true);
+  CHECK(index.AddPage(quiet));
+  v1::FetchRecord error = Page("http://a.test/e", "Error", "zebra error");
+  error.set_status(404);
+  CHECK_FALSE(index.AddPage(error));
+  // The same page (same URL and text) again is not a new document.
+  CHECK_FALSE(index.AddPage(quiet));
+  crawl::fetcher::Stemmer en("en");
+  auto q = ParseQuery("zebra", en);
+  REQUIRE(q.ok());
+  crawl::ManualClock clock;
+  SearchOutcome out = index.Search(*q, {}, clock, en);
+  REQUIRE(out.hits.size() == 1);
+  CHECK(out.hits[0].url == "http://a.test/q");
+  CHECK(out.hits[0].snippet.empty());
+}
+
+TEST_CASE("a link is a small document of its target, without stop words", "[unit]") {
+  SearchIndex index({}, nullptr);
+  v1::DiscoveredLink link;
+  link.set_url("http://c.test/target");
+  link.set_referrer("http://a.test/1");
+  link.set_anchor_text("Click here for Zebra crossings");
+  CHECK(index.AddLink(link, "en"));
+  CHECK_FALSE(index.AddLink(link, "en"));  // same target and text: same doc id
+  v1::DiscoveredLink only_stop = link;
+  only_stop.set_anchor_text("click here");
+  CHECK_FALSE(index.AddLink(only_stop, "en"));
+  v1::DiscoveredLink sitemap = link;
+  sitemap.set_source("sitemap");
+  sitemap.set_anchor_text("zebra map");
+  CHECK_FALSE(index.AddLink(sitemap, "en"));
+  CHECK(Urls(index, "zebra crossing") == std::vector<std::string>{"http://c.test/target"});
+  CHECK(Urls(index, "click").empty());
+  CHECK(Urls(index, "here").empty());
+  crawl::fetcher::Stemmer en("en");
+  auto q = ParseQuery("zebra", en);
+  REQUIRE(q.ok());
+  crawl::ManualClock clock;
+  SearchOutcome out = index.Search(*q, {}, clock, en);
+  REQUIRE(out.hits.size() == 1);
+  CHECK(out.hits[0].link);
+  CHECK(out.hits[0].title == "Click here for Zebra crossings");
+}
+
+TEST_CASE("a linked page ranks above an unlinked one (group score)", "[unit]") {
+  SearchIndex index({}, nullptr);
+  REQUIRE(index.AddPage(Page("http://a.test/x", "Otter", "otter river")));
+  REQUIRE(index.AddPage(Page("http://a.test/y", "Otter", "otter river")));
+  for (const char* anchor : {"swan lake", "swan river", "swan song"}) {
+    v1::DiscoveredLink l;
+    l.set_url("http://a.test/y");
+    l.set_anchor_text(anchor);
+    REQUIRE(index.AddLink(l, "en"));
+  }
+  crawl::fetcher::Stemmer en("en");
+  auto q = ParseQuery("otter", en);
+  REQUIRE(q.ok());
+  crawl::ManualClock clock;
+  SearchOutcome out = index.Search(*q, {}, clock, en);
+  REQUIRE(out.hits.size() == 2);
+  // Of 5 documents, x (arrival 0) scores 5; y's group (arrivals 1-4) scores
+  // 4 + 3 + 2 + 1 = 10, so y's page is first in the doc map.
+  CHECK(out.hits[0].url == "http://a.test/y");
+  CHECK(out.hits[0].doc_rank > out.hits[1].doc_rank);
+}
+
+TEST_CASE("partitions close at the setting and stay searchable", "[unit]") {
+  IndexOptions o;
+  o.partition_docs = 2;
+  MemoryJournal journal;
+  SearchIndex index(o, &journal);
+  for (int i = 0; i < 5; ++i) {
+    REQUIRE(index.AddPage(Page("http://p.test/" + std::to_string(i), "Heron", "heron number " + std::to_string(i))));
+    index.Flush();
+  }
+  CHECK(index.partitions() == 3);
+  CHECK(Urls(index, "heron").size() == 5);
+  // The closed partitions have their ranked doc map stored ('r' keys).
+  size_t ranked = 0;
+  for (const auto& [k, v] : journal.families[1]) ranked += k[0] == 'r';
+  CHECK(ranked == 4);
+}
+
+TEST_CASE("an index restored from its journal answers the same", "[unit]") {
+  IndexOptions o;
+  o.partition_docs = 3;
+  MemoryJournal journal;
+  SearchIndex index(o, &journal);
+  AddCorpus(index);
+  v1::DiscoveredLink link;
+  link.set_url("http://b.test/4");
+  link.set_anchor_text("red apple boats");
+  REQUIRE(index.AddLink(link, "en"));
+  index.Flush();
+  SearchIndex restored(o, nullptr);
+  REQUIRE(restored.Restore(journal.Image()).ok());
+  CHECK(restored.documents() == index.documents());
+  CHECK(restored.partitions() == 2);
+  for (const char* q : {"red apple", "\"red car\"", "boats", "pie | float", "apple site:b.test"}) {
+    INFO(q);
+    CHECK(Urls(restored, q) == Urls(index, q));
+  }
+  CHECK(Urls(restored, "red apple").size() == 4);
+  // Corrupt postings are an error.
+  IndexImage bad = journal.Image();
+  bad.postings[0].second = std::string(5, '\xff');
+  SearchIndex broken(o, nullptr);
+  CHECK_FALSE(broken.Restore(bad).ok());
+}
+
+TEST_CASE("a queue server's index survives a reopen of its store", "[unit]") {
+  std::random_device rd;
+  const auto dir = std::filesystem::temp_directory_path() / ("search_index_test." + std::to_string(rd()));
+  crawl::ManualClock clock;
+  v1::CrawlInfo crawl;
+  crawl.set_crawl_id(7);
+  crawl.set_state(v1::CRAWL_STATE_RUNNING);
+  crawl.mutable_params()->set_index_partition_docs(2);
+  {
+    auto store = QueueStore::Open(dir.string(), {});
+    REQUIRE(store.ok());
+    CrawlShard shard(crawl, &clock, (*store)->NewWriter(7));
+    REQUIRE(shard.Create().ok());
+    v1::SubmitResultsRequest req;
+    req.set_crawl_id(7);
+    req.set_fetcher_id("f");
+    req.set_schedule_id(1);
+    *req.add_records() = Page("http://a.test/1", "Red apples", "the red apple pie");
+    *req.add_records() = Page("http://a.test/2", "Green", "green apple and a red car");
+    *req.add_records() = Page("http://b.test/3", "Cars", "a red car");
+    v1::DiscoveredLink* l = req.add_links();
+    l->set_url("http://a.test/9");
+    l->set_referrer("http://a.test/1");
+    l->set_anchor_text("apple orchard");
+    v1::SubmitResultsResponse resp;
+    REQUIRE(shard.SubmitResults(req, &resp).ok());
+    // A retried batch is not indexed twice.
+    REQUIRE(shard.SubmitResults(req, &resp).ok());
+    CHECK(resp.duplicate());
+    CHECK(shard.index().documents() == 4);
+  }
+  auto store = QueueStore::Open(dir.string(), {});
+  REQUIRE(store.ok());
+  auto shard = CrawlShard::Load(store->get(), 7, &clock);
+  REQUIRE(shard.ok());
+  v1::QueueServerStats stats;
+  (*shard)->FillStats(&stats);
+  CHECK(stats.index_documents() == 4);
+  v1::SearchRequest sr;
+  sr.set_query("apple");
+  v1::SearchResponse out;
+  REQUIRE((*shard)->Search(sr, &out).ok());
+  CHECK(out.results_size() == 3);
+  for (const auto& r : out.results()) {
+    CHECK(r.score().total() == Approx(r.score().doc_rank() + r.score().bonus() + r.score().relevance() +
+                                      r.score().proximity()));
+  }
+  sr.set_query("\"");
+  CHECK_FALSE((*shard)->Search(sr, &out).ok());
+  shard->reset();
+  store->reset();
+  std::filesystem::remove_all(dir);
+}

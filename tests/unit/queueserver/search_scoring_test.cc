@@ -1,0 +1,96 @@
+// Score parts of DESIGN.md section 8 (queueserver/search_scoring.h) on
+// hand-computed examples, and the doc map of DESIGN.md 7
+// (queueserver/doc_map.h).
+#include "queueserver/search_scoring.h"
+
+#include <catch2/catch.hpp>
+
+#include "queueserver/doc_map.h"
+
+using namespace crawl::queueserver;
+
+// DESIGN.md 7: doc rank of A = log10(number of documents after A).
+TEST_CASE("doc rank is log10 of the documents after", "[unit]") {
+  CHECK(DocRank(1000) == Approx(3.0));
+  CHECK(DocRank(10) == Approx(1.0));
+  CHECK(DocRank(1) == Approx(0.0));
+  CHECK(DocRank(0) == 0.0);  // policy: the last document gets 0, not -inf
+}
+
+// DESIGN.md 8, relevance: f=2, l_t=10, N=100, l_d=50, l_avg=100:
+// f' = 2 log2(1 + 100/50) = 3.169925;
+// (log2(1.1) + f' log2(11)) / (f' + 1) = (0.1375035 + 10.9661) / 4.169925 = 2.6627918.
+TEST_CASE("DFR relevance of one term by hand", "[unit]") {
+  CHECK(DfrTerm(2, 10, 100, 50, 100) == Approx(2.6627918).epsilon(1e-6));
+  // f = 0: only the first term remains, over 1.
+  CHECK(DfrTerm(0, 10, 100, 50, 100) == Approx(std::log2(1.1)));
+  // More occurrences in the same document score higher; a rarer term too.
+  CHECK(DfrTerm(4, 10, 100, 50, 100) > DfrTerm(2, 10, 100, 50, 100));
+  CHECK(DfrTerm(2, 5, 100, 50, 100) > DfrTerm(2, 50, 100, 50, 100));
+  // A shorter document with the same f scores higher (normalisation 2).
+  CHECK(DfrTerm(2, 10, 100, 25, 100) > DfrTerm(2, 10, 100, 50, 100));
+}
+
+// DESIGN.md 8, proximity: minimal spans are windows holding every term with
+// no smaller such window inside.
+TEST_CASE("minimal spans of two terms with repeats", "[unit]") {
+  // a at 0, 5, 9; b at 3, 10: [0,3], [3,5], [9,10]; [3,9] is not minimal
+  // ([9,10] is not inside it, but [3,5] is).
+  const std::vector<std::vector<uint32_t>> pos = {{0, 5, 9}, {3, 10}};
+  CHECK(MinimalSpans(pos) == std::vector<Span>{{0, 3}, {3, 5}, {9, 10}});
+  // Proximity = weight * terms * sum 1/(v-u+1) / (l_d - terms + 1)
+  //           = 1 * 2 * (1/4 + 1/3 + 1/2) / 19 = 0.1140351.
+  CHECK(Proximity(pos, 20, 1.0) == Approx(0.11403508771929824));
+  CHECK(Proximity(pos, 20, 2.0) == Approx(2 * 0.11403508771929824));
+}
+
+TEST_CASE("a query term repeated in the document keeps only the tightest window", "[unit]") {
+  // a a a b: only [2,3] is minimal ([0,3] and [1,3] contain it).
+  const std::vector<std::vector<uint32_t>> pos = {{0, 1, 2}, {3}};
+  CHECK(MinimalSpans(pos) == std::vector<Span>{{2, 3}});
+  // 2 * (1/2) / (10 - 2 + 1)
+  CHECK(Proximity(pos, 10, 1.0) == Approx(1.0 / 9.0));
+}
+
+TEST_CASE("minimal spans of three terms", "[unit]") {
+  // a0 b1 c5 a6: [0,5] and [1,6].
+  const std::vector<std::vector<uint32_t>> pos = {{0, 6}, {1}, {5}};
+  CHECK(MinimalSpans(pos) == std::vector<Span>{{0, 5}, {1, 6}});
+  // 1 * 3 * (1/6 + 1/6) / (8 - 3 + 1)
+  CHECK(Proximity(pos, 8, 1.0) == Approx(3.0 * (2.0 / 6.0) / 6.0));
+}
+
+TEST_CASE("proximity needs two terms all present", "[unit]") {
+  CHECK(Proximity({{1, 2, 3}}, 10, 1.0) == 0.0);
+  CHECK(Proximity({{1, 2}, {}}, 10, 1.0) == 0.0);
+  CHECK(MinimalSpans({{1}, {}}).empty());
+}
+
+TEST_CASE("bonuses: CLD URL 2, domain URL 0.5, items by matched share", "[unit]") {
+  BonusWeights w;
+  BonusInput cld;
+  cld.domain_url = true;
+  cld.cld_url = true;
+  CHECK(Bonus(cld, w) == Approx(2.0));
+  BonusInput domain;
+  domain.domain_url = true;
+  CHECK(Bonus(domain, w) == Approx(0.5));
+  BonusInput items;
+  items.title_matched = 1;
+  items.title_terms = 4;  // title factor 2 * 1/4
+  items.path_matched = 2;
+  items.path_terms = 2;   // path factor 1 * 2/2
+  items.host_terms = 3;   // nothing matched
+  CHECK(Bonus(items, w) == Approx(0.5 + 1.0));
+}
+
+// DESIGN.md 7: groups by URL hash then text hash, group score = sum of
+// (documents in partition - arrival position), groups ordered by score.
+TEST_CASE("doc map groups by URL then text hash and orders groups by score", "[unit]") {
+  // 0: A/x (score 4), 1: B/y (3), 2: A/z (2), 3: C/w (1). A = 6, B = 3, C = 1.
+  CHECK(OrderDocMap({{1, 10}, {2, 20}, {1, 30}, {3, 40}}) == std::vector<uint32_t>{0, 2, 1, 3});
+  // A URL linked three times outranks an earlier page: B = 4, A = 3+2+1 = 6;
+  // inside group A, text hash 1 (3 + 1 = 4) before text hash 2 (2).
+  CHECK(OrderDocMap({{2, 1}, {1, 1}, {1, 2}, {1, 1}}) == std::vector<uint32_t>{1, 3, 2, 0});
+  CHECK(OrderDocMap({}).empty());
+}

@@ -1,0 +1,113 @@
+// WARC/1.1 page caches (queueserver/warc_writer.h): records, digests,
+// gzip members, rolling, reopening. An independent reader (warcio) checks
+// the files in tests/integration/warc_cache_test.sh.
+#include "queueserver/warc_writer.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+using namespace crawl::queueserver;
+namespace v1 = crawl::v1;
+
+namespace {
+struct TempDir {
+  TempDir() {
+    std::random_device rd;
+    path = std::filesystem::temp_directory_path() / ("warc_writer_test." + std::to_string(rd()));
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::filesystem::path path;
+};
+
+v1::FetchRecord Fetched(const std::string& url, const std::string& body) {
+  v1::FetchRecord r;
+  r.set_url(url);
+  r.set_kind(v1::URL_KIND_PAGE);
+  r.set_status(200);
+  r.set_mime_type("text/html");
+  r.set_timestamp_unix_us(1'700'000'000'000'000);
+  r.set_body(body);
+  return r;
+}
+}  // namespace
+
+// RFC 4648 section 10 test vectors.
+TEST_CASE("base32 follows RFC 4648", "[unit]") {
+  CHECK(Base32("") == "");
+  CHECK(Base32("f") == "MY======");
+  CHECK(Base32("fo") == "MZXQ====");
+  CHECK(Base32("foo") == "MZXW6===");
+  CHECK(Base32("foobar") == "MZXW6YTBOI======");
+  // SHA-1 of "abc" (a9993e36...) in base32, as WARC tools write it.
+  CHECK(Sha1Digest("abc") == "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
+}
+
+TEST_CASE("request and response records come back with their digests", "[unit]") {
+  TempDir dir;
+  WarcWriter w(dir.path.string(), 9, 1'000'000);
+  REQUIRE(w.Open().ok());
+  REQUIRE(w.Write(Fetched("http://a.test:8080/x?y=1", "<p>hello</p>"), "testbot").ok());
+  REQUIRE(w.files().size() == 1);
+  std::vector<WarcRecord> records;
+  REQUIRE(ReadWarcFile(w.files()[0], [&](WarcRecord&& r) { records.push_back(std::move(r)); }).ok());
+  REQUIRE(records.size() == 3);
+  CHECK(records[0].headers["WARC-Type"] == "warcinfo");
+  WarcRecord& resp = records[1];
+  CHECK(resp.headers["WARC-Type"] == "response");
+  CHECK(resp.headers["WARC-Target-URI"] == "http://a.test:8080/x?y=1");
+  CHECK(resp.headers["Content-Type"] == "application/http;msgtype=response");
+  CHECK(resp.headers["WARC-Date"] == "2023-11-14T22:13:20Z");
+  CHECK(resp.headers["WARC-Block-Digest"] == Sha1Digest(resp.block));
+  CHECK(resp.headers["WARC-Payload-Digest"] == Sha1Digest("<p>hello</p>"));
+  auto http = ParseHttpResponse(resp.block);
+  REQUIRE(http.ok());
+  CHECK(http->status == 200);
+  CHECK(http->content_type == "text/html");
+  CHECK(http->body == "<p>hello</p>");
+  WarcRecord& req = records[2];
+  CHECK(req.headers["WARC-Type"] == "request");
+  CHECK(req.headers["WARC-Concurrent-To"] == resp.headers["WARC-Record-ID"]);
+  CHECK(req.block.starts_with("GET /x?y=1 HTTP/1.1\r\nHost: a.test:8080\r\nUser-Agent: testbot\r\n"));
+  // Each record is its own gzip member: the response can be read alone.
+  const WarcWriter::Location* at = w.Find("http://a.test:8080/x?y=1");
+  REQUIRE(at);
+  CHECK(at->offset == resp.offset);
+  auto alone = ReadWarcRecordAt(at->path, at->offset);
+  REQUIRE(alone.ok());
+  CHECK(alone->block == resp.block);
+}
+
+TEST_CASE("files roll at the size limit and a reopened writer finds its pages", "[unit]") {
+  TempDir dir;
+  {
+    WarcWriter w(dir.path.string(), 3, 200);  // every page overflows a file
+    REQUIRE(w.Open().ok());
+    for (int i = 0; i < 4; ++i)
+      REQUIRE(w.Write(Fetched("http://a.test/" + std::to_string(i), std::string(300, 'a' + i)), "").ok());
+    CHECK(w.files().size() == 4);
+  }
+  // A cut tail (a kill in mid-write) is skipped, not fatal.
+  {
+    std::ofstream tail(dir.path / "crawl-3-00003.warc.gz", std::ios::binary | std::ios::app);
+    tail << "\x1f\x8b\x08";
+  }
+  WarcWriter again(dir.path.string(), 3, 200);
+  REQUIRE(again.Open().ok());
+  const WarcWriter::Location* at = again.Find("http://a.test/2");
+  REQUIRE(at);
+  auto rec = ReadWarcRecordAt(at->path, at->offset);
+  REQUIRE(rec.ok());
+  auto http = ParseHttpResponse(rec->block);
+  REQUIRE(http.ok());
+  CHECK(http->body == std::string(300, 'c'));
+  REQUIRE(again.Write(Fetched("http://a.test/new", "n"), "").ok());
+  CHECK(again.files().back().ends_with("crawl-3-00004.warc.gz"));
+  CHECK(again.Find("http://a.test/3") != nullptr);
+  CHECK(again.Find("http://a.test/none") == nullptr);
+}
