@@ -14,6 +14,9 @@ namespace crawl {
 void AddLoggingFlags(CLI::App& app, LoggingFlags& flags) {
   app.add_option("--log-level", flags.level, "trace, debug, info, warn, error")->capture_default_str();
   app.add_option("--log-file", flags.file, "Log to this file instead of stderr");
+  // DESIGN.md 9: every flag may also come from a TOML file (`name = value`,
+  // names as the long flags without dashes); flags on the command line win.
+  app.set_config("--config", "", "Read flags from this TOML file (e.g. data-dir = \"/var/lib/crawl\")");
 }
 
 Status PrepareProcess(const std::string& process_name, const LoggingFlags& logging, const std::string& data_dir) {
@@ -43,9 +46,15 @@ void AddHttpFlags(CLI::App& app, HttpFlags& flags) {
   app.add_option("--http-port-file", flags.port_file, "Write the bound HTTP port here once listening");
 }
 
-Status StartAdminHttp(const std::string& process_name, const HttpFlags& flags, AdminHttpServer& server) {
+Status ValidateHttpFlags(const HttpFlags& flags) {
   if (flags.listen.empty() || flags.listen == "off") return Status::Ok();
   if (auto s = ValidateHostPort(flags.listen); !s.ok()) return Status::InvalidArgument("--http-listen: " + s.message());
+  return Status::Ok();
+}
+
+Status StartAdminHttp(const std::string& process_name, const HttpFlags& flags, AdminHttpServer& server) {
+  if (flags.listen.empty() || flags.listen == "off") return Status::Ok();
+  if (auto s = ValidateHttpFlags(flags); !s.ok()) return s;
   auto port = server.Start(flags.listen);
   if (!port.ok()) return Status::Unavailable("--http-listen: " + port.status().message());
   spdlog::info("{} metrics at http://{}:{}/metrics", process_name, flags.listen.substr(0, flags.listen.rfind(':')),

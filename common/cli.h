@@ -17,7 +17,7 @@ struct LoggingFlags {
   std::string file;  // empty: stderr
 };
 
-// Adds --log-level and --log-file.
+// Adds --log-level, --log-file and --config (flags from a TOML file).
 void AddLoggingFlags(CLI::App& app, LoggingFlags& flags);
 
 // The admin HTTP endpoint (common/admin_http.h: /metrics, /healthz, pages).
@@ -28,6 +28,9 @@ struct HttpFlags {
 
 // Adds --http-listen and --http-port-file.
 void AddHttpFlags(CLI::App& app, HttpFlags& flags);
+
+// Checks the flags before anything starts.
+[[nodiscard]] Status ValidateHttpFlags(const HttpFlags& flags);
 
 class AdminHttpServer;
 // Starts `server` as the flags say (after the caller added its routes),

@@ -1,5 +1,7 @@
 #include "nameserver/crawlctl_format.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -143,6 +145,32 @@ std::string ProgressLine(const v1::CrawlStatusResponse& status, double pages_per
                 pages_per_second, static_cast<unsigned long long>(t.frontier_size()),
                 static_cast<unsigned long long>(t.leased_urls()), static_cast<unsigned long long>(t.fetch_errors()));
   return buf;
+}
+
+std::string ProgressBarLine(const v1::CrawlStatusResponse& status, double pages_per_second, double bytes_per_second,
+                            uint64_t tick, int bar_width) {
+  if (bar_width < 5) bar_width = 5;
+  std::string bar(static_cast<size_t>(bar_width), '.');
+  std::string percent;
+  const uint64_t budget = status.crawl().params().max_pages();
+  if (budget > 0) {
+    const double done = std::min(1.0, static_cast<double>(status.totals().pages_fetched()) / static_cast<double>(budget));
+    const auto filled = static_cast<size_t>(done * bar_width + 1e-9);
+    std::fill(bar.begin(), bar.begin() + static_cast<std::ptrdiff_t>(filled), '#');
+    char buf[16];
+    std::snprintf(buf, sizeof buf, " %3d%%", static_cast<int>(done * 100.0 + 1e-9));
+    percent = buf;
+  } else {
+    // No budget: the end is unknown; a marker sweeps to show liveness.
+    std::fill(bar.begin(), bar.end(), ' ');
+    const auto span = static_cast<uint64_t>(bar_width - 3);
+    const uint64_t phase = tick % (2 * span);
+    const size_t at = static_cast<size_t>(phase < span ? phase : 2 * span - phase);
+    bar.replace(at, 3, "<=>");
+  }
+  char rate[48];
+  std::snprintf(rate, sizeof rate, "  %.1f MB/s", bytes_per_second / 1e6);
+  return "[" + bar + "]" + percent + "  " + ProgressLine(status, pages_per_second) + rate;
 }
 
 std::string CrawlListJson(const v1::ListCrawlsResponse& list) {

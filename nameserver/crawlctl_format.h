@@ -27,6 +27,11 @@ namespace crawl::nameserver {
 [[nodiscard]] std::string StatusText(const v1::CrawlStatusResponse& status);
 // "crawl 123 running  pages 1200  4.0 pages/s  frontier 345  ..." (no newline).
 [[nodiscard]] std::string ProgressLine(const v1::CrawlStatusResponse& status, double pages_per_second);
+// For a terminal: "[#######.............]  35%  " when the crawl has a page
+// budget (pages fetched / max_pages), else "[   <=>   ]" moving with `tick`;
+// then the progress line with MB/s.
+[[nodiscard]] std::string ProgressBarLine(const v1::CrawlStatusResponse& status, double pages_per_second,
+                                          double bytes_per_second, uint64_t tick, int bar_width = 24);
 
 [[nodiscard]] std::string CrawlListJson(const v1::ListCrawlsResponse& list);
 [[nodiscard]] std::string CrawlListText(const v1::ListCrawlsResponse& list);

@@ -238,19 +238,29 @@ int main(int argc, char** argv) {
       auto first = GetStatus(*stub, nameserver, crawl_id);
       const uint64_t id = first.crawl().crawl_id();
       uint64_t last_pages = first.totals().pages_fetched();
+      uint64_t last_bytes = first.totals().bytes_fetched();
       auto last_time = std::chrono::steady_clock::now();
-      double rate = 0;
-      for (;;) {
+      double rate = 0, byte_rate = 0;
+      for (uint64_t tick = 0;; ++tick) {
         auto resp = GetStatus(*stub, nameserver, id);
         const auto now = std::chrono::steady_clock::now();
         const double dt = std::chrono::duration<double>(now - last_time).count();
         if (dt > 0.5) {
-          rate = static_cast<double>(resp.totals().pages_fetched() - last_pages) / dt;
+          // Numbers can step back when a queue server restarts: no negative rates.
+          const auto grew = [](uint64_t now_v, uint64_t then_v) {
+            return static_cast<double>(now_v > then_v ? now_v - then_v : 0);
+          };
+          rate = grew(resp.totals().pages_fetched(), last_pages) / dt;
+          byte_rate = grew(resp.totals().bytes_fetched(), last_bytes) / dt;
           last_pages = resp.totals().pages_fetched();
+          last_bytes = resp.totals().bytes_fetched();
           last_time = now;
         }
-        std::cout << (tty ? "\r\033[K" : "") << fmt_::ProgressLine(resp, rate) << (tty ? "" : "\n")
-                  << std::flush;
+        if (tty) {
+          std::cout << "\r\033[K" << fmt_::ProgressBarLine(resp, rate, byte_rate, tick) << std::flush;
+        } else {
+          std::cout << fmt_::ProgressLine(resp, rate) << "\n" << std::flush;
+        }
         if (resp.crawl().state() != crawl::v1::CRAWL_STATE_RUNNING) {
           if (tty) std::cout << "\n";
           std::cout << fmt_::StatusText(resp);

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   auto fail = [](const std::string& message) { return crawl::FailStartup("nameserver", message); };
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
+  if (auto s = crawl::ValidateHttpFlags(http); !s.ok()) return fail(s.message());
   if (auto s = crawl::PrepareProcess("nameserver", logging, data_dir); !s.ok()) return fail(s.message());
 
   crawl::SystemClock clock;

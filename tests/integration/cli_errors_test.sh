@@ -48,3 +48,13 @@ for b in nameserver queueserver fetcher crawlctl testweb; do
   "$BIN/$b" --help > /dev/null || fail "$b --help"
 done
 echo "ok: --help"
+
+# Config files (--config, TOML) and the HTTP endpoint flags.
+printf 'poll-ms = "often"\n' > "$WORK/bad.toml"
+expect_error "nameserver bad value in config file" "$BIN/nameserver" --config "$WORK/bad.toml"
+expect_error "nameserver missing config file" "$BIN/nameserver" --config "$WORK/none.toml"
+expect_error "nameserver bad http address" "$BIN/nameserver" --http-listen "localhost"
+expect_error "nameserver unusable data dir" "$BIN/nameserver" --data-dir /proc/crawl-no-such-dir
+expect_error "crawlctl set-param without a value" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" set-param max_pages
+expect_error "crawlctl set-param bad value" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" set-param max_pages many
+expect_error "crawlctl resume unreachable" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" resume

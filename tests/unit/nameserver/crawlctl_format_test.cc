@@ -41,3 +41,19 @@ TEST_CASE("json strings are escaped and invalid utf-8 replaced", "[unit]") {
   CHECK(JsonString(std::string("x\xff", 2)) == "\"x\\ufffd\"");
   CHECK(JsonString(std::string("\x01", 1)) == "\"\\u0001\"");
 }
+
+TEST_CASE("progress bar fills with the page budget and sweeps without one", "[unit]") {
+  crawl::v1::CrawlStatusResponse st;
+  st.mutable_crawl()->set_crawl_id(9);
+  st.mutable_crawl()->set_state(crawl::v1::CRAWL_STATE_RUNNING);
+  st.mutable_crawl()->mutable_params()->set_max_pages(1000);
+  st.mutable_totals()->set_pages_fetched(250);
+  const std::string line = crawl::nameserver::ProgressBarLine(st, 12.5, 3'000'000, 0, 20);
+  CHECK(line.rfind("[#####...............]  25%  crawl 9 running  pages 250  12.5 pages/s", 0) == 0);
+  CHECK(line.find("3.0 MB/s") != std::string::npos);
+  st.mutable_totals()->set_pages_fetched(5000);  // over budget: capped at full
+  CHECK(crawl::nameserver::ProgressBarLine(st, 0, 0, 0, 10).rfind("[##########] 100%", 0) == 0);
+  st.mutable_crawl()->mutable_params()->set_max_pages(0);
+  CHECK(crawl::nameserver::ProgressBarLine(st, 0, 0, 0, 10).rfind("[<=>       ]", 0) == 0);
+  CHECK(crawl::nameserver::ProgressBarLine(st, 0, 0, 3, 10).rfind("[   <=>    ]", 0) == 0);
+}
