@@ -16,15 +16,12 @@ PACKAGES=(
   prometheus-cpp-dev libtomlplusplus-dev
   # tests
   catch2 python3 curl procps
-<<<<<<< HEAD
   # benchmarks (tests/bench/processing.sh: gumbo is the reference parser)
   libgumbo-dev
-=======
   # the status page test loads the page in a real browser
   chromium
   # deploy files test: docker-compose config, YAML
   docker-compose python3-yaml
->>>>>>> main
 )
 
 missing=()
