@@ -22,6 +22,9 @@ PACKAGES=(
   chromium
   # deploy files test: docker-compose config, YAML
   docker-compose python3-yaml
+  # fuzzing (fuzz/run.sh): clang with the libFuzzer and sanitizer runtimes;
+  # llvm for llvm-symbolizer (readable sanitizer stack traces)
+  clang-14 libclang-rt-14-dev llvm
 )
 
 missing=()
