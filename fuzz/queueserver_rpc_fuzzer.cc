@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 
 #include "common/clock.h"
@@ -35,6 +36,8 @@ void Call(crawl::queueserver::QueueServerServiceImpl& service, std::string_view 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  // Protobuf logs every string field with invalid UTF-8 it rejects.
+  google::protobuf::SetLogHandler(nullptr);
   spdlog::set_level(spdlog::level::off);  // keep the fuzzer's output readable
   return 0;
 }
