@@ -6,12 +6,15 @@
 # timeout or an out-of-memory; the reproducer is kept and its path printed.
 #   fuzz/run.sh [SECONDS] [NAME...]     e.g. fuzz/run.sh 10 url robots
 # Environment: CRAWL_JOBS (build parallelism, default 2), CXX (default
-# clang++), FUZZ_KEEP=1 keeps the work directory even on success.
+# clang++), FUZZ_KEEP=1 keeps the work directory even on success,
+# CRAWL_FUZZ_BUILD_DIR (below).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
-build="$root/build-fuzz"
+# CRAWL_FUZZ_BUILD_DIR: another build directory configured with
+# CRAWL_BUILD_FUZZERS=ON (clang) to build and run from.
+build=${CRAWL_FUZZ_BUILD_DIR:-$root/build-fuzz}
 
 # ccache keys on paths relative to the checkout, so worktrees share a cache.
 export CCACHE_BASEDIR="$root"
@@ -21,6 +24,8 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_CXX_COMPILER="${CXX:-clang++}" \
     -DCRAWL_BUILD_FUZZERS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
+grep -q '^CRAWL_BUILD_FUZZERS:BOOL=ON' "$build/CMakeCache.txt" ||
+  { echo "fuzz: $build is not configured with CRAWL_BUILD_FUZZERS=ON" >&2; exit 2; }
 cmake --build "$build" -j "${CRAWL_JOBS:-2}" --target fuzzers
 
 names=("$@")
