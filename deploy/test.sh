@@ -80,7 +80,7 @@ stage_tsan() {
     cmake -S . -B build-tsan "${generator[@]}" -DCRAWL_SANITIZE=thread
   fi
   cmake --build build-tsan -j "$jobs" --target fetcher_test queueserver_test
-  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver): '
+  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):'
 }
 
 stage_fuzz() { ./fuzz/run.sh "${CRAWL_FUZZ_SECONDS:-30}"; }
