@@ -62,9 +62,6 @@ stage_asan() {
     # clang: with gcc's runtimes a UBSan report ignores log_path (it only
     # aborts), so a server's report would be lost in its log. Warnings are
     # the build stage's business (-Werror there), not this one's.
-    # Not shared with build-fuzz: clang 14 fails on crawl_worker_test.cc with
-    # coverage instrumentation ("Cannot represent a difference across
-    # sections"), and the fuzz build needs no test.
     cmake -S . -B build-asan "${generator[@]}" -DCMAKE_CXX_COMPILER="${CXX_SANITIZE:-clang++}" \
       -DCRAWL_SANITIZE=address
   fi
