@@ -18,12 +18,15 @@ PACKAGES=(
   prometheus-cpp-dev libtomlplusplus-dev
   # tests
   catch2 python3 curl procps
+  # benchmarks (tests/bench/processing.sh: gumbo is the reference parser)
+  libgumbo-dev
   # the status page test loads the page in a real browser
   chromium
   # deploy files test: docker-compose config, YAML
   docker-compose python3-yaml
-  # benchmarks (tests/bench/processing.sh: gumbo is the reference parser)
-  libgumbo-dev
+  # fuzzing (fuzz/run.sh): clang with the libFuzzer and sanitizer runtimes;
+  # llvm for llvm-symbolizer (readable sanitizer stack traces)
+  clang-14 libclang-rt-14-dev llvm
 )
 
 missing=()

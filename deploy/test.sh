@@ -1,10 +1,102 @@
 #!/usr/bin/env bash
-# The whole test suite from a fresh machine: installs dependencies, builds,
-# runs every unit and integration test with ctest. Exits non-zero on any
-# failure.
+# The whole test suite from a fresh machine (what CI runs). Stages, in order:
+#   deps    install the Debian packages (deploy/install-deps.sh)
+#   build   the normal -Werror build in build/ (deploy/build.sh)
+#   ctest   every unit and integration test there
+#   asan    build-asan/ (clang, CRAWL_SANITIZE=address: ASan + UBSan, a
+#           finding aborts): unit and integration tests, the latter spawning
+#           the ASan binaries of that build
+#   tsan    build-tsan/ (CRAWL_SANITIZE=thread): fetcher_test, queueserver_test
+#   fuzz    fuzz/run.sh: every libFuzzer target for CRAWL_FUZZ_SECONDS (30) each
+# Every sanitizer report of every process (tests and the servers they start)
+# goes to a log file under build-*/sanitizer-logs/; a stage with any report
+# fails even if the test that caused it passed. Prints the time of each stage
+# and exits non-zero naming the first stage that failed.
+# Environment: CRAWL_TEST_STAGES (default "deps build ctest asan tsan fuzz")
+# runs a subset; CRAWL_FUZZ_SECONDS; CRAWL_JOBS (build parallelism, 2).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-./deploy/install-deps.sh
-./deploy/build.sh
-ctest --test-dir build --output-on-failure -j 2 --timeout 900
+export CCACHE_BASEDIR="$root"
+jobs=${CRAWL_JOBS:-2}
+stages=${CRAWL_TEST_STAGES:-deps build ctest asan tsan fuzz}
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+supp="$root/deploy/sanitizers"
+timings=()
+
+# Everything the unit and integration tests need, but no benchmark.
+test_targets=(common_test fetcher_test queueserver_test nameserver_test testweb_test
+              fetcher queueserver nameserver crawlctl testweb)
+
+# sanitizer_ctest DIR NAME CTEST_ARGS...: runs ctest in DIR with every
+# sanitizer writing to DIR/sanitizer-logs/, then fails on any report.
+sanitizer_ctest() {
+  local dir=$1 name=$2; shift 2
+  local logs="$dir/sanitizer-logs"
+  rm -rf "$logs" && mkdir -p "$logs"
+  # abort_on_error: an ASan/TSan report kills the process with SIGABRT, so a
+  # server that hits one dies visibly; log_path: the report also survives
+  # when a test only checks output or kills its children. UBSan halts on the
+  # first finding (with -fno-sanitize-recover=undefined it aborts anyway).
+  local rc=0
+  ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:log_path=$logs/asan:suppressions=$supp/asan.supp" \
+  LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
+  UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$logs/ubsan:suppressions=$supp/ubsan.supp" \
+  TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:log_path=$logs/tsan:suppressions=$supp/tsan.supp" \
+    ctest --test-dir "$dir" --output-on-failure -j 2 --timeout 1200 "$@" || rc=$?
+  if compgen -G "$logs/*" >/dev/null; then
+    echo "test.sh: $name: sanitizer reports:" >&2
+    for f in "$logs"/*; do echo "== $f" >&2; head -n 80 "$f" >&2; done
+    rc=1
+  fi
+  return $rc
+}
+
+stage_deps() { ./deploy/install-deps.sh; }
+stage_build() { ./deploy/build.sh; }
+stage_ctest() { ctest --test-dir build --output-on-failure -j 2 --timeout 900; }
+
+stage_asan() {
+  if [ ! -f build-asan/CMakeCache.txt ]; then
+    # clang: with gcc's runtimes a UBSan report ignores log_path (it only
+    # aborts), so a server's report would be lost in its log. Warnings are
+    # the build stage's business (-Werror there), not this one's.
+    cmake -S . -B build-asan "${generator[@]}" -DCMAKE_CXX_COMPILER="${CXX_SANITIZE:-clang++}" \
+      -DCRAWL_SANITIZE=address
+  fi
+  cmake --build build-asan -j "$jobs" --target "${test_targets[@]}"
+  sanitizer_ctest build-asan asan -L 'unit|integration'
+}
+
+stage_tsan() {
+  if [ ! -f build-tsan/CMakeCache.txt ]; then
+    # No -Werror: gcc 12 warns (-Wtsan) that atomic_thread_fence, used by
+    # Boost.Asio's std_fenced_block, is not instrumented; warnings are the
+    # build stage's business.
+    cmake -S . -B build-tsan "${generator[@]}" -DCRAWL_SANITIZE=thread
+  fi
+  cmake --build build-tsan -j "$jobs" --target fetcher_test queueserver_test
+  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):'
+}
+
+stage_fuzz() { ./fuzz/run.sh "${CRAWL_FUZZ_SECONDS:-30}"; }
+
+report() {
+  echo "test.sh: stage times:"
+  for t in "${timings[@]}"; do echo "  $t"; done
+}
+
+for stage in $stages; do
+  echo "=== test.sh: stage $stage ($(date -u +%H:%M:%S))"
+  start=$SECONDS
+  if ! "stage_$stage"; then
+    timings+=("$stage: FAILED after $((SECONDS - start)) s")
+    report
+    echo "test.sh: FAILED at stage '$stage'" >&2
+    exit 1
+  fi
+  timings+=("$stage: $((SECONDS - start)) s")
+done
+report
+echo "test.sh: all stages passed ($stages)"

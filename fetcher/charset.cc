@@ -245,9 +245,13 @@ DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, b
   Encoding encoding;
   if (!label.empty()) {
     encoding = EncodingForLabel(label);
+    // An unsupported label is reported as written, but it comes from the
+    // page or a header: its bytes may be anything, and the record's proto3
+    // string must be valid UTF-8 (found by fuzz/html_fuzzer).
+    uint32_t label_invalid = 0;
     out.charset = encoding == Encoding::kUtf8          ? "utf-8"
                   : encoding == Encoding::kWindows1252 ? "windows-1252"
-                                                       : label;
+                                                       : ToUtf8(label, Encoding::kUtf8, &label_invalid);
   } else {
     encoding = ValidUtf8Prefix(body) == body.size() ? Encoding::kUtf8 : Encoding::kWindows1252;
     out.charset = encoding == Encoding::kUtf8 ? "utf-8" : "windows-1252";

@@ -4,6 +4,7 @@
 #include "common/hash.h"
 #include "common/robots.h"
 #include "common/url.h"
+#include "fetcher/charset.h"
 #include "fetcher/html_processor.h"
 #include "fetcher/sitemap_processor.h"
 
@@ -13,6 +14,15 @@ namespace {
 ProcessingContext& ThreadContext() {
   thread_local ProcessingContext context;
   return context;
+}
+
+// Header-derived text (media type, error messages quoting a header) as valid
+// UTF-8: proto3 string fields must be, or the queue server cannot parse the
+// fetcher's whole SubmitResults batch. Invalid bytes become U+FFFD.
+std::string ValidUtf8(const std::string& s) {
+  if (ValidUtf8Prefix(s) == s.size()) return s;
+  uint32_t invalid = 0;
+  return ToUtf8(s, Encoding::kUtf8, &invalid);
 }
 
 bool IsXmlMime(const std::string& mime) {
@@ -79,10 +89,10 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   r.set_kind(scheduled.kind());
   r.set_status(result.status);
   r.set_bytes(result.body.size());
-  r.set_mime_type(result.mime_type);
+  r.set_mime_type(ValidUtf8(result.mime_type));
   r.set_fetch_ms(result.fetch_ms);
   r.set_timestamp_unix_us(result.start_unix_us);
-  r.set_error(result.error);
+  r.set_error(ValidUtf8(result.error));
   r.set_truncated(result.truncated);
   if (result.status > 0) r.set_content_digest(hash::Hash8Hex(result.body));
 
