@@ -12,14 +12,17 @@
 # goes to a log file under build-*/sanitizer-logs/; a stage with any report
 # fails even if the test that caused it passed. Prints the time of each stage
 # and exits non-zero naming the first stage that failed.
-# Environment: CRAWL_TEST_STAGES (default "deps build ctest asan tsan fuzz")
-# runs a subset; CRAWL_FUZZ_SECONDS; CRAWL_JOBS (build parallelism, 2).
+# Environment: CRAWL_TEST_STAGES (default "deps build ctest": what CI runs
+# today; "deps build ctest asan tsan fuzz" runs everything — the sanitizer
+# and fuzz stages are not in CI yet because their run time on the CI machine
+# is not measured end to end); CRAWL_FUZZ_SECONDS; CRAWL_JOBS (build
+# parallelism, 2).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export CCACHE_BASEDIR="$root"
 jobs=${CRAWL_JOBS:-2}
-stages=${CRAWL_TEST_STAGES:-deps build ctest asan tsan fuzz}
+stages=${CRAWL_TEST_STAGES:-deps build ctest}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 supp="$root/deploy/sanitizers"
