@@ -828,7 +828,7 @@ TEST_CASE("a redirect is reported with its Location and never followed", "[unit]
 // ---- DNS through c-ares (fetcher/dns_resolver.h) ----
 
 // Fetches `urls` with a resolver that asks `dns` (loopback only).
-static std::vector<FetchResult> FetchWithDns(FetcherOptions options, const DnsTestServer& dns,
+static std::vector<FetchResult> FetchWithDns(const FetcherOptions& base_options, const DnsTestServer& dns,
                                       const std::vector<std::string>& urls) {
   net::io_context ioc;
   crawl::fetcher::DnsOptions dns_options;
@@ -837,6 +837,8 @@ static std::vector<FetchResult> FetchWithDns(FetcherOptions options, const DnsTe
   dns_options.tries = 1;
   auto resolver = crawl::fetcher::DnsResolver::Create(ioc, dns_options);
   REQUIRE(resolver.ok());
+  // Declared after ioc: the resolver (timer, descriptors) goes before it.
+  FetcherOptions options = base_options;
   options.resolver = *resolver;
   HttpFetcher fetcher(ioc, options);
   std::vector<FetchResult> results;
