@@ -94,6 +94,7 @@ std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t 
          ",\"frontier_size\":" + Num(st.frontier_size()) + ",\"pages_fetched\":" + Num(st.pages_fetched()) +
          ",\"urls_seen\":" + Num(st.urls_seen()) + ",\"hosts\":" + Num(st.hosts()) +
          ",\"leased_urls\":" + Num(st.leased_urls()) + ",\"fetch_errors\":" + Num(st.fetch_errors()) +
+         ",\"index_documents\":" + Num(st.index_documents()) +
          ",\"tiers\":[";
     for (int i = 0; i < st.tiers_size(); ++i)
       o += (i ? "," : "") + std::string("[") + std::to_string(st.tiers(i).tier()) + "," + Num(st.tiers(i).urls()) + "]";
@@ -219,7 +220,7 @@ function render(s){
   chart("chart-rate",rate);
   const ok=b=>b?"<span class='good'>up</span>":"<span class='bad'>down</span>";
   table("queue-servers",[["id",r=>esc(r.id),"l"],["address",r=>esc(r.address),"l"],["health",r=>ok(r.healthy),"l"],
-    ["frontier",r=>fmt(r.frontier_size)],["tiers",r=>r.tiers.map(t=>"t"+t[0]+": "+fmt(t[1])).join(", "),"l"],["pages",r=>fmt(r.pages_fetched)],["URLs seen",r=>fmt(r.urls_seen)],["hosts",r=>fmt(r.hosts)],
+    ["frontier",r=>fmt(r.frontier_size)],["tiers",r=>r.tiers.map(t=>"t"+t[0]+": "+fmt(t[1])).join(", "),"l"],["pages",r=>fmt(r.pages_fetched)],["URLs seen",r=>fmt(r.urls_seen)],["indexed",r=>fmt(r.index_documents)],["hosts",r=>fmt(r.hosts)],
     ["leased",r=>fmt(r.leased_urls)],["errors",r=>fmt(r.fetch_errors)]],s.queue_servers);
   table("fetchers",[["id",r=>esc(r.id),"l"],["health",r=>ok(r.healthy),"l"],["fetches",r=>fmt(r.fetches)],["in flight",r=>fmt(r.in_flight)],
     ["MB",r=>(r.bytes/1e6).toFixed(1)],["schedules",r=>fmt(r.schedules)],["batches",r=>fmt(r.batches_shipped)],["errors",r=>fmt(r.fetch_errors)]],s.fetchers);

@@ -27,6 +27,7 @@ NameServerServiceImpl::Snapshot RunningCrawl() {
     st.set_queue_server_id(m.info.id());
     st.set_pages_fetched(100 * (i + 1));
     st.set_frontier_size(10);
+    st.set_index_documents(7 * (i + 1));
     auto* tier = st.add_tiers();
     tier->set_tier(2);
     tier->set_urls(10);
@@ -66,6 +67,7 @@ TEST_CASE("status json sums the queue servers and derives rates from history", "
   REQUIRE(qs.size() == 2);
   CHECK(qs[0].as_object().at("healthy").as_bool());
   CHECK_FALSE(qs[1].as_object().at("healthy").as_bool());
+  CHECK(qs[1].as_object().at("index_documents").as_int64() == 14);
   CHECK(qs[0].as_object().at("tiers").as_array()[0].as_array()[1].as_int64() == 10);
   CHECK(j.at("fetchers").as_array()[0].as_object().at("in_flight").as_int64() == 12);
 }
