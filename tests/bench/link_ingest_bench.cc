@@ -17,19 +17,17 @@
 #include <string>
 #include <unistd.h>
 
+#include "tests/bench/bench_util.h"
 #include "queueserver/frontier.h"
 #include "queueserver/queue_store.h"
 
 namespace qs = crawl::queueserver;
 
-namespace {
+using crawl::bench::CpuModel;
+using crawl::bench::RssBytes;
+using crawl::bench::ThreadCpuSeconds;
 
-size_t RssBytes() {
-  std::ifstream statm("/proc/self/statm");
-  size_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
+namespace {
 
 std::string Host(uint64_t h) { return "http://www.host" + std::to_string(h) + ".example.test"; }
 

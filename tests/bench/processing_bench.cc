@@ -30,9 +30,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tests/bench/bench_util.h"
 #include "common/html_links.h"
 #include "fetcher/page_processor.h"
 #include "fetcher/tokenizer.h"
+
+using crawl::bench::CpuModel;
+using crawl::bench::RssBytes;
+using crawl::bench::ThreadCpuSeconds;
 
 namespace {
 
@@ -109,23 +114,6 @@ std::map<std::string, int> TokenCounts(std::string_view text) {
   return counts;
 }
 
-std::string Machine() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  }
-  return "unknown";
-}
-
-// CPU time of this thread: "per core" figures that other processes on a
-// shared machine disturb less than wall time does.
-double ThreadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
 template <typename F>
 double BestSeconds(int repeat, F&& f) {
   double best = 1e30;
@@ -174,7 +162,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const double mb = static_cast<double>(bytes) / 1e6;
-  std::printf("machine: %s; %u hardware threads; one thread measured\n", Machine().c_str(),
+  std::printf("machine: %s; %u hardware threads; one thread measured\n", CpuModel().c_str(),
               std::thread::hardware_concurrency());
   std::printf("corpus: %zu pages, %.1f MB; best of %d runs; thread CPU time\n\n", pages.size(), mb, repeat);
 

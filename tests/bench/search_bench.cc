@@ -21,10 +21,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tests/bench/bench_util.h"
 #include "common/clock.h"
 #include "common/hash.h"
 #include "fetcher/stemmer.h"
 #include "queueserver/search_index.h"
+
+using crawl::bench::CpuModel;
+using crawl::bench::RssBytes;
+using crawl::bench::ThreadCpuSeconds;
 
 using namespace crawl::queueserver;
 namespace v1 = crawl::v1;
@@ -35,22 +40,6 @@ struct CountingJournal final : IndexJournal {
   uint64_t bytes = 0;
   void PutIndex(IndexFamily, const std::string& k, const std::string& v) override { bytes += k.size() + v.size(); }
 };
-
-std::string CpuName() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  }
-  return "unknown";
-}
-
-// CPU time of this thread: the machine is shared, wall time is not ours.
-double ThreadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
 
 double Percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
@@ -118,7 +107,7 @@ int main(int argc, char** argv) {
       batch.clear();
     }
   }
-  std::printf("machine: %s, %u cores\n", CpuName().c_str(), std::thread::hardware_concurrency());
+  std::printf("machine: %s, %u cores\n", CpuModel().c_str(), std::thread::hardware_concurrency());
   std::printf("index build: %llu documents of %u tokens: %.0f documents/s per core (CPU %.2f s), %.0f/s wall; "
               "%.1f MB of records\n",
               static_cast<unsigned long long>(docs), tokens + 5, static_cast<double>(docs) / build_cpu, build_cpu,

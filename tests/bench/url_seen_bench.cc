@@ -17,25 +17,15 @@
 #include <string>
 #include <unistd.h>
 
+#include "tests/bench/bench_util.h"
 #include "common/hash.h"
 #include "queueserver/url_seen.h"
 
+using crawl::bench::CpuModel;
+using crawl::bench::RssBytes;
+using crawl::bench::ThreadCpuSeconds;
+
 namespace {
-
-size_t RssBytes() {
-  std::ifstream statm("/proc/self/statm");
-  size_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
-
-std::string CpuModel() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-  return "unknown";
-}
 
 // The i-th distinct URL: 100,000 hosts, directory trees, numbered pages.
 std::string UrlNumber(uint64_t i, std::string& buf) {

@@ -1,0 +1,40 @@
+// What every benchmark under tests/bench prints and measures the same way:
+// the machine it ran on, this thread's CPU time (per-core figures that a
+// shared, noisy machine disturbs less than wall time) and the process RSS.
+#pragma once
+
+#include <time.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <fstream>
+#include <string>
+
+namespace crawl::bench {
+
+// The CPU model from /proc/cpuinfo ("unknown" when absent).
+inline std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  }
+  return "unknown";
+}
+
+// CPU seconds this thread has used.
+inline double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Resident set size of this process in bytes.
+inline size_t RssBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace crawl::bench
