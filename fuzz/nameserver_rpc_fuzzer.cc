@@ -18,32 +18,20 @@
 #include <cstdlib>
 #include <string_view>
 
-#include <google/protobuf/stubs/logging.h>
-#include <spdlog/spdlog.h>
-
 #include "common/clock.h"
+#include "fuzz/rpc_fuzz.h"
 #include "nameserver/service.h"
 
 namespace {
 
 namespace v1 = crawl::v1;
 using S = crawl::nameserver::NameServerServiceImpl;
-
-template <typename Req, typename Resp, typename Handler>
-void Call(S& service, std::string_view bytes, Handler handler) {
-  Req req;
-  if (!req.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return;
-  Resp resp;
-  grpc::ServerContext context;
-  (void)(service.*handler)(&context, &req, &resp);
-}
+using crawl::fuzz::CallRpc;
 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // Protobuf logs every string field with invalid UTF-8 it rejects.
-  google::protobuf::SetLogHandler(nullptr);
-  spdlog::set_level(spdlog::level::off);  // one log line per call would drown the fuzzer's output
+  crawl::fuzz::SilenceLibraryLogs();
   return 0;
 }
 
@@ -56,39 +44,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   S service(options, &clock, store->get());
   if (!service.Load().ok()) std::abort();
 
-  std::string_view in(reinterpret_cast<const char*>(data), size);
-  int calls = 0;
-  while (!in.empty() && calls++ < 64) {
-    const uint8_t selector = static_cast<uint8_t>(in[0]);
-    in.remove_prefix(1);
-    size_t len = in.size();
-    if (in.size() >= 2) {
-      len = static_cast<uint8_t>(in[0]) | (static_cast<size_t>(static_cast<uint8_t>(in[1])) << 8);
-      in.remove_prefix(2);
-      if (len > in.size()) len = in.size();
-    }
-    const std::string_view bytes = in.substr(0, len);
-    in.remove_prefix(len);
+  crawl::fuzz::ForEachCall(data, size, [&](uint8_t selector, std::string_view bytes) {
     switch (selector % 12) {
-      case 0: Call<v1::RegisterQueueServerRequest, v1::RegisterQueueServerResponse>(service, bytes, &S::RegisterQueueServer); break;
-      case 1: Call<v1::HeartbeatRequest, v1::HeartbeatResponse>(service, bytes, &S::Heartbeat); break;
-      case 2: Call<v1::GetCrawlStateRequest, v1::GetCrawlStateResponse>(service, bytes, &S::GetCrawlState); break;
-      case 3: Call<v1::StartCrawlRequest, v1::StartCrawlResponse>(service, bytes, &S::StartCrawl); break;
-      case 4: Call<v1::StopCrawlRequest, v1::StopCrawlResponse>(service, bytes, &S::StopCrawl); break;
-      case 5: Call<v1::CrawlStatusRequest, v1::CrawlStatusResponse>(service, bytes, &S::CrawlStatus); break;
-      case 6: Call<v1::ListCrawlsRequest, v1::ListCrawlsResponse>(service, bytes, &S::ListCrawls); break;
-      case 7: Call<v1::ListQueueServersRequest, v1::ListQueueServersResponse>(service, bytes, &S::ListQueueServers); break;
+      case 0: CallRpc<v1::RegisterQueueServerRequest, v1::RegisterQueueServerResponse>(service, bytes, &S::RegisterQueueServer); break;
+      case 1: CallRpc<v1::HeartbeatRequest, v1::HeartbeatResponse>(service, bytes, &S::Heartbeat); break;
+      case 2: CallRpc<v1::GetCrawlStateRequest, v1::GetCrawlStateResponse>(service, bytes, &S::GetCrawlState); break;
+      case 3: CallRpc<v1::StartCrawlRequest, v1::StartCrawlResponse>(service, bytes, &S::StartCrawl); break;
+      case 4: CallRpc<v1::StopCrawlRequest, v1::StopCrawlResponse>(service, bytes, &S::StopCrawl); break;
+      case 5: CallRpc<v1::CrawlStatusRequest, v1::CrawlStatusResponse>(service, bytes, &S::CrawlStatus); break;
+      case 6: CallRpc<v1::ListCrawlsRequest, v1::ListCrawlsResponse>(service, bytes, &S::ListCrawls); break;
+      case 7: CallRpc<v1::ListQueueServersRequest, v1::ListQueueServersResponse>(service, bytes, &S::ListQueueServers); break;
       case 8: {
         v1::GetCrawlLogRequest req;
-        if (!req.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) break;
+        if (!req.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return;
         grpc::ServerContext context;
         (void)service.GetCrawlLog(&context, &req, nullptr);
-        break;
+        return;
       }
-      case 9: Call<v1::ResumeCrawlRequest, v1::ResumeCrawlResponse>(service, bytes, &S::ResumeCrawl); break;
-      case 10: Call<v1::SetCrawlParamsRequest, v1::SetCrawlParamsResponse>(service, bytes, &S::SetCrawlParams); break;
+      case 9: CallRpc<v1::ResumeCrawlRequest, v1::ResumeCrawlResponse>(service, bytes, &S::ResumeCrawl); break;
+      case 10: CallRpc<v1::SetCrawlParamsRequest, v1::SetCrawlParamsResponse>(service, bytes, &S::SetCrawlParams); break;
       case 11: (void)service.TakeSnapshot(); break;
     }
-  }
+  });
   return 0;
 }
