@@ -3,6 +3,8 @@
 #include <rocksdb/db.h>
 #include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
+#include <rocksdb/cache.h>
+#include <rocksdb/table.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_batch.h>
 
@@ -258,10 +260,15 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
   // The vector memtables below do not take concurrent writers (we have one
   // writer per request anyway).
   db_options.allow_concurrent_memtable_write = false;
+  db_options.db_write_buffer_size = options.memtable_bytes;
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  std::shared_ptr<rocksdb::TableFactory> table_factory(rocksdb::NewBlockBasedTableFactory(table_options));
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
   for (int cf = 0; cf < kCfCount; ++cf) {
     rocksdb::ColumnFamilyOptions cf_options;
+    cf_options.table_factory = table_factory;
     // Write-mostly families (the URL-seen set, the queues, the crawl log):
     // nothing reads them by key while the process runs (the in-memory
     // frontier answers), only a full scan at start-up. A vector memtable
