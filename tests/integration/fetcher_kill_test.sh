@@ -33,3 +33,4 @@ state=$(wait_crawl_over 300)
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 "$BIN/testweb" export "${web[@]}" --out "$WORK/reachable.tsv"
 python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" "$schedule_size" "kill -9 of a fetcher"
+check_index_consistent "kill -9 of a fetcher"

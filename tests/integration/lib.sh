@@ -65,3 +65,12 @@ wait_crawl_over() {
   "$BIN/crawlctl" status >&2 || true
   fail "crawl still running after $1 s"
 }
+
+# check_index_consistent WHAT: once a crawl is over, the frontier is empty and
+# 40 sampled fetched pages are each found once in the index
+# (check_index_consistent.py); reads $WORK/crawl.log and $WORK/hosts.
+check_index_consistent() {
+  "$BIN/crawlctl" status --json > "$WORK/final-status.json"
+  python3 "$SRC/tests/integration/check_index_consistent.py" "$WORK/crawl.log" "$WORK/hosts" \
+    "$WORK/final-status.json" 40 "$1"
+}

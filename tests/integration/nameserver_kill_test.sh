@@ -36,3 +36,4 @@ state=$(wait_crawl_over 300)
 [ "$state" = done ] || fail "crawl ended as $state"
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" 0 "2 kill -9 of the name server"
+check_index_consistent "2 kill -9 of the name server"

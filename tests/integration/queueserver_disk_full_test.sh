@@ -59,3 +59,4 @@ state=$(wait_crawl_over 300)
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" \
   "$((2 * fetchers * schedule_size))" "a full disk on a queue server"
+check_index_consistent "a full disk"

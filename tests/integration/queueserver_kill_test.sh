@@ -57,3 +57,4 @@ state=$(wait_crawl_over 300)
 [ "$state" = done ] || fail "crawl ended as $state"
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" "$((kills * fetchers * schedule_size))" "3 kill -9 of queue servers"
+check_index_consistent "3 kill -9 of queue servers"

@@ -39,3 +39,4 @@ state=$(wait_crawl_over 300)
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" \
   "$((fetchers * schedule_size))" "a queue server unreachable for 30 s"
+check_index_consistent "a queue server unreachable for 30 s"

@@ -105,4 +105,5 @@ def main():
     print(f'{mode} {" ".join(args)}: {len(res)} results ok')
 
 
-main()
+if __name__ == '__main__':
+    main()
