@@ -61,6 +61,11 @@ Target* SiteContext::Find(const std::string& url) {
   return it == seq_of_.end() ? nullptr : &by_seq_.at(it->second);
 }
 
+const Target* SiteContext::Find(const std::string& url) const {
+  auto it = seq_of_.find(url);
+  return it == seq_of_.end() ? nullptr : &by_seq_.at(it->second);
+}
+
 std::optional<Target> SiteContext::Remove(const std::string& url) {
   auto it = seq_of_.find(url);
   if (it == seq_of_.end()) return std::nullopt;

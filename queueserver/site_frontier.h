@@ -114,6 +114,7 @@ class SiteContext {
   // The active target with this URL, created with `seq` if it is new.
   Target& AddTarget(const std::string& url, uint64_t seq);
   [[nodiscard]] Target* Find(const std::string& url);
+  [[nodiscard]] const Target* Find(const std::string& url) const;
   // Removes an active target and returns it.
   std::optional<Target> Remove(const std::string& url);
   // Active targets in discovery order (ascending seq).
