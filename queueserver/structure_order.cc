@@ -256,6 +256,16 @@ const SiteContext* StructureOrder::ContextOf(const std::string& origin) const {
   return it == sites_.end() ? nullptr : &it->second->ctx;
 }
 
+StructureOrder::Totals StructureOrder::totals() const {
+  Totals t;
+  t.sites = sites_.size();
+  for (const auto& [origin, site] : sites_) {
+    t.gc_nodes += site->structure->gc().size();
+    t.gb_nodes += site->structure->gb().size();
+  }
+  return t;
+}
+
 CldStats StructureOrder::Stats(const std::string& cld) const {
   auto it = clds_.find(cld);
   return it == clds_.end() ? CldStats{} : it->second;

@@ -64,6 +64,10 @@ class StructureOrder final : public FrontierOrder {
   void RestoreStructure(const std::vector<StructureNodeRecord>& nodes) override;
 
   // Tests and stats.
+  struct Totals {
+    size_t sites = 0, gc_nodes = 0, gb_nodes = 0;
+  };
+  [[nodiscard]] Totals totals() const;
   [[nodiscard]] const StructureModule* ModuleOf(const std::string& origin) const;
   [[nodiscard]] const SiteContext* ContextOf(const std::string& origin) const;
   [[nodiscard]] CldStats Stats(const std::string& cld) const;
