@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
   std::string order = "host_budget";
   std::string wseen_increment, opic_split, scoring_filters;
   uint64_t ram_budget_urls = 0;
+  uint32_t structure_load_take = 0;
   uint32_t backoff_base = 0, backoff_max = 0, park_after = 0, park_seconds = 0, max_url_retries = 0;
   uint64_t max_pages = 0;
   bool allow_private = false;
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
   std::string user_agent;
   start->add_option("--seeds", seeds_file, "File with one seed URL per line")->required();
   start->add_option("--order", order, "Crawl order")
-      ->check(CLI::IsMember({"bfs", "host_budget", "opic"}))
+      ->check(CLI::IsMember({"bfs", "host_budget", "opic", "structure"}))
       ->capture_default_str();
   start->add_option("--wseen-increment", wseen_increment, "host_budget weighted-seen increment: log (default) or min")
       ->check(CLI::IsMember({"log", "min"}));
@@ -98,6 +99,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"cld", "plain"}));
   start->add_option("--scoring-filters", scoring_filters, "Comma-separated ScoringFilter chain (default: the order's)");
   start->add_option("--ram-budget-urls", ram_budget_urls, "opic: queued URLs kept in RAM (default 1000000)");
+  start->add_option("--load-take", structure_load_take,
+                    "structure: pages one iteration of a site's frontier sends to fetch (default 10)");
   start->add_option("--backoff-base-seconds", backoff_base, "First back-off of a failing host (default 2)");
   start->add_option("--backoff-max-seconds", backoff_max, "Longest back-off and Retry-After honoured (default 600)");
   start->add_option("--park-after-failures", park_after, "Failures in a row that park a host (default 8)");
@@ -298,6 +301,7 @@ int main(int argc, char** argv) {
       p->set_opic_split(opic_split);
       p->set_scoring_filters(scoring_filters);
       p->set_ram_budget_urls(ram_budget_urls);
+      p->set_structure_load_take(structure_load_take);
       p->set_backoff_base_seconds(backoff_base);
       p->set_backoff_max_seconds(backoff_max);
       p->set_park_after_failures(park_after);

@@ -49,8 +49,9 @@ void AddTotals(const v1::QueueServerStats& s, v1::QueueServerStats* t) {
 Status NormalizeParams(v1::CrawlParams* p) {
   // host_budget is the default order (DESIGN.md 5.1).
   if (p->order().empty()) p->set_order("host_budget");
-  if (p->order() != "bfs" && p->order() != "host_budget" && p->order() != "opic")
-    return Status::InvalidArgument("unknown crawl order '" + p->order() + "' (available: bfs, host_budget, opic)");
+  if (p->order() != "bfs" && p->order() != "host_budget" && p->order() != "opic" && p->order() != "structure")
+    return Status::InvalidArgument("unknown crawl order '" + p->order() +
+                                   "' (available: bfs, host_budget, opic, structure)");
   // Order options (the queue server checks them again, with the filter names).
   if (!p->wseen_increment().empty() && p->wseen_increment() != "log" && p->wseen_increment() != "min")
     return Status::InvalidArgument("unknown wseen_increment '" + p->wseen_increment() + "' (log or min)");

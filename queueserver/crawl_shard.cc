@@ -52,6 +52,10 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   o.order.split = *split;
   o.order.scoring_filters = p.scoring_filters();
   if (p.ram_budget_urls() > 0) o.order.ram_budget_urls = static_cast<size_t>(p.ram_budget_urls());
+  if (p.structure_load_take() > 0) {
+    if (p.structure_load_take() > 100'000) return Status::InvalidArgument("structure_load_take above 100000");
+    o.order.structure_load_take = p.structure_load_take();
+  }
   // The chain must parse, and only the opic order takes one.
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
   if (p.backoff_base_seconds() > 0) o.backoff.base_ms = int64_t{p.backoff_base_seconds()} * 1000;
@@ -236,6 +240,7 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
     in.links_on_page = link.links_on_page();
     in.from_sitemap = link.from_sitemap();
     in.likely_non_html = link.likely_non_html();
+    in.anchor_text = link.anchor_text();
   }
   frontier_.AddLinks(std::move(inputs), now_ms);
 }

@@ -70,6 +70,7 @@ void Frontier::Restore(FrontierImage image) {
   }
   robots_ready_.Restore(std::move(image.robots_ready));
   order_->Restore(std::move(image.ready), std::move(image.clds), image.order_state);
+  order_->RestoreStructure(image.structure);
   for (auto& l : image.leases) {
     OpenLease lease;
     lease.fetcher_id = std::move(l.record.fetcher_id);

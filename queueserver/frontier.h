@@ -129,6 +129,7 @@ struct FrontierImage {
   std::vector<SeqEntry> ready;         // bfs/host_budget page queue, ascending seq
   std::vector<std::pair<std::string, CldStats>> clds;  // host_budget statistics
   std::string order_state;             // the order's scalars (OrderStateChanged)
+  std::vector<StructureNodeRecord> structure;  // structure order: GC and GB nodes
   struct Lease {
     uint64_t id = 0;
     LeaseRecord record;

@@ -4,6 +4,7 @@
 
 #include "common/url.h"
 #include "queueserver/opic_order.h"
+#include "queueserver/structure_order.h"
 
 namespace crawl::queueserver {
 
@@ -11,8 +12,9 @@ Result<OrderKind> ParseOrder(std::string_view name) {
   if (name.empty() || name == "host_budget") return OrderKind::kHostBudget;
   if (name == "bfs") return OrderKind::kBfs;
   if (name == "opic") return OrderKind::kOpic;
+  if (name == "structure") return OrderKind::kStructure;
   return Status::InvalidArgument("unknown crawl order '" + std::string(name) +
-                                 "' (bfs, host_budget or opic)");
+                                 "' (bfs, host_budget, opic or structure)");
 }
 
 Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options, OpicStore* opic_store) {
@@ -27,6 +29,7 @@ Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options, Op
     // Only opic sorts by score; a chain elsewhere would be silently unused.
     return Status::InvalidArgument("scoring_filters apply to the opic order only");
   }
+  if (options.kind == OrderKind::kStructure) return std::unique_ptr<FrontierOrder>(new StructureOrder(options));
   return std::unique_ptr<FrontierOrder>(new TieredOrder(options));
 }
 

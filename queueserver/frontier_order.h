@@ -10,7 +10,9 @@
 //   bfs          one FIFO (DESIGN.md 5.3);
 //   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (DESIGN.md 5.1),
 //                round-robin over tiers, FIFO inside a tier;
-//   opic         cash priority queue (DESIGN.md 5.2, queueserver/opic_order.h).
+//   opic         cash priority queue (DESIGN.md 5.2, queueserver/opic_order.h);
+//   structure    host_budget across hosts, imbWEM's site frontier inside one
+//                (DESIGN.md 5.4, queueserver/structure_order.h).
 // Every change is reported to the FrontierJournal so the store persists it in
 // the request's batch. Pure logic; not thread-safe.
 #pragma once
@@ -55,6 +57,7 @@ struct LinkInput {
   uint32_t links_on_page = 0;  // n (DESIGN.md 5.2); 0: unknown
   bool from_sitemap = false;
   bool likely_non_html = false;
+  std::string anchor_text;  // structure: the target's link vector
 };
 
 // What an order reports about a fetched page, for the crawl log.
@@ -64,7 +67,7 @@ struct FetchedScore {
   double importance = 0;  // opic: indexer score (history / total)
 };
 
-enum class OrderKind { kBfs, kHostBudget, kOpic };
+enum class OrderKind { kBfs, kHostBudget, kOpic, kStructure };
 [[nodiscard]] Result<OrderKind> ParseOrder(std::string_view name);  // "" is host_budget
 
 struct OrderOptions {
@@ -74,6 +77,7 @@ struct OrderOptions {
   std::string scoring_filters;  // "" : the order's default chain
   size_t ram_budget_urls = 1'000'000;
   CldRule cld_rule = CldRule::kPublicSuffixList;
+  size_t structure_load_take = 10;  // structure: targets per site iteration
 };
 
 class FrontierOrder {
@@ -112,6 +116,8 @@ class FrontierOrder {
   // Rebuilds what the journal recorded. REQUIRES: a new order.
   virtual void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                        const std::string& state) = 0;
+  // structure: the GC and GB nodes the journal recorded (after Restore).
+  virtual void RestoreStructure(const std::vector<StructureNodeRecord>& /*nodes*/) {}
 
  protected:
   FrontierJournal* journal_ = nullptr;

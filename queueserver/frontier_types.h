@@ -84,6 +84,16 @@ struct CldStats {
   bool operator==(const CldStats&) const = default;
 };
 
+// structure order: one node of a host's persisted link-path graph (GC or GB,
+// queueserver/structure_module.h).
+struct StructureNodeRecord {
+  std::string origin;
+  char graph = 'C';  // 'C': GC, 'B': GB
+  std::string node;
+  double value = 0;
+  bool operator==(const StructureNodeRecord&) const = default;
+};
+
 // Every change a Frontier and its order make, in order, for a store to
 // persist. Calls arrive while the Frontier method runs; the owner commits
 // them together.
@@ -105,6 +115,9 @@ class FrontierJournal {
   virtual void CldChanged(const std::string& cld, const CldStats& stats) = 0;
   // The order's scalars (an opaque blob the order itself reads back).
   virtual void OrderStateChanged(const std::string& blob) = 0;
+  // structure: a GC or GB node of a host changed (journals that do not
+  // persist the structure order ignore it).
+  virtual void StructureNodeChanged(const StructureNodeRecord& /*node*/) {}
 };
 
 }  // namespace crawl::queueserver

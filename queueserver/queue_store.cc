@@ -18,9 +18,10 @@ namespace {
 
 // Column family names, in the order of the handles kept in Impl::cf.
 enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kClds, kOpic,
-          kDocs, kDocMap, kPostings, kTerms, kCfCount };
+          kDocs, kDocMap, kPostings, kTerms, kStructure, kCfCount };
 const char* const kCfNames[kCfCount] = {"meta", "seen",  "queue", "waiting", "origins", "leases",  "log",
-                                        "batches", "clds", "opic",  "docs",    "doc_map", "postings", "terms"};
+                                        "batches", "clds", "opic",  "docs",    "doc_map", "postings", "terms",
+                                        "structure"};
 Cf IndexCf(IndexFamily f) {
   switch (f) {
     case IndexFamily::kDocs: return kDocs;
@@ -388,6 +389,21 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
     });
   }
   if (s.ok()) {
+    // structure: id origin 0x00 graph(1) node -> value (8-byte double).
+    s = impl_->Scan(kStructure, p, [&](std::string_view k, std::string_view v) {
+      const std::string_view rest = k.substr(n);
+      const size_t zero = rest.find('\0');
+      if (zero == std::string_view::npos || zero + 1 >= rest.size() || v.size() != 8) return Corrupt("structure", k);
+      StructureNodeRecord r;
+      r.origin = std::string(rest.substr(0, zero));
+      r.graph = rest[zero + 1];
+      r.node = std::string(rest.substr(zero + 2));
+      r.value = std::bit_cast<double>(ReadU64(v));
+      f.structure.push_back(std::move(r));
+      return Status::Ok();
+    });
+  }
+  if (s.ok()) {
     s = impl_->Scan(kLog, p, [&](std::string_view k, std::string_view v) {
       if (k.size() != n + 8 || ReadU64(k.substr(n)) != image.log.size() ||
           !image.log.emplace_back().ParseFromArray(v.data(), static_cast<int>(v.size())))
@@ -514,6 +530,15 @@ void ShardWriter::CldChanged(const std::string& cld, const CldStats& stats) {
   impl_->Put(kClds, impl_->Key(cld), EncodeCld(stats));
 }
 void ShardWriter::OrderStateChanged(const std::string& blob) { impl_->Put(kMeta, impl_->Key("o"), blob); }
+void ShardWriter::StructureNodeChanged(const StructureNodeRecord& node) {
+  std::string key = node.origin;
+  key.push_back('\0');
+  key.push_back(node.graph);
+  key.append(node.node);
+  std::string value;
+  PutF64(&value, node.value);
+  impl_->Put(kStructure, impl_->Key(key), value);
+}
 
 void ShardWriter::OpicPut(const OpicKey& key, uint64_t url_hash, const FrontierEntry& e) {
   const std::string qk = impl_->OpicQueueKey(key);

@@ -16,6 +16,9 @@
 //   opic     id 'Q' sort(8, descending) seq(8) -> entry;  id 'H' hash8 -> sort seq
 //            (the opic order's queue, queueserver/opic_order.h)
 //   meta     id 'o' -> the order's scalars
+//   structure id origin 0x00 graph(1) node -> value (8-byte double): the
+//            structure order's GC ('C') and GB ('B') nodes per host
+//            (queueserver/structure_module.h)
 //   docs, doc_map, postings, terms: the search index (queueserver/search_index.h)
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
@@ -81,6 +84,7 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public Index
   void LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) override;
   void CldChanged(const std::string& cld, const CldStats& stats) override;
   void OrderStateChanged(const std::string& blob) override;
+  void StructureNodeChanged(const StructureNodeRecord& node) override;
 
   void OpicPut(const OpicKey& key, uint64_t url_hash, const FrontierEntry& e) override;
   void OpicErase(const OpicKey& key, uint64_t url_hash) override;

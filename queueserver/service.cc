@@ -6,6 +6,7 @@
 
 #include "common/grpc_util.h"
 #include "common/metrics.h"
+#include "queueserver/structure_order.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -83,6 +84,11 @@ Status QueueServerServiceImpl::LoadStoredCrawls() {
     spdlog::info("crawl {} loaded from the store: {} urls seen, {} queued, {} leased in {} schedules, {} fetched",
                  id, st.urls_seen(), st.frontier_size(), st.leased_urls(), st.outstanding_schedules(),
                  st.pages_fetched());
+    if (const auto* so = dynamic_cast<const StructureOrder*>(&(*shard)->frontier().order())) {
+      const StructureOrder::Totals t = so->totals();
+      spdlog::info("crawl {} structure order: {} sites, {} GC nodes, {} GB nodes restored", id, t.sites, t.gc_nodes,
+                   t.gb_nodes);
+    }
     shards_[id] = std::move(*shard);
   }
   return Status::Ok();

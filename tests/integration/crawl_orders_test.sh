@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Each crawl order (bfs, host_budget, opic; DESIGN.md section 5) crawls
+# Each crawl order (bfs, host_budget, opic, structure; DESIGN.md section 5) crawls
 # testweb's misbehaving preset (robots rules with Crawl-delay, 5xx and
 # unreachable robots.txt, redirects, 404/410/500/503 errors, slow and big
 # pages, traps, a link farm, ...) up to a page budget, on a cluster of two
@@ -13,7 +13,7 @@
 # Each part runs in a fresh web and cluster (a child run of this script),
 # so the access logs are judged one crawl at a time.
 if [ -z "${CRAWL_ORDER:-}" ]; then
-  for order in bfs host_budget opic backoff; do
+  for order in bfs host_budget opic structure backoff; do
     echo "=== $order"
     CRAWL_ORDER=$order bash "$0" "$@" || exit 1
   done
