@@ -18,7 +18,7 @@ source "$(dirname "$0")/lib.sh"
 
 web=(--seed 9 --hosts 30 --pages 1500 --preset hostile)
 DEPTH_MARGIN=4
-# Measured peak (docs/OPERATIONS.md "Hostile servers"): about 60 MiB per
+# Measured peak (docs/OPERATIONS.md "Hostile servers"): 50-90 MiB per
 # fetcher on this web; the bound leaves room for a loaded machine and
 # allocator slack while staying far below what one unbounded answer
 # (a 4 GiB bomb, an endless body) would cost.
@@ -47,7 +47,23 @@ for f in "$WORK"/cluster/fetcher*.pid; do fetcher_pids+=("$(cat "$f")"); done
 _bg_pids+=($!)
 
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-depth "$max_depth" > /dev/null
-state=$(wait_crawl_over 240)
+# A slowloris URL holds its schedule's results until the total time limit
+# ends it (30 s by default); 10 s keeps the test short. The first schedule
+# (the seeds) has no slowloris URL; fetchers pick this up at their next poll.
+"$BIN/crawlctl" set-param fetch_timeout_ms 10000 > /dev/null
+# Like lib.sh's wait_crawl_over, but a status call that fails (a name
+# server slow to answer on a loaded machine) is retried, not fatal.
+wait_over() {
+  local deadline=$((SECONDS + $1)) state
+  while [ $SECONDS -lt $deadline ]; do
+    state=$("$BIN/crawlctl" status --json 2>/dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2>/dev/null) || state=""
+    if [ -n "$state" ] && [ "$state" != running ]; then echo "$state"; return 0; fi
+    sleep 0.5
+  done
+  fail "crawl still running after $1 s"
+}
+state=$(wait_over 300)
 [ "$state" = done ] || fail "crawl ended as $state, expected done"
 
 # Peak RSS as the kernel counts it (VmHWM), and the sampled curve.
@@ -92,13 +108,20 @@ assert not over, f"normal pages fetched more than twice: {over[:5]}"
 def what(u):
     path = urllib.parse.urlsplit(u).path
     return path.split("/")[1] if path.count("/") > 1 else path.lstrip("/")
+# (Statuses of the URLs the truth lists; bad-byte hrefs repaired into
+# URLs the server does not know answer 404 and are counted apart.)
 by = collections.defaultdict(collections.Counter)
+repaired = collections.Counter()
 for u, statuses in status_of.items():
-    if truth.get(u, ("outside",))[0] in ("hostile", "trap", "outside"):
-        for s in statuses:
+    kind = truth.get(u, ("outside",))[0]
+    for s in statuses:
+        if kind in ("hostile", "trap"):
             by[what(u)][s] += 1
+        elif kind == "outside":
+            repaired[what(u) + " " + str(s)] += 1
 for k in sorted(by):
     print(f"  {k:14s} {dict(by[k])}")
+print(f"  outside the truth: {dict(repaired)}")
 for k in ("slowloris", "endless", "bomb", "huge-headers", "bytes", "flood.html"):
     assert by.get(k), f"no {k} URL was fetched: the hostile hosts were not reached"
 assert set(by["endless"]) == {200}, f"endless body: {dict(by['endless'])} (cut at the range: 200)"
@@ -126,6 +149,7 @@ for l in open(peaks_path):
     s = samples.get(p, [0])
     print(f"fetcher {p}: peak RSS (VmHWM) {int(hwm) / 1024:.1f} MiB, sampled max {max(s) / 1024:.1f} MiB, "
           f"median {sorted(s)[len(s) // 2] / 1024:.1f} MiB over {len(s)} samples; bound {limit_mib} MiB")
-    assert int(hwm) < limit_kib, f"fetcher {p} peaked at {int(hwm) / 1024:.1f} MiB"
+    peak = max(int(hwm), max(s))
+    assert peak < limit_kib, f"fetcher {p} peaked at {peak / 1024:.1f} MiB"
 print("ok: hostile crawl ended, every normal page fetched, memory bounded, every process alive")
 PY
