@@ -813,11 +813,12 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
       return;
     }
     std::string error;
-    InflateStatus status = Inflate(raw_, window_bits, options_.max_decoded_bytes, result_.body, error);
+    const uint64_t cap = options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
+    InflateStatus status = Inflate(raw_, window_bits, cap, result_.body, error);
     if (status == InflateStatus::kDataError && coding == "deflate" && result_.body.empty()) {
       // "deflate" is meant to be zlib-wrapped (RFC 9110 8.4.1.2), but some
       // servers send raw deflate.
-      status = Inflate(raw_, -15, options_.max_decoded_bytes, result_.body, error);
+      status = Inflate(raw_, -15, cap, result_.body, error);
     }
     raw_.clear();
     switch (status) {
@@ -825,6 +826,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
         break;
       case InflateStatus::kCapped:
         result_.truncated = true;
+        result_.error = "decoded body cut at " + std::to_string(cap) + " bytes (" + coding + ")";
         break;
       case InflateStatus::kIncomplete:
         // Expected after a cut; otherwise keep what decoded, like browsers.

@@ -17,8 +17,11 @@
 //     server honours Range (Content-Length, chunked or close-delimited); a cut
 //     closes the connection, since the rest of the body is never read;
 //   - gzip / x-gzip / deflate (zlib or raw) bodies are decoded; the decoded
-//     size is capped at max_decoded_bytes (a decompression bomb gives the
-//     first max_decoded_bytes bytes and truncated=true, not an error);
+//     size is capped too, by default at page_range_bytes (so the cut-off
+//     bounds what a page costs whatever its compression ratio: a
+//     decompression bomb gives the first page_range_bytes decoded bytes and
+//     truncated=true, not an error; zlib stops at the cap, so the bytes past
+//     it are never produced);
 //   - redirects are not followed: a 3xx is reported with its Location;
 //   - a request on a reused connection that fails before any response byte
 //     arrives (the server closed an idle keep-alive connection) is retried
@@ -106,8 +109,9 @@ struct FetcherOptions {
   // Consulted before DNS; may be null. Not owned: must outlive the fetcher
   // and every sequence it runs.
   const HostsFile* hosts_file = nullptr;
-  // Decompression bomb guard: cap on the decoded body.
-  uint64_t max_decoded_bytes = 10'000'000;
+  // Decompression bomb guard: cap on the decoded body; 0 means
+  // page_range_bytes (the body cut-off applies to the decoded bytes).
+  uint64_t max_decoded_bytes = 0;
 };
 
 // The outcome of one URL. Exactly one per URL given to FetchSequence.

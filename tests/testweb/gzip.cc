@@ -23,6 +23,31 @@ std::string GzipCompress(std::string_view data) {
   return rc == Z_STREAM_END ? out : std::string();
 }
 
+std::string GzipZeros(uint64_t bytes) {
+  z_stream z{};
+  if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+  static const std::string kZeros(1 << 20, '\0');
+  std::string out;
+  char buffer[64 * 1024];
+  uint64_t left = bytes;
+  int rc = Z_OK;
+  do {
+    const uint64_t now = std::min<uint64_t>(left, kZeros.size());
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(kZeros.data()));
+    z.avail_in = static_cast<uInt>(now);
+    left -= now;
+    const int flush = left == 0 ? Z_FINISH : Z_NO_FLUSH;
+    do {
+      z.next_out = reinterpret_cast<Bytef*>(buffer);
+      z.avail_out = sizeof buffer;
+      rc = deflate(&z, flush);
+      out.append(buffer, sizeof buffer - z.avail_out);
+    } while (z.avail_out == 0 && rc != Z_STREAM_ERROR);
+  } while (left > 0 && rc != Z_STREAM_ERROR);
+  deflateEnd(&z);
+  return rc == Z_STREAM_END ? out : std::string();
+}
+
 bool AcceptsGzip(std::string_view value) {
   std::string v(value);
   std::transform(v.begin(), v.end(), v.begin(),

@@ -1,6 +1,6 @@
 // testweb: serves, exports and lists the synthetic web (DESIGN.md section 10).
 //
-//   testweb serve  --seed S --hosts H --pages P [--preset clean|misbehaving]
+//   testweb serve  --seed S --hosts H --pages P [--preset clean|misbehaving|bench|hostile]
 //                  [--enable NAMES] [--disable NAMES] --hosts-file F
 //                  [--port PORT] [--access-log FILE] [--bind-base 127.20.0.0]
 //                  [--threads N] [--page-kb K]
@@ -62,9 +62,14 @@ std::string PresetsAndSwitchesHelp() {
   return R"(Presets (--preset):
   clean        Nothing misbehaves: a well-behaved web, 4 KiB median pages, text
                drawn word by word. The default; what the end-to-end test crawls.
-  misbehaving  Every switch below on; 20 KiB median pages, corpus text.
+  misbehaving  Every switch below on except the hostile ones; 20 KiB median
+               pages, corpus text.
   bench        Nothing misbehaves; 20 KiB median pages, corpus text (sentences
                copied from a per-seed corpus): for scale and load benchmarks.
+  hostile      Normal hosts among hostile ones: the hostile switches below
+               (slowloris .. huge-robots, one per host, i%10==1..8) plus traps;
+               8 KiB median pages, corpus text. Truth kind "hostile" marks
+               their URLs. What tests/integration/crawl_hostile_test.sh crawls.
 
 Switches (--enable/--disable NAME[,NAME...] or all; host i misbehaves when
 i % period == phase, the same hosts for every seed; farm hosts do not):
@@ -97,6 +102,17 @@ i % period == phase, the same hosts for every seed; farm hosts do not):
                                file, and /sitemaps/2.xml)
   host-names          i%6==1   www.site<i>.co.test; i%6==4 blog.site<i-1>.test and
                                i%6==5 shop.site<i-2>.test (same CLD as i-1, i-2)
+Hostile switches (not in 'misbehaving'; "/" of the host links the URLs):
+  slowloris           i%10==1  /slowloris/J.html: status line, then a header byte
+                               every 2 s, forever
+  endless-body        i%10==2  /endless/J.html: chunked body that never ends
+  gzip-bomb           i%10==3  /bomb/J.html: ~4 MiB of gzip decoding to 4 GiB
+  huge-headers        i%10==4  /huge-headers/J.html: 1 MiB of header lines
+  redirect-chain      i%10==5  /rloop/0 <-> /rloop/1, /chain/N -> /chain/N+1 forever
+  link-flood          i%10==6  /flood.html: 10,000 links (/flood/K.html)
+  bad-bytes           i%10==7  /bytes/J.html: invalid UTF-8 and NUL bytes
+  huge-robots         i%10==8  robots.txt of 10 MiB (chunked); a 'Disallow: /'
+                               group after 600 KiB, past RFC 9309's 500 KiB
 )";
 }
 
@@ -113,7 +129,8 @@ void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--preset", o.preset,
                   "Preset: clean (nothing misbehaves, 4 KiB pages), misbehaving (every switch on, 20 KiB "
-                  "pages), bench (clean at 20 KiB pages, fast text); see the list below")
+                  "pages), bench (clean at 20 KiB pages, fast text), hostile (hostile hosts among normal "
+                  "ones); see the list below")
       ->capture_default_str();
   cmd->add_option("--enable", flags.enable, "Switch misbehaviours on (comma-separated, or 'all'; list below)")
       ->delimiter(',');
@@ -328,8 +345,8 @@ int Main(int argc, char** argv) {
                   "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
   exp->add_option("--truth", truth_path,
                   "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
-                  "normal, farm, trap, duplicate, disallowed, error, redirect or non-html (files and "
-                  "sitemaps); traps are cut at 24 months and 20 /deep/ levels");
+                  "normal, farm, trap, duplicate, disallowed, error, redirect, non-html (files and "
+                  "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
 
   std::string log_path;
   bool json = false;

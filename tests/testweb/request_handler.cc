@@ -6,6 +6,7 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/verb.hpp>
 #include <cctype>
+#include <cstdio>
 
 #include "tests/testweb/byte_range.h"
 #include "tests/testweb/gzip.h"
@@ -32,7 +33,30 @@ std::string HostHeaderName(std::string_view value) {
   return name;
 }
 
+// Header lines of filler adding up to at least `bytes` (huge-headers).
+void AddFillerHeaders(Response& res, uint64_t bytes) {
+  const std::string value(100, 'f');
+  uint64_t added = 0;
+  for (uint64_t i = 0; added < bytes; ++i) {
+    const std::string name = "X-Filler-" + std::to_string(i);
+    added += name.size() + value.size() + 4;  // ": " and CRLF
+    res.insert(name, value);
+  }
+}
+
 }  // namespace
+
+const std::string& EndlessChunk() {
+  static const std::string chunk = [] {
+    std::string text;
+    while (text.size() < kEndlessChunk) text += "<p>and the story goes on and on, never to end.</p>\n";
+    text.resize(kEndlessChunk);
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx\r\n", text.size());
+    return std::string(size) + text + "\r\n";
+  }();
+  return chunk;
+}
 
 Handled HandleRequest(const Universe& universe, const Request& request,
                       std::optional<uint32_t> fallback_host, bool tls) {
@@ -70,6 +94,11 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       out.close = true;
       return out;
     }
+    if (served && served->stream != Served::Stream::kNone && !head) {
+      out.stream = served->stream;
+      res.result(http::status::ok);
+      return out;
+    }
     if (!served || served->status == 404) {
       res.result(http::status::not_found);
       res.set(http::field::content_type, kHtmlType);
@@ -81,6 +110,12 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       res.set(http::field::content_type, served->content_type);
       if (!served->location.empty()) res.set(http::field::location, served->location);
       if (served->retry_after != 0) res.set(http::field::retry_after, std::to_string(served->retry_after));
+      res.body() = std::move(served->body);
+    } else if (!served->content_encoding.empty()) {
+      // Already encoded (a gzip bomb): sent whatever the client accepts.
+      res.result(http::status::ok);
+      res.set(http::field::content_type, served->content_type);
+      res.set(http::field::content_encoding, served->content_encoding);
       res.body() = std::move(served->body);
     } else if (universe.HostHas(*host, Misbehaviour::kGzip) &&
                AcceptsGzip(request[http::field::accept_encoding])) {
@@ -121,6 +156,7 @@ Handled HandleRequest(const Universe& universe, const Request& request,
           break;
       }
     }
+    if (served && served->filler_header_bytes > 0) AddFillerHeaders(res, served->filler_header_bytes);
     if (host && universe.HostHas(*host, Misbehaviour::kSlow)) {
       out.first_byte_delay = std::chrono::milliseconds(1000);
       out.trickle_pieces = 10;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "tests/testweb/universe.h"
 
@@ -30,7 +31,23 @@ struct Handled {
   std::chrono::milliseconds first_byte_delay{0};  // wait before the first byte
   int trickle_pieces = 0;                         // > 1: send in this many pieces
   std::chrono::milliseconds trickle_interval{0};  //   with this pause between them
+  // Hostile hosts: instead of `response`, the server sends an answer that
+  // never ends (Served::Stream; GET only).
+  Served::Stream stream = Served::Stream::kNone;
 };
+
+// The slowloris answer: the status line, then these bytes one at a time,
+// cyclically, kSlowlorisInterval apart, forever.
+inline constexpr std::string_view kSlowlorisStatusLine = "HTTP/1.1 200 OK\r\n";
+inline constexpr std::string_view kSlowlorisCycle = "X-Slowloris: still thinking\r\n";
+inline constexpr std::chrono::milliseconds kSlowlorisInterval{2000};
+// The endless body: this header, then chunks of kEndlessChunk text, forever.
+inline constexpr std::string_view kEndlessHeader =
+    "HTTP/1.1 200 OK\r\nServer: testweb\r\nContent-Type: text/html; charset=utf-8\r\n"
+    "Transfer-Encoding: chunked\r\n\r\n";
+inline constexpr size_t kEndlessChunk = 64 * 1024;
+// One chunk of the endless body (chunk framing included): HTML text, no links.
+[[nodiscard]] const std::string& EndlessChunk();
 
 // `fallback_host`: the host owning the address the request arrived on, used
 // when the Host header names no host of `universe`. `tls`: the request came

@@ -111,6 +111,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       Socket().close(ignored);
       return;
     }
+    if (handled_.stream != Served::Stream::kNone) return StartStream();
     response_ = std::move(handled_.response);
     if (handled_.first_byte_delay.count() > 0 || handled_.trickle_pieces > 1) {
       std::ostringstream raw;
@@ -154,6 +155,36 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     OnWrite(ec, bytes);
   }
 
+  // Hostile answers that never end (request_handler.h): they stop only
+  // when the client goes away, which fails a write.
+  void StartStream() {
+    stream_sent_ = 0;
+    stream_cycle_ = 0;
+    piece_ = handled_.stream == Served::Stream::kSlowloris ? kSlowlorisStatusLine : kEndlessHeader;
+    DoWriteStreamPiece();
+  }
+
+  void DoWriteStreamPiece() {
+    Expire(context_->write_timeout);
+    asio::async_write(stream_, asio::buffer(piece_.data(), piece_.size()),
+                      beast::bind_front_handler(&Session::OnWriteStreamPiece, this->shared_from_this()));
+  }
+
+  void OnWriteStreamPiece(beast::error_code ec, std::size_t bytes) {
+    stream_sent_ += bytes;
+    if (ec) return Log(200, stream_sent_);
+    if (handled_.stream == Served::Stream::kSlowloris) {
+      piece_ = kSlowlorisCycle.substr(stream_cycle_++ % kSlowlorisCycle.size(), 1);
+      timer_.expires_after(kSlowlorisInterval);
+      timer_.async_wait([self = this->shared_from_this()](beast::error_code wait_ec) {
+        if (!wait_ec) self->DoWriteStreamPiece();
+      });
+      return;
+    }
+    piece_ = EndlessChunk();
+    DoWriteStreamPiece();
+  }
+
   void OnWrite(beast::error_code ec, std::size_t /*bytes*/) {
     if (ec) return;
     Log(response_.result_int(), handled_.body_bytes);
@@ -193,6 +224,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::string target_;
   std::string raw_;  // slow hosts: the response bytes, sent piecewise
   size_t raw_sent_ = 0;
+  std::string_view piece_;  // streams: the bytes being written (static storage)
+  uint64_t stream_sent_ = 0;
+  uint64_t stream_cycle_ = 0;
   std::chrono::system_clock::time_point started_wall_;
   std::chrono::steady_clock::time_point started_;
   uint64_t connection_;

@@ -66,6 +66,32 @@
 // Links to these special URLs are appended to the text links of "/" and of
 // a deterministic share of the host's pages.
 //
+// Hostile hosts (the hostile switches, all on in the "hostile" preset with
+// traps; off in every other preset). Host i (not a farm host) with
+// i % 10 == phase has one behaviour; its "/" links its hostile URLs (J a
+// page of the host, drawn from the seed); all its other pages are normal:
+//   slowloris      1  /slowloris/J.html: "HTTP/1.1 200 OK" then one header
+//                     byte every 2 s, forever (never a complete header)
+//   endless-body   2  /endless/J.html: 200, chunked, 64 KiB chunks forever
+//   gzip-bomb      3  /bomb/J.html: Content-Encoding: gzip whatever the
+//                     request accepts; 16 gzip members of 256 MiB of zero
+//                     bytes each (about 4 MiB on the wire, 4 GiB decoded)
+//   huge-headers   4  /huge-headers/J.html: 200 with 1 MiB of header lines
+//   redirect-chain 5  /rloop/0 <-> /rloop/1 (302 loop) and /chain/N ->
+//                     /chain/N+1 (302, forever)
+//   link-flood     6  /flood.html: kFloodLinks links to /flood/K.html (small
+//                     pages linking "/")
+//   bad-bytes      7  /bytes/J.html: invalid UTF-8 (stray continuation,
+//                     overlong, surrogate, 0xFF, cut sequence) and NUL bytes
+//                     in title, text and hrefs; still links "/" and page J
+//   huge-robots    8  robots.txt is 10 MiB, chunked (Range ignored): the
+//                     host's rules, comment lines, and past kRobotsCutBytes a
+//                     "User-agent: * / Disallow: /" group that a crawler
+//                     reading beyond RFC 9309's 500 KiB would obey
+// In the ground truth these URLs are of kind "hostile" (a crawler need not
+// fetch them); /chain/ is cut at kTrapDepth hops and the hrefs made of bad
+// bytes are left out (how a crawler repairs them is its business).
+//
 // Ground truth (Walk): breadth-first from the seeds over followable links,
 // robots ignored for listing but disallowed URLs not expanded; the first
 // time the walk meets a host with a sitemap, the sitemap URL follows (one
@@ -124,7 +150,10 @@ struct Resource {
     kDeep,       // /deep/ + `depth` times "a/"
     kSitemap,    // a urlset of pages [page, page + kSitemapPages) (`ext` "xml"
                  // or "xml.gz": gzip-compressed file), or an index (`ext` "index")
+    kHostile,    // a hostile URL (`hostile`), about page `page`; `depth` is
+                 // the N of /chain/N, the K of /flood/K.html, the side of /rloop/
   };
+  enum class Hostile { kNone, kSlowloris, kEndless, kBomb, kHugeHeaders, kLoop, kChain, kFlood, kFloodItem, kBadBytes };
   Type type = Type::kNotFound;
   uint64_t page = 0;
   unsigned status = 200;
@@ -134,6 +163,7 @@ struct Resource {
   int year = 0;
   int month = 0;
   uint64_t depth = 0;
+  Hostile hostile = Hostile::kNone;
 };
 
 // An HTTP answer of a misbehaving web, before transport effects (slow,
@@ -146,6 +176,15 @@ struct Served {
   uint32_t retry_after = 0;  // Retry-After seconds, if not 0
   bool chunked = false;      // send without Content-Length
   bool close = false;        // close the connection without answering
+  // Hostile answers (see "Hostile hosts"); the server produces the bytes.
+  enum class Stream {
+    kNone,
+    kSlowloris,    // the status line, then one header byte every 2 s, forever
+    kEndlessBody,  // a 200 header, then chunks forever
+  };
+  Stream stream = Stream::kNone;
+  std::string content_encoding;      // body already encoded so ("gzip"): sent as is
+  uint64_t filler_header_bytes = 0;  // header lines of filler to add (huge-headers)
 };
 
 // One URL of the ground truth, in breadth-first order.
@@ -162,6 +201,12 @@ inline constexpr int kTrapMonths = 24;
 inline constexpr uint64_t kTrapDepth = 20;
 // Pages per sitemap file.
 inline constexpr uint64_t kSitemapPages = 50;
+// Hostile hosts: links of /flood.html, size of a huge robots.txt and where
+// its disallow-everything group starts, header filler of /huge-headers/.
+inline constexpr uint64_t kFloodLinks = 10'000;
+inline constexpr uint64_t kHugeRobotsBytes = 10ULL << 20;
+inline constexpr uint64_t kRobotsCutBytes = 600ULL << 10;
+inline constexpr uint64_t kHugeHeaderBytes = 1ULL << 20;
 
 // One line of the export: a reachable page and its followable out-links.
 struct ExportedPage {
@@ -284,6 +329,12 @@ class Universe {
   // The URLs a sitemap resource lists.
   [[nodiscard]] std::vector<std::string> SitemapLinks(uint32_t host, const Resource& r) const;
   [[nodiscard]] std::string Mangle(std::string html) const;
+  // Hostile hosts (universe_hostile.cc).
+  void AppendHostileLinks(uint32_t host, std::vector<Link>& links) const;
+  [[nodiscard]] std::optional<Resource> ResolveHostile(uint32_t host, std::string_view path) const;
+  [[nodiscard]] Served ServeHostile(uint32_t host, const Resource& r) const;
+  [[nodiscard]] std::vector<std::string> HostileLinks(uint32_t host, const Resource& r) const;
+  [[nodiscard]] std::string HugeRobotsTxt(uint32_t host) const;
   void ExportMisbehavingTo(
       const std::function<void(const std::string&, const std::vector<std::string>&)>& sink) const;
 

@@ -32,6 +32,8 @@ struct Pattern {
 constexpr Pattern kPatterns[] = {
     {4, 1}, {10, 7}, {10, 9}, {3, 0}, {3, 1}, {8, 5}, {5, 2},
     {2, 0}, {3, 2},  {4, 0},  {6, 3}, {5, 4}, {7, 3}, {10, 4}, {9, 4}, {4, 2}, {1, 0},
+    // Hostile hosts: one behaviour each, i % 10 == 1..8.
+    {10, 1}, {10, 2}, {10, 3}, {10, 4}, {10, 5}, {10, 6}, {10, 7}, {10, 8},
 };
 static_assert(std::size(kPatterns) == static_cast<size_t>(Misbehaviour::kCount));
 
@@ -111,6 +113,7 @@ std::optional<std::string> Universe::SitemapUrl(uint32_t host) const {
 }
 
 std::string Universe::RobotsTxt(uint32_t host) const {
+  if (HostHas(host, Misbehaviour::kHugeRobots)) return HugeRobotsTxt(host);
   std::string text = Robots(host).Render();
   if (auto sitemap = SitemapUrl(host)) text += "\nSitemap: " + *sitemap + "\n";
   return text;
@@ -214,6 +217,7 @@ void Universe::AppendSpecialLinks(uint32_t host, uint64_t page, std::vector<Link
     add(CalendarPath(kCalendarYear, kCalendarMonth), 0);
     add(DeepPath(1), 0);
   }
+  if (root) AppendHostileLinks(host, links);
   if (root && HostHas(host, Misbehaviour::kLinkFarm)) {
     rng = Rng(Hash(options_.seed, host, page, kSaltSpecial + static_cast<uint64_t>(Misbehaviour::kLinkFarm)));
     Link l;
@@ -347,6 +351,7 @@ Resource Universe::Resolve(uint32_t host, std::string_view target) const {
       }
     }
   }
+  if (auto hostile = ResolveHostile(host, path)) return *hostile;
   return r;
 }
 
@@ -395,6 +400,8 @@ Served Universe::Serve(uint32_t host, std::string_view target) const {
     }
     s.content_type = "text/plain; charset=utf-8";
     s.body = RobotsTxt(host);
+    // A huge robots.txt comes chunked: no Range, the client must cut it.
+    s.chunked = HostHas(host, Misbehaviour::kHugeRobots);
     return s;
   }
   const Resource r = Resolve(host, target);
@@ -463,6 +470,8 @@ Served Universe::Serve(uint32_t host, std::string_view target) const {
         s.content_type = "application/xml";
       }
       return s;
+    case Resource::Type::kHostile:
+      return ServeHostile(host, r);
     case Resource::Type::kNotFound:
       break;
   }
@@ -516,6 +525,9 @@ std::vector<std::string> Universe::ResourceLinks(uint32_t host, const Resource& 
     case Resource::Type::kSitemap:
       out = SitemapLinks(host, r);
       break;
+    case Resource::Type::kHostile:
+      out = HostileLinks(host, r);
+      break;
     case Resource::Type::kError:
     case Resource::Type::kNonHtml:
       break;
@@ -562,6 +574,9 @@ void Universe::Walk(const std::function<void(const WalkedUrl&)>& sink) const {
       case Resource::Type::kCalendar:
       case Resource::Type::kDeep:
         w.kind = "trap";
+        break;
+      case Resource::Type::kHostile:
+        w.kind = "hostile";
         break;
       case Resource::Type::kError:
       case Resource::Type::kNotFound:

@@ -14,13 +14,22 @@ constexpr uint64_t kMaxPages = 1'000'000'000;
 constexpr std::string_view kMisbehaviourNames[] = {
     "robots-rules", "robots-5xx", "robots-unreachable", "redirects", "errors",         "slow",  "big-pages",
     "gzip",         "non-html",   "duplicates",         "soft-404",  "malformed-html", "traps", "link-farm",
-    "https",        "sitemaps",   "host-names",
+    "https",        "sitemaps",   "host-names",         "slowloris", "endless-body",   "gzip-bomb", "huge-headers",
+    "redirect-chain", "link-flood", "bad-bytes",        "huge-robots",
 };
 static_assert(std::size(kMisbehaviourNames) == static_cast<size_t>(Misbehaviour::kCount));
 
 constexpr uint32_t kAllMisbehaviours = (1U << static_cast<uint32_t>(Misbehaviour::kCount)) - 1;
 
+constexpr uint32_t Bit(Misbehaviour m) { return 1U << static_cast<uint32_t>(m); }
+
 }  // namespace
+
+uint32_t MisbehavingSet() { return Bit(Misbehaviour::kSlowloris) - 1; }
+
+uint32_t HostileSet() {
+  return (kAllMisbehaviours & ~MisbehavingSet()) | Bit(Misbehaviour::kTraps);
+}
 
 std::string_view MisbehaviourName(Misbehaviour m) { return kMisbehaviourNames[static_cast<size_t>(m)]; }
 
@@ -53,7 +62,7 @@ Status SetMisbehaviours(uint32_t& mask, std::string_view list, bool on) {
   return Status::Ok();
 }
 
-std::vector<std::string> PresetNames() { return {"clean", "misbehaving", "bench"}; }
+std::vector<std::string> PresetNames() { return {"clean", "misbehaving", "bench", "hostile"}; }
 
 Status ApplyPreset(UniverseOptions& options) {
   if (options.preset == "clean") {
@@ -61,8 +70,14 @@ Status ApplyPreset(UniverseOptions& options) {
     return Status::Ok();
   }
   if (options.preset == "misbehaving") {
-    options.misbehaviours = kAllMisbehaviours;
+    options.misbehaviours = MisbehavingSet();
     options.page_kb = 20;
+    options.corpus_text = true;
+    return Status::Ok();
+  }
+  if (options.preset == "hostile") {
+    options.misbehaviours = HostileSet();
+    options.page_kb = 8;
     options.corpus_text = true;
     return Status::Ok();
   }

@@ -35,14 +35,28 @@ enum class Misbehaviour : uint32_t {
   kHttps,              // https-only hosts with a self-signed certificate
   kSitemaps,           // Sitemap: lines in robots.txt; XML, index, gzip-compressed
   kHostNames,          // blog./shop. hosts sharing a CLD, www.site<i>.co.test names
+  // Hostile hosts (the "hostile" preset; universe.h "Hostile hosts"): each
+  // one of these, on host i % 10 == phase, attacks the crawler's limits.
+  kSlowloris,      // /slowloris/J.html: headers trickled a byte every 2 s, forever
+  kEndlessBody,    // /endless/J.html: a chunked body that never ends
+  kGzipBomb,       // /bomb/J.html: Content-Encoding: gzip inflating to 4 GiB
+  kHugeHeaders,    // /huge-headers/J.html: 1 MiB of header lines
+  kRedirectChain,  // /rloop/0 <-> /rloop/1 and /chain/N -> /chain/N+1 forever
+  kLinkFlood,      // /flood.html: 10,000 links (to /flood/K.html)
+  kBadBytes,       // /bytes/J.html: invalid UTF-8 and NUL bytes in text, title, hrefs
+  kHugeRobots,     // robots.txt of 10 MiB, chunked, "Disallow: /" past 500 KiB
   kCount,
 };
 
 // "robots-rules", "robots-5xx", ... in enum order.
 [[nodiscard]] std::string_view MisbehaviourName(Misbehaviour m);
 [[nodiscard]] std::vector<std::string> MisbehaviourNames();
+// The misbehaviours of the "misbehaving" preset: every one before kSlowloris.
+[[nodiscard]] uint32_t MisbehavingSet();
+// The misbehaviours of the "hostile" preset: kSlowloris..kHugeRobots and kTraps.
+[[nodiscard]] uint32_t HostileSet();
 // Sets or clears the bits named in `list` (comma-separated names, or
-// "all"). InvalidArgument naming the known ones on an unknown name.
+// "all": every misbehaviour, hostile ones included). InvalidArgument naming the known ones on an unknown name.
 [[nodiscard]] Status SetMisbehaviours(uint32_t& mask, std::string_view list, bool on);
 
 struct UniverseOptions {
@@ -80,6 +94,8 @@ struct UniverseOptions {
 //   misbehaving  every misbehaviour on; 20 KiB median pages, corpus text
 //   bench        nothing misbehaves; 20 KiB median pages, corpus text (the
 //                realistic sizes for scale and load benchmarks)
+//   hostile      the hostile switches (slowloris ... huge-robots) and traps on,
+//                among normal hosts; 8 KiB median pages, corpus text
 [[nodiscard]] std::vector<std::string> PresetNames();
 
 // Sets the shape fields of `options` for `options.preset`.

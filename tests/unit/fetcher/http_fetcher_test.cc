@@ -317,6 +317,25 @@ TEST_CASE("a decompression bomb is cut at max_decoded_bytes", "[unit][policy]") 
   CHECK(results[0].truncated);
 }
 
+// The body cut-off applies to the decoded bytes: a page costs at most
+// page_range_bytes whatever its compression ratio (issue 10: bounded memory
+// against gzip bombs; the hostile web's /bomb/ is 4 MiB inflating to 4 GiB).
+TEST_CASE("by default the decoded body is cut at page_range_bytes", "[unit][policy]") {
+  const std::string zeros(3'000'000, '\0');
+  const std::string bomb = Compress(zeros, 31) + Compress(zeros, 31);  // two members, 6 MB decoded
+  REQUIRE(bomb.size() < 20'000);
+  TestServer server([&](const Request&) -> Reply { return {Response(200, bomb, "Content-Encoding: gzip\r\n")}; });
+  FetcherOptions options = TestOptions();
+  REQUIRE(options.max_decoded_bytes == 0);
+  options.page_range_bytes = 100'000;
+  auto results = FetchAll(options, {server.base() + "/bomb"});
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body.size() == 100'000);
+  CHECK(results[0].body.capacity() < 1'000'000);  // never held the rest
+  CHECK(results[0].truncated);
+  CHECK(results[0].error.find("decoded body cut at 100000") != std::string::npos);
+}
+
 TEST_CASE("a gzip body cut at the range keeps what decodes", "[unit]") {
   std::string text;
   for (int i = 0; i < 20000; ++i) text += std::to_string(i * 7919 % 10007) + " ";
