@@ -738,6 +738,25 @@ TEST_CASE("a server that trickles its answer hits the total time limit", "[unit]
   CHECK(results[0].body.empty());
 }
 
+// Slowloris (issue 10): the first byte comes at once, then the header
+// trickles and never ends; the total limit ends it while the header is read.
+TEST_CASE("a header that trickles forever (slowloris) hits the total time limit", "[unit]") {
+  TestServer server([](const Request&) -> Reply {
+    Reply reply{"HTTP/1.1 200 OK\r\nX-Slowloris: " + std::string(20'000, 'a'), false, false};
+    reply.trickle = 5ms;  // 100 s for the whole header
+    return reply;
+  });
+  FetcherOptions options = TestOptions();
+  options.first_byte_timeout = 2000ms;
+  options.request_timeout = 400ms;
+  auto results = FetchAll(options, {server.base() + "/slow", server.base() + "/slow2"});
+  for (const auto& r : results) {
+    CHECK(r.status == fe::kTimeout);
+    CHECK(r.error.find("reading response header") != std::string::npos);
+    CHECK(r.error.find("total time limit") != std::string::npos);
+  }
+}
+
 TEST_CASE("a connect that does not complete hits the connect timeout", "[unit]") {
   // A listening socket whose backlog is full never completes the handshake
   // of further connections: the SYN is dropped.

@@ -62,7 +62,7 @@ std::string RootLink(const Universe& u, uint32_t host, std::string_view prefix) 
 constexpr M kHostile[] = {M::kSlowloris,     M::kEndlessBody, M::kGzipBomb, M::kHugeHeaders,
                           M::kRedirectChain, M::kLinkFlood,   M::kBadBytes, M::kHugeRobots};
 
-TEST_CASE("the hostile preset: one hostile behaviour per host i%10==1..8, traps, nothing else", "[unit]") {
+TEST_CASE("the hostile preset: one hostile behaviour per host i%10==1..8 plus traps and nothing else", "[unit]") {
   const Universe u = Make();
   for (uint32_t h = 0; h < u.HostCount(); ++h) {
     int count = 0;
@@ -105,7 +105,7 @@ TEST_CASE("slowloris and endless-body URLs answer with never-ending streams", "[
   CHECK(chunk.find("href") == std::string::npos);
 }
 
-TEST_CASE("the gzip bomb is a few MiB of gzip sent whatever the client accepts, inflating far past 1 MB",
+TEST_CASE("the gzip bomb is a few MiB of gzip sent whatever the client accepts and inflates far past 1 MB",
           "[unit]") {
   const Universe u = Make();
   const std::string bomb = RootLink(u, 3, "/bomb/");
@@ -168,7 +168,7 @@ TEST_CASE("redirect-chain: a two-URL loop and a chain that never ends", "[unit]"
   CHECK(HandleRequest(u, Get(u, 5, "/chain/0"), std::nullopt).response.result() == http::status::not_found);
 }
 
-TEST_CASE("link-flood: one page with 10,000 distinct links, each a small page", "[unit]") {
+TEST_CASE("link-flood: one page with 10000 distinct links to small pages", "[unit]") {
   const Universe u = Make();
   CHECK(RootLink(u, 6, "/flood") == "/flood.html");
   const Handled h = HandleRequest(u, Get(u, 6, "/flood.html"), std::nullopt);
@@ -185,7 +185,7 @@ TEST_CASE("link-flood: one page with 10,000 distinct links, each a small page", 
         http::status::not_found);
 }
 
-TEST_CASE("bad-bytes pages carry NUL bytes and invalid UTF-8, and still link a normal page", "[unit]") {
+TEST_CASE("bad-bytes pages carry NUL bytes and invalid UTF-8 and still link a normal page", "[unit]") {
   const Universe u = Make();
   const std::string target = RootLink(u, 7, "/bytes/");
   REQUIRE(!target.empty());
@@ -200,7 +200,7 @@ TEST_CASE("bad-bytes pages carry NUL bytes and invalid UTF-8, and still link a n
   CHECK(body.find("href=\"" + u.PagePath(7, r.page) + "\"") != std::string::npos);
 }
 
-TEST_CASE("huge-robots: 10 MiB, chunked; the first 500 KiB hold the host's rules, a full read shuts the host",
+TEST_CASE("huge-robots: 10 MiB chunked where the first 500 KiB hold the host's rules and a full read shuts the host",
           "[unit][rfc9309]") {
   const Universe u = Make();
   const Served s = u.Serve(8, "/robots.txt");
@@ -222,7 +222,7 @@ TEST_CASE("huge-robots: 10 MiB, chunked; the first 500 KiB hold the host's rules
   CHECK(u.RobotsTxt(0).size() < 1000);
 }
 
-TEST_CASE("the hostile ground truth: hostile URLs are kind hostile, hostile hosts' pages stay normal", "[unit]") {
+TEST_CASE("the hostile ground truth: hostile URLs are kind hostile and hostile hosts' pages stay normal", "[unit]") {
   const Universe u = Make(30, 1500);
   std::map<std::string, std::string> kind;
   for (const auto& row : GroundTruth(u)) kind[row.url] = std::string(row.kind);
