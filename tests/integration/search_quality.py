@@ -5,13 +5,14 @@
       From the crawl log (crawlctl log: tab-separated time, status, bytes,
       URL, referrer, media type, ...), the fetched HTML pages (status 2xx,
       text/html) under BASE_URL whose file under DOCROOT has a non-empty
-      <title>; COUNT of them chosen with random.Random(SEED), one JSON line
+      <title> that no other such page has; COUNT of them chosen with random.Random(SEED), one JSON line
       each: {"url", "file", "title"}.
   search_quality.py check PICKS BASE_URL DOCROOT TOP CRAWLCTL
       For every pick, asks `CRAWLCTL search --json --limit TOP` with the
       title's words and counts the picks whose page is among the results (a
       result counts when it is the same file: "/dir/" and "/dir/index.html"
-      are one page). Prints the misses and "known-item: HITS/N in the top TOP".
+      are one page). Prints the misses with the score parts of the results and of
+      the page (found with --limit 200), and "known-item: HITS/N in the top TOP".
 """
 import html.parser
 import json
@@ -75,16 +76,28 @@ def pick(log, base, docroot, count, seed):
             if path is None or not os.path.isfile(path) or path in pages.values():
                 continue
             pages[url] = path
-    candidates = []
+    titled = []
     for url in sorted(pages):
         title = title_of(pages[url])
         if title:
-            candidates.append({"url": url, "file": pages[url], "title": title})
+            titled.append({"url": url, "file": pages[url], "title": title})
+    # A known item is named by its title: pages sharing their title with
+    # another (python3-doc's 28 "Index" pages, genindex-*.html) name none.
+    count_of = {}
+    for c in titled:
+        count_of[c["title"].lower()] = count_of.get(c["title"].lower(), 0) + 1
+    candidates = [c for c in titled if count_of[c["title"].lower()] == 1]
     if len(candidates) < count:
-        sys.exit(f"only {len(candidates)} fetched HTML pages with a title, {count} wanted")
-    print(f"{len(candidates)} fetched HTML pages with a title; picking {count}", file=sys.stderr)
+        sys.exit(f"only {len(candidates)} fetched HTML pages with a title of their own, {count} wanted")
+    print(f"{len(titled)} fetched HTML pages with a title, {len(candidates)} with a title no other page has; "
+          f"picking {count}", file=sys.stderr)
     for c in random.Random(seed).sample(candidates, count):
         print(json.dumps(c))
+
+
+def parts(r):
+    return (f"({r['score']:.2f} = rank {r['doc_rank']:.2f} + bonus {r['bonus']:.2f} + rel {r['relevance']:.2f}"
+            f" + prox {r['proximity']:.2f})")
 
 
 def check(picks_file, base, docroot, top, crawlctl):
@@ -100,8 +113,15 @@ def check(picks_file, base, docroot, top, crawlctl):
         if p["file"] in files:
             hits += 1
         else:
-            got = ", ".join(r["url"][len(base):] or "/" for r in results) or "no results"
-            print(f"miss: {p['url'][len(base):]} [{query}] -> {got}")
+            # Why: the score parts of the results and, when it is found
+            # further down, of the page itself.
+            deep = json.loads(subprocess.run([crawlctl, "search", "--json", "--limit", "200", query],
+                                             check=True, capture_output=True, text=True).stdout)["results"]
+            rank = next((i for i, r in enumerate(deep) if file_of(r["url"], base, docroot) == p["file"]), None)
+            shown = results + ([deep[rank]] if rank is not None else [])
+            got = "; ".join(f"{r['url'][len(base):] or '/'} {parts(r)}" for r in shown) or "no results"
+            where = f"at {rank + 1}" if rank is not None else "not in the top 200"
+            print(f"miss ({where}): {p['url'][len(base):]} [{query}] -> {got}")
     print(f"known-item: {hits}/{len(picks)} in the top {top}")
     return hits
 
