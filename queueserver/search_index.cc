@@ -279,6 +279,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
     const uint64_t occurrences = std::max<uint64_t>(counted, positions.size());
     if (occurrences == 0) continue;
     AddPosting(term_id, doc, f, positions.data(), positions.size(), occurrences);
+    if (!positions.empty() && positions.front() < d.title_tokens) ++d.title_terms;
     any = true;
   }
   if (!any) return false;
@@ -383,6 +384,7 @@ void SearchIndex::FinishDocument(const Doc& doc, const DocSummary& summary) {
   std::string entry = id;
   PutVarint(&entry, doc.length);
   PutVarint(&entry, doc.title_tokens);
+  PutVarint(&entry, doc.title_terms);
   entry.push_back(doc.link ? 'l' : 'p');
   entry += doc.url;
   journal_->PutIndex(IndexFamily::kDocMap, key, entry);
@@ -735,10 +737,12 @@ Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
   if (!s.ok()) return s.code() == StatusCode::kNotFound ? Status::Internal("corrupt index doc map") : s;
   const std::string_view v(value);
   size_t pos = 24;
-  uint64_t length = 0, title = 0;
-  if (v.size() < 24 + 3 || !GetVarint(v, &pos, &length) || !GetVarint(v, &pos, &title) || pos >= v.size() ||
-      length > UINT32_MAX || title > UINT32_MAX)
+  uint64_t length = 0, title = 0, title_terms = 0;
+  if (v.size() < 24 + 4 || !GetVarint(v, &pos, &length) || !GetVarint(v, &pos, &title) ||
+      !GetVarint(v, &pos, &title_terms) || pos >= v.size() || length > UINT32_MAX || title > UINT32_MAX ||
+      title_terms > title)
     return Status::Internal("corrupt index doc map entry");
+  d->title_terms = static_cast<uint32_t>(title_terms);
   std::copy(value.begin(), value.begin() + 24, d->id.begin());
   d->url_hash = ReadBe(v, 8);
   d->text_hash = ReadBe(v.substr(9), 7);
@@ -766,7 +770,10 @@ void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc
   hit->proximity = Proximity(positions, doc.length, options_.proximity_weight);
   BonusInput in;
   in.title_matched = title_matched;
-  in.title_terms = doc.title_tokens;
+  // Distinct terms, as title_matched counts distinct query terms (a title
+  // repeating a word, "What's New in Python 2.6 - Python 3.11.2
+  // documentation", is not a longer title for the bonus).
+  in.title_terms = doc.title_terms;
   if (auto parts = url::Split(doc.url); parts.ok()) {
     const std::string path = parts->target.substr(0, parts->target.find('?'));
     in.domain_url = parts->target == "/";

@@ -186,6 +186,7 @@ class SearchIndex {
     uint64_t url_hash = 0, text_hash = 0, host_hash = 0;
     uint32_t length = 0;        // tokens
     uint32_t title_tokens = 0;
+    uint32_t title_terms = 0;   // distinct terms among the title tokens
     bool link = false;
     std::string url;
   };
