@@ -18,6 +18,8 @@ PACKAGES=(
   prometheus-cpp-dev libtomlplusplus-dev
   # tests
   catch2 python3 curl procps
+  # search quality test: a real documentation site served on loopback
+  nginx python3-doc
   # benchmarks (tests/bench/processing.sh: gumbo is the reference parser)
   libgumbo-dev
   # the status page test loads the page in a real browser

@@ -94,7 +94,9 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
   shard->counters_ = image->counters;
   shard->log_ = std::move(image->log);
   for (const v1::FetchRecord& r : shard->log_) shard->NoteForStatus(r);
-  if (Status s = shard->index_->Restore(image->index); !s.ok()) return s;
+  if (Status s = shard->index_->Load(); !s.ok()) return s;
+  // A partition closed before a kill may not be merged yet.
+  (void)shard->index_->MergeClosed();
   shard->applied_batches_ = std::move(image->applied_batches);
   return shard;
 }
@@ -103,7 +105,12 @@ Status CrawlShard::Commit() {
   if (!writer_) return Status::Ok();
   if (writer_->pending() == 0) return Status::Ok();
   writer_->PutCounters(counters_, frontier_.Scalars());
-  return writer_->Commit();
+  if (Status s = writer_->Commit(); !s.ok()) return s;
+  // A partition this request closed: its postings merged, outside the
+  // request (a failure leaves it searchable from its chunks and merging is
+  // tried again after the next commit).
+  if (index_->merge_pending()) (void)index_->MergeClosed();
+  return Status::Ok();
 }
 
 Status CrawlShard::Create() {
@@ -192,7 +199,9 @@ Status CrawlShard::Search(const v1::SearchRequest& req, v1::SearchResponse* resp
   options.max_matches = req.limit() == 0 ? 200 : std::min<uint32_t>(req.limit(), 10'000);
   const int64_t timeout = req.timeout_ms() == 0 ? 1000 : std::min<uint32_t>(req.timeout_ms(), 60'000);
   options.deadline_unix_ms = clock_->NowUnixMs() + timeout;
-  SearchOutcome outcome = index_->Search(*query, options, *clock_, stemmer);
+  auto searched = index_->Search(*query, options, *clock_, stemmer);
+  if (!searched.ok()) return searched.status();
+  const SearchOutcome& outcome = *searched;
   resp->set_crawl_id(crawl_.crawl_id());
   resp->set_matches(outcome.matches);
   resp->set_timed_out(outcome.timed_out);

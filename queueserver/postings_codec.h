@@ -45,4 +45,61 @@ void EncodePostingRange(const Posting* first, const Posting* last, std::string* 
 // Bad input gives kInvalidArgument, never a crash.
 [[nodiscard]] Result<std::vector<Posting>> DecodePostings(std::string_view in);
 
+// Postings held flat (no vector per posting): frequency kept x 100, the
+// positions of posting i at positions[first[i], first[i + 1]).
+struct FlatPostings {
+  std::vector<uint32_t> doc, freq100, first{0}, positions;
+  [[nodiscard]] size_t size() const { return doc.size(); }
+  void clear() {
+    doc.clear();
+    freq100.clear();
+    first.assign(1, 0);
+    positions.clear();
+  }
+};
+// Appends the postings of an EncodePostings list to `out`, mapping each doc
+// number d to map[d] when `map` is given (kInvalidArgument when d is outside
+// it, or on bad input).
+[[nodiscard]] Status DecodeAppend(std::string_view in, FlatPostings* out, const std::vector<uint32_t>* map = nullptr);
+
+// A list in blocks (the stored form of a closed partition's postings, and
+// what queries read): varint(blocks), then per block varint(last doc),
+// varint(bytes), then the blocks, each EncodePostings-coded with doc deltas
+// continuing from the previous block's last doc. Blocks of kBlockPostings let
+// a reader skip to a doc without decoding what lies before it.
+constexpr size_t kBlockPostings = 128;
+// Appends postings `order[0..]` of `in` (doc numbers strictly ascending in
+// that order) to `out` in blocks.
+void EncodeBlocked(const FlatPostings& in, const std::vector<uint32_t>& order, std::string* out);
+
+// Walks a blocked list (not owning it). After Open, Seek positions on the
+// first posting at or after a doc; bad input makes Seek/Next return false and
+// corrupt() true.
+class BlockedReader {
+ public:
+  [[nodiscard]] bool Open(std::string_view list);
+  // Moves to the first posting with doc >= target (never backwards); false
+  // when there is none.
+  [[nodiscard]] bool Seek(uint32_t target);
+  // Moves to the next posting; false at the end.
+  [[nodiscard]] bool Next();
+  [[nodiscard]] const Posting& current() const { return current_; }
+  [[nodiscard]] bool corrupt() const { return corrupt_; }
+
+ private:
+  bool Fail() {
+    corrupt_ = true;
+    return valid_ = false;
+  }
+  bool LoadBlock(size_t block);
+  bool DecodeOne();
+  std::string_view data_;
+  std::vector<uint32_t> last_;      // last doc of each block
+  std::vector<size_t> offset_;      // start of each block in data_, and the end
+  size_t block_ = 0, pos_ = 0, end_ = 0;
+  int64_t previous_ = -1;
+  bool valid_ = false, corrupt_ = false;
+  Posting current_;
+};
+
 }  // namespace crawl::queueserver

@@ -1,10 +1,11 @@
 #include "queueserver/queue_store.h"
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
 #include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
-#include <rocksdb/cache.h>
-#include <rocksdb/table.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_batch.h>
 
@@ -22,6 +23,9 @@ enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kCl
 const char* const kCfNames[kCfCount] = {"meta", "seen",  "queue", "waiting", "origins", "leases",  "log",
                                         "batches", "clds", "opic",  "docs",    "doc_map", "postings", "terms",
                                         "structure"};
+// The index families' block cache (postings, doc map, summaries, terms); the
+// other families share Options::block_cache_bytes.
+constexpr size_t kIndexBlockCacheBytes = 128u << 20;
 Cf IndexCf(IndexFamily f) {
   switch (f) {
     case IndexFamily::kDocs: return kDocs;
@@ -266,6 +270,7 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
   table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
   std::shared_ptr<rocksdb::TableFactory> table_factory(rocksdb::NewBlockBasedTableFactory(table_options));
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  const std::shared_ptr<rocksdb::Cache> index_cache = rocksdb::NewLRUCache(kIndexBlockCacheBytes);
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
   for (int cf = 0; cf < kCfCount; ++cf) {
     rocksdb::ColumnFamilyOptions cf_options;
@@ -276,6 +281,15 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
     // appends in O(1) and sorts once at flush; the default skip list spent
     // a third of link ingest finding insert positions.
     if (cf == kSeen || cf == kQueue || cf == kLog) cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
+    // The index families are read at query time (and doc ids probed at
+    // indexing): bloom filters make misses cheap, and one bounded block
+    // cache serves them all.
+    if (cf == kDocs || cf == kDocMap || cf == kPostings || cf == kTerms) {
+      rocksdb::BlockBasedTableOptions table;
+      table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+      table.block_cache = index_cache;
+      cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    }
     families.emplace_back(kCfNames[cf], cf_options);
   }
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
@@ -414,17 +428,6 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
   if (s.ok()) {
     s = impl_->Scan(kBatches, p, [&](std::string_view k, std::string_view) {
       image.applied_batches.emplace(k.substr(n));
-      return Status::Ok();
-    });
-  }
-  // The search index: every record of the crawl, prefix stripped.
-  const std::pair<Cf, std::vector<std::pair<std::string, std::string>>*> index_families[] = {
-      {kDocs, &image.index.docs}, {kDocMap, &image.index.doc_map}, {kPostings, &image.index.postings},
-      {kTerms, &image.index.terms}};
-  for (const auto& [family, out] : index_families) {
-    if (!s.ok()) break;
-    s = impl_->Scan(family, p, [&, out = out](std::string_view k, std::string_view v) {
-      out->emplace_back(std::string(k.substr(n)), std::string(v));
       return Status::Ok();
     });
   }
@@ -606,6 +609,38 @@ void ShardWriter::PutCounters(const ShardCounters& c, const FrontierScalars& sc)
 
 void ShardWriter::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
   impl_->Put(IndexCf(family), impl_->Key(key), value);
+}
+
+Status ShardWriter::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
+  auto s = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(IndexCf(family)),
+                                          impl_->Key(key), value);
+  if (s.IsNotFound()) return Status::NotFound("no index record");
+  return FromRocks(s, std::string("reading ") + kCfNames[IndexCf(family)]);
+}
+
+Status ShardWriter::ScanIndex(IndexFamily family, const std::string& prefix,
+                              const std::function<bool(std::string_view, std::string_view)>& visit) {
+  rocksdb::ColumnFamilyHandle* cf = impl_->cf(IndexCf(family));
+  const std::string p = impl_->Key(prefix);
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->batch.NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  const size_t n = impl_->prefix.size();
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+    const rocksdb::Slice k = it->key();
+    const rocksdb::Slice v = it->value();
+    if (!visit(std::string_view(k.data() + n, k.size() - n), std::string_view(v.data(), v.size()))) break;
+  }
+  return FromRocks(it->status(), std::string("reading ") + kCfNames[IndexCf(family)]);
+}
+
+Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                  const std::string& erase_from, const std::string& erase_to) {
+  if (impl_->store->fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
+  rocksdb::WriteBatch batch;
+  for (const Put& p : puts) (void)batch.Put(impl_->cf(IndexCf(p.family)), impl_->Key(p.key), p.value);
+  if (!erase_from.empty())
+    (void)batch.DeleteRange(impl_->cf(IndexCf(erase_family)), impl_->Key(erase_from), impl_->Key(erase_to));
+  return FromRocks(impl_->store->db->Write(impl_->store->write_options, &batch), "queue store index write");
 }
 
 Status ShardWriter::Commit() {

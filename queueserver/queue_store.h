@@ -19,7 +19,8 @@
 //   structure id origin 0x00 graph(1) node -> value (8-byte double): the
 //            structure order's GC ('C') and GB ('B') nodes per host
 //            (queueserver/structure_module.h)
-//   docs, doc_map, postings, terms: the search index (queueserver/search_index.h)
+//   docs, doc_map, postings, terms: the search index (queueserver/search_index.h),
+//            read by the index through the ShardWriter, not loaded at start-up
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
 // journal) into one rocksdb::WriteBatch; Commit() writes it atomically with
@@ -60,7 +61,6 @@ struct ShardImage {
   FrontierImage frontier;
   std::vector<v1::FetchRecord> log;  // in arrival order
   std::set<std::string> applied_batches;
-  IndexImage index;
 };
 
 class QueueStore;
@@ -97,6 +97,11 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public Index
   void PutCrawl(const v1::CrawlInfo& crawl);
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
+  [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
+  [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
+                                 const std::function<bool(std::string_view, std::string_view)>& visit) override;
+  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                     const std::string& erase_from, const std::string& erase_to) override;
 
   // Writes every change since the last Commit/Discard in one atomic batch,
   // then starts an empty one. On error nothing of the batch is written.

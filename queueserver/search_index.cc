@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
 #include <tuple>
 
@@ -19,6 +20,10 @@ namespace {
 
 constexpr size_t kMaxSnippetChars = 300;
 constexpr size_t kMaxLinkTitleChars = 100;
+// links_seen_ is cleared past this many entries (8 bytes each and the set's overhead).
+constexpr size_t kMaxLinksSeen = 1'000'000;
+// A partition merge writes its lists in batches of about this many bytes.
+constexpr size_t kMergeWriteBytes = 32u << 20;
 
 void PutU32Be(std::string* out, uint32_t v) {
   for (int i = 3; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -106,11 +111,6 @@ bool HostMatches(const std::string& host, const std::vector<std::string>& sites)
   return false;
 }
 
-const Posting* FindPosting(const std::vector<Posting>& list, uint32_t doc) {
-  auto it = std::lower_bound(list.begin(), list.end(), doc, [](const Posting& p, uint32_t d) { return p.doc < d; });
-  return it != list.end() && it->doc == doc ? &*it : nullptr;
-}
-
 bool HasPhrase(const std::vector<size_t>& phrase, const std::vector<const Posting*>& postings) {
   const std::vector<uint32_t>& first = postings[phrase[0]]->positions;
   for (uint32_t start : first) {
@@ -151,11 +151,41 @@ bool SearchIndex::IsAnchorStopWord(std::string_view w) {
 
 SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal) : options_(options), journal_(journal) {
   if (options_.partition_docs == 0) options_.partition_docs = 100'000;
+  if (journal_ == nullptr) {
+    own_journal_ = std::make_unique<MemoryIndexJournal>();
+    journal_ = own_journal_.get();
+  }
+  partitions_.emplace_back();  // the active one
 }
 
-SearchIndex::Partition& SearchIndex::Active() {
-  if (partitions_.empty() || partitions_.back().closed) partitions_.emplace_back();
-  return partitions_.back();
+// ---- MemoryIndexJournal
+
+void MemoryIndexJournal::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
+  families[static_cast<int>(family)][key] = value;
+}
+Status MemoryIndexJournal::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
+  const auto& m = families[static_cast<int>(family)];
+  auto it = m.find(key);
+  if (it == m.end()) return Status::NotFound("no index record");
+  *value = it->second;
+  return Status::Ok();
+}
+Status MemoryIndexJournal::ScanIndex(IndexFamily family, const std::string& prefix,
+                                     const std::function<bool(std::string_view, std::string_view)>& visit) {
+  const auto& m = families[static_cast<int>(family)];
+  for (auto it = m.lower_bound(prefix); it != m.end() && it->first.starts_with(prefix); ++it) {
+    if (!visit(it->first, it->second)) break;
+  }
+  return Status::Ok();
+}
+Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                         const std::string& erase_from, const std::string& erase_to) {
+  for (const Put& p : puts) PutIndex(p.family, p.key, p.value);
+  if (!erase_from.empty()) {
+    auto& m = families[static_cast<int>(erase_family)];
+    m.erase(m.lower_bound(erase_from), m.lower_bound(erase_to));
+  }
+  return Status::Ok();
 }
 
 std::string SearchIndex::SummaryBytes(const DocSummary& s) const {
@@ -189,6 +219,11 @@ Result<DocSummary> SearchIndex::ParseSummary(std::string_view bytes) {
   return s;
 }
 
+bool SearchIndex::DocExists(const std::array<uint8_t, 24>& id) {
+  std::string value;
+  return journal_->GetIndex(IndexFamily::kDocs, IdString(id), &value).ok();
+}
+
 bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   if (r.kind() != v1::URL_KIND_PAGE || r.status() < 200 || r.status() >= 300 || r.noindex()) return false;
   const v1::MiniIndex& mi = r.mini_index();
@@ -204,31 +239,28 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   d.title_tokens = mi.title_tokens();
   d.link = false;
   d.id = MakeDocId(d.url_hash, 'p', d.text_hash, d.host_hash);
-  if (doc_ids_.contains(IdString(d.id))) return false;
+  if (DocExists(d.id)) return false;
 
   // Description sentences add their weight to their positions (DESIGN.md 6-7).
-  std::vector<std::tuple<uint32_t, uint32_t, double>> regions;
-  DocSummary summary;
-  summary.url = d.url;
-  summary.title = r.title();
-  summary.language = r.language();
-  summary.nosnippet = r.nosnippet();
+  auto& regions = scratch_regions_;
+  regions.clear();
   for (const v1::DescriptionSentence& s : r.description()) {
     regions.emplace_back(s.first_position(), s.end_position(), s.weight());
-    summary.description.push_back(s.text());
   }
-  std::vector<NewTerm> terms;
-  terms.reserve(static_cast<size_t>(mi.terms_size()));
-  std::unordered_set<uint64_t> seen_terms;
+  if (active_.keys.size() >= options_.partition_docs) ClosePartition();
+  const auto doc = static_cast<uint32_t>(active_.keys.size());
+  auto& seen_terms = scratch_terms_;
+  seen_terms.clear();
+  auto& positions = scratch_positions_;
+  bool any = false;
   for (const v1::IndexTerm& t : mi.terms()) {
     if (t.term().empty()) continue;
-    NewTerm nt;
     // The id is recomputed: input from another process must not be able to
     // file a term under another term's id.
-    nt.term_id = hash::Hash8(t.term());
-    if (!seen_terms.insert(nt.term_id).second) continue;
-    std::vector<uint32_t> positions(t.positions().begin(), t.positions().end());
-    std::sort(positions.begin(), positions.end());
+    const uint64_t term_id = hash::Hash8(t.term());
+    if (!seen_terms.insert(term_id).second) continue;
+    positions.assign(t.positions().begin(), t.positions().end());
+    if (!std::is_sorted(positions.begin(), positions.end())) std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
     double f = 0;
     for (uint32_t pos : positions) {
@@ -244,14 +276,20 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
     const uint64_t counted = uint64_t{t.title_count()} + t.body_count();
     // Occurrences past the position cap count as body occurrences.
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());
-    nt.occurrences = std::max<uint64_t>(counted, positions.size());
-    if (nt.occurrences == 0) continue;
-    nt.posting.frequency = f;
-    nt.posting.positions = std::move(positions);
-    terms.push_back(std::move(nt));
+    const uint64_t occurrences = std::max<uint64_t>(counted, positions.size());
+    if (occurrences == 0) continue;
+    AddPosting(term_id, doc, f, positions.data(), positions.size(), occurrences);
+    if (!positions.empty() && positions.front() < d.title_tokens) ++d.title_terms;
+    any = true;
   }
-  if (terms.empty()) return false;
-  AddDocument(std::move(d), summary, std::move(terms));
+  if (!any) return false;
+  DocSummary summary;
+  summary.url = d.url;
+  summary.title = r.title();
+  summary.language = r.language();
+  summary.nosnippet = r.nosnippet();
+  for (const v1::DescriptionSentence& s : r.description()) summary.description.push_back(s.text());
+  FinishDocument(d, summary);
   return true;
 }
 
@@ -260,6 +298,7 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
       link.source() == "sitemap")
     return false;
   const uint64_t seen_key = hash::Hash8(link.url() + '\0' + link.anchor_text() + '\0' + iso_language);
+  if (links_seen_.size() >= kMaxLinksSeen) links_seen_.clear();
   if (!links_seen_.insert(seen_key).second) return false;
   const std::string host = url::HostOf(link.url());
   if (host.empty()) return false;
@@ -282,195 +321,438 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   d.length = position;
   d.link = true;
   d.id = MakeDocId(d.url_hash, 'l', d.text_hash, d.host_hash);
-  if (doc_ids_.contains(IdString(d.id))) return false;
+  if (DocExists(d.id)) return false;
+  if (active_.keys.size() >= options_.partition_docs) ClosePartition();
+  const auto doc = static_cast<uint32_t>(active_.keys.size());
+  for (auto& [stem, positions] : stems) {
+    AddPosting(hash::Hash8(stem), doc, options_.body_weight * static_cast<double>(positions.size()),
+               positions.data(), positions.size(), positions.size());
+  }
   DocSummary summary;
   summary.url = d.url;
   summary.title = CutUtf8(link.anchor_text(), kMaxLinkTitleChars);
   summary.language = iso_language;
   summary.link = true;
-  std::vector<NewTerm> terms;
-  for (auto& [stem, positions] : stems) {
-    NewTerm nt;
-    nt.term_id = hash::Hash8(stem);
-    nt.occurrences = positions.size();
-    nt.posting.frequency = options_.body_weight * static_cast<double>(positions.size());
-    nt.posting.positions = std::move(positions);
-    terms.push_back(std::move(nt));
-  }
-  AddDocument(std::move(d), summary, std::move(terms));
+  FinishDocument(d, summary);
   return true;
 }
 
-void SearchIndex::AddDocument(Doc doc, const DocSummary& summary, std::vector<NewTerm> terms) {
-  Partition& p = Active();
+void SearchIndex::AddPosting(uint64_t term_id, uint32_t doc, double frequency, const uint32_t* positions, size_t n,
+                             uint64_t occurrences) {
+  TermStats& st = terms_[term_id];
+  ++st.docs;
+  st.occurrences += occurrences;
+  touched_.insert(term_id);
+  if (pending_.empty()) segment_first_ = doc;
+  TermList& p = pending_[term_id];
+  std::string& out = p.bytes;
+  PutVarint(&out, static_cast<uint64_t>(static_cast<int64_t>(doc) - p.last - 1));
+  p.last = doc;
+  ++p.docs;
+  p.occurrences += occurrences;
+  PutVarint(&out, static_cast<uint64_t>(std::llround(std::max(0.0, frequency) * 100.0)));
+  PutVarint(&out, n);
+  uint32_t previous = 0;
+  for (size_t i = 0; i < n; ++i) {
+    PutVarint(&out, positions[i] - previous);
+    previous = positions[i];
+  }
+}
+
+// Appends a self-contained chunk (first doc delta from -1) whose last doc is
+// `last` to `list`, re-coding its first doc delta against the list's last doc.
+void SearchIndex::AppendChunk(TermList* list, std::string_view chunk, uint32_t last, uint32_t docs,
+                              uint64_t occurrences) {
+  size_t pos = 0;
+  uint64_t first = 0;
+  if (!GetVarint(chunk, &pos, &first)) return;  // callers checked the chunk
+  PutVarint(&list->bytes, first - static_cast<uint64_t>(list->last + 1));
+  list->bytes.append(chunk.substr(pos));
+  list->last = last;
+  list->docs += docs;
+  list->occurrences += occurrences;
+}
+
+void SearchIndex::FinishDocument(const Doc& doc, const DocSummary& summary) {
   const auto part = static_cast<uint32_t>(partitions_.size() - 1);
-  const auto n = static_cast<uint32_t>(p.docs.size());
+  const auto n = static_cast<uint32_t>(active_.keys.size());
   const std::string id = IdString(doc.id);
-  for (NewTerm& t : terms) {
-    t.posting.doc = n;
-    TermStats& st = terms_[t.term_id];
-    ++st.docs;
-    st.occurrences += t.occurrences;
-    std::vector<Posting>& list = p.postings[t.term_id];
-    if (journal_) pending_.try_emplace({t.term_id, part}, list.size());
-    list.push_back(std::move(t.posting));
-  }
-  std::string compressed = SummaryBytes(summary);
-  if (journal_) {
-    journal_->PutIndex(IndexFamily::kDocs, id, compressed);
-    std::string key = "a";
-    PutU32Be(&key, part);
-    PutU32Be(&key, n);
-    std::string entry = id;
-    PutVarint(&entry, doc.length);
-    PutVarint(&entry, doc.title_tokens);
-    entry.push_back(doc.link ? 'l' : 'p');
-    entry += doc.url;
-    journal_->PutIndex(IndexFamily::kDocMap, key, entry);
-  }
-  summaries_[id] = std::move(compressed);
-  by_url_[doc.url].push_back(id);
-  doc_ids_.insert(id);
+  journal_->PutIndex(IndexFamily::kDocs, id, SummaryBytes(summary));
+  std::string key = "a";
+  PutU32Be(&key, part);
+  PutU32Be(&key, n);
+  std::string entry = id;
+  PutVarint(&entry, doc.length);
+  PutVarint(&entry, doc.title_tokens);
+  PutVarint(&entry, doc.title_terms);
+  entry.push_back(doc.link ? 'l' : 'p');
+  entry += doc.url;
+  journal_->PutIndex(IndexFamily::kDocMap, key, entry);
+  active_.keys.push_back({doc.url_hash, doc.text_hash});
+  active_.order_valid = false;
+  partitions_.back().docs = n + 1;
   ++documents_;
   total_length_ += doc.length;
-  p.docs.push_back(std::move(doc));
-  p.order_valid = false;
-  if (p.docs.size() >= options_.partition_docs) ClosePartition(part);
+  totals_changed_ = true;
+  if (active_.keys.size() >= options_.partition_docs) ClosePartition();
 }
 
-void SearchIndex::EnsureOrder(Partition& p) {
-  if (p.order_valid) return;
-  std::vector<DocMapKey> keys;
-  keys.reserve(p.docs.size());
-  for (const Doc& d : p.docs) keys.push_back({d.url_hash, d.text_hash});
-  const std::vector<uint32_t> order = OrderDocMap(keys);
-  p.place.assign(p.docs.size(), 0);
-  for (uint32_t i = 0; i < order.size(); ++i) p.place[order[i]] = i;
-  p.order_valid = true;
+void SearchIndex::EnsureOrder() {
+  if (active_.order_valid) return;
+  active_.at = OrderDocMap(active_.keys);
+  active_.place.assign(active_.at.size(), 0);
+  for (uint32_t i = 0; i < active_.at.size(); ++i) active_.place[active_.at[i]] = i;
+  active_.order_valid = true;
 }
 
-void SearchIndex::ClosePartition(uint32_t index) {
-  Partition& p = partitions_[index];
-  EnsureOrder(p);
-  p.closed = true;
-  if (!journal_) return;
-  // The closed partition's doc map, in walking order (DESIGN.md 7).
-  for (uint32_t doc = 0; doc < p.place.size(); ++doc) {
+void SearchIndex::ClosePartition() {
+  const auto index = static_cast<uint32_t>(partitions_.size() - 1);
+  FlushPostings();
+  EnsureOrder();
+  // The closed partition's doc map, in walking order (DESIGN.md 7), and its size.
+  for (uint32_t place = 0; place < active_.at.size(); ++place) {
     std::string key = "r";
     PutU32Be(&key, index);
-    PutU32Be(&key, p.place[doc]);
+    PutU32Be(&key, place);
     std::string value;
-    PutU32Be(&value, doc);
+    PutU32Be(&value, active_.at[place]);
     journal_->PutIndex(IndexFamily::kDocMap, key, value);
   }
+  std::string key = "c";
+  PutU32Be(&key, index);
+  std::string value;
+  PutVarint(&value, active_.keys.size());
+  journal_->PutIndex(IndexFamily::kDocMap, key, value);
+  partitions_.back().closed = true;
+  Closing& closing = closing_[index];
+  closing.lists = std::move(active_lists_);
+  closing.place = std::move(active_.place);
+  active_lists_ = Lists{};
+  partitions_.emplace_back();
+  active_ = Active{};
+}
+
+void SearchIndex::FlushPostings() {
+  if (pending_.empty()) return;
+  const auto part = static_cast<uint32_t>(partitions_.size() - 1);
+  // One segment: varint(terms), then per term: id (8), varint(documents),
+  // varint(occurrences), varint(bytes), the chunk.
+  std::string segment;
+  PutVarint(&segment, pending_.size());
+  for (auto& [term_id, p] : pending_) {
+    PutU64Be(&segment, term_id);
+    PutVarint(&segment, p.docs);
+    PutVarint(&segment, p.occurrences);
+    PutVarint(&segment, p.bytes.size());
+    segment += p.bytes;
+    AppendChunk(&active_lists_[term_id], p.bytes, static_cast<uint32_t>(p.last), p.docs, p.occurrences);
+  }
+  std::string k = "c";
+  PutU32Be(&k, part);
+  PutU32Be(&k, segment_first_);
+  journal_->PutIndex(IndexFamily::kPostings, k, segment);
+  pending_.clear();
 }
 
 void SearchIndex::Flush() {
-  if (!journal_) return;
-  std::set<uint64_t> touched;
-  for (const auto& [key, start] : pending_) {
-    const auto& [term_id, part] = key;
-    const std::vector<Posting>& list = partitions_[part].postings.at(term_id);
-    if (start >= list.size()) continue;
-    std::string k;
-    PutU64Be(&k, term_id);
-    PutU32Be(&k, part);
-    PutU32Be(&k, list[start].doc);
+  FlushPostings();
+  touched_.clear();
+  if (totals_changed_) {
     std::string v;
-    EncodePostingRange(list.data() + start, list.data() + list.size(), &v);
-    journal_->PutIndex(IndexFamily::kPostings, k, v);
-    touched.insert(term_id);
-  }
-  pending_.clear();
-  for (uint64_t term_id : touched) {
-    const TermStats& st = terms_[term_id];
-    std::string k;
-    PutU64Be(&k, term_id);
-    std::string v;
-    PutVarint(&v, st.docs);
-    PutVarint(&v, st.occurrences);
-    journal_->PutIndex(IndexFamily::kTerms, k, v);
+    PutVarint(&v, documents_);
+    PutVarint(&v, total_length_);
+    journal_->PutIndex(IndexFamily::kDocMap, "s", v);
+    totals_changed_ = false;
   }
 }
 
-Status SearchIndex::Restore(const IndexImage& image) {
-  auto corrupt = [](const char* what) { return Status::Internal(std::string("corrupt index ") + what + " record"); };
-  for (const auto& [key, value] : image.doc_map) {
-    if (key.size() != 9) return corrupt("doc map");
-    const auto part = static_cast<uint32_t>(ReadBe(std::string_view(key).substr(1), 4));
-    const auto n = static_cast<uint32_t>(ReadBe(std::string_view(key).substr(5), 4));
-    if (part > partitions_.size() + 1) return corrupt("doc map");
-    if (part >= partitions_.size()) partitions_.resize(part + 1);
-    Partition& p = partitions_[part];
-    if (key[0] == 'r') {
-      p.closed = true;
-      continue;
-    }
-    if (key[0] != 'a' || n != p.docs.size() || value.size() < 24 + 3) return corrupt("doc map");
-    Doc d;
-    std::copy(value.begin(), value.begin() + 24, d.id.begin());
-    const std::string_view v(value);
-    d.url_hash = ReadBe(v, 8);
-    d.text_hash = ReadBe(v.substr(9), 7);
-    d.host_hash = ReadBe(v.substr(16), 8);
-    size_t pos = 24;
-    uint64_t length = 0, title = 0;
-    if (!GetVarint(v, &pos, &length) || !GetVarint(v, &pos, &title) || pos >= v.size() || length > UINT32_MAX ||
-        title > UINT32_MAX)
-      return corrupt("doc map");
-    d.length = static_cast<uint32_t>(length);
-    d.title_tokens = static_cast<uint32_t>(title);
-    d.link = v[pos++] == 'l';
-    d.url.assign(v.substr(pos));
-    const std::string id = IdString(d.id);
-    by_url_[d.url].push_back(id);
-    doc_ids_.insert(id);
-    ++documents_;
-    total_length_ += d.length;
-    p.docs.push_back(std::move(d));
+bool SearchIndex::merge_pending() const {
+  for (const Partition& p : partitions_) {
+    if (p.closed && !p.merged) return true;
   }
-  for (Partition& p : partitions_) {
-    if (p.docs.size() >= options_.partition_docs) p.closed = true;
-  }
-  for (const auto& [key, value] : image.docs) summaries_[key] = value;
-  for (const auto& [key, value] : image.postings) {
-    if (key.size() != 16) return corrupt("postings");
-    const uint64_t term_id = ReadBe(key, 8);
-    const auto part = static_cast<uint32_t>(ReadBe(std::string_view(key).substr(8), 4));
-    if (part >= partitions_.size()) return corrupt("postings");
-    auto decoded = DecodePostings(value);
-    if (!decoded.ok()) return decoded.status();
-    std::vector<Posting>& list = partitions_[part].postings[term_id];
-    for (Posting& p : *decoded) {
-      if ((!list.empty() && p.doc <= list.back().doc) || p.doc >= partitions_[part].docs.size())
-        return corrupt("postings");
-      list.push_back(std::move(p));
-    }
-  }
-  for (const auto& [key, value] : image.terms) {
-    size_t pos = 0;
-    TermStats st;
-    if (key.size() != 8 || !GetVarint(value, &pos, &st.docs) || !GetVarint(value, &pos, &st.occurrences))
-      return corrupt("term");
-    terms_[ReadBe(key, 8)] = st;
+  return false;
+}
+
+Status SearchIndex::MergeClosed() {
+  for (uint32_t part = 0; part < partitions_.size(); ++part) {
+    if (!partitions_[part].closed || partitions_[part].merged) continue;
+    if (Status s = MergePartition(part); !s.ok()) return s;
   }
   return Status::Ok();
 }
 
-std::optional<DocSummary> SearchIndex::Lookup(const std::string& url) const {
-  auto it = by_url_.find(url);
-  if (it == by_url_.end()) return std::nullopt;
-  std::optional<DocSummary> best;
-  for (const std::string& id : it->second) {
-    auto s = summaries_.find(id);
-    if (s == summaries_.end()) continue;
-    auto parsed = ParseSummary(s->second);
-    if (!parsed.ok()) continue;
-    if (!best || best->link || !parsed->link) best = std::move(*parsed);  // newest page wins
-  }
-  return best;
+Status SearchIndex::ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_t>* out) {
+  const uint32_t n = partitions_[part].docs;
+  out->assign(n, 0);
+  std::string prefix = "r";
+  PutU32Be(&prefix, part);
+  uint32_t expected = 0;
+  bool ok = true;
+  Status s = journal_->ScanIndex(IndexFamily::kDocMap, prefix, [&](std::string_view k, std::string_view v) {
+    const auto place = static_cast<uint32_t>(ReadBe(k.substr(5), 4));
+    const auto arrival = v.size() == 4 ? static_cast<uint32_t>(ReadBe(v, 4)) : UINT32_MAX;
+    if (k.size() != 9 || place != expected || arrival >= n) return ok = false;
+    (*out)[inverse ? arrival : place] = inverse ? place : arrival;
+    ++expected;
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!ok || expected != n) return Status::Internal("corrupt index doc map of partition " + std::to_string(part));
+  return Status::Ok();
 }
 
+Status SearchIndex::LoadSegments(uint32_t part, Lists* lists) {
+  std::string prefix = "c";
+  PutU32Be(&prefix, part);
+  bool ok = true;
+  Status s = journal_->ScanIndex(IndexFamily::kPostings, prefix, [&](std::string_view k, std::string_view v) {
+    size_t pos = 0;
+    uint64_t terms = 0;
+    if (k.size() != 9 || !GetVarint(v, &pos, &terms)) return ok = false;
+    for (uint64_t i = 0; i < terms; ++i) {
+      uint64_t docs = 0, occurrences = 0, bytes = 0;
+      if (v.size() - pos < 8) return ok = false;
+      const uint64_t term_id = ReadBe(v.substr(pos), 8);
+      pos += 8;
+      if (!GetVarint(v, &pos, &docs) || !GetVarint(v, &pos, &occurrences) || !GetVarint(v, &pos, &bytes) ||
+          bytes > v.size() - pos || docs > UINT32_MAX)
+        return ok = false;
+      const std::string_view chunk = v.substr(pos, bytes);
+      pos += bytes;
+      // Checked here once: every later decode of the list may trust it.
+      FlatPostings check;
+      TermList& list = (*lists)[term_id];
+      if (!DecodeAppend(chunk, &check).ok() || check.size() != docs || docs == 0 ||
+          list.last >= static_cast<int64_t>(check.doc.front()) || check.doc.back() >= partitions_[part].docs)
+        return ok = false;
+      AppendChunk(&list, chunk, check.doc.back(), static_cast<uint32_t>(docs), occurrences);
+      TermStats& st = terms_[term_id];
+      st.docs += docs;
+      st.occurrences += occurrences;
+    }
+    return ok = pos == v.size();
+  });
+  if (!s.ok()) return s;
+  if (!ok) return Status::Internal("corrupt index postings segment in partition " + std::to_string(part));
+  return Status::Ok();
+}
+
+Status SearchIndex::MergePartition(uint32_t part) {
+  auto it = closing_.find(part);
+  if (it == closing_.end()) return Status::Internal("index partition " + std::to_string(part) + " not loaded");
+  Closing& closing = it->second;
+  if (closing.place.empty() && partitions_[part].docs > 0) {
+    if (Status s = ClosedOrder(part, /*inverse=*/true, &closing.place); !s.ok()) return s;
+  }
+  std::vector<IndexJournal::Put> puts;
+  size_t bytes = 0;
+  FlatPostings flat;
+  std::vector<uint32_t> order;
+  for (const auto& [term, list] : closing.lists) {
+    flat.clear();
+    if (Status d = DecodeAppend(list.bytes, &flat, &closing.place); !d.ok())
+      return Status::Internal("corrupt index postings of partition " + std::to_string(part));
+    order.resize(flat.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return flat.doc[a] < flat.doc[b]; });
+    std::string key = "m";
+    PutU32Be(&key, part);
+    PutU64Be(&key, term);
+    std::string value;
+    EncodeBlocked(flat, order, &value);
+    bytes += key.size() + value.size();
+    puts.push_back({IndexFamily::kPostings, std::move(key), std::move(value)});
+    // Bounded memory: write what is merged so far (the segments stay until
+    // the last write, so a kill in between merges again after the restart).
+    if (bytes >= kMergeWriteBytes) {
+      if (Status w = journal_->WriteIndexNow(puts, IndexFamily::kPostings, "", ""); !w.ok()) return w;
+      puts.clear();
+      bytes = 0;
+    }
+  }
+  // The stored term statistics cover the merged partitions: this one's
+  // terms get theirs less what later, unmerged partitions hold.
+  for (const auto& [term, list] : closing.lists) {
+    TermStats st = terms_[term];
+    auto less = [&](const Lists& other) {
+      auto o = other.find(term);
+      if (o == other.end()) return;
+      st.docs -= o->second.docs;
+      st.occurrences -= o->second.occurrences;
+    };
+    less(active_lists_);
+    less(pending_);
+    for (const auto& [later, c] : closing_) {
+      if (later > part) less(c.lists);
+    }
+    std::string k;
+    PutU64Be(&k, term);
+    std::string v;
+    PutVarint(&v, st.docs);
+    PutVarint(&v, st.occurrences);
+    puts.push_back({IndexFamily::kTerms, std::move(k), std::move(v)});
+  }
+  std::string marker = "m";
+  PutU32Be(&marker, part);
+  puts.push_back({IndexFamily::kDocMap, marker, ""});
+  std::string from = "c", to = "c";
+  PutU32Be(&from, part);
+  PutU32Be(&to, part + 1);
+  if (Status w = journal_->WriteIndexNow(puts, IndexFamily::kPostings, from, to); !w.ok()) return w;
+  partitions_[part].merged = true;
+  closing_.erase(it);
+  return Status::Ok();
+}
+
+Status SearchIndex::Load() {
+  auto corrupt = [](const char* what) { return Status::Internal(std::string("corrupt index ") + what + " record"); };
+  partitions_.clear();
+  active_ = Active{};
+  active_lists_.clear();
+  closing_.clear();
+  pending_.clear();
+  terms_.clear();
+  documents_ = total_length_ = 0;
+  std::string totals;
+  Status s = journal_->GetIndex(IndexFamily::kDocMap, "s", &totals);
+  if (s.ok()) {
+    size_t pos = 0;
+    if (!GetVarint(totals, &pos, &documents_) || !GetVarint(totals, &pos, &total_length_)) return corrupt("totals");
+  } else if (s.code() != StatusCode::kNotFound) {
+    return s;
+  } else {
+    bool any = false;
+    s = journal_->ScanIndex(IndexFamily::kDocMap, "", [&](std::string_view, std::string_view) { return !(any = true); });
+    if (!s.ok()) return s;
+    if (any) return Status::Internal("the index was written by an older version (no totals record); start a new crawl");
+  }
+  bool ok = true;
+  s = journal_->ScanIndex(IndexFamily::kDocMap, "c", [&](std::string_view k, std::string_view v) {
+    size_t pos = 0;
+    uint64_t n = 0;
+    if (k.size() != 5 || ReadBe(k.substr(1), 4) != partitions_.size() || !GetVarint(v, &pos, &n) || n == 0 ||
+        n > UINT32_MAX)
+      return ok = false;
+    partitions_.push_back({static_cast<uint32_t>(n), true, false});
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!ok) return corrupt("partition");
+  s = journal_->ScanIndex(IndexFamily::kDocMap, "m", [&](std::string_view k, std::string_view) {
+    const uint64_t part = k.size() == 5 ? ReadBe(k.substr(1), 4) : UINT64_MAX;
+    if (part >= partitions_.size()) return ok = false;
+    partitions_[part].merged = true;
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!ok) return corrupt("merge marker");
+  const auto active = static_cast<uint32_t>(partitions_.size());
+  partitions_.emplace_back();
+  std::string prefix = "a";
+  PutU32Be(&prefix, active);
+  s = journal_->ScanIndex(IndexFamily::kDocMap, prefix, [&](std::string_view k, std::string_view v) {
+    if (k.size() != 9 || ReadBe(k.substr(5), 4) != active_.keys.size() || v.size() < 24 + 3) return ok = false;
+    active_.keys.push_back({ReadBe(v, 8), ReadBe(v.substr(9), 7)});
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!ok) return corrupt("doc map");
+  partitions_.back().docs = static_cast<uint32_t>(active_.keys.size());
+  s = journal_->ScanIndex(IndexFamily::kTerms, "", [&](std::string_view k, std::string_view v) {
+    size_t pos = 0;
+    TermStats st;
+    if (k.size() != 8 || !GetVarint(v, &pos, &st.docs) || !GetVarint(v, &pos, &st.occurrences)) return ok = false;
+    terms_[ReadBe(k, 8)] = st;
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!ok) return corrupt("term");
+  // Unmerged partitions: their postings (and statistics) from their segments.
+  for (uint32_t part = 0; part < partitions_.size(); ++part) {
+    if (partitions_[part].merged) continue;
+    Lists* lists = part == active ? &active_lists_ : &closing_[part].lists;
+    if (Status ls = LoadSegments(part, lists); !ls.ok()) return ls;
+  }
+  return Status::Ok();
+}
+
+Status SearchIndex::ListOf(uint32_t part, uint64_t term_id, std::string* out) {
+  out->clear();
+  const Partition& p = partitions_[part];
+  if (p.merged) {
+    std::string key = "m";
+    PutU32Be(&key, part);
+    PutU64Be(&key, term_id);
+    Status s = journal_->GetIndex(IndexFamily::kPostings, key, out);
+    if (s.code() == StatusCode::kNotFound) return Status::Ok();
+    return s;
+  }
+  // Active or not yet merged: the list in memory, renumbered to places and
+  // sorted.
+  const Lists* lists = &active_lists_;
+  const std::vector<uint32_t>* place = nullptr;
+  if (!p.closed) {
+    EnsureOrder();
+    place = &active_.place;
+  } else {
+    auto it = closing_.find(part);
+    if (it == closing_.end()) return Status::Internal("index partition " + std::to_string(part) + " not loaded");
+    if (it->second.place.empty()) {
+      if (Status s = ClosedOrder(part, /*inverse=*/true, &it->second.place); !s.ok()) return s;
+    }
+    lists = &it->second.lists;
+    place = &it->second.place;
+  }
+  auto list = lists->find(term_id);
+  if (list == lists->end()) return Status::Ok();
+  FlatPostings flat;
+  if (!DecodeAppend(list->second.bytes, &flat, place).ok())
+    return Status::Internal("corrupt index postings of partition " + std::to_string(part));
+  std::vector<uint32_t> order(flat.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return flat.doc[a] < flat.doc[b]; });
+  EncodeBlocked(flat, order, out);
+  return Status::Ok();
+}
+
+Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
+  uint32_t arrival = 0;
+  if (!partitions_[part].closed) {
+    EnsureOrder();
+    arrival = active_.at[place];
+  } else {
+    std::string key = "r";
+    PutU32Be(&key, part);
+    PutU32Be(&key, place);
+    std::string v;
+    if (Status s = journal_->GetIndex(IndexFamily::kDocMap, key, &v); !s.ok() || v.size() != 4)
+      return s.ok() || s.code() == StatusCode::kNotFound ? Status::Internal("corrupt index doc map") : s;
+    arrival = static_cast<uint32_t>(ReadBe(v, 4));
+  }
+  std::string key = "a";
+  PutU32Be(&key, part);
+  PutU32Be(&key, arrival);
+  std::string value;
+  Status s = journal_->GetIndex(IndexFamily::kDocMap, key, &value);
+  if (!s.ok()) return s.code() == StatusCode::kNotFound ? Status::Internal("corrupt index doc map") : s;
+  const std::string_view v(value);
+  size_t pos = 24;
+  uint64_t length = 0, title = 0, title_terms = 0;
+  if (v.size() < 24 + 4 || !GetVarint(v, &pos, &length) || !GetVarint(v, &pos, &title) ||
+      !GetVarint(v, &pos, &title_terms) || pos >= v.size() || length > UINT32_MAX || title > UINT32_MAX ||
+      title_terms > title)
+    return Status::Internal("corrupt index doc map entry");
+  d->title_terms = static_cast<uint32_t>(title_terms);
+  std::copy(value.begin(), value.begin() + 24, d->id.begin());
+  d->url_hash = ReadBe(v, 8);
+  d->text_hash = ReadBe(v.substr(9), 7);
+  d->host_hash = ReadBe(v.substr(16), 8);
+  d->length = static_cast<uint32_t>(length);
+  d->title_tokens = static_cast<uint32_t>(title);
+  d->link = v[pos++] == 'l';
+  d->url.assign(v.substr(pos));
+  return Status::Ok();
+}
 void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc_rank,
                            const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit) {
   const auto n_docs = static_cast<double>(std::max<uint64_t>(documents_, 1));
@@ -488,7 +770,10 @@ void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc
   hit->proximity = Proximity(positions, doc.length, options_.proximity_weight);
   BonusInput in;
   in.title_matched = title_matched;
-  in.title_terms = doc.title_tokens;
+  // Distinct terms, as title_matched counts distinct query terms (a title
+  // repeating a word, "What's New in Python 2.6 - Python 3.11.2
+  // documentation", is not a longer title for the bonus).
+  in.title_terms = doc.title_terms;
   if (auto parts = url::Split(doc.url); parts.ok()) {
     const std::string path = parts->target.substr(0, parts->target.find('?'));
     in.domain_url = parts->target == "/";
@@ -515,83 +800,137 @@ std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause,
   return CutUtf8(std::move(out), kMaxSnippetChars);
 }
 
-SearchOutcome SearchIndex::Search(const Query& query, const SearchOptions& options, const Clock& clock,
-                                  fetcher::Stemmer& stemmer) {
+Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOptions& options, const Clock& clock,
+                                          fetcher::Stemmer& stemmer) {
+  Flush();  // documents added since the last Flush are searchable too
   SearchOutcome out;
   const uint32_t wanted = options.max_matches == 0 ? 200 : options.max_matches;
   struct Found {
     SearchHit hit;
-    uint32_t part = 0, doc = 0;
+    std::array<uint8_t, 24> id{};
     size_t clause = 0;
   };
-  std::unordered_map<uint64_t, Found> found;  // (partition << 32 | doc) -> best scoring clause
+  // One partition's walk of one clause: a reader per clause term over its
+  // blocked list (doc numbers are places, so a walk in place order is a walk
+  // in doc-rank order), positioned on the partition's next match.
+  struct Walk {
+    uint32_t part = 0, size = 0;
+    std::vector<std::string> lists;  // clause term order
+    std::vector<BlockedReader> readers;
+    std::vector<size_t> lead;  // reader indexes, shortest list first
+    uint32_t place = 0;
+  };
+  // Leapfrog: moves every reader to the first place >= `from` they all hold.
+  auto next_match = [](Walk& w, uint32_t from) -> bool {
+    uint32_t target = from;
+    for (size_t k = 0; k < w.lead.size();) {
+      BlockedReader& r = w.readers[w.lead[k]];
+      if (!r.Seek(target)) return false;
+      if (r.current().doc > target) {
+        target = r.current().doc;
+        k = 0;
+        continue;
+      }
+      ++k;
+    }
+    w.place = target;
+    return true;
+  };
+  auto any_corrupt = [](const Walk& w) {
+    return std::any_of(w.readers.begin(), w.readers.end(), [](const BlockedReader& r) { return r.corrupt(); });
+  };
+  const Status corrupt = Status::Internal("corrupt index postings list");
+  std::unordered_map<uint64_t, Found> found;  // (partition << 32 | place) -> best scoring clause
   for (size_t c = 0; c < query.clauses.size() && !out.timed_out; ++c) {
     const QueryClause& clause = query.clauses[c];
     bool known = !clause.term_ids.empty();
     for (uint64_t id : clause.term_ids) known = known && terms_.contains(id);
     if (!known) continue;
-    // Candidates: the shortest list's documents of each partition, walked
-    // in doc-rank order across partitions.
-    std::vector<std::tuple<double, uint32_t, uint32_t>> candidates;
+    std::vector<Walk> walks;
+    walks.reserve(partitions_.size());
     for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
-      Partition& p = partitions_[pi];
-      const std::vector<Posting>* shortest = nullptr;
+      if (partitions_[pi].docs == 0) continue;
+      Walk& w = walks.emplace_back();
+      w.part = pi;
+      w.size = partitions_[pi].docs;
       bool all = true;
       for (uint64_t id : clause.term_ids) {
-        auto it = p.postings.find(id);
-        if (it == p.postings.end()) {
+        std::string& list = w.lists.emplace_back();
+        if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
+        if (list.empty()) {
           all = false;
           break;
         }
-        if (!shortest || it->second.size() < shortest->size()) shortest = &it->second;
       }
-      if (!all || !shortest) continue;
-      EnsureOrder(p);
-      const auto n = static_cast<uint64_t>(p.docs.size());
-      for (const Posting& post : *shortest) {
-        candidates.emplace_back(DocRank(n - 1 - p.place[post.doc]), pi, post.doc);
+      if (all) {
+        w.readers.resize(w.lists.size());
+        for (size_t t = 0; t < w.lists.size() && all; ++t) all = w.readers[t].Open(w.lists[t]);
+        if (any_corrupt(w)) return corrupt;
       }
+      if (all) {
+        w.lead.resize(w.lists.size());
+        for (size_t t = 0; t < w.lead.size(); ++t) w.lead[t] = t;
+        std::sort(w.lead.begin(), w.lead.end(),
+                  [&](size_t a, size_t b) { return w.lists[a].size() < w.lists[b].size(); });
+        all = next_match(w, 0);
+        if (any_corrupt(w)) return corrupt;
+      }
+      if (!all) walks.pop_back();
     }
-    std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
-      return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b) : a < b;
-    });
+    // All partitions in doc-rank order: a heap of each one's next match.
+    auto rank_of = [](const Walk& w) { return DocRank(uint64_t{w.size} - 1 - w.place); };
+    auto worse = [&](size_t a, size_t b) {
+      const double ra = rank_of(walks[a]), rb = rank_of(walks[b]);
+      if (ra != rb) return ra < rb;
+      return std::tie(walks[a].part, walks[a].place) > std::tie(walks[b].part, walks[b].place);
+    };
+    std::vector<size_t> heap(walks.size());
+    for (size_t i = 0; i < heap.size(); ++i) heap[i] = i;
+    std::make_heap(heap.begin(), heap.end(), worse);
     uint32_t clause_matches = 0;
+    uint64_t steps = 0;
     std::vector<const Posting*> postings(clause.term_ids.size());
-    for (size_t i = 0; i < candidates.size() && clause_matches < wanted; ++i) {
-      if (options.deadline_unix_ms > 0 && i % 256 == 0 && clock.NowUnixMs() >= options.deadline_unix_ms) {
+    Doc d;
+    while (!heap.empty() && clause_matches < wanted) {
+      if (options.deadline_unix_ms > 0 && steps++ % 256 == 0 && clock.NowUnixMs() >= options.deadline_unix_ms) {
         out.timed_out = true;
         break;
       }
-      const auto& [rank, pi, doc] = candidates[i];
-      const Partition& p = partitions_[pi];
-      bool all = true;
-      for (size_t t = 0; t < clause.term_ids.size() && all; ++t) {
-        postings[t] = FindPosting(p.postings.at(clause.term_ids[t]), doc);
-        all = postings[t] != nullptr;
+      std::pop_heap(heap.begin(), heap.end(), worse);
+      Walk& w = walks[heap.back()];
+      for (size_t t = 0; t < postings.size(); ++t) postings[t] = &w.readers[t].current();
+      bool keep = true;
+      for (const auto& phrase : clause.phrases) keep = keep && HasPhrase(phrase, postings);
+      if (keep) {
+        if (Status s = DocAt(w.part, w.place, &d); !s.ok()) return s;
+        keep = clause.sites.empty() || HostMatches(url::HostOf(d.url), clause.sites);
       }
-      if (!all) continue;
-      const Doc& d = p.docs[doc];
-      if (!clause.sites.empty() && !HostMatches(url::HostOf(d.url), clause.sites)) continue;
-      bool phrases = true;
-      for (const auto& phrase : clause.phrases) phrases = phrases && HasPhrase(phrase, postings);
-      if (!phrases) continue;
-      ++clause_matches;
-      ++out.matches;
-      Found f;
-      f.part = pi;
-      f.doc = doc;
-      f.clause = c;
-      f.hit.url = d.url;
-      f.hit.url_hash = d.url_hash;
-      f.hit.text_hash = d.text_hash;
-      f.hit.link = d.link;
-      ScoreHit(clause, d, rank, postings, stemmer, &f.hit);
-      const uint64_t key = (uint64_t{pi} << 32) | doc;
-      auto it = found.find(key);
-      if (it == found.end()) {
-        found.emplace(key, std::move(f));
-      } else if (f.hit.total() > it->second.hit.total()) {
-        it->second = std::move(f);
+      if (keep) {
+        ++clause_matches;
+        ++out.matches;
+        Found f;
+        f.clause = c;
+        f.id = d.id;
+        f.hit.url = d.url;
+        f.hit.url_hash = d.url_hash;
+        f.hit.text_hash = d.text_hash;
+        f.hit.link = d.link;
+        ScoreHit(clause, d, rank_of(w), postings, stemmer, &f.hit);
+        const uint64_t key = (uint64_t{w.part} << 32) | w.place;
+        auto it = found.find(key);
+        if (it == found.end()) {
+          found.emplace(key, std::move(f));
+        } else if (f.hit.total() > it->second.hit.total()) {
+          it->second = std::move(f);
+        }
+      }
+      // This partition's next match.
+      const bool more = w.place < UINT32_MAX && next_match(w, w.place + 1);
+      if (any_corrupt(w)) return corrupt;
+      if (more) {
+        std::push_heap(heap.begin(), heap.end(), worse);
+      } else {
+        heap.pop_back();
       }
     }
   }
@@ -603,14 +942,15 @@ SearchOutcome SearchIndex::Search(const Query& query, const SearchOptions& optio
   });
   if (all.size() > wanted) all.resize(wanted);
   for (Found& f : all) {
-    const Doc& d = partitions_[f.part].docs[f.doc];
-    auto s = summaries_.find(IdString(d.id));
-    if (s != summaries_.end()) {
-      if (auto summary = ParseSummary(s->second); summary.ok()) {
-        f.hit.title = summary->title;
-        f.hit.language = summary->language;
-        f.hit.snippet = Snippet(*summary, query.clauses[f.clause], stemmer);
-      }
+    std::string bytes;
+    Status s = journal_->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
+    if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
+    if (s.ok()) {
+      auto summary = ParseSummary(bytes);
+      if (!summary.ok()) return summary.status();
+      f.hit.title = summary->title;
+      f.hit.language = summary->language;
+      f.hit.snippet = Snippet(*summary, query.clauses[f.clause], stemmer);
     }
     out.hits.push_back(std::move(f.hit));
   }

@@ -5,10 +5,12 @@
 //
 // Storage: every change is handed to an IndexJournal (the ShardWriter, so it
 // lands in the same RocksDB WriteBatch as the rest of the request: an applied
-// SubmitResults batch is indexed exactly once, across kill -9). Restore()
-// rebuilds the index from what the journal wrote. Record layouts are in
-// docs/ARCHITECTURE.md "Index and search". The whole index is also held in
-// memory for querying.
+// SubmitResults batch is indexed exactly once, across kill -9). Queries read
+// postings, doc map entries and summaries from the journal (RocksDB): in
+// memory are only the totals, the term statistics, the active partition's
+// doc map keys (16 bytes a document) and per-request buffers. Load() picks
+// up what the journal holds. Record layouts are in docs/ARCHITECTURE.md
+// "Index and search".
 //
 // Documents: a fetched page (status 2xx, not noindex) is a page document; a
 // link with anchor text is a small document of its target whose text is the
@@ -21,6 +23,8 @@
 #pragma once
 
 #include <array>
+#include <functional>
+#include <tuple>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -36,6 +40,7 @@
 #include "common/status.h"
 #include "fetcher/stemmer.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/doc_map.h"
 #include "queueserver/postings_codec.h"
 #include "queueserver/search_query.h"
 #include "queueserver/search_scoring.h"
@@ -45,22 +50,48 @@ namespace crawl::queueserver {
 // Index column families (keys below are what follows the crawl id prefix).
 enum class IndexFamily {
   kDocs,      // doc id (24) -> zlib(summary)
-  kDocMap,    // 'a' partition(4) doc(4) -> document entry; 'r' partition(4) place(4) -> doc(4) (closed partitions)
-  kPostings,  // term id (8) partition(4) first doc(4) -> postings chunk (postings_codec.h)
-  kTerms,     // term id (8) -> varint documents, varint occurrences
+  kDocMap,    // 'a' partition(4) doc(4) -> document entry; 'r' partition(4) place(4) -> doc(4);
+              // 'c' partition(4) -> documents (closed); 'm' partition(4) -> "" (merged); 's' -> totals
+  kPostings,  // 'c' partition(4) first doc(4) -> segment (a request's postings); 'm' partition(4) term id(8) -> blocked list
+  kTerms,     // term id (8) -> varint documents, varint occurrences (of the merged partitions)
 };
 
-// Where index changes go (implemented by ShardWriter).
+// Where the index lives (implemented by ShardWriter over RocksDB, and by
+// MemoryIndexJournal). Writes join the current request's batch; reads see
+// the stored records and that batch's own writes.
 class IndexJournal {
  public:
   virtual ~IndexJournal() = default;
   virtual void PutIndex(IndexFamily family, const std::string& key, const std::string& value) = 0;
+  // kNotFound when absent.
+  [[nodiscard]] virtual Status GetIndex(IndexFamily family, const std::string& key, std::string* value) = 0;
+  // Visits the records whose key starts with `prefix`, in key order, until
+  // `visit` returns false.
+  [[nodiscard]] virtual Status ScanIndex(
+      IndexFamily family, const std::string& prefix,
+      const std::function<bool(std::string_view key, std::string_view value)>& visit) = 0;
+  // A rewrite of stored records outside any request (a closed partition's
+  // postings merge): `puts`, then the keys of `erase_family` in
+  // [erase_from, erase_to) removed (none when erase_from is empty), written
+  // atomically now. REQUIRES: no request batch pending.
+  struct Put {
+    IndexFamily family;
+    std::string key, value;
+  };
+  [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                             const std::string& erase_from, const std::string& erase_to) = 0;
 };
 
-// What the store holds, per family: (key without crawl prefix, value) in key
-// order.
-struct IndexImage {
-  std::vector<std::pair<std::string, std::string>> docs, doc_map, postings, terms;
+// An IndexJournal in memory (tests, benchmarks without a store).
+class MemoryIndexJournal final : public IndexJournal {
+ public:
+  void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
+  [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
+  [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
+                                 const std::function<bool(std::string_view, std::string_view)>& visit) override;
+  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                     const std::string& erase_from, const std::string& erase_to) override;
+  std::map<std::string, std::string> families[4];
 };
 
 struct IndexOptions {
@@ -104,7 +135,8 @@ struct SearchOutcome {
 
 class SearchIndex {
  public:
-  // `journal` may be null (in memory only); it must outlive the index.
+  // `journal` may be null (then a MemoryIndexJournal of its own); it must
+  // outlive the index.
   SearchIndex(IndexOptions options, IndexJournal* journal);
 
   // Indexes a fetch record if it is an indexable page (see above); returns
@@ -116,24 +148,30 @@ class SearchIndex {
   // anchors made only of stop words).
   bool AddLink(const v1::DiscoveredLink& link, const std::string& iso_language);
 
-  // Rebuilds the index from stored records. On corrupt records returns an
-  // error (the index is then unusable).
-  [[nodiscard]] Status Restore(const IndexImage& image);
+  // Reads what the journal holds (totals, partitions, the active
+  // partition's doc map, term statistics); postings and summaries stay in
+  // the journal. On corrupt records returns an error.
+  [[nodiscard]] Status Load();
 
   // Answers `query`: matches walked in doc-rank order until
   // options.max_matches or the deadline, scored (DESIGN.md 8), best first.
-  // Host and path words are stemmed with `stemmer` (the query's).
-  [[nodiscard]] SearchOutcome Search(const Query& query, const SearchOptions& options, const Clock& clock,
-                                     fetcher::Stemmer& stemmer);
+  // Host and path words are stemmed with `stemmer` (the query's). Postings
+  // are read from the journal; corrupt records are an error. Documents added
+  // since the last Flush are flushed first.
+  [[nodiscard]] Result<SearchOutcome> Search(const Query& query, const SearchOptions& options, const Clock& clock,
+                                             fetcher::Stemmer& stemmer);
 
   // Writes the postings and term statistics of the documents added since
   // the last Flush to the journal, one postings chunk per term and partition.
   // Call once per request, before committing it.
   void Flush();
 
-  // The summary of the newest document of `url` (page documents first), if
-  // any.
-  [[nodiscard]] std::optional<DocSummary> Lookup(const std::string& url) const;
+  // Rewrites each closed partition's postings chunks as one blocked list per
+  // term in doc-map order (WriteIndexNow). Call after the request that
+  // closed it is committed; a partition not merged yet (a failure, a kill)
+  // is still searched from its chunks and merged at the next call.
+  [[nodiscard]] Status MergeClosed();
+  [[nodiscard]] bool merge_pending() const;
 
   [[nodiscard]] uint64_t documents() const { return documents_; }
   [[nodiscard]] uint64_t partitions() const { return partitions_.size(); }
@@ -148,32 +186,59 @@ class SearchIndex {
     uint64_t url_hash = 0, text_hash = 0, host_hash = 0;
     uint32_t length = 0;        // tokens
     uint32_t title_tokens = 0;
+    uint32_t title_terms = 0;   // distinct terms among the title tokens
     bool link = false;
     std::string url;
   };
   struct Partition {
-    std::vector<Doc> docs;
-    std::unordered_map<uint64_t, std::vector<Posting>> postings;  // docs ascending
+    uint32_t docs = 0;
     bool closed = false;
-    // Doc map (doc_map.h), computed when needed: place of each doc.
+    bool merged = false;
+  };
+  // The active partition's doc map keys (arrival order) and, computed when
+  // needed, the place of each document and the document at each place.
+  struct Active {
+    std::vector<DocMapKey> keys;
     bool order_valid = false;
-    std::vector<uint32_t> place;
+    std::vector<uint32_t> place, at;
   };
   struct TermStats {
     uint64_t docs = 0;
     uint64_t occurrences = 0;
   };
-  // One term of a document being added.
-  struct NewTerm {
-    uint64_t term_id = 0;
-    Posting posting;
+  // A term's postings in one unmerged partition (EncodePostings form,
+  // arrival order) and their share of the term statistics.
+  struct TermList {
+    std::string bytes;
+    int64_t last = -1;
+    uint32_t docs = 0;
     uint64_t occurrences = 0;
   };
+  using Lists = std::unordered_map<uint64_t, TermList>;
+  // A closed partition waiting for its merge.
+  struct Closing {
+    Lists lists;
+    std::vector<uint32_t> place;  // arrival -> place
+  };
 
-  void AddDocument(Doc doc, const DocSummary& summary, std::vector<NewTerm> terms);
-  Partition& Active();
-  void EnsureOrder(Partition& p);
-  void ClosePartition(uint32_t index);
+  bool DocExists(const std::array<uint8_t, 24>& id);
+  void AddPosting(uint64_t term_id, uint32_t doc, double frequency, const uint32_t* positions, size_t n,
+                  uint64_t occurrences);
+  void FinishDocument(const Doc& doc, const DocSummary& summary);
+  void EnsureOrder();
+  void ClosePartition();
+  void FlushPostings();
+  static void AppendChunk(TermList* list, std::string_view chunk, uint32_t last, uint32_t docs,
+                          uint64_t occurrences);
+  Status LoadSegments(uint32_t part, Lists* lists);
+  Status MergePartition(uint32_t part);
+  // Place -> arrival (or, with `inverse`, arrival -> place) of a closed
+  // partition, from its 'r' records.
+  Status ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_t>* out);
+  // A term's list in `part` in blocked form, doc numbers being places; ""
+  // when the term is not in the partition.
+  Status ListOf(uint32_t part, uint64_t term_id, std::string* out);
+  Status DocAt(uint32_t part, uint32_t place, Doc* doc);
   std::string SummaryBytes(const DocSummary& s) const;
   [[nodiscard]] static Result<DocSummary> ParseSummary(std::string_view bytes);
   void ScoreHit(const QueryClause& clause, const Doc& doc, double doc_rank,
@@ -181,22 +246,33 @@ class SearchIndex {
   static std::string Snippet(const DocSummary& s, const QueryClause& clause, fetcher::Stemmer& stemmer);
 
   IndexOptions options_;
+  std::unique_ptr<MemoryIndexJournal> own_journal_;
   IndexJournal* journal_;
   std::vector<Partition> partitions_;
+  Active active_;
+  // The active partition's postings (bounded by the partition size), and
+  // closed partitions not merged yet (between a close and the commit after
+  // it, or after a failed merge).
+  Lists active_lists_;
+  std::map<uint32_t, Closing> closing_;
   std::unordered_map<uint64_t, TermStats> terms_;
-  std::unordered_set<std::string> doc_ids_;
   // Hashes of (target, anchor text, language) already turned into link
   // documents by this process: repeated links (navigation) skip the
-  // tokenising and stemming. The doc id check stays the authority.
+  // tokenising and stemming. Bounded (cleared when full); the doc id check
+  // stays the authority.
   std::unordered_set<uint64_t> links_seen_;
-  std::unordered_map<std::string, std::string> summaries_;  // doc id -> compressed summary
-  // URL -> doc ids of it, newest last.
-  std::unordered_map<std::string, std::vector<std::string>> by_url_;
-  // Postings added since the last Flush, by (term id, partition): where
-  // they start in that partition's list (lists only grow).
-  std::map<std::pair<uint64_t, uint32_t>, size_t> pending_;
+  // This request's postings per term (self-contained chunks), written as
+  // one segment by Flush; the segment's key is its first document.
+  Lists pending_;
+  uint32_t segment_first_ = 0;
+  std::unordered_set<uint64_t> touched_;  // terms whose statistics changed since the last Flush
+  bool totals_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
+  // Per-document scratch, reused.
+  std::vector<uint32_t> scratch_positions_;
+  std::vector<std::tuple<uint32_t, uint32_t, double>> scratch_regions_;
+  std::unordered_set<uint64_t> scratch_terms_;
   fetcher::StemmerCache stemmers_;
 };
 

@@ -18,7 +18,15 @@ double DfrTerm(double f, double l_t, double n_docs, double l_d, double l_avg) {
   l_avg = positive(l_avg);
   f = std::max(0.0, f);
   const double f_prime = f * std::log2(1.0 + l_avg / l_d);
-  return (std::log2(1.0 + l_t / n_docs) + f_prime * std::log2(1.0 + n_docs / l_t)) / (f_prime + 1.0);
+  const double base = std::log2(1.0 + l_t / n_docs);
+  const double dfr = (base + f_prime * std::log2(1.0 + n_docs / l_t)) / (f_prime + 1.0);
+  // For a term with more occurrences than there are documents (l_t > N) the
+  // formula falls as f grows (it tends to log2(1 + N/l_t) < base): more
+  // occurrences would lower relevance, so a page holding a site-wide word
+  // once more, in its title, lost to long pages holding it once. The weight
+  // is kept from falling below its f = 0 value; informative terms
+  // (l_t <= N), where the formula rises with f, are unchanged.
+  return std::max(dfr, base);
 }
 
 std::vector<Span> MinimalSpans(const std::vector<std::vector<uint32_t>>& positions) {

@@ -23,7 +23,9 @@ namespace crawl::queueserver {
 // occurrences in the whole index; n_docs: documents in the index; l_d, l_avg:
 // the document's length and the average length (in tokens). The logarithm of
 // f' is taken base 2 as in normalisation 2. Inputs <= 0 are treated as 1
-// (l_t, N, l_d, l_avg) so bad statistics never give NaN.
+// (l_t, N, l_d, l_avg) so bad statistics never give NaN. The result is at
+// least log2(1 + l_t/N), the formula's value at f = 0: for l_t > N the
+// formula falls as f grows, and more occurrences must not lower relevance.
 [[nodiscard]] double DfrTerm(double f, double l_t, double n_docs, double l_d, double l_avg);
 
 // A span [first, last] of positions that holds every query term.

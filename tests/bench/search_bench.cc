@@ -3,17 +3,25 @@
 // vocabulary (like testweb's text: words drawn with Zipf exponent 1 from a
 // vocabulary, titles of 5 words, bodies of `--tokens` words).
 //
-//   search_bench [DOCS=200000] [TOKENS=150] [VOCABULARY=50000]
+//   search_bench [DOCS=200000] [TOKENS=150] [VOCABULARY=50000] [DIR=$TMPDIR]
 //
-// Build: documents/s of SearchIndex::AddPage + Flush per 400-page batch,
-// with the journal encoding every record (postings codec, zlib summaries)
-// but not writing RocksDB. Queries: p50/p95 of 300 queries each of 1, 2 and
-// 3 terms drawn from vocabulary ranks 10-2000, n = 200 matches.
+// The index lives in a queue server's RocksDB store (QueueStore under a
+// fresh directory in DIR, removed at the end), as in a crawl: per 400-page
+// batch SearchIndex::AddPage, Flush, the ShardWriter's Commit, and the merge
+// of a partition that closed (100,000 documents each). Build: documents per
+// CPU second of the indexing thread (RocksDB's background flushes and
+// compactions are reported apart, as process CPU). Queries: p50/p95 of 300
+// queries each of 1, 2 and 3 terms drawn from vocabulary ranks 10-2000,
+// n = 200 matches, postings read from the store. Peak RSS at the end.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -25,6 +33,7 @@
 #include "common/clock.h"
 #include "common/hash.h"
 #include "fetcher/stemmer.h"
+#include "queueserver/queue_store.h"
 #include "queueserver/search_index.h"
 
 using crawl::bench::CpuModel;
@@ -36,10 +45,22 @@ namespace v1 = crawl::v1;
 
 namespace {
 
-struct CountingJournal final : IndexJournal {
-  uint64_t bytes = 0;
-  void PutIndex(IndexFamily, const std::string& k, const std::string& v) override { bytes += k.size() + v.size(); }
-};
+double ProcessCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+// Peak resident set size (VmHWM) in MB.
+double PeakRssMb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0;
+}
 
 double Percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
@@ -63,9 +84,17 @@ int main(int argc, char** argv) {
   };
   auto word = [](uint32_t r) { return "w" + std::to_string(r) + "x"; };
 
-  CountingJournal journal;
-  SearchIndex index({}, &journal);
+  const std::string parent = argc > 4 ? argv[4] : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+  const std::string dir = parent + "/search_bench." + std::to_string(getpid());
+  auto store = QueueStore::Open(dir, {});
+  if (!store.ok()) {
+    std::fprintf(stderr, "search_bench: %s\n", store.status().message().c_str());
+    return 1;
+  }
+  auto writer = (*store)->NewWriter(1);
+  SearchIndex index({}, writer.get());
   double build_seconds = 0, build_cpu = 0;
+  const double process_cpu0 = ProcessCpuSeconds(), thread_cpu0 = ThreadCpuSeconds();
   std::vector<v1::FetchRecord> batch;
   for (uint64_t d = 0; d < docs; ++d) {
     v1::FetchRecord& r = batch.emplace_back();
@@ -102,16 +131,35 @@ int main(int argc, char** argv) {
       const double c0 = ThreadCpuSeconds();
       for (const auto& rec : batch) (void)index.AddPage(rec);
       index.Flush();
+      if (auto st = writer->Commit(); !st.ok()) {
+        std::fprintf(stderr, "search_bench: commit: %s\n", st.message().c_str());
+        return 1;
+      }
+      if (index.merge_pending()) {
+        if (auto st = index.MergeClosed(); !st.ok()) {
+          std::fprintf(stderr, "search_bench: merge: %s\n", st.message().c_str());
+          return 1;
+        }
+      }
       build_cpu += ThreadCpuSeconds() - c0;
       build_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       batch.clear();
     }
   }
+  // Other threads: RocksDB's flushes and compactions.
+  const double background_cpu = (ProcessCpuSeconds() - process_cpu0) - (ThreadCpuSeconds() - thread_cpu0);
+  uint64_t disk = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) disk += e.file_size();
+  }
   std::printf("machine: %s, %u cores\n", CpuModel().c_str(), std::thread::hardware_concurrency());
-  std::printf("index build: %llu documents of %u tokens: %.0f documents/s per core (CPU %.2f s), %.0f/s wall; "
-              "%.1f MB of records\n",
+  std::printf("index build: %llu documents of %u tokens: %.0f documents/s per CPU second of the indexing thread "
+              "(%.1f s), %.0f/s wall; RocksDB background threads %.1f s CPU (%.0f documents/s counting both); store %.0f MB; "
+              "RSS after build %.0f MB\n",
               static_cast<unsigned long long>(docs), tokens + 5, static_cast<double>(docs) / build_cpu, build_cpu,
-              static_cast<double>(docs) / build_seconds, static_cast<double>(journal.bytes) / 1e6);
+              static_cast<double>(docs) / build_seconds, background_cpu,
+              static_cast<double>(docs) / (build_cpu + background_cpu),
+              static_cast<double>(disk) / 1e6, static_cast<double>(RssBytes()) / 1e6);
 
   crawl::fetcher::Stemmer en("en");
   crawl::SystemClock clock;
@@ -128,7 +176,12 @@ int main(int argc, char** argv) {
       o.deadline_unix_ms = clock.NowUnixMs() + 10'000;
       const auto t0 = std::chrono::steady_clock::now();
       const double c0 = ThreadCpuSeconds();
-      SearchOutcome out = index.Search(*query, o, clock, en);
+      auto searched = index.Search(*query, o, clock, en);
+      if (!searched.ok()) {
+        std::fprintf(stderr, "search_bench: %s\n", searched.status().message().c_str());
+        return 1;
+      }
+      const SearchOutcome& out = *searched;
       cpu_ms.push_back((ThreadCpuSeconds() - c0) * 1000);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       results += out.hits.size();
@@ -138,5 +191,9 @@ int main(int argc, char** argv) {
                 terms, Percentile(ms, 0.5), Percentile(ms, 0.95), Percentile(cpu_ms, 0.5), Percentile(cpu_ms, 0.95),
                 static_cast<double>(results) / 300.0);
   }
+  std::printf("peak RSS %.0f MB\n", PeakRssMb());
+  writer.reset();
+  store->reset();
+  std::filesystem::remove_all(dir);
   return 0;
 }

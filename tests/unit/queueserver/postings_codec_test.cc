@@ -66,3 +66,75 @@ TEST_CASE("corrupt postings give an error, not a crash", "[unit]") {
   // A position count far beyond the input.
   CHECK_FALSE(DecodePostings(std::string("\x00\x64\xff\xff\x03", 5)).ok());
 }
+
+TEST_CASE("blocked lists: a reader seeks across blocks and sees every posting", "[unit]") {
+  std::mt19937 rng(11);
+  std::vector<Posting> list;
+  uint32_t doc = 0;
+  for (int i = 0; i < 1000; ++i) {  // 8 blocks of 128, the last short
+    doc += 1 + rng() % 50;
+    Posting p;
+    p.doc = doc;
+    p.frequency = static_cast<double>(rng() % 1000) / 100.0;
+    uint32_t pos = rng() % 5;
+    for (uint32_t k = 0; k < 1 + rng() % 6; ++k) p.positions.push_back(pos += 1 + rng() % 30);
+    list.push_back(p);
+  }
+  std::string chunk;
+  EncodePostings(list, &chunk);
+  FlatPostings flat;
+  REQUIRE(DecodeAppend(chunk, &flat).ok());
+  REQUIRE(flat.size() == list.size());
+  // Reversed order in the flat form, sorted by the order vector: the
+  // encoding follows `order`.
+  std::vector<uint32_t> order(flat.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::string blocked;
+  EncodeBlocked(flat, order, &blocked);
+  BlockedReader r;
+  REQUIRE(r.Open(blocked));
+  for (const Posting& p : list) {
+    CHECK(r.current().doc == p.doc);
+    CHECK(r.current().positions == p.positions);
+    CHECK(r.current().frequency == Approx(p.frequency).margin(0.006));
+    if (&p != &list.back()) REQUIRE(r.Next());
+  }
+  CHECK_FALSE(r.Next());
+  CHECK_FALSE(r.corrupt());
+  // Seeks: to a doc present, between docs, far ahead, past the end.
+  BlockedReader s;
+  REQUIRE(s.Open(blocked));
+  REQUIRE(s.Seek(list[300].doc));
+  CHECK(s.current().doc == list[300].doc);
+  CHECK(s.current().positions == list[300].positions);
+  REQUIRE(s.Seek(list[301].doc - (list[301].doc - list[300].doc > 1 ? 1 : 0)));
+  CHECK(s.current().doc == list[301].doc);
+  REQUIRE(s.Seek(list[999].doc));
+  CHECK(s.current().doc == list[999].doc);
+  CHECK(s.Seek(list[999].doc));  // never backwards, stays
+  CHECK_FALSE(s.Seek(list[999].doc + 1));
+  CHECK_FALSE(s.corrupt());
+  // A doc map: DecodeAppend renumbers through it.
+  std::vector<uint32_t> map(list.back().doc + 1, 0);
+  for (uint32_t d = 0; d < map.size(); ++d) map[d] = static_cast<uint32_t>(map.size() - 1 - d);
+  FlatPostings mapped;
+  REQUIRE(DecodeAppend(chunk, &mapped, &map).ok());
+  CHECK(mapped.doc.front() == map[list.front().doc]);
+  std::vector<uint32_t> short_map(3);
+  CHECK_FALSE(DecodeAppend(chunk, &mapped, &short_map).ok());
+  // Corrupt blocked lists: an error, not a crash.
+  for (size_t cut : {size_t{0}, size_t{1}, size_t{5}, blocked.size() / 2, blocked.size() - 1}) {
+    BlockedReader c;
+    bool opened = c.Open(std::string_view(blocked).substr(0, cut));
+    while (opened && c.Next()) {
+    }
+    CHECK(c.corrupt());
+  }
+  std::string flipped = blocked;
+  flipped[flipped.size() / 2] = '\xff';
+  BlockedReader c;
+  bool ok = c.Open(flipped);
+  while (ok && c.Next()) {
+  }
+  SUCCEED("a flipped byte did not crash");
+}

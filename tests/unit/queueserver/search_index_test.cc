@@ -63,25 +63,6 @@ v1::FetchRecord Page(const std::string& url, const std::string& title, const std
   return r;
 }
 
-// Keeps every journal record, as the store would (key order per family).
-struct MemoryJournal final : IndexJournal {
-  std::map<std::string, std::string> families[4];
-  void PutIndex(IndexFamily f, const std::string& k, const std::string& v) override {
-    families[static_cast<int>(f)][k] = v;
-  }
-  IndexImage Image() const {
-    IndexImage im;
-    auto copy = [](const std::map<std::string, std::string>& m, auto* out) {
-      for (const auto& kv : m) out->push_back(kv);
-    };
-    copy(families[0], &im.docs);
-    copy(families[1], &im.doc_map);
-    copy(families[2], &im.postings);
-    copy(families[3], &im.terms);
-    return im;
-  }
-};
-
 std::vector<std::string> Urls(SearchIndex& index, const std::string& text, uint32_t n = 200) {
   crawl::fetcher::Stemmer en("en");
   auto q = ParseQuery(text, en);
@@ -90,7 +71,9 @@ std::vector<std::string> Urls(SearchIndex& index, const std::string& text, uint3
   SearchOptions o;
   o.max_matches = n;
   std::vector<std::string> urls;
-  for (const SearchHit& h : index.Search(*q, o, clock, en).hits) urls.push_back(h.url);
+  auto out = index.Search(*q, o, clock, en);
+  REQUIRE(out.ok());
+  for (const SearchHit& h : out->hits) urls.push_back(h.url);
   std::sort(urls.begin(), urls.end());
   return urls;
 }
@@ -139,7 +122,7 @@ TEST_CASE("results carry score parts that add up, best first, at most n", "[unit
   auto q = ParseQuery("red apple", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
-  SearchOutcome out = index.Search(*q, {}, clock, en);
+  SearchOutcome out = *index.Search(*q, {}, clock, en);
   REQUIRE(out.hits.size() == 3);
   CHECK(out.matches == 3);
   for (size_t i = 0; i < out.hits.size(); ++i) {
@@ -155,7 +138,7 @@ TEST_CASE("results carry score parts that add up, best first, at most n", "[unit
   CHECK(out.hits[0].snippet.find("apple pie") != std::string::npos);
   SearchOptions one;
   one.max_matches = 1;
-  CHECK(index.Search(*q, one, clock, en).hits.size() == 1);
+  CHECK(index.Search(*q, one, clock, en)->hits.size() == 1);
 }
 
 TEST_CASE("noindex pages are not indexed; nosnippet pages get no snippet", "[unit]") {
@@ -175,7 +158,7 @@ TEST_CASE("noindex pages are not indexed; nosnippet pages get no snippet", "[uni
   auto q = ParseQuery("zebra", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
-  SearchOutcome out = index.Search(*q, {}, clock, en);
+  SearchOutcome out = *index.Search(*q, {}, clock, en);
   REQUIRE(out.hits.size() == 1);
   CHECK(out.hits[0].url == "http://a.test/q");
   CHECK(out.hits[0].snippet.empty());
@@ -203,7 +186,7 @@ TEST_CASE("a link is a small document of its target, without stop words", "[unit
   auto q = ParseQuery("zebra", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
-  SearchOutcome out = index.Search(*q, {}, clock, en);
+  SearchOutcome out = *index.Search(*q, {}, clock, en);
   REQUIRE(out.hits.size() == 1);
   CHECK(out.hits[0].link);
   CHECK(out.hits[0].title == "Click here for Zebra crossings");
@@ -223,7 +206,7 @@ TEST_CASE("a linked page ranks above an unlinked one (group score)", "[unit]") {
   auto q = ParseQuery("otter", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
-  SearchOutcome out = index.Search(*q, {}, clock, en);
+  SearchOutcome out = *index.Search(*q, {}, clock, en);
   REQUIRE(out.hits.size() == 2);
   // Of 5 documents, x (arrival 0) scores 5; y's group (arrivals 1-4) scores
   // 4 + 3 + 2 + 1 = 10, so y's page is first in the doc map.
@@ -234,24 +217,38 @@ TEST_CASE("a linked page ranks above an unlinked one (group score)", "[unit]") {
 TEST_CASE("partitions close at the setting and stay searchable", "[unit]") {
   IndexOptions o;
   o.partition_docs = 2;
-  MemoryJournal journal;
+  MemoryIndexJournal journal;
   SearchIndex index(o, &journal);
   for (int i = 0; i < 5; ++i) {
     REQUIRE(index.AddPage(Page("http://p.test/" + std::to_string(i), "Heron", "heron number " + std::to_string(i))));
     index.Flush();
   }
   CHECK(index.partitions() == 3);
-  CHECK(Urls(index, "heron").size() == 5);
-  // The closed partitions have their ranked doc map stored ('r' keys).
-  size_t ranked = 0;
+  // Closed partitions not merged yet are searched from their chunks ...
+  CHECK(index.merge_pending());
+  const auto before = Urls(index, "heron");
+  CHECK(before.size() == 5);
+  // ... and after the merge from one blocked list per term, which replaces
+  // the chunks; the answer is the same.
+  REQUIRE(index.MergeClosed().ok());
+  CHECK_FALSE(index.merge_pending());
+  CHECK(Urls(index, "heron") == before);
+  size_t ranked = 0, chunks = 0, merged = 0;
   for (const auto& [k, v] : journal.families[1]) ranked += k[0] == 'r';
+  for (const auto& [k, v] : journal.families[2]) (k[0] == 'c' ? chunks : merged) += 1;
+  // The closed partitions have their ranked doc map stored ('r' keys).
   CHECK(ranked == 4);
+  // The active partition's one document: one segment (its request's
+  // postings); each closed partition one merged list for "heron", "number"
+  // and each of its two digits.
+  CHECK(chunks == 1);
+  CHECK(merged == 2 * 4);
 }
 
 TEST_CASE("an index restored from its journal answers the same", "[unit]") {
   IndexOptions o;
   o.partition_docs = 3;
-  MemoryJournal journal;
+  MemoryIndexJournal journal;
   SearchIndex index(o, &journal);
   AddCorpus(index);
   v1::DiscoveredLink link;
@@ -259,8 +256,9 @@ TEST_CASE("an index restored from its journal answers the same", "[unit]") {
   link.set_anchor_text("red apple boats");
   REQUIRE(index.AddLink(link, "en"));
   index.Flush();
-  SearchIndex restored(o, nullptr);
-  REQUIRE(restored.Restore(journal.Image()).ok());
+  REQUIRE(index.MergeClosed().ok());
+  SearchIndex restored(o, &journal);
+  REQUIRE(restored.Load().ok());
   CHECK(restored.documents() == index.documents());
   CHECK(restored.partitions() == 2);
   for (const char* q : {"red apple", "\"red car\"", "boats", "pie | float", "apple site:b.test"}) {
@@ -268,11 +266,33 @@ TEST_CASE("an index restored from its journal answers the same", "[unit]") {
     CHECK(Urls(restored, q) == Urls(index, q));
   }
   CHECK(Urls(restored, "red apple").size() == 4);
-  // Corrupt postings are an error.
-  IndexImage bad = journal.Image();
-  bad.postings[0].second = std::string(5, '\xff');
-  SearchIndex broken(o, nullptr);
-  CHECK_FALSE(broken.Restore(bad).ok());
+  // Corrupt merged postings (partition 0) are an error of the query that
+  // reads them; a corrupt segment of the active partition one at load, as
+  // is a corrupt totals record.
+  crawl::fetcher::Stemmer en("en");
+  crawl::ManualClock clock;
+  {
+    MemoryIndexJournal bad = journal;
+    for (auto& [k, v] : bad.families[2]) {
+      if (k[0] == 'm') v = std::string(5, '\xff');
+    }
+    SearchIndex broken(o, &bad);
+    REQUIRE(broken.Load().ok());
+    auto out = broken.Search(*ParseQuery("red | apple | boats", en), {}, clock, en);
+    CHECK_FALSE(out.ok());
+  }
+  {
+    MemoryIndexJournal bad = journal;
+    for (auto& [k, v] : bad.families[2]) {
+      if (k[0] == 'c') v = std::string(5, '\xff');
+    }
+    SearchIndex broken(o, &bad);
+    CHECK_FALSE(broken.Load().ok());
+  }
+  MemoryIndexJournal bad = journal;
+  bad.families[1]["s"] = "\xff";
+  SearchIndex broken(o, &bad);
+  CHECK_FALSE(broken.Load().ok());
 }
 
 TEST_CASE("a queue server's index survives a reopen of its store", "[unit]") {
@@ -327,4 +347,41 @@ TEST_CASE("a queue server's index survives a reopen of its store", "[unit]") {
   shard->reset();
   store->reset();
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("closed partitions not merged yet survive a reload and merge then", "[unit]") {
+  IndexOptions o;
+  o.partition_docs = 2;
+  MemoryIndexJournal journal;
+  SearchIndex index(o, &journal);
+  for (int i = 0; i < 7; ++i) {
+    REQUIRE(index.AddPage(Page("http://p.test/" + std::to_string(i), "Egret", "egret wader " + std::to_string(i))));
+    index.Flush();
+  }
+  // As after a kill between the commit that closed partitions and their merge.
+  const auto before = Urls(index, "egret wader");
+  CHECK(before.size() == 7);
+  SearchIndex reloaded(o, &journal);
+  REQUIRE(reloaded.Load().ok());
+  CHECK(reloaded.documents() == 7);
+  CHECK(reloaded.merge_pending());
+  CHECK(Urls(reloaded, "egret wader") == before);
+  REQUIRE(reloaded.MergeClosed().ok());
+  CHECK(Urls(reloaded, "egret wader") == before);
+  // Term statistics stored by the merge plus the active partition's segment
+  // give the same scores after another reload.
+  SearchIndex again(o, &journal);
+  REQUIRE(again.Load().ok());
+  CHECK_FALSE(again.merge_pending());
+  crawl::fetcher::Stemmer en("en");
+  crawl::ManualClock clock;
+  auto a = reloaded.Search(*ParseQuery("egret", en), {}, clock, en);
+  auto b = again.Search(*ParseQuery("egret", en), {}, clock, en);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  REQUIRE(a->hits.size() == b->hits.size());
+  for (size_t i = 0; i < a->hits.size(); ++i) {
+    CHECK(a->hits[i].url == b->hits[i].url);
+    CHECK(a->hits[i].relevance == Approx(b->hits[i].relevance));
+  }
 }

@@ -29,6 +29,12 @@ TEST_CASE("DFR relevance of one term by hand", "[unit]") {
   CHECK(DfrTerm(2, 5, 100, 50, 100) > DfrTerm(2, 50, 100, 50, 100));
   // A shorter document with the same f scores higher (normalisation 2).
   CHECK(DfrTerm(2, 10, 100, 25, 100) > DfrTerm(2, 10, 100, 50, 100));
+  // A term with more occurrences than documents (l_t = 500, N = 100): the
+  // formula would fall with f; the weight never drops below its f = 0 value.
+  const double at_zero = std::log2(1.0 + 500.0 / 100.0);
+  CHECK(DfrTerm(0, 500, 100, 50, 100) == Approx(at_zero));
+  CHECK(DfrTerm(2, 500, 100, 50, 100) == Approx(at_zero));
+  CHECK(DfrTerm(8, 500, 100, 50, 100) >= DfrTerm(2, 500, 100, 50, 100));
 }
 
 // DESIGN.md 8, proximity: minimal spans are windows holding every term with
