@@ -126,7 +126,7 @@ struct FrontierImage {
   // Per origin, in wait order (ascending seq).
   std::vector<std::pair<std::string, std::vector<SeqEntry>>> waiting;
   std::vector<SeqEntry> robots_ready;  // ascending seq
-  std::vector<SeqEntry> ready;         // bfs/host_budget page queue, ascending seq
+  std::vector<SeqEntry> ready;         // bfs/host_budget/structure page queue, ascending seq
   std::vector<std::pair<std::string, CldStats>> clds;  // host_budget statistics
   std::string order_state;             // the order's scalars (OrderStateChanged)
   std::vector<StructureNodeRecord> structure;  // structure order: GC and GB nodes

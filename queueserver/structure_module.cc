@@ -21,12 +21,12 @@ std::string LeafNodeOf(std::string_view url) {
     if (end > i) segments.push_back(rest.substr(i, end - i));
     i = end + 1;
   }
-  // A last segment with a '.' is a file name (the minor segment): the target
-  // is a leaf of its folder. Without one (a trailing '/', or a bare name),
-  // the target has no minor segment and is a leaf of its own node.
+  // The minor segment is the file name: whatever follows the last '/'. A
+  // target with one is a leaf of its folder; a target without one (the path
+  // ends in '/') is a leaf of the node of its full path. Either way the
+  // node is the path up to its last '/'.
   const bool trailing_slash = !rest.empty() && rest.back() == '/';
-  if (!segments.empty() && !trailing_slash && segments.back().find('.') != std::string_view::npos)
-    segments.pop_back();
+  if (!segments.empty() && !trailing_slash) segments.pop_back();
   std::string node = "/";
   for (std::string_view s : segments) {
     node.append(s);

@@ -5,10 +5,10 @@
 //
 // Link-path trees. A URL's path is split at '/'; its folders are nodes keyed
 // "/", "/a/", "/a/b/". A target is a leaf of one node: a target with a file
-// name (a last segment holding a '.', "/a/b/c.html") is a leaf of its folder
-// ("/a/b/"); a target with no minor segment ("/a/b/", or "/a/b" whose last
-// segment has no '.') is a leaf of the node of its full path ("/a/b/"). The
-// query does not make nodes. A node's score counts the unique targets walked
+// name (the minor segment after the last '/', "/a/b/c.html" or "/a/b/c") is
+// a leaf of its folder ("/a/b/"); a target with no minor segment ("/a/b/")
+// is a leaf of the node of its full path ("/a/b/"). The query does not make
+// nodes. A node's score counts the unique targets walked
 // through it (the leaves of its subtree); the root counts all.
 //
 // Per iteration of one site:

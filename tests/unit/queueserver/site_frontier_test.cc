@@ -211,9 +211,10 @@ TEST_CASE("link-path nodes: folders are nodes, a target is a leaf of one", "[uni
   CHECK(LeafNodeOf("http://h.test/index.html") == "/");
   CHECK(LeafNodeOf("http://h.test/a/b/c.html") == "/a/b/");
   CHECK(LeafNodeOf("http://h.test/a/b/") == "/a/b/");
-  CHECK(LeafNodeOf("http://h.test/a/b") == "/a/b/");  // no minor segment
-  CHECK(LeafNodeOf("http://h.test/a/b?x=1.2#f") == "/a/b/");
-  CHECK(LeafNodeOf("http://h.test/a.d/c") == "/a.d/c/");
+  CHECK(LeafNodeOf("http://h.test/a/b") == "/a/");  // "b" is the file name
+  CHECK(LeafNodeOf("http://h.test/a/b?x=1.2#f") == "/a/");
+  CHECK(LeafNodeOf("http://h.test/a/b/?x=1") == "/a/b/");
+  CHECK(LeafNodeOf("http://h.test/a.d/c") == "/a.d/");
   CHECK(LeafNodeOf("http://h.test:8080//a//x.htm") == "/a/");
   CHECK(NodePath("/a/b/") == Strings{"/", "/a/", "/a/b/"});
   CHECK(ParentNode("/a/b/") == "/a/");
