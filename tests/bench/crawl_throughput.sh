@@ -161,7 +161,8 @@ run_crawler() {  # run_crawler SITE START
   "$bin/crawlctl" start --seeds "$work/seeds.txt" --allow-private --include-hosts "$scope" > /dev/null
   while [ "$state" = running ]; do
     sleep 0.2
-    state=$("$bin/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])')
+    # A status call can time out on a loaded machine: ask again.
+    state=$("$bin/crawlctl" status --json 2> /dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2> /dev/null || echo running)
     python3 -c "import sys,time; sys.exit(0 if time.time() - $t0 > $timeout else 1)" && { state="timeout"; break; }
   done
   t1=$(date +%s.%N); k1=$(cluster_ticks); rss=$(cluster_rss_mb)

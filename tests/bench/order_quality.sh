@@ -113,7 +113,10 @@ stop_all() {
   kill "$testweb_pid" 2>/dev/null || true; wait "$testweb_pid" 2>/dev/null || true; testweb_pid=""
   rm -f "$work/hosts"
 }
-state_of() { "$bin/crawlctl" status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["state"], d.get("pages_fetched", 0))'; }
+state_of() {  # "STATE PAGES"; a status call can time out on a loaded machine: then "running ?"
+  "$bin/crawlctl" status --json 2> /dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["state"], d.get("pages_fetched", 0))' 2> /dev/null \
+    || echo "running ?"
+}
 
 ran=()
 : > "$out/runs.tsv"
