@@ -166,7 +166,29 @@ run_crawler() {  # run_crawler SITE START
     python3 -c "import sys,time; sys.exit(0 if time.time() - $t0 > $timeout else 1)" && { state="timeout"; break; }
   done
   t1=$(date +%s.%N); k1=$(cluster_ticks); rss=$(cluster_rss_mb)
+  # CPU by role (whole process lives: start-up is small next to the crawl).
+  local role_cpu="" f
+  for f in "$work"/cluster/*.pid; do
+    role_cpu+="$(basename "$f" .pid)=$(awk '{print $14 + $15}' "/proc/$(cat "$f")/stat" 2>/dev/null || echo 0) "
+  done
+  echo -e "$site\t${queueservers}q${fetchers}f\t$hz\t$role_cpu" >> "$out/role_cpu_ticks.tsv"
   "$bin/crawlctl" log > "$work/crawl.log"
+  # Storage and traffic per URL and per page (docs/SCALING.md): the queue
+  # servers' data directories (RocksDB SSTs + WAL + index) against the
+  # crawl's counters.
+  "$bin/crawlctl" status --json > "$work/status.json" 2> /dev/null || true
+  python3 - "$work/status.json" "$site" "${queueservers}q${fetchers}f" "$(du -sb "$work"/cluster/queueserver* | awk '{s += $1} END {print s}')" \
+    "$out/storage.tsv" <<'PY' || true
+import json, os, sys
+status, site, tool, store_bytes, path = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+d = json.load(open(status))
+new = not os.path.exists(path)
+with open(path, "a") as f:
+    if new:
+        f.write("site\tcluster\turls_seen\tpages_fetched\tbytes_fetched\tqueue_store_bytes\tstore_bytes_per_url\tstore_bytes_per_page\tfetched_bytes_per_page\n")
+    u, p, b = d.get("urls_seen", 0), d.get("pages_fetched", 0), d.get("bytes_fetched", 0)
+    f.write(f"{site}\t{tool}\t{u}\t{p}\t{b}\t{store_bytes}\t{store_bytes / max(u, 1):.0f}\t{store_bytes / max(p, 1):.0f}\t{b / max(p, 1):.0f}\n")
+PY
   cp "$work/crawl.log" "$out/crawl-$site-${queueservers}q${fetchers}f.log"
   local counts
   counts=$(python3 - "$work/crawl.log" <<'PY'
