@@ -16,6 +16,7 @@
 #
 #   tests/bench/order_quality.sh [--pages N] [--hosts H] [--seed S] [--budget-pct P]
 #       [--orders LIST] [--queueservers Q] [--fetchers F] [--schedule-size N] [--timeout S] [--out DIR]
+#       [--fetcher-args "ARGS"]   # extra fetcher flags, e.g. "--schedules 1"
 #
 # --schedule-size (default 250): an order can only choose among what is
 # queued, and a fetcher leases a whole schedule at once (up to --schedules
@@ -31,7 +32,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
 pages=150000 hosts=2000 seed=9 budget_pct=55 orders="bfs opic host_budget structure"
-queueservers=2 fetchers=2 schedule_size=250 timeout=1800 out=""
+fetcher_args="" queueservers=2 fetchers=2 schedule_size=250 timeout=1800 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --pages) pages=$2; shift 2 ;;
@@ -42,9 +43,10 @@ while [ $# -gt 0 ]; do
     --queueservers) queueservers=$2; shift 2 ;;
     --fetchers) fetchers=$2; shift 2 ;;
     --schedule-size) schedule_size=$2; shift 2 ;;
+    --fetcher-args) fetcher_args=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "order_quality: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -131,7 +133,7 @@ ran=()
 for order in $orders; do
   start_web
   CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers "$queueservers" \
-    --fetchers "$fetchers" --hosts-file "$work/hosts" --allow-private > /dev/null
+    --fetchers "$fetchers" --hosts-file "$work/hosts" --allow-private --fetcher-args "$fetcher_args" > /dev/null
   . "$work/cluster/cluster.env"
   export CRAWL_NAMESERVER=$NAMESERVER
   if ! "$bin/crawlctl" start --seeds "$out/seeds.txt" --allow-private --accept-self-signed --order "$order" \

@@ -38,6 +38,11 @@ const crawler = new CheerioCrawler({
   failedRequestHandler() { failed += 1; },
 }, new Configuration({ persistStorage: false }));
 
+// Cut by the benchmark's time limit (SIGINT): report what was crawled so far.
+process.on('SIGINT', () => {
+  console.log(JSON.stringify({ pages, failed, seconds: (Date.now() - t0) / 1000, cut: true }));
+  process.exit(0);
+});
 crawler.run([start]).then(() => {
   console.log(JSON.stringify({ pages, failed, seconds: (Date.now() - t0) / 1000 }));
 }).catch((e) => { console.error(e); process.exit(1); });
