@@ -23,6 +23,8 @@
 # crawlee is slow (7-35 CPU ms per page): its runs stop after --crawlee-timeout
 # seconds (default 150); its pages/s is then that of a partial crawl and the
 # row says "cut by timeout".
+# Addresses: testweb on ${TW_BIND_BASE:-127.21.0.0}+i port 80, nginx on
+# ${NGINX_ADDR_PREFIX:-127.22.0}.i:8080 (set them to run two at once).
 # LIST is comma-separated; tools: crawler, wget2-1, wget2-8, crawlee-1, crawlee-8.
 # --crawl-args (crawlctl start flags) defaults to following every link of a
 # page (--max-links-per-page 5000 --max-links-after-prune 5000), as the peers
@@ -103,7 +105,7 @@ for s in ${sites//,/ }; do
   [ "$s" = testweb ] && continue
   [ -n "${site_root[$s]:-}" ] || die "unknown site $s"
   i=$((i + 1))
-  addr="127.22.0.$i:8080"
+  addr="${NGINX_ADDR_PREFIX:-127.22.0}.$i:8080"
   site_start[$s]="http://$addr/index.html"
   servers+="server { listen $addr; root $(readlink -f "${site_root[$s]}"); access_log off; }"$'\n'
 done
@@ -125,7 +127,7 @@ fi
 tw=(--seed 3 --hosts "$tw_hosts" --pages "$tw_pages" --preset bench)
 if [[ ",$sites," == *",testweb,"* ]]; then
   # Port 80 on 127.21.0.x, so that the peers reach http://www.siteN.test/ through /etc/hosts.
-  "$bin/testweb" serve "${tw[@]}" --port 80 --bind-base 127.21.0.0 --threads 1 --hosts-file "$work/tw-hosts" \
+  "$bin/testweb" serve "${tw[@]}" --port 80 --bind-base "${TW_BIND_BASE:-127.21.0.0}" --threads 1 --hosts-file "$work/tw-hosts" \
     > "$work/testweb.log" 2>&1 &
   testweb_pid=$!
   for _ in $(seq 1 300); do [ -s "$work/tw-hosts" ] && break; sleep 0.1; done
@@ -185,7 +187,12 @@ run_crawler() {  # run_crawler SITE START
     role_cpu+="$(basename "$f" .pid)=$(awk '{print $14 + $15}' "/proc/$(cat "$f")/stat" 2>/dev/null || echo 0) "
   done
   echo -e "$site\t${queueservers}q${fetchers}f\t$hz\t$role_cpu" >> "$out/role_cpu_ticks.tsv"
-  "$bin/crawlctl" log > "$work/crawl.log"
+  local try
+  for try in 1 2 3 4 5; do  # a call can pass its deadline on a loaded machine
+    "$bin/crawlctl" log > "$work/crawl.log" && break
+    [ "$try" = 5 ] && die "crawlctl log failed 5 times"
+    sleep 5
+  done
   # Storage and traffic per URL and per page (docs/SCALING.md): the queue
   # servers' data directories (RocksDB SSTs + WAL + index) against the
   # crawl's counters.

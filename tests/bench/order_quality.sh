@@ -152,7 +152,13 @@ for order in $orders; do
     sleep 1
   done
   t1=$(date +%s.%N)
-  "$bin/crawlctl" log > "$out/$order.log"
+  # The log is gathered from every queue server; on a loaded machine a call
+  # can pass its deadline: try again.
+  for try in 1 2 3 4 5; do
+    "$bin/crawlctl" log > "$out/$order.log" && break
+    [ "$try" = 5 ] && { echo "order_quality: crawlctl log failed 5 times" >&2; exit 1; }
+    sleep 5
+  done
   n=$(grep -c -v '/robots.txt' "$out/$order.log" || true)
   wall=$(python3 -c "print(f'{$t1 - $t0:.0f}')")
   printf '%s\t%s\t%s\t%s\n' "$order" "$ending" "$n" "$wall" >> "$out/runs.tsv"
