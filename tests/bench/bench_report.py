@@ -96,7 +96,7 @@ def plot_throughput(rows, png):
     tools = list(dict.fromkeys(r["tool"] for r in rows))
     data = png + ".dat"
     with open(data, "w") as f:
-        f.write("site\t" + "\t".join(tools) + "\n")
+        f.write("# site\t" + "\t".join(tools) + "\n")
         for s in sites:
             vals = []
             for t in tools:
