@@ -239,7 +239,7 @@ with open(f"{out}/curves.tsv", "w") as f:
         f.write("\n\n")
 PY
 
-plot="set terminal pngcairo size 900,600; set output '$out/order_quality.png';"
+plot="set terminal pngcairo size 900,600 noenhanced; set output '$out/order_quality.png';"
 plot+="set title 'PageRank captured vs pages crawled (testweb misbehaving, $reachable reachable pages, $hosts hosts)';"
 plot+="set xlabel 'fraction of reachable pages fetched'; set ylabel 'PageRank captured'; set key bottom right; set grid;"
 plot+="set xrange [0:0.55]; plot "
