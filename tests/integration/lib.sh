@@ -58,9 +58,7 @@ start_cluster() {
 wait_crawl_over() {
   local deadline=$((SECONDS + $1)) state=""
   while [ $SECONDS -lt $deadline ]; do
-    # One status call can time out on a loaded machine: ask again.
-    state=$("$BIN/crawlctl" status --json 2> /dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2> /dev/null) \
-      || state=running
+    state=$("$BIN/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])')
     [ "$state" != running ] && { echo "$state"; return 0; }
     sleep 0.5
   done
