@@ -4,6 +4,7 @@
 #
 #   local-cluster.sh up --dir DIR [--queueservers N] [--fetchers M]
 #                       [--hosts-file F] [--allow-private] [--bin BIN_DIR]
+#                       [--fetcher-args "ARGS"]   # extra fetcher flags, e.g. "--schedules 1"
 #   local-cluster.sh down --dir DIR
 #   local-cluster.sh restart --dir DIR   # starts again whatever is not running
 #
@@ -13,11 +14,11 @@
 # first bound, so a restarted process is reachable where it was).
 set -euo pipefail
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
-dir="" queueservers=2 fetchers=2 hosts_file="" allow_private=0
+dir="" queueservers=2 fetchers=2 hosts_file="" allow_private=0 fetcher_args=""
 bin="${CRAWL_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,6 +28,7 @@ while [ $# -gt 0 ]; do
     --hosts-file) hosts_file=${2:?}; shift 2 ;;
     --allow-private) allow_private=1; shift ;;
     --bin) bin=${2:?}; shift 2 ;;
+    --fetcher-args) fetcher_args=${2?}; shift 2 ;;
     -h|--help) usage ;;
     *) die "unknown option $1" ;;
   esac
@@ -119,6 +121,7 @@ up() {
   local extra=""
   [ -z "$hosts_file" ] || extra="$extra --hosts-file $(cd "$(dirname "$hosts_file")" && pwd)/$(basename "$hosts_file")"
   [ "$allow_private" = 0 ] || extra="$extra --allow-private"
+  [ -z "$fetcher_args" ] || extra="$extra $fetcher_args"
   for i in $(seq 0 $((fetchers - 1))); do
     echo "$bin/fetcher --id fetcher$i --nameserver $NAMESERVER$extra --http-listen 127.0.0.1:0" \
          "--http-port-file $dir/fetcher$i.http-port" > "$dir/fetcher$i.cmd"

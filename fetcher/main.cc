@@ -1,10 +1,23 @@
 // fetcher: downloads schedules leased from queue servers, processes pages
 // and ships results (DESIGN.md section 1). Stateless: it can die at any time.
+//
+// Lanes (--schedules N): a CrawlWorker works one schedule at a time, and a
+// schedule ends only when its slowest host has been fetched (a slow or
+// crawl-delayed host holds it for seconds to minutes while the other hosts
+// are done), and it processes pages on its one control thread. So the
+// process runs N workers ("lanes", ids ID, ID.1, ... ID.(N-1)), each with its
+// own control thread, HTTP engine and schedule; --max-in-flight and
+// --max-connections-per-ip are shared out between them. Politeness holds as
+// between N fetchers: a queue server leases an origin to one schedule at a
+// time (tests/bench/crawl_throughput.sh and docs/BENCHMARKS.md measure it).
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "common/admin_http.h"
 #include "common/atomic_file.h"
@@ -26,6 +39,7 @@ int main(int argc, char** argv) {
   crawl::fetcher::WorkerOptions defaults;
   size_t max_in_flight = defaults.max_in_flight;
   size_t max_per_ip = 0;
+  size_t lanes = 4;
   int poll_ms = 2000;
   int status_ms = 5000;
   std::string dns_servers;
@@ -49,6 +63,11 @@ int main(int argc, char** argv) {
                  "Most connections to one IP address at a time; 0 = no limit beyond one per host")
       ->capture_default_str()
       ->check(CLI::Range(0, 10'000));
+  app.add_option("--schedules", lanes,
+                 "Schedules worked at once, each by its own lane (control thread and HTTP engine); "
+                 "1 = one schedule at a time")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   app.add_option("--status-ms", status_ms,
                  "Log a 'fetcher status' line (requests in flight, DNS cache) this often; 0 = never")
       ->capture_default_str()
@@ -113,20 +132,37 @@ int main(int argc, char** argv) {
     auto resolver = crawl::fetcher::DnsResolver::Create(probe, options.dns);
     if (!resolver.ok()) return fail("DNS: " + resolver.status().message());
   }
-  crawl::fetcher::CrawlWorker worker(options);
+  // Each lane gets its share of the in-flight and per-IP limits (at least 1).
+  lanes = std::min(lanes, max_in_flight);
+  std::vector<std::unique_ptr<crawl::fetcher::CrawlWorker>> workers;
+  for (size_t lane = 0; lane < lanes; ++lane) {
+    crawl::fetcher::WorkerOptions lane_options = options;
+    if (lane > 0) lane_options.fetcher_id = id + "." + std::to_string(lane);
+    lane_options.max_in_flight = std::max<size_t>(1, max_in_flight / lanes + (lane < max_in_flight % lanes ? 1 : 0));
+    if (max_per_ip > 0) lane_options.max_connections_per_ip = std::max<size_t>(1, max_per_ip / lanes);
+    // One lane logs the periodic status line; the others would repeat it.
+    if (lane > 0) lane_options.status_interval = std::chrono::milliseconds(0);
+    workers.push_back(std::make_unique<crawl::fetcher::CrawlWorker>(lane_options));
+  }
   crawl::AdminHttpServer http_server;
   crawl::AddStandardRoutes(http_server);
   if (auto s = crawl::StartAdminHttp("fetcher", http, http_server); !s.ok()) return fail(s.message());
-  spdlog::info("fetcher {} polling name server {}", id, nameserver);
+  spdlog::info("fetcher {} polling name server {} ({} lanes)", id, nameserver, lanes);
 
   // Shutdown order: the signal stops the worker, which reports what it
   // fetched and hands the rest back; then the HTTP engine is torn down.
-  std::thread signals([&worker] {
+  std::thread signals([&workers] {
     const int sig = crawl::WaitForShutdownSignal();
     spdlog::info("signal {}: finishing the current batch and exiting", sig);
-    worker.RequestStop();
+    for (auto& w : workers) w->RequestStop();
   });
-  worker.Run();
+  {
+    std::vector<std::thread> lane_threads;
+    for (size_t lane = 1; lane < workers.size(); ++lane)
+      lane_threads.emplace_back([w = workers[lane].get()] { w->Run(); });
+    workers[0]->Run();
+    for (auto& t : lane_threads) t.join();
+  }
   http_server.Stop();
   if (signals.joinable()) {
     // Run() only returns after a stop request, which the signal thread made.

@@ -124,6 +124,11 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   start->add_option("--min-host-delay-ms", min_host_delay_ms,
                     "Politeness floor: requests to one host at least this far apart (robots Crawl-delay still wins)");
+  uint32_t max_links_per_page = 0, max_links_after_prune = 0;
+  start->add_option("--max-links-per-page", max_links_per_page,
+                    "Links taken from a page before pruning (default 300)");
+  start->add_option("--max-links-after-prune", max_links_after_prune,
+                    "Links a page keeps after pruning by effective terms (default 50; DESIGN.md 6)");
   uint32_t index_partition_docs = 0;
   bool cache_pages = false;
   start->add_flag("--cache-pages", cache_pages, "Keep full pages as WARC files on the queue servers");
@@ -308,6 +313,8 @@ int main(int argc, char** argv) {
       p->set_park_seconds(park_seconds);
       p->set_max_url_retries(max_url_retries);
       p->set_index_partition_docs(index_partition_docs);
+      p->set_max_links_per_page(max_links_per_page);
+      p->set_max_links_after_prune(max_links_after_prune);
       p->set_keep_page_cache(cache_pages);
       grpc::ClientContext ctx;
       crawl::SetTimeout(ctx, std::chrono::seconds(30));

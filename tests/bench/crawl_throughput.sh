@@ -1,79 +1,304 @@
 #!/usr/bin/env bash
-# End-to-end crawl throughput on a testweb universe (run by hand, not in CI):
-# a local cluster (1 name server, Q queue servers, F fetchers) crawls the
-# whole universe; prints pages/s, CPU microseconds per page (user+sys of every
-# crawler process, from /proc/PID/stat) and peak RSS of each process.
+# End-to-end crawl throughput against real peers (issue 9 item 2; run by
+# hand or from run_all.sh, never in CI). On each site, in the same run:
+#   - our local cluster (1 name server, Q queue servers, F fetchers; indexing
+#     on, politeness kept: robots, one connection per host), wall time from
+#     `crawlctl start` to done, CPU = user+sys of every crawler process read
+#     from /proc/PID/stat before and after, peak RSS = VmHWM of each;
+#   - GNU wget2 --recursive (robots on, same host only; 1 and 8 threads),
+#     writing to a tmpfs;
+#   - crawlee's CheerioCrawler (npm crawlee@3, tests/bench/peers/
+#     cheerio_crawl.js) with the same concurrency as wget2's threads (1, 8).
+#   Peers' CPU and peak RSS come from GNU time (wait4 rusage).
+# Sites: python3-doc, postgresql-doc-15, rust-doc, libboost1.81-doc served by
+# nginx on loopback (installed if missing), and `testweb`: a testweb universe
+# (preset bench, no politeness delay) whose host names the peers resolve
+# through an /etc/hosts bind-mounted in a private mount namespace.
+# Pages found = distinct URLs answered 200/206 with an HTML body (wget2: .html
+# files written; crawlee: pages handed to its handler).
 #
-#   tests/bench/crawl_throughput.sh [--pages N] [--hosts H] [--queueservers Q] [--fetchers F] [--page-kb K]
+#   tests/bench/crawl_throughput.sh [--sites LIST] [--tools LIST] [--queueservers Q]
+#       [--fetchers F] [--testweb-pages N] [--testweb-hosts H] [--timeout S] [--out DIR]
+#       [--fetcher-args "ARGS"] [--crawl-args "ARGS"] [--crawlee-timeout S]
+# crawlee is slow (7-35 CPU ms per page): its runs stop after --crawlee-timeout
+# seconds (default 150); its pages/s is then that of a partial crawl and the
+# row says "cut by timeout".
+# Addresses: testweb on ${TW_BIND_BASE:-127.21.0.0}+i port 80, nginx on
+# ${NGINX_ADDR_PREFIX:-127.22.0}.i:8080 (set them to run two at once).
+# LIST is comma-separated; tools: crawler, wget2-1, wget2-8, crawlee-1, crawlee-8.
+# --crawl-args (crawlctl start flags) defaults to following every link of a
+# page (--max-links-per-page 5000 --max-links-after-prune 5000), as the peers
+# do: the crawler's default keeps 50 links per page after pruning (DESIGN.md
+# 6), which on rust-doc finds 3,626 of its 21,633 pages.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
-pages=100000 hosts=200 queueservers=2 fetchers=2 page_kb=4 seed=42
+sites="python3-doc,postgresql-doc-15,rust-doc,libboost1.81-doc,testweb"
+tools="crawler,wget2-1,wget2-8,crawlee-1,crawlee-8"
+crawl_args="--max-links-per-page 5000 --max-links-after-prune 5000" fetcher_args=""
+crawlee_timeout=150
+queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 timeout=900 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --pages) pages=$2; shift 2 ;;
-    --hosts) hosts=$2; shift 2 ;;
+    --sites) sites=$2; shift 2 ;;
+    --tools) tools=$2; shift 2 ;;
     --queueservers) queueservers=$2; shift 2 ;;
     --fetchers) fetchers=$2; shift 2 ;;
-    --page-kb) page_kb=$2; shift 2 ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
+    --testweb-pages) tw_pages=$2; shift 2 ;;
+    --testweb-hosts) tw_hosts=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --crawl-args) crawl_args=$2; shift 2 ;;
+    --crawlee-timeout) crawlee_timeout=$2; shift 2 ;;
+    --fetcher-args) fetcher_args=$2; shift 2 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "crawl_throughput: unknown option $1" >&2; exit 2 ;;
   esac
 done
-work=$(mktemp -d /tmp/crawl-bench.XXXXXX)
-testweb_pid=""
+die() { echo "crawl_throughput: $*" >&2; exit 1; }
+for b in testweb crawlctl nameserver queueserver fetcher; do
+  [ -x "$bin/$b" ] || die "$bin/$b missing; build first"
+done
+[ -n "$out" ] || out=$(mktemp -d /tmp/crawl-throughput.XXXXXX)
+mkdir -p "$out"; out=$(cd "$out" && pwd)
+
+# --- dependencies (installed only when missing) ---
+need_pkgs=()
+command -v wget2 > /dev/null || need_pkgs+=(wget2)
+command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || need_pkgs+=(nginx)
+[ -x /usr/bin/time ] || need_pkgs+=(time)
+command -v node > /dev/null || need_pkgs+=(nodejs npm)
+for p in python3-doc postgresql-doc-15 rust-doc libboost1.81-doc; do
+  [[ ",$sites," == *",$p,"* ]] || continue
+  dpkg -s "$p" > /dev/null 2>&1 || need_pkgs+=("$p")
+done
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  echo "crawl_throughput: installing ${need_pkgs[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need_pkgs[@]}" > /dev/null
+fi
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+work=$(mktemp -d /tmp/crawl-throughput-work.XXXXXX)
+crawlee_dir="${CRAWLEE_DIR:-$work/crawlee}"
+if [[ "$tools" == *crawlee* ]] && [ ! -d "$crawlee_dir/node_modules/crawlee" ]; then
+  mkdir -p "$crawlee_dir"
+  (cd "$crawlee_dir" && npm init -y > /dev/null && npm install --no-audit --no-fund crawlee@3 > npm.log 2>&1) \
+    || die "npm install crawlee@3 failed: $(tail -n 5 "$crawlee_dir/npm.log")"
+fi
+shm=$(mktemp -d /dev/shm/crawl-throughput.XXXXXX)
+nginx_pid="" testweb_pid=""
 cleanup() {
-  "$root/deploy/local-cluster.sh" down --dir "$work/cluster" >/dev/null 2>&1 || true
-  [ -z "$testweb_pid" ] || kill "$testweb_pid" 2>/dev/null || true
-  rm -rf "$work"
+  [ ! -f "$work/cluster/cluster.env" ] || "$root/deploy/local-cluster.sh" down --dir "$work/cluster" > /dev/null 2>&1 || true
+  [ -z "$nginx_pid" ] || kill "$nginx_pid" 2>/dev/null || true
+  if [ -n "$testweb_pid" ]; then kill "$testweb_pid" 2>/dev/null || true; wait "$testweb_pid" 2>/dev/null || true; fi
+  rm -rf "$work" "$shm"
 }
 trap cleanup EXIT
 
-web=(--seed "$seed" --hosts "$hosts" --pages "$pages" --page-kb "$page_kb")
-"$bin/testweb" serve "${web[@]}" --hosts-file "$work/hosts" > "$work/testweb.log" 2>&1 &
-testweb_pid=$!
-until [ -s "$work/hosts" ]; do sleep 0.1; done
-CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers "$queueservers" \
-  --fetchers "$fetchers" --hosts-file "$work/hosts" > /dev/null
-. "$work/cluster/cluster.env"
-"$bin/testweb" seeds "${web[@]}" > "$work/seeds.txt"
+# --- the sites ---
+declare -A site_root site_start
+site_root[python3-doc]=/usr/share/doc/python3-doc/html
+site_root[postgresql-doc-15]=/usr/share/doc/postgresql-doc-15/html
+site_root[rust-doc]=/usr/share/doc/rust-doc/html
+site_root[libboost1.81-doc]=/usr/share/doc/libboost1.81-doc/doc/html
+i=0 servers=""
+for s in ${sites//,/ }; do
+  [ "$s" = testweb ] && continue
+  [ -n "${site_root[$s]:-}" ] || die "unknown site $s"
+  i=$((i + 1))
+  addr="${NGINX_ADDR_PREFIX:-127.22.0}.$i:8080"
+  site_start[$s]="http://$addr/index.html"
+  servers+="server { listen $addr; root $(readlink -f "${site_root[$s]}"); access_log off; }"$'\n'
+done
+if [ -n "$servers" ]; then
+  mkdir -p "$work/nginx"
+  cat > "$work/nginx/nginx.conf" <<EOF
+daemon off; worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http { include /etc/nginx/mime.types; default_type application/octet-stream; sendfile on;
+  keepalive_requests 100000; client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
+  fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
+$servers}
+EOF
+  "$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx" > "$work/nginx/out.log" 2>&1 &
+  nginx_pid=$!
+  sleep 0.5
+  kill -0 "$nginx_pid" 2>/dev/null || die "nginx did not start: $(cat "$work/nginx/out.log" "$work/nginx/error.log" 2>/dev/null)"
+fi
+tw=(--seed 3 --hosts "$tw_hosts" --pages "$tw_pages" --preset bench)
+if [[ ",$sites," == *",testweb,"* ]]; then
+  # Port 80 on 127.21.0.x, so that the peers reach http://www.siteN.test/ through /etc/hosts.
+  "$bin/testweb" serve "${tw[@]}" --port 80 --bind-base "${TW_BIND_BASE:-127.21.0.0}" --threads 1 --hosts-file "$work/tw-hosts" \
+    > "$work/testweb.log" 2>&1 &
+  testweb_pid=$!
+  for _ in $(seq 1 300); do [ -s "$work/tw-hosts" ] && break; sleep 0.1; done
+  [ -s "$work/tw-hosts" ] || die "testweb did not start: $(cat "$work/testweb.log")"
+  { cat /etc/hosts; awk '{split($1, a, ":"); print a[1], $2}' "$work/tw-hosts"; } > "$work/etc-hosts"
+  "$bin/testweb" seeds "${tw[@]}" | head -n 1 > "$work/tw-seed"
+  site_start[testweb]=$(cat "$work/tw-seed")
+  tw_reachable=$("$bin/testweb" export "${tw[@]}" --truth - | awk -F'\t' '$2 != "disallowed"' | wc -l)
+fi
 
-ticks() {  # total utime+stime (clock ticks) of the cluster's processes
+hz=$(getconf CLK_TCK)
+results="$out/throughput.tsv"
+[ -s "$results" ] || printf 'site\ttool\tpages\tall_fetched\twall_s\tpages_per_s\tcpu_s\tcpu_ms_per_page\tpeak_rss_mb\tnote\n' > "$results"
+record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"; echo "crawl_throughput: $*" >&2; }
+
+cluster_ticks() {
   local total=0 f pid
   for f in "$work"/cluster/*.pid; do
-    pid=$(cat "$f")
-    [ -r "/proc/$pid/stat" ] || continue
+    pid=$(cat "$f"); [ -r "/proc/$pid/stat" ] || continue
     total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
   done
   echo "$total"
 }
-peak_rss() {  # NAME=VmHWM per process
-  local f pid
+cluster_rss_mb() {  # sum of VmHWM over the cluster's processes, MB
+  local f pid kb=0 v
   for f in "$work"/cluster/*.pid; do
-    pid=$(cat "$f")
-    printf '%s=%s ' "$(basename "$f" .pid)" "$(awk '/VmHWM/{print $2 $3}' "/proc/$pid/status" 2>/dev/null)"
+    pid=$(cat "$f"); v=$(awk '/VmHWM/{print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    kb=$((kb + ${v:-0}))
   done
+  echo $((kb / 1024))
 }
 
-t0_ticks=$(ticks)
-t0=$(date +%s.%N)
-"$bin/crawlctl" --nameserver "$NAMESERVER" start --seeds "$work/seeds.txt" --allow-private > /dev/null
-while [ "$("$bin/crawlctl" --nameserver "$NAMESERVER" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])')" = running ]; do
-  sleep 0.2
-done
-t1=$(date +%s.%N)
-t1_ticks=$(ticks)
-rss=$(peak_rss)
-status=$("$bin/crawlctl" --nameserver "$NAMESERVER" status --json)
-fetched=$(echo "$status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["pages_fetched"])')
-hz=$(getconf CLK_TCK)
-python3 - "$fetched" "$t0" "$t1" "$t0_ticks" "$t1_ticks" "$hz" <<PY
-import sys
-pages, t0, t1, k0, k1, hz = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-wall = t1 - t0
-cpu = (k1 - k0) / hz
-print(f"machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -r)")
-print(f"universe: {pages} pages fetched of $pages, $hosts hosts, page-kb $page_kb; cluster: $queueservers queue servers, $fetchers fetchers")
-print(f"wall {wall:.2f} s (polling granularity 0.2 s), {pages / wall:,.0f} pages/s")
-print(f"crawler CPU {cpu:.2f} s = {cpu * 1e6 / max(pages, 1):,.0f} us per page (name server + queue servers + fetchers; testweb excluded)")
-print("peak RSS: $rss")
+run_crawler() {  # run_crawler SITE START
+  local site=$1 start=$2 hosts_arg=() scope
+  # Same host only, like the peers (testweb: every host of the universe).
+  scope=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.urlsplit(sys.argv[1]).hostname)' "$start")
+  if [ "$site" = testweb ]; then hosts_arg=(--hosts-file "$work/tw-hosts"); scope='*.test'; fi
+  rm -rf "$work/cluster"
+  CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers "$queueservers" \
+    --fetchers "$fetchers" "${hosts_arg[@]}" --allow-private --fetcher-args "$fetcher_args" > /dev/null
+  . "$work/cluster/cluster.env"
+  export CRAWL_NAMESERVER=$NAMESERVER
+  echo "$start" > "$work/seeds.txt"
+  local k0 k1 t0 t1 state="running" rss
+  k0=$(cluster_ticks); t0=$(date +%s.%N)
+  "$bin/crawlctl" start --seeds "$work/seeds.txt" --allow-private --include-hosts "$scope" $crawl_args > /dev/null
+  while [ "$state" = running ]; do
+    sleep 0.2
+    # A status call can time out on a loaded machine: ask again.
+    state=$("$bin/crawlctl" status --json 2> /dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2> /dev/null || echo running)
+    python3 -c "import sys,time; sys.exit(0 if time.time() - $t0 > $timeout else 1)" && { state="timeout"; break; }
+  done
+  t1=$(date +%s.%N); k1=$(cluster_ticks); rss=$(cluster_rss_mb)
+  # CPU by role (whole process lives: start-up is small next to the crawl).
+  local role_cpu="" f
+  for f in "$work"/cluster/*.pid; do
+    role_cpu+="$(basename "$f" .pid)=$(awk '{print $14 + $15}' "/proc/$(cat "$f")/stat" 2>/dev/null || echo 0) "
+  done
+  echo -e "$site\t${queueservers}q${fetchers}f\t$hz\t$role_cpu" >> "$out/role_cpu_ticks.tsv"
+  local try
+  for try in 1 2 3 4 5; do  # a call can pass its deadline on a loaded machine
+    "$bin/crawlctl" log > "$work/crawl.log" && break
+    [ "$try" = 5 ] && die "crawlctl log failed 5 times"
+    sleep 5
+  done
+  # Storage and traffic per URL and per page (docs/SCALING.md): the queue
+  # servers' data directories (RocksDB SSTs + WAL + index) against the
+  # crawl's counters.
+  "$bin/crawlctl" status --json > "$work/status.json" 2> /dev/null || true
+  python3 - "$work/status.json" "$site" "${queueservers}q${fetchers}f" "$(du -sb "$work"/cluster/queueserver* | awk '{s += $1} END {print s}')" \
+    "$out/storage.tsv" <<'PY' || true
+import json, os, sys
+status, site, tool, store_bytes, path = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+d = json.load(open(status))
+new = not os.path.exists(path)
+with open(path, "a") as f:
+    if new:
+        f.write("site\tcluster\turls_seen\tpages_fetched\tbytes_fetched\tqueue_store_bytes\tstore_bytes_per_url\tstore_bytes_per_page\tfetched_bytes_per_page\n")
+    u, p, b = d.get("urls_seen", 0), d.get("pages_fetched", 0), d.get("bytes_fetched", 0)
+    f.write(f"{site}\t{tool}\t{u}\t{p}\t{b}\t{store_bytes}\t{store_bytes / max(u, 1):.0f}\t{store_bytes / max(p, 1):.0f}\t{b / max(p, 1):.0f}\n")
 PY
+  cp "$work/crawl.log" "$out/crawl-$site-${queueservers}q${fetchers}f.log"
+  local counts
+  counts=$(python3 - "$work/crawl.log" <<'PY'
+import sys, re
+ok, allf = set(), set()
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    if len(f) < 6 or re.search(r"^https?://[^/]+/robots\.txt$", f[3]):
+        continue
+    allf.add(f[3])
+    if f[1] in ("200", "206") and f[5].startswith("text/html"):
+        ok.add(f[3])
+print(len(ok), len(allf))
+PY
+)
+  local pages all
+  read -r pages all <<< "$counts"
+  python3 - "$site" "crawler-${queueservers}q${fetchers}f" "$pages" "$all" "$t0" "$t1" "$k0" "$k1" "$hz" "$rss" "$state" >> "$results" <<'PY'
+import sys
+site, tool, pages, allf, t0, t1, k0, k1, hz, rss, state = sys.argv[1:]
+pages, allf, wall, cpu = int(pages), int(allf), float(t1) - float(t0), (int(k1) - int(k0)) / int(hz)
+print(f"{site}\t{tool}\t{pages}\t{allf}\t{wall:.2f}\t{allf / wall:.0f}\t{cpu:.2f}\t{cpu * 1000 / max(allf, 1):.3f}\t{rss}\t{'' if state == 'done' else state}")
+PY
+  tail -n 1 "$results" >&2
+  "$root/deploy/local-cluster.sh" down --dir "$work/cluster" > /dev/null 2>&1 || true
+  rm -rf "$work/cluster"
+}
+
+timed() {  # timed NAME LIMIT_S CMD...: runs CMD under GNU time, bounded; writes $work/NAME.time and .rc
+  local name=$1 limit=$2 rc=0; shift 2
+  /usr/bin/time -f '%e %U %S %M' -o "$work/$name.time" timeout -s INT "$limit" "$@" \
+    > "$work/$name.out" 2> "$work/$name.err" || rc=$?
+  echo "$rc" > "$work/$name.rc"
+}
+cut_note() { [ "$(cat "$work/$1.rc" 2> /dev/null)" != 124 ] || echo "cut by timeout ($2 s)"; }
+ns_prefix() {  # ns_prefix SITE: sets ns=(...) to run a command with our /etc/hosts (testweb names) in a private mount namespace
+  ns=()
+  [ "$1" != testweb ] || ns=(unshare -m sh -c 'mount --bind "$0" /etc/hosts && exec "$@"' "$work/etc-hosts")
+}
+record_peer() {  # record_peer SITE TOOL PAGES ALL NOTE (reads $work/TOOL.time)
+  local t; t=$(tail -n 1 "$work/$2.time" 2>/dev/null || echo "0 0 0 0")
+  python3 - "$@" $t >> "$results" <<'PY'
+import sys
+site, tool, pages, allf, note, wall, user, sys_, rss = sys.argv[1:]
+pages, allf, wall, cpu = int(pages), int(allf), float(wall), float(user) + float(sys_)
+print(f"{site}\t{tool}\t{pages}\t{allf}\t{wall:.2f}\t{allf / max(wall, 1e-9):.0f}\t{cpu:.2f}\t{cpu * 1000 / max(allf, 1):.3f}\t{int(rss) // 1024}\t{note}")
+PY
+  tail -n 1 "$results" >&2
+}
+
+run_wget2() {  # run_wget2 SITE START THREADS
+  local site=$1 start=$2 n=$3 dir="$shm/wget2" span=()
+  rm -rf "$dir"; mkdir -p "$dir"
+  [ "$site" = testweb ] && span=(--span-hosts --domains=test)
+  ns_prefix "$site"
+  timed "wget2-$n" "$timeout" "${ns[@]}" wget2 --recursive --level=inf --robots=on "${span[@]}" --max-threads="$n" \
+    --no-verbose --tries=1 --timeout=10 --directory-prefix="$dir" "$start"
+  local html all
+  html=$(find "$dir" -type f \( -name '*.html' -o -name '*.htm' \) | wc -l)
+  all=$(find "$dir" -type f | wc -l)
+  record_peer "$site" "wget2-$n" "$html" "$all" "$(cut_note "wget2-$n" "$timeout")"
+  rm -rf "$dir"
+}
+
+run_crawlee() {  # run_crawlee SITE START CONCURRENCY
+  local site=$1 start=$2 n=$3 suffix=""
+  [ "$site" = testweb ] && suffix=test
+  ns_prefix "$site"
+  timed "crawlee-$n" "$crawlee_timeout" "${ns[@]}" env NODE_PATH="$crawlee_dir/node_modules" CRAWLEE_STORAGE_DIR="$shm/crawlee" \
+    node "$root/tests/bench/peers/cheerio_crawl.js" "$start" "$n" $suffix
+  local pages
+  pages=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])["pages"])' \
+    "$work/crawlee-$n.out" 2>/dev/null || echo 0)
+  record_peer "$site" "crawlee-$n" "$pages" "$pages" "$(cut_note "crawlee-$n" "$crawlee_timeout")"
+  rm -rf "$shm/crawlee"
+}
+
+echo "crawl_throughput: machine $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for site in ${sites//,/ }; do
+  start=${site_start[$site]}
+  for tool in ${tools//,/ }; do
+    echo "crawl_throughput: $site $tool (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+    case "$tool" in
+      crawler) run_crawler "$site" "$start" ;;
+      wget2-*) run_wget2 "$site" "$start" "${tool#wget2-}" ;;
+      crawlee-*) run_crawlee "$site" "$start" "${tool#crawlee-}" ;;
+      *) die "unknown tool $tool" ;;
+    esac
+  done
+  [ "$site" != testweb ] || echo "crawl_throughput: testweb universe: $tw_reachable reachable URLs" >&2
+done
+echo "crawl_throughput: results in $results" >&2
+column -t -s $'\t' "$results"

@@ -27,6 +27,9 @@ expect_error "crawlctl bad flag" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" 
 expect_error "crawlctl no subcommand" "$BIN/crawlctl"
 expect_error "fetcher without name server" "$BIN/fetcher"
 expect_error "fetcher missing hosts file" "$BIN/fetcher" --nameserver "127.0.0.1:$dead" --hosts-file "$WORK/none"
+expect_error "fetcher zero schedules" "$BIN/fetcher" --nameserver "127.0.0.1:$dead" --schedules 0
+expect_error "fetcher too many schedules" "$BIN/fetcher" --nameserver "127.0.0.1:$dead" --schedules 65
+expect_error "crawlctl bad max links" "$BIN/crawlctl" --nameserver "127.0.0.1:$dead" start --seeds "$WORK/seeds.txt" --max-links-per-page lots
 expect_error "queueserver bad listen address" "$BIN/queueserver" --nameserver "127.0.0.1:$dead" --listen "127.0.0.1:notaport"
 expect_error "nameserver port out of range" "$BIN/nameserver" --listen "127.0.0.1:99999"
 expect_error "testweb no subcommand" "$BIN/testweb"

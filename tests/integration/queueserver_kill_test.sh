@@ -4,8 +4,8 @@
 # the same port and data directory, it rejoins the running crawl, and the
 # crawl still fetches every reachable page. Three kills (qs0, qs1, qs0) at
 # different points of one crawl; only URLs leased at a kill may be fetched
-# twice (each fetcher holds one schedule at a time, so at most
-# kills x fetchers x schedule_size).
+# twice (each fetcher holds up to --schedules schedules at a time, 4 by
+# default, so at most kills x fetchers x 4 x schedule_size).
 source "$(dirname "$0")/lib.sh"
 
 web=(--seed 5 --hosts 40 --pages 20000)
@@ -56,5 +56,5 @@ done
 state=$(wait_crawl_over 300)
 [ "$state" = done ] || fail "crawl ended as $state"
 "$BIN/crawlctl" log > "$WORK/crawl.log"
-python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" "$((kills * fetchers * schedule_size))" "3 kill -9 of queue servers"
+python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" "$((kills * fetchers * 4 * schedule_size))" "3 kill -9 of queue servers"
 check_index_consistent "3 kill -9 of queue servers"

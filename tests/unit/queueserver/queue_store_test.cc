@@ -454,6 +454,58 @@ TEST_CASE("crawl log records carry the order's data: host_budget tier, opic cash
   g_order.clear();
 }
 
+TEST_CASE("crawl log entries keep the log fields, not the page's mini index, description or body", "[unit]") {
+  ManualClock clock;
+  TempDir dir;
+  auto store = OpenStore(dir);
+  auto shard = NewShard(store.get(), &clock);
+  crawl::v1::InjectSeedsRequest seeds;
+  *seeds.mutable_crawl() = Crawl();
+  seeds.add_urls("http://a.test/");
+  crawl::v1::InjectSeedsResponse injected;
+  REQUIRE(shard->InjectSeeds(seeds, &injected).ok());
+  auto robots = Lease(*shard, "f");
+  auto r = Results(robots.schedule_id(), 0, true);
+  AddRecord(&r, "http://a.test/robots.txt", 200, "User-agent: *\nDisallow:\n");
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard->SubmitResults(r, &resp).ok());
+  auto pages = Lease(*shard, "f");
+  REQUIRE(pages.urls_size() == 1);
+  auto p = Results(pages.schedule_id(), 0, true);
+  AddRecord(&p, "http://a.test/", 200);
+  auto* page = p.mutable_records(0);
+  page->set_mime_type("text/html");
+  page->set_title("A title");
+  page->set_language("en");
+  page->add_description()->set_text(std::string(5000, 'd'));
+  page->mutable_mini_index()->set_token_count(3);
+  page->mutable_mini_index()->add_terms()->set_term("crawler");
+  page->set_body(std::string(20000, 'b'));
+  REQUIRE(shard->SubmitResults(p, &resp).ok());
+  REQUIRE(shard->Commit().ok());
+  auto check = [](const CrawlShard& s) {
+    crawl::v1::CrawlLogChunk chunk;
+    s.ReadLog(0, 0, &chunk);
+    REQUIRE(chunk.records_size() == 2);
+    CHECK(chunk.records(0).robots_body().empty());
+    const auto& logged = chunk.records(1);
+    CHECK(logged.url() == "http://a.test/");
+    CHECK(logged.status() == 200);
+    CHECK(logged.mime_type() == "text/html");
+    CHECK(logged.title() == "A title");
+    CHECK(logged.language() == "en");
+    CHECK(logged.description_size() == 0);
+    CHECK_FALSE(logged.has_mini_index());
+    CHECK(logged.body().empty());
+  };
+  check(*shard);
+  // The page still went to the search index.
+  CHECK(Stats(*shard).index_documents() >= 1);
+  // And the stored log (what a restart reads) is as small.
+  shard.reset();
+  check(*Reload(store.get(), &clock));
+}
+
 TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not, pops in cash order", "[unit]") {
   using namespace crawl::queueserver;
   TempDir dir;
