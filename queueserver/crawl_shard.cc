@@ -52,6 +52,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   o.order.split = *split;
   o.order.scoring_filters = p.scoring_filters();
   if (p.ram_budget_urls() > 0) o.order.ram_budget_urls = static_cast<size_t>(p.ram_budget_urls());
+  if (p.tier_window_urls() > 0) o.order.tier_window_urls = static_cast<size_t>(p.tier_window_urls());
   // The chain must parse, and only the opic order takes one.
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
   if (p.backoff_base_seconds() > 0) o.backoff.base_ms = int64_t{p.backoff_base_seconds()} * 1000;
@@ -68,7 +69,8 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
 }
 
 CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
-    : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl), writer_.get()) {
+    : crawl_(crawl), clock_(clock), writer_(std::move(writer)),
+      frontier_(OptionsFor(crawl), writer_.get(), writer_.get()) {
   frontier_.SetJournal(writer_.get());
   scope_ = ScopeOf(crawl.params());
   index_ = std::make_unique<SearchIndex>(IndexOptionsFor(crawl), writer_.get());

@@ -32,13 +32,14 @@ void Frontier::SeqQueue::Restore(std::vector<SeqEntry> entries) {
   }
 }
 
-Frontier::Frontier(FrontierOptions options, OpicStore* opic_store) : options_(std::move(options)) {
-  auto order = MakeOrder(options_.order, opic_store);
+Frontier::Frontier(FrontierOptions options, OpicStore* opic_store, TierStore* tier_store)
+    : options_(std::move(options)) {
+  auto order = MakeOrder(options_.order, opic_store, tier_store);
   if (order.ok()) {
     order_ = std::move(*order);
   } else {
     options_.order = OrderOptions{};
-    order_ = std::make_unique<TieredOrder>(options_.order);
+    order_ = std::make_unique<TieredOrder>(options_.order, tier_store);
   }
 }
 
@@ -103,8 +104,33 @@ bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_cou
 }
 
 size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
-  // Group by referrer, groups and links in order of first appearance: the
-  // orders see one page's links together (opic splits its cash over them).
+  // The orders see one page's links together (opic splits its cash over
+  // them), pages and links in order of first appearance. Fetchers send each
+  // page's links together: then the runs of one referrer are the groups.
+  bool runs = true;
+  {
+    std::unordered_set<std::string_view> finished;
+    for (size_t k = 1; k < links.size() && runs; ++k) {
+      if (links[k].entry.referrer != links[k - 1].entry.referrer)
+        runs = finished.insert(links[k - 1].entry.referrer).second;
+    }
+    if (runs && !links.empty() && finished.count(links.back().entry.referrer)) runs = false;
+  }
+  size_t added = 0;
+  if (runs) {
+    if (!links.empty() && links.front().entry.referrer == links.back().entry.referrer)
+      return AddPageLinks(links, now_ms);  // one page: no copies
+    std::vector<LinkInput> group;
+    for (size_t b = 0; b < links.size();) {
+      size_t e = b + 1;
+      while (e < links.size() && links[e].entry.referrer == links[b].entry.referrer) ++e;
+      group.assign(std::make_move_iterator(links.begin() + static_cast<std::ptrdiff_t>(b)),
+                   std::make_move_iterator(links.begin() + static_cast<std::ptrdiff_t>(e)));
+      added += AddPageLinks(group, now_ms);
+      b = e;
+    }
+    return added;
+  }
   std::vector<std::string> referrers;
   std::unordered_map<std::string, std::vector<LinkInput>> groups;
   for (LinkInput& l : links) {
@@ -112,30 +138,33 @@ size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
     if (inserted) referrers.push_back(l.entry.referrer);
     it->second.push_back(std::move(l));
   }
+  for (const std::string& referrer : referrers) added += AddPageLinks(groups[referrer], now_ms);
+  return added;
+}
+
+size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
+  if (group.empty()) return 0;
+  is_new_.assign(group.size(), false);
+  for (size_t k = 0; k < group.size(); ++k) {
+    const uint64_t h = hash::Hash8(group[k].entry.url);
+    is_new_[k] = seen_.Insert(h);
+    if (is_new_[k] && journal_) journal_->Seen(h);
+  }
+  PageContext page;
+  page.url = group.front().entry.referrer;
+  if (auto f = fetched_.find(page.url); f != fetched_.end()) {
+    page.fetched_here = true;
+    page.tier = f->second.tier;
+    page.weight = f->second.weight;
+    page.cash = f->second.cash;
+  }
+  order_->OnLinks(page, group, is_new_);
   size_t added = 0;
-  for (const std::string& referrer : referrers) {
-    std::vector<LinkInput>& group = groups[referrer];
-    std::vector<bool> is_new(group.size());
-    for (size_t k = 0; k < group.size(); ++k) {
-      const uint64_t h = hash::Hash8(group[k].entry.url);
-      is_new[k] = seen_.Insert(h);
-      if (is_new[k] && journal_) journal_->Seen(h);
-    }
-    PageContext page;
-    page.url = referrer;
-    if (auto f = fetched_.find(referrer); f != fetched_.end()) {
-      page.fetched_here = true;
-      page.tier = f->second.tier;
-      page.weight = f->second.weight;
-      page.cash = f->second.cash;
-    }
-    order_->OnLinks(page, group, is_new);
-    for (size_t k = 0; k < group.size(); ++k) {
-      if (!is_new[k]) continue;
-      ++added;
-      ++activity_;
-      Route(std::move(group[k].entry), now_ms);
-    }
+  for (size_t k = 0; k < group.size(); ++k) {
+    if (!is_new_[k]) continue;
+    ++added;
+    ++activity_;
+    Route(std::move(group[k].entry), now_ms);
   }
   return added;
 }
