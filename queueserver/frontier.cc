@@ -45,6 +45,23 @@ Frontier::Frontier(FrontierOptions options, OpicStore* opic_store, TierStore* ti
 
 Frontier::OriginState& Frontier::OriginFor(const std::string& origin) { return origins_[origin]; }
 
+Frontier::OriginEntry* Frontier::OriginOfUrl(const std::string& url) {
+  // Most URLs are canonical with a plain host, and runs of them share one
+  // origin: no parse, and one map lookup per run.
+  std::string_view origin = url::FastOriginOf(url);
+  std::string parsed;
+  if (origin.empty()) {
+    auto o = url::OriginOf(url);
+    if (!o.ok()) return nullptr;
+    parsed = std::move(*o);
+    origin = parsed;
+  }
+  if (last_origin_ && last_origin_->first == origin) return last_origin_;
+  // Nodes of an unordered_map stay put when it grows; origins are never erased.
+  last_origin_ = &*origins_.try_emplace(std::string(origin)).first;
+  return last_origin_;
+}
+
 void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
   if (kind == QueueKind::kPages) {
     order_->Push(std::move(e), front);
@@ -187,12 +204,13 @@ void Frontier::NoteHostErrors(uint64_t schedule_id, const std::string& origin, u
 }
 
 void Frontier::Route(FrontierEntry entry, int64_t now_ms) {
-  auto origin = url::OriginOf(entry.url);
-  if (!origin.ok()) {  // cannot be fetched; seen so it is not offered again
+  OriginEntry* found = OriginOfUrl(entry.url);
+  if (!found) {  // cannot be fetched; seen so it is not offered again
     order_->Dropped(entry);
     return;
   }
-  OriginState& state = OriginFor(*origin);
+  const std::string* origin = &found->first;
+  OriginState& state = found->second;
   switch (state.record.robots) {
     case RobotsState::kKnown:
       if (robots::IsAllowedUrl(state.record.rules, entry.url)) {
@@ -272,9 +290,10 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
     if (!next) break;
     SeqEntry e = std::move(*next);
     ++scanned;
-    auto origin = url::OriginOf(e.entry.url);
-    const std::string key = origin.ok() ? *origin : std::string();
-    const OriginState& st = OriginFor(key);
+    OriginEntry* found = OriginOfUrl(e.entry.url);
+    if (!found) found = &*origins_.try_emplace(std::string()).first;
+    const std::string& key = found->first;
+    const OriginState& st = found->second;
     if ((st.leased_by != 0 && st.leased_by != id) || st.record.backoff_until_ms > now_ms) {
       skipped.push_back(std::move(e));
       continue;

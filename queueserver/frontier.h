@@ -249,6 +249,10 @@ class Frontier {
   };
 
   OriginState& OriginFor(const std::string& origin);
+  using OriginEntry = std::pair<const std::string, OriginState>;
+  // The origin of a URL and its state (created if new); null when the URL
+  // has no origin.
+  OriginEntry* OriginOfUrl(const std::string& url);
   // The links of one page (one referrer); returns how many were new.
   size_t AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms);
   void QueueRobotsFetch(const std::string& origin, int64_t now_ms);
@@ -280,6 +284,7 @@ class Frontier {
   uint64_t activity_ = 0;
   uint64_t next_wait_seq_ = 1;
   std::vector<bool> is_new_;  // AddPageLinks' scratch
+  OriginEntry* last_origin_ = nullptr;  // OriginOfUrl's last answer
   FrontierJournal* journal_ = nullptr;
 };
 

@@ -40,15 +40,35 @@ TieredOrder::TieredOrder(const OrderOptions& options, TierStore* store)
 
 std::string_view TieredOrder::name() const { return budget() ? "host_budget" : "bfs"; }
 
-std::string TieredOrder::CldOf(const std::string& u) const {
-  const std::string host = url::HostOf(u);
-  if (host.empty()) return host;
-  auto cld = CompanyLevelDomain(host, options_.cld_rule);
-  return cld.ok() ? *cld : host;
+TieredOrder::CldEntry& TieredOrder::CldOf(const std::string& u) {
+  // The host without a parse when the URL is plain and canonical.
+  std::string_view host = url::FastOriginOf(u);
+  std::string parsed;
+  if (!host.empty()) {
+    host.remove_prefix(host.find("://") + 3);
+    host = host.substr(0, host.find(':'));
+  } else {
+    parsed = url::HostOf(u);
+    host = parsed;
+  }
+  if (last_cld_ && host == last_host_) return *last_cld_;
+  auto cached = host_cld_.find(std::string(host));
+  if (cached == host_cld_.end()) {
+    std::string cld;
+    if (!host.empty()) {
+      auto c = CompanyLevelDomain(std::string(host), options_.cld_rule);
+      cld = c.ok() ? *c : std::string(host);
+    }
+    if (host_cld_.size() >= kHostCacheSize) host_cld_.clear();  // bounded: start over
+    // Nodes of an unordered_map stay put when it grows; CLDs are never erased.
+    cached = host_cld_.emplace(std::string(host), &*clds_.try_emplace(std::move(cld)).first).first;
+  }
+  last_host_.assign(host);
+  last_cld_ = cached->second;
+  return *last_cld_;
 }
 
-int32_t TieredOrder::FileNew(const std::string& cld, uint32_t i, bool sitemap, bool non_html) {
-  CldStats& st = clds_[cld];
+int32_t TieredOrder::FileNew(CldStats& st, uint32_t i, bool sitemap, bool non_html) {
   st.seen += 1;                              // DESIGN.md 5.1: SEEN += 1
   st.wseen += WseenStep(options_.wseen, i);  //                WSEEN += 1 + log5(1 + i)
   return TierFor(st, sitemap, non_html);
@@ -56,22 +76,22 @@ int32_t TieredOrder::FileNew(const std::string& cld, uint32_t i, bool sitemap, b
 
 void TieredOrder::OnSeed(FrontierEntry& e, uint64_t /*seed_count*/) {
   if (!budget()) return;
-  const std::string cld = CldOf(e.url);
+  CldEntry& cld = CldOf(e.url);
   e.weight = 0;
-  e.tier = FileNew(cld, 0, false, false);
-  if (journal_) journal_->CldChanged(cld, clds_[cld]);
+  e.tier = FileNew(cld.second, 0, false, false);
+  if (journal_) journal_->CldChanged(cld.first, cld.second);
 }
 
 void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
                           const std::vector<bool>& is_new) {
   if (!budget()) return;
-  const std::string from_cld = page.url.empty() ? std::string() : CldOf(page.url);
+  const CldEntry* from_cld = page.url.empty() ? nullptr : &CldOf(page.url);
   for (size_t k = 0; k < links.size(); ++k) {
     LinkInput& l = links[k];
-    const std::string cld = CldOf(l.entry.url);
-    const bool cross = !page.url.empty() && cld != from_cld;
+    CldEntry& cld = CldOf(l.entry.url);
+    const bool cross = from_cld && &cld != from_cld;
     if (!is_new[k] && !cross) continue;
-    CldStats& st = clds_[cld];
+    CldStats& st = cld.second;
     if (is_new[k]) {
       st.seen += 1;
       st.wseen += WseenStep(options_.wseen, l.link_rank);
@@ -85,7 +105,7 @@ void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links
       l.entry.weight = l.link_rank;
       l.entry.tier = TierFor(st, l.from_sitemap, l.likely_non_html);
     }
-    if (journal_) journal_->CldChanged(cld, st);
+    if (journal_) journal_->CldChanged(cld.first, st);
   }
 }
 

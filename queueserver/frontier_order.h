@@ -164,10 +164,11 @@ class TieredOrder final : public FrontierOrder {
 
  private:
   [[nodiscard]] bool budget() const { return options_.kind == OrderKind::kHostBudget; }
-  // The CLD of a URL's host ("" when it has none).
-  std::string CldOf(const std::string& url) const;
-  // Counts a new URL of `cld` found as link i and returns its tier.
-  int32_t FileNew(const std::string& cld, uint32_t i, bool sitemap, bool non_html);
+  using CldEntry = std::pair<const std::string, CldStats>;
+  // The CLD of a URL's host ("" when it has none) and its statistics.
+  CldEntry& CldOf(const std::string& url);
+  // Counts a new URL of a CLD found as link i and returns its tier.
+  int32_t FileNew(CldStats& st, uint32_t i, bool sitemap, bool non_html);
 
   struct Tier {
     std::deque<SeqEntry> window;  // the head, ascending seq
@@ -188,6 +189,11 @@ class TieredOrder final : public FrontierOrder {
   // Candidates handed out by Pop and not yet Taken or Unpopped.
   std::unordered_set<uint64_t> popped_;
   std::unordered_map<std::string, CldStats> clds_;
+  // CLD of recently seen hosts (CldOf), cleared when it reaches its size.
+  static constexpr size_t kHostCacheSize = 1 << 16;
+  std::unordered_map<std::string, CldEntry*> host_cld_;
+  std::string last_host_;
+  CldEntry* last_cld_ = nullptr;
   size_t size_ = 0;
   int32_t cursor_ = 0;  // round-robin: the next Pop starts at this tier
   uint64_t front_seq_ = (uint64_t{1} << 62) - 1;
