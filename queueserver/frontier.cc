@@ -253,13 +253,12 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   lease.fetcher_id = fetcher_id;
   lease.deadline_ms = now_ms + options_.lease_ms;
 
-  auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin) {
+  auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin, OriginState& st) {
     if (q == QueueKind::kPages) {
       order_->Taken(e);
     } else if (journal_) {
       journal_->Dequeued(q, e.seq);
     }
-    OriginState& st = OriginFor(origin);
     if (st.leased_by != id) {
       st.leased_by = id;
       lease.origins.push_back(origin);
@@ -273,7 +272,8 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   while (!robots_ready_.empty() && schedule.entries.size() < max_urls) {
     SeqEntry e = robots_ready_.PopFront();
     auto origin = url::OriginOf(e.entry.url);
-    take(QueueKind::kRobots, std::move(e), origin.ok() ? *origin : std::string());
+    const std::string key = origin.ok() ? *origin : std::string();
+    take(QueueKind::kRobots, std::move(e), key, OriginFor(key));
   }
 
   // Pages in FIFO order; entries of origins held by another schedule, or
@@ -293,7 +293,7 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
     OriginEntry* found = OriginOfUrl(e.entry.url);
     if (!found) found = &*origins_.try_emplace(std::string()).first;
     const std::string& key = found->first;
-    const OriginState& st = found->second;
+    const OriginState& st = found->second;  // take() below marks it leased
     if ((st.leased_by != 0 && st.leased_by != id) || st.record.backoff_until_ms > now_ms) {
       skipped.push_back(std::move(e));
       continue;
@@ -308,7 +308,7 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
       ++taken;
       schedule.crawl_delay_ms[key] = delay;
     }
-    take(QueueKind::kPages, std::move(e), key);
+    take(QueueKind::kPages, std::move(e), key, found->second);
     ++pages;
   }
   while (!skipped.empty()) {
