@@ -247,6 +247,53 @@ Result<std::string> OriginOf(std::string_view absolute) {
   return origin;
 }
 
+std::string_view FastOriginOf(std::string_view u) {
+  size_t start = 0;
+  std::string_view default_port;
+  if (u.starts_with("http://")) {
+    start = 7;
+    default_port = "80";
+  } else if (u.starts_with("https://")) {
+    start = 8;
+    default_port = "443";
+  } else {
+    return {};
+  }
+  size_t end = u.find_first_of("/?#", start);
+  // A canonical http(s) URL has a path: "http://host" is not canonical.
+  if (end == std::string_view::npos || u[end] != '/') return {};
+  std::string_view auth = u.substr(start, end - start);
+  std::string_view host = auth;
+  if (const size_t colon = auth.find(':'); colon != std::string_view::npos) {
+    host = auth.substr(0, colon);
+    const std::string_view port = auth.substr(colon + 1);
+    if (port.empty() || port.size() > 5 || port[0] == '0' || port == default_port) return {};
+    for (char c : port)
+      if (c < '0' || c > '9') return {};
+    if (std::stoul(std::string(port)) > 65535) return {};
+  }
+  if (host.empty() || host.size() > 253 || host.front() == '.' || host.back() == '.' ||
+      host.find("..") != std::string_view::npos)
+    return {};
+  size_t label_start = 0;
+  for (size_t i = 0; i <= host.size(); ++i) {
+    if (i == host.size() || host[i] == '.') {
+      const std::string_view label = host.substr(label_start, i - label_start);
+      // Punycode labels are checked by the parser; so is a long label.
+      if (label.size() > 63 || label.starts_with("xn--") || label.front() == '-' || label.back() == '-') return {};
+      label_start = i + 1;
+      continue;
+    }
+    const char c = host[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return {};
+  }
+  // A last label that starts with a digit may make the host an IPv4
+  // address, which the parser rewrites ("0x7f.1" is 127.0.0.1).
+  const std::string_view last = host.substr(host.rfind('.') == std::string_view::npos ? 0 : host.rfind('.') + 1);
+  if (last.front() >= '0' && last.front() <= '9') return {};
+  return u.substr(0, end);
+}
+
 Result<std::string> RobotsUrlFor(std::string_view absolute) {
   auto origin = OriginOf(absolute);
   if (!origin.ok()) return origin.status();

@@ -128,6 +128,13 @@ struct UrlParts {
 // robots.txt (RFC 9309 section 2.3: rules apply per scheme, host and port).
 [[nodiscard]] Result<std::string> OriginOf(std::string_view absolute);
 
+// Fast path of OriginOf for the URLs the frontier holds: for an http(s) URL
+// already in canonical form whose authority is plain (lower-case letters,
+// digits, '-' and '.', a host that cannot be an IPv4 address, an optional
+// non-default port), the leading "scheme://host[:port]" of `canonical`,
+// which is what OriginOf returns; "" when the URL needs the full parse.
+[[nodiscard]] std::string_view FastOriginOf(std::string_view canonical);
+
 // The robots.txt URL for the origin of `absolute`.
 [[nodiscard]] Result<std::string> RobotsUrlFor(std::string_view absolute);
 

@@ -56,6 +56,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
     if (p.structure_load_take() > 100'000) return Status::InvalidArgument("structure_load_take above 100000");
     o.order.structure_load_take = p.structure_load_take();
   }
+  if (p.tier_window_urls() > 0) o.order.tier_window_urls = static_cast<size_t>(p.tier_window_urls());
   // The chain must parse, and only the opic order takes one.
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
   if (p.backoff_base_seconds() > 0) o.backoff.base_ms = int64_t{p.backoff_base_seconds()} * 1000;
@@ -72,7 +73,8 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
 }
 
 CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
-    : crawl_(crawl), clock_(clock), writer_(std::move(writer)), frontier_(OptionsFor(crawl), writer_.get()) {
+    : crawl_(crawl), clock_(clock), writer_(std::move(writer)),
+      frontier_(OptionsFor(crawl), writer_.get(), writer_.get()) {
   frontier_.SetJournal(writer_.get());
   scope_ = ScopeOf(crawl.params());
   index_ = std::make_unique<SearchIndex>(IndexOptionsFor(crawl), writer_.get());

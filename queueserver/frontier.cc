@@ -32,17 +32,35 @@ void Frontier::SeqQueue::Restore(std::vector<SeqEntry> entries) {
   }
 }
 
-Frontier::Frontier(FrontierOptions options, OpicStore* opic_store) : options_(std::move(options)) {
-  auto order = MakeOrder(options_.order, opic_store);
+Frontier::Frontier(FrontierOptions options, OpicStore* opic_store, TierStore* tier_store)
+    : options_(std::move(options)) {
+  auto order = MakeOrder(options_.order, opic_store, tier_store);
   if (order.ok()) {
     order_ = std::move(*order);
   } else {
     options_.order = OrderOptions{};
-    order_ = std::make_unique<TieredOrder>(options_.order);
+    order_ = std::make_unique<TieredOrder>(options_.order, tier_store);
   }
 }
 
 Frontier::OriginState& Frontier::OriginFor(const std::string& origin) { return origins_[origin]; }
+
+Frontier::OriginEntry* Frontier::OriginOfUrl(const std::string& url) {
+  // Most URLs are canonical with a plain host, and runs of them share one
+  // origin: no parse, and one map lookup per run.
+  std::string_view origin = url::FastOriginOf(url);
+  std::string parsed;
+  if (origin.empty()) {
+    auto o = url::OriginOf(url);
+    if (!o.ok()) return nullptr;
+    parsed = std::move(*o);
+    origin = parsed;
+  }
+  if (last_origin_ && last_origin_->first == origin) return last_origin_;
+  // Nodes of an unordered_map stay put when it grows; origins are never erased.
+  last_origin_ = &*origins_.try_emplace(std::string(origin)).first;
+  return last_origin_;
+}
 
 void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
   if (kind == QueueKind::kPages) {
@@ -104,8 +122,33 @@ bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_cou
 }
 
 size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
-  // Group by referrer, groups and links in order of first appearance: the
-  // orders see one page's links together (opic splits its cash over them).
+  // The orders see one page's links together (opic splits its cash over
+  // them), pages and links in order of first appearance. Fetchers send each
+  // page's links together: then the runs of one referrer are the groups.
+  bool runs = true;
+  {
+    std::unordered_set<std::string_view> finished;
+    for (size_t k = 1; k < links.size() && runs; ++k) {
+      if (links[k].entry.referrer != links[k - 1].entry.referrer)
+        runs = finished.insert(links[k - 1].entry.referrer).second;
+    }
+    if (runs && !links.empty() && finished.count(links.back().entry.referrer)) runs = false;
+  }
+  size_t added = 0;
+  if (runs) {
+    if (!links.empty() && links.front().entry.referrer == links.back().entry.referrer)
+      return AddPageLinks(links, now_ms);  // one page: no copies
+    std::vector<LinkInput> group;
+    for (size_t b = 0; b < links.size();) {
+      size_t e = b + 1;
+      while (e < links.size() && links[e].entry.referrer == links[b].entry.referrer) ++e;
+      group.assign(std::make_move_iterator(links.begin() + static_cast<std::ptrdiff_t>(b)),
+                   std::make_move_iterator(links.begin() + static_cast<std::ptrdiff_t>(e)));
+      added += AddPageLinks(group, now_ms);
+      b = e;
+    }
+    return added;
+  }
   std::vector<std::string> referrers;
   std::unordered_map<std::string, std::vector<LinkInput>> groups;
   for (LinkInput& l : links) {
@@ -113,30 +156,33 @@ size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
     if (inserted) referrers.push_back(l.entry.referrer);
     it->second.push_back(std::move(l));
   }
+  for (const std::string& referrer : referrers) added += AddPageLinks(groups[referrer], now_ms);
+  return added;
+}
+
+size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
+  if (group.empty()) return 0;
+  is_new_.assign(group.size(), false);
+  for (size_t k = 0; k < group.size(); ++k) {
+    const uint64_t h = hash::Hash8(group[k].entry.url);
+    is_new_[k] = seen_.Insert(h);
+    if (is_new_[k] && journal_) journal_->Seen(h);
+  }
+  PageContext page;
+  page.url = group.front().entry.referrer;
+  if (auto f = fetched_.find(page.url); f != fetched_.end()) {
+    page.fetched_here = true;
+    page.tier = f->second.tier;
+    page.weight = f->second.weight;
+    page.cash = f->second.cash;
+  }
+  order_->OnLinks(page, group, is_new_);
   size_t added = 0;
-  for (const std::string& referrer : referrers) {
-    std::vector<LinkInput>& group = groups[referrer];
-    std::vector<bool> is_new(group.size());
-    for (size_t k = 0; k < group.size(); ++k) {
-      const uint64_t h = hash::Hash8(group[k].entry.url);
-      is_new[k] = seen_.Insert(h);
-      if (is_new[k] && journal_) journal_->Seen(h);
-    }
-    PageContext page;
-    page.url = referrer;
-    if (auto f = fetched_.find(referrer); f != fetched_.end()) {
-      page.fetched_here = true;
-      page.tier = f->second.tier;
-      page.weight = f->second.weight;
-      page.cash = f->second.cash;
-    }
-    order_->OnLinks(page, group, is_new);
-    for (size_t k = 0; k < group.size(); ++k) {
-      if (!is_new[k]) continue;
-      ++added;
-      ++activity_;
-      Route(std::move(group[k].entry), now_ms);
-    }
+  for (size_t k = 0; k < group.size(); ++k) {
+    if (!is_new_[k]) continue;
+    ++added;
+    ++activity_;
+    Route(std::move(group[k].entry), now_ms);
   }
   return added;
 }
@@ -159,12 +205,13 @@ void Frontier::NoteHostErrors(uint64_t schedule_id, const std::string& origin, u
 }
 
 void Frontier::Route(FrontierEntry entry, int64_t now_ms) {
-  auto origin = url::OriginOf(entry.url);
-  if (!origin.ok()) {  // cannot be fetched; seen so it is not offered again
+  OriginEntry* found = OriginOfUrl(entry.url);
+  if (!found) {  // cannot be fetched; seen so it is not offered again
     order_->Dropped(entry);
     return;
   }
-  OriginState& state = OriginFor(*origin);
+  const std::string* origin = &found->first;
+  OriginState& state = found->second;
   switch (state.record.robots) {
     case RobotsState::kKnown:
       if (robots::IsAllowedUrl(state.record.rules, entry.url)) {
@@ -207,13 +254,12 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   lease.fetcher_id = fetcher_id;
   lease.deadline_ms = now_ms + options_.lease_ms;
 
-  auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin) {
+  auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin, OriginState& st) {
     if (q == QueueKind::kPages) {
       order_->Taken(e);
     } else if (journal_) {
       journal_->Dequeued(q, e.seq);
     }
-    OriginState& st = OriginFor(origin);
     if (st.leased_by != id) {
       st.leased_by = id;
       lease.origins.push_back(origin);
@@ -227,7 +273,8 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   while (!robots_ready_.empty() && schedule.entries.size() < max_urls) {
     SeqEntry e = robots_ready_.PopFront();
     auto origin = url::OriginOf(e.entry.url);
-    take(QueueKind::kRobots, std::move(e), origin.ok() ? *origin : std::string());
+    const std::string key = origin.ok() ? *origin : std::string();
+    take(QueueKind::kRobots, std::move(e), key, OriginFor(key));
   }
 
   // Pages in FIFO order; entries of origins held by another schedule, or
@@ -244,9 +291,10 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
     if (!next) break;
     SeqEntry e = std::move(*next);
     ++scanned;
-    auto origin = url::OriginOf(e.entry.url);
-    const std::string key = origin.ok() ? *origin : std::string();
-    const OriginState& st = OriginFor(key);
+    OriginEntry* found = OriginOfUrl(e.entry.url);
+    if (!found) found = &*origins_.try_emplace(std::string()).first;
+    const std::string& key = found->first;
+    const OriginState& st = found->second;  // take() below marks it leased
     if ((st.leased_by != 0 && st.leased_by != id) || st.record.backoff_until_ms > now_ms) {
       skipped.push_back(std::move(e));
       continue;
@@ -261,7 +309,7 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
       ++taken;
       schedule.crawl_delay_ms[key] = delay;
     }
-    take(QueueKind::kPages, std::move(e), key);
+    take(QueueKind::kPages, std::move(e), key, found->second);
     ++pages;
   }
   while (!skipped.empty()) {

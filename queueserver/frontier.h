@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -126,7 +127,10 @@ struct FrontierImage {
   // Per origin, in wait order (ascending seq).
   std::vector<std::pair<std::string, std::vector<SeqEntry>>> waiting;
   std::vector<SeqEntry> robots_ready;  // ascending seq
-  std::vector<SeqEntry> ready;         // bfs/host_budget/structure page queue, ascending seq
+  // Pages for the order's Restore to file: the structure order's page queue
+  // (ascending seq). bfs/host_budget keep their queue in the TierStore and
+  // read it lazily; for them a store leaves this empty.
+  std::vector<SeqEntry> ready;
   std::vector<std::pair<std::string, CldStats>> clds;  // host_budget statistics
   std::string order_state;             // the order's scalars (OrderStateChanged)
   std::vector<StructureNodeRecord> structure;  // structure order: GC and GB nodes
@@ -142,9 +146,9 @@ struct FrontierImage {
 class Frontier {
  public:
   // REQUIRES: options.order is valid (MakeOrder succeeds; an invalid one is
-  // replaced by bfs). `opic_store` (null: RAM) holds the opic order's queue
-  // and must outlive the frontier.
-  explicit Frontier(FrontierOptions options, OpicStore* opic_store = nullptr);
+  // replaced by bfs). `opic_store` and `tier_store` (null: RAM) hold the
+  // opic and the tiered orders' queues and must outlive the frontier.
+  explicit Frontier(FrontierOptions options, OpicStore* opic_store = nullptr, TierStore* tier_store = nullptr);
 
   // Changes are reported to `journal` from now on (null: none). The journal
   // must outlive the frontier or be reset first.
@@ -247,6 +251,12 @@ class Frontier {
   };
 
   OriginState& OriginFor(const std::string& origin);
+  using OriginEntry = std::pair<const std::string, OriginState>;
+  // The origin of a URL and its state (created if new); null when the URL
+  // has no origin.
+  OriginEntry* OriginOfUrl(const std::string& url);
+  // The links of one page (one referrer); returns how many were new.
+  size_t AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms);
   void QueueRobotsFetch(const std::string& origin, int64_t now_ms);
   void ApplyRobots(const std::string& origin, const FetchOutcome& outcome, int64_t now_ms);
   void ReleaseWaiting(const std::string& origin, OriginState& state);
@@ -275,6 +285,8 @@ class Frontier {
   uint64_t robots_disallowed_ = 0;
   uint64_t activity_ = 0;
   uint64_t next_wait_seq_ = 1;
+  std::vector<bool> is_new_;  // AddPageLinks' scratch
+  OriginEntry* last_origin_ = nullptr;  // OriginOfUrl's last answer
   FrontierJournal* journal_ = nullptr;
 };
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,7 @@
 #include "queueserver/frontier_types.h"
 #include "queueserver/host_budget.h"
 #include "queueserver/scoring_filter.h"
+#include "queueserver/tier_store.h"
 
 namespace crawl::queueserver {
 
@@ -76,6 +78,9 @@ struct OrderOptions {
   CashSplit split = CashSplit::kCldAware;
   std::string scoring_filters;  // "" : the order's default chain
   size_t ram_budget_urls = 1'000'000;
+  // bfs and host_budget: URLs of each tier's head held in RAM (the rest stay
+  // in the TierStore).
+  size_t tier_window_urls = 4096;
   CldRule cld_rule = CldRule::kPublicSuffixList;
   size_t structure_load_take = 10;  // structure: targets per site iteration
 };
@@ -123,17 +128,25 @@ class FrontierOrder {
   FrontierJournal* journal_ = nullptr;
 };
 
-// The order `options` names. `opic_store` (may be null: RAM only) is where
-// the opic order keeps its queue; it must outlive the order.
+// The order `options` names. `opic_store` and `tier_store` (may be null:
+// RAM only) are where the opic order and the tiered orders keep their
+// queues; they must outlive the order.
 [[nodiscard]] Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options,
-                                                               OpicStore* opic_store);
+                                                               OpicStore* opic_store,
+                                                               TierStore* tier_store = nullptr);
 
-// bfs and host_budget: FIFO queues by tier (bfs has the one tier 0). The
-// queues share sequence numbers, so the journal's page queue (one FIFO by
-// sequence number) rebuilds every tier in order.
+// bfs and host_budget: FIFO queues by tier (bfs has the one tier 0), in
+// sequence-number order. Every queued URL is filed in the TierStore (in the
+// request's batch); RAM holds at most tier_window_urls of each tier's head
+// (its window) and the count of the rest. Invariant per tier: the window is
+// the tier's first entries (after those handed out by Pop), and every entry
+// not in it has a sequence number above `loaded_to`; a Pop on an empty
+// window reads the next chunk. Restore reads only the per-tier counts and
+// bounds; the round-robin cursor is the order's persisted state.
 class TieredOrder final : public FrontierOrder {
  public:
-  explicit TieredOrder(const OrderOptions& options);
+  // `store` (null: a MemoryTierStore of its own) must outlive the order.
+  explicit TieredOrder(const OrderOptions& options, TierStore* store = nullptr);
   [[nodiscard]] std::string_view name() const override;
   void OnSeed(FrontierEntry& e, uint64_t seed_count) override;
   void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
@@ -152,17 +165,41 @@ class TieredOrder final : public FrontierOrder {
   // URLs queued in `tier`.
   [[nodiscard]] size_t TierSize(int32_t tier) const;
   [[nodiscard]] std::map<int32_t, size_t> QueuedByTier() const override;
+  // URLs held in RAM over all tier windows (tests, stats).
+  [[nodiscard]] size_t in_memory() const;
 
  private:
   [[nodiscard]] bool budget() const { return options_.kind == OrderKind::kHostBudget; }
-  // The CLD of a URL's host ("" when it has none).
-  std::string CldOf(const std::string& url) const;
-  // Counts a new URL of `cld` found as link i and returns its tier.
-  int32_t FileNew(const std::string& cld, uint32_t i, bool sitemap, bool non_html);
+  using CldEntry = std::pair<const std::string, CldStats>;
+  // The CLD of a URL's host ("" when it has none) and its statistics.
+  CldEntry& CldOf(const std::string& url);
+  // Counts a new URL of a CLD found as link i and returns its tier.
+  int32_t FileNew(CldStats& st, uint32_t i, bool sitemap, bool non_html);
+
+  struct Tier {
+    std::deque<SeqEntry> window;  // the head, ascending seq
+    uint64_t spilled = 0;         // entries in the store only
+    uint64_t loaded_to = 0;       // entries above this seq are not in the window
+    [[nodiscard]] size_t size() const { return window.size() + spilled; }
+  };
+  int32_t TierOf(const FrontierEntry& e) const { return budget() ? e.tier : 0; }
+  // Drops the window's tail past the budget (it stays in the store).
+  void Trim(Tier& t);
+  void Refill(int32_t tier, Tier& t);
+  void NoteState();
 
   OrderOptions options_;
-  std::map<int32_t, std::deque<SeqEntry>> tiers_;
+  MemoryTierStore own_store_;
+  TierStore* store_;
+  std::map<int32_t, Tier> tiers_;
+  // Candidates handed out by Pop and not yet Taken or Unpopped.
+  std::unordered_set<uint64_t> popped_;
   std::unordered_map<std::string, CldStats> clds_;
+  // CLD of recently seen hosts (CldOf), cleared when it reaches its size.
+  static constexpr size_t kHostCacheSize = 1 << 16;
+  std::unordered_map<std::string, CldEntry*> host_cld_;
+  std::string last_host_;
+  CldEntry* last_cld_ = nullptr;
   size_t size_ = 0;
   int32_t cursor_ = 0;  // round-robin: the next Pop starts at this tier
   uint64_t front_seq_ = (uint64_t{1} << 62) - 1;

@@ -14,8 +14,10 @@ namespace crawl::queueserver {
 
 enum class UrlKind { kPage, kRobots };
 enum class RobotsState { kUnknown, kFetching, kKnown };
-// The two FIFO queues of the bfs and host_budget orders: robots.txt URLs
-// (leased first, shared by every order) and pages.
+// The two FIFO queues of the frontier: robots.txt URLs (leased first,
+// shared by every order) and pages. The bfs and host_budget orders file
+// their pages in a TierStore (queueserver/tier_store.h), not through the
+// journal; kPages entries are what older stores kept.
 enum class QueueKind { kRobots, kPages };
 
 // A URL waiting in, or leased from, the frontier, with the data the crawl

@@ -12,6 +12,8 @@
 #include <atomic>
 #include <bit>
 #include <filesystem>
+#include <map>
+#include <unordered_map>
 #include <string_view>
 
 namespace crawl::queueserver {
@@ -19,10 +21,10 @@ namespace {
 
 // Column family names, in the order of the handles kept in Impl::cf.
 enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kClds, kOpic,
-          kDocs, kDocMap, kPostings, kTerms, kStructure, kCfCount };
+          kDocs, kDocMap, kPostings, kTerms, kStructure, kTiers, kCfCount };
 const char* const kCfNames[kCfCount] = {"meta", "seen",  "queue", "waiting", "origins", "leases",  "log",
                                         "batches", "clds", "opic",  "docs",    "doc_map", "postings", "terms",
-                                        "structure"};
+                                        "structure", "tiers"};
 // The index families' block cache (postings, doc map, summaries, terms); the
 // other families share Options::block_cache_bytes.
 constexpr size_t kIndexBlockCacheBytes = 128u << 20;
@@ -209,6 +211,15 @@ bool DecodeLease(std::string_view d, LeaseRecord* l) {
   return r.done();
 }
 
+// Tier numbers sort as signed integers.
+void PutTier(std::string* out, int32_t tier) { PutU32(out, static_cast<uint32_t>(tier) ^ 0x80000000u); }
+int32_t ReadTier(std::string_view d) {
+  uint32_t v = 0;
+  Reader r(d);
+  (void)r.U32(&v);
+  return static_cast<int32_t>(v ^ 0x80000000u);
+}
+
 std::string Prefix(uint64_t crawl_id) {
   std::string p;
   PutU64(&p, crawl_id);
@@ -345,19 +356,62 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
   rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kMeta], p + "o", &value);
   if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading order state");
   if (rs.ok()) f.order_state = value;
-  Status s = impl_->Scan(kSeen, p, [&](std::string_view k, std::string_view) {
-    if (k.size() != n + 8) return Corrupt("seen", k);
-    f.seen.push_back(ReadU64(k.substr(n)));
+  Status s = impl_->Scan(kSeen, p, [&](std::string_view k, std::string_view v) {
+    if (k.size() == n + 8) {  // one hash per key (older stores)
+      f.seen.push_back(ReadU64(k.substr(n)));
+      return Status::Ok();
+    }
+    // One record per commit: the hashes it added, 8 bytes each.
+    if (k.size() != n + 9 || k[n] != 'B' || v.size() % 8 != 0) return Corrupt("seen", k);
+    for (size_t i = 0; i < v.size(); i += 8) f.seen.push_back(ReadU64(v.substr(i)));
     return Status::Ok();
   });
+  // Pages in the single FIFO of older stores ('P' keys) move to the tier
+  // queues, counts included, in one atomic write; the rest of Load then
+  // reads the new layout. The structure order still journals its pages
+  // there: they are its queue and load into `ready`.
+  rocksdb::WriteBatch migrate;
+  std::map<int32_t, uint64_t> moved;
+  const auto order = ParseOrder(image.crawl.params().order());
+  const bool tiered = order.ok() && *order == OrderKind::kHostBudget;
+  const bool structure = order.ok() && *order == OrderKind::kStructure;
   if (s.ok()) {
     s = impl_->Scan(kQueue, p, [&](std::string_view k, std::string_view v) {
       SeqEntry e;
       if (k.size() != n + 9 || !DecodeEntry(v, &e.entry)) return Corrupt("queue", k);
       e.seq = ReadU64(k.substr(n + 1));
-      (k[n] == 'R' ? f.robots_ready : f.ready).push_back(std::move(e));
+      if (k[n] == 'R') {
+        f.robots_ready.push_back(std::move(e));
+        return Status::Ok();
+      }
+      if (structure) {  // the structure order keeps its page queue here
+        f.ready.push_back(std::move(e));
+        return Status::Ok();
+      }
+      const int32_t tier = tiered ? e.entry.tier : 0;
+      std::string tk = p + "T";
+      PutTier(&tk, tier);
+      PutU64(&tk, e.seq);
+      (void)migrate.Put(impl_->cf[kTiers], tk, std::string(v));
+      (void)migrate.Delete(impl_->cf[kQueue], std::string(k));
+      ++moved[tier];
       return Status::Ok();
     });
+  }
+  if (s.ok() && !moved.empty()) {
+    for (const auto& [tier, count] : moved) {
+      std::string ck = p + "C";
+      PutTier(&ck, tier);
+      std::string old;
+      uint64_t base = 0;
+      rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kTiers], ck, &old);
+      if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading tier counts");
+      if (rs.ok()) base = ReadU64(old);
+      std::string v;
+      PutU64(&v, base + count);
+      (void)migrate.Put(impl_->cf[kTiers], ck, v);
+    }
+    s = FromRocks(db.Write(impl_->write_options, &migrate), "moving the page queue to tiers");
   }
   if (s.ok()) {
     s = impl_->Scan(kWaiting, p, [&](std::string_view k, std::string_view v) {
@@ -445,6 +499,19 @@ struct ShardWriter::Impl {
   // A failed read (opic) fails the next Commit, so the request is refused
   // whole and the shard reloaded.
   Status read_error;
+  // The order's scalars and the CLD statistics, written once at Commit
+  // (orders note them often).
+  std::unordered_map<std::string, CldStats> clds;
+  std::string order_state;
+  // New URL-seen hashes of this batch (8 bytes each), one record at Commit
+  // under the next seen-record number (read from the store on first use).
+  std::string seen;
+  std::optional<uint64_t> next_seen_record;
+  bool order_state_set = false;
+  // Tier entry counts: committed (loaded on first use) and this batch's changes.
+  std::map<int32_t, uint64_t> tier_counts;
+  bool tier_counts_loaded = false;
+  std::map<int32_t, int64_t> tier_delta;
 
   rocksdb::ColumnFamilyHandle* cf(Cf c) const { return store->cf[c]; }
   std::string Key(std::string_view rest) const { return prefix + std::string(rest); }
@@ -483,6 +550,32 @@ struct ShardWriter::Impl {
     PutU64(&k, hash);
     return k;
   }
+  std::string TierKey(char kind, int32_t tier) const {
+    std::string k = prefix;
+    k.push_back(kind);
+    PutTier(&k, tier);
+    return k;
+  }
+  std::string TierEntryKey(int32_t tier, uint64_t seq) const {
+    std::string k = TierKey('T', tier);
+    PutU64(&k, seq);
+    return k;
+  }
+  void LoadTierCounts() {
+    if (tier_counts_loaded) return;
+    const std::string p = prefix + "C";
+    std::unique_ptr<rocksdb::Iterator> it(store->db->NewIterator(rocksdb::ReadOptions(), cf(kTiers)));
+    for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+      const std::string_view k(it->key().data(), it->key().size());
+      if (k.size() != p.size() + 4 || it->value().size() != 8) {
+        if (read_error.ok()) read_error = Corrupt("tier count", k);
+        continue;
+      }
+      tier_counts[ReadTier(k.substr(p.size()))] = ReadU64(std::string_view(it->value().data(), 8));
+    }
+    NoteRead(it->status(), "reading tier counts");
+    tier_counts_loaded = true;
+  }
   void NoteRead(const rocksdb::Status& s, const char* what) {
     if (!s.ok() && !s.IsNotFound() && read_error.ok()) read_error = FromRocks(s, what);
   }
@@ -498,11 +591,7 @@ std::unique_ptr<ShardWriter> QueueStore::NewWriter(uint64_t crawl_id) {
   return std::unique_ptr<ShardWriter>(new ShardWriter(std::move(impl)));
 }
 
-void ShardWriter::Seen(uint64_t url_hash) {
-  std::string k = impl_->prefix;
-  PutU64(&k, url_hash);
-  impl_->Put(kSeen, k, "");
-}
+void ShardWriter::Seen(uint64_t url_hash) { PutU64(&impl_->seen, url_hash); }
 void ShardWriter::Queued(QueueKind queue, const SeqEntry& e) {
   impl_->Put(kQueue, impl_->QueueKey(queue, e.seq), EncodeEntry(e.entry));
 }
@@ -530,9 +619,13 @@ void ShardWriter::LeaseClosed(uint64_t schedule_id, const std::vector<std::strin
 }
 
 void ShardWriter::CldChanged(const std::string& cld, const CldStats& stats) {
-  impl_->Put(kClds, impl_->Key(cld), EncodeCld(stats));
+  // Written once per CLD at Commit: host_budget reports one per link.
+  impl_->clds[cld] = stats;
 }
-void ShardWriter::OrderStateChanged(const std::string& blob) { impl_->Put(kMeta, impl_->Key("o"), blob); }
+void ShardWriter::OrderStateChanged(const std::string& blob) {
+  impl_->order_state = blob;
+  impl_->order_state_set = true;
+}
 void ShardWriter::StructureNodeChanged(const StructureNodeRecord& node) {
   std::string key = node.origin;
   key.push_back('\0');
@@ -590,6 +683,71 @@ std::vector<std::pair<OpicKey, FrontierEntry>> ShardWriter::OpicTop(size_t n) {
   return out;
 }
 
+void ShardWriter::TierPut(int32_t tier, const SeqEntry& e) {
+  impl_->Put(kTiers, impl_->TierEntryKey(tier, e.seq), EncodeEntry(e.entry));
+  ++impl_->tier_delta[tier];
+}
+void ShardWriter::TierErase(int32_t tier, uint64_t seq) {
+  impl_->Delete(kTiers, impl_->TierEntryKey(tier, seq));
+  --impl_->tier_delta[tier];
+}
+std::vector<SeqEntry> ShardWriter::TierRead(int32_t tier, uint64_t after, size_t n) {
+  std::vector<SeqEntry> out;
+  if (after == UINT64_MAX) return out;
+  const std::string p = impl_->TierKey('T', tier);
+  rocksdb::ColumnFamilyHandle* cf = impl_->cf(kTiers);
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->batch.NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  for (it->Seek(impl_->TierEntryKey(tier, after + 1)); it->Valid() && it->key().starts_with(p) && out.size() < n;
+       it->Next()) {
+    const std::string_view k(it->key().data(), it->key().size());
+    SeqEntry e;
+    if (k.size() != p.size() + 8 || !DecodeEntry(std::string_view(it->value().data(), it->value().size()), &e.entry)) {
+      if (impl_->read_error.ok()) impl_->read_error = Corrupt("tier queue", k);
+      break;
+    }
+    e.seq = ReadU64(k.substr(p.size()));
+    out.push_back(std::move(e));
+  }
+  impl_->NoteRead(it->status(), "reading a tier queue");
+  return out;
+}
+std::map<int32_t, TierStore::TierInfo> ShardWriter::TierSummary() {
+  Impl& m = *impl_;
+  m.LoadTierCounts();
+  std::map<int32_t, TierInfo> out;
+  std::map<int32_t, int64_t> counts;
+  for (const auto& [tier, c] : m.tier_counts) counts[tier] += static_cast<int64_t>(c);
+  for (const auto& [tier, d] : m.tier_delta) counts[tier] += d;
+  rocksdb::ColumnFamilyHandle* cf = m.cf(kTiers);
+  std::unique_ptr<rocksdb::Iterator> it(
+      m.batch.NewIteratorWithBase(cf, m.store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  for (const auto& [tier, c] : counts) {
+    if (c <= 0) continue;
+    const std::string p = m.TierKey('T', tier);
+    TierInfo info;
+    info.count = static_cast<uint64_t>(c);
+    it->Seek(p);
+    if (!it->Valid() || !it->key().starts_with(p) || it->key().size() != p.size() + 8) {
+      if (m.read_error.ok()) m.read_error = Corrupt("tier count", p);
+      continue;
+    }
+    info.first_seq = ReadU64(std::string_view(it->key().data() + p.size(), 8));
+    // The last entry: just before the next tier's first possible key.
+    std::string next = m.TierKey('T', tier);
+    PutU64(&next, UINT64_MAX);
+    it->SeekForPrev(next);
+    if (!it->Valid() || !it->key().starts_with(p) || it->key().size() != p.size() + 8) {
+      if (m.read_error.ok()) m.read_error = Corrupt("tier queue", p);
+      continue;
+    }
+    info.last_seq = ReadU64(std::string_view(it->key().data() + p.size(), 8));
+    out[tier] = info;
+  }
+  m.NoteRead(it->status(), "reading tier queues");
+  return out;
+}
+
 void ShardWriter::AppendLog(uint64_t index, const v1::FetchRecord& record) {
   std::string k = impl_->prefix;
   PutU64(&k, index);
@@ -644,6 +802,45 @@ Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, IndexFamily eras
 }
 
 Status ShardWriter::Commit() {
+  Impl& m = *impl_;
+  if (m.order_state_set) m.Put(kMeta, m.Key("o"), m.order_state);
+  m.order_state_set = false;
+  for (const auto& [cld, stats] : m.clds) m.Put(kClds, m.Key(cld), EncodeCld(stats));
+  m.clds.clear();
+  const bool wrote_seen = !m.seen.empty();
+  if (wrote_seen) {
+    if (!m.next_seen_record) {
+      const std::string p = m.prefix + "B";
+      std::string last = p + std::string(8, '\xff');
+      std::unique_ptr<rocksdb::Iterator> it(m.store->db->NewIterator(rocksdb::ReadOptions(), m.cf(kSeen)));
+      it->SeekForPrev(last);
+      m.next_seen_record = 0;
+      if (it->Valid() && it->key().starts_with(p) && it->key().size() == p.size() + 8)
+        m.next_seen_record = ReadU64(std::string_view(it->key().data() + p.size(), 8)) + 1;
+      m.NoteRead(it->status(), "reading the URL-seen set");
+    }
+    std::string k = m.prefix + "B";
+    PutU64(&k, *m.next_seen_record);
+    m.Put(kSeen, k, m.seen);
+    m.seen.clear();
+  }
+  std::map<int32_t, uint64_t> counts;  // tier counts after this batch
+  if (!m.tier_delta.empty()) {
+    m.LoadTierCounts();
+    for (const auto& [tier, delta] : m.tier_delta) {
+      if (delta == 0) continue;
+      const uint64_t c = static_cast<uint64_t>(static_cast<int64_t>(m.tier_counts[tier]) + delta);
+      counts[tier] = c;
+      std::string v;
+      PutU64(&v, c);
+      if (c == 0) {
+        m.Delete(kTiers, m.TierKey('C', tier));
+      } else {
+        m.Put(kTiers, m.TierKey('C', tier), v);
+      }
+    }
+    m.tier_delta.clear();
+  }
   Status s = impl_->read_error;
   impl_->read_error = Status::Ok();
   if (impl_->batch.GetWriteBatch()->Count() == 0) return s;
@@ -654,17 +851,26 @@ Status ShardWriter::Commit() {
                   "queue store write");
   }
   impl_->batch.Clear();
+  if (s.ok()) {
+    for (const auto& [tier, c] : counts) m.tier_counts[tier] = c;
+    if (m.next_seen_record && wrote_seen) ++*m.next_seen_record;
+  }
   return s;
 }
 
 void ShardWriter::Discard() {
   impl_->batch.Clear();
   impl_->read_error = Status::Ok();
+  impl_->order_state_set = false;
+  impl_->tier_delta.clear();
+  impl_->clds.clear();
+  impl_->seen.clear();
 }
 
 size_t ShardWriter::pending() const {
   // A read error counts as a change, so the next Commit reports it.
-  return static_cast<size_t>(impl_->batch.GetWriteBatch()->Count()) + (impl_->read_error.ok() ? 0 : 1);
+  return static_cast<size_t>(impl_->batch.GetWriteBatch()->Count()) + (impl_->read_error.ok() ? 0 : 1) +
+         (impl_->order_state_set ? 1 : 0) + impl_->clds.size() + impl_->seen.size() / 8;
 }
 
 }  // namespace crawl::queueserver

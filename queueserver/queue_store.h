@@ -5,8 +5,12 @@
 //
 // Column families, every key starting with the 8-byte big-endian crawl id:
 //   meta     id 'i' -> CrawlInfo; id 'c' -> counters and frontier scalars
-//   seen     id hash8 -> ""                       (URL-seen set)
-//   queue    id kind(1) seq(8) -> entry           (robots 'R' / pages 'P' FIFOs)
+//   seen     id 'B' record(8) -> hash8...         (URL-seen set: the hashes one
+//                                                  commit added; older stores:
+//                                                  id hash8 -> "")
+//   queue    id 'R' seq(8) -> entry               (robots.txt FIFO; 'P': the page
+//                                                  FIFO of older stores, moved to
+//                                                  "tiers" by Load)
 //   waiting  id origin 0x00 seq(8) -> entry       (pages waiting for robots.txt)
 //   origins  id origin -> robots state + serialized rules
 //   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x01 url -> entry
@@ -15,6 +19,8 @@
 //   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, DESIGN.md 5.1)
 //   opic     id 'Q' sort(8, descending) seq(8) -> entry;  id 'H' hash8 -> sort seq
 //            (the opic order's queue, queueserver/opic_order.h)
+//   tiers    id 'T' tier(4) seq(8) -> entry;  id 'C' tier(4) -> count(8)
+//            (the bfs/host_budget tier FIFOs, queueserver/tier_store.h)
 //   meta     id 'o' -> the order's scalars
 //   structure id origin 0x00 graph(1) node -> value (8-byte double): the
 //            structure order's GC ('C') and GB ('B') nodes per host
@@ -41,6 +47,7 @@
 #include "queueserver/frontier.h"
 #include "queueserver/opic_order.h"
 #include "queueserver/search_index.h"
+#include "queueserver/tier_store.h"
 
 namespace crawl::queueserver {
 
@@ -66,9 +73,9 @@ struct ShardImage {
 class QueueStore;
 
 // The changes of one request to one crawl, written together by Commit().
-// It is also the opic order's OpicStore (reads see the batch's own writes)
-// and the search index's journal.
-class ShardWriter final : public FrontierJournal, public OpicStore, public IndexJournal {
+// It is also the opic order's OpicStore, the tiered orders' TierStore
+// (reads see the batch's own writes) and the search index's journal.
+class ShardWriter final : public FrontierJournal, public OpicStore, public TierStore, public IndexJournal {
  public:
   ~ShardWriter() override;
 
@@ -91,6 +98,11 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public Index
   [[nodiscard]] std::optional<OpicKey> OpicFind(uint64_t url_hash) override;
   [[nodiscard]] std::optional<FrontierEntry> OpicGet(const OpicKey& key) override;
   [[nodiscard]] std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) override;
+
+  void TierPut(int32_t tier, const SeqEntry& e) override;
+  void TierErase(int32_t tier, uint64_t seq) override;
+  [[nodiscard]] std::vector<SeqEntry> TierRead(int32_t tier, uint64_t after, size_t n) override;
+  [[nodiscard]] std::map<int32_t, TierInfo> TierSummary() override;
 
   void AppendLog(uint64_t index, const v1::FetchRecord& record);
   void AddAppliedBatch(const std::string& key);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include <boost/json.hpp>
@@ -189,4 +190,43 @@ TEST_CASE("a crawl's own tracking list replaces the default", "[unit][policy]") 
   CHECK_FALSE(crawl::url::TrackingParams::FromList({"*"}).ok());
   CHECK_FALSE(crawl::url::TrackingParams::FromList({"a=b"}).ok());
   CHECK_FALSE(crawl::url::TrackingParams::FromList({"u*m"}).ok());
+}
+
+TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
+  using crawl::url::FastOriginOf;
+  using crawl::url::OriginOf;
+  // Plain canonical URLs take the fast path.
+  for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
+                        "https://h.test:444/", "http://localhost/"}) {
+    INFO(u);
+    auto slow = OriginOf(u);
+    REQUIRE(slow.ok());
+    CHECK(FastOriginOf(u) == *slow);
+  }
+  // Anything the parser would rewrite or check is left to it.
+  for (const char* u : {"http://A.test/", "http://a.test:80/", "https://a.test:443/", "http://a.test", "http://1.2.3.4/",
+                        "http://a.0x7f/", "http://xn--nxasmq6b.test/", "http://u:p@a.test/", "http://a..b/",
+                        "http://a.test./", "http://-a.test/", "http://a.test:0080/", "http://a.test:99999/",
+                        "ftp://a.test/", "http://a%41.test/", "http://[::1]/", "http://a.test:/"}) {
+    INFO(u);
+    CHECK(FastOriginOf(u).empty());
+  }
+  // Random authorities: a fast answer is always the parser's answer.
+  std::mt19937 rng(9);
+  const std::string chars = "abz09-.:A%@_x";
+  int fast = 0;
+  for (int k = 0; k < 20000; ++k) {
+    std::string auth;
+    const int n = 1 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) auth.push_back(chars[rng() % chars.size()]);
+    const std::string u = (rng() % 2 ? "http://" : "https://") + auth + "/p";
+    const std::string_view f = FastOriginOf(u);
+    if (f.empty()) continue;
+    ++fast;
+    INFO(u);
+    auto slow = OriginOf(u);
+    REQUIRE(slow.ok());
+    CHECK(f == *slow);
+  }
+  CHECK(fast > 1000);
 }

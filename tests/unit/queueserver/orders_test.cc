@@ -612,3 +612,112 @@ TEST_CASE("opic: a URL found on another server's page starts with no cash and ge
   f.EndRequest();
   CHECK(*order.CashOf("http://a.test/x") == Approx(1.0).epsilon(1e-12));
 }
+
+// ---------------------------------------------------------------------------
+// Tier queues past their RAM window (queueserver/tier_store.h)
+
+namespace {
+
+// Keeps the order's persisted scalars, as a store would.
+struct StateJournal final : FrontierJournal {
+  std::string state;
+  void Seen(uint64_t) override {}
+  void Queued(QueueKind, const SeqEntry&) override {}
+  void Dequeued(QueueKind, uint64_t) override {}
+  void WaitAdded(const std::string&, const SeqEntry&) override {}
+  void WaitRemoved(const std::string&, uint64_t) override {}
+  void OriginChanged(const std::string&, const OriginRecord&) override {}
+  void LeaseOpened(uint64_t, const LeaseRecord&, const std::vector<FrontierEntry>&) override {}
+  void LeaseUrlDone(uint64_t, const std::string&) override {}
+  void LeaseClosed(uint64_t, const std::vector<std::string>&) override {}
+  void CldChanged(const std::string&, const CldStats&) override {}
+  void OrderStateChanged(const std::string& blob) override { state = blob; }
+};
+
+}  // namespace
+
+TEST_CASE("tier queues with a small RAM window pop exactly as with everything in RAM, across restores",
+          "[unit]") {
+  const OrderKind kind = GENERATE(OrderKind::kBfs, OrderKind::kHostBudget);
+  const size_t window = GENERATE(size_t{1}, size_t{3});
+  INFO("order " << (kind == OrderKind::kBfs ? "bfs" : "host_budget") << " window " << window);
+  OrderOptions big = OrderOf(kind);
+  big.tier_window_urls = 1'000'000;
+  OrderOptions small = OrderOf(kind);
+  small.tier_window_urls = window;
+  TieredOrder ref(big);  // everything in its window
+  MemoryTierStore store;
+  StateJournal journal;
+  auto order = std::make_unique<TieredOrder>(small, &store);
+  order->SetJournal(&journal);
+  std::mt19937 rng(11);
+  int next = 0;
+  size_t taken = 0;
+  for (int round = 0; round < 400; ++round) {
+    // New URLs at the back, over five tiers.
+    const int pushes = static_cast<int>(rng() % 6);
+    for (int k = 0; k < pushes; ++k) {
+      FrontierEntry e = Page("u" + std::to_string(next++));
+      e.tier = static_cast<int32_t>(rng() % 5);
+      ref.Push(e, false);
+      order->Push(e, false);
+    }
+    // A lease: pop some, put back the skipped ones in reverse, take the rest.
+    std::vector<SeqEntry> a, b;
+    const size_t pops = rng() % 9;
+    for (size_t k = 0; k < pops; ++k) {
+      auto x = ref.Pop();
+      auto y = order->Pop();
+      REQUIRE(x.has_value() == y.has_value());
+      if (!x) break;
+      REQUIRE(x->entry.url == y->entry.url);
+      a.push_back(*x);
+      b.push_back(*y);
+    }
+    std::vector<bool> skip(a.size());
+    for (size_t k = 0; k < a.size(); ++k) skip[k] = rng() % 3 == 0;
+    for (size_t k = a.size(); k-- > 0;) {
+      if (!skip[k]) continue;
+      ref.Unpop(a[k]);
+      order->Unpop(b[k]);
+    }
+    std::vector<FrontierEntry> back;  // leased, then returned unfetched
+    for (size_t k = 0; k < a.size(); ++k) {
+      if (skip[k]) continue;
+      ref.Taken(a[k]);
+      order->Taken(b[k]);
+      ++taken;
+      if (rng() % 4 == 0) back.push_back(a[k].entry);
+    }
+    for (auto it = back.rbegin(); it != back.rend(); ++it) {
+      ref.Push(*it, true);
+      order->Push(*it, true);
+    }
+    REQUIRE(order->size() == ref.size());
+    REQUIRE(order->QueuedByTier() == ref.QueuedByTier());
+    REQUIRE(order->in_memory() <= 5 * window);
+    if (round % 37 == 36) {
+      // A restart: only counts, bounds and the cursor come back; the
+      // windows refill from the store.
+      order = std::make_unique<TieredOrder>(small, &store);
+      order->Restore({}, {}, journal.state);
+      order->SetJournal(&journal);
+      REQUIRE(order->in_memory() == 0);
+      REQUIRE(order->size() == ref.size());
+    }
+  }
+  // Drain both.
+  for (;;) {
+    auto x = ref.Pop();
+    auto y = order->Pop();
+    REQUIRE(x.has_value() == y.has_value());
+    if (!x) break;
+    REQUIRE(x->entry.url == y->entry.url);
+    ref.Taken(*x);
+    order->Taken(*y);
+    ++taken;
+  }
+  CHECK(taken > 500);
+  CHECK(store.reads() > 100);  // the windows were refilled many times
+  CHECK(store.TierSummary().empty());
+}

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <random>
+#include <set>
 
 #include "common/clock.h"
 #include "queueserver/crawl_shard.h"
@@ -46,6 +47,8 @@ crawl::v1::CrawlInfo Crawl() {
   c.mutable_params()->set_order(g_order);
   // opic: a RAM budget of two URLs, so most of its queue lives in the store.
   c.mutable_params()->set_ram_budget_urls(2);
+  // bfs, host_budget: tier windows of two URLs, refilled from the store.
+  c.mutable_params()->set_tier_window_urls(2);
   c.set_crawl_id(42);
   c.set_state(crawl::v1::CRAWL_STATE_RUNNING);
   c.mutable_params()->set_schedule_size(3);
@@ -573,4 +576,125 @@ TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not,
   }
   CHECK(k == expected.size());
   CHECK(reader->OpicTop(10).empty());  // the batch erased them all
+}
+
+TEST_CASE("queue store as the tier queues: small windows, committed or not, restore mid-window", "[unit]") {
+  using namespace crawl::queueserver;
+  TempDir dir;
+  auto store = OpenStore(dir);
+  auto writer = store->NewWriter(42);
+  writer->PutCrawl(Crawl());  // host_budget
+  OrderOptions big;
+  big.kind = OrderKind::kHostBudget;
+  big.tier_window_urls = 1'000'000;
+  OrderOptions small = big;
+  small.tier_window_urls = 2;
+  TieredOrder ref(big);
+  std::mt19937 rng(3);
+  auto push = [&](TieredOrder& order, int k, bool front) {
+    FrontierEntry e;
+    e.url = "http://h.test/" + std::to_string(k);
+    e.referrer = "http://h.test/";
+    e.tier = static_cast<int32_t>(k % 4);
+    e.depth = static_cast<uint32_t>(k);
+    ref.Push(e, front);
+    order.Push(e, front);
+  };
+  auto pop_take = [&](TieredOrder& order, int n) {
+    std::vector<std::string> urls;
+    for (int k = 0; k < n; ++k) {
+      auto x = ref.Pop();
+      auto y = order.Pop();
+      REQUIRE(x.has_value() == y.has_value());
+      if (!x) break;
+      urls.push_back(x->entry.url);
+      REQUIRE(y->entry.url == x->entry.url);
+      CHECK(y->entry.depth == x->entry.depth);
+      ref.Taken(*x);
+      order.Taken(*y);
+    }
+    return urls;
+  };
+  int next = 0;
+  std::vector<std::string> discarded;
+  {
+    TieredOrder order(small, writer.get());
+    order.SetJournal(writer.get());
+    for (; next < 30; ++next) push(order, next, false);
+    REQUIRE(writer->Commit().ok());
+    pop_take(order, 7);            // refills from committed entries
+    for (; next < 45; ++next) push(order, next, false);
+    pop_take(order, 9);            // and from the uncommitted batch
+    push(order, 1000, true);       // put back at the front
+    REQUIRE(writer->Commit().ok());
+    CHECK(order.in_memory() <= 4 * 2);
+    discarded = pop_take(order, 3);
+    writer->Discard();             // a request that failed: not written
+  }
+  {
+    auto image = store->Load(42);
+    REQUIRE(image.ok());
+    CHECK(image->frontier.ready.empty());  // the queue is read lazily
+    auto reader = store->NewWriter(42);
+    TieredOrder order(small, reader.get());
+    order.Restore({}, {}, image->frontier.order_state);
+    CHECK(order.in_memory() == 0);
+    // 45 + 1 pushed, 16 taken before the last commit.
+    CHECK(order.size() == 30);
+    CHECK(order.size() == ref.size() + 3);
+    std::vector<std::string> got;
+    while (auto e = order.Pop()) {
+      got.push_back(e->entry.url);
+      order.Taken(*e);
+      CHECK(order.in_memory() <= 4 * 2);
+    }
+    // The discarded pops never happened: they come first again, then the
+    // reference's order.
+    std::vector<std::string> expected = discarded;
+    while (auto x = ref.Pop()) {
+      expected.push_back(x->entry.url);
+      ref.Taken(*x);
+    }
+    CHECK(got == expected);
+    REQUIRE(reader->Commit().ok());
+    CHECK(reader->TierSummary().empty());
+    CHECK(reader->TierRead(0, 0, 10).empty());
+  }
+}
+
+TEST_CASE("queue store: a page queue of an older store moves to the tier queues on load", "[unit]") {
+  using namespace crawl::queueserver;
+  TempDir dir;
+  auto store = OpenStore(dir);
+  auto writer = store->NewWriter(42);
+  writer->PutCrawl(Crawl());  // host_budget
+  // The old layout: one FIFO of pages by sequence number.
+  for (int k = 0; k < 6; ++k) {
+    SeqEntry e;
+    e.seq = (uint64_t{1} << 62) + static_cast<uint64_t>(k);
+    e.entry.url = "http://old.test/" + std::to_string(k);
+    e.entry.tier = k % 2;
+    writer->Queued(QueueKind::kPages, e);
+  }
+  REQUIRE(writer->Commit().ok());
+  for (int pass = 0; pass < 2; ++pass) {  // the second load finds nothing left to move
+    auto image = store->Load(42);
+    REQUIRE(image.ok());
+    auto reader = store->NewWriter(42);
+    auto summary = reader->TierSummary();
+    REQUIRE(summary.size() == 2);
+    CHECK(summary[0].count == 3);
+    CHECK(summary[1].count == 3);
+    CHECK(summary[1].first_seq == (uint64_t{1} << 62) + 1);
+    CHECK(summary[1].last_seq == (uint64_t{1} << 62) + 5);
+    OrderOptions o;
+    o.kind = OrderKind::kHostBudget;
+    o.tier_window_urls = 1;
+    TieredOrder order(o, reader.get());
+    order.Restore(std::move(image->frontier.ready), {}, image->frontier.order_state);
+    std::vector<std::string> got;
+    while (auto e = order.Pop()) got.push_back(e->entry.url);  // not taken: nothing changes
+    CHECK(got == std::vector<std::string>{"http://old.test/0", "http://old.test/1", "http://old.test/2",
+                                          "http://old.test/3", "http://old.test/4", "http://old.test/5"});
+  }
 }
