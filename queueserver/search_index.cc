@@ -20,6 +20,16 @@ namespace {
 
 constexpr size_t kMaxSnippetChars = 300;
 constexpr size_t kMaxLinkTitleChars = 100;
+
+// The key of a term's title postings: the postings of the pages whose title
+// holds the term, kept apart from the term's own list (key "title" + id, so
+// it cannot be a stem's hash but by a 64-bit collision).
+uint64_t TitleTermId(uint64_t term_id) {
+  std::string key = "title";
+  key.push_back('\0');
+  for (int i = 7; i >= 0; --i) key.push_back(static_cast<char>((term_id >> (8 * i)) & 0xff));
+  return hash::Hash8(key);
+}
 // links_seen_ is cleared past this many entries (8 bytes each and the set's overhead).
 constexpr size_t kMaxLinksSeen = 1'000'000;
 // A partition merge writes its lists in batches of about this many bytes.
@@ -279,7 +289,12 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
     const uint64_t occurrences = std::max<uint64_t>(counted, positions.size());
     if (occurrences == 0) continue;
     AddPosting(term_id, doc, f, positions.data(), positions.size(), occurrences);
-    if (!positions.empty() && positions.front() < d.title_tokens) ++d.title_terms;
+    if (!positions.empty() && positions.front() < d.title_tokens) {
+      ++d.title_terms;
+      // The same posting again under the term's title key, so that a query
+      // can walk the pages whose title holds all its terms first (Search).
+      AddPosting(TitleTermId(term_id), doc, f, positions.data(), positions.size(), occurrences);
+    }
     any = true;
   }
   if (!any) return false;
@@ -843,94 +858,107 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
   std::unordered_map<uint64_t, Found> found;  // (partition << 32 | place) -> best scoring clause
   for (size_t c = 0; c < query.clauses.size() && !out.timed_out; ++c) {
     const QueryClause& clause = query.clauses[c];
-    bool known = !clause.term_ids.empty();
-    for (uint64_t id : clause.term_ids) known = known && terms_.contains(id);
-    if (!known) continue;
-    std::vector<Walk> walks;
-    walks.reserve(partitions_.size());
-    for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
-      if (partitions_[pi].docs == 0) continue;
-      Walk& w = walks.emplace_back();
-      w.part = pi;
-      w.size = partitions_[pi].docs;
-      bool all = true;
-      for (uint64_t id : clause.term_ids) {
-        std::string& list = w.lists.emplace_back();
-        if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
-        if (list.empty()) {
-          all = false;
+    // Two walks per clause: first the pages whose title holds every clause
+    // term (the terms' title postings), then the ordinary lists; both in
+    // doc-rank order, together at most `wanted` matches. A known item's
+    // page late in doc-rank order is reached although its words (a site's
+    // name on every page) match `wanted` pages before it.
+    std::vector<uint64_t> title_ids;
+    for (uint64_t id : clause.term_ids) title_ids.push_back(TitleTermId(id));
+    std::unordered_set<uint64_t> title_found;  // keys the title walk matched
+    uint32_t clause_matches = 0;
+    for (int pass = 0; pass < 2 && !out.timed_out && clause_matches < wanted; ++pass) {
+      const std::vector<uint64_t>& ids = pass == 0 ? title_ids : clause.term_ids;
+      bool known = !ids.empty();
+      for (uint64_t id : ids) known = known && terms_.contains(id);
+      if (!known) continue;
+      std::vector<Walk> walks;
+      walks.reserve(partitions_.size());
+      for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
+        if (partitions_[pi].docs == 0) continue;
+        Walk& w = walks.emplace_back();
+        w.part = pi;
+        w.size = partitions_[pi].docs;
+        bool all = true;
+        for (uint64_t id : ids) {
+          std::string& list = w.lists.emplace_back();
+          if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
+          if (list.empty()) {
+            all = false;
+            break;
+          }
+        }
+        if (all) {
+          w.readers.resize(w.lists.size());
+          for (size_t t = 0; t < w.lists.size() && all; ++t) all = w.readers[t].Open(w.lists[t]);
+          if (any_corrupt(w)) return corrupt;
+        }
+        if (all) {
+          w.lead.resize(w.lists.size());
+          for (size_t t = 0; t < w.lead.size(); ++t) w.lead[t] = t;
+          std::sort(w.lead.begin(), w.lead.end(),
+                    [&](size_t a, size_t b) { return w.lists[a].size() < w.lists[b].size(); });
+          all = next_match(w, 0);
+          if (any_corrupt(w)) return corrupt;
+        }
+        if (!all) walks.pop_back();
+      }
+      // All partitions in doc-rank order: a heap of each one's next match.
+      auto rank_of = [](const Walk& w) { return DocRank(uint64_t{w.size} - 1 - w.place); };
+      auto worse = [&](size_t a, size_t b) {
+        const double ra = rank_of(walks[a]), rb = rank_of(walks[b]);
+        if (ra != rb) return ra < rb;
+        return std::tie(walks[a].part, walks[a].place) > std::tie(walks[b].part, walks[b].place);
+      };
+      std::vector<size_t> heap(walks.size());
+      for (size_t i = 0; i < heap.size(); ++i) heap[i] = i;
+      std::make_heap(heap.begin(), heap.end(), worse);
+      uint64_t steps = 0;
+      std::vector<const Posting*> postings(clause.term_ids.size());
+      Doc d;
+      while (!heap.empty() && clause_matches < wanted) {
+        if (options.deadline_unix_ms > 0 && steps++ % 256 == 0 && clock.NowUnixMs() >= options.deadline_unix_ms) {
+          out.timed_out = true;
           break;
         }
-      }
-      if (all) {
-        w.readers.resize(w.lists.size());
-        for (size_t t = 0; t < w.lists.size() && all; ++t) all = w.readers[t].Open(w.lists[t]);
-        if (any_corrupt(w)) return corrupt;
-      }
-      if (all) {
-        w.lead.resize(w.lists.size());
-        for (size_t t = 0; t < w.lead.size(); ++t) w.lead[t] = t;
-        std::sort(w.lead.begin(), w.lead.end(),
-                  [&](size_t a, size_t b) { return w.lists[a].size() < w.lists[b].size(); });
-        all = next_match(w, 0);
-        if (any_corrupt(w)) return corrupt;
-      }
-      if (!all) walks.pop_back();
-    }
-    // All partitions in doc-rank order: a heap of each one's next match.
-    auto rank_of = [](const Walk& w) { return DocRank(uint64_t{w.size} - 1 - w.place); };
-    auto worse = [&](size_t a, size_t b) {
-      const double ra = rank_of(walks[a]), rb = rank_of(walks[b]);
-      if (ra != rb) return ra < rb;
-      return std::tie(walks[a].part, walks[a].place) > std::tie(walks[b].part, walks[b].place);
-    };
-    std::vector<size_t> heap(walks.size());
-    for (size_t i = 0; i < heap.size(); ++i) heap[i] = i;
-    std::make_heap(heap.begin(), heap.end(), worse);
-    uint32_t clause_matches = 0;
-    uint64_t steps = 0;
-    std::vector<const Posting*> postings(clause.term_ids.size());
-    Doc d;
-    while (!heap.empty() && clause_matches < wanted) {
-      if (options.deadline_unix_ms > 0 && steps++ % 256 == 0 && clock.NowUnixMs() >= options.deadline_unix_ms) {
-        out.timed_out = true;
-        break;
-      }
-      std::pop_heap(heap.begin(), heap.end(), worse);
-      Walk& w = walks[heap.back()];
-      for (size_t t = 0; t < postings.size(); ++t) postings[t] = &w.readers[t].current();
-      bool keep = true;
-      for (const auto& phrase : clause.phrases) keep = keep && HasPhrase(phrase, postings);
-      if (keep) {
-        if (Status s = DocAt(w.part, w.place, &d); !s.ok()) return s;
-        keep = clause.sites.empty() || HostMatches(url::HostOf(d.url), clause.sites);
-      }
-      if (keep) {
-        ++clause_matches;
-        ++out.matches;
-        Found f;
-        f.clause = c;
-        f.id = d.id;
-        f.hit.url = d.url;
-        f.hit.url_hash = d.url_hash;
-        f.hit.text_hash = d.text_hash;
-        f.hit.link = d.link;
-        ScoreHit(clause, d, rank_of(w), postings, stemmer, &f.hit);
+        std::pop_heap(heap.begin(), heap.end(), worse);
+        Walk& w = walks[heap.back()];
+        for (size_t t = 0; t < postings.size(); ++t) postings[t] = &w.readers[t].current();
+        bool keep = true;
+        for (const auto& phrase : clause.phrases) keep = keep && HasPhrase(phrase, postings);
         const uint64_t key = (uint64_t{w.part} << 32) | w.place;
-        auto it = found.find(key);
-        if (it == found.end()) {
-          found.emplace(key, std::move(f));
-        } else if (f.hit.total() > it->second.hit.total()) {
-          it->second = std::move(f);
+        if (keep && pass == 1) keep = !title_found.contains(key);
+        if (keep) {
+          if (Status s = DocAt(w.part, w.place, &d); !s.ok()) return s;
+          keep = clause.sites.empty() || HostMatches(url::HostOf(d.url), clause.sites);
         }
-      }
-      // This partition's next match.
-      const bool more = w.place < UINT32_MAX && next_match(w, w.place + 1);
-      if (any_corrupt(w)) return corrupt;
-      if (more) {
-        std::push_heap(heap.begin(), heap.end(), worse);
-      } else {
-        heap.pop_back();
+        if (keep) {
+          ++clause_matches;
+          ++out.matches;
+          Found f;
+          f.clause = c;
+          f.id = d.id;
+          f.hit.url = d.url;
+          f.hit.url_hash = d.url_hash;
+          f.hit.text_hash = d.text_hash;
+          f.hit.link = d.link;
+          ScoreHit(clause, d, rank_of(w), postings, stemmer, &f.hit);
+          if (pass == 0) title_found.insert(key);
+          auto it = found.find(key);
+          if (it == found.end()) {
+            found.emplace(key, std::move(f));
+          } else if (f.hit.total() > it->second.hit.total()) {
+            it->second = std::move(f);
+          }
+        }
+        // This partition's next match.
+        const bool more = w.place < UINT32_MAX && next_match(w, w.place + 1);
+        if (any_corrupt(w)) return corrupt;
+        if (more) {
+          std::push_heap(heap.begin(), heap.end(), worse);
+        } else {
+          heap.pop_back();
+        }
       }
     }
   }

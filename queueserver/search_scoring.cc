@@ -82,7 +82,13 @@ double Bonus(const BonusInput& in, const BonusWeights& w) {
     return terms == 0 ? 0.0 : factor * static_cast<double>(matched) / static_cast<double>(terms);
   };
   b += item(w.host, in.host_matched, in.host_terms);
-  b += item(w.title, in.title_matched, in.title_terms);
+  // The title's factor grows with the query terms it holds: w.title per
+  // matched term, times the share of the title they make up. A title made
+  // of the query's k terms earns k * w.title, so it is not outweighed by a
+  // long page repeating the words (relevance grows with every query term)
+  // nor by a shorter title holding only some of them (j terms of a j-term
+  // title: j * w.title).
+  b += item(w.title * static_cast<double>(in.title_matched), in.title_matched, in.title_terms);
   b += item(w.path, in.path_matched, in.path_terms);
   return b;
 }

@@ -66,7 +66,10 @@ struct BonusWeights {
 };
 
 // CLD URL earns 2 (and not also the 0.5 of a domain-name URL); each item
-// earns factor * matched / terms (0 when it has no terms).
+// earns factor * matched / terms (0 when it has no terms). The factor is the
+// weight for host and path, and weight * matched for the title (the title
+// bonus is title * matched^2 / title terms): a title holding all k query
+// terms earns k * title, growing with the query as relevance does.
 [[nodiscard]] double Bonus(const BonusInput& in, const BonusWeights& w);
 
 }  // namespace crawl::queueserver

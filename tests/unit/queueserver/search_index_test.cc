@@ -141,6 +141,36 @@ TEST_CASE("results carry score parts that add up, best first, at most n", "[unit
   CHECK(index.Search(*q, one, clock, en)->hits.size() == 1);
 }
 
+// Search walks the pages whose title holds every query term first, then
+// fills up to n in doc-rank order: a page last in doc-rank order whose title
+// matches is found although n matches come before it in the ordinary walk.
+TEST_CASE("title matches are walked first, then the doc-rank walk fills up to n", "[unit]") {
+  for (uint32_t partition_docs : {100u, 2u}) {
+    IndexOptions o;
+    o.partition_docs = partition_docs;
+    SearchIndex index(o, nullptr);
+    // Arrival order is doc-rank order: /1 first, /4 (the title page) last.
+    REQUIRE(index.AddPage(Page("http://a.test/1", "Guide", "python tutorial on page one")));
+    REQUIRE(index.AddPage(Page("http://a.test/2", "Guide", "python tutorial on page two")));
+    REQUIRE(index.AddPage(Page("http://a.test/3", "Guide", "python tutorial on page three")));
+    REQUIRE(index.AddPage(Page("http://a.test/4", "Python tutorial", "the tutorial")));
+    // A title holding only one of the terms is not a title match.
+    REQUIRE(index.AddPage(Page("http://a.test/5", "Python", "a tutorial")));
+    REQUIRE(index.MergeClosed().ok());
+    CAPTURE(partition_docs);
+    // n = 2: the title page, then the first page in doc-rank order.
+    CHECK(Urls(index, "python tutorial", 2) == std::vector<std::string>{"http://a.test/1", "http://a.test/4"});
+    // n = 1: the title page alone.
+    CHECK(Urls(index, "python tutorial", 1) == std::vector<std::string>{"http://a.test/4"});
+    // Every match once (no page twice from the two walks).
+    CHECK(Urls(index, "python tutorial", 10) ==
+          std::vector<std::string>{"http://a.test/1", "http://a.test/2", "http://a.test/3", "http://a.test/4",
+                                   "http://a.test/5"});
+    // Without a title match the walk is the doc-rank walk alone.
+    CHECK(Urls(index, "page tutorial", 2) == std::vector<std::string>{"http://a.test/1", "http://a.test/2"});
+  }
+}
+
 TEST_CASE("noindex pages are not indexed; nosnippet pages get no snippet", "[unit]") {
   SearchIndex index({}, nullptr);
   v1::FetchRecord hidden = Page("http://a.test/h", "Secret", "hidden zebra");
@@ -240,9 +270,9 @@ TEST_CASE("partitions close at the setting and stay searchable", "[unit]") {
   CHECK(ranked == 4);
   // The active partition's one document: one segment (its request's
   // postings); each closed partition one merged list for "heron", "number"
-  // and each of its two digits.
+  // and each of its two digits, and the title list of "heron".
   CHECK(chunks == 1);
-  CHECK(merged == 2 * 4);
+  CHECK(merged == 2 * 5);
 }
 
 TEST_CASE("an index restored from its journal answers the same", "[unit]") {

@@ -83,11 +83,35 @@ TEST_CASE("bonuses: CLD URL 2, domain URL 0.5, items by matched share", "[unit]"
   CHECK(Bonus(domain, w) == Approx(0.5));
   BonusInput items;
   items.title_matched = 1;
-  items.title_terms = 4;  // title factor 2 * 1/4
+  items.title_terms = 4;  // title factor 2 * 1 (matched) * 1/4
   items.path_matched = 2;
   items.path_terms = 2;   // path factor 1 * 2/2
   items.host_terms = 3;   // nothing matched
   CHECK(Bonus(items, w) == Approx(0.5 + 1.0));
+}
+
+// The title factor is title weight * matched query terms: a full title
+// match outweighs a shorter title holding part of the query. Query "What's
+// New in Python 2.6 - Python 3.11.2 documentation" (10 distinct terms):
+TEST_CASE("title bonus: weight * matched * matched / title terms", "[unit]") {
+  BonusWeights w;  // title 2
+  BonusInput full;  // whatsnew/2.6.html: its 10 title terms all in the query
+  full.title_matched = 10;
+  full.title_terms = 10;
+  CHECK(Bonus(full, w) == Approx(2.0 * 10 * 10 / 10));  // 20
+  BonusInput index;  // whatsnew/index.html: 9 title terms, all in the query
+  index.title_matched = 9;
+  index.title_terms = 9;
+  CHECK(Bonus(index, w) == Approx(2.0 * 9 * 9 / 9));  // 18
+  BonusInput partial;  // 5 of a 6-term title
+  partial.title_matched = 5;
+  partial.title_terms = 6;
+  CHECK(Bonus(partial, w) == Approx(2.0 * 5 * 5 / 6));  // 8.33
+  BonusInput none;
+  none.title_terms = 6;
+  CHECK(Bonus(none, w) == 0.0);
+  w.title = 3.0;
+  CHECK(Bonus(full, w) == Approx(30.0));
 }
 
 // DESIGN.md 7: groups by URL hash then text hash, group score = sum of
