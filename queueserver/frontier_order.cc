@@ -17,6 +17,25 @@ Result<OrderKind> ParseOrder(std::string_view name) {
                                  "' (bfs, host_budget, opic or structure)");
 }
 
+bool CountCldLink(CldStats& st, LinkInput& l, bool is_new, bool cross, const PageContext& page,
+                  WseenIncrement wseen) {
+  if (!is_new && !cross) return false;
+  if (is_new) {
+    st.seen += 1;
+    st.wseen += WseenStep(wseen, l.link_rank);
+  }
+  // DESIGN.md 5.1: a link from another CLD, on a page of weight w scheduled
+  // in tier t, adds 1 / (1.1 + t + log5(1 + w)) to WIN. Every such link
+  // counts, to a new URL or not: WIN measures the CLD's incoming links.
+  // A page another queue server scheduled counts as t = 0, w = 0.
+  if (cross) st.win += WinStep(page.tier, page.weight);
+  if (is_new) {
+    l.entry.weight = l.link_rank;
+    l.entry.tier = TierFor(st, l.from_sitemap, l.likely_non_html);
+  }
+  return true;
+}
+
 Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options, OpicStore* opic_store,
                                                  TierStore* tier_store) {
   if (options.kind == OrderKind::kOpic) {
@@ -93,22 +112,8 @@ void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links
     LinkInput& l = links[k];
     CldEntry& cld = CldOf(l.entry.url);
     const bool cross = from_cld && &cld != from_cld;
-    if (!is_new[k] && !cross) continue;
-    CldStats& st = cld.second;
-    if (is_new[k]) {
-      st.seen += 1;
-      st.wseen += WseenStep(options_.wseen, l.link_rank);
-    }
-    // DESIGN.md 5.1: a link from another CLD, on a page of weight w scheduled
-    // in tier t, adds 1 / (1.1 + t + log5(1 + w)) to WIN. Every such link
-    // counts, to a new URL or not: WIN measures the CLD's incoming links.
-    // A page another queue server scheduled counts as t = 0, w = 0.
-    if (cross) st.win += WinStep(page.tier, page.weight);
-    if (is_new[k]) {
-      l.entry.weight = l.link_rank;
-      l.entry.tier = TierFor(st, l.from_sitemap, l.likely_non_html);
-    }
-    if (journal_) journal_->CldChanged(cld.first, st);
+    if (!CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen)) continue;
+    if (journal_) journal_->CldChanged(cld.first, cld.second);
   }
 }
 

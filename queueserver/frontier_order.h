@@ -69,6 +69,14 @@ struct FetchedScore {
   double importance = 0;  // opic: indexer score (history / total)
 };
 
+// host_budget's bookkeeping of one link (DESIGN.md 5.1), shared by the
+// orders that tier by CLD (host_budget, structure): a new URL counts in its
+// CLD's SEEN and WSEEN and gets its weight and tier; a link from another CLD
+// (`cross`) adds to WIN. Returns false when nothing changed (an old URL from
+// the same CLD).
+bool CountCldLink(CldStats& st, LinkInput& l, bool is_new, bool cross, const PageContext& page,
+                  WseenIncrement wseen);
+
 enum class OrderKind { kBfs, kHostBudget, kOpic, kStructure };
 [[nodiscard]] Result<OrderKind> ParseOrder(std::string_view name);  // "" is host_budget
 

@@ -77,15 +77,7 @@ void StructureOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& li
     const bool cross = !page.url.empty() && cld != from_cld;
     if (!is_new[k] && !cross) continue;
     CldStats& st = clds_[cld];
-    if (is_new[k]) {
-      st.seen += 1;
-      st.wseen += WseenStep(options_.wseen, l.link_rank);
-    }
-    if (cross) st.win += WinStep(page.tier, page.weight);
-    if (is_new[k]) {
-      l.entry.weight = l.link_rank;
-      l.entry.tier = TierFor(st, l.from_sitemap, l.likely_non_html);
-    }
+    (void)CountCldLink(st, l, is_new[k], cross, page, options_.wseen);
     if (journal_) journal_->CldChanged(cld, st);
   }
 }
