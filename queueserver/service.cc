@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <set>
 
 #include "common/grpc_util.h"
@@ -172,9 +173,14 @@ grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1:
   return grpc::Status::OK;
 }
 
-grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext*, const v1::GetScheduleRequest* req,
+grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const v1::GetScheduleRequest* req,
                                                  v1::GetScheduleResponse* resp) {
   std::lock_guard lock(mu_);
+  // A caller that has given up (its deadline passed while the request
+  // waited: a paused or overloaded server) would never see the schedule,
+  // and its URLs would sit leased until the lease ends. Lease nothing.
+  if (ctx->IsCancelled() || ctx->deadline() <= std::chrono::system_clock::now())
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "the caller's deadline passed before a schedule was leased");
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) {
     resp->set_unknown_crawl(true);
