@@ -19,7 +19,7 @@ start_cluster 2 $fetchers
 reachable=$(grep -c . "$WORK/reachable.tsv")
 schedule_size=100
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --order structure --load-take 5 \
-  --lease-seconds 10 --schedule-size $schedule_size
+  --lease-seconds 30 --schedule-size $schedule_size
 
 field() { "$BIN/crawlctl" status --json | python3 -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])" "$1"; }
 [ "$(field order)" = structure ] || fail "the crawl does not run the structure order"

@@ -17,7 +17,7 @@ start_cluster 2 $fetchers
 "$BIN/testweb" export "${web[@]}" --out "$WORK/reachable.tsv"
 reachable=$(grep -c . "$WORK/reachable.tsv")
 schedule_size=100
-"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds 10 --schedule-size $schedule_size
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds 30 --schedule-size $schedule_size
 
 status() { "$BIN/crawlctl" status --json > "$WORK/status.json"; }
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$WORK/status.json" "$1"; }
