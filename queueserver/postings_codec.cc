@@ -48,29 +48,14 @@ void EncodePostingRange(const Posting* first, const Posting* last, std::string* 
 }
 
 Result<std::vector<Posting>> DecodePostings(std::string_view in) {
-  std::vector<Posting> out;
-  size_t pos = 0;
-  int64_t previous_doc = -1;
-  auto bad = [] { return Status::InvalidArgument("corrupt postings list"); };
-  while (pos < in.size()) {
-    uint64_t delta = 0, freq = 0, n = 0;
-    if (!GetVarint(in, &pos, &delta) || !GetVarint(in, &pos, &freq) || !GetVarint(in, &pos, &n)) return bad();
-    const int64_t doc = previous_doc + 1 + static_cast<int64_t>(delta);
-    // Every position takes at least one byte: a count beyond the input is corrupt.
-    if (doc > UINT32_MAX || n > in.size() - pos) return bad();
-    Posting& p = out.emplace_back();
-    p.doc = static_cast<uint32_t>(doc);
-    previous_doc = doc;
-    p.frequency = static_cast<double>(freq) / 100.0;
-    p.positions.reserve(n);
-    uint64_t position = 0;
-    for (uint64_t i = 0; i < n; ++i) {
-      uint64_t d = 0;
-      if (!GetVarint(in, &pos, &d)) return bad();
-      position += d;
-      if (position > UINT32_MAX) return bad();
-      p.positions.push_back(static_cast<uint32_t>(position));
-    }
+  // One decoder of the format (DecodeAppend); this form only regroups it.
+  FlatPostings flat;
+  if (Status s = DecodeAppend(in, &flat); !s.ok()) return s;
+  std::vector<Posting> out(flat.size());
+  for (size_t k = 0; k < flat.size(); ++k) {
+    out[k].doc = flat.doc[k];
+    out[k].frequency = static_cast<double>(flat.freq100[k]) / 100.0;
+    out[k].positions.assign(flat.positions.begin() + flat.first[k], flat.positions.begin() + flat.first[k + 1]);
   }
   return out;
 }
