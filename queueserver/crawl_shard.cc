@@ -94,8 +94,12 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
   shard->frontier_.Restore(std::move(image->frontier));
   shard->frontier_.SetJournal(shard->writer_.get());
   shard->counters_ = image->counters;
-  shard->log_ = std::move(image->log);
-  for (const v1::FetchRecord& r : shard->log_) shard->NoteForStatus(r);
+  // The status page's per-host counts and recent errors, from the log on
+  // disk, one record at a time.
+  if (Status s = shard->writer_->ScanLog(0, 0, [&](v1::FetchRecord&& r) { shard->NoteForStatus(r); },
+                                         &shard->log_size_);
+      !s.ok())
+    return s;
   if (Status s = shard->index_->Load(); !s.ok()) return s;
   // A partition closed before a kill may not be merged yet.
   (void)shard->index_->MergeClosed();
@@ -285,7 +289,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     if (r.kind() == v1::URL_KIND_PAGE) ++counters_.pages_fetched;
     if (r.status() < 0) ++counters_.fetch_errors;
     counters_.bytes_fetched += r.bytes();
-    v1::FetchRecord& logged = log_.emplace_back(r);
+    v1::FetchRecord logged = r;
     // The log keeps what `crawlctl log` and the status page show. Robots
     // rules live in the frontier; the page's description, mini index and
     // cached body went to the search index and the WARC writer above. Kept
@@ -301,8 +305,13 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
       logged.set_order_cash(reported.score.cash);
       logged.set_order_importance(reported.score.importance);
     }
-    if (writer_) writer_->AppendLog(log_.size() - 1, logged);
     NoteForStatus(logged);
+    if (writer_) {
+      writer_->AppendLog(log_size_, logged);
+    } else {
+      memory_log_.push_back(std::move(logged));
+    }
+    ++log_size_;
   }
   // DESIGN.md 5.1: more than the threshold of HTTP errors in one schedule
   // makes a host crawl-delayed. Counted by the fetcher, or here from the
@@ -397,7 +406,7 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_urls_seen(c.urls_seen);
   stats->set_hosts(c.hosts);
   stats->set_robots_disallowed(c.robots_disallowed);
-  stats->set_activity_counter(c.activity + log_.size());
+  stats->set_activity_counter(c.activity + log_size_);
   stats->set_bytes_fetched(counters_.bytes_fetched);
   stats->set_fetch_errors(counters_.fetch_errors);
   stats->set_index_documents(index_->documents());
@@ -427,15 +436,25 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   }
 }
 
-void CrawlShard::ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const {
+Status CrawlShard::ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const {
   if (limit == 0) limit = 10'000;
-  if (offset >= log_.size()) {
+  if (offset >= log_size_) {
     chunk->set_end(true);
-    return;
+    return Status::Ok();
   }
-  const uint64_t end = std::min<uint64_t>(log_.size(), offset + limit);
-  for (uint64_t i = offset; i < end; ++i) *chunk->add_records() = log_[i];
-  chunk->set_end(end >= log_.size());
+  const uint64_t end = std::min<uint64_t>(log_size_, offset + limit);
+  if (writer_) {
+    uint64_t read_end = offset;
+    Status s = writer_->ScanLog(offset, end - offset, [&](v1::FetchRecord&& r) { *chunk->add_records() = std::move(r); },
+                                &read_end);
+    if (!s.ok()) return s;
+    if (read_end != end) return Status::Internal("crawl log: records " + std::to_string(read_end) + "-" +
+                                                   std::to_string(end) + " missing");
+  } else {
+    for (uint64_t i = offset; i < end; ++i) *chunk->add_records() = memory_log_[i];
+  }
+  chunk->set_end(end >= log_size_);
+  return Status::Ok();
 }
 
 }  // namespace crawl::queueserver

@@ -83,8 +83,9 @@ class CrawlShard {
   // `cap` (this server's share of the page budget). Not persisted: the name
   // server sends it with every Stats poll.
   void SetPageCap(uint64_t cap) { page_cap_ = cap; }
-  // Records [offset, offset+limit) of the crawl log, in arrival order.
-  void ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const;
+  // Records [offset, offset+limit) of the crawl log, in arrival order, read
+  // from the store (kIoError/kCorruption if it cannot be read).
+  [[nodiscard]] Status ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const;
   // Searches this shard's index (DESIGN.md 8; queueserver/search_index.h):
   // at most req.limit() matches (0: 200) within req.timeout_ms() (0: 1 s).
   // Bad queries give kInvalidArgument. Changes nothing in the store.
@@ -106,7 +107,10 @@ class CrawlShard {
   std::unique_ptr<ShardWriter> writer_;
   Frontier frontier_;
   std::optional<uint64_t> page_cap_;
-  std::vector<v1::FetchRecord> log_;
+  // Records in the crawl log. The records themselves are on disk (the store's
+  // `log` family), or in memory_log_ for a shard without a store (tests).
+  uint64_t log_size_ = 0;
+  std::vector<v1::FetchRecord> memory_log_;
   // Which links the crawl keeps (max_depth, include/exclude hosts); follows
   // parameter changes.
   CrawlScope scope_;

@@ -472,14 +472,6 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
     });
   }
   if (s.ok()) {
-    s = impl_->Scan(kLog, p, [&](std::string_view k, std::string_view v) {
-      if (k.size() != n + 8 || ReadU64(k.substr(n)) != image.log.size() ||
-          !image.log.emplace_back().ParseFromArray(v.data(), static_cast<int>(v.size())))
-        return Corrupt("log", k);
-      return Status::Ok();
-    });
-  }
-  if (s.ok()) {
     s = impl_->Scan(kBatches, p, [&](std::string_view k, std::string_view) {
       image.applied_batches.emplace(k.substr(n));
       return Status::Ok();
@@ -753,6 +745,30 @@ void ShardWriter::AppendLog(uint64_t index, const v1::FetchRecord& record) {
   PutU64(&k, index);
   impl_->Put(kLog, k, record.SerializeAsString());
 }
+Status ShardWriter::ScanLog(uint64_t from, uint64_t limit, const std::function<void(v1::FetchRecord&&)>& visit,
+                            uint64_t* end) const {
+  const std::string& p = impl_->prefix;
+  std::string start = p;
+  PutU64(&start, from);
+  std::unique_ptr<rocksdb::Iterator> it(impl_->store->db->NewIterator(rocksdb::ReadOptions(), impl_->cf(kLog)));
+  uint64_t next = from;
+  for (it->Seek(start); it->Valid() && it->key().starts_with(p); it->Next()) {
+    if (limit != 0 && next - from >= limit) break;
+    const rocksdb::Slice k = it->key();
+    const rocksdb::Slice v = it->value();
+    v1::FetchRecord record;
+    // Records are numbered 0, 1, 2... with no gap: a gap or an unreadable
+    // record is corruption, not the log's end.
+    if (k.size() != p.size() + 8 || ReadU64(std::string_view(k.data() + p.size(), 8)) != next ||
+        !record.ParseFromArray(v.data(), static_cast<int>(v.size())))
+      return Corrupt("log", std::string_view(k.data(), k.size()));
+    visit(std::move(record));
+    ++next;
+  }
+  *end = next;
+  return FromRocks(it->status(), "reading log");
+}
+
 void ShardWriter::AddAppliedBatch(const std::string& key) { impl_->Put(kBatches, impl_->Key(key), ""); }
 void ShardWriter::PutCrawl(const v1::CrawlInfo& crawl) {
   impl_->Put(kMeta, impl_->Key("i"), crawl.SerializeAsString());

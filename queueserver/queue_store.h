@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -66,7 +67,6 @@ struct ShardImage {
   v1::CrawlInfo crawl;
   ShardCounters counters;
   FrontierImage frontier;
-  std::vector<v1::FetchRecord> log;  // in arrival order
   std::set<std::string> applied_batches;
 };
 
@@ -105,6 +105,12 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   [[nodiscard]] std::map<int32_t, TierInfo> TierSummary() override;
 
   void AppendLog(uint64_t index, const v1::FetchRecord& record);
+  // Visits the committed crawl log from record `from` on, in arrival order,
+  // at most `limit` records (0: all); `*end` is the index after the last one
+  // visited. The log stays on disk: a queue server that kept it in RAM grew
+  // by ~300 bytes per fetch (docs/BENCHMARKS.md, memory curve).
+  [[nodiscard]] Status ScanLog(uint64_t from, uint64_t limit, const std::function<void(v1::FetchRecord&&)>& visit,
+                               uint64_t* end) const;
   void AddAppliedBatch(const std::string& key);
   void PutCrawl(const v1::CrawlInfo& crawl);
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);

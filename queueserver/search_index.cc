@@ -587,7 +587,10 @@ Status SearchIndex::MergePartition(uint32_t part) {
   }
   // The stored term statistics cover the merged partitions: this one's
   // terms get theirs less what later, unmerged partitions hold.
-  for (const auto& [term, list] : closing.lists) {
+  for (const auto& entry : closing.lists) {
+    // Not a structured binding: clang 14 (the sanitizer build) cannot
+    // capture one in a lambda.
+    const std::string& term = entry.first;
     TermStats st = terms_[term];
     auto less = [&](const Lists& other) {
       auto o = other.find(term);

@@ -263,7 +263,8 @@ grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext*, const v1:
     chunk->set_end(true);
     return grpc::Status::OK;
   }
-  shard->ReadLog(req->offset(), req->limit(), chunk);
+  if (Status s = shard->ReadLog(req->offset(), req->limit(), chunk); !s.ok())
+    return grpc::Status(grpc::StatusCode::INTERNAL, "crawl log: " + s.message());
   return grpc::Status::OK;
 }
 

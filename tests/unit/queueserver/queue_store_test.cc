@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -118,7 +119,7 @@ crawl::v1::QueueServerStats Stats(const CrawlShard& shard) {
 
 std::vector<std::string> Log(const CrawlShard& shard) {
   crawl::v1::CrawlLogChunk chunk;
-  shard.ReadLog(0, 0, &chunk);
+  REQUIRE(shard.ReadLog(0, 0, &chunk).ok());
   std::vector<std::string> out;
   for (const auto& r : chunk.records())
     out.push_back(r.url() + " " + std::to_string(r.status()) + " tier " + std::to_string(r.order_tier()) +
@@ -198,6 +199,16 @@ TEST_CASE("queue store: a shard comes back whole after the store is closed and r
   CHECK(after.robots_disallowed() == 2);  // a.test/private/x and /private/y
   CHECK(Log(*shard) == log_before);
   CHECK(Log(*shard) == Log(*twin));
+  // Pages of the log, read from disk, match the in-memory twin's, and the
+  // last one says it is the end.
+  for (uint64_t offset = 0; offset <= log_before.size(); ++offset) {
+    crawl::v1::CrawlLogChunk disk, memory;
+    REQUIRE(shard->ReadLog(offset, 2, &disk).ok());
+    REQUIRE(twin->ReadLog(offset, 2, &memory).ok());
+    CHECK(disk.DebugString() == memory.DebugString());
+    CHECK(disk.records_size() == static_cast<int>(std::min<uint64_t>(2, log_before.size() - offset)));
+    CHECK(disk.end() == (offset + 2 >= log_before.size()));
+  }
 
   // The URL-seen set: links already seen are not accepted again.
   crawl::v1::AddUrlsRequest add;
@@ -439,7 +450,7 @@ TEST_CASE("crawl log records carry the order's data: host_budget tier, opic cash
   AddRecord(&p, "http://b.test/", 200);
   REQUIRE(shard->SubmitResults(p, &resp).ok());
   crawl::v1::CrawlLogChunk chunk;
-  shard->ReadLog(0, 0, &chunk);
+  REQUIRE(shard->ReadLog(0, 0, &chunk).ok());
   REQUIRE(chunk.records_size() == 4);
   const auto& a = chunk.records(2);
   const auto& b = chunk.records(3);
@@ -487,7 +498,7 @@ TEST_CASE("crawl log entries keep the log fields and drop the page's mini index 
   REQUIRE(shard->SubmitResults(p, &resp).ok());
   auto check = [](const CrawlShard& s) {
     crawl::v1::CrawlLogChunk chunk;
-    s.ReadLog(0, 0, &chunk);
+    REQUIRE(s.ReadLog(0, 0, &chunk).ok());
     REQUIRE(chunk.records_size() == 2);
     CHECK(chunk.records(0).robots_body().empty());
     const auto& logged = chunk.records(1);
