@@ -590,7 +590,7 @@ Status SearchIndex::MergePartition(uint32_t part) {
   for (const auto& entry : closing.lists) {
     // Not a structured binding: clang 14 (the sanitizer build) cannot
     // capture one in a lambda.
-    const std::string& term = entry.first;
+    const auto& term = entry.first;
     TermStats st = terms_[term];
     auto less = [&](const Lists& other) {
       auto o = other.find(term);
