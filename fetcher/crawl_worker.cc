@@ -18,7 +18,8 @@ constexpr int kMaxRobotsRedirects = 5;
 
 CrawlWorker::CrawlWorker(WorkerOptions options)
     : options_(std::move(options)),
-      nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver))) {
+      nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver))),
+      budget_(std::make_shared<ResultBudget>(options_.max_buffered_result_bytes)) {
   work_.emplace(boost::asio::make_work_guard(io_));
   auto dns = DnsResolver::Create(io_, options_.dns);
   if (dns.ok()) {
@@ -32,6 +33,7 @@ CrawlWorker::CrawlWorker(WorkerOptions options)
 CrawlWorker::~CrawlWorker() {
   RequestStop();
   if (crawl_ && crawl_->http) crawl_->http->CancelAll();
+  budget_->Abandon();
   work_.reset();
   io_.stop();
   if (io_thread_.joinable()) io_thread_.join();
@@ -226,7 +228,7 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       http->FetchSequence(
           origin_urls, [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
           [this] { PushEvent(Event{true, {}}); },
-          std::chrono::milliseconds(delay == origin_delay_ms.end() ? 0 : delay->second));
+          std::chrono::milliseconds(delay == origin_delay_ms.end() ? 0 : delay->second), budget_);
     }
   };
   start_more();
@@ -257,6 +259,9 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       e = std::move(events_.front());
       events_.pop_front();
     }
+    // Taken off the queue: room for another download (the body is freed
+    // below, or shipped in a batch of at most results_batch_pages).
+    if (!e.done) budget_->Release(e.result.body.size());
     if (e.done) {
       --running;
       start_more();
@@ -288,7 +293,7 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
         ++running;
         http->FetchSequence(
             {*target}, [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
-            [this] { PushEvent(Event{true, {}}); });
+            [this] { PushEvent(Event{true, {}}); }, std::chrono::milliseconds(0), budget_);
         continue;
       }
     }

@@ -57,6 +57,9 @@ struct WorkerOptions {
   // How often a "fetcher status" line (requests in flight, fetches, DNS
   // cache) is logged at info level while a schedule runs; 0: never.
   std::chrono::milliseconds status_interval{5000};
+  // Downloaded bodies waiting to be processed and shipped, per worker (lane):
+  // past this, no new request starts until processing catches up.
+  size_t max_buffered_result_bytes = size_t{32} << 20;
   // How often the crawl state is polled.
   std::chrono::milliseconds poll_interval{2000};
   // Pause after every queue server had nothing to hand out.
@@ -142,6 +145,9 @@ class CrawlWorker {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Event> events_;  // GUARDED_BY(mu_)
+  // The bodies in events_ (and the one being processed) against
+  // options_.max_buffered_result_bytes.
+  std::shared_ptr<ResultBudget> budget_;
   std::atomic<bool> stop_{false};
 };
 

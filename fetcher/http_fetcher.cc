@@ -290,7 +290,8 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
  public:
   FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetcher::Shared> shared,
                std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
-               std::function<void()> on_done, std::chrono::milliseconds delay_between)
+               std::function<void()> on_done, std::chrono::milliseconds delay_between,
+               std::shared_ptr<ResultBudget> budget)
       : shared_(std::move(shared)),
         options_(shared_->options),
         strand_(net::make_strand(io_context)),
@@ -299,7 +300,8 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
         urls_(std::move(urls)),
         on_result_(std::move(on_result)),
         on_done_(std::move(on_done)),
-        delay_between_(delay_between) {}
+        delay_between_(delay_between),
+        budget_(std::move(budget)) {}
 
   void Start() {
     {
@@ -364,6 +366,12 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void DoCancel() {
     if (done_ || cancelled_) return;
     cancelled_ = true;
+    if (parked_) {
+      // Waiting for the result budget: nothing in flight, report the rest
+      // as cancelled now (the budget's later resume finds parked_ false).
+      parked_ = false;
+      return NextUrl();
+    }
     resolve_timer_.cancel();
     delay_timer_.cancel();
     if (resolving_) {
@@ -428,6 +436,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     FetchResult result = std::move(result_);
     result_ = FetchResult{};
     ++index_;
+    if (budget_) budget_->Add(result.body.size());
     if (on_result_) on_result_(std::move(result));
   }
 
@@ -461,6 +470,16 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
 
   void StartRequest() {
     if (cancelled_) return NextUrl();
+    if (budget_ && !budget_->TryStart([self = shared_from_this()] {
+          net::post(self->strand_, [self] {
+            if (!self->parked_) return;
+            self->parked_ = false;
+            self->StartRequest();
+          });
+        })) {
+      parked_ = true;
+      return;
+    }
     StartResult();
     retried_ = false;
     auto parts = url::Split(urls_[index_]);
@@ -801,6 +820,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     if (coding.empty() || coding == "identity" || raw_.empty()) {
       result_.body = std::move(raw_);
       raw_.clear();
+      ShrinkBody();
       return;
     }
     int window_bits = 0;
@@ -838,6 +858,15 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
         result_.status = kBodyError;
         break;
     }
+    ShrinkBody();
+  }
+
+  // The body grew in 64 KiB reads (or inflate steps): a 4 KiB page kept a
+  // 64 KiB buffer while it waited to be processed. One copy gives the
+  // capacity back.
+  void ShrinkBody() {
+    std::string& body = result_.body;
+    if (body.capacity() > body.size() + body.size() / 4 + 1024) body.shrink_to_fit();
   }
 
   // ---- connection ----
@@ -886,10 +915,12 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   std::function<void(FetchResult)> on_result_;
   std::function<void()> on_done_;
   const std::chrono::milliseconds delay_between_;
+  const std::shared_ptr<ResultBudget> budget_;  // may be null
 
   size_t index_ = 0;  // next URL to report
   bool done_ = false;
   bool cancelled_ = false;
+  bool parked_ = false;  // waiting for room in budget_
   bool sent_any_ = false;  // a connection or request was attempted (for delay_between)
 
   // The origin of the current URL and what is known about it.
@@ -959,10 +990,52 @@ HttpFetcher::HttpFetcher(net::io_context& io_context, FetcherOptions options)
 
 HttpFetcher::~HttpFetcher() = default;
 
+bool ResultBudget::TryStart(std::function<void()> resume) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (held_ < max_bytes_) return true;
+  waiters_.push_back(std::move(resume));
+  return false;
+}
+
+void ResultBudget::Add(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  held_ += bytes;
+}
+
+void ResultBudget::Release(size_t bytes) {
+  std::deque<std::function<void()>> ready;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    held_ -= std::min(bytes, held_);
+    if (held_ < max_bytes_) ready.swap(waiters_);
+  }
+  // Outside the lock: a resume posts to its session's strand.
+  for (auto& resume : ready) resume();
+}
+
+size_t ResultBudget::held_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_;
+}
+
+void ResultBudget::Abandon() {
+  std::deque<std::function<void()>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dropped.swap(waiters_);
+  }
+}
+
+size_t ResultBudget::waiting() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return waiters_.size();
+}
+
 void HttpFetcher::FetchSequence(std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
-                                std::function<void()> on_done, std::chrono::milliseconds delay_between) {
+                                std::function<void()> on_done, std::chrono::milliseconds delay_between,
+                                std::shared_ptr<ResultBudget> budget) {
   auto session = std::make_shared<FetchSession>(io_context_, shared_, std::move(urls), std::move(on_result),
-                                                std::move(on_done), delay_between);
+                                                std::move(on_done), delay_between, std::move(budget));
   session->Start();
 }
 

@@ -56,8 +56,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -141,6 +143,36 @@ struct FetchResult {
 // value is neither. Large values are capped at UINT32_MAX. Pure.
 [[nodiscard]] std::optional<uint32_t> ParseRetryAfter(std::string_view value, int64_t now_unix_seconds);
 
+// Flow control between the download side and a slower consumer: bodies
+// delivered but not yet consumed are counted here, and while they pass
+// `max_bytes` no sequence sharing the budget starts another request (the
+// ones in flight finish). So the consumer's backlog stays under max_bytes
+// plus one response per sequence in flight, however fast the network and
+// however slow the processing (or the queue server it ships to). Without
+// it a fetcher held whole schedules of downloaded pages: 1-2 GB
+// (docs/BENCHMARKS.md, memory curve). Thread-safe.
+class ResultBudget {
+ public:
+  explicit ResultBudget(size_t max_bytes) : max_bytes_(max_bytes) {}
+  // A sequence about to start a request: true if it may; otherwise `resume`
+  // is kept and run once Release() brings the backlog under the limit.
+  bool TryStart(std::function<void()> resume);
+  // Bytes handed to the consumer / consumed by it.
+  void Add(size_t bytes);
+  void Release(size_t bytes);
+  [[nodiscard]] size_t held_bytes() const;
+  [[nodiscard]] size_t waiting() const;
+  // Drops the waiting sequences without resuming them (their owner is going
+  // away): a parked sequence and the budget hold each other.
+  void Abandon();
+
+ private:
+  const size_t max_bytes_;
+  mutable std::mutex mu_;
+  size_t held_ = 0;                                // GUARDED_BY(mu_)
+  std::deque<std::function<void()>> waiters_;      // GUARDED_BY(mu_)
+};
+
 class HttpFetcher {
  public:
   // `io_context` must outlive this object and every sequence started on it.
@@ -163,10 +195,14 @@ class HttpFetcher {
   // REQUIRES: the URLs share one origin (scheme, host, port); a URL of
   // another origin still works, after closing the current connection.
   // REQUIRES: the caller runs at most one sequence per host at a time.
+  // With a `budget`, every result's body is Add()ed to it before on_result,
+  // the caller Release()s it when done with the body, and no request starts
+  // while the budget is full (see ResultBudget).
   // Thread-safe.
   void FetchSequence(std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
                      std::function<void()> on_done,
-                     std::chrono::milliseconds delay_between = std::chrono::milliseconds(0));
+                     std::chrono::milliseconds delay_between = std::chrono::milliseconds(0),
+                     std::shared_ptr<ResultBudget> budget = nullptr);
 
   // Stops every running sequence: its current and remaining URLs get
   // kCancelled, then its on_done runs (asynchronously). Thread-safe.

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   bool allow_private = false;
   crawl::fetcher::WorkerOptions defaults;
   size_t max_in_flight = defaults.max_in_flight;
+  size_t result_buffer_mb = defaults.max_buffered_result_bytes >> 20;
   size_t max_per_ip = 0;
   size_t lanes = 4;
   int poll_ms = 2000;
@@ -63,6 +64,11 @@ int main(int argc, char** argv) {
                  "Most connections to one IP address at a time; 0 = no limit beyond one per host")
       ->capture_default_str()
       ->check(CLI::Range(0, 10'000));
+  app.add_option("--result-buffer-mb", result_buffer_mb,
+                 "Downloaded bodies waiting for processing, per lane (MiB): past this, downloads pause "
+                 "until processing and shipping catch up")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65'536));
   app.add_option("--schedules", lanes,
                  "Schedules worked at once, each by its own lane (control thread and HTTP engine); "
                  "1 = one schedule at a time")
@@ -116,6 +122,7 @@ int main(int argc, char** argv) {
   options.hosts_file = hosts_file ? &*hosts_file : nullptr;
   options.allow_private = allow_private;
   options.max_in_flight = max_in_flight;
+  options.max_buffered_result_bytes = result_buffer_mb << 20;
   options.max_connections_per_ip = max_per_ip;
   options.poll_interval = std::chrono::milliseconds(poll_ms);
   options.status_interval = std::chrono::milliseconds(status_ms);

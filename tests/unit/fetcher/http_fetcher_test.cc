@@ -999,3 +999,70 @@ TEST_CASE("requests_in_flight counts requests between start and result", "[unit]
   CHECK(max_seen >= 10);  // most were still out when the first answers came
   CHECK(fetcher.requests_in_flight() == 0);
 }
+
+TEST_CASE("a full result budget holds new requests until the consumer releases bodies", "[unit]") {
+  TestServer server(EchoTarget);
+  std::vector<std::string> urls;
+  for (int i = 0; i < 5; ++i) urls.push_back(server.base() + "/p" + std::to_string(i));  // bodies of 8 bytes
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, TestOptions());
+  auto budget = std::make_shared<fe::ResultBudget>(10);
+  std::vector<FetchResult> results;
+  int done = 0;
+  fetcher.FetchSequence(
+      urls, [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { ++done; }, 0ms, budget);
+  // 8 bytes held: under 10, a second request goes; 16 held: the third waits.
+  ioc.run_for(500ms);
+  REQUIRE(results.size() == 2);
+  CHECK(results[1].body == "page /p1");
+  CHECK(server.requests().size() == 2);
+  CHECK(budget->held_bytes() == 16);
+  CHECK(budget->waiting() == 1);
+  CHECK(done == 0);
+  // Releasing one body is not enough (8 < 10 lets one more start, then 16
+  // again); releasing as they come lets the sequence finish.
+  budget->Release(8);
+  ioc.restart();
+  ioc.run_for(500ms);
+  REQUIRE(results.size() == 3);
+  CHECK(budget->waiting() == 1);
+  while (done == 0) {
+    budget->Release(budget->held_bytes());
+    ioc.restart();
+    ioc.run_for(200ms);
+  }
+  REQUIRE(results.size() == 5);
+  for (size_t i = 0; i < results.size(); ++i) CHECK(results[i].body == "page /p" + std::to_string(i));
+  CHECK(server.requests().size() == 5);
+  CHECK(server.connections() == 1);  // pausing kept the keep-alive connection
+}
+
+TEST_CASE("a sequence waiting for the result budget is cancelled at once", "[unit]") {
+  TestServer server(EchoTarget);
+  std::vector<std::string> urls;
+  for (int i = 0; i < 4; ++i) urls.push_back(server.base() + "/p" + std::to_string(i));
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, TestOptions());
+  auto budget = std::make_shared<fe::ResultBudget>(1);
+  std::vector<FetchResult> results;
+  int done = 0;
+  fetcher.FetchSequence(
+      urls, [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { ++done; }, 0ms, budget);
+  ioc.run_for(500ms);
+  REQUIRE(results.size() == 1);
+  REQUIRE(budget->waiting() == 1);
+  fetcher.CancelAll();
+  ioc.restart();
+  ioc.run_for(500ms);
+  CHECK(done == 1);
+  REQUIRE(results.size() == 4);
+  CHECK(results[0].status == 200);
+  for (size_t i = 1; i < 4; ++i) CHECK(results[i].status == fe::kCancelled);
+  CHECK(server.requests().size() == 1);
+  // The stale resume finds the sequence finished and does nothing.
+  budget->Release(budget->held_bytes());
+  ioc.restart();
+  ioc.run_for(100ms);
+  CHECK(results.size() == 4);
+  CHECK(fetcher.active_sequences() == 0);
+}
