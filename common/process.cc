@@ -1,5 +1,6 @@
 #include "common/process.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -7,6 +8,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -27,6 +29,10 @@ void BlockShutdownSignals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   // A peer that closes a socket mid-write must not kill the process.
   signal(SIGPIPE, SIG_IGN);
+}
+
+void LimitMallocArenas() {
+  if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 2);
 }
 
 int WaitForShutdownSignal() {

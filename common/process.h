@@ -13,6 +13,14 @@ namespace crawl {
 // afterwards. REQUIRES: called first thing in main, before any thread exists.
 void BlockShutdownSignals();
 
+// Caps glibc malloc at two arenas (unless MALLOC_ARENA_MAX is set). glibc
+// gives each thread that contends for the heap its own arena, up to 8 per
+// core; the servers' gRPC threads each decode multi-megabyte requests, and
+// memory they free stays in their arena, so RSS grew with the number of
+// threads that ever handled a large request rather than with live data.
+// REQUIRES: called first thing in main, before any thread exists.
+void LimitMallocArenas();
+
 // Waits until SIGINT or SIGTERM arrives; returns the signal number.
 // REQUIRES: BlockShutdownSignals() was called.
 int WaitForShutdownSignal();

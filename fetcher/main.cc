@@ -29,6 +29,7 @@
 
 int main(int argc, char** argv) {
   crawl::BlockShutdownSignals();
+  crawl::LimitMallocArenas();
   CLI::App app{"fetcher: downloads pages for the crawl the name server announces"};
   std::string id;
   std::string nameserver;

@@ -15,6 +15,7 @@
 
 int main(int argc, char** argv) {
   crawl::BlockShutdownSignals();
+  crawl::LimitMallocArenas();
   CLI::App app{"nameserver: coordinates crawls, queue servers and fetchers"};
   std::string listen = "127.0.0.1:0";
   std::string port_file;

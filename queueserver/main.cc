@@ -16,6 +16,7 @@
 
 int main(int argc, char** argv) {
   crawl::BlockShutdownSignals();
+  crawl::LimitMallocArenas();
   CLI::App app{"queueserver: frontier and crawl state for the hosts that hash to it"};
   std::string id = "qs0";
   std::string listen = "127.0.0.1:0";
