@@ -259,6 +259,10 @@ grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext*, const v1::S
     auto stub = StubFor(crawl.queue_servers(static_cast<int>(i)).address());
     grpc::ClientContext ctx;
     SetTimeout(ctx, kRpcTimeout);
+    // Wait for the connection within the deadline instead of failing at once
+    // on a channel still in its first connect attempt (a queue server that
+    // registered a moment ago on a loaded machine).
+    ctx.set_wait_for_ready(true);
     v1::InjectSeedsResponse r;
     grpc::Status s = stub->InjectSeeds(&ctx, requests[i], &r);
     if (!s.ok()) {

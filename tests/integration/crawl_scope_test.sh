@@ -55,7 +55,9 @@ for start, host in rows[split:]:
     by_host[host].append(start)
 worst = min((b - a for v in by_host.values() for a, b in zip(v, v[1:])), default=None)
 assert worst is not None, "second crawl made no repeated request to a host"
-# Server-side times carry scheduling jitter of a few ms: 10% slack.
-assert worst >= 0.18, "requests to one host %.3f s apart, floor 0.2 s" % worst
+# Server-side times carry scheduling jitter: a few ms on a quiet machine, up
+# to ~30 ms under sanitizers on a loaded one (0.172 s seen). A floor that is
+# not applied gives gaps of a few ms, so 25% slack still catches it.
+assert worst >= 0.15, "requests to one host %.3f s apart, floor 0.2 s" % worst
 print("ok: second crawl's closest requests to one host were %.3f s apart (floor 0.2 s)" % worst)
 PY
