@@ -246,7 +246,9 @@ class Frontier {
     std::map<std::string, uint32_t> errors;  // HTTP errors per origin (memory only)
     std::string fetcher_id;
     int64_t deadline_ms = 0;
-    std::unordered_map<std::string, FrontierEntry> outstanding;  // by URL
+    // By 8-byte URL hash (the seen set's key: two URLs of one lease share a
+    // hash with odds under 2^-38 at 5,000 URLs); saves a URL copy per URL.
+    std::unordered_map<uint64_t, FrontierEntry> outstanding;
     std::vector<std::string> origins;
   };
 

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <string_view>
 
 namespace crawl::queueserver {
@@ -218,6 +219,28 @@ int32_t ReadTier(std::string_view d) {
   Reader r(d);
   (void)r.U32(&v);
   return static_cast<int32_t>(v ^ 0x80000000u);
+}
+
+// Records of one lease under id schedule(8): the header, its entries (one
+// key per URL in older stores; one record of them all now), and a mark per
+// URL reported done while the lease stays open.
+constexpr char kLeaseHeader = '\0';
+constexpr char kLeaseUrl = '\1';
+constexpr char kLeaseEntries = '\2';
+constexpr char kLeaseDone = '\3';
+
+// Appends the records of the write batch `src` (its representation) to the
+// representation `rep` and fixes the record count in rep's header (RocksDB's
+// WriteBatch layout: sequence number (8 bytes), count (4, little-endian),
+// then the records; what WriteBatchInternal::Append does).
+void AppendBatch(std::string* rep, const rocksdb::WriteBatch& src) {
+  constexpr size_t kHeader = 12;
+  if (src.Count() == 0) return;
+  uint32_t count = 0;
+  for (int i = 0; i < 4; ++i) count |= uint32_t{static_cast<uint8_t>((*rep)[8 + i])} << (8 * i);
+  count += src.Count();
+  for (int i = 0; i < 4; ++i) (*rep)[8 + i] = static_cast<char>((count >> (8 * i)) & 0xff);
+  rep->append(src.Data(), kHeader, std::string::npos);
 }
 
 std::string Prefix(uint64_t crawl_id) {
@@ -441,20 +464,43 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
     });
   }
   if (s.ok()) {
+    // Per lease: header, entries (one key each, or one record of them
+    // all), then the URLs reported done, which are not outstanding.
+    std::unordered_set<std::string> done;
+    auto drop_done = [&] {
+      if (done.empty() || f.leases.empty()) return;
+      std::erase_if(f.leases.back().entries, [&](const FrontierEntry& e) { return done.count(e.url) > 0; });
+      done.clear();
+    };
     s = impl_->Scan(kLeases, p, [&](std::string_view k, std::string_view v) {
       if (k.size() < n + 9) return Corrupt("lease", k);
       const uint64_t id = ReadU64(k.substr(n));
-      if (k[n + 8] == '\0') {
+      const char tag = k[n + 8];
+      if (tag == kLeaseHeader) {
+        drop_done();
         FrontierImage::Lease& l = f.leases.emplace_back();
         l.id = id;
         if (!DecodeLease(v, &l.record)) return Corrupt("lease", k);
         return Status::Ok();
       }
-      FrontierEntry e;
-      if (f.leases.empty() || f.leases.back().id != id || !DecodeEntry(v, &e)) return Corrupt("lease entry", k);
-      f.leases.back().entries.push_back(std::move(e));
+      if (f.leases.empty() || f.leases.back().id != id) return Corrupt("lease entry", k);
+      auto& entries = f.leases.back().entries;
+      if (tag == kLeaseUrl) {
+        if (!DecodeEntry(v, &entries.emplace_back())) return Corrupt("lease entry", k);
+      } else if (tag == kLeaseEntries) {
+        Reader r(v);
+        std::string one;
+        while (!r.done()) {
+          if (!r.Str(&one) || !DecodeEntry(one, &entries.emplace_back())) return Corrupt("lease entries", k);
+        }
+      } else if (tag == kLeaseDone) {
+        done.emplace(k.substr(n + 9));
+      } else {
+        return Corrupt("lease", k);
+      }
       return Status::Ok();
     });
+    drop_done();
   }
   if (s.ok()) {
     // structure: id origin 0x00 graph(1) node -> value (8-byte double).
@@ -494,8 +540,22 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
 struct ShardWriter::Impl {
   QueueStore::Impl* store = nullptr;
   std::string prefix;
-  // Indexed so the opic order reads its own uncommitted writes.
+  // Indexed so the opic order and the search index read their own
+  // uncommitted writes (a point lookup per link for opic).
   rocksdb::WriteBatchWithIndex batch{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  // Every other family: nothing reads it back before Commit, so its writes
+  // skip the index (a skip-list insert per key was most of the cost of a
+  // lease: one tier erase and one lease entry per URL).
+  rocksdb::WriteBatch plain;
+  // The tier queues, also unindexed: they are read back (TierRead) only
+  // when a window runs dry, so the index of this batch's tier writes is
+  // built then, from the records not yet in it (IndexTierOps).
+  rocksdb::WriteBatch tier_ops;
+  rocksdb::WriteBatchWithIndex tier_index{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  uint32_t tier_ops_indexed = 0;
+  // URLs reported done per open lease, written at Commit unless the lease
+  // closes first (its range delete covers them).
+  std::map<uint64_t, std::vector<std::string>> lease_done;
   // A failed read (opic) fails the next Commit, so the request is refused
   // whole and the shard reloaded.
   Status read_error;
@@ -527,15 +587,76 @@ struct ShardWriter::Impl {
     PutU64(&k, seq);
     return k;
   }
-  std::string LeaseKey(uint64_t id, const std::string* url) const {
+  std::string LeaseKey(uint64_t id, char tag, std::string_view url = {}) const {
     std::string k = prefix;
     PutU64(&k, id);
-    k.push_back(url ? '\1' : '\0');
-    if (url) k += *url;
+    k.push_back(tag);
+    k.append(url);
     return k;
   }
-  void Put(Cf c, const std::string& k, const std::string& v) { (void)batch.Put(cf(c), k, v); }
-  void Delete(Cf c, const std::string& k) { (void)batch.Delete(cf(c), k); }
+  static bool Indexed(Cf c) { return c == kOpic || c == kDocs || c == kDocMap || c == kPostings || c == kTerms; }
+  void Put(Cf c, const std::string& k, const std::string& v) {
+    if (Indexed(c)) {
+      (void)batch.Put(cf(c), k, v);
+    } else if (c == kTiers) {
+      (void)tier_ops.Put(cf(c), k, v);
+    } else {
+      (void)plain.Put(cf(c), k, v);
+    }
+  }
+  void Delete(Cf c, const std::string& k) {
+    if (Indexed(c)) {
+      (void)batch.Delete(cf(c), k);
+    } else if (c == kTiers) {
+      (void)tier_ops.Delete(cf(c), k);
+    } else {
+      (void)plain.Delete(cf(c), k);
+    }
+  }
+  // Records in the three batches together.
+  [[nodiscard]] uint32_t Count() { return batch.GetWriteBatch()->Count() + plain.Count() + tier_ops.Count(); }
+  void Clear() {
+    batch.Clear();
+    plain.Clear();
+    tier_ops.Clear();
+    tier_index.Clear();
+    tier_ops_indexed = 0;
+    lease_done.clear();
+  }
+  // Brings tier_index up to date with tier_ops, so reads see this batch's
+  // tier writes. Returns the iterator a reader merges over the store.
+  rocksdb::Iterator* TierIterator() {
+    rocksdb::ColumnFamilyHandle* tiers = cf(kTiers);
+    if (tier_ops.Count() > tier_ops_indexed) {
+      struct Indexer : rocksdb::WriteBatch::Handler {
+        rocksdb::WriteBatchWithIndex* index;
+        rocksdb::ColumnFamilyHandle* family;
+        uint32_t skip;
+        rocksdb::Status PutCF(uint32_t, const rocksdb::Slice& k, const rocksdb::Slice& v) override {
+          if (skip > 0) {
+            --skip;
+          } else {
+            (void)index->Put(family, k, v);
+          }
+          return rocksdb::Status::OK();
+        }
+        rocksdb::Status DeleteCF(uint32_t, const rocksdb::Slice& k) override {
+          if (skip > 0) {
+            --skip;
+          } else {
+            (void)index->Delete(family, k);
+          }
+          return rocksdb::Status::OK();
+        }
+      } indexer;
+      indexer.index = &tier_index;
+      indexer.family = tiers;
+      indexer.skip = tier_ops_indexed;
+      NoteRead(tier_ops.Iterate(&indexer), "indexing tier writes");
+      tier_ops_indexed = tier_ops.Count();
+    }
+    return tier_index.NewIteratorWithBase(tiers, store->db->NewIterator(rocksdb::ReadOptions(), tiers));
+  }
   // opic: prefix 'Q' sort(8, descending) seq(8) -> entry; prefix 'H' hash(8) -> sort(8) seq(8).
   std::string OpicQueueKey(const OpicKey& key) const {
     std::string k = prefix;
@@ -607,15 +728,21 @@ void ShardWriter::OriginChanged(const std::string& origin, const OriginRecord& r
 }
 void ShardWriter::LeaseOpened(uint64_t schedule_id, const LeaseRecord& lease,
                               const std::vector<FrontierEntry>& entries) {
-  impl_->Put(kLeases, impl_->LeaseKey(schedule_id, nullptr), EncodeLease(lease));
-  for (const auto& e : entries) impl_->Put(kLeases, impl_->LeaseKey(schedule_id, &e.url), EncodeEntry(e));
+  impl_->Put(kLeases, impl_->LeaseKey(schedule_id, kLeaseHeader), EncodeLease(lease));
+  // All entries in one record: one key per URL cost a memtable insert each.
+  std::string all;
+  for (const auto& e : entries) PutStr(&all, EncodeEntry(e));
+  impl_->Put(kLeases, impl_->LeaseKey(schedule_id, kLeaseEntries), all);
 }
 void ShardWriter::LeaseUrlDone(uint64_t schedule_id, const std::string& url) {
-  impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, &url));
+  impl_->lease_done[schedule_id].push_back(url);
 }
-void ShardWriter::LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) {
-  impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, nullptr));
-  for (const auto& u : urls) impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, &u));
+void ShardWriter::LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& /*urls*/) {
+  // Every record of the lease (header, entries of either layout, done
+  // marks) in one range delete.
+  impl_->lease_done.erase(schedule_id);
+  (void)impl_->plain.DeleteRange(impl_->cf(kLeases), impl_->LeaseKey(schedule_id, kLeaseHeader),
+                                 impl_->LeaseKey(schedule_id + 1, kLeaseHeader));
 }
 
 void ShardWriter::CldChanged(const std::string& cld, const CldStats& stats) {
@@ -695,9 +822,7 @@ std::vector<SeqEntry> ShardWriter::TierRead(int32_t tier, uint64_t after, size_t
   std::vector<SeqEntry> out;
   if (after == UINT64_MAX) return out;
   const std::string p = impl_->TierKey('T', tier);
-  rocksdb::ColumnFamilyHandle* cf = impl_->cf(kTiers);
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->batch.NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  std::unique_ptr<rocksdb::Iterator> it(impl_->TierIterator());
   for (it->Seek(impl_->TierEntryKey(tier, after + 1)); it->Valid() && it->key().starts_with(p) && out.size() < n;
        it->Next()) {
     const std::string_view k(it->key().data(), it->key().size());
@@ -719,9 +844,7 @@ std::map<int32_t, TierStore::TierInfo> ShardWriter::TierSummary() {
   std::map<int32_t, int64_t> counts;
   for (const auto& [tier, c] : m.tier_counts) counts[tier] += static_cast<int64_t>(c);
   for (const auto& [tier, d] : m.tier_delta) counts[tier] += d;
-  rocksdb::ColumnFamilyHandle* cf = m.cf(kTiers);
-  std::unique_ptr<rocksdb::Iterator> it(
-      m.batch.NewIteratorWithBase(cf, m.store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  std::unique_ptr<rocksdb::Iterator> it(m.TierIterator());
   for (const auto& [tier, c] : counts) {
     if (c <= 0) continue;
     const std::string p = m.TierKey('T', tier);
@@ -841,16 +964,34 @@ Status ShardWriter::Commit() {
     }
     m.tier_delta.clear();
   }
+  for (const auto& [id, urls] : m.lease_done) {
+    for (const std::string& u : urls) m.Put(kLeases, m.LeaseKey(id, kLeaseDone, u), "");
+  }
+  m.lease_done.clear();
   Status s = impl_->read_error;
   impl_->read_error = Status::Ok();
-  if (impl_->batch.GetWriteBatch()->Count() == 0) return s;
+  if (m.Count() == 0) return s;
   if (s.ok() && impl_->store->fail_writes) {
     s = Status::IoError("queue store: write failed (injected by a test)");
   } else if (s.ok()) {
-    s = FromRocks(impl_->store->db->Write(impl_->store->write_options, impl_->batch.GetWriteBatch()),
-                  "queue store write");
+    // One atomic write of the three batches (they touch disjoint families,
+    // so their order does not matter).
+    const rocksdb::WriteBatch* indexed = m.batch.GetWriteBatch();
+    rocksdb::Status rs;
+    if (m.tier_ops.Count() == 0 && indexed->Count() == 0) {
+      rs = m.store->db->Write(m.store->write_options, &m.plain);
+    } else if (m.plain.Count() == 0 && indexed->Count() == 0) {
+      rs = m.store->db->Write(m.store->write_options, &m.tier_ops);
+    } else {
+      std::string rep = m.plain.Data();
+      AppendBatch(&rep, m.tier_ops);
+      AppendBatch(&rep, *indexed);
+      rocksdb::WriteBatch all(std::move(rep));
+      rs = m.store->db->Write(m.store->write_options, &all);
+    }
+    s = FromRocks(rs, "queue store write");
   }
-  impl_->batch.Clear();
+  m.Clear();
   if (s.ok()) {
     for (const auto& [tier, c] : counts) m.tier_counts[tier] = c;
     if (m.next_seen_record && wrote_seen) ++*m.next_seen_record;
@@ -859,7 +1000,7 @@ Status ShardWriter::Commit() {
 }
 
 void ShardWriter::Discard() {
-  impl_->batch.Clear();
+  impl_->Clear();
   impl_->read_error = Status::Ok();
   impl_->order_state_set = false;
   impl_->tier_delta.clear();
@@ -869,8 +1010,8 @@ void ShardWriter::Discard() {
 
 size_t ShardWriter::pending() const {
   // A read error counts as a change, so the next Commit reports it.
-  return static_cast<size_t>(impl_->batch.GetWriteBatch()->Count()) + (impl_->read_error.ok() ? 0 : 1) +
-         (impl_->order_state_set ? 1 : 0) + impl_->clds.size() + impl_->seen.size() / 8;
+  return static_cast<size_t>(impl_->Count()) + (impl_->read_error.ok() ? 0 : 1) +
+         (impl_->order_state_set ? 1 : 0) + impl_->clds.size() + impl_->seen.size() / 8 + impl_->lease_done.size();
 }
 
 }  // namespace crawl::queueserver

@@ -13,7 +13,9 @@
 //                                                  "tiers" by Load)
 //   waiting  id origin 0x00 seq(8) -> entry       (pages waiting for robots.txt)
 //   origins  id origin -> robots state + serialized rules
-//   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x01 url -> entry
+//   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x02 -> every
+//            entry; id schedule(8) 0x03 url -> "" (reported done); older
+//            stores: id schedule(8) 0x01 url -> entry. Closed by one range delete.
 //   log      id index(8) -> FetchRecord
 //   batches  id key -> ""                         (applied batch keys)
 //   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, DESIGN.md 5.1)

@@ -1,10 +1,24 @@
 // See url_seen.h for the design and its error odds.
 #include "queueserver/url_seen.h"
 
+#include <openssl/evp.h>
+
 #include <algorithm>
+
+#include "common/hash.h"
 
 namespace crawl::queueserver {
 namespace {
+
+// One MD5 algorithm object and context per thread, reused across calls.
+struct Md5Context {
+  EVP_MD* md = EVP_MD_fetch(nullptr, "MD5", nullptr);
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~Md5Context() {
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+  }
+};
 
 constexpr size_t kMinPendingSlots = size_t{1} << 17;
 constexpr int kLowBits = 64 - 16;  // bits below the segment number
@@ -16,6 +30,19 @@ size_t SegmentOf(uint64_t hash) { return static_cast<size_t>(hash >> kLowBits); 
 size_t SlotOf(uint64_t hash, size_t mask) { return static_cast<size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 20) & mask; }
 
 }  // namespace
+
+uint64_t UrlKey(std::string_view url) {
+  thread_local Md5Context c;
+  unsigned char md5[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (!c.md || !c.ctx || EVP_DigestInit_ex2(c.ctx, c.md, nullptr) != 1 ||
+      EVP_DigestUpdate(c.ctx, url.data(), url.size()) != 1 || EVP_DigestFinal_ex(c.ctx, md5, &len) != 1 || len != 16)
+    return hash::Hash8(url);  // no reusable context (allocation failed): the one-shot path
+  // Hash8's folding: byte i is md5[i] ^ md5[i + 8], big-endian.
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(md5[i] ^ md5[i + 8]);
+  return v;
+}
 
 UrlSeenSet::UrlSeenSet() : segments_(kSegments), pending_(kMinPendingSlots, 0) {}
 

@@ -2,7 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <random>
+#include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -83,4 +86,25 @@ TEST_CASE("url seen set stays near 8 bytes per url", "[unit]") {
   const double per_url = static_cast<double>(seen.MemoryBytes()) / static_cast<double>(seen.size());
   CHECK(per_url < 10.0);
   CHECK(per_url > 8.0);
+}
+
+TEST_CASE("url key: the same value as Hash8 for every length, on every thread", "[unit]") {
+  // Stores keep Hash8 values: the reused MD5 context must not change them,
+  // across block boundaries (55, 56, 64 bytes) and after long inputs.
+  std::vector<std::string> inputs = {"", "http://a.test/", std::string(55, 'x'), std::string(56, 'y'),
+                                     std::string(64, 'z'), std::string(1000, 'w'), "http://\xc3\xa9.test/\x01"};
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 200; ++i) {
+    std::string s(rng() % 300, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    inputs.push_back(std::move(s));
+  }
+  for (const std::string& s : inputs) REQUIRE(crawl::queueserver::UrlKey(s) == crawl::hash::Hash8(s));
+  std::atomic<int> mismatches{0};
+  std::thread other([&] {
+    for (const std::string& s : inputs)
+      if (crawl::queueserver::UrlKey(s) != crawl::hash::Hash8(s)) ++mismatches;
+  });
+  other.join();
+  CHECK(mismatches == 0);
 }
