@@ -58,7 +58,9 @@ Frontier::OriginEntry* Frontier::OriginOfUrl(const std::string& url) {
   }
   if (last_origin_ && last_origin_->first == origin) return last_origin_;
   // Nodes of an unordered_map stay put when it grows; origins are never erased.
-  last_origin_ = &*origins_.try_emplace(std::string(origin)).first;
+  auto it = origins_.find(origin);
+  if (it == origins_.end()) it = origins_.try_emplace(std::string(origin)).first;
+  last_origin_ = &*it;
   return last_origin_;
 }
 
@@ -72,7 +74,11 @@ void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
 }
 
 void Frontier::Restore(FrontierImage image) {
-  seen_.Restore(std::move(image.seen));
+  if (image.seen_set) {
+    seen_ = std::move(*image.seen_set);
+  } else {
+    seen_.Restore(std::move(image.seen));
+  }
   for (auto& [origin, record] : image.origins) {
     OriginState& st = OriginFor(origin);
     st.record = std::move(record);

@@ -111,17 +111,30 @@ double FromDescendingBits(uint64_t desc) {
 }
 
 // url, referrer, depth, weight, tier, cash, retries, then the kind byte.
+void AppendEntry(std::string* out, const FrontierEntry& e) {
+  PutStr(out, e.url);
+  PutStr(out, e.referrer);
+  PutU32(out, e.depth);
+  PutU32(out, e.weight);
+  PutU32(out, static_cast<uint32_t>(e.tier));
+  PutF64(out, e.cash);
+  PutU32(out, e.retries);
+  out->push_back(e.kind == UrlKind::kRobots ? 'R' : 'P');
+}
 std::string EncodeEntry(const FrontierEntry& e) {
   std::string out;
-  PutStr(&out, e.url);
-  PutStr(&out, e.referrer);
-  PutU32(&out, e.depth);
-  PutU32(&out, e.weight);
-  PutU32(&out, static_cast<uint32_t>(e.tier));
-  PutF64(&out, e.cash);
-  PutU32(&out, e.retries);
-  out.push_back(e.kind == UrlKind::kRobots ? 'R' : 'P');
+  out.reserve(e.url.size() + e.referrer.size() + 33);
+  AppendEntry(&out, e);
   return out;
+}
+// AppendEntry with its length first (PutStr of the encoded entry, without
+// the intermediate string).
+void AppendSizedEntry(std::string* out, const FrontierEntry& e) {
+  const size_t at = out->size();
+  PutU32(out, 0);
+  AppendEntry(out, e);
+  const auto n = static_cast<uint32_t>(out->size() - at - 4);
+  for (int i = 0; i < 4; ++i) (*out)[at + static_cast<size_t>(i)] = static_cast<char>((n >> (8 * (3 - i))) & 0xff);
 }
 
 bool DecodeEntry(std::string_view d, FrontierEntry* e) {
@@ -379,16 +392,36 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
   rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kMeta], p + "o", &value);
   if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading order state");
   if (rs.ok()) f.order_state = value;
-  Status s = impl_->Scan(kSeen, p, [&](std::string_view k, std::string_view v) {
-    if (k.size() == n + 8) {  // one hash per key (older stores)
-      f.seen.push_back(ReadU64(k.substr(n)));
-      return Status::Ok();
-    }
-    // One record per commit: the hashes it added, 8 bytes each.
-    if (k.size() != n + 9 || k[n] != 'B' || v.size() % 8 != 0) return Corrupt("seen", k);
-    for (size_t i = 0; i < v.size(); i += 8) f.seen.push_back(ReadU64(v.substr(i)));
-    return Status::Ok();
-  });
+  // The URL-seen set, built in place: two passes over the family (both on
+  // one snapshot) instead of a vector of every hash beside the set.
+  Status s;
+  {
+    const rocksdb::Snapshot* snapshot = db.GetSnapshot();
+    rocksdb::ReadOptions at_snapshot;
+    at_snapshot.snapshot = snapshot;
+    auto scan = [&](const std::function<void(uint64_t)>& visit) {
+      std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(at_snapshot, impl_->cf[kSeen]));
+      for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+        const std::string_view k(it->key().data(), it->key().size());
+        const std::string_view v(it->value().data(), it->value().size());
+        if (k.size() == n + 8) {  // one hash per key (older stores)
+          visit(ReadU64(k.substr(n)));
+          continue;
+        }
+        // One record per commit: the hashes it added, 8 bytes each.
+        if (k.size() != n + 9 || k[n] != 'B' || v.size() % 8 != 0) {
+          s = Corrupt("seen", k);
+          return false;
+        }
+        for (size_t i = 0; i < v.size(); i += 8) visit(ReadU64(v.substr(i)));
+      }
+      s = FromRocks(it->status(), "reading the URL-seen set");
+      return s.ok();
+    };
+    f.seen_set = std::make_unique<UrlSeenSet>();
+    if (!f.seen_set->RestoreFromScan(scan) && s.ok()) s = Status::Internal("the URL-seen set changed while loading");
+    db.ReleaseSnapshot(snapshot);
+  }
   // Pages in the single FIFO of older stores ('P' keys) move to the tier
   // queues, counts included, in one atomic write; the rest of Load then
   // reads the new layout. The structure order still journals its pages
@@ -731,7 +764,10 @@ void ShardWriter::LeaseOpened(uint64_t schedule_id, const LeaseRecord& lease,
   impl_->Put(kLeases, impl_->LeaseKey(schedule_id, kLeaseHeader), EncodeLease(lease));
   // All entries in one record: one key per URL cost a memtable insert each.
   std::string all;
-  for (const auto& e : entries) PutStr(&all, EncodeEntry(e));
+  size_t bytes = 0;
+  for (const auto& e : entries) bytes += e.url.size() + e.referrer.size() + 37;
+  all.reserve(bytes);
+  for (const auto& e : entries) AppendSizedEntry(&all, e);
   impl_->Put(kLeases, impl_->LeaseKey(schedule_id, kLeaseEntries), all);
 }
 void ShardWriter::LeaseUrlDone(uint64_t schedule_id, const std::string& url) {

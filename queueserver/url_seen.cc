@@ -169,6 +169,42 @@ void UrlSeenSet::Restore(std::vector<uint64_t> hashes) {
   }
 }
 
+bool UrlSeenSet::RestoreFromScan(const HashScan& scan) {
+  for (Segment& seg : segments_) seg = Segment{};
+  std::vector<uint64_t>(kMinPendingSlots, 0).swap(pending_);
+  pending_count_ = 0;
+  pending_has_zero_ = false;
+  sorted_count_ = 0;
+  // Pass 1: how many hashes fall in each segment.
+  std::vector<uint32_t> count(kSegments, 0);
+  if (!scan([&](uint64_t h) { ++count[SegmentOf(h)]; })) return false;
+  for (size_t s = 0; s < kSegments; ++s) {
+    if (count[s] > 0) segments_[s].keys = std::make_unique_for_overwrite<uint64_t[]>(count[s]);
+  }
+  // Pass 2: fill; `size` counts the hashes placed so far.
+  bool overflow = false;
+  const bool ok = scan([&](uint64_t h) {
+    Segment& seg = segments_[SegmentOf(h)];
+    if (seg.size == count[SegmentOf(h)]) {
+      overflow = true;
+      return;
+    }
+    seg.keys[seg.size++] = h;
+  });
+  bool same = ok && !overflow;
+  for (size_t s = 0; s < kSegments && same; ++s) same = segments_[s].size == count[s];
+  if (!same) {
+    for (Segment& seg : segments_) seg = Segment{};
+    return false;
+  }
+  for (Segment& seg : segments_) {
+    std::sort(seg.keys.get(), seg.keys.get() + seg.size);
+    seg.size = static_cast<uint32_t>(std::unique(seg.keys.get(), seg.keys.get() + seg.size) - seg.keys.get());
+    sorted_count_ += seg.size;
+  }
+  return true;
+}
+
 size_t UrlSeenSet::MemoryBytes() const {
   return segments_.capacity() * sizeof(Segment) + sorted_count_ * sizeof(uint64_t) +
          pending_.capacity() * sizeof(uint64_t);

@@ -47,6 +47,9 @@ class UrlSeenSet {
   UrlSeenSet();
   UrlSeenSet(const UrlSeenSet&) = delete;
   UrlSeenSet& operator=(const UrlSeenSet&) = delete;
+  // A moved-from set may only be destroyed or assigned to.
+  UrlSeenSet(UrlSeenSet&&) = default;
+  UrlSeenSet& operator=(UrlSeenSet&&) = default;
 
   // Adds `hash`; true when it was not in the set before.
   bool Insert(uint64_t hash);
@@ -60,6 +63,16 @@ class UrlSeenSet {
 
   // Replaces the content with `hashes` (any order, duplicates allowed).
   void Restore(std::vector<uint64_t> hashes);
+
+  // Replaces the content with the hashes `scan` yields (any order,
+  // duplicates allowed), in the memory of the finished set: `scan` runs
+  // twice, once to size each segment and once to fill it, so no copy of
+  // every hash is held (Restore's vector was as large as the set).
+  // `scan(visit)` calls visit for every hash and returns false on failure.
+  // Returns false, leaving the set empty, when a scan fails or the two
+  // scans disagree.
+  using HashScan = std::function<bool(const std::function<void(uint64_t)>&)>;
+  [[nodiscard]] bool RestoreFromScan(const HashScan& scan);
 
   [[nodiscard]] size_t size() const { return sorted_count_ + pending_count_; }
   // Heap bytes held (segments, pending table, headers).

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
@@ -107,4 +108,47 @@ TEST_CASE("url key: the same value as Hash8 for every length, on every thread", 
   });
   other.join();
   CHECK(mismatches == 0);
+}
+
+TEST_CASE("url seen set restored from two scans holds exactly the scanned hashes", "[unit]") {
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> hashes;
+  for (int i = 0; i < 300'000; ++i) hashes.push_back(rng());
+  hashes.push_back(0);            // the value the pending table cannot hold
+  hashes.push_back(hashes[17]);   // duplicates count once
+  hashes.push_back(hashes[4242]);
+  int scans = 0;
+  UrlSeenSet seen;
+  REQUIRE(seen.RestoreFromScan([&](const std::function<void(uint64_t)>& visit) {
+    ++scans;
+    for (uint64_t h : hashes) visit(h);
+    return true;
+  }));
+  CHECK(scans == 2);
+  CHECK(seen.size() == 300'001);
+  for (int i = 0; i < 300'000; i += 7) CHECK(seen.Contains(hashes[static_cast<size_t>(i)]));
+  CHECK(seen.Contains(0));
+  std::mt19937_64 other(12);
+  for (int i = 0; i < 1000; ++i) CHECK(!seen.Contains(other()));
+  // Still a working set: inserts after the restore.
+  CHECK(!seen.Insert(hashes[5]));
+  CHECK(seen.Insert(other()));
+  // Memory: the set itself, no second copy of the hashes held.
+  CHECK(seen.MemoryBytes() < 300'001 * 8 + (size_t{4} << 20));
+
+  // A failing scan, or scans that disagree, leave it empty and say so.
+  UrlSeenSet failed;
+  CHECK(!failed.RestoreFromScan([&](const std::function<void(uint64_t)>& visit) {
+    visit(1);
+    return false;
+  }));
+  CHECK(failed.size() == 0);
+  scans = 0;
+  CHECK(!failed.RestoreFromScan([&](const std::function<void(uint64_t)>& visit) {
+    for (uint64_t h : hashes) visit(h);
+    if (++scans == 2) visit(hashes[3] ^ 1);  // one more hash the second time
+    return true;
+  }));
+  CHECK(failed.size() == 0);
+  CHECK(!failed.Contains(hashes[3]));
 }
