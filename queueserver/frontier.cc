@@ -259,6 +259,11 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   OpenLease lease;
   lease.fetcher_id = fetcher_id;
   lease.deadline_ms = now_ms + options_.lease_ms;
+  // Sized once: growing them entry by entry reallocated and rehashed a
+  // schedule's worth of entries a dozen times.
+  const size_t expect = std::min(max_urls, robots_ready_.size() + order_->size());
+  schedule.entries.reserve(expect);
+  lease.outstanding.reserve(expect);
 
   auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin, OriginState& st) {
     if (q == QueueKind::kPages) {

@@ -858,6 +858,7 @@ std::vector<SeqEntry> ShardWriter::TierRead(int32_t tier, uint64_t after, size_t
   std::vector<SeqEntry> out;
   if (after == UINT64_MAX) return out;
   const std::string p = impl_->TierKey('T', tier);
+  out.reserve(std::min<size_t>(n, 1 << 16));
   std::unique_ptr<rocksdb::Iterator> it(impl_->TierIterator());
   for (it->Seek(impl_->TierEntryKey(tier, after + 1)); it->Valid() && it->key().starts_with(p) && out.size() < n;
        it->Next()) {

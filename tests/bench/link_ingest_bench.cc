@@ -62,6 +62,12 @@ int main(int argc, char** argv) {
   qs::Frontier frontier(options, writer.get(), writer.get());
   frontier.SetJournal(writer.get());
   int64_t now = 1'000'000;
+  // The crawl's record, so the store can be loaded back at the end.
+  crawl::v1::CrawlInfo crawl;
+  crawl.set_crawl_id(1);
+  crawl.set_state(crawl::v1::CRAWL_STATE_RUNNING);
+  crawl.mutable_params()->set_order("host_budget");
+  writer->PutCrawl(crawl);
 
   // Robots of every host known first (404: allow all), so links go to tiers.
   for (uint64_t h = 0; h < hosts; ++h) {

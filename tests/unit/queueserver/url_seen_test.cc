@@ -89,7 +89,7 @@ TEST_CASE("url seen set stays near 8 bytes per url", "[unit]") {
   CHECK(per_url > 8.0);
 }
 
-TEST_CASE("url key: the same value as Hash8 for every length, on every thread", "[unit]") {
+TEST_CASE("url key: the same value as Hash8 for every length and on every thread", "[unit]") {
   // Stores keep Hash8 values: the reused MD5 context must not change them,
   // across block boundaries (55, 56, 64 bytes) and after long inputs.
   std::vector<std::string> inputs = {"", "http://a.test/", std::string(55, 'x'), std::string(56, 'y'),
