@@ -31,8 +31,10 @@
 //            read by the index through the ShardWriter, not loaded at start-up
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
-// journal) into one rocksdb::WriteBatch; Commit() writes it atomically with
-// the write-ahead log on. RocksDB types stay inside queue_store.cc; errors
+// journal): families read back before Commit (opic, the index) in an
+// indexed batch, the tier queues in a batch indexed only when read, the
+// rest in a plain one; Commit() writes them as one atomic batch with the
+// write-ahead log on. RocksDB types stay inside queue_store.cc; errors
 // come back as crawl::Status. Thread-safety: QueueStore may be used from any
 // thread; a ShardWriter by one thread at a time.
 #pragma once
