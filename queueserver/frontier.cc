@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "common/hash.h"
+#include "queueserver/url_seen.h"
 #include "common/url.h"
 
 namespace crawl::queueserver {
@@ -58,7 +58,9 @@ Frontier::OriginEntry* Frontier::OriginOfUrl(const std::string& url) {
   }
   if (last_origin_ && last_origin_->first == origin) return last_origin_;
   // Nodes of an unordered_map stay put when it grows; origins are never erased.
-  last_origin_ = &*origins_.try_emplace(std::string(origin)).first;
+  auto it = origins_.find(origin);
+  if (it == origins_.end()) it = origins_.try_emplace(std::string(origin)).first;
+  last_origin_ = &*it;
   return last_origin_;
 }
 
@@ -72,7 +74,11 @@ void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
 }
 
 void Frontier::Restore(FrontierImage image) {
-  seen_.Restore(std::move(image.seen));
+  if (image.seen_set) {
+    seen_ = std::move(*image.seen_set);
+  } else {
+    seen_.Restore(std::move(image.seen));
+  }
   for (auto& [origin, record] : image.origins) {
     OriginState& st = OriginFor(origin);
     st.record = std::move(record);
@@ -96,8 +102,8 @@ void Frontier::Restore(FrontierImage image) {
     lease.origins = std::move(l.record.origins);
     for (const std::string& origin : lease.origins) OriginFor(origin).leased_by = l.id;
     for (auto& e : l.entries) {
-      std::string u = e.url;
-      lease.outstanding.emplace(std::move(u), std::move(e));
+      const uint64_t h = UrlKey(e.url);
+      lease.outstanding.emplace(h, std::move(e));
     }
     leased_count_ += lease.outstanding.size();
     leases_[l.id] = std::move(lease);
@@ -111,7 +117,7 @@ void Frontier::Restore(FrontierImage image) {
 bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_count) {
   // 8-byte URL hash: with n URLs the chance of any collision is about
   // n^2 / 2^65 (3e-8 at a million URLs), the price of a fixed-size key.
-  const uint64_t h = hash::Hash8(entry.url);
+  const uint64_t h = UrlKey(entry.url);
   if (!seen_.Insert(h)) return false;
   if (journal_) journal_->Seen(h);
   ++activity_;
@@ -164,7 +170,7 @@ size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
   if (group.empty()) return 0;
   is_new_.assign(group.size(), false);
   for (size_t k = 0; k < group.size(); ++k) {
-    const uint64_t h = hash::Hash8(group[k].entry.url);
+    const uint64_t h = UrlKey(group[k].entry.url);
     is_new_[k] = seen_.Insert(h);
     if (is_new_[k] && journal_) journal_->Seen(h);
   }
@@ -253,6 +259,11 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   OpenLease lease;
   lease.fetcher_id = fetcher_id;
   lease.deadline_ms = now_ms + options_.lease_ms;
+  // Sized once: growing them entry by entry reallocated and rehashed a
+  // schedule's worth of entries a dozen times.
+  const size_t expect = std::min(max_urls, robots_ready_.size() + order_->size());
+  schedule.entries.reserve(expect);
+  lease.outstanding.reserve(expect);
 
   auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin, OriginState& st) {
     if (q == QueueKind::kPages) {
@@ -265,8 +276,8 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
       lease.origins.push_back(origin);
     }
     schedule.entries.push_back(e.entry);
-    std::string u = e.entry.url;
-    lease.outstanding.emplace(std::move(u), std::move(e.entry));
+    const uint64_t h = UrlKey(e.entry.url);
+    lease.outstanding.emplace(h, std::move(e.entry));
   };
 
   // robots.txt first: each is its origin's only URL in flight.
@@ -337,7 +348,7 @@ ReportResult Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome,
   std::optional<FrontierEntry> leased;
   auto it = leases_.find(schedule_id);
   if (it != leases_.end()) {
-    auto entry = it->second.outstanding.find(outcome.url);
+    auto entry = it->second.outstanding.find(UrlKey(outcome.url));
     if (entry != it->second.outstanding.end()) {
       leased = std::move(entry->second);
       it->second.outstanding.erase(entry);

@@ -123,6 +123,9 @@ struct FrontierScalars {
 // Everything needed to rebuild a Frontier (what a store loads).
 struct FrontierImage {
   std::vector<uint64_t> seen;
+  // The URL-seen set built directly by a store (UrlSeenSet::RestoreFromScan,
+  // bounded memory); when set, `seen` is empty.
+  std::unique_ptr<UrlSeenSet> seen_set;
   std::vector<std::pair<std::string, OriginRecord>> origins;
   // Per origin, in wait order (ascending seq).
   std::vector<std::pair<std::string, std::vector<SeqEntry>>> waiting;
@@ -246,7 +249,9 @@ class Frontier {
     std::map<std::string, uint32_t> errors;  // HTTP errors per origin (memory only)
     std::string fetcher_id;
     int64_t deadline_ms = 0;
-    std::unordered_map<std::string, FrontierEntry> outstanding;  // by URL
+    // By 8-byte URL hash (the seen set's key: two URLs of one lease share a
+    // hash with odds under 2^-38 at 5,000 URLs); saves a URL copy per URL.
+    std::unordered_map<uint64_t, FrontierEntry> outstanding;
     std::vector<std::string> origins;
   };
 
@@ -272,7 +277,7 @@ class Frontier {
   FrontierOptions options_;
   uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
   UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
-  std::unordered_map<std::string, OriginState> origins_;
+  std::unordered_map<std::string, OriginState, StringViewHash, std::equal_to<>> origins_;
   SeqQueue robots_ready_;                             // robots.txt URLs to lease first
   std::unique_ptr<FrontierOrder> order_;              // ready pages
   // Pages reported in the current request, for the links found on them.

@@ -74,7 +74,7 @@ TieredOrder::CldEntry& TieredOrder::CldOf(const std::string& u) {
     host = parsed;
   }
   if (last_cld_ && host == last_host_) return *last_cld_;
-  auto cached = host_cld_.find(std::string(host));
+  auto cached = host_cld_.find(host);
   if (cached == host_cld_.end()) {
     std::string cld;
     if (!host.empty()) {

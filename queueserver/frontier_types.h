@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/robots.h"
@@ -22,6 +24,14 @@ enum class QueueKind { kRobots, kPages };
 
 // A URL waiting in, or leased from, the frontier, with the data the crawl
 // orders attach to it (DESIGN.md section 5).
+// Hash of std::string keys that also takes string_views, so a lookup by
+// a view into a URL needs no temporary string (C++20 heterogeneous lookup:
+// use with std::equal_to<>).
+struct StringViewHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct FrontierEntry {
   std::string url;       // canonical absolute URL
   std::string referrer;  // page it was first found on; "" for seeds

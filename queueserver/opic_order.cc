@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "common/cld.h"
-#include "common/hash.h"
+#include "queueserver/url_seen.h"
 #include "common/url.h"
 
 namespace crawl::queueserver {
@@ -117,7 +117,7 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
     if (is_new[k]) {
       links[k].entry.cash = chain_.InitialScore(links[k].entry.url, share);
       pending->second -= share;
-    } else if (share > 0 && Credit(hash::Hash8(links[k].entry.url), share)) {
+    } else if (share > 0 && Credit(UrlKey(links[k].entry.url), share)) {
       pending->second -= share;
     }
     // Otherwise the share stays pending and is lost at EndRequest.
@@ -179,7 +179,7 @@ void OpicOrder::Push(FrontierEntry e, bool /*front*/) {
   // The cash it carries becomes raw cash relative to the current bonus.
   e.cash -= bonus_;
   const OpicKey key{chain_.SortValue(e.url, e.cash), next_seq_++};
-  const uint64_t h = hash::Hash8(e.url);
+  const uint64_t h = UrlKey(e.url);
   store_->OpicPut(key, h, e);
   ++count_;
   Admit(key, Held{h, std::move(e)});
@@ -191,7 +191,7 @@ void OpicOrder::Refill() {
   for (auto& [key, entry] : top) {
     if (mem_.size() >= options_.ram_budget_urls) break;
     if (popped_.count(key.seq) || mem_.count(key)) continue;
-    const uint64_t h = hash::Hash8(entry.url);
+    const uint64_t h = UrlKey(entry.url);
     mem_hash_[h] = key;
     mem_.emplace(key, Held{h, std::move(entry)});
     --spilled_;
@@ -257,7 +257,7 @@ void OpicOrder::EndRequest() {
 }
 
 std::optional<double> OpicOrder::CashOf(const std::string& u) {
-  const uint64_t h = hash::Hash8(u);
+  const uint64_t h = UrlKey(u);
   if (auto m = mem_hash_.find(h); m != mem_hash_.end()) return mem_.at(m->second).entry.cash + bonus_;
   auto key = store_->OpicFind(h);
   if (!key) return std::nullopt;

@@ -6,6 +6,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
+#include <rocksdb/slice_transform.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_batch.h>
 
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <string_view>
 
 namespace crawl::queueserver {
@@ -110,17 +112,30 @@ double FromDescendingBits(uint64_t desc) {
 }
 
 // url, referrer, depth, weight, tier, cash, retries, then the kind byte.
+void AppendEntry(std::string* out, const FrontierEntry& e) {
+  PutStr(out, e.url);
+  PutStr(out, e.referrer);
+  PutU32(out, e.depth);
+  PutU32(out, e.weight);
+  PutU32(out, static_cast<uint32_t>(e.tier));
+  PutF64(out, e.cash);
+  PutU32(out, e.retries);
+  out->push_back(e.kind == UrlKind::kRobots ? 'R' : 'P');
+}
 std::string EncodeEntry(const FrontierEntry& e) {
   std::string out;
-  PutStr(&out, e.url);
-  PutStr(&out, e.referrer);
-  PutU32(&out, e.depth);
-  PutU32(&out, e.weight);
-  PutU32(&out, static_cast<uint32_t>(e.tier));
-  PutF64(&out, e.cash);
-  PutU32(&out, e.retries);
-  out.push_back(e.kind == UrlKind::kRobots ? 'R' : 'P');
+  out.reserve(e.url.size() + e.referrer.size() + 33);
+  AppendEntry(&out, e);
   return out;
+}
+// AppendEntry with its length first (PutStr of the encoded entry, without
+// the intermediate string).
+void AppendSizedEntry(std::string* out, const FrontierEntry& e) {
+  const size_t at = out->size();
+  PutU32(out, 0);
+  AppendEntry(out, e);
+  const auto n = static_cast<uint32_t>(out->size() - at - 4);
+  for (int i = 0; i < 4; ++i) (*out)[at + static_cast<size_t>(i)] = static_cast<char>((n >> (8 * (3 - i))) & 0xff);
 }
 
 bool DecodeEntry(std::string_view d, FrontierEntry* e) {
@@ -220,6 +235,28 @@ int32_t ReadTier(std::string_view d) {
   return static_cast<int32_t>(v ^ 0x80000000u);
 }
 
+// Records of one lease under id schedule(8): the header, its entries (one
+// key per URL in older stores; one record of them all now), and a mark per
+// URL reported done while the lease stays open.
+constexpr char kLeaseHeader = '\0';
+constexpr char kLeaseUrl = '\1';
+constexpr char kLeaseEntries = '\2';
+constexpr char kLeaseDone = '\3';
+
+// Appends the records of the write batch `src` (its representation) to the
+// representation `rep` and fixes the record count in rep's header (RocksDB's
+// WriteBatch layout: sequence number (8 bytes), count (4, little-endian),
+// then the records; what WriteBatchInternal::Append does).
+void AppendBatch(std::string* rep, const rocksdb::WriteBatch& src) {
+  constexpr size_t kHeader = 12;
+  if (src.Count() == 0) return;
+  uint32_t count = 0;
+  for (int i = 0; i < 4; ++i) count |= uint32_t{static_cast<uint8_t>((*rep)[8 + i])} << (8 * i);
+  count += src.Count();
+  for (int i = 0; i < 4; ++i) (*rep)[8 + i] = static_cast<char>((count >> (8 * i)) & 0xff);
+  rep->append(src.Data(), kHeader, std::string::npos);
+}
+
 std::string Prefix(uint64_t crawl_id) {
   std::string p;
   PutU64(&p, crawl_id);
@@ -292,6 +329,12 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
     // appends in O(1) and sorts once at flush; the default skip list spent
     // a third of link ingest finding insert positions.
     if (cf == kSeen || cf == kQueue || cf == kLog) cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
+    // The tier queues are read by range, so they keep the skip list; but
+    // each tier is written in ascending sequence numbers (pushes at the
+    // back, erases at the head), so a per-tier insert hint (prefix: crawl
+    // id, 'T', tier) saves most of the search for each insert position.
+    if (cf == kTiers)
+      cf_options.memtable_insert_with_hint_prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(8 + 1 + 4));
     // The index families are read at query time (and doc ids probed at
     // indexing): bloom filters make misses cheap, and one bounded block
     // cache serves them all.
@@ -356,16 +399,36 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
   rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kMeta], p + "o", &value);
   if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading order state");
   if (rs.ok()) f.order_state = value;
-  Status s = impl_->Scan(kSeen, p, [&](std::string_view k, std::string_view v) {
-    if (k.size() == n + 8) {  // one hash per key (older stores)
-      f.seen.push_back(ReadU64(k.substr(n)));
-      return Status::Ok();
-    }
-    // One record per commit: the hashes it added, 8 bytes each.
-    if (k.size() != n + 9 || k[n] != 'B' || v.size() % 8 != 0) return Corrupt("seen", k);
-    for (size_t i = 0; i < v.size(); i += 8) f.seen.push_back(ReadU64(v.substr(i)));
-    return Status::Ok();
-  });
+  // The URL-seen set, built in place: two passes over the family (both on
+  // one snapshot) instead of a vector of every hash beside the set.
+  Status s;
+  {
+    const rocksdb::Snapshot* snapshot = db.GetSnapshot();
+    rocksdb::ReadOptions at_snapshot;
+    at_snapshot.snapshot = snapshot;
+    auto scan = [&](const std::function<void(uint64_t)>& visit) {
+      std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(at_snapshot, impl_->cf[kSeen]));
+      for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+        const std::string_view k(it->key().data(), it->key().size());
+        const std::string_view v(it->value().data(), it->value().size());
+        if (k.size() == n + 8) {  // one hash per key (older stores)
+          visit(ReadU64(k.substr(n)));
+          continue;
+        }
+        // One record per commit: the hashes it added, 8 bytes each.
+        if (k.size() != n + 9 || k[n] != 'B' || v.size() % 8 != 0) {
+          s = Corrupt("seen", k);
+          return false;
+        }
+        for (size_t i = 0; i < v.size(); i += 8) visit(ReadU64(v.substr(i)));
+      }
+      s = FromRocks(it->status(), "reading the URL-seen set");
+      return s.ok();
+    };
+    f.seen_set = std::make_unique<UrlSeenSet>();
+    if (!f.seen_set->RestoreFromScan(scan) && s.ok()) s = Status::Internal("the URL-seen set changed while loading");
+    db.ReleaseSnapshot(snapshot);
+  }
   // Pages in the single FIFO of older stores ('P' keys) move to the tier
   // queues, counts included, in one atomic write; the rest of Load then
   // reads the new layout. The structure order still journals its pages
@@ -441,20 +504,43 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
     });
   }
   if (s.ok()) {
+    // Per lease: header, entries (one key each, or one record of them
+    // all), then the URLs reported done, which are not outstanding.
+    std::unordered_set<std::string> done;
+    auto drop_done = [&] {
+      if (done.empty() || f.leases.empty()) return;
+      std::erase_if(f.leases.back().entries, [&](const FrontierEntry& e) { return done.count(e.url) > 0; });
+      done.clear();
+    };
     s = impl_->Scan(kLeases, p, [&](std::string_view k, std::string_view v) {
       if (k.size() < n + 9) return Corrupt("lease", k);
       const uint64_t id = ReadU64(k.substr(n));
-      if (k[n + 8] == '\0') {
+      const char tag = k[n + 8];
+      if (tag == kLeaseHeader) {
+        drop_done();
         FrontierImage::Lease& l = f.leases.emplace_back();
         l.id = id;
         if (!DecodeLease(v, &l.record)) return Corrupt("lease", k);
         return Status::Ok();
       }
-      FrontierEntry e;
-      if (f.leases.empty() || f.leases.back().id != id || !DecodeEntry(v, &e)) return Corrupt("lease entry", k);
-      f.leases.back().entries.push_back(std::move(e));
+      if (f.leases.empty() || f.leases.back().id != id) return Corrupt("lease entry", k);
+      auto& entries = f.leases.back().entries;
+      if (tag == kLeaseUrl) {
+        if (!DecodeEntry(v, &entries.emplace_back())) return Corrupt("lease entry", k);
+      } else if (tag == kLeaseEntries) {
+        Reader r(v);
+        std::string one;
+        while (!r.done()) {
+          if (!r.Str(&one) || !DecodeEntry(one, &entries.emplace_back())) return Corrupt("lease entries", k);
+        }
+      } else if (tag == kLeaseDone) {
+        done.emplace(k.substr(n + 9));
+      } else {
+        return Corrupt("lease", k);
+      }
       return Status::Ok();
     });
+    drop_done();
   }
   if (s.ok()) {
     // structure: id origin 0x00 graph(1) node -> value (8-byte double).
@@ -486,8 +572,22 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
 struct ShardWriter::Impl {
   QueueStore::Impl* store = nullptr;
   std::string prefix;
-  // Indexed so the opic order reads its own uncommitted writes.
+  // Indexed so the opic order and the search index read their own
+  // uncommitted writes (a point lookup per link for opic).
   rocksdb::WriteBatchWithIndex batch{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  // Every other family: nothing reads it back before Commit, so its writes
+  // skip the index (a skip-list insert per key was most of the cost of a
+  // lease: one tier erase and one lease entry per URL).
+  rocksdb::WriteBatch plain;
+  // The tier queues, also unindexed: they are read back (TierRead) only
+  // when a window runs dry, so the index of this batch's tier writes is
+  // built then, from the records not yet in it (IndexTierOps).
+  rocksdb::WriteBatch tier_ops;
+  rocksdb::WriteBatchWithIndex tier_index{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  uint32_t tier_ops_indexed = 0;
+  // URLs reported done per open lease, written at Commit unless the lease
+  // closes first (its range delete covers them).
+  std::map<uint64_t, std::vector<std::string>> lease_done;
   // A failed read (opic) fails the next Commit, so the request is refused
   // whole and the shard reloaded.
   Status read_error;
@@ -519,15 +619,76 @@ struct ShardWriter::Impl {
     PutU64(&k, seq);
     return k;
   }
-  std::string LeaseKey(uint64_t id, const std::string* url) const {
+  std::string LeaseKey(uint64_t id, char tag, std::string_view url = {}) const {
     std::string k = prefix;
     PutU64(&k, id);
-    k.push_back(url ? '\1' : '\0');
-    if (url) k += *url;
+    k.push_back(tag);
+    k.append(url);
     return k;
   }
-  void Put(Cf c, const std::string& k, const std::string& v) { (void)batch.Put(cf(c), k, v); }
-  void Delete(Cf c, const std::string& k) { (void)batch.Delete(cf(c), k); }
+  static bool Indexed(Cf c) { return c == kOpic || c == kDocs || c == kDocMap || c == kPostings || c == kTerms; }
+  void Put(Cf c, const std::string& k, const std::string& v) {
+    if (Indexed(c)) {
+      (void)batch.Put(cf(c), k, v);
+    } else if (c == kTiers) {
+      (void)tier_ops.Put(cf(c), k, v);
+    } else {
+      (void)plain.Put(cf(c), k, v);
+    }
+  }
+  void Delete(Cf c, const std::string& k) {
+    if (Indexed(c)) {
+      (void)batch.Delete(cf(c), k);
+    } else if (c == kTiers) {
+      (void)tier_ops.Delete(cf(c), k);
+    } else {
+      (void)plain.Delete(cf(c), k);
+    }
+  }
+  // Records in the three batches together.
+  [[nodiscard]] uint32_t Count() { return batch.GetWriteBatch()->Count() + plain.Count() + tier_ops.Count(); }
+  void Clear() {
+    batch.Clear();
+    plain.Clear();
+    tier_ops.Clear();
+    tier_index.Clear();
+    tier_ops_indexed = 0;
+    lease_done.clear();
+  }
+  // Brings tier_index up to date with tier_ops, so reads see this batch's
+  // tier writes. Returns the iterator a reader merges over the store.
+  rocksdb::Iterator* TierIterator() {
+    rocksdb::ColumnFamilyHandle* tiers = cf(kTiers);
+    if (tier_ops.Count() > tier_ops_indexed) {
+      struct Indexer : rocksdb::WriteBatch::Handler {
+        rocksdb::WriteBatchWithIndex* index;
+        rocksdb::ColumnFamilyHandle* family;
+        uint32_t skip;
+        rocksdb::Status PutCF(uint32_t, const rocksdb::Slice& k, const rocksdb::Slice& v) override {
+          if (skip > 0) {
+            --skip;
+          } else {
+            (void)index->Put(family, k, v);
+          }
+          return rocksdb::Status::OK();
+        }
+        rocksdb::Status DeleteCF(uint32_t, const rocksdb::Slice& k) override {
+          if (skip > 0) {
+            --skip;
+          } else {
+            (void)index->Delete(family, k);
+          }
+          return rocksdb::Status::OK();
+        }
+      } indexer;
+      indexer.index = &tier_index;
+      indexer.family = tiers;
+      indexer.skip = tier_ops_indexed;
+      NoteRead(tier_ops.Iterate(&indexer), "indexing tier writes");
+      tier_ops_indexed = tier_ops.Count();
+    }
+    return tier_index.NewIteratorWithBase(tiers, store->db->NewIterator(rocksdb::ReadOptions(), tiers));
+  }
   // opic: prefix 'Q' sort(8, descending) seq(8) -> entry; prefix 'H' hash(8) -> sort(8) seq(8).
   std::string OpicQueueKey(const OpicKey& key) const {
     std::string k = prefix;
@@ -599,15 +760,24 @@ void ShardWriter::OriginChanged(const std::string& origin, const OriginRecord& r
 }
 void ShardWriter::LeaseOpened(uint64_t schedule_id, const LeaseRecord& lease,
                               const std::vector<FrontierEntry>& entries) {
-  impl_->Put(kLeases, impl_->LeaseKey(schedule_id, nullptr), EncodeLease(lease));
-  for (const auto& e : entries) impl_->Put(kLeases, impl_->LeaseKey(schedule_id, &e.url), EncodeEntry(e));
+  impl_->Put(kLeases, impl_->LeaseKey(schedule_id, kLeaseHeader), EncodeLease(lease));
+  // All entries in one record: one key per URL cost a memtable insert each.
+  std::string all;
+  size_t bytes = 0;
+  for (const auto& e : entries) bytes += e.url.size() + e.referrer.size() + 37;
+  all.reserve(bytes);
+  for (const auto& e : entries) AppendSizedEntry(&all, e);
+  impl_->Put(kLeases, impl_->LeaseKey(schedule_id, kLeaseEntries), all);
 }
 void ShardWriter::LeaseUrlDone(uint64_t schedule_id, const std::string& url) {
-  impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, &url));
+  impl_->lease_done[schedule_id].push_back(url);
 }
-void ShardWriter::LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) {
-  impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, nullptr));
-  for (const auto& u : urls) impl_->Delete(kLeases, impl_->LeaseKey(schedule_id, &u));
+void ShardWriter::LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& /*urls*/) {
+  // Every record of the lease (header, entries of either layout, done
+  // marks) in one range delete.
+  impl_->lease_done.erase(schedule_id);
+  (void)impl_->plain.DeleteRange(impl_->cf(kLeases), impl_->LeaseKey(schedule_id, kLeaseHeader),
+                                 impl_->LeaseKey(schedule_id + 1, kLeaseHeader));
 }
 
 void ShardWriter::CldChanged(const std::string& cld, const CldStats& stats) {
@@ -687,9 +857,8 @@ std::vector<SeqEntry> ShardWriter::TierRead(int32_t tier, uint64_t after, size_t
   std::vector<SeqEntry> out;
   if (after == UINT64_MAX) return out;
   const std::string p = impl_->TierKey('T', tier);
-  rocksdb::ColumnFamilyHandle* cf = impl_->cf(kTiers);
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->batch.NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  out.reserve(std::min<size_t>(n, 1 << 16));
+  std::unique_ptr<rocksdb::Iterator> it(impl_->TierIterator());
   for (it->Seek(impl_->TierEntryKey(tier, after + 1)); it->Valid() && it->key().starts_with(p) && out.size() < n;
        it->Next()) {
     const std::string_view k(it->key().data(), it->key().size());
@@ -711,9 +880,7 @@ std::map<int32_t, TierStore::TierInfo> ShardWriter::TierSummary() {
   std::map<int32_t, int64_t> counts;
   for (const auto& [tier, c] : m.tier_counts) counts[tier] += static_cast<int64_t>(c);
   for (const auto& [tier, d] : m.tier_delta) counts[tier] += d;
-  rocksdb::ColumnFamilyHandle* cf = m.cf(kTiers);
-  std::unique_ptr<rocksdb::Iterator> it(
-      m.batch.NewIteratorWithBase(cf, m.store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  std::unique_ptr<rocksdb::Iterator> it(m.TierIterator());
   for (const auto& [tier, c] : counts) {
     if (c <= 0) continue;
     const std::string p = m.TierKey('T', tier);
@@ -857,16 +1024,34 @@ Status ShardWriter::Commit() {
     }
     m.tier_delta.clear();
   }
+  for (const auto& [id, urls] : m.lease_done) {
+    for (const std::string& u : urls) m.Put(kLeases, m.LeaseKey(id, kLeaseDone, u), "");
+  }
+  m.lease_done.clear();
   Status s = impl_->read_error;
   impl_->read_error = Status::Ok();
-  if (impl_->batch.GetWriteBatch()->Count() == 0) return s;
+  if (m.Count() == 0) return s;
   if (s.ok() && impl_->store->fail_writes) {
     s = Status::IoError("queue store: write failed (injected by a test)");
   } else if (s.ok()) {
-    s = FromRocks(impl_->store->db->Write(impl_->store->write_options, impl_->batch.GetWriteBatch()),
-                  "queue store write");
+    // One atomic write of the three batches (they touch disjoint families,
+    // so their order does not matter).
+    const rocksdb::WriteBatch* indexed = m.batch.GetWriteBatch();
+    rocksdb::Status rs;
+    if (m.tier_ops.Count() == 0 && indexed->Count() == 0) {
+      rs = m.store->db->Write(m.store->write_options, &m.plain);
+    } else if (m.plain.Count() == 0 && indexed->Count() == 0) {
+      rs = m.store->db->Write(m.store->write_options, &m.tier_ops);
+    } else {
+      std::string rep = m.plain.Data();
+      AppendBatch(&rep, m.tier_ops);
+      AppendBatch(&rep, *indexed);
+      rocksdb::WriteBatch all(std::move(rep));
+      rs = m.store->db->Write(m.store->write_options, &all);
+    }
+    s = FromRocks(rs, "queue store write");
   }
-  impl_->batch.Clear();
+  m.Clear();
   if (s.ok()) {
     for (const auto& [tier, c] : counts) m.tier_counts[tier] = c;
     if (m.next_seen_record && wrote_seen) ++*m.next_seen_record;
@@ -875,7 +1060,7 @@ Status ShardWriter::Commit() {
 }
 
 void ShardWriter::Discard() {
-  impl_->batch.Clear();
+  impl_->Clear();
   impl_->read_error = Status::Ok();
   impl_->order_state_set = false;
   impl_->tier_delta.clear();
@@ -885,8 +1070,8 @@ void ShardWriter::Discard() {
 
 size_t ShardWriter::pending() const {
   // A read error counts as a change, so the next Commit reports it.
-  return static_cast<size_t>(impl_->batch.GetWriteBatch()->Count()) + (impl_->read_error.ok() ? 0 : 1) +
-         (impl_->order_state_set ? 1 : 0) + impl_->clds.size() + impl_->seen.size() / 8;
+  return static_cast<size_t>(impl_->Count()) + (impl_->read_error.ok() ? 0 : 1) +
+         (impl_->order_state_set ? 1 : 0) + impl_->clds.size() + impl_->seen.size() / 8 + impl_->lease_done.size();
 }
 
 }  // namespace crawl::queueserver

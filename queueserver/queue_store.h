@@ -13,7 +13,9 @@
 //                                                  "tiers" by Load)
 //   waiting  id origin 0x00 seq(8) -> entry       (pages waiting for robots.txt)
 //   origins  id origin -> robots state + serialized rules
-//   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x01 url -> entry
+//   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x02 -> every
+//            entry; id schedule(8) 0x03 url -> "" (reported done); older
+//            stores: id schedule(8) 0x01 url -> entry. Closed by one range delete.
 //   log      id index(8) -> FetchRecord
 //   batches  id key -> ""                         (applied batch keys)
 //   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, DESIGN.md 5.1)
@@ -29,8 +31,10 @@
 //            read by the index through the ShardWriter, not loaded at start-up
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
-// journal) into one rocksdb::WriteBatch; Commit() writes it atomically with
-// the write-ahead log on. RocksDB types stay inside queue_store.cc; errors
+// journal): families read back before Commit (opic, the index) in an
+// indexed batch, the tier queues in a batch indexed only when read, the
+// rest in a plain one; Commit() writes them as one atomic batch with the
+// write-ahead log on. RocksDB types stay inside queue_store.cc; errors
 // come back as crawl::Status. Thread-safety: QueueStore may be used from any
 // thread; a ShardWriter by one thread at a time.
 #pragma once

@@ -1,10 +1,24 @@
 // See url_seen.h for the design and its error odds.
 #include "queueserver/url_seen.h"
 
+#include <openssl/evp.h>
+
 #include <algorithm>
+
+#include "common/hash.h"
 
 namespace crawl::queueserver {
 namespace {
+
+// One MD5 algorithm object and context per thread, reused across calls.
+struct Md5Context {
+  EVP_MD* md = EVP_MD_fetch(nullptr, "MD5", nullptr);
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~Md5Context() {
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+  }
+};
 
 constexpr size_t kMinPendingSlots = size_t{1} << 17;
 constexpr int kLowBits = 64 - 16;  // bits below the segment number
@@ -16,6 +30,19 @@ size_t SegmentOf(uint64_t hash) { return static_cast<size_t>(hash >> kLowBits); 
 size_t SlotOf(uint64_t hash, size_t mask) { return static_cast<size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 20) & mask; }
 
 }  // namespace
+
+uint64_t UrlKey(std::string_view url) {
+  thread_local Md5Context c;
+  unsigned char md5[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (!c.md || !c.ctx || EVP_DigestInit_ex2(c.ctx, c.md, nullptr) != 1 ||
+      EVP_DigestUpdate(c.ctx, url.data(), url.size()) != 1 || EVP_DigestFinal_ex(c.ctx, md5, &len) != 1 || len != 16)
+    return hash::Hash8(url);  // no reusable context (allocation failed): the one-shot path
+  // Hash8's folding: byte i is md5[i] ^ md5[i + 8], big-endian.
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(md5[i] ^ md5[i + 8]);
+  return v;
+}
 
 UrlSeenSet::UrlSeenSet() : segments_(kSegments), pending_(kMinPendingSlots, 0) {}
 
@@ -140,6 +167,42 @@ void UrlSeenSet::Restore(std::vector<uint64_t> hashes) {
     seg.size = static_cast<uint32_t>(j - i);
     i = j;
   }
+}
+
+bool UrlSeenSet::RestoreFromScan(const HashScan& scan) {
+  for (Segment& seg : segments_) seg = Segment{};
+  std::vector<uint64_t>(kMinPendingSlots, 0).swap(pending_);
+  pending_count_ = 0;
+  pending_has_zero_ = false;
+  sorted_count_ = 0;
+  // Pass 1: how many hashes fall in each segment.
+  std::vector<uint32_t> count(kSegments, 0);
+  if (!scan([&](uint64_t h) { ++count[SegmentOf(h)]; })) return false;
+  for (size_t s = 0; s < kSegments; ++s) {
+    if (count[s] > 0) segments_[s].keys = std::make_unique_for_overwrite<uint64_t[]>(count[s]);
+  }
+  // Pass 2: fill; `size` counts the hashes placed so far.
+  bool overflow = false;
+  const bool ok = scan([&](uint64_t h) {
+    Segment& seg = segments_[SegmentOf(h)];
+    if (seg.size == count[SegmentOf(h)]) {
+      overflow = true;
+      return;
+    }
+    seg.keys[seg.size++] = h;
+  });
+  bool same = ok && !overflow;
+  for (size_t s = 0; s < kSegments && same; ++s) same = segments_[s].size == count[s];
+  if (!same) {
+    for (Segment& seg : segments_) seg = Segment{};
+    return false;
+  }
+  for (Segment& seg : segments_) {
+    std::sort(seg.keys.get(), seg.keys.get() + seg.size);
+    seg.size = static_cast<uint32_t>(std::unique(seg.keys.get(), seg.keys.get() + seg.size) - seg.keys.get());
+    sorted_count_ += seg.size;
+  }
+  return true;
 }
 
 size_t UrlSeenSet::MemoryBytes() const {

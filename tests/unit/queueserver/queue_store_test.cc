@@ -7,6 +7,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
 #include <random>
 #include <set>
 
@@ -705,4 +709,105 @@ TEST_CASE("queue store: a page queue of an older store moves to the tier queues 
     CHECK(got == std::vector<std::string>{"http://old.test/0", "http://old.test/1", "http://old.test/2",
                                           "http://old.test/3", "http://old.test/4", "http://old.test/5"});
   }
+}
+
+namespace {
+
+// The leases family opened directly, as a store of an older version left it.
+struct RawLeases {
+  explicit RawLeases(const TempDir& dir) {
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir.path.string(), &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    for (const auto& n : names) families.emplace_back(n, rocksdb::ColumnFamilyOptions());
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), dir.path.string(), families, &handles, &raw).ok());
+    db.reset(raw);
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == "leases") leases = handles[i];
+    REQUIRE(leases != nullptr);
+  }
+  ~RawLeases() {
+    for (auto* h : handles) (void)db->DestroyColumnFamilyHandle(h);
+  }
+  std::map<std::string, std::string> All() {
+    std::map<std::string, std::string> out;
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), leases));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) out[it->key().ToString()] = it->value().ToString();
+    return out;
+  }
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::ColumnFamilyHandle* leases = nullptr;
+};
+
+uint32_t BigEndian32(std::string_view d) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(d[static_cast<size_t>(i)]);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("queue store: a lease of an older store (one key per URL) loads, and its URLs are reported and closed",
+          "[unit]") {
+  TempDir dir;
+  ManualClock clock;
+  uint64_t open = 0;
+  {
+    auto store = OpenStore(dir);
+    auto shard = NewShard(store.get(), &clock);
+    open = Drive(*shard);  // 3 URLs leased, http://a.test/ reported
+  }
+  {
+    // Rewrite the open lease in the old layout: id 0x01 url -> entry for the
+    // URLs still outstanding, no entries record, no done marks.
+    RawLeases raw(dir);
+    rocksdb::WriteBatch b;
+    int converted = 0;
+    for (const auto& [k, v] : raw.All()) {
+      const char tag = k[16];
+      if (tag == '\2') {
+        for (size_t at = 0; at < v.size();) {
+          const uint32_t len = BigEndian32(std::string_view(v).substr(at));
+          const std::string entry = v.substr(at + 4, len);
+          const std::string url = entry.substr(4, BigEndian32(entry));
+          at += 4 + len;
+          if (url == "http://a.test/") continue;  // reported: the old store deleted its key
+          (void)b.Put(raw.leases, k.substr(0, 16) + '\1' + url, entry);
+          ++converted;
+        }
+      }
+      if (tag == '\2' || tag == '\3') (void)b.Delete(raw.leases, k);
+    }
+    REQUIRE(converted == 2);
+    REQUIRE(raw.db->Write(rocksdb::WriteOptions(), &b).ok());
+  }
+  {
+    auto store = OpenStore(dir);
+    auto shard = Reload(store.get(), &clock);
+    CHECK(Stats(*shard).leased_urls() == 2);
+    auto more = Results(open, 1, false);
+    AddRecord(&more, "http://b.test/robots.txt", 404);
+    crawl::v1::SubmitResultsResponse resp;
+    REQUIRE(shard->SubmitResults(more, &resp).ok());
+  }
+  {
+    auto store = OpenStore(dir);
+    auto shard = Reload(store.get(), &clock);
+    CHECK(Stats(*shard).leased_urls() == 1);  // the done mark covers the old-layout key
+    auto fin = Results(open, 2, true);
+    AddRecord(&fin, "http://a.test/1", 200);
+    crawl::v1::SubmitResultsResponse resp;
+    REQUIRE(shard->SubmitResults(fin, &resp).ok());
+    CHECK(Stats(*shard).leased_urls() == 0);
+  }
+  {
+    auto store = OpenStore(dir);
+    auto shard = Reload(store.get(), &clock);
+    CHECK(Stats(*shard).leased_urls() == 0);
+    CHECK(Stats(*shard).outstanding_schedules() == 0);
+  }
+  RawLeases raw(dir);
+  CHECK(raw.All().empty());  // closing deleted every record of the lease
 }

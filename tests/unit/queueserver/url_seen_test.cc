@@ -2,7 +2,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <functional>
 #include <random>
+#include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -83,4 +87,68 @@ TEST_CASE("url seen set stays near 8 bytes per url", "[unit]") {
   const double per_url = static_cast<double>(seen.MemoryBytes()) / static_cast<double>(seen.size());
   CHECK(per_url < 10.0);
   CHECK(per_url > 8.0);
+}
+
+TEST_CASE("url key: the same value as Hash8 for every length and on every thread", "[unit]") {
+  // Stores keep Hash8 values: the reused MD5 context must not change them,
+  // across block boundaries (55, 56, 64 bytes) and after long inputs.
+  std::vector<std::string> inputs = {"", "http://a.test/", std::string(55, 'x'), std::string(56, 'y'),
+                                     std::string(64, 'z'), std::string(1000, 'w'), "http://\xc3\xa9.test/\x01"};
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 200; ++i) {
+    std::string s(rng() % 300, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    inputs.push_back(std::move(s));
+  }
+  for (const std::string& s : inputs) REQUIRE(crawl::queueserver::UrlKey(s) == crawl::hash::Hash8(s));
+  std::atomic<int> mismatches{0};
+  std::thread other([&] {
+    for (const std::string& s : inputs)
+      if (crawl::queueserver::UrlKey(s) != crawl::hash::Hash8(s)) ++mismatches;
+  });
+  other.join();
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("url seen set restored from two scans holds exactly the scanned hashes", "[unit]") {
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> hashes;
+  for (int i = 0; i < 300'000; ++i) hashes.push_back(rng());
+  hashes.push_back(0);            // the value the pending table cannot hold
+  hashes.push_back(hashes[17]);   // duplicates count once
+  hashes.push_back(hashes[4242]);
+  int scans = 0;
+  UrlSeenSet seen;
+  REQUIRE(seen.RestoreFromScan([&](const std::function<void(uint64_t)>& visit) {
+    ++scans;
+    for (uint64_t h : hashes) visit(h);
+    return true;
+  }));
+  CHECK(scans == 2);
+  CHECK(seen.size() == 300'001);
+  for (int i = 0; i < 300'000; i += 7) CHECK(seen.Contains(hashes[static_cast<size_t>(i)]));
+  CHECK(seen.Contains(0));
+  std::mt19937_64 other(12);
+  for (int i = 0; i < 1000; ++i) CHECK(!seen.Contains(other()));
+  // Still a working set: inserts after the restore.
+  CHECK(!seen.Insert(hashes[5]));
+  CHECK(seen.Insert(other()));
+  // Memory: the set itself, no second copy of the hashes held.
+  CHECK(seen.MemoryBytes() < 300'001 * 8 + (size_t{4} << 20));
+
+  // A failing scan, or scans that disagree, leave it empty and say so.
+  UrlSeenSet failed;
+  CHECK(!failed.RestoreFromScan([&](const std::function<void(uint64_t)>& visit) {
+    visit(1);
+    return false;
+  }));
+  CHECK(failed.size() == 0);
+  scans = 0;
+  CHECK(!failed.RestoreFromScan([&](const std::function<void(uint64_t)>& visit) {
+    for (uint64_t h : hashes) visit(h);
+    if (++scans == 2) visit(hashes[3] ^ 1);  // one more hash the second time
+    return true;
+  }));
+  CHECK(failed.size() == 0);
+  CHECK(!failed.Contains(hashes[3]));
 }
