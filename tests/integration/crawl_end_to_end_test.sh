@@ -17,7 +17,7 @@ state=$(wait_crawl_over 300)
 
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 "$BIN/testweb" export "${web[@]}" --out "$WORK/reachable.tsv"
-"$BIN/crawlctl" status --json > "$WORK/status.json"
+status_json "$WORK/status.json"
 
 python3 - "$WORK/crawl.log" "$WORK/reachable.tsv" "$WORK/access.log" "$WORK/status.json" <<'PY'
 import collections, json, sys

@@ -14,7 +14,7 @@ field() { python3 -c "import json,sys; print(json.load(sys.stdin)[\"$1\"])"; }
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-pages 500 --schedule-size 50
 state=$(wait_crawl_over 120)
 [ "$state" = done ] || fail "budgeted crawl ended as $state"
-"$BIN/crawlctl" status --json > "$WORK/s1.json"
+status_json "$WORK/s1.json"
 reason=$(field end_reason < "$WORK/s1.json")
 pages=$(field pages_fetched < "$WORK/s1.json")
 first=$(field crawl_id < "$WORK/s1.json")
@@ -32,8 +32,8 @@ echo "ok: max-pages 500 -> $pages pages, done"
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --schedule-size 50
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private 2> "$WORK/err" && fail "two crawls at once"
 grep -q "is running" "$WORK/err" || fail "no clear error for a second crawl: $(cat "$WORK/err")"
-deadline=$((SECONDS + 60))
-until [ "$("$BIN/crawlctl" status --json | field pages_fetched)" -gt 100 ]; do
+deadline=$((SECONDS + $(scaled 60)))
+until [ "$(status_field pages_fetched)" -gt 100 ]; do
   [ $SECONDS -lt $deadline ] || fail "second crawl made no progress"
   sleep 0.1
 done

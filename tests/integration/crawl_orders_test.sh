@@ -88,7 +88,7 @@ start_cluster 2 2
   --max-url-retries 2
 state=$(wait_crawl_over 400)
 [ "$state" = done ] || fail "order $CRAWL_ORDER: crawl ended as $state"
-"$BIN/crawlctl" status --json > "$WORK/status.json"
+status_json "$WORK/status.json"
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 [ -n "${CRAWL_ORDERS_KEEP:-}" ] && cp "$WORK/status.json" "$WORK/crawl.log" "$CRAWL_ORDERS_KEEP/"
 

@@ -25,7 +25,7 @@ field() { "$BIN/crawlctl" status --json | python3 -c "import json,sys; print(jso
 [ "$(field order)" = structure ] || fail "the crawl does not run the structure order"
 
 target=$((reachable * 40 / 100))
-deadline=$((SECONDS + 240))
+deadline=$((SECONDS + $(scaled 240)))
 while :; do
   [ "$(field state)" = running ] || fail "crawl ended before the kill at $target pages"
   [ "$(field pages_fetched)" -ge "$target" ] && break

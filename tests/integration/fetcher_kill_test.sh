@@ -12,10 +12,10 @@ start_cluster 2 2
 
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 schedule_size=100
-"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds 3 --schedule-size $schedule_size
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds "$(scaled 3)" --schedule-size $schedule_size
 
-pages() { "$BIN/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pages_fetched"])'; }
-deadline=$((SECONDS + 120))
+pages() { status_field pages_fetched; }
+deadline=$((SECONDS + $(scaled 120)))
 until [ "$(pages)" -ge 1000 ]; do
   [ $SECONDS -lt $deadline ] || fail "crawl did not reach 1000 pages"
   sleep 0.05

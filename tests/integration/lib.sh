@@ -9,6 +9,32 @@ _bg_pids=()
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# Time limits and leases stretch by CRAWL_TEST_TIME_SCALE (a whole number,
+# default 1): deploy/test.sh sets it for the sanitizer builds, whose servers
+# run several times slower. `scaled N` prints N times the scale.
+TIME_SCALE=${CRAWL_TEST_TIME_SCALE:-1}
+[[ "$TIME_SCALE" =~ ^[1-9][0-9]*$ ]] || fail "CRAWL_TEST_TIME_SCALE must be a positive whole number"
+scaled() { echo $(($1 * TIME_SCALE)); }
+
+# status_json FILE: `crawlctl status --json` into FILE, asked up to five
+# times a second apart (one lost call on a loaded machine is not a failure).
+status_json() {
+  local attempt
+  for attempt in 1 2 3 4; do
+    "$BIN/crawlctl" status --json > "$1" 2>/dev/null && return 0
+    sleep 1
+  done
+  "$BIN/crawlctl" status --json > "$1"
+}
+
+# status_field NAME: that field of `crawlctl status --json`, or -1 when the
+# call fails (a loaded machine, a name server restarting): polling loops ask
+# again instead of failing on one lost call.
+status_field() {
+  "$BIN/crawlctl" status --json 2>/dev/null |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1" 2>/dev/null || echo -1
+}
+
 _cleanup() {
   local rc=$?
   if [ -f "$WORK/cluster/cluster.env" ]; then
@@ -56,7 +82,8 @@ start_cluster() {
 
 # wait_crawl_over TIMEOUT_S: polls crawlctl status --json until not running.
 wait_crawl_over() {
-  local deadline=$((SECONDS + $1)) state=""
+  local limit=$(scaled "$1")
+  local deadline=$((SECONDS + limit)) state=""
   while [ $SECONDS -lt $deadline ]; do
     # A failed status call (a loaded machine, a name server restarting) is
     # asked again, not taken for the end of the crawl.
@@ -66,14 +93,14 @@ wait_crawl_over() {
     sleep 0.5
   done
   "$BIN/crawlctl" status >&2 || true
-  fail "crawl still running after $1 s"
+  fail "crawl still running after $limit s"
 }
 
 # check_index_consistent WHAT: once a crawl is over, the frontier is empty and
 # 40 sampled fetched pages are each found once in the index
 # (check_index_consistent.py); reads $WORK/crawl.log and $WORK/hosts.
 check_index_consistent() {
-  "$BIN/crawlctl" status --json > "$WORK/final-status.json"
+  status_json "$WORK/final-status.json"
   python3 "$SRC/tests/integration/check_index_consistent.py" "$WORK/crawl.log" "$WORK/hosts" \
     "$WORK/final-status.json" 40 "$1"
 }

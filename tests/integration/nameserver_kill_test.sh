@@ -18,8 +18,8 @@ field() { python3 -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])"
 
 for percent in 20 60; do
   target=$((reachable * percent / 100))
-  deadline=$((SECONDS + 180))
-  until [ "$("$BIN/crawlctl" status --json | field pages_fetched)" -ge "$target" ]; do
+  deadline=$((SECONDS + $(scaled 180)))
+  until [ "$(status_field pages_fetched)" -ge "$target" ]; do
     [ $SECONDS -lt $deadline ] || fail "crawl did not reach $target pages"
     sleep 0.05
   done

@@ -21,7 +21,7 @@ kill_nameserver() {
 # 1. A crawl runs a while, is stopped; the name server dies and comes back.
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --schedule-size 50 > /dev/null
 id=$("$BIN/crawlctl" status --json | field '["crawl_id"]')
-deadline=$((SECONDS + 60))
+deadline=$((SECONDS + $(scaled 60)))
 until [ "$(pages)" -gt 300 ]; do [ $SECONDS -lt $deadline ] || fail "no progress"; sleep 0.1; done
 "$BIN/crawlctl" stop > /dev/null
 stopped_pages=$(pages)

@@ -32,7 +32,7 @@ field() { python3 -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])"
 
 # Wait for the disk to fill: qs0 logs the failed write, or dies of it.
 qs0_pid=$(cat "$WORK/cluster/queueserver0.pid")
-deadline=$((SECONDS + 180))
+deadline=$((SECONDS + $(scaled 180)))
 until grep -qi "no space" "$WORK/cluster/queueserver0.log" || ! kill -0 "$qs0_pid" 2>/dev/null; do
   [ $SECONDS -lt $deadline ] || fail "the 6 MB data directory never filled ($(df -h "$disk" | tail -1))"
   state=$("$BIN/crawlctl" status --json | field state)

@@ -19,7 +19,7 @@ reachable=$(grep -c . "$WORK/reachable.tsv")
 schedule_size=100
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds 30 --schedule-size $schedule_size
 
-status() { "$BIN/crawlctl" status --json > "$WORK/status.json"; }
+status() { status_json "$WORK/status.json"; }
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$WORK/status.json" "$1"; }
 leased_at() {  # leased_at QS_ID: URLs that queue server had leased at its last poll
   python3 -c "import json,sys; print(sum(q['leased_urls'] for q in json.load(open(sys.argv[1]))['queue_servers'] if q['id']==sys.argv[2]))" \
@@ -31,7 +31,7 @@ for spec in "qs0 15" "qs1 40" "qs0 65"; do
   set -- $spec
   name=queueserver${1#qs}
   target=$((reachable * $2 / 100))
-  deadline=$((SECONDS + 180))
+  deadline=$((SECONDS + $(scaled 180)))
   while :; do
     status
     [ "$(field state)" = running ] || fail "crawl ended ($(field state)) before the kill at $target pages"

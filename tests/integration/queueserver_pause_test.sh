@@ -18,8 +18,8 @@ schedule_size=100
 field() { python3 -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])" "$1"; }
 
 target=$((reachable * 30 / 100))
-deadline=$((SECONDS + 180))
-until [ "$("$BIN/crawlctl" status --json | field pages_fetched)" -ge "$target" ]; do
+deadline=$((SECONDS + $(scaled 180)))
+until [ "$(status_field pages_fetched)" -ge "$target" ]; do
   [ $SECONDS -lt $deadline ] || fail "crawl did not reach $target pages"
   sleep 0.05
 done

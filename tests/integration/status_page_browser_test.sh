@@ -17,8 +17,8 @@ start_cluster 1 1
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --schedule-size 50 > /dev/null
 id=$("$BIN/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["crawl_id"])')
-pages() { "$BIN/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["pages_fetched"])'; }
-deadline=$((SECONDS + 60))
+pages() { status_field pages_fetched; }
+deadline=$((SECONDS + $(scaled 60)))
 until [ "$(pages)" -gt 200 ]; do [ $SECONDS -lt $deadline ] || fail "no progress"; sleep 0.2; done
 sleep 4  # two progress samples, so the charts have lines
 before=$(pages)
