@@ -142,11 +142,13 @@ if command -v gnuplot > /dev/null; then
 set terminal pngcairo size 900,500
 set output "$out/memory_curve.png"
 set datafile separator ","
-set key autotitle columnhead left top
+set key autotitle columnhead left top noenhanced
+set xrange [0:*]
 set xlabel "pages fetched"
 set ylabel "RSS (MiB)"
 set title "RSS of every process over a $pages-page crawl"
-plot for [c=3:$cols] "$out/samples.csv" using 2:(column(c)/1024) with lines
+# A sample whose status call failed has pages -1: left out, not drawn at 0.
+plot for [c=3:$cols] "$out/samples.csv" using (\$2 < 0 ? NaN : \$2):(column(c)/1024) with lines
 EOF
   echo "plot: $out/memory_curve.png"
 fi
