@@ -45,7 +45,8 @@ sanitizer_ctest() {
   local logs="$dir/sanitizer-logs"
   rm -rf "$logs" && mkdir -p "$logs"
   # CRAWL_TEST_TIME_SCALE: the integration tests' time limits and leases
-  # stretch for servers that run 2-3 times slower instrumented.
+  # stretch for servers that run 2-3 times slower instrumented;
+  # CRAWL_TEST_RSS_SLACK_MIB: memory bounds allow for ASan's quarantine.
   # abort_on_error: an ASan/TSan report kills the process with SIGABRT, so a
   # server that hits one dies visibly; log_path: the report also survives
   # when a test only checks output or kills its children. UBSan halts on the
@@ -55,7 +56,7 @@ sanitizer_ctest() {
   LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
   UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$logs/ubsan:suppressions=$supp/ubsan.supp" \
   TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:log_path=$logs/tsan:suppressions=$supp/tsan.supp" \
-  CRAWL_TEST_TIME_SCALE=${CRAWL_TEST_TIME_SCALE:-3} \
+  CRAWL_TEST_TIME_SCALE=${CRAWL_TEST_TIME_SCALE:-3} CRAWL_TEST_RSS_SLACK_MIB=${CRAWL_TEST_RSS_SLACK_MIB:-512} \
     ctest --test-dir "$dir" --output-on-failure -j 2 --timeout 1200 "$@" || rc=$?
   if compgen -G "$logs/*" >/dev/null; then
     echo "test.sh: $name: sanitizer reports:" >&2

@@ -38,15 +38,15 @@ until [ "$(status_field pages_fetched)" -gt 100 ]; do
   sleep 0.1
 done
 "$BIN/crawlctl" stop
-state=$("$BIN/crawlctl" status --json | field state)
+state=$(status_field state)
 [ "$state" = stopped ] || fail "state after stop: $state"
-second=$("$BIN/crawlctl" status --json | field crawl_id)
+second=$(status_field crawl_id)
 [ "$second" != "$first" ] || fail "second crawl reused id $first"
 # After the stop settles, fetching ends: the page count stops moving.
 sleep 3
-a=$("$BIN/crawlctl" status --json | field pages_fetched)
+a=$(status_field pages_fetched)
 sleep 2
-b=$("$BIN/crawlctl" status --json | field pages_fetched)
+b=$(status_field pages_fetched)
 [ "$a" = "$b" ] || fail "pages still growing after stop ($a -> $b)"
 echo "ok: stop -> stopped at $b pages"
 

@@ -27,12 +27,16 @@ status_json() {
   "$BIN/crawlctl" status --json > "$1"
 }
 
-# status_field NAME: that field of `crawlctl status --json`, or -1 when the
-# call fails (a loaded machine, a name server restarting): polling loops ask
-# again instead of failing on one lost call.
+# status_field NAME: that field of `crawlctl status --json` (asked as
+# status_json does), or -1 when every attempt failed: polling loops then ask
+# again instead of failing on lost calls.
 status_field() {
-  "$BIN/crawlctl" status --json 2>/dev/null |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1" 2>/dev/null || echo -1
+  if ! status_json "$WORK/.status-field.json" 2>/dev/null; then
+    echo -1
+    return 0
+  fi
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$WORK/.status-field.json" "$1" 2>/dev/null ||
+    echo -1
 }
 
 _cleanup() {

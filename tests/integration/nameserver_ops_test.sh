@@ -11,7 +11,7 @@ start_cluster 2 1
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 . "$WORK/cluster/cluster.env"
 field() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(\"d\" + sys.argv[1]))" "$1"; }
-pages() { "$BIN/crawlctl" status --json | field '["pages_fetched"]'; }
+pages() { status_field pages_fetched; }
 kill_nameserver() {
   kill -9 "$(cat "$WORK/cluster/nameserver.pid")"
   while kill -0 "$(cat "$WORK/cluster/nameserver.pid")" 2>/dev/null; do sleep 0.05; done
@@ -20,7 +20,7 @@ kill_nameserver() {
 
 # 1. A crawl runs a while, is stopped; the name server dies and comes back.
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --schedule-size 50 > /dev/null
-id=$("$BIN/crawlctl" status --json | field '["crawl_id"]')
+id=$(status_field crawl_id)
 deadline=$((SECONDS + $(scaled 60)))
 until [ "$(pages)" -gt 300 ]; do [ $SECONDS -lt $deadline ] || fail "no progress"; sleep 0.1; done
 "$BIN/crawlctl" stop > /dev/null
@@ -29,14 +29,14 @@ kill_nameserver
 "$BIN/crawlctl" list --json > "$WORK/list.json"
 state=$(field "[\"crawls\"][0][\"state\"]" < "$WORK/list.json")
 [ "$state" = stopped ] || fail "after a name server kill the crawl is '$state': $(cat "$WORK/list.json")"
-[ "$("$BIN/crawlctl" status --json | field '["crawl_id"]')" = "$id" ] || fail "crawl id changed"
+[ "$(status_field crawl_id)" = "$id" ] || fail "crawl id changed"
 [ "$(pages)" -ge "$stopped_pages" ] || fail "pages went back from $stopped_pages to $(pages)"
 echo "ok: stopped crawl $id with $stopped_pages pages survives kill -9 of the name server"
 
 # 2. Resume: the same crawl runs again and fetches more.
 "$BIN/crawlctl" resume > "$WORK/resume.out" || fail "resume: $(cat "$WORK/resume.out")"
 grep -q "crawl $id resumed" "$WORK/resume.out" || fail "resume said: $(cat "$WORK/resume.out")"
-[ "$("$BIN/crawlctl" status --json | field '["state"]')" = running ] || fail "resumed crawl not running"
+[ "$(status_field state)" = running ] || fail "resumed crawl not running"
 "$BIN/crawlctl" resume 2> "$WORK/err" && fail "resumed a running crawl"
 grep -q "is running" "$WORK/err" || fail "unclear error: $(cat "$WORK/err")"
 
