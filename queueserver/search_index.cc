@@ -81,20 +81,8 @@ std::string CutUtf8(std::string s, size_t n) {
 // then zlib level 1).
 constexpr size_t kCompressAbove = 256;
 
-std::string Compress(const std::string& raw) {
-  if (raw.size() <= kCompressAbove) return "r" + raw;
-  uLongf size = compressBound(static_cast<uLong>(raw.size()));
-  std::string out = "z";
-  PutVarint(&out, raw.size());
-  const size_t header = out.size();
-  out.resize(header + size);
-  if (compress2(reinterpret_cast<Bytef*>(out.data() + header), &size, reinterpret_cast<const Bytef*>(raw.data()),
-                static_cast<uLong>(raw.size()), Z_BEST_SPEED) != Z_OK) {
-    return "r" + raw;  // cannot happen with a compressBound buffer
-  }
-  out.resize(header + size);
-  return out;
-}
+// word_ids_ is cleared past this many words (about 100 bytes each).
+constexpr size_t kMaxWordIds = 1u << 19;
 
 Result<std::string> Decompress(std::string_view in) {
   if (!in.empty() && in[0] == 'r') return std::string(in.substr(1));
@@ -151,6 +139,38 @@ std::pair<uint32_t, uint32_t> MatchWords(std::string_view text, const QueryClaus
 
 }  // namespace
 
+// zlib's compress2 output (level 1) from one reused stream: deflateReset
+// keeps the state's allocations, which compress2 makes and frees per call.
+class SearchIndex::Deflater {
+ public:
+  Deflater() { ok_ = deflateInit(&z_, Z_BEST_SPEED) == Z_OK; }
+  ~Deflater() {
+    if (ok_) deflateEnd(&z_);
+  }
+  Deflater(const Deflater&) = delete;
+  Deflater& operator=(const Deflater&) = delete;
+
+  std::string Compress(const std::string& raw) {
+    if (raw.size() <= kCompressAbove || !ok_ || deflateReset(&z_) != Z_OK) return "r" + raw;
+    std::string out = "z";
+    PutVarint(&out, raw.size());
+    const size_t header = out.size();
+    out.resize(header + deflateBound(&z_, static_cast<uLong>(raw.size())));
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+    z_.avail_in = static_cast<uInt>(raw.size());
+    z_.next_out = reinterpret_cast<Bytef*>(out.data() + header);
+    z_.avail_out = static_cast<uInt>(out.size() - header);
+    // Cannot fail with a deflateBound buffer; raw stays readable if it did.
+    if (deflate(&z_, Z_FINISH) != Z_STREAM_END) return "r" + raw;
+    out.resize(header + z_.total_out);
+    return out;
+  }
+
+ private:
+  z_stream z_{};
+  bool ok_ = false;
+};
+
 bool SearchIndex::IsAnchorStopWord(std::string_view w) {
   static const std::set<std::string_view> kStop = {
       "a",    "an",   "and",  "at",   "by",    "click", "for",  "from", "go",   "here", "in",  "is",
@@ -159,7 +179,10 @@ bool SearchIndex::IsAnchorStopWord(std::string_view w) {
   return w.size() < 2 || kStop.contains(w);
 }
 
-SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal) : options_(options), journal_(journal) {
+SearchIndex::~SearchIndex() = default;
+
+SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal)
+    : options_(options), journal_(journal), deflater_(std::make_unique<Deflater>()) {
   if (options_.partition_docs == 0) options_.partition_docs = 100'000;
   if (journal_ == nullptr) {
     own_journal_ = std::make_unique<MemoryIndexJournal>();
@@ -206,7 +229,7 @@ std::string SearchIndex::SummaryBytes(const DocSummary& s) const {
   raw.push_back(static_cast<char>((s.nosnippet ? 1 : 0) | (s.link ? 2 : 0)));
   PutVarint(&raw, s.description.size());
   for (const std::string& d : s.description) PutString(&raw, d);
-  return Compress(raw);
+  return deflater_->Compress(raw);
 }
 
 Result<DocSummary> SearchIndex::ParseSummary(std::string_view bytes) {
@@ -259,16 +282,17 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   }
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
-  auto& seen_terms = scratch_terms_;
-  seen_terms.clear();
+  if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
+  const uint64_t stamp = ++document_stamp_;
   auto& positions = scratch_positions_;
   bool any = false;
   for (const v1::IndexTerm& t : mi.terms()) {
     if (t.term().empty()) continue;
-    // The id is recomputed: input from another process must not be able to
-    // file a term under another term's id.
-    const uint64_t term_id = hash::Hash8(t.term());
-    if (!seen_terms.insert(term_id).second) continue;
+    // The id is recomputed (from the word, IdsOf): input from another
+    // process must not be able to file a term under another term's id.
+    WordIds& w = IdsOf(t.term());
+    if (w.last_doc == stamp) continue;  // the word listed twice: its first entry counts
+    w.last_doc = stamp;
     positions.assign(t.positions().begin(), t.positions().end());
     if (!std::is_sorted(positions.begin(), positions.end())) std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
@@ -288,12 +312,12 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());
     const uint64_t occurrences = std::max<uint64_t>(counted, positions.size());
     if (occurrences == 0) continue;
-    AddPosting(term_id, doc, f, positions.data(), positions.size(), occurrences);
+    AddPosting(w.id, *w.stats, doc, f, positions.data(), positions.size(), occurrences);
     if (!positions.empty() && positions.front() < d.title_tokens) {
       ++d.title_terms;
       // The same posting again under the term's title key, so that a query
       // can walk the pages whose title holds all its terms first (Search).
-      AddPosting(TitleTermId(term_id), doc, f, positions.data(), positions.size(), occurrences);
+      AddPosting(w.title_id, *w.title_stats, doc, f, positions.data(), positions.size(), occurrences);
     }
     any = true;
   }
@@ -340,7 +364,8 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
   for (auto& [stem, positions] : stems) {
-    AddPosting(hash::Hash8(stem), doc, options_.body_weight * static_cast<double>(positions.size()),
+    const uint64_t term_id = hash::Hash8(stem);
+    AddPosting(term_id, terms_[term_id], doc, options_.body_weight * static_cast<double>(positions.size()),
                positions.data(), positions.size(), positions.size());
   }
   DocSummary summary;
@@ -352,14 +377,44 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   return true;
 }
 
-void SearchIndex::AddPosting(uint64_t term_id, uint32_t doc, double frequency, const uint32_t* positions, size_t n,
-                             uint64_t occurrences) {
-  TermStats& st = terms_[term_id];
+SearchIndex::WordIds& SearchIndex::IdsOf(const std::string& word) {
+  auto [it, added] = word_ids_.try_emplace(word);
+  WordIds& w = it->second;
+  if (added) {
+    w.id = hash::Hash8(word);
+    w.title_id = TitleTermId(w.id);
+    w.stats = &terms_[w.id];
+    w.title_stats = &terms_[w.title_id];
+  }
+  return w;
+}
+
+SearchIndex::TermList* SearchIndex::PendingOf(uint64_t term_id) {
+  auto it = terms_.find(term_id);
+  if (it == terms_.end()) return nullptr;
+  const uint32_t k = it->second.pending;
+  return k < pending_used_ && pending_[k].term_id == term_id ? &pending_[k].list : nullptr;
+}
+
+void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, double frequency,
+                             const uint32_t* positions, size_t n, uint64_t occurrences) {
   ++st.docs;
   st.occurrences += occurrences;
-  touched_.insert(term_id);
-  if (pending_.empty()) segment_first_ = doc;
-  TermList& p = pending_[term_id];
+  if (pending_used_ == 0) segment_first_ = doc;
+  if (st.pending >= pending_used_ || pending_[st.pending].term_id != term_id) {
+    // The term's first posting in this request: the next slot, its buffer
+    // reused.
+    if (pending_used_ == pending_.size()) pending_.emplace_back();
+    PendingList& slot = pending_[pending_used_];
+    slot.term_id = term_id;
+    slot.stats = &st;
+    slot.list.bytes.clear();
+    slot.list.last = -1;
+    slot.list.docs = 0;
+    slot.list.occurrences = 0;
+    st.pending = static_cast<uint32_t>(pending_used_++);
+  }
+  TermList& p = pending_[st.pending].list;
   std::string& out = p.bytes;
   PutVarint(&out, static_cast<uint64_t>(static_cast<int64_t>(doc) - p.last - 1));
   p.last = doc;
@@ -448,30 +503,41 @@ void SearchIndex::ClosePartition() {
 }
 
 void SearchIndex::FlushPostings() {
-  if (pending_.empty()) return;
+  if (pending_used_ == 0) return;
   const auto part = static_cast<uint32_t>(partitions_.size() - 1);
   // One segment: varint(terms), then per term: id (8), varint(documents),
   // varint(occurrences), varint(bytes), the chunk.
+  size_t size = 10;
+  for (size_t k = 0; k < pending_used_; ++k) size += 8 + 30 + pending_[k].list.bytes.size();
   std::string segment;
-  PutVarint(&segment, pending_.size());
-  for (auto& [term_id, p] : pending_) {
+  segment.reserve(size);
+  PutVarint(&segment, pending_used_);
+  for (size_t k = 0; k < pending_used_; ++k) {
+    const uint64_t term_id = pending_[k].term_id;
+    const TermList& p = pending_[k].list;
+    TermStats& st = *pending_[k].stats;
+    if (st.active_part != part) {
+      st.active = &active_lists_[term_id];
+      st.active_part = part;
+    }
     PutU64Be(&segment, term_id);
     PutVarint(&segment, p.docs);
     PutVarint(&segment, p.occurrences);
     PutVarint(&segment, p.bytes.size());
     segment += p.bytes;
-    AppendChunk(&active_lists_[term_id], p.bytes, static_cast<uint32_t>(p.last), p.docs, p.occurrences);
+    AppendChunk(st.active, p.bytes, static_cast<uint32_t>(p.last), p.docs, p.occurrences);
   }
   std::string k = "c";
   PutU32Be(&k, part);
   PutU32Be(&k, segment_first_);
   journal_->PutIndex(IndexFamily::kPostings, k, segment);
-  pending_.clear();
+  pending_used_ = 0;
+  // A request with far more terms than usual leaves no lasting buffers.
+  if (pending_.size() > (1u << 16)) pending_.clear();
 }
 
 void SearchIndex::Flush() {
   FlushPostings();
-  touched_.clear();
   if (totals_changed_) {
     std::string v;
     PutVarint(&v, documents_);
@@ -596,7 +662,10 @@ Status SearchIndex::MergePartition(uint32_t part) {
       st.occurrences -= o->second.occurrences;
     };
     less(active_lists_);
-    less(pending_);
+    if (const TermList* p = PendingOf(term)) {
+      st.docs -= p->docs;
+      st.occurrences -= p->occurrences;
+    }
     for (const auto& [later, c] : closing_) {
       if (later > part) less(c.lists);
     }
@@ -626,6 +695,8 @@ Status SearchIndex::Load() {
   active_lists_.clear();
   closing_.clear();
   pending_.clear();
+  pending_used_ = 0;
+  word_ids_.clear();  // its pointers are into terms_
   terms_.clear();
   documents_ = total_length_ = 0;
   std::string totals;
@@ -777,7 +848,8 @@ void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc
   std::vector<std::vector<uint32_t>> positions;
   uint32_t title_matched = 0;
   for (size_t t = 0; t < clause.term_ids.size(); ++t) {
-    const TermStats& st = terms_[clause.term_ids[t]];
+    auto stats = terms_.find(clause.term_ids[t]);
+    const TermStats st = stats == terms_.end() ? TermStats{} : stats->second;
     hit->relevance += DfrTerm(postings[t]->frequency, static_cast<double>(st.occurrences), n_docs, doc.length, l_avg);
     positions.push_back(postings[t]->positions);
     if (!postings[t]->positions.empty() && postings[t]->positions.front() < doc.title_tokens) ++title_matched;

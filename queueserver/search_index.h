@@ -138,6 +138,9 @@ class SearchIndex {
   // `journal` may be null (then a MemoryIndexJournal of its own); it must
   // outlive the index.
   SearchIndex(IndexOptions options, IndexJournal* journal);
+  ~SearchIndex();
+  SearchIndex(const SearchIndex&) = delete;
+  SearchIndex& operator=(const SearchIndex&) = delete;
 
   // Indexes a fetch record if it is an indexable page (see above); returns
   // whether it did.
@@ -202,10 +205,6 @@ class SearchIndex {
     bool order_valid = false;
     std::vector<uint32_t> place, at;
   };
-  struct TermStats {
-    uint64_t docs = 0;
-    uint64_t occurrences = 0;
-  };
   // A term's postings in one unmerged partition (EncodePostings form,
   // arrival order) and their share of the term statistics.
   struct TermList {
@@ -214,7 +213,37 @@ class SearchIndex {
     uint32_t docs = 0;
     uint64_t occurrences = 0;
   };
+  struct TermStats {
+    uint64_t docs = 0;
+    uint64_t occurrences = 0;
+    // This term's slot in pending_ when pending_[pending].term_id is this
+    // term and pending < pending_used_ (else it has no postings pending).
+    uint32_t pending = UINT32_MAX;
+    // The term's list in active_lists_ when active_part is the active
+    // partition (saves Flush a lookup per term; active_lists_ only grows
+    // until the partition closes).
+    uint32_t active_part = UINT32_MAX;
+    TermList* active = nullptr;
+  };
   using Lists = std::unordered_map<uint64_t, TermList>;
+  // A term's postings of the current request (reused across requests, so
+  // their buffers keep their capacity).
+  struct PendingList {
+    uint64_t term_id = 0;
+    TermStats* stats = nullptr;  // into terms_
+    TermList list;
+  };
+  // What indexing a word needs, found with one hash lookup of the word
+  // (word_ids_): its term id (an MD5-based Hash8 of the word), its title
+  // key, and both terms' statistics. The pointers are into terms_, whose
+  // nodes stay put (it only grows; Load clears both).
+  struct WordIds {
+    uint64_t id = 0, title_id = 0;
+    TermStats* stats = nullptr;
+    TermStats* title_stats = nullptr;
+    uint64_t last_doc = UINT64_MAX;  // stamp of the last document that listed the word
+  };
+  class Deflater;
   // A closed partition waiting for its merge.
   struct Closing {
     Lists lists;
@@ -222,8 +251,10 @@ class SearchIndex {
   };
 
   bool DocExists(const std::array<uint8_t, 24>& id);
-  void AddPosting(uint64_t term_id, uint32_t doc, double frequency, const uint32_t* positions, size_t n,
-                  uint64_t occurrences);
+  WordIds& IdsOf(const std::string& word);
+  void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
+                  size_t n, uint64_t occurrences);
+  TermList* PendingOf(uint64_t term_id);
   void FinishDocument(const Doc& doc, const DocSummary& summary);
   void EnsureOrder();
   void ClosePartition();
@@ -262,17 +293,24 @@ class SearchIndex {
   // stays the authority.
   std::unordered_set<uint64_t> links_seen_;
   // This request's postings per term (self-contained chunks), written as
-  // one segment by Flush; the segment's key is its first document.
-  Lists pending_;
+  // one segment by Flush; the segment's key is its first document. Only
+  // pending_[0, pending_used_) are this request's.
+  std::vector<PendingList> pending_;
+  size_t pending_used_ = 0;
   uint32_t segment_first_ = 0;
-  std::unordered_set<uint64_t> touched_;  // terms whose statistics changed since the last Flush
+  // Word -> ids and statistics (WordIds), so that a word costs no MD5 after
+  // its first document. Bounded (cleared when full, between documents).
+  std::unordered_map<std::string, WordIds> word_ids_;
+  uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
+  // One zlib stream for every summary: compress2 allocates and frees its
+  // 256 KB of state per call.
+  std::unique_ptr<Deflater> deflater_;
   bool totals_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
   // Per-document scratch, reused.
   std::vector<uint32_t> scratch_positions_;
   std::vector<std::tuple<uint32_t, uint32_t, double>> scratch_regions_;
-  std::unordered_set<uint64_t> scratch_terms_;
   fetcher::StemmerCache stemmers_;
 };
 
