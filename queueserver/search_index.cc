@@ -221,6 +221,29 @@ Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFami
   return Status::Ok();
 }
 
+namespace {
+class MemoryIndexSnapshot final : public IndexSnapshot {
+ public:
+  explicit MemoryIndexSnapshot(const MemoryIndexJournal& journal) {
+    for (int f = 0; f < 4; ++f) families_[f] = journal.families[f];
+  }
+  Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const override {
+    const auto& m = families_[static_cast<int>(family)];
+    auto it = m.find(key);
+    if (it == m.end()) return Status::NotFound("no index record");
+    *value = it->second;
+    return Status::Ok();
+  }
+
+ private:
+  std::map<std::string, std::string> families_[4];
+};
+}  // namespace
+
+std::shared_ptr<const IndexSnapshot> MemoryIndexJournal::SnapshotIndex() {
+  return std::make_shared<MemoryIndexSnapshot>(*this);
+}
+
 std::string SearchIndex::SummaryBytes(const DocSummary& s) const {
   std::string raw;
   PutString(&raw, s.url);
@@ -469,9 +492,10 @@ void SearchIndex::FinishDocument(const Doc& doc, const DocSummary& summary) {
 
 void SearchIndex::EnsureOrder() {
   if (active_.order_valid) return;
-  active_.at = OrderDocMap(active_.keys);
-  active_.place.assign(active_.at.size(), 0);
-  for (uint32_t i = 0; i < active_.at.size(); ++i) active_.place[active_.at[i]] = i;
+  auto at = std::make_shared<const std::vector<uint32_t>>(OrderDocMap(active_.keys));
+  active_.place.assign(at->size(), 0);
+  for (uint32_t i = 0; i < at->size(); ++i) active_.place[(*at)[i]] = i;
+  active_.at = std::move(at);
   active_.order_valid = true;
 }
 
@@ -480,12 +504,13 @@ void SearchIndex::ClosePartition() {
   FlushPostings();
   EnsureOrder();
   // The closed partition's doc map, in walking order (DESIGN.md 7), and its size.
-  for (uint32_t place = 0; place < active_.at.size(); ++place) {
+  const std::vector<uint32_t>& at = *active_.at;
+  for (uint32_t place = 0; place < at.size(); ++place) {
     std::string key = "r";
     PutU32Be(&key, index);
     PutU32Be(&key, place);
     std::string value;
-    PutU32Be(&value, active_.at[place]);
+    PutU32Be(&value, at[place]);
     journal_->PutIndex(IndexFamily::kDocMap, key, value);
   }
   std::string key = "c";
@@ -801,17 +826,17 @@ Status SearchIndex::ListOf(uint32_t part, uint64_t term_id, std::string* out) {
   return Status::Ok();
 }
 
-Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
+Status SearchIndex::DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, Doc* d) {
   uint32_t arrival = 0;
-  if (!partitions_[part].closed) {
-    EnsureOrder();
-    arrival = active_.at[place];
+  if (!p.parts[part].closed) {
+    if (!p.active_at || place >= p.active_at->size()) return Status::Internal("corrupt index doc map");
+    arrival = (*p.active_at)[place];
   } else {
     std::string key = "r";
     PutU32Be(&key, part);
     PutU32Be(&key, place);
     std::string v;
-    if (Status s = journal_->GetIndex(IndexFamily::kDocMap, key, &v); !s.ok() || v.size() != 4)
+    if (Status s = p.snapshot->GetIndex(IndexFamily::kDocMap, key, &v); !s.ok() || v.size() != 4)
       return s.ok() || s.code() == StatusCode::kNotFound ? Status::Internal("corrupt index doc map") : s;
     arrival = static_cast<uint32_t>(ReadBe(v, 4));
   }
@@ -819,7 +844,7 @@ Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
   PutU32Be(&key, part);
   PutU32Be(&key, arrival);
   std::string value;
-  Status s = journal_->GetIndex(IndexFamily::kDocMap, key, &value);
+  Status s = p.snapshot->GetIndex(IndexFamily::kDocMap, key, &value);
   if (!s.ok()) return s.code() == StatusCode::kNotFound ? Status::Internal("corrupt index doc map") : s;
   const std::string_view v(value);
   size_t pos = 24;
@@ -839,22 +864,22 @@ Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
   d->url.assign(v.substr(pos));
   return Status::Ok();
 }
-void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc_rank,
+void SearchIndex::ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
                            const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit) {
-  const auto n_docs = static_cast<double>(std::max<uint64_t>(documents_, 1));
-  const double l_avg = static_cast<double>(total_length_) / n_docs;
+  const auto n_docs = static_cast<double>(std::max<uint64_t>(p.documents, 1));
+  const double l_avg = static_cast<double>(p.total_length) / n_docs;
   hit->doc_rank = doc_rank;
   hit->relevance = 0;
   std::vector<std::vector<uint32_t>> positions;
   uint32_t title_matched = 0;
   for (size_t t = 0; t < clause.term_ids.size(); ++t) {
-    auto stats = terms_.find(clause.term_ids[t]);
-    const TermStats st = stats == terms_.end() ? TermStats{} : stats->second;
+    auto stats = p.stats.find(clause.term_ids[t]);
+    const PreparedSearch::Stats st = stats == p.stats.end() ? PreparedSearch::Stats{} : stats->second;
     hit->relevance += DfrTerm(postings[t]->frequency, static_cast<double>(st.occurrences), n_docs, doc.length, l_avg);
     positions.push_back(postings[t]->positions);
     if (!postings[t]->positions.empty() && postings[t]->positions.front() < doc.title_tokens) ++title_matched;
   }
-  hit->proximity = Proximity(positions, doc.length, options_.proximity_weight);
+  hit->proximity = Proximity(positions, doc.length, p.options.proximity_weight);
   BonusInput in;
   in.title_matched = title_matched;
   // Distinct terms, as title_matched counts distinct query terms (a title
@@ -871,7 +896,7 @@ void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc
     std::tie(in.host_matched, in.host_terms) = MatchWords(parts->host, clause, stemmer);
     std::tie(in.path_matched, in.path_terms) = MatchWords(path, clause, stemmer);
   }
-  hit->bonus = Bonus(in, options_.bonus);
+  hit->bonus = Bonus(in, p.options.bonus);
 }
 
 std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause, fetcher::Stemmer& stemmer) {
@@ -889,7 +914,64 @@ std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause,
 
 Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOptions& options, const Clock& clock,
                                           fetcher::Stemmer& stemmer) {
+  auto prepared = Prepare(query);
+  if (!prepared.ok()) return prepared.status();
+  return Run(**prepared, options, clock, stemmer);
+}
+
+Result<std::shared_ptr<const PreparedSearch>> SearchIndex::Prepare(const Query& query) {
   Flush();  // documents added since the last Flush are searchable too
+  auto p = std::make_shared<PreparedSearch>();
+  p->query = query;
+  p->options = options_;
+  p->documents = documents_;
+  p->total_length = total_length_;
+  p->parts.reserve(partitions_.size());
+  for (const Partition& part : partitions_) p->parts.push_back({part.docs, part.closed, part.merged});
+  if (!partitions_.back().closed && partitions_.back().docs > 0) {
+    EnsureOrder();
+    p->active_at = active_.at;
+  }
+  // The query's terms and title keys: statistics, and their lists in the
+  // partitions whose postings are in memory (copied: the index may change
+  // them once Prepare returns).
+  for (const QueryClause& clause : query.clauses) {
+    for (const uint64_t term_id : clause.term_ids) {
+      for (const uint64_t id : {term_id, TitleTermId(term_id)}) {
+        auto st = terms_.find(id);
+        if (st == terms_.end() || p->stats.contains(id)) continue;
+        p->stats[id] = {st->second.docs, st->second.occurrences};
+        for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
+          if (partitions_[pi].merged || partitions_[pi].docs == 0) continue;
+          std::string list;
+          if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
+          if (!list.empty()) p->memory_lists.emplace(std::make_pair(pi, id), std::move(list));
+        }
+      }
+    }
+  }
+  p->snapshot = journal_->SnapshotIndex();
+  return std::shared_ptr<const PreparedSearch>(std::move(p));
+}
+
+Status SearchIndex::PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out) {
+  out->clear();
+  if (p.parts[part].merged) {
+    std::string key = "m";
+    PutU32Be(&key, part);
+    PutU64Be(&key, term_id);
+    Status s = p.snapshot->GetIndex(IndexFamily::kPostings, key, out);
+    if (s.code() == StatusCode::kNotFound) return Status::Ok();
+    return s;
+  }
+  auto it = p.memory_lists.find({part, term_id});
+  if (it != p.memory_lists.end()) *out = it->second;
+  return Status::Ok();
+}
+
+Result<SearchOutcome> SearchIndex::Run(const PreparedSearch& p, const SearchOptions& options, const Clock& clock,
+                                       fetcher::Stemmer& stemmer) {
+  const Query& query = p.query;
   SearchOutcome out;
   const uint32_t wanted = options.max_matches == 0 ? 200 : options.max_matches;
   struct Found {
@@ -942,19 +1024,19 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
     for (int pass = 0; pass < 2 && !out.timed_out && clause_matches < wanted; ++pass) {
       const std::vector<uint64_t>& ids = pass == 0 ? title_ids : clause.term_ids;
       bool known = !ids.empty();
-      for (uint64_t id : ids) known = known && terms_.contains(id);
+      for (uint64_t id : ids) known = known && p.stats.contains(id);
       if (!known) continue;
       std::vector<Walk> walks;
-      walks.reserve(partitions_.size());
-      for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
-        if (partitions_[pi].docs == 0) continue;
+      walks.reserve(p.parts.size());
+      for (uint32_t pi = 0; pi < p.parts.size(); ++pi) {
+        if (p.parts[pi].docs == 0) continue;
         Walk& w = walks.emplace_back();
         w.part = pi;
-        w.size = partitions_[pi].docs;
+        w.size = p.parts[pi].docs;
         bool all = true;
         for (uint64_t id : ids) {
           std::string& list = w.lists.emplace_back();
-          if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
+          if (Status s = PreparedList(p, pi, id, &list); !s.ok()) return s;
           if (list.empty()) {
             all = false;
             break;
@@ -1001,7 +1083,7 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
         const uint64_t key = (uint64_t{w.part} << 32) | w.place;
         if (keep && pass == 1) keep = !title_found.contains(key);
         if (keep) {
-          if (Status s = DocAt(w.part, w.place, &d); !s.ok()) return s;
+          if (Status s = DocAt(p, w.part, w.place, &d); !s.ok()) return s;
           keep = clause.sites.empty() || HostMatches(url::HostOf(d.url), clause.sites);
         }
         if (keep) {
@@ -1014,7 +1096,7 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
           f.hit.url_hash = d.url_hash;
           f.hit.text_hash = d.text_hash;
           f.hit.link = d.link;
-          ScoreHit(clause, d, rank_of(w), postings, stemmer, &f.hit);
+          ScoreHit(p, clause, d, rank_of(w), postings, stemmer, &f.hit);
           if (pass == 0) title_found.insert(key);
           auto it = found.find(key);
           if (it == found.end()) {
@@ -1043,7 +1125,7 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
   if (all.size() > wanted) all.resize(wanted);
   for (Found& f : all) {
     std::string bytes;
-    Status s = journal_->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
+    Status s = p.snapshot->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
     if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
     if (s.ok()) {
       auto summary = ParseSummary(bytes);

@@ -56,6 +56,17 @@ enum class IndexFamily {
   kTerms,     // term id (8) -> varint documents, varint occurrences (of the merged partitions)
 };
 
+// A read-only view of the stored index records as they were when it was
+// made (a RocksDB snapshot): later writes, merges and range deletes do not
+// show. Thread-safe; it outlives the index and the journal that made it
+// (not the store).
+class IndexSnapshot {
+ public:
+  virtual ~IndexSnapshot() = default;
+  // kNotFound when absent.
+  [[nodiscard]] virtual Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const = 0;
+};
+
 // Where the index lives (implemented by ShardWriter over RocksDB, and by
 // MemoryIndexJournal). Writes join the current request's batch; reads see
 // the stored records and that batch's own writes.
@@ -80,6 +91,8 @@ class IndexJournal {
   };
   [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
                                              const std::string& erase_from, const std::string& erase_to) = 0;
+  // The index records now, the pending request's writes included.
+  [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
 };
 
 // An IndexJournal in memory (tests, benchmarks without a store).
@@ -91,6 +104,8 @@ class MemoryIndexJournal final : public IndexJournal {
                                  const std::function<bool(std::string_view, std::string_view)>& visit) override;
   [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
                                      const std::string& erase_from, const std::string& erase_to) override;
+  // A copy of the records (tests: small).
+  [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
   std::map<std::string, std::string> families[4];
 };
 
@@ -133,6 +148,32 @@ struct SearchOutcome {
   bool timed_out = false;
 };
 
+// A search taken from the index (SearchIndex::Prepare) with everything its
+// walk needs: the query, the totals, the term statistics of its terms, the
+// partitions' sizes, the lists of its terms in unmerged partitions (from
+// memory) and a snapshot of the stored records. It refers to nothing of the
+// index, so SearchIndex::Run may walk it while the index takes new
+// documents (queueserver/service.cc runs it outside the service lock).
+struct PreparedSearch {
+  struct Part {
+    uint32_t docs = 0;
+    bool closed = false, merged = false;
+  };
+  struct Stats {
+    uint64_t docs = 0, occurrences = 0;
+  };
+  Query query;
+  IndexOptions options;
+  uint64_t documents = 0, total_length = 0;
+  std::vector<Part> parts;
+  // The active partition's document at each place (the last partition).
+  std::shared_ptr<const std::vector<uint32_t>> active_at;
+  std::unordered_map<uint64_t, Stats> stats;  // known terms and title keys of the query
+  // (partition, term id) -> blocked list, for partitions not merged.
+  std::map<std::pair<uint32_t, uint64_t>, std::string> memory_lists;
+  std::shared_ptr<const IndexSnapshot> snapshot;
+};
+
 class SearchIndex {
  public:
   // `journal` may be null (then a MemoryIndexJournal of its own); it must
@@ -163,6 +204,15 @@ class SearchIndex {
   // since the last Flush are flushed first.
   [[nodiscard]] Result<SearchOutcome> Search(const Query& query, const SearchOptions& options, const Clock& clock,
                                              fetcher::Stemmer& stemmer);
+  // Search in two steps: Prepare (flushes, then copies what the walk needs
+  // from memory and snapshots the store; REQUIRES: the caller's exclusive
+  // access to the index, as every other method) and Run (the walk, reading
+  // only `prepared`: thread-safe, needs neither the index nor a lock; sees
+  // the index as it was at Prepare). `stemmer` must not be in use by another
+  // thread (the index's own are, by indexing: give Run a Stemmer of its own).
+  [[nodiscard]] Result<std::shared_ptr<const PreparedSearch>> Prepare(const Query& query);
+  [[nodiscard]] static Result<SearchOutcome> Run(const PreparedSearch& prepared, const SearchOptions& options,
+                                                 const Clock& clock, fetcher::Stemmer& stemmer);
 
   // Writes the postings and term statistics of the documents added since
   // the last Flush to the journal, one postings chunk per term and partition.
@@ -203,7 +253,10 @@ class SearchIndex {
   struct Active {
     std::vector<DocMapKey> keys;
     bool order_valid = false;
-    std::vector<uint32_t> place, at;
+    std::vector<uint32_t> place;
+    // Shared with prepared searches (PreparedSearch::active_at); replaced,
+    // never changed, when the order is recomputed.
+    std::shared_ptr<const std::vector<uint32_t>> at;
   };
   // A term's postings in one unmerged partition (EncodePostings form,
   // arrival order) and their share of the term statistics.
@@ -269,11 +322,12 @@ class SearchIndex {
   // A term's list in `part` in blocked form, doc numbers being places; ""
   // when the term is not in the partition.
   Status ListOf(uint32_t part, uint64_t term_id, std::string* out);
-  Status DocAt(uint32_t part, uint32_t place, Doc* doc);
+  static Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out);
+  static Status DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, Doc* doc);
   std::string SummaryBytes(const DocSummary& s) const;
   [[nodiscard]] static Result<DocSummary> ParseSummary(std::string_view bytes);
-  void ScoreHit(const QueryClause& clause, const Doc& doc, double doc_rank,
-                const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit);
+  static void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
+                       const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit);
   static std::string Snippet(const DocSummary& s, const QueryClause& clause, fetcher::Stemmer& stemmer);
 
   IndexOptions options_;
