@@ -194,8 +194,10 @@ SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal)
 // ---- MemoryIndexJournal
 
 void MemoryIndexJournal::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
+  std::unique_lock lock(state_->mu);
   families[static_cast<int>(family)][key] = value;
 }
+// The writing thread's own reads need no lock (no one else writes).
 Status MemoryIndexJournal::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
   const auto& m = families[static_cast<int>(family)];
   auto it = m.find(key);
@@ -215,6 +217,7 @@ Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFami
                                          const std::string& erase_from, const std::string& erase_to) {
   for (const Put& p : puts) PutIndex(p.family, p.key, p.value);
   if (!erase_from.empty()) {
+    std::unique_lock lock(state_->mu);
     auto& m = families[static_cast<int>(erase_family)];
     m.erase(m.lower_bound(erase_from), m.lower_bound(erase_to));
   }
@@ -224,10 +227,11 @@ Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFami
 namespace {
 class MemoryIndexSnapshot final : public IndexSnapshot {
  public:
-  explicit MemoryIndexSnapshot(const MemoryIndexJournal& journal) {
-    for (int f = 0; f < 4; ++f) families_[f] = journal.families[f];
-  }
+  explicit MemoryIndexSnapshot(std::shared_ptr<void> state, std::shared_mutex* mu,
+                               const std::map<std::string, std::string>* families)
+      : state_(std::move(state)), mu_(mu), families_(families) {}
   Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const override {
+    std::shared_lock lock(*mu_);
     const auto& m = families_[static_cast<int>(family)];
     auto it = m.find(key);
     if (it == m.end()) return Status::NotFound("no index record");
@@ -236,12 +240,14 @@ class MemoryIndexSnapshot final : public IndexSnapshot {
   }
 
  private:
-  std::map<std::string, std::string> families_[4];
+  std::shared_ptr<void> state_;  // keeps mu_ and families_ alive
+  std::shared_mutex* mu_;
+  const std::map<std::string, std::string>* families_;
 };
 }  // namespace
 
 std::shared_ptr<const IndexSnapshot> MemoryIndexJournal::SnapshotIndex() {
-  return std::make_shared<MemoryIndexSnapshot>(*this);
+  return std::make_shared<MemoryIndexSnapshot>(state_, &state_->mu, state_->families);
 }
 
 std::string SearchIndex::SummaryBytes(const DocSummary& s) const {

@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,18 +96,32 @@ class IndexJournal {
   [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
 };
 
-// An IndexJournal in memory (tests, benchmarks without a store).
+// An IndexJournal in memory (tests, a queue server without a data
+// directory). Writes by one thread; its snapshots may read from others.
 class MemoryIndexJournal final : public IndexJournal {
+  struct State {
+    std::shared_mutex mu;  // writes exclusive; snapshots' reads shared
+    std::map<std::string, std::string> families[4];
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+
  public:
+  MemoryIndexJournal() = default;
+  MemoryIndexJournal(const MemoryIndexJournal&) = delete;
+  MemoryIndexJournal& operator=(const MemoryIndexJournal&) = delete;
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
   [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
   [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
                                  const std::function<bool(std::string_view, std::string_view)>& visit) override;
   [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
                                      const std::string& erase_from, const std::string& erase_to) override;
-  // A copy of the records (tests: small).
+  // Not a copy: reads the live records under the lock (sharing them, so it
+  // outlives the journal). The records a search reads (summaries, doc map
+  // entries, merged lists) are written once and never changed, so it
+  // answers as a snapshot would.
   [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
-  std::map<std::string, std::string> families[4];
+  // The records by IndexFamily (tests read and corrupt them).
+  std::map<std::string, std::string> (&families)[4] = state_->families;
 };
 
 struct IndexOptions {
