@@ -18,8 +18,9 @@
 // = url hash (8) + type ('p' page, 'l' link) + text hash (7) + host hash (8);
 // a doc id already indexed is not indexed again.
 //
-// Not thread-safe (the service serialises calls); time comes from the clock
-// passed to Search.
+// Not thread-safe (the service serialises calls), except SearchIndex::Run
+// on a PreparedSearch, which needs no index: the service walks searches
+// outside its lock. Time comes from the clock passed to Search/Run.
 #pragma once
 
 #include <array>
