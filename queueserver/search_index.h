@@ -108,7 +108,10 @@ class MemoryIndexJournal final : public IndexJournal {
 
  public:
   MemoryIndexJournal() = default;
-  MemoryIndexJournal(const MemoryIndexJournal&) = delete;
+  // A copy of the records (tests corrupt copies), sharing nothing.
+  MemoryIndexJournal(const MemoryIndexJournal& other) : IndexJournal() {
+    for (int f = 0; f < 4; ++f) families[f] = other.families[f];
+  }
   MemoryIndexJournal& operator=(const MemoryIndexJournal&) = delete;
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
   [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
