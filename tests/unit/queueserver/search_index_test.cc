@@ -486,3 +486,24 @@ TEST_CASE("a prepared search answers as of Prepare while the index takes documen
   store->reset();
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a search sees the request's own uncommitted index writes", "[unit]") {
+  std::random_device rd;
+  const auto dir = std::filesystem::temp_directory_path() / ("search_index_test." + std::to_string(rd()));
+  auto store = QueueStore::Open(dir.string(), {});
+  REQUIRE(store.ok());
+  auto writer = (*store)->NewWriter(4);
+  {
+    SearchIndex index({}, writer.get());
+    REQUIRE(index.AddPage(Page("http://k.test/1", "Kingfisher", "a blue kingfisher")));
+    index.Flush();
+    REQUIRE(writer->Commit().ok());
+    REQUIRE(index.AddPage(Page("http://k.test/2", "Kingfisher dives", "the kingfisher dives")));
+    // Not committed: the snapshot lays the pending batch's index writes
+    // over the store (the doc map entry and summary of page 2).
+    CHECK(Urls(index, "kingfisher") == std::vector<std::string>{"http://k.test/1", "http://k.test/2"});
+  }
+  writer.reset();
+  store->reset();
+  std::filesystem::remove_all(dir);
+}
