@@ -197,38 +197,51 @@ void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRe
 }
 
 Status CrawlShard::Search(const v1::SearchRequest& req, v1::SearchResponse* resp) {
+  auto job = PrepareSearch(req);
+  if (!job.ok()) return job.status();
+  return (*job)(resp);
+}
+
+Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest& req) {
   const std::string language = req.language().empty() ? "en" : req.language();
-  fetcher::Stemmer& stemmer = index_->StemmerFor(language);
-  auto query = ParseQuery(req.query(), stemmer);
+  auto query = ParseQuery(req.query(), index_->StemmerFor(language));
   if (!query.ok()) return query.status();
+  auto prepared = index_->Prepare(*query);
+  if (!prepared.ok()) return prepared.status();
   SearchOptions options;
   options.max_matches = req.limit() == 0 ? 200 : std::min<uint32_t>(req.limit(), 10'000);
   const int64_t timeout = req.timeout_ms() == 0 ? 1000 : std::min<uint32_t>(req.timeout_ms(), 60'000);
   options.deadline_unix_ms = clock_->NowUnixMs() + timeout;
-  auto searched = index_->Search(*query, options, *clock_, stemmer);
-  if (!searched.ok()) return searched.status();
-  const SearchOutcome& outcome = *searched;
-  resp->set_crawl_id(crawl_.crawl_id());
-  resp->set_matches(outcome.matches);
-  resp->set_timed_out(outcome.timed_out);
-  resp->set_documents(index_->documents());
-  for (const SearchHit& h : outcome.hits) {
-    v1::SearchResult* r = resp->add_results();
-    r->set_url(h.url);
-    r->set_title(h.title);
-    r->set_snippet(h.snippet);
-    r->set_url_hash(h.url_hash);
-    r->set_text_hash(h.text_hash);
-    r->set_link_only(h.link);
-    r->set_language(h.language);
-    v1::ScoreParts* s = r->mutable_score();
-    s->set_doc_rank(h.doc_rank);
-    s->set_bonus(h.bonus);
-    s->set_relevance(h.relevance);
-    s->set_proximity(h.proximity);
-    s->set_total(h.total());
-  }
-  return Status::Ok();
+  // The job holds copies, not the shard: the service runs it unlocked.
+  return SearchJob([prepared = std::move(*prepared), options, language, clock = clock_,
+                    crawl_id = crawl_.crawl_id()](v1::SearchResponse* resp) -> Status {
+    // Its own stemmer: the index's are in use by indexing meanwhile.
+    fetcher::Stemmer stemmer(language);
+    auto searched = SearchIndex::Run(*prepared, options, *clock, stemmer);
+    if (!searched.ok()) return searched.status();
+    const SearchOutcome& outcome = *searched;
+    resp->set_crawl_id(crawl_id);
+    resp->set_matches(outcome.matches);
+    resp->set_timed_out(outcome.timed_out);
+    resp->set_documents(prepared->documents);
+    for (const SearchHit& h : outcome.hits) {
+      v1::SearchResult* r = resp->add_results();
+      r->set_url(h.url);
+      r->set_title(h.title);
+      r->set_snippet(h.snippet);
+      r->set_url_hash(h.url_hash);
+      r->set_text_hash(h.text_hash);
+      r->set_link_only(h.link);
+      r->set_language(h.language);
+      v1::ScoreParts* s = r->mutable_score();
+      s->set_doc_rank(h.doc_rank);
+      s->set_bonus(h.bonus);
+      s->set_relevance(h.relevance);
+      s->set_proximity(h.proximity);
+      s->set_total(h.total());
+    }
+    return Status::Ok();
+  });
 }
 
 void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <unordered_map>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "common/clock.h"
@@ -90,6 +91,13 @@ class CrawlShard {
   // at most req.limit() matches (0: 200) within req.timeout_ms() (0: 1 s).
   // Bad queries give kInvalidArgument. Changes nothing in the store.
   [[nodiscard]] Status Search(const v1::SearchRequest& req, v1::SearchResponse* resp);
+  // Search in two steps: PrepareSearch takes what the search needs from the
+  // index (REQUIRES: the caller's exclusive access to the shard, as every
+  // other method); the job it returns runs the walk and fills the response
+  // without the shard (it may run outside the service lock, concurrently
+  // with ingestion, after the shard is gone; not after the store).
+  using SearchJob = std::function<Status(v1::SearchResponse*)>;
+  [[nodiscard]] Result<SearchJob> PrepareSearch(const v1::SearchRequest& req);
   [[nodiscard]] const SearchIndex& index() const { return *index_; }
   // Links and seeds skipped because they were not valid URLs.
   [[nodiscard]] uint64_t invalid_urls() const { return invalid_urls_; }

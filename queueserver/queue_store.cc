@@ -14,6 +14,8 @@
 #include <bit>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <string_view>
@@ -972,6 +974,70 @@ Status ShardWriter::ScanIndex(IndexFamily family, const std::string& prefix,
     if (!visit(std::string_view(k.data() + n, k.size() - n), std::string_view(v.data(), v.size()))) break;
   }
   return FromRocks(it->status(), std::string("reading ") + kCfNames[IndexCf(family)]);
+}
+
+namespace {
+// Reads the index families at a RocksDB snapshot (released with it), the
+// writer's pending index writes at the time laid over it.
+class StoreIndexSnapshot final : public IndexSnapshot {
+ public:
+  StoreIndexSnapshot(rocksdb::DB* db, std::vector<rocksdb::ColumnFamilyHandle*> cfs, std::string prefix,
+                     std::map<std::pair<int, std::string>, std::optional<std::string>> overlay)
+      : db_(db), snapshot_(db->GetSnapshot()), cfs_(std::move(cfs)), prefix_(std::move(prefix)),
+        overlay_(std::move(overlay)) {}
+  ~StoreIndexSnapshot() override { db_->ReleaseSnapshot(snapshot_); }
+  StoreIndexSnapshot(const StoreIndexSnapshot&) = delete;
+  StoreIndexSnapshot& operator=(const StoreIndexSnapshot&) = delete;
+
+  Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const override {
+    if (!overlay_.empty()) {
+      auto it = overlay_.find({static_cast<int>(family), key});
+      if (it != overlay_.end()) {
+        if (!it->second) return Status::NotFound("no index record");
+        *value = *it->second;
+        return Status::Ok();
+      }
+    }
+    rocksdb::ReadOptions ro;
+    ro.snapshot = snapshot_;
+    auto s = db_->Get(ro, cfs_[static_cast<int>(family)], prefix_ + key, value);
+    if (s.IsNotFound()) return Status::NotFound("no index record");
+    return FromRocks(s, "reading the index");
+  }
+
+ private:
+  rocksdb::DB* db_;
+  const rocksdb::Snapshot* snapshot_;
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs_;  // by IndexFamily
+  std::string prefix_;
+  std::map<std::pair<int, std::string>, std::optional<std::string>> overlay_;
+};
+}  // namespace
+
+std::shared_ptr<const IndexSnapshot> ShardWriter::SnapshotIndex() {
+  constexpr IndexFamily kFamilies[] = {IndexFamily::kDocs, IndexFamily::kDocMap, IndexFamily::kPostings,
+                                       IndexFamily::kTerms};
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+  std::map<std::pair<int, std::string>, std::optional<std::string>> overlay;
+  const bool pending = impl_->batch.GetWriteBatch()->Count() > 0;
+  for (IndexFamily f : kFamilies) {
+    cfs.push_back(impl_->cf(IndexCf(f)));
+    if (!pending) continue;
+    std::unique_ptr<rocksdb::WBWIIterator> it(impl_->batch.NewIterator(cfs.back()));
+    const size_t n = impl_->prefix.size();
+    for (it->Seek(impl_->prefix); it->Valid(); it->Next()) {
+      const rocksdb::WriteEntry e = it->Entry();
+      if (!e.key.starts_with(impl_->prefix)) break;
+      std::string key(e.key.data() + n, e.key.size() - n);
+      if (e.type == rocksdb::kPutRecord) {
+        overlay[{static_cast<int>(f), std::move(key)}] = e.value.ToString();
+      } else if (e.type == rocksdb::kDeleteRecord || e.type == rocksdb::kSingleDeleteRecord) {
+        overlay[{static_cast<int>(f), std::move(key)}] = std::nullopt;
+      }
+    }
+  }
+  return std::make_shared<StoreIndexSnapshot>(impl_->store->db.get(), std::move(cfs), impl_->prefix,
+                                              std::move(overlay));
 }
 
 Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,

@@ -124,6 +124,9 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
                                  const std::function<bool(std::string_view, std::string_view)>& visit) override;
   [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
                                      const std::string& erase_from, const std::string& erase_to) override;
+  // A RocksDB snapshot of the index families, and a copy of this request's
+  // pending index writes (none between requests, where searches take it).
+  [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
 
   // Writes every change since the last Commit/Discard in one atomic batch,
   // then starts an empty one. On error nothing of the batch is written.

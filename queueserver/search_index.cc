@@ -81,20 +81,8 @@ std::string CutUtf8(std::string s, size_t n) {
 // then zlib level 1).
 constexpr size_t kCompressAbove = 256;
 
-std::string Compress(const std::string& raw) {
-  if (raw.size() <= kCompressAbove) return "r" + raw;
-  uLongf size = compressBound(static_cast<uLong>(raw.size()));
-  std::string out = "z";
-  PutVarint(&out, raw.size());
-  const size_t header = out.size();
-  out.resize(header + size);
-  if (compress2(reinterpret_cast<Bytef*>(out.data() + header), &size, reinterpret_cast<const Bytef*>(raw.data()),
-                static_cast<uLong>(raw.size()), Z_BEST_SPEED) != Z_OK) {
-    return "r" + raw;  // cannot happen with a compressBound buffer
-  }
-  out.resize(header + size);
-  return out;
-}
+// word_ids_ is cleared past this many words (about 100 bytes each).
+constexpr size_t kMaxWordIds = 1u << 19;
 
 Result<std::string> Decompress(std::string_view in) {
   if (!in.empty() && in[0] == 'r') return std::string(in.substr(1));
@@ -151,6 +139,38 @@ std::pair<uint32_t, uint32_t> MatchWords(std::string_view text, const QueryClaus
 
 }  // namespace
 
+// zlib's compress2 output (level 1) from one reused stream: deflateReset
+// keeps the state's allocations, which compress2 makes and frees per call.
+class SearchIndex::Deflater {
+ public:
+  Deflater() { ok_ = deflateInit(&z_, Z_BEST_SPEED) == Z_OK; }
+  ~Deflater() {
+    if (ok_) deflateEnd(&z_);
+  }
+  Deflater(const Deflater&) = delete;
+  Deflater& operator=(const Deflater&) = delete;
+
+  std::string Compress(const std::string& raw) {
+    if (raw.size() <= kCompressAbove || !ok_ || deflateReset(&z_) != Z_OK) return "r" + raw;
+    std::string out = "z";
+    PutVarint(&out, raw.size());
+    const size_t header = out.size();
+    out.resize(header + deflateBound(&z_, static_cast<uLong>(raw.size())));
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+    z_.avail_in = static_cast<uInt>(raw.size());
+    z_.next_out = reinterpret_cast<Bytef*>(out.data() + header);
+    z_.avail_out = static_cast<uInt>(out.size() - header);
+    // Cannot fail with a deflateBound buffer; raw stays readable if it did.
+    if (deflate(&z_, Z_FINISH) != Z_STREAM_END) return "r" + raw;
+    out.resize(header + z_.total_out);
+    return out;
+  }
+
+ private:
+  z_stream z_{};
+  bool ok_ = false;
+};
+
 bool SearchIndex::IsAnchorStopWord(std::string_view w) {
   static const std::set<std::string_view> kStop = {
       "a",    "an",   "and",  "at",   "by",    "click", "for",  "from", "go",   "here", "in",  "is",
@@ -159,7 +179,10 @@ bool SearchIndex::IsAnchorStopWord(std::string_view w) {
   return w.size() < 2 || kStop.contains(w);
 }
 
-SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal) : options_(options), journal_(journal) {
+SearchIndex::~SearchIndex() = default;
+
+SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal)
+    : options_(options), journal_(journal), deflater_(std::make_unique<Deflater>()) {
   if (options_.partition_docs == 0) options_.partition_docs = 100'000;
   if (journal_ == nullptr) {
     own_journal_ = std::make_unique<MemoryIndexJournal>();
@@ -171,8 +194,10 @@ SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal) : options_
 // ---- MemoryIndexJournal
 
 void MemoryIndexJournal::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
+  std::unique_lock lock(state_->mu);
   families[static_cast<int>(family)][key] = value;
 }
+// The writing thread's own reads need no lock (no one else writes).
 Status MemoryIndexJournal::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
   const auto& m = families[static_cast<int>(family)];
   auto it = m.find(key);
@@ -192,10 +217,37 @@ Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFami
                                          const std::string& erase_from, const std::string& erase_to) {
   for (const Put& p : puts) PutIndex(p.family, p.key, p.value);
   if (!erase_from.empty()) {
+    std::unique_lock lock(state_->mu);
     auto& m = families[static_cast<int>(erase_family)];
     m.erase(m.lower_bound(erase_from), m.lower_bound(erase_to));
   }
   return Status::Ok();
+}
+
+namespace {
+class MemoryIndexSnapshot final : public IndexSnapshot {
+ public:
+  explicit MemoryIndexSnapshot(std::shared_ptr<void> state, std::shared_mutex* mu,
+                               const std::map<std::string, std::string>* families)
+      : state_(std::move(state)), mu_(mu), families_(families) {}
+  Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const override {
+    std::shared_lock lock(*mu_);
+    const auto& m = families_[static_cast<int>(family)];
+    auto it = m.find(key);
+    if (it == m.end()) return Status::NotFound("no index record");
+    *value = it->second;
+    return Status::Ok();
+  }
+
+ private:
+  std::shared_ptr<void> state_;  // keeps mu_ and families_ alive
+  std::shared_mutex* mu_;
+  const std::map<std::string, std::string>* families_;
+};
+}  // namespace
+
+std::shared_ptr<const IndexSnapshot> MemoryIndexJournal::SnapshotIndex() {
+  return std::make_shared<MemoryIndexSnapshot>(state_, &state_->mu, state_->families);
 }
 
 std::string SearchIndex::SummaryBytes(const DocSummary& s) const {
@@ -206,7 +258,7 @@ std::string SearchIndex::SummaryBytes(const DocSummary& s) const {
   raw.push_back(static_cast<char>((s.nosnippet ? 1 : 0) | (s.link ? 2 : 0)));
   PutVarint(&raw, s.description.size());
   for (const std::string& d : s.description) PutString(&raw, d);
-  return Compress(raw);
+  return deflater_->Compress(raw);
 }
 
 Result<DocSummary> SearchIndex::ParseSummary(std::string_view bytes) {
@@ -259,16 +311,17 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   }
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
-  auto& seen_terms = scratch_terms_;
-  seen_terms.clear();
+  if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
+  const uint64_t stamp = ++document_stamp_;
   auto& positions = scratch_positions_;
   bool any = false;
   for (const v1::IndexTerm& t : mi.terms()) {
     if (t.term().empty()) continue;
-    // The id is recomputed: input from another process must not be able to
-    // file a term under another term's id.
-    const uint64_t term_id = hash::Hash8(t.term());
-    if (!seen_terms.insert(term_id).second) continue;
+    // The id is recomputed (from the word, IdsOf): input from another
+    // process must not be able to file a term under another term's id.
+    WordIds& w = IdsOf(t.term());
+    if (w.last_doc == stamp) continue;  // the word listed twice: its first entry counts
+    w.last_doc = stamp;
     positions.assign(t.positions().begin(), t.positions().end());
     if (!std::is_sorted(positions.begin(), positions.end())) std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
@@ -288,12 +341,12 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());
     const uint64_t occurrences = std::max<uint64_t>(counted, positions.size());
     if (occurrences == 0) continue;
-    AddPosting(term_id, doc, f, positions.data(), positions.size(), occurrences);
+    AddPosting(w.id, *w.stats, doc, f, positions.data(), positions.size(), occurrences);
     if (!positions.empty() && positions.front() < d.title_tokens) {
       ++d.title_terms;
       // The same posting again under the term's title key, so that a query
       // can walk the pages whose title holds all its terms first (Search).
-      AddPosting(TitleTermId(term_id), doc, f, positions.data(), positions.size(), occurrences);
+      AddPosting(w.title_id, *w.title_stats, doc, f, positions.data(), positions.size(), occurrences);
     }
     any = true;
   }
@@ -340,7 +393,8 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
   for (auto& [stem, positions] : stems) {
-    AddPosting(hash::Hash8(stem), doc, options_.body_weight * static_cast<double>(positions.size()),
+    const uint64_t term_id = hash::Hash8(stem);
+    AddPosting(term_id, terms_[term_id], doc, options_.body_weight * static_cast<double>(positions.size()),
                positions.data(), positions.size(), positions.size());
   }
   DocSummary summary;
@@ -352,14 +406,44 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   return true;
 }
 
-void SearchIndex::AddPosting(uint64_t term_id, uint32_t doc, double frequency, const uint32_t* positions, size_t n,
-                             uint64_t occurrences) {
-  TermStats& st = terms_[term_id];
+SearchIndex::WordIds& SearchIndex::IdsOf(const std::string& word) {
+  auto [it, added] = word_ids_.try_emplace(word);
+  WordIds& w = it->second;
+  if (added) {
+    w.id = hash::Hash8(word);
+    w.title_id = TitleTermId(w.id);
+    w.stats = &terms_[w.id];
+    w.title_stats = &terms_[w.title_id];
+  }
+  return w;
+}
+
+SearchIndex::TermList* SearchIndex::PendingOf(uint64_t term_id) {
+  auto it = terms_.find(term_id);
+  if (it == terms_.end()) return nullptr;
+  const uint32_t k = it->second.pending;
+  return k < pending_used_ && pending_[k].term_id == term_id ? &pending_[k].list : nullptr;
+}
+
+void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, double frequency,
+                             const uint32_t* positions, size_t n, uint64_t occurrences) {
   ++st.docs;
   st.occurrences += occurrences;
-  touched_.insert(term_id);
-  if (pending_.empty()) segment_first_ = doc;
-  TermList& p = pending_[term_id];
+  if (pending_used_ == 0) segment_first_ = doc;
+  if (st.pending >= pending_used_ || pending_[st.pending].term_id != term_id) {
+    // The term's first posting in this request: the next slot, its buffer
+    // reused.
+    if (pending_used_ == pending_.size()) pending_.emplace_back();
+    PendingList& slot = pending_[pending_used_];
+    slot.term_id = term_id;
+    slot.stats = &st;
+    slot.list.bytes.clear();
+    slot.list.last = -1;
+    slot.list.docs = 0;
+    slot.list.occurrences = 0;
+    st.pending = static_cast<uint32_t>(pending_used_++);
+  }
+  TermList& p = pending_[st.pending].list;
   std::string& out = p.bytes;
   PutVarint(&out, static_cast<uint64_t>(static_cast<int64_t>(doc) - p.last - 1));
   p.last = doc;
@@ -414,9 +498,10 @@ void SearchIndex::FinishDocument(const Doc& doc, const DocSummary& summary) {
 
 void SearchIndex::EnsureOrder() {
   if (active_.order_valid) return;
-  active_.at = OrderDocMap(active_.keys);
-  active_.place.assign(active_.at.size(), 0);
-  for (uint32_t i = 0; i < active_.at.size(); ++i) active_.place[active_.at[i]] = i;
+  auto at = std::make_shared<const std::vector<uint32_t>>(OrderDocMap(active_.keys));
+  active_.place.assign(at->size(), 0);
+  for (uint32_t i = 0; i < at->size(); ++i) active_.place[(*at)[i]] = i;
+  active_.at = std::move(at);
   active_.order_valid = true;
 }
 
@@ -425,12 +510,13 @@ void SearchIndex::ClosePartition() {
   FlushPostings();
   EnsureOrder();
   // The closed partition's doc map, in walking order (DESIGN.md 7), and its size.
-  for (uint32_t place = 0; place < active_.at.size(); ++place) {
+  const std::vector<uint32_t>& at = *active_.at;
+  for (uint32_t place = 0; place < at.size(); ++place) {
     std::string key = "r";
     PutU32Be(&key, index);
     PutU32Be(&key, place);
     std::string value;
-    PutU32Be(&value, active_.at[place]);
+    PutU32Be(&value, at[place]);
     journal_->PutIndex(IndexFamily::kDocMap, key, value);
   }
   std::string key = "c";
@@ -448,30 +534,41 @@ void SearchIndex::ClosePartition() {
 }
 
 void SearchIndex::FlushPostings() {
-  if (pending_.empty()) return;
+  if (pending_used_ == 0) return;
   const auto part = static_cast<uint32_t>(partitions_.size() - 1);
   // One segment: varint(terms), then per term: id (8), varint(documents),
   // varint(occurrences), varint(bytes), the chunk.
+  size_t size = 10;
+  for (size_t k = 0; k < pending_used_; ++k) size += 8 + 30 + pending_[k].list.bytes.size();
   std::string segment;
-  PutVarint(&segment, pending_.size());
-  for (auto& [term_id, p] : pending_) {
+  segment.reserve(size);
+  PutVarint(&segment, pending_used_);
+  for (size_t k = 0; k < pending_used_; ++k) {
+    const uint64_t term_id = pending_[k].term_id;
+    const TermList& p = pending_[k].list;
+    TermStats& st = *pending_[k].stats;
+    if (st.active_part != part) {
+      st.active = &active_lists_[term_id];
+      st.active_part = part;
+    }
     PutU64Be(&segment, term_id);
     PutVarint(&segment, p.docs);
     PutVarint(&segment, p.occurrences);
     PutVarint(&segment, p.bytes.size());
     segment += p.bytes;
-    AppendChunk(&active_lists_[term_id], p.bytes, static_cast<uint32_t>(p.last), p.docs, p.occurrences);
+    AppendChunk(st.active, p.bytes, static_cast<uint32_t>(p.last), p.docs, p.occurrences);
   }
   std::string k = "c";
   PutU32Be(&k, part);
   PutU32Be(&k, segment_first_);
   journal_->PutIndex(IndexFamily::kPostings, k, segment);
-  pending_.clear();
+  pending_used_ = 0;
+  // A request with far more terms than usual leaves no lasting buffers.
+  if (pending_.size() > (1u << 16)) pending_.clear();
 }
 
 void SearchIndex::Flush() {
   FlushPostings();
-  touched_.clear();
   if (totals_changed_) {
     std::string v;
     PutVarint(&v, documents_);
@@ -599,7 +696,10 @@ Status SearchIndex::MergePartition(uint32_t part) {
       st.occurrences -= o->second.occurrences;
     };
     less(active_lists_);
-    less(pending_);
+    if (const TermList* p = PendingOf(term)) {
+      st.docs -= p->docs;
+      st.occurrences -= p->occurrences;
+    }
     for (const auto& [later, c] : closing_) {
       if (later > part) less(c.lists);
     }
@@ -629,6 +729,8 @@ Status SearchIndex::Load() {
   active_lists_.clear();
   closing_.clear();
   pending_.clear();
+  pending_used_ = 0;
+  word_ids_.clear();  // its pointers are into terms_
   terms_.clear();
   documents_ = total_length_ = 0;
   std::string totals;
@@ -733,17 +835,17 @@ Status SearchIndex::ListOf(uint32_t part, uint64_t term_id, std::string* out) {
   return Status::Ok();
 }
 
-Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
+Status SearchIndex::DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, Doc* d) {
   uint32_t arrival = 0;
-  if (!partitions_[part].closed) {
-    EnsureOrder();
-    arrival = active_.at[place];
+  if (!p.parts[part].closed) {
+    if (!p.active_at || place >= p.active_at->size()) return Status::Internal("corrupt index doc map");
+    arrival = (*p.active_at)[place];
   } else {
     std::string key = "r";
     PutU32Be(&key, part);
     PutU32Be(&key, place);
     std::string v;
-    if (Status s = journal_->GetIndex(IndexFamily::kDocMap, key, &v); !s.ok() || v.size() != 4)
+    if (Status s = p.snapshot->GetIndex(IndexFamily::kDocMap, key, &v); !s.ok() || v.size() != 4)
       return s.ok() || s.code() == StatusCode::kNotFound ? Status::Internal("corrupt index doc map") : s;
     arrival = static_cast<uint32_t>(ReadBe(v, 4));
   }
@@ -751,7 +853,7 @@ Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
   PutU32Be(&key, part);
   PutU32Be(&key, arrival);
   std::string value;
-  Status s = journal_->GetIndex(IndexFamily::kDocMap, key, &value);
+  Status s = p.snapshot->GetIndex(IndexFamily::kDocMap, key, &value);
   if (!s.ok()) return s.code() == StatusCode::kNotFound ? Status::Internal("corrupt index doc map") : s;
   const std::string_view v(value);
   size_t pos = 24;
@@ -771,21 +873,22 @@ Status SearchIndex::DocAt(uint32_t part, uint32_t place, Doc* d) {
   d->url.assign(v.substr(pos));
   return Status::Ok();
 }
-void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc_rank,
+void SearchIndex::ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
                            const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit) {
-  const auto n_docs = static_cast<double>(std::max<uint64_t>(documents_, 1));
-  const double l_avg = static_cast<double>(total_length_) / n_docs;
+  const auto n_docs = static_cast<double>(std::max<uint64_t>(p.documents, 1));
+  const double l_avg = static_cast<double>(p.total_length) / n_docs;
   hit->doc_rank = doc_rank;
   hit->relevance = 0;
   std::vector<std::vector<uint32_t>> positions;
   uint32_t title_matched = 0;
   for (size_t t = 0; t < clause.term_ids.size(); ++t) {
-    const TermStats& st = terms_[clause.term_ids[t]];
+    auto stats = p.stats.find(clause.term_ids[t]);
+    const PreparedSearch::Stats st = stats == p.stats.end() ? PreparedSearch::Stats{} : stats->second;
     hit->relevance += DfrTerm(postings[t]->frequency, static_cast<double>(st.occurrences), n_docs, doc.length, l_avg);
     positions.push_back(postings[t]->positions);
     if (!postings[t]->positions.empty() && postings[t]->positions.front() < doc.title_tokens) ++title_matched;
   }
-  hit->proximity = Proximity(positions, doc.length, options_.proximity_weight);
+  hit->proximity = Proximity(positions, doc.length, p.options.proximity_weight);
   BonusInput in;
   in.title_matched = title_matched;
   // Distinct terms, as title_matched counts distinct query terms (a title
@@ -802,7 +905,7 @@ void SearchIndex::ScoreHit(const QueryClause& clause, const Doc& doc, double doc
     std::tie(in.host_matched, in.host_terms) = MatchWords(parts->host, clause, stemmer);
     std::tie(in.path_matched, in.path_terms) = MatchWords(path, clause, stemmer);
   }
-  hit->bonus = Bonus(in, options_.bonus);
+  hit->bonus = Bonus(in, p.options.bonus);
 }
 
 std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause, fetcher::Stemmer& stemmer) {
@@ -820,7 +923,64 @@ std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause,
 
 Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOptions& options, const Clock& clock,
                                           fetcher::Stemmer& stemmer) {
+  auto prepared = Prepare(query);
+  if (!prepared.ok()) return prepared.status();
+  return Run(**prepared, options, clock, stemmer);
+}
+
+Result<std::shared_ptr<const PreparedSearch>> SearchIndex::Prepare(const Query& query) {
   Flush();  // documents added since the last Flush are searchable too
+  auto p = std::make_shared<PreparedSearch>();
+  p->query = query;
+  p->options = options_;
+  p->documents = documents_;
+  p->total_length = total_length_;
+  p->parts.reserve(partitions_.size());
+  for (const Partition& part : partitions_) p->parts.push_back({part.docs, part.closed, part.merged});
+  if (!partitions_.back().closed && partitions_.back().docs > 0) {
+    EnsureOrder();
+    p->active_at = active_.at;
+  }
+  // The query's terms and title keys: statistics, and their lists in the
+  // partitions whose postings are in memory (copied: the index may change
+  // them once Prepare returns).
+  for (const QueryClause& clause : query.clauses) {
+    for (const uint64_t term_id : clause.term_ids) {
+      for (const uint64_t id : {term_id, TitleTermId(term_id)}) {
+        auto st = terms_.find(id);
+        if (st == terms_.end() || p->stats.contains(id)) continue;
+        p->stats[id] = {st->second.docs, st->second.occurrences};
+        for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
+          if (partitions_[pi].merged || partitions_[pi].docs == 0) continue;
+          std::string list;
+          if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
+          if (!list.empty()) p->memory_lists.emplace(std::make_pair(pi, id), std::move(list));
+        }
+      }
+    }
+  }
+  p->snapshot = journal_->SnapshotIndex();
+  return std::shared_ptr<const PreparedSearch>(std::move(p));
+}
+
+Status SearchIndex::PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out) {
+  out->clear();
+  if (p.parts[part].merged) {
+    std::string key = "m";
+    PutU32Be(&key, part);
+    PutU64Be(&key, term_id);
+    Status s = p.snapshot->GetIndex(IndexFamily::kPostings, key, out);
+    if (s.code() == StatusCode::kNotFound) return Status::Ok();
+    return s;
+  }
+  auto it = p.memory_lists.find({part, term_id});
+  if (it != p.memory_lists.end()) *out = it->second;
+  return Status::Ok();
+}
+
+Result<SearchOutcome> SearchIndex::Run(const PreparedSearch& p, const SearchOptions& options, const Clock& clock,
+                                       fetcher::Stemmer& stemmer) {
+  const Query& query = p.query;
   SearchOutcome out;
   const uint32_t wanted = options.max_matches == 0 ? 200 : options.max_matches;
   struct Found {
@@ -873,19 +1033,19 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
     for (int pass = 0; pass < 2 && !out.timed_out && clause_matches < wanted; ++pass) {
       const std::vector<uint64_t>& ids = pass == 0 ? title_ids : clause.term_ids;
       bool known = !ids.empty();
-      for (uint64_t id : ids) known = known && terms_.contains(id);
+      for (uint64_t id : ids) known = known && p.stats.contains(id);
       if (!known) continue;
       std::vector<Walk> walks;
-      walks.reserve(partitions_.size());
-      for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
-        if (partitions_[pi].docs == 0) continue;
+      walks.reserve(p.parts.size());
+      for (uint32_t pi = 0; pi < p.parts.size(); ++pi) {
+        if (p.parts[pi].docs == 0) continue;
         Walk& w = walks.emplace_back();
         w.part = pi;
-        w.size = partitions_[pi].docs;
+        w.size = p.parts[pi].docs;
         bool all = true;
         for (uint64_t id : ids) {
           std::string& list = w.lists.emplace_back();
-          if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
+          if (Status s = PreparedList(p, pi, id, &list); !s.ok()) return s;
           if (list.empty()) {
             all = false;
             break;
@@ -932,7 +1092,7 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
         const uint64_t key = (uint64_t{w.part} << 32) | w.place;
         if (keep && pass == 1) keep = !title_found.contains(key);
         if (keep) {
-          if (Status s = DocAt(w.part, w.place, &d); !s.ok()) return s;
+          if (Status s = DocAt(p, w.part, w.place, &d); !s.ok()) return s;
           keep = clause.sites.empty() || HostMatches(url::HostOf(d.url), clause.sites);
         }
         if (keep) {
@@ -945,7 +1105,7 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
           f.hit.url_hash = d.url_hash;
           f.hit.text_hash = d.text_hash;
           f.hit.link = d.link;
-          ScoreHit(clause, d, rank_of(w), postings, stemmer, &f.hit);
+          ScoreHit(p, clause, d, rank_of(w), postings, stemmer, &f.hit);
           if (pass == 0) title_found.insert(key);
           auto it = found.find(key);
           if (it == found.end()) {
@@ -974,7 +1134,7 @@ Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOption
   if (all.size() > wanted) all.resize(wanted);
   for (Found& f : all) {
     std::string bytes;
-    Status s = journal_->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
+    Status s = p.snapshot->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
     if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
     if (s.ok()) {
       auto summary = ParseSummary(bytes);

@@ -18,8 +18,9 @@
 // = url hash (8) + type ('p' page, 'l' link) + text hash (7) + host hash (8);
 // a doc id already indexed is not indexed again.
 //
-// Not thread-safe (the service serialises calls); time comes from the clock
-// passed to Search.
+// Not thread-safe (the service serialises calls), except SearchIndex::Run
+// on a PreparedSearch, which needs no index: the service walks searches
+// outside its lock. Time comes from the clock passed to Search/Run.
 #pragma once
 
 #include <array>
@@ -29,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,6 +58,17 @@ enum class IndexFamily {
   kTerms,     // term id (8) -> varint documents, varint occurrences (of the merged partitions)
 };
 
+// A read-only view of the stored index records as they were when it was
+// made (a RocksDB snapshot): later writes, merges and range deletes do not
+// show. Thread-safe; it outlives the index and the journal that made it
+// (not the store).
+class IndexSnapshot {
+ public:
+  virtual ~IndexSnapshot() = default;
+  // kNotFound when absent.
+  [[nodiscard]] virtual Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const = 0;
+};
+
 // Where the index lives (implemented by ShardWriter over RocksDB, and by
 // MemoryIndexJournal). Writes join the current request's batch; reads see
 // the stored records and that batch's own writes.
@@ -80,18 +93,39 @@ class IndexJournal {
   };
   [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
                                              const std::string& erase_from, const std::string& erase_to) = 0;
+  // The index records now, the pending request's writes included.
+  [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
 };
 
-// An IndexJournal in memory (tests, benchmarks without a store).
+// An IndexJournal in memory (tests, a queue server without a data
+// directory). Writes by one thread; its snapshots may read from others.
 class MemoryIndexJournal final : public IndexJournal {
+  struct State {
+    std::shared_mutex mu;  // writes exclusive; snapshots' reads shared
+    std::map<std::string, std::string> families[4];
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+
  public:
+  MemoryIndexJournal() = default;
+  // A copy of the records (tests corrupt copies), sharing nothing.
+  MemoryIndexJournal(const MemoryIndexJournal& other) : IndexJournal() {
+    for (int f = 0; f < 4; ++f) families[f] = other.families[f];
+  }
+  MemoryIndexJournal& operator=(const MemoryIndexJournal&) = delete;
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
   [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
   [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
                                  const std::function<bool(std::string_view, std::string_view)>& visit) override;
   [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
                                      const std::string& erase_from, const std::string& erase_to) override;
-  std::map<std::string, std::string> families[4];
+  // Not a copy: reads the live records under the lock (sharing them, so it
+  // outlives the journal). The records a search reads (summaries, doc map
+  // entries, merged lists) are written once and never changed, so it
+  // answers as a snapshot would.
+  [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
+  // The records by IndexFamily (tests read and corrupt them).
+  std::map<std::string, std::string> (&families)[4] = state_->families;
 };
 
 struct IndexOptions {
@@ -133,11 +167,40 @@ struct SearchOutcome {
   bool timed_out = false;
 };
 
+// A search taken from the index (SearchIndex::Prepare) with everything its
+// walk needs: the query, the totals, the term statistics of its terms, the
+// partitions' sizes, the lists of its terms in unmerged partitions (from
+// memory) and a snapshot of the stored records. It refers to nothing of the
+// index, so SearchIndex::Run may walk it while the index takes new
+// documents (queueserver/service.cc runs it outside the service lock).
+struct PreparedSearch {
+  struct Part {
+    uint32_t docs = 0;
+    bool closed = false, merged = false;
+  };
+  struct Stats {
+    uint64_t docs = 0, occurrences = 0;
+  };
+  Query query;
+  IndexOptions options;
+  uint64_t documents = 0, total_length = 0;
+  std::vector<Part> parts;
+  // The active partition's document at each place (the last partition).
+  std::shared_ptr<const std::vector<uint32_t>> active_at;
+  std::unordered_map<uint64_t, Stats> stats;  // known terms and title keys of the query
+  // (partition, term id) -> blocked list, for partitions not merged.
+  std::map<std::pair<uint32_t, uint64_t>, std::string> memory_lists;
+  std::shared_ptr<const IndexSnapshot> snapshot;
+};
+
 class SearchIndex {
  public:
   // `journal` may be null (then a MemoryIndexJournal of its own); it must
   // outlive the index.
   SearchIndex(IndexOptions options, IndexJournal* journal);
+  ~SearchIndex();
+  SearchIndex(const SearchIndex&) = delete;
+  SearchIndex& operator=(const SearchIndex&) = delete;
 
   // Indexes a fetch record if it is an indexable page (see above); returns
   // whether it did.
@@ -160,6 +223,15 @@ class SearchIndex {
   // since the last Flush are flushed first.
   [[nodiscard]] Result<SearchOutcome> Search(const Query& query, const SearchOptions& options, const Clock& clock,
                                              fetcher::Stemmer& stemmer);
+  // Search in two steps: Prepare (flushes, then copies what the walk needs
+  // from memory and snapshots the store; REQUIRES: the caller's exclusive
+  // access to the index, as every other method) and Run (the walk, reading
+  // only `prepared`: thread-safe, needs neither the index nor a lock; sees
+  // the index as it was at Prepare). `stemmer` must not be in use by another
+  // thread (the index's own are, by indexing: give Run a Stemmer of its own).
+  [[nodiscard]] Result<std::shared_ptr<const PreparedSearch>> Prepare(const Query& query);
+  [[nodiscard]] static Result<SearchOutcome> Run(const PreparedSearch& prepared, const SearchOptions& options,
+                                                 const Clock& clock, fetcher::Stemmer& stemmer);
 
   // Writes the postings and term statistics of the documents added since
   // the last Flush to the journal, one postings chunk per term and partition.
@@ -200,11 +272,10 @@ class SearchIndex {
   struct Active {
     std::vector<DocMapKey> keys;
     bool order_valid = false;
-    std::vector<uint32_t> place, at;
-  };
-  struct TermStats {
-    uint64_t docs = 0;
-    uint64_t occurrences = 0;
+    std::vector<uint32_t> place;
+    // Shared with prepared searches (PreparedSearch::active_at); replaced,
+    // never changed, when the order is recomputed.
+    std::shared_ptr<const std::vector<uint32_t>> at;
   };
   // A term's postings in one unmerged partition (EncodePostings form,
   // arrival order) and their share of the term statistics.
@@ -214,7 +285,37 @@ class SearchIndex {
     uint32_t docs = 0;
     uint64_t occurrences = 0;
   };
+  struct TermStats {
+    uint64_t docs = 0;
+    uint64_t occurrences = 0;
+    // This term's slot in pending_ when pending_[pending].term_id is this
+    // term and pending < pending_used_ (else it has no postings pending).
+    uint32_t pending = UINT32_MAX;
+    // The term's list in active_lists_ when active_part is the active
+    // partition (saves Flush a lookup per term; active_lists_ only grows
+    // until the partition closes).
+    uint32_t active_part = UINT32_MAX;
+    TermList* active = nullptr;
+  };
   using Lists = std::unordered_map<uint64_t, TermList>;
+  // A term's postings of the current request (reused across requests, so
+  // their buffers keep their capacity).
+  struct PendingList {
+    uint64_t term_id = 0;
+    TermStats* stats = nullptr;  // into terms_
+    TermList list;
+  };
+  // What indexing a word needs, found with one hash lookup of the word
+  // (word_ids_): its term id (an MD5-based Hash8 of the word), its title
+  // key, and both terms' statistics. The pointers are into terms_, whose
+  // nodes stay put (it only grows; Load clears both).
+  struct WordIds {
+    uint64_t id = 0, title_id = 0;
+    TermStats* stats = nullptr;
+    TermStats* title_stats = nullptr;
+    uint64_t last_doc = UINT64_MAX;  // stamp of the last document that listed the word
+  };
+  class Deflater;
   // A closed partition waiting for its merge.
   struct Closing {
     Lists lists;
@@ -222,8 +323,10 @@ class SearchIndex {
   };
 
   bool DocExists(const std::array<uint8_t, 24>& id);
-  void AddPosting(uint64_t term_id, uint32_t doc, double frequency, const uint32_t* positions, size_t n,
-                  uint64_t occurrences);
+  WordIds& IdsOf(const std::string& word);
+  void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
+                  size_t n, uint64_t occurrences);
+  TermList* PendingOf(uint64_t term_id);
   void FinishDocument(const Doc& doc, const DocSummary& summary);
   void EnsureOrder();
   void ClosePartition();
@@ -238,11 +341,12 @@ class SearchIndex {
   // A term's list in `part` in blocked form, doc numbers being places; ""
   // when the term is not in the partition.
   Status ListOf(uint32_t part, uint64_t term_id, std::string* out);
-  Status DocAt(uint32_t part, uint32_t place, Doc* doc);
+  static Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out);
+  static Status DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, Doc* doc);
   std::string SummaryBytes(const DocSummary& s) const;
   [[nodiscard]] static Result<DocSummary> ParseSummary(std::string_view bytes);
-  void ScoreHit(const QueryClause& clause, const Doc& doc, double doc_rank,
-                const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit);
+  static void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
+                       const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit);
   static std::string Snippet(const DocSummary& s, const QueryClause& clause, fetcher::Stemmer& stemmer);
 
   IndexOptions options_;
@@ -262,17 +366,24 @@ class SearchIndex {
   // stays the authority.
   std::unordered_set<uint64_t> links_seen_;
   // This request's postings per term (self-contained chunks), written as
-  // one segment by Flush; the segment's key is its first document.
-  Lists pending_;
+  // one segment by Flush; the segment's key is its first document. Only
+  // pending_[0, pending_used_) are this request's.
+  std::vector<PendingList> pending_;
+  size_t pending_used_ = 0;
   uint32_t segment_first_ = 0;
-  std::unordered_set<uint64_t> touched_;  // terms whose statistics changed since the last Flush
+  // Word -> ids and statistics (WordIds), so that a word costs no MD5 after
+  // its first document. Bounded (cleared when full, between documents).
+  std::unordered_map<std::string, WordIds> word_ids_;
+  uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
+  // One zlib stream for every summary: compress2 allocates and frees its
+  // 256 KB of state per call.
+  std::unique_ptr<Deflater> deflater_;
   bool totals_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
   // Per-document scratch, reused.
   std::vector<uint32_t> scratch_positions_;
   std::vector<std::tuple<uint32_t, uint32_t, double>> scratch_regions_;
-  std::unordered_set<uint64_t> scratch_terms_;
   fetcher::StemmerCache stemmers_;
 };
 

@@ -318,13 +318,23 @@ grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext*, const v
 
 grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext*, const v1::SearchRequest* req,
                                             v1::SearchResponse* resp) {
-  std::lock_guard lock(mu_);
-  CrawlShard* shard = ShardFor(req->crawl_id());
-  if (!shard) {
-    resp->set_crawl_id(req->crawl_id());
-    return grpc::Status::OK;  // no index of that crawl here: no results
+  CrawlShard::SearchJob job;
+  {
+    // Only the taking of the search holds the lock (copies of the query
+    // terms' in-memory lists and a RocksDB snapshot); the walk, which reads
+    // postings, doc map entries and summaries from the store, runs without
+    // it, so fetch results keep being ingested meanwhile.
+    std::lock_guard lock(mu_);
+    CrawlShard* shard = ShardFor(req->crawl_id());
+    if (!shard) {
+      resp->set_crawl_id(req->crawl_id());
+      return grpc::Status::OK;  // no index of that crawl here: no results
+    }
+    auto prepared = shard->PrepareSearch(*req);
+    if (!prepared.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, prepared.status().message());
+    job = std::move(*prepared);
   }
-  Status s = shard->Search(*req, resp);
+  Status s = job(resp);
   if (!s.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, s.message());
   return grpc::Status::OK;
 }

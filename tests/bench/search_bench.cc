@@ -82,7 +82,13 @@ int main(int argc, char** argv) {
     const double u = std::uniform_real_distribution<double>(0, sum)(rng);
     return static_cast<uint32_t>(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
   };
-  auto word = [](uint32_t r) { return "w" + std::to_string(r) + "x"; };
+  // Appended piecewise: GCC 12's -Wrestrict misfires on "w" + to_string(r) + "x" at -O3.
+  auto word = [](uint32_t r) {
+    std::string w = "w";
+    w += std::to_string(r);
+    w += 'x';
+    return w;
+  };
 
   const std::string parent = argc > 4 ? argv[4] : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
   const std::string dir = parent + "/search_bench." + std::to_string(getpid());

@@ -4,9 +4,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <random>
+#include <thread>
 
 #include "common/clock.h"
 #include "common/hash.h"
@@ -414,4 +416,94 @@ TEST_CASE("closed partitions not merged yet survive a reload and merge then", "[
     CHECK(a->hits[i].url == b->hits[i].url);
     CHECK(a->hits[i].relevance == Approx(b->hits[i].relevance));
   }
+}
+
+// The service runs a search's walk outside its lock (queueserver/service.cc):
+// a prepared search must read nothing of the index, only its own copies and
+// a snapshot of the store.
+TEST_CASE("a prepared search answers as of Prepare while the index takes documents and merges partitions",
+          "[unit]") {
+  std::random_device rd;
+  const auto dir = std::filesystem::temp_directory_path() / ("search_index_test." + std::to_string(rd()));
+  auto store = QueueStore::Open(dir.string(), {});
+  REQUIRE(store.ok());
+  auto writer = (*store)->NewWriter(3);
+  IndexOptions o;
+  o.partition_docs = 3;
+  auto index = std::make_unique<SearchIndex>(o, writer.get());
+  auto add = [&](int i) {
+    REQUIRE(index->AddPage(Page("http://h.test/" + std::to_string(i), "Heron " + std::to_string(i),
+                                "a grey heron fishing " + std::to_string(i))));
+    index->Flush();
+    REQUIRE(writer->Commit().ok());
+    if (index->merge_pending()) REQUIRE(index->MergeClosed().ok());
+  };
+  for (int i = 0; i < 4; ++i) add(i);  // partition 0 closed and merged, 1 active
+  crawl::fetcher::Stemmer en("en");
+  crawl::ManualClock clock;
+  auto query = ParseQuery("grey heron", en);
+  REQUIRE(query.ok());
+  auto prepared = index->Prepare(*query);
+  REQUIRE(prepared.ok());
+  auto summarise = [](const SearchOutcome& out) {
+    std::vector<std::pair<std::string, double>> v;
+    for (const SearchHit& h : out.hits) v.emplace_back(h.url, h.total());
+    return v;
+  };
+  auto before = SearchIndex::Run(**prepared, {}, clock, en);
+  REQUIRE(before.ok());
+  REQUIRE(before->hits.size() == 4);
+  const auto expected = summarise(*before);
+
+  // Runs concurrently with indexing that reorders the active partition's
+  // doc map, closes it, merges it (deleting its segments) and fills another.
+  std::atomic<bool> differed = false, failed = false;
+  std::thread searcher([&] {
+    crawl::fetcher::Stemmer own("en");
+    for (int k = 0; k < 200; ++k) {
+      auto out = SearchIndex::Run(**prepared, {}, clock, own);
+      if (!out.ok()) {
+        failed = true;
+        return;
+      }
+      if (summarise(*out) != expected) differed = true;
+    }
+  });
+  for (int i = 4; i < 12; ++i) add(i);
+  searcher.join();
+  CHECK_FALSE(failed);
+  CHECK_FALSE(differed);
+  CHECK(index->partitions() == 5);  // 4 closed and merged, an empty active one
+  // A search prepared now sees the new documents; the old one still does
+  // not, even with the index gone.
+  CHECK(Urls(*index, "grey heron").size() == 12);
+  index.reset();
+  writer.reset();
+  auto after = SearchIndex::Run(**prepared, {}, clock, en);
+  REQUIRE(after.ok());
+  CHECK(summarise(*after) == expected);
+  prepared->reset();
+  store->reset();
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a search sees the request's own uncommitted index writes", "[unit]") {
+  std::random_device rd;
+  const auto dir = std::filesystem::temp_directory_path() / ("search_index_test." + std::to_string(rd()));
+  auto store = QueueStore::Open(dir.string(), {});
+  REQUIRE(store.ok());
+  auto writer = (*store)->NewWriter(4);
+  {
+    SearchIndex index({}, writer.get());
+    REQUIRE(index.AddPage(Page("http://k.test/1", "Kingfisher", "a blue kingfisher")));
+    index.Flush();
+    REQUIRE(writer->Commit().ok());
+    REQUIRE(index.AddPage(Page("http://k.test/2", "Kingfisher dives", "the kingfisher dives")));
+    // Not committed: the snapshot lays the pending batch's index writes
+    // over the store (the doc map entry and summary of page 2).
+    CHECK(Urls(index, "kingfisher") == std::vector<std::string>{"http://k.test/1", "http://k.test/2"});
+  }
+  writer.reset();
+  store->reset();
+  std::filesystem::remove_all(dir);
 }
