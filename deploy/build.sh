@@ -6,6 +6,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # ccache keys on relative paths below the checkout, so clones share a cache.
 export CCACHE_BASEDIR="$root"
+# With debug info ccache also hashes the build directory's absolute path
+# (hash_dir), so a clone elsewhere missed every object and rebuilt cold;
+# the path only matters to a debugger's source lookup.
+export CCACHE_NOHASHDIR=1
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 if [ ! -f "$root/build/CMakeCache.txt" ]; then

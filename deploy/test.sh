@@ -23,6 +23,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 export CCACHE_BASEDIR="$root"
+# With debug info ccache also hashes the build directory's absolute path
+# (hash_dir), so a clone elsewhere missed every object and rebuilt cold;
+# the path only matters to a debugger's source lookup.
+export CCACHE_NOHASHDIR=1
 # Four build directories (gcc, clang ASan+fuzz, gcc TSan) outgrow ccache's
 # default 5 GB: without room, each stage would evict the others' objects.
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}

@@ -18,6 +18,10 @@ build=${CRAWL_FUZZ_BUILD_DIR:-$root/build-fuzz}
 
 # ccache keys on paths relative to the checkout, so worktrees share a cache.
 export CCACHE_BASEDIR="$root"
+# With debug info ccache also hashes the build directory's absolute path
+# (hash_dir), so a clone elsewhere missed every object and rebuilt cold;
+# the path only matters to a debugger's source lookup.
+export CCACHE_NOHASHDIR=1
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 if [ ! -f "$build/CMakeCache.txt" ]; then
