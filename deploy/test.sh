@@ -95,7 +95,13 @@ stage_tsan() {
     cmake -S . -B build-tsan "${generator[@]}" -DCRAWL_SANITIZE=thread
   fi
   cmake --build build-tsan -j "$jobs" --target fetcher_test queueserver_test
-  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):'
+  # Not the tests named "worker over gRPC: ..." (crawl_worker_test.cc): they
+  # start a gRPC server, and Debian's gRPC and abseil are not built with
+  # TSan; gRPC's thread pool start-up deadlocked inside TSan's runtime (an
+  # abseil spinlock against TSan's thread registry lock, two tests hung for
+  # 8+ minutes). So the worker's hand-off between its control thread and
+  # its io thread is checked by ASan (asan stage), not by TSan.
+  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):' -E '^fetcher: worker over gRPC: '
 }
 
 stage_fuzz() { CRAWL_FUZZ_BUILD_DIR="$root/build-asan" ./fuzz/run.sh "${CRAWL_FUZZ_SECONDS:-45}"; }

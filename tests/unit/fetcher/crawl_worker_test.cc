@@ -147,7 +147,7 @@ std::map<std::string, v1::FetchRecord> RunOneSchedule(const std::vector<v1::Sche
 
 }  // namespace
 
-TEST_CASE("robots.txt redirects are followed and reported as the scheduled robots.txt", "[unit][rfc9309]") {
+TEST_CASE("worker over gRPC: robots.txt redirects are followed and reported as the scheduled robots.txt", "[unit][rfc9309]") {
   TestServer web([](const Request& r) {
     if (r.target() == "/robots.txt") return Reply{Response(301, "", "Location: /moved\r\n")};
     if (r.target() == "/moved") return Reply{Response(302, "", "Location: /robots-real.txt\r\n")};
@@ -166,7 +166,7 @@ TEST_CASE("robots.txt redirects are followed and reported as the scheduled robot
   CHECK(records[web.base() + "/page"].status() == 200);
 }
 
-TEST_CASE("a robots.txt redirect chain longer than five hops is reported as a redirect", "[unit][rfc9309]") {
+TEST_CASE("worker over gRPC: a robots.txt redirect chain longer than five hops is reported as a redirect", "[unit][rfc9309]") {
   TestServer web([](const Request& r) {
     // /robots.txt -> /r1 -> /r2 -> ... forever
     const std::string t(r.target());
@@ -181,7 +181,7 @@ TEST_CASE("a robots.txt redirect chain longer than five hops is reported as a re
   CHECK(web.requests().size() == 6);  // the robots.txt and five hops
 }
 
-TEST_CASE("the crawl's accept_self_signed setting reaches the fetcher's https client", "[unit][policy]") {
+TEST_CASE("worker over gRPC: the crawl's accept_self_signed setting reaches the fetcher's https client", "[unit][policy]") {
   const Certificate certificate = MakeSelfSigned("127.0.0.1");
   auto tls = ServerContext(certificate);
   TestServer web([](const Request&) { return Reply{Response(200, "<p>ok</p>")}; }, tls.get());
@@ -198,7 +198,7 @@ TEST_CASE("the crawl's accept_self_signed setting reaches the fetcher's https cl
   }
 }
 
-TEST_CASE("host errors are counted per origin and sent with the batch", "[unit]") {
+TEST_CASE("worker over gRPC: host errors are counted per origin and sent with the batch", "[unit]") {
   TestServer web([](const Request& request) -> Reply {
     if (request.target() == "/robots.txt") return {Response(404, "none")};
     if (request.target() == "/missing") return {Response(404, "no")};
@@ -223,7 +223,7 @@ TEST_CASE("host errors are counted per origin and sent with the batch", "[unit]"
   CHECK(outcome.host_errors.size() == 2);
 }
 
-TEST_CASE("Retry-After of a 429 reaches the fetch record", "[unit]") {
+TEST_CASE("worker over gRPC: Retry-After of a 429 reaches the fetch record", "[unit]") {
   TestServer web([](const Request&) -> Reply { return {Response(429, "busy", "Retry-After: 90\r\n")}; });
   const std::string page = web.base() + "/p";
   auto records = RunOneSchedule({Scheduled(page, v1::URL_KIND_PAGE)});
@@ -232,7 +232,7 @@ TEST_CASE("Retry-After of a 429 reaches the fetch record", "[unit]") {
   CHECK(records[page].retry_after_seconds() == 90);
 }
 
-TEST_CASE("tracking parameters are removed from discovered links as the crawl says", "[unit][policy]") {
+TEST_CASE("worker over gRPC: tracking parameters are removed from discovered links as the crawl says", "[unit][policy]") {
   TestServer web([](const Request& request) -> Reply {
     if (request.target() == "/r") return {Response(301, "", "Location: /dest?utm_source=mail&id=3\r\n")};
     return {Response(200,
