@@ -101,7 +101,7 @@ stage_tsan() {
   # abseil spinlock against TSan's thread registry lock, two tests hung for
   # 8+ minutes). So the worker's hand-off between its control thread and
   # its io thread is checked by ASan (asan stage), not by TSan.
-  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):' -E '^fetcher: worker over gRPC: '
+  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):' -E '^fetcher: ?worker over gRPC: '
 }
 
 stage_fuzz() { CRAWL_FUZZ_BUILD_DIR="$root/build-asan" ./fuzz/run.sh "${CRAWL_FUZZ_SECONDS:-45}"; }
