@@ -7,18 +7,16 @@
 #           finding aborts, plus libFuzzer coverage so the fuzzers come
 #           from the same build): unit and integration tests, the latter
 #           spawning the ASan binaries of that build
-#   tsan    build-tsan/ (CRAWL_SANITIZE=thread): fetcher_test, queueserver_test
+#   tsan    build-tsan/ (clang, CRAWL_SANITIZE=thread): fetcher_test and
+#           queueserver_test, the worker's gRPC tests included
 #   fuzz    fuzz/run.sh on build-asan/: every libFuzzer target for
 #           CRAWL_FUZZ_SECONDS (45) each
 # Every sanitizer report of every process (tests and the servers they start)
 # goes to a log file under build-*/sanitizer-logs/; a stage with any report
 # fails even if the test that caused it passed. Prints the time of each stage
 # and exits non-zero naming the first stage that failed.
-# Environment: CRAWL_TEST_STAGES (default "deps build ctest asan fuzz", what
-# CI runs; e.g. "build ctest" runs a subset, "tsan" the TSan stage). The tsan
-# stage is out of CI: gcc 12's TSan runtime deadlocks on its own thread
-# registry lock in this project's tests (c-ares DNS tests and gRPC tests hung
-# at 0% CPU for minutes; docs/ARCHITECTURE.md "Reliability"). With a warm
+# Environment: CRAWL_TEST_STAGES (default "deps build ctest asan tsan fuzz",
+# what CI runs; e.g. "build ctest" runs a subset, "tsan" the TSan stage). With a warm
 # ccache the CI run takes about 21 minutes on 2 cores (fresh clone,
 # 2026-11-23: build 56 s, ctest 320 s, asan 590 s, fuzz 279 s); a cold one
 # adds the two builds. CRAWL_FUZZ_SECONDS; CRAWL_JOBS
@@ -35,7 +33,7 @@ export CCACHE_NOHASHDIR=1
 # default 5 GB: without room, each stage would evict the others' objects.
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 jobs=${CRAWL_JOBS:-2}
-stages=${CRAWL_TEST_STAGES:-deps build ctest asan fuzz}
+stages=${CRAWL_TEST_STAGES:-deps build ctest asan tsan fuzz}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 supp="$root/deploy/sanitizers"
@@ -54,15 +52,17 @@ sanitizer_ctest() {
   # CRAWL_TEST_TIME_SCALE: the integration tests' time limits and leases
   # stretch for servers that run 2-3 times slower instrumented;
   # CRAWL_TEST_RSS_SLACK_MIB: memory bounds allow for ASan's quarantine.
-  # abort_on_error: an ASan/TSan report kills the process with SIGABRT, so a
+  # abort_on_error: an ASan report kills the process with SIGABRT, so a
   # server that hits one dies visibly; log_path: the report also survives
   # when a test only checks output or kills its children. UBSan halts on the
   # first finding (with -fno-sanitize-recover=undefined it aborts anyway).
+  # TSan reports and goes on: dying from a report could hang its runtime
+  # (stage_tsan), and the log fails the stage all the same.
   local rc=0
   ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:log_path=$logs/asan:suppressions=$supp/asan.supp" \
   LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
   UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$logs/ubsan:suppressions=$supp/ubsan.supp" \
-  TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:log_path=$logs/tsan:suppressions=$supp/tsan.supp" \
+  TSAN_OPTIONS="halt_on_error=0:second_deadlock_stack=1:log_path=$logs/tsan:suppressions=$supp/tsan.supp" \
   CRAWL_TEST_TIME_SCALE=${CRAWL_TEST_TIME_SCALE:-3} CRAWL_TEST_RSS_SLACK_MIB=${CRAWL_TEST_RSS_SLACK_MIB:-512} \
     ctest --test-dir "$dir" --output-on-failure -j 2 --timeout 1200 "$@" || rc=$?
   if compgen -G "$logs/*" >/dev/null; then
@@ -93,19 +93,18 @@ stage_asan() {
 
 stage_tsan() {
   if [ ! -f build-tsan/CMakeCache.txt ]; then
-    # No -Werror: gcc 12 warns (-Wtsan) that atomic_thread_fence, used by
-    # Boost.Asio's std_fenced_block, is not instrumented; warnings are the
-    # build stage's business.
-    cmake -S . -B build-tsan "${generator[@]}" -DCRAWL_SANITIZE=thread
+    # clang, as for asan: gcc 12's TSan runtime could hang for good while
+    # aborting on a report (every thread waiting on its thread registry
+    # lock). TSan reports and goes on (halt_on_error=0 above); the stage
+    # still fails on any report in the logs.
+    cmake -S . -B build-tsan "${generator[@]}" -DCMAKE_CXX_COMPILER="${CXX_SANITIZE:-clang++}" \
+      -DCRAWL_SANITIZE=thread
   fi
   cmake --build build-tsan -j "$jobs" --target fetcher_test queueserver_test
-  # Not the tests named "worker over gRPC: ..." (crawl_worker_test.cc): they
-  # start a gRPC server, and Debian's gRPC and abseil are not built with
-  # TSan; gRPC's thread pool start-up deadlocked inside TSan's runtime (an
-  # abseil spinlock against TSan's thread registry lock, two tests hung for
-  # 8+ minutes). So the worker's hand-off between its control thread and
-  # its io thread is checked by ASan (asan stage), not by TSan.
-  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):' -E '^fetcher: ?worker over gRPC: '
+  # Debian's gRPC and abseil are not instrumented: tsan.supp ignores what
+  # TSan intercepts from inside them (called_from_lib), so the worker's
+  # tests over gRPC run here too.
+  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):'
 }
 
 stage_fuzz() { CRAWL_FUZZ_BUILD_DIR="$root/build-asan" ./fuzz/run.sh "${CRAWL_FUZZ_SECONDS:-45}"; }

@@ -58,6 +58,13 @@ class DnsTestServer {
   std::string servers() const { return "127.0.0.1:" + std::to_string(port_); }
 
   void Set(const std::string& name, Record record) {
+    // Checked here, on the test's thread: Catch2 assertions are not
+    // thread-safe, so the serving thread must not make any (TSan saw the
+    // race, and its runtime then hung while aborting).
+    for (const auto& ip : record.ipv4) {
+      in_addr addr{};
+      REQUIRE(inet_pton(AF_INET, ip.c_str(), &addr) == 1);
+    }
     std::lock_guard<std::mutex> lock(mu_);
     records_[name] = std::move(record);
   }
@@ -137,13 +144,18 @@ class DnsTestServer {
     std::string out(reinterpret_cast<const char*>(q), question_end);
     out[2] = static_cast<char>(0x80 | (q[2] & 0x01));  // QR, opcode 0, RD copied
     out[3] = static_cast<char>(found ? 0x80 : 0x83);  // RA; rcode 0 or 3 (NXDOMAIN)
-    const size_t answers = (found && qtype == 1) ? record.ipv4.size() : 0;
+    std::vector<in_addr> addrs;  // Set checked every address
+    if (found && qtype == 1) {
+      for (const auto& ip : record.ipv4) {
+        in_addr addr{};
+        if (inet_pton(AF_INET, ip.c_str(), &addr) == 1) addrs.push_back(addr);
+      }
+    }
+    const size_t answers = addrs.size();
     out[4] = 0, out[5] = 1;  // QDCOUNT
     out[6] = static_cast<char>(answers >> 8), out[7] = static_cast<char>(answers & 0xff);
     out[8] = out[9] = out[10] = out[11] = 0;  // NSCOUNT, ARCOUNT (any OPT record dropped)
-    for (size_t a = 0; a < answers; ++a) {
-      in_addr addr{};
-      REQUIRE(inet_pton(AF_INET, record.ipv4[a].c_str(), &addr) == 1);
+    for (const in_addr& addr : addrs) {
       const uint8_t rr[] = {0xc0, 0x0c, 0, 1, 0, 1,
                             static_cast<uint8_t>(record.ttl >> 24), static_cast<uint8_t>(record.ttl >> 16),
                             static_cast<uint8_t>(record.ttl >> 8), static_cast<uint8_t>(record.ttl), 0, 4};
