@@ -7,8 +7,8 @@
 #           finding aborts, plus libFuzzer coverage so the fuzzers come
 #           from the same build): unit and integration tests, the latter
 #           spawning the ASan binaries of that build
-#   tsan    build-tsan/ (clang, CRAWL_SANITIZE=thread): fetcher_test and
-#           queueserver_test, the worker's gRPC tests included
+#   tsan    build-tsan/ (clang, CRAWL_SANITIZE=thread): every unit test
+#           (the worker's gRPC tests included)
 #   fuzz    fuzz/run.sh on build-asan/: every libFuzzer target for
 #           CRAWL_FUZZ_SECONDS (45) each
 # Every sanitizer report of every process (tests and the servers they start)
@@ -100,11 +100,11 @@ stage_tsan() {
     cmake -S . -B build-tsan "${generator[@]}" -DCMAKE_CXX_COMPILER="${CXX_SANITIZE:-clang++}" \
       -DCRAWL_SANITIZE=thread
   fi
-  cmake --build build-tsan -j "$jobs" --target fetcher_test queueserver_test
+  cmake --build build-tsan -j "$jobs" --target common_test fetcher_test queueserver_test nameserver_test testweb_test
   # Debian's gRPC and abseil are not instrumented: tsan.supp ignores what
   # TSan intercepts from inside them (called_from_lib), so the worker's
   # tests over gRPC run here too.
-  sanitizer_ctest build-tsan tsan -R '^(fetcher|queueserver):'
+  sanitizer_ctest build-tsan tsan -L unit
 }
 
 stage_fuzz() { CRAWL_FUZZ_BUILD_DIR="$root/build-asan" ./fuzz/run.sh "${CRAWL_FUZZ_SECONDS:-45}"; }
