@@ -25,6 +25,8 @@
 # lanes lease 40,000 URLs at a time, nearly the whole frontier of a 100,000
 # page web, and every order degenerates to "whatever was discovered". 250
 # keeps the leased window (2,000) small next to the 5-10% points measured.
+# tests/bench/order_sim.cc runs the same orders without the cluster (no
+# window, no parallel hosts), to tell the order from the cluster's timing.
 #
 # Writes DIR/table.md (the table), DIR/curves.tsv, DIR/order_quality.png
 # (gnuplot, installed if missing) and the raw logs. Every crawl is bounded by

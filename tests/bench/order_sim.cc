@@ -33,8 +33,11 @@
 // --fetched` reads them) and DIR/truth.tsv.
 //
 //   build/bin/order_sim [--pages 60000] [--hosts 1000] [--seed 9] [--preset misbehaving]
-//       [--orders bfs,opic,host_budget] [--schedule-sizes 1,50,250] [--lanes 1]
-//       [--completion schedule|host-rr] [--budget-pct 55] [--round-ms 1000] [--out DIR]
+//       [--seed-hosts N] [--orders bfs,opic,host_budget] [--schedule-sizes 1,50,250] [--lanes 1]
+//       [--queueservers 1] [--completion schedule|host-rr] [--budget-pct 55] [--round-ms 1000]
+//       [--split cld|plain] [--wseen log|min] [--out DIR]
+// --lanes is per queue server; --split and --wseen are the crawl's opic and
+// host_budget options (OrderOptions).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <deque>
@@ -390,6 +393,8 @@ int main(int argc, char** argv) {
   app.add_option("--hosts", uo.hosts)->capture_default_str();
   app.add_option("--pages", uo.pages)->capture_default_str();
   app.add_option("--preset", uo.preset)->capture_default_str();
+  uint32_t seed_hosts = 0;
+  app.add_option("--seed-hosts", seed_hosts, "Seeds: roots of hosts 0..N-1 (default: the preset's, 3)");
   app.add_option("--orders", orders, "Comma-separated: bfs, opic, host_budget, structure")->capture_default_str();
   app.add_option("--schedule-sizes", sizes, "Comma-separated schedule sizes S")->capture_default_str();
   app.add_option("--lanes", lanes, "Schedules leased at a time")->capture_default_str();
@@ -416,6 +421,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "order_sim: %s\n", st.message().c_str());
     return 2;
   }
+  if (seed_hosts > 0) uo.seed_hosts = seed_hosts;
   auto web = tw::Universe::Create(uo);
   if (!web.ok()) {
     std::fprintf(stderr, "order_sim: %s\n", web.status().message().c_str());
