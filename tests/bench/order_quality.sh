@@ -17,6 +17,7 @@
 #   tests/bench/order_quality.sh [--pages N] [--hosts H] [--seed S] [--budget-pct P]
 #       [--orders LIST] [--queueservers Q] [--fetchers F] [--schedule-size N] [--timeout S] [--out DIR]
 #       [--fetcher-args "ARGS"]   # extra fetcher flags, e.g. "--schedules 1"
+#       [--bind-base A.B.0.0]     # testweb's address block (testweb serve --bind-base)
 #
 # --schedule-size (default 250): an order can only choose among what is
 # queued, and a fetcher leases a whole schedule at once (up to --schedules
@@ -24,6 +25,8 @@
 # lanes lease 40,000 URLs at a time, nearly the whole frontier of a 100,000
 # page web, and every order degenerates to "whatever was discovered". 250
 # keeps the leased window (2,000) small next to the 5-10% points measured.
+# tests/bench/order_sim.cc runs the same orders without the cluster (no
+# window, no parallel hosts), to tell the order from the cluster's timing.
 #
 # Writes DIR/table.md (the table), DIR/curves.tsv, DIR/order_quality.png
 # (gnuplot, installed if missing) and the raw logs. Every crawl is bounded by
@@ -32,7 +35,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
 pages=150000 hosts=2000 seed=9 budget_pct=55 orders="bfs opic host_budget structure"
-fetcher_args="" queueservers=2 fetchers=2 schedule_size=250 timeout=1800 out=""
+fetcher_args="" bind_base="" queueservers=2 fetchers=2 schedule_size=250 timeout=1800 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --pages) pages=$2; shift 2 ;;
@@ -44,9 +47,10 @@ while [ $# -gt 0 ]; do
     --fetchers) fetchers=$2; shift 2 ;;
     --schedule-size) schedule_size=$2; shift 2 ;;
     --fetcher-args) fetcher_args=$2; shift 2 ;;
+    --bind-base) bind_base=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "order_quality: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -107,7 +111,7 @@ while heap and n < budget:
 PY
 
 start_web() {
-  "$bin/testweb" serve "${web[@]}" --hosts-file "$work/hosts" > "$work/testweb.log" 2>&1 &
+  "$bin/testweb" serve "${web[@]}" ${bind_base:+--bind-base "$bind_base"} --hosts-file "$work/hosts" > "$work/testweb.log" 2>&1 &
   testweb_pid=$!
   local i
   for i in $(seq 1 600); do
