@@ -203,7 +203,7 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
 
   std::vector<std::string> ids;
   for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
-  ResultBatcher batcher(ids, &crawl->tracking);
+  ResultBatcher batcher(ids, &crawl->tracking, server_index);
   ProcessOptions process;
   process.max_links = info.params().max_links_per_page();
   if (info.params().max_links_after_prune() > 0) process.max_links_after_prune = info.params().max_links_after_prune();
@@ -319,7 +319,7 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
     // body to its WARC files.
     if (info.params().keep_page_cache() && result.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
       processed.record.set_body(result.body);
-    batcher.Add(std::move(processed));
+    batcher.Add(std::move(processed), &it->second);
     if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
   }
   Ship(*crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take());

@@ -2,6 +2,7 @@
 
 #include <unordered_set>
 
+#include "common/cld.h"
 #include "common/rendezvous.h"
 #include "common/url.h"
 #include "fetcher/fetch_error.h"
@@ -16,12 +17,23 @@ bool CountsAsHostError(const v1::FetchRecord& record) {
   return status >= 400;
 }
 
-ResultBatcher::ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking)
-    : server_ids_(std::move(server_ids)), tracking_(tracking) {
+ResultBatcher::ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking,
+                             size_t home)
+    : server_ids_(std::move(server_ids)), tracking_(tracking), home_(home) {
   batch_.links_by_server.resize(server_ids_.size());
 }
 
-void ResultBatcher::Add(ProcessedPage page) {
+namespace {
+
+// The company level domain as the queue servers' orders compute it.
+std::string CldOfHost(const std::string& host) {
+  auto cld = CompanyLevelDomain(host);
+  return cld.ok() ? *cld : host;
+}
+
+}  // namespace
+
+void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
   if (CountsAsHostError(page.record)) {
     auto origin = url::OriginOf(page.record.url());
     if (origin.ok()) ++batch_.host_errors[*origin];
@@ -30,18 +42,45 @@ void ResultBatcher::Add(ProcessedPage page) {
   if (strip && !page.record.redirect_url().empty()) {
     page.record.set_redirect_url(url::RemoveTrackingParams(page.record.redirect_url(), *tracking_));
   }
+  const std::string page_host = url::HostOf(page.record.url());
   batch_.records.push_back(std::move(page.record));
   if (server_ids_.empty()) return;
   // Links that differ only in tracking parameters are one link.
   std::unordered_set<std::string> seen;
+  std::vector<std::pair<size_t, v1::DiscoveredLink*>> owned;  // (owner, link)
+  owned.reserve(page.links.size());
+  bool any_elsewhere = false;
   for (auto& link : page.links) {
     if (strip) {
       link.set_url(url::RemoveTrackingParams(link.url(), *tracking_));
       if (!seen.insert(link.url()).second) continue;
     }
     const size_t owner = OwnerIndex(server_ids_, url::HostOf(link.url()));
-    batch_.links_by_server[owner].push_back(std::move(link));
+    owned.emplace_back(owner, &link);
+    any_elsewhere = any_elsewhere || (home_ < server_ids_.size() && owner != home_);
   }
+  if (any_elsewhere && scheduled != nullptr) {
+    // s over the whole page, which only this process sees whole.
+    const std::string page_cld = CldOfHost(page_host);
+    uint32_t same_cld = 0;
+    for (const auto& [owner, link] : owned) same_cld += CldOfHost(url::HostOf(link->url())) == page_cld ? 1 : 0;
+    for (const auto& [owner, link] : owned) {
+      if (owner == home_) continue;
+      link->set_same_cld_links_on_page(same_cld);
+      link->set_referrer_order_known(true);
+      link->set_referrer_tier(scheduled->order_tier());
+      link->set_referrer_weight(scheduled->order_weight());
+      link->set_referrer_cash(scheduled->order_cash());
+      v1::DiscoveredLink& copy = batch_.links_by_server[home_].emplace_back();
+      copy.set_url(link->url());
+      copy.set_referrer(link->referrer());
+      copy.set_link_rank(link->link_rank());
+      copy.set_links_on_page(link->links_on_page());
+      copy.set_from_sitemap(link->from_sitemap());
+      copy.set_sent_elsewhere(true);
+    }
+  }
+  for (const auto& [owner, link] : owned) batch_.links_by_server[owner].push_back(std::move(*link));
 }
 
 ResultBatch ResultBatcher::Take() {

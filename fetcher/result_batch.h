@@ -38,9 +38,17 @@ class ResultBatcher {
   // `server_ids`: the crawl's queue server ids, in the crawl's order.
   // `tracking`: parameters removed from links (not owned; must outlive the
   // batcher; null for none).
-  explicit ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking = nullptr);
+  // `home`: the index of the queue server that scheduled the pages (none:
+  // SIZE_MAX, links are only routed to their owners).
+  explicit ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking = nullptr,
+                         size_t home = SIZE_MAX);
 
-  void Add(ProcessedPage page);
+  // `scheduled`: the page's entry in the schedule (null: unknown). A link
+  // owned by a queue server other than `home` carries the page's order data
+  // from it (DiscoveredLink 20-23) and s, the page's links within its CLD;
+  // `home` gets a sent_elsewhere copy of it, to book the cash share it gave
+  // away (DESIGN.md 5.2 across queue servers).
+  void Add(ProcessedPage page, const v1::ScheduledUrl* scheduled = nullptr);
   // Pages added since the last Take.
   [[nodiscard]] size_t pages() const { return batch_.records.size(); }
   // Hands over what was collected and starts a new batch.
@@ -49,6 +57,7 @@ class ResultBatcher {
  private:
   std::vector<std::string> server_ids_;
   const url::TrackingParams* tracking_;
+  size_t home_;
   ResultBatch batch_;
 };
 

@@ -1,6 +1,7 @@
 #include "queueserver/crawl_shard.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <map>
 
@@ -8,6 +9,12 @@
 
 namespace crawl::queueserver {
 namespace {
+
+// Bounds on the order data a fetcher echoes (DiscoveredLink 20-23): the
+// whole crawl's cash is about 1 (DESIGN.md 5.2) and tiers are log10 of a
+// count, so anything beyond these is not from a queue server.
+constexpr double kMaxEchoedCash = 1e6;
+constexpr int32_t kMaxEchoedTier = 1000;
 
 FrontierOptions OptionsFor(const v1::CrawlInfo& crawl) {
   auto o = CrawlShard::FrontierOptionsFor(crawl.params());
@@ -168,6 +175,10 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
     u->set_url(std::move(e.url));
     u->set_referrer(std::move(e.referrer));
     u->set_depth(e.depth);
+    // Echoed back on the page's links to other queue servers (crawl.proto).
+    u->set_order_tier(e.tier);
+    u->set_order_weight(e.weight);
+    u->set_order_cash(e.cash);
     u->set_kind(e.kind == UrlKind::kRobots ? v1::URL_KIND_ROBOTS : v1::URL_KIND_PAGE);
     if (!s.crawl_delay_ms.empty()) {
       auto origin = url::OriginOf(u->url());
@@ -190,6 +201,7 @@ void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRe
     if (!r.language().empty()) language[r.url()] = r.language();
   }
   for (const v1::DiscoveredLink& link : links) {
+    if (link.sent_elsewhere()) continue;  // indexed by the queue server it went to
     auto it = language.find(link.referrer());
     (void)index_->AddLink(link, it == language.end() ? std::string() : it->second);
   }
@@ -269,6 +281,19 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
     in.from_sitemap = link.from_sitemap();
     in.likely_non_html = link.likely_non_html();
     in.anchor_text = link.anchor_text();
+    in.sent_elsewhere = link.sent_elsewhere();
+    // The referrer's order data, echoed by the fetcher when another queue
+    // server scheduled the referrer. Input from another process: a value no
+    // queue server could have sent is ignored, not trusted.
+    if (link.referrer_order_known() && std::isfinite(link.referrer_cash()) && link.referrer_cash() >= 0 &&
+        link.referrer_cash() <= kMaxEchoedCash && link.referrer_tier() >= 0 &&
+        link.referrer_tier() <= kMaxEchoedTier) {
+      in.referrer_known = true;
+      in.referrer_tier = link.referrer_tier();
+      in.referrer_weight = link.referrer_weight();
+      in.referrer_cash = link.referrer_cash();
+      in.same_cld_links_on_page = link.same_cld_links_on_page();
+    }
   }
   frontier_.AddLinks(std::move(inputs), now_ms);
 }

@@ -169,7 +169,10 @@ size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
 size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
   if (group.empty()) return 0;
   is_new_.assign(group.size(), false);
+  const LinkInput* echoed = nullptr;  // a link carrying the referrer's order data
   for (size_t k = 0; k < group.size(); ++k) {
+    if (group[k].sent_elsewhere) continue;  // owned, queued and seen elsewhere
+    if (group[k].referrer_known && !echoed) echoed = &group[k];
     const uint64_t h = UrlKey(group[k].entry.url);
     is_new_[k] = seen_.Insert(h);
     if (is_new_[k] && journal_) journal_->Seen(h);
@@ -181,6 +184,12 @@ size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
     page.tier = f->second.tier;
     page.weight = f->second.weight;
     page.cash = f->second.cash;
+  } else if (echoed) {
+    page.scheduled_elsewhere = true;
+    page.tier = echoed->referrer_tier;
+    page.weight = echoed->referrer_weight;
+    page.cash = echoed->referrer_cash;
+    page.same_cld_links = echoed->same_cld_links_on_page;
   }
   order_->OnLinks(page, group, is_new_);
   size_t added = 0;

@@ -27,7 +27,8 @@ bool CountCldLink(CldStats& st, LinkInput& l, bool is_new, bool cross, const Pag
   // DESIGN.md 5.1: a link from another CLD, on a page of weight w scheduled
   // in tier t, adds 1 / (1.1 + t + log5(1 + w)) to WIN. Every such link
   // counts, to a new URL or not: WIN measures the CLD's incoming links.
-  // A page another queue server scheduled counts as t = 0, w = 0.
+  // A page another queue server scheduled comes with its t and w, echoed by
+  // the fetcher (t = 0, w = 0 from a fetcher that does not echo them).
   if (cross) st.win += WinStep(page.tier, page.weight);
   if (is_new) {
     l.entry.weight = l.link_rank;
@@ -110,6 +111,7 @@ void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links
   const CldEntry* from_cld = page.url.empty() ? nullptr : &CldOf(page.url);
   for (size_t k = 0; k < links.size(); ++k) {
     LinkInput& l = links[k];
+    if (l.sent_elsewhere) continue;  // its owner counts it
     CldEntry& cld = CldOf(l.entry.url);
     const bool cross = from_cld && &cld != from_cld;
     if (!CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen)) continue;

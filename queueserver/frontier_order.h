@@ -44,12 +44,18 @@ class OpicStore;
 struct PageContext {
   std::string url;  // the referrer ("" for seeds)
   // This queue server leased the page and saw its fetch in this request: the
-  // fields below are known. Otherwise (links from AddUrls, found on a page
-  // another queue server scheduled) they are the defaults.
+  // fields below are known.
   bool fetched_here = false;
+  // Links from AddUrls, found on a page another queue server scheduled: the
+  // fetcher echoed that server's order data for the page (DiscoveredLink
+  // 20-23), so tier, weight and cash are known too; without it (an older
+  // fetcher) they are the defaults.
+  bool scheduled_elsewhere = false;
   int32_t tier = 0;     // tier the page was scheduled from
   uint32_t weight = 0;  // the page's own weight w (its link rank)
   double cash = 0;      // opic: cash it gave up when fetched
+  // opic, scheduled_elsewhere: s of the whole page (links within its CLD).
+  uint32_t same_cld_links = 0;
 };
 
 // One discovered link.
@@ -60,6 +66,17 @@ struct LinkInput {
   bool from_sitemap = false;
   bool likely_non_html = false;
   std::string anchor_text;  // structure: the target's link vector
+  // A copy of a link the fetcher sent to the queue server that owns it: the
+  // orders only book what it took from the page (opic's cash share); the
+  // frontier neither queues it nor counts it as seen.
+  bool sent_elsewhere = false;
+  // The referrer's order data when another queue server scheduled it
+  // (PageContext::scheduled_elsewhere); the same on every link of a page.
+  bool referrer_known = false;
+  int32_t referrer_tier = 0;
+  uint32_t referrer_weight = 0;
+  double referrer_cash = 0;
+  uint32_t same_cld_links_on_page = 0;
 };
 
 // What an order reports about a fetched page, for the crawl log.

@@ -93,16 +93,22 @@ void OpicOrder::OnSeed(FrontierEntry& e, uint64_t seed_count) {
 void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
                         const std::vector<bool>& is_new) {
   auto pending = page.fetched_here ? pending_.find(page.url) : pending_.end();
-  if (pending == pending_.end()) {
-    // The page's cash is not here (another queue server scheduled it): new
-    // URLs start with the chain's initial score of nothing.
+  if (pending == pending_.end() && !page.scheduled_elsewhere) {
+    // The page's cash is unknown here (another queue server scheduled it and
+    // the fetcher did not echo it): new URLs start with nothing.
     for (size_t k = 0; k < links.size(); ++k) {
       if (is_new[k]) links[k].entry.cash = chain_.InitialScore(links[k].entry.url, 0.0);
     }
     return;
   }
   const std::string from_cld = CldOf(page.url);
-  ScoredPage scored_page{page.url, page.cash, 0};
+  // Here: C waits in pending_, every link of the page is in `links` (those
+  // routed to another queue server as sent_elsewhere copies), so s is
+  // counted. Elsewhere: C and s come with the links, which are this queue
+  // server's share of the page; its own queue server booked these shares as
+  // given.
+  ScoredPage scored_page{page.url, page.cash, 0,
+                         pending != pending_.end() ? 0 : page.same_cld_links};
   std::vector<ScoredLink> scored(links.size());
   for (size_t k = 0; k < links.size(); ++k) {
     scored[k].url = links[k].entry.url;
@@ -114,13 +120,24 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
   chain_.DistributeToOutlinks(scored_page, scored);
   for (size_t k = 0; k < links.size(); ++k) {
     const double share = scored[k].share;
+    if (links[k].sent_elsewhere) {
+      // Given to the link's owner, which credits it there.
+      if (pending != pending_.end()) pending->second -= share;
+      continue;
+    }
+    bool taken = false;
     if (is_new[k]) {
       links[k].entry.cash = chain_.InitialScore(links[k].entry.url, share);
-      pending->second -= share;
+      taken = true;
     } else if (share > 0 && Credit(UrlKey(links[k].entry.url), share)) {
-      pending->second -= share;
+      taken = true;
     }
-    // Otherwise the share stays pending and is lost at EndRequest.
+    if (pending != pending_.end()) {
+      // Otherwise the share stays pending and is lost at EndRequest.
+      if (taken) pending->second -= share;
+    } else if (!taken) {
+      lost_ += share;  // the page's queue server gave it away: lost here
+    }
   }
 }
 

@@ -10,7 +10,8 @@ Result<CashSplit> ParseCashSplit(std::string_view name) {
   return Status::InvalidArgument("unknown opic_split '" + std::string(name) + "' (cld or plain)");
 }
 
-double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLink>& links) {
+double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLink>& links,
+                 uint32_t same_cld_links) {
   if (links.empty()) return 0;
   const double nn = static_cast<double>(std::max<size_t>(n, links.size()));
   const bool sitemap =
@@ -35,8 +36,10 @@ double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLin
     return given;
   }
   // Yioop's CLD-aware split (DESIGN.md 5.2).
-  const double s = static_cast<double>(
-      std::count_if(links.begin(), links.end(), [](const ScoredLink& l) { return l.same_cld; }));
+  const double s = same_cld_links > 0
+                       ? std::min<double>(same_cld_links, nn)
+                       : static_cast<double>(std::count_if(links.begin(), links.end(),
+                                                           [](const ScoredLink& l) { return l.same_cld; }));
   const double same = cash / (2.0 * nn);
   const double other = s < nn ? (cash - s * same) / (nn - s) : 0.0;
   for (ScoredLink& l : links) {
@@ -47,7 +50,7 @@ double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLin
 }
 
 void OpicScoringFilter::DistributeToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links) const {
-  (void)SplitCash(page.score, page.links_on_page, split_, links);
+  (void)SplitCash(page.score, page.links_on_page, split_, links, page.same_cld_links);
 }
 
 double OpicScoringFilter::IndexerScore(double /*score*/, double history, double total_history) const {

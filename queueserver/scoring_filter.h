@@ -27,6 +27,9 @@ struct ScoredPage {
   std::string url;
   double score = 0;            // C: the cash the page held
   uint32_t links_on_page = 0;  // n; may exceed the links this server sees
+  // s: links of the page within its CLD, when this server sees only some of
+  // them (links sent by another queue server's fetch); 0: count the links.
+  uint32_t same_cld_links = 0;
 };
 
 // One outlink of a ScoredPage.
@@ -77,9 +80,13 @@ enum class CashSplit {
 //     half of C is lost, to be restored by normalisation;
 //   sitemap (every link from_sitemap): the i-th entry (i = rank + 1) gets
 //     C / (gamma * i^2), gamma = sum_{j=1..n} 1/j^2, so n entries get C.
-// s is counted among `links`: same-CLD links routed to another queue server
-// are not seen here. Returns the sum handed out.
-double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLink>& links);
+// s is `same_cld_links` when given (the fetcher counts it over the whole
+// page for links it routes to a queue server other than the page's), else
+// counted among `links` (the page's own queue server sees every link: the
+// ones routed elsewhere come as sent_elsewhere copies). Returns the sum
+// handed out.
+double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLink>& links,
+                 uint32_t same_cld_links = 0);
 
 // OPIC as a ScoringFilter: seeds get their injected cash, new URLs the share
 // they were given, inlinks add cash, outlinks split it by SplitCash, and the

@@ -66,6 +66,7 @@ void StructureOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& li
   const std::string from_cld = page.url.empty() ? std::string() : CldOf(page.url);
   for (size_t k = 0; k < links.size(); ++k) {
     LinkInput& l = links[k];
+    if (l.sent_elsewhere) continue;  // its owner files it
     // The target's link vector: a link to an active target joins it; a link
     // to a new URL waits for the URL's Push.
     if (is_new[k]) {

@@ -35,7 +35,7 @@
 //   build/bin/order_sim [--pages 60000] [--hosts 1000] [--seed 9] [--preset misbehaving]
 //       [--seed-hosts N] [--orders bfs,opic,host_budget] [--schedule-sizes 1,50,250] [--lanes 1]
 //       [--queueservers 1] [--completion schedule|host-rr] [--budget-pct 55] [--round-ms 1000]
-//       [--split cld|plain] [--wseen log|min] [--out DIR]
+//       [--split cld|plain] [--wseen log|min] [--no-echo-order] [--out DIR]
 // --lanes is per queue server; --split and --wseen are the crawl's opic and
 // host_budget options (OrderOptions).
 #include <CLI/CLI.hpp>
@@ -55,6 +55,7 @@
 #include "common/rendezvous.h"
 #include "common/url.h"
 #include "fetcher/page_processor.h"
+#include "fetcher/result_batch.h"
 #include "queueserver/frontier.h"
 #include "tests/testweb/captured_pagerank.h"
 #include "tests/testweb/ground_truth.h"
@@ -144,6 +145,10 @@ struct SimOptions {
   int64_t round_ms = 1000;
   qs::CashSplit split = qs::CashSplit::kCldAware;
   qs::WseenIncrement wseen = qs::WseenIncrement::kLog;
+  // The fetcher echoes the page's order data on links it sends to another
+  // queue server (ResultBatcher's home); false: links arrive there without
+  // it, as before that existed.
+  bool echo_order = true;
 };
 
 RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
@@ -258,21 +263,36 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
         out.fetched.push_back(e->url);
         if (r.status < 0 || r.status >= 400) ++errors[k][OriginOf(e->url)];
       }
-      // The links by owning queue server: the page's own server gets them
-      // with its Report (SubmitResults), the others in AddUrls requests.
+      // The links by owning queue server, routed by the fetcher's own
+      // ResultBatcher: the page's own server gets them with its Report
+      // (SubmitResults), the others in AddUrls requests.
+      su.set_order_tier(e->tier);
+      su.set_order_weight(e->weight);
+      su.set_order_cash(e->cash);
+      fe::ResultBatcher batcher(ids, nullptr, so.echo_order ? l.q : SIZE_MAX);
+      batcher.Add(std::move(p), &su);
+      fe::ResultBatch batch = batcher.Take();
       std::vector<std::vector<qs::LinkInput>> links(frontiers.size());
-      for (const auto& link : p.links) {
-        auto canonical = crawl::url::Canonicalize(link.url());
-        if (!canonical.ok()) continue;
-        qs::LinkInput& in = links[owner(*canonical)].emplace_back();
-        in.entry.url = *canonical;
-        in.entry.referrer = link.referrer();
-        in.entry.depth = link.depth();
-        in.link_rank = link.link_rank();
-        in.links_on_page = link.links_on_page();
-        in.from_sitemap = link.from_sitemap();
-        in.likely_non_html = link.likely_non_html();
-        in.anchor_text = link.anchor_text();
+      for (size_t q = 0; q < frontiers.size(); ++q) {
+        for (const auto& link : batch.links_by_server[q]) {
+          auto canonical = crawl::url::Canonicalize(link.url());
+          if (!canonical.ok()) continue;
+          qs::LinkInput& in = links[q].emplace_back();
+          in.entry.url = *canonical;
+          in.entry.referrer = link.referrer();
+          in.entry.depth = link.depth();
+          in.link_rank = link.link_rank();
+          in.links_on_page = link.links_on_page();
+          in.from_sitemap = link.from_sitemap();
+          in.likely_non_html = link.likely_non_html();
+          in.anchor_text = link.anchor_text();
+          in.sent_elsewhere = link.sent_elsewhere();
+          in.referrer_known = link.referrer_order_known();
+          in.referrer_tier = link.referrer_tier();
+          in.referrer_weight = link.referrer_weight();
+          in.referrer_cash = link.referrer_cash();
+          in.same_cld_links_on_page = link.same_cld_links_on_page();
+        }
       }
       home.AddLinks(std::move(links[l.q]), now);
       home.EndRequest();
@@ -401,6 +421,9 @@ int main(int argc, char** argv) {
   app.add_option("--queueservers", queueservers, "Queue servers (hosts partitioned as in the cluster)")
       ->capture_default_str();
   app.add_option("--completion", completion, "schedule or host-rr")->capture_default_str();
+  bool no_echo = false;
+  app.add_flag("--no-echo-order", no_echo,
+               "Links to another queue server arrive without the page's tier, weight and cash (before the echo)");
   app.add_option("--budget-pct", budget_pct, "Pages fetched, % of the reachable pages")->capture_default_str();
   app.add_option("--round-ms", round_ms, "Simulated time per lease round")->capture_default_str();
   app.add_option("--split", split, "opic cash split: cld or plain")->capture_default_str();
@@ -476,6 +499,7 @@ int main(int argc, char** argv) {
       so.schedule_size = s;
       so.lanes = std::max<size_t>(lanes, 1);
       so.queueservers = std::max<size_t>(queueservers, 1);
+      so.echo_order = !no_echo;
       so.host_rr = completion == "host-rr";
       so.budget = budget;
       so.round_ms = round_ms;

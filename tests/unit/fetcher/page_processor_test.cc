@@ -1,6 +1,7 @@
 // Page processing: crawl-log record and discovered links (fetcher/page_processor.h).
 #include "fetcher/page_processor.h"
 
+#include <set>
 #include <catch2/catch.hpp>
 
 #include "fetcher/result_batch.h"
@@ -129,4 +130,54 @@ TEST_CASE("batches route links to the queue server owning their host", "[unit]")
   CHECK_FALSE(batch.links_by_server[0].empty());
   CHECK_FALSE(batch.links_by_server[1].empty());
   CHECK(batch.records.size() == 1);
+}
+
+TEST_CASE("links routed to another queue server carry the page's order data; home gets copies to book", "[unit]") {
+  const std::vector<std::string> ids{"qs0", "qs1"};
+  auto scheduled = Scheduled("http://www.a.test/");
+  scheduled.set_order_tier(2);
+  scheduled.set_order_weight(5);
+  scheduled.set_order_cash(0.25);
+  // Which server owns a.test's page decides nothing here: home is the
+  // server that scheduled it. Three links within the CLD a.test, 37 outside.
+  std::string body = "<a href='http://www.a.test/1'>x</a><a href='http://a.test/2'>x</a>"
+                     "<a href='http://blog.a.test/3'>x</a>";
+  for (int i = 0; i < 37; ++i) body += "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
+  for (size_t home : {size_t{0}, size_t{1}}) {
+    crawl::fetcher::ResultBatcher batcher(ids, nullptr, home);
+    batcher.Add(ProcessFetch(scheduled, Html("http://www.a.test/", body), {}), &scheduled);
+    auto batch = batcher.Take();
+    const size_t away = 1 - home;
+    size_t copies = 0, local = 0;
+    std::set<std::string> copied;
+    for (const auto& l : batch.links_by_server[home]) {
+      if (l.sent_elsewhere()) {
+        ++copies;
+        copied.insert(l.url());
+        CHECK(l.referrer() == "http://www.a.test/");
+        CHECK(l.links_on_page() == 40);
+      } else {
+        ++local;
+        CHECK_FALSE(l.referrer_order_known());
+      }
+    }
+    REQUIRE_FALSE(batch.links_by_server[away].empty());
+    CHECK(copies == batch.links_by_server[away].size());
+    CHECK(local + copies == 40);
+    for (const auto& l : batch.links_by_server[away]) {
+      CHECK_FALSE(l.sent_elsewhere());
+      CHECK(copied.count(l.url()) == 1);
+      CHECK(l.referrer_order_known());
+      CHECK(l.referrer_tier() == 2);
+      CHECK(l.referrer_weight() == 5);
+      CHECK(l.referrer_cash() == 0.25);
+      CHECK(l.same_cld_links_on_page() == 3);
+    }
+  }
+  // Without the schedule entry (or a home) links are only routed.
+  crawl::fetcher::ResultBatcher plain(ids, nullptr, 0);
+  plain.Add(ProcessFetch(scheduled, Html("http://www.a.test/", body), {}));
+  auto batch = plain.Take();
+  CHECK(batch.links_by_server[0].size() + batch.links_by_server[1].size() == 40);
+  for (const auto& l : batch.links_by_server[1]) CHECK_FALSE(l.referrer_order_known());
 }

@@ -613,6 +613,109 @@ TEST_CASE("opic: a URL found on another server's page starts with no cash and ge
   CHECK(*order.CashOf("http://a.test/x") == Approx(1.0).epsilon(1e-12));
 }
 
+namespace {
+// A link as the fetcher sends it to the queue server that owns it when
+// another queue server scheduled the referrer (DiscoveredLink 12, 20-23).
+LinkInput Echoed(LinkInput l, int32_t tier, uint32_t weight, double cash, uint32_t same_cld) {
+  l.referrer_known = true;
+  l.referrer_tier = tier;
+  l.referrer_weight = weight;
+  l.referrer_cash = cash;
+  l.same_cld_links_on_page = same_cld;
+  return l;
+}
+// The copy the referrer's queue server gets of a link sent elsewhere.
+LinkInput SentElsewhere(LinkInput l) {
+  l.sent_elsewhere = true;
+  return l;
+}
+}  // namespace
+
+TEST_CASE("opic across two queue servers: shares sent elsewhere are booked at home and credited by the owner",
+          "[unit]") {
+  MemoryOpicStore store_a, store_b;
+  Frontier fa(Options(OrderKind::kOpic), &store_a);
+  Frontier fb(Options(OrderKind::kOpic), &store_b);
+  auto& oa = dynamic_cast<OpicOrder&>(fa.order());
+  auto& ob = dynamic_cast<OpicOrder&>(fb.order());
+  // Two seeds of one crawl, one per queue server: 0.5 each.
+  REQUIRE(fa.Add(Page("http://a.test/"), 0, 2));
+  REQUIRE(fb.Add(Page("http://b.test/"), 0, 2));
+  AllowAll(fa);
+  AllowAll(fb);
+  Schedule s = fa.Lease("f", 1, 0);
+  REQUIRE(Urls(s) == std::vector<std::string>{"http://a.test/"});
+  fa.Report(s.id, Outcome("http://a.test/", 200), 0);
+  // a.test/ links to a.test/1 (owned by a's server) and to c.test/x and the
+  // queued b.test/ (owned by b's). n = 3, s = 1: 0.5 / 6 to a.test/1 and
+  // (0.5 - 0.5/6) / 2 = 5/24 to each of the others.
+  const LinkInput to_c = Link("http://c.test/x", "http://a.test/", 1, 3);
+  const LinkInput to_b = Link("http://b.test/", "http://a.test/", 2, 3);
+  CHECK(fa.AddLinks({Link("http://a.test/1", "http://a.test/", 0, 3), SentElsewhere(to_c), SentElsewhere(to_b)}, 0) ==
+        1);
+  fa.Complete(s.id, 0);
+  fa.EndRequest();
+  CHECK(*oa.CashOf("http://a.test/1") == Approx(0.5 / 6).epsilon(1e-12));
+  CHECK(oa.bonus() == 0);  // nothing lost: the copies' shares were given away
+  CHECK(oa.reserve() == 0);
+  CHECK(oa.size() == 1);   // the copies are neither queued nor seen here
+  CHECK_FALSE(oa.CashOf("http://c.test/x").has_value());
+  // The owner gets the links with a.test/'s cash C = 0.5 and s = 1.
+  CHECK(fb.AddLinks({Echoed(to_c, 0, 0, 0.5, 1), Echoed(to_b, 0, 0, 0.5, 1)}, 0) == 1);
+  fb.EndRequest();
+  AllowAll(fb);  // c.test/x waits for c.test's robots.txt
+  fb.EndRequest();
+  REQUIRE(ob.CashOf("http://c.test/x").has_value());
+  CHECK(*ob.CashOf("http://c.test/x") == Approx(5.0 / 24).epsilon(1e-12));
+  CHECK(*ob.CashOf("http://b.test/") == Approx(0.5 + 5.0 / 24).epsilon(1e-12));
+  CHECK(ob.bonus() == 0);
+  // The crawl's cash, over both servers, is still 1.
+  CHECK(std::abs(TotalCash(fa, oa, &store_a, {}) + TotalCash(fb, ob, &store_b, {}) - 1.0) < 1e-12);
+}
+
+TEST_CASE("opic across queue servers: a share the owner cannot credit is lost and spread there", "[unit]") {
+  MemoryOpicStore store;
+  Frontier fb(Options(OrderKind::kOpic), &store);
+  auto& ob = dynamic_cast<OpicOrder&>(fb.order());
+  REQUIRE(fb.Add(Page("http://b.test/"), 0, 2));
+  AllowAll(fb);
+  Schedule s = fb.Lease("f", 1, 0);
+  REQUIRE(Urls(s) == std::vector<std::string>{"http://b.test/"});
+  fb.Report(s.id, Outcome("http://b.test/", 200), 0);
+  fb.Complete(s.id, 0);
+  // A link to the fetched b.test/ (no credit) and one to the new b.test/y,
+  // from a page with cash 0.4, n = 2, s = 0: 0.2 each.
+  (void)fb.AddLinks({Link("http://b.test/z", "http://b.test/", 0, 1)}, 0);  // b.test/'s own link
+  fb.EndRequest();
+  const double before = *ob.CashOf("http://b.test/z");
+  CHECK(fb.AddLinks({Echoed(Link("http://b.test/", "http://a.test/", 0, 2), 0, 0, 0.4, 0),
+                     Echoed(Link("http://b.test/y", "http://a.test/", 1, 2), 0, 0, 0.4, 0)},
+                    0) == 1);
+  fb.EndRequest();
+  // The 0.2 for the fetched b.test/ is spread over the two queued URLs.
+  CHECK(*ob.CashOf("http://b.test/y") == Approx(0.2 + 0.1).epsilon(1e-12));
+  CHECK(*ob.CashOf("http://b.test/z") == Approx(before + 0.1).epsilon(1e-12));
+}
+
+TEST_CASE("host_budget: a link from another server's page counts WIN with the echoed tier and weight", "[unit]") {
+  Frontier fa(Options(OrderKind::kHostBudget));
+  Frontier fb(Options(OrderKind::kHostBudget));
+  auto& oa = dynamic_cast<TieredOrder&>(fa.order());
+  auto& ob = dynamic_cast<TieredOrder&>(fb.order());
+  // WIN of c.test: 1 / (1.1 + 2 + log5(1 + 4)) = 1 / 4.1.
+  const LinkInput to_c = Link("http://c.test/", "http://a.test/p", 0, 1);
+  CHECK(fb.AddLinks({Echoed(to_c, 2, 4, 0, 0)}, 0) == 1);
+  fb.EndRequest();
+  CHECK(ob.Stats("c.test").win == Approx(1.0 / 4.1).epsilon(1e-12));
+  CHECK(ob.Stats("c.test").seen == 1);
+  // The copy at the referrer's server changes nothing there.
+  CHECK(fa.AddLinks({SentElsewhere(to_c)}, 0) == 0);
+  fa.EndRequest();
+  CHECK(oa.Stats("c.test").seen == 0);
+  CHECK(oa.Stats("c.test").win == 0);
+  CHECK(oa.size() == 0);
+}
+
 // ---------------------------------------------------------------------------
 // Tier queues past their RAM window (queueserver/tier_store.h)
 
