@@ -165,6 +165,7 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
     frontiers.push_back(std::make_unique<qs::Frontier>(fo));
   }
   auto owner = [&](const std::string& url) { return crawl::OwnerIndex(ids, crawl::url::HostOf(url)); };
+  const crawl::url::TrackingParams tracking = crawl::url::TrackingParams::Default();
   auto idle = [&] {
     for (const auto& f : frontiers)
       if (!f->Idle()) return false;
@@ -269,7 +270,9 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
       su.set_order_tier(e->tier);
       su.set_order_weight(e->weight);
       su.set_order_cash(e->cash);
-      fe::ResultBatcher batcher(ids, nullptr, so.echo_order ? l.q : SIZE_MAX);
+      // With the crawl's default tracking parameters removed, as the
+      // fetcher does (`?sessionid=`, `utm_*`: the same page once).
+      fe::ResultBatcher batcher(ids, &tracking, so.echo_order ? l.q : SIZE_MAX);
       batcher.Add(std::move(p), &su);
       fe::ResultBatch batch = batcher.Take();
       std::vector<std::vector<qs::LinkInput>> links(frontiers.size());
