@@ -210,6 +210,9 @@ with open(path, "a") as f:
     f.write(f"{site}\t{tool}\t{u}\t{p}\t{b}\t{store_bytes}\t{store_bytes / max(u, 1):.0f}\t{store_bytes / max(p, 1):.0f}\t{b / max(p, 1):.0f}\n")
 PY
   cp "$work/crawl.log" "$out/crawl-$site-${queueservers}q${fetchers}f.log"
+  # The processes' own logs, for where the wall time went (schedules, ships).
+  mkdir -p "$out/logs-$site-${queueservers}q${fetchers}f"
+  cp "$work"/cluster/*.log "$out/logs-$site-${queueservers}q${fetchers}f/" 2> /dev/null || true
   local counts
   counts=$(python3 - "$work/crawl.log" <<'PY'
 import sys, re
