@@ -86,11 +86,6 @@ void CrawlWorker::WaitShipped() {
   ship_cv_.wait(lock, [this] { return ships_.empty() && !shipping_; });
 }
 
-bool CrawlWorker::ShipsPending() {
-  std::lock_guard lock(ship_mu_);
-  return !ships_.empty() || shipping_;
-}
-
 void CrawlWorker::ShipLoop() {
   std::unique_lock lock(ship_mu_);
   for (;;) {
@@ -196,6 +191,12 @@ void CrawlWorker::Run() {
         continue;
       }
     }
+    // A lane holds one schedule at a time, as when it shipped itself: the
+    // previous schedule's batches (its final one ends the lease) are in
+    // before the next is leased, so what a lane has leased and not reported
+    // stays within one schedule (the page budget's margin counts on it, see
+    // tests/integration/nameserver_ops_test.sh) and its hosts are free again.
+    WaitShipped();
     // Ask each queue server once, starting after the last one asked.
     const size_t n = crawl_->stubs.size();
     bool got = false;
@@ -219,16 +220,7 @@ void CrawlWorker::Run() {
       RunSchedule(i, resp);
       break;
     }
-    if (!got) {
-      // Our own batches may still hold hosts (a schedule's final batch ends
-      // its lease): once they are in, ask again at once rather than after
-      // the idle pause, or a one-host site would wait a pause per schedule.
-      if (ShipsPending()) {
-        WaitShipped();
-        continue;
-      }
-      Sleep(options_.idle_backoff);
-    }
+    if (!got) Sleep(options_.idle_backoff);
   }
   // What was fetched is reported before Run returns.
   WaitShipped();

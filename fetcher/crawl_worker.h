@@ -131,8 +131,6 @@ class CrawlWorker {
   void QueueShip(ShipJob job);
   // Blocks until every queued batch has been shipped (or dropped).
   void WaitShipped();
-  // True while a batch is queued or being shipped.
-  bool ShipsPending();
   // The shipping thread: ships queued batches in order until ship_exit_ and
   // the queue is empty.
   void ShipLoop();

@@ -427,6 +427,18 @@ Status CrawlShard::End(v1::CrawlState state) {
 
 Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
   if (crawl.params_version() <= crawl_.params_version()) return Status::Ok();
+  if (const uint64_t budget = crawl.params().max_pages(); budget != crawl_.params().max_pages()) {
+    // A page budget set or changed mid-crawl holds from now on, not from the
+    // name server's next share-out (which a name server restart can delay by
+    // seconds, while fetchers keep leasing): an even share until then, as at
+    // the start. No budget: no cap.
+    if (budget > 0) {
+      const uint64_t n = std::max(1, crawl.queue_servers_size());
+      page_cap_ = (budget + n - 1) / n;
+    } else {
+      page_cap_.reset();
+    }
+  }
   *crawl_.mutable_params() = crawl.params();
   *crawl_.mutable_queue_servers() = crawl.queue_servers();
   scope_ = ScopeOf(crawl.params());

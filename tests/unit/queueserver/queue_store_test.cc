@@ -839,3 +839,37 @@ TEST_CASE("queue store: a lease of an older store (one key per URL) loads, and i
   RawLeases raw(dir);
   CHECK(raw.All().empty());  // closing deleted every record of the lease
 }
+
+TEST_CASE("a page budget set mid-crawl caps leases at once, before the name server shares it out", "[unit]") {
+  // The name server re-shares the budget every poll round; until then (and
+  // for as long as a name server restart takes) the new budget must hold.
+  ManualClock clock;
+  auto shard = NewShard(nullptr, &clock);
+  crawl::v1::InjectSeedsRequest seeds;
+  *seeds.mutable_crawl() = Crawl();
+  for (int i = 1; i <= 6; ++i) seeds.add_urls("http://a.test/" + std::to_string(i));
+  crawl::v1::InjectSeedsResponse injected;
+  REQUIRE(shard->InjectSeeds(seeds, &injected).ok());
+  auto robots = Lease(*shard, "f");
+  auto r = Results(robots.schedule_id(), 0, true);
+  AddRecord(&r, "http://a.test/robots.txt", 200, "User-agent: *\nDisallow:\n");
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard->SubmitResults(r, &resp).ok());
+
+  crawl::v1::CrawlInfo budgeted = Crawl();
+  budgeted.mutable_params()->set_max_pages(2);
+  budgeted.set_params_version(2);
+  REQUIRE(shard->Update(budgeted).ok());
+  auto first = Lease(*shard, "f");
+  CHECK(first.urls_size() == 2);  // the schedule size is 3
+  auto done = Results(first.schedule_id(), 0, true);
+  for (const auto& u : first.urls()) AddRecord(&done, u.url(), 200);
+  REQUIRE(shard->SubmitResults(done, &resp).ok());
+  CHECK(Lease(*shard, "f").urls_size() == 0);  // budget spent
+
+  // The budget lifted: leasing goes on.
+  crawl::v1::CrawlInfo unlimited = Crawl();
+  unlimited.set_params_version(3);
+  REQUIRE(shard->Update(unlimited).ok());
+  CHECK(Lease(*shard, "f").urls_size() == 3);
+}
