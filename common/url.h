@@ -130,8 +130,9 @@ struct UrlParts {
 
 // Fast path of OriginOf for the URLs the frontier holds: for an http(s) URL
 // already in canonical form whose authority is plain (lower-case letters,
-// digits, '-' and '.', a host that cannot be an IPv4 address, an optional
-// non-default port), the leading "scheme://host[:port]" of `canonical`,
+// digits, '-' and '.', a host that cannot be an IPv4 address or is one in
+// dotted-decimal form, an optional non-default port), the leading
+// "scheme://host[:port]" of `canonical`,
 // which is what OriginOf returns; "" when the URL needs the full parse.
 [[nodiscard]] std::string_view FastOriginOf(std::string_view canonical);
 

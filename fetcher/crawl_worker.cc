@@ -28,10 +28,19 @@ CrawlWorker::CrawlWorker(WorkerOptions options)
     spdlog::error("DNS resolver: {}", dns.status().message());
   }
   io_thread_ = std::thread([this] { io_.run(); });
+  ship_thread_ = std::thread([this] { ShipLoop(); });
 }
 
 CrawlWorker::~CrawlWorker() {
   RequestStop();
+  {
+    // Batches still queued are shipped first (with the short retry limit of
+    // a stopping worker): they hold fetched pages.
+    std::lock_guard lock(ship_mu_);
+    ship_exit_ = true;
+  }
+  ship_cv_.notify_all();
+  if (ship_thread_.joinable()) ship_thread_.join();
   if (crawl_ && crawl_->http) crawl_->http->CancelAll();
   budget_->Abandon();
   work_.reset();
@@ -62,6 +71,42 @@ void CrawlWorker::PushEvent(Event e) {
     events_.push_back(std::move(e));
   }
   cv_.notify_all();
+}
+
+void CrawlWorker::QueueShip(ShipJob job) {
+  std::unique_lock lock(ship_mu_);
+  ship_cv_.wait(lock, [this] { return ships_.size() < kMaxQueuedShips; });
+  ships_.push_back(std::move(job));
+  lock.unlock();
+  ship_cv_.notify_all();
+}
+
+void CrawlWorker::WaitShipped() {
+  std::unique_lock lock(ship_mu_);
+  ship_cv_.wait(lock, [this] { return ships_.empty() && !shipping_; });
+}
+
+void CrawlWorker::ShipLoop() {
+  std::unique_lock lock(ship_mu_);
+  for (;;) {
+    ship_cv_.wait(lock, [this] { return !ships_.empty() || ship_exit_; });
+    if (ships_.empty()) return;  // ship_exit_, nothing left
+    ShipJob job = std::move(ships_.front());
+    ships_.pop_front();
+    shipping_ = true;
+    lock.unlock();
+    ship_cv_.notify_all();  // room in the queue
+    const auto start = std::chrono::steady_clock::now();
+    const size_t records = job.batch.records.size();
+    Ship(*job.crawl, job.server_index, job.schedule_id, job.sequence, job.final, std::move(job.batch));
+    spdlog::debug("schedule {} batch {}{}: {} records shipped in {} ms", job.schedule_id, job.sequence,
+                  job.final ? " (final)" : "", records,
+                  std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+    job.crawl.reset();
+    lock.lock();
+    shipping_ = false;
+    ship_cv_.notify_all();
+  }
 }
 
 bool CrawlWorker::RefreshCrawlState() {
@@ -146,6 +191,12 @@ void CrawlWorker::Run() {
         continue;
       }
     }
+    // A lane holds one schedule at a time, as when it shipped itself: the
+    // previous schedule's batches (its final one ends the lease) are in
+    // before the next is leased, so what a lane has leased and not reported
+    // stays within one schedule (the page budget's margin counts on it, see
+    // tests/integration/nameserver_ops_test.sh) and its hosts are free again.
+    WaitShipped();
     // Ask each queue server once, starting after the last one asked.
     const size_t n = crawl_->stubs.size();
     bool got = false;
@@ -171,6 +222,8 @@ void CrawlWorker::Run() {
     }
     if (!got) Sleep(options_.idle_backoff);
   }
+  // What was fetched is reported before Run returns.
+  WaitShipped();
 }
 
 void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule) {
@@ -231,6 +284,8 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
           std::chrono::milliseconds(delay == origin_delay_ms.end() ? 0 : delay->second), budget_);
     }
   };
+  const auto schedule_start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration ship_wait{}, process_time{};
   start_more();
   while (running > 0) {
     if (options_.status_interval.count() > 0 &&
@@ -313,16 +368,29 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       if (now_in_flight > counters_.max_in_flight) counters_.max_in_flight = now_in_flight;
     }
     RecordFetchMetrics(result);
+    const auto process_start = std::chrono::steady_clock::now();
     auto processed = ProcessFetch(it->second, result, process);
+    process_time += std::chrono::steady_clock::now() - process_start;
     if (result.retry_after_seconds > 0) processed.record.set_retry_after_seconds(result.retry_after_seconds);
     // Page caches (CrawlParams.keep_page_cache): the queue server writes the
     // body to its WARC files.
     if (info.params().keep_page_cache() && result.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
       processed.record.set_body(result.body);
     batcher.Add(std::move(processed), &it->second);
-    if (batcher.pages() >= batch_pages) Ship(*crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take());
+    if (batcher.pages() >= batch_pages) {
+      const auto ship_start = std::chrono::steady_clock::now();
+      QueueShip({crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take()});
+      ship_wait += std::chrono::steady_clock::now() - ship_start;
+    }
   }
-  Ship(*crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take());
+  // Last, after every other batch of the schedule: it ends the lease.
+  QueueShip({crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take()});
+  auto ms = [](std::chrono::steady_clock::duration d) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  };
+  spdlog::debug("schedule {}: {} urls in {} ms; processing {} ms, waiting for the shipping thread {} ms",
+                schedule.schedule_id(), schedule.urls_size(), ms(std::chrono::steady_clock::now() - schedule_start),
+                ms(process_time), ms(ship_wait));
 }
 
 void CrawlWorker::RecordFetchMetrics(const FetchResult& result) {

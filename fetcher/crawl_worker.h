@@ -3,9 +3,14 @@
 // download each schedule's URLs (one connection per origin, many origins at
 // once), process pages, and ship results in batches that apply once.
 //
-// Threading: Run() is the control thread (all gRPC calls happen there);
-// HTTP runs on an io_context thread owned by the worker, which hands results
-// back through a queue. The fetcher keeps nothing durable: if it dies, the
+// Threading: Run() is the control thread (name server polls, GetSchedule,
+// page processing); HTTP runs on an io_context thread owned by the worker,
+// which hands results back through a queue; result batches are shipped
+// (AddUrls, SubmitResults) by a shipping thread of the worker, one batch at a
+// time in the order the control thread queued them, so pages are processed
+// while a queue server ingests the previous batch. A schedule's final batch
+// (which ends its lease) is queued after all its other batches, so it still
+// arrives last. The fetcher keeps nothing durable: if it dies, the
 // queue servers re-queue its leased URLs when the lease ends.
 //
 // Politeness: a schedule's URLs are grouped by host (not origin: http and
@@ -111,7 +116,26 @@ class CrawlWorker {
   // Polls the name server; returns false if it could not be reached.
   bool RefreshCrawlState();
   void RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule);
+  // One batch waiting for the shipping thread.
+  struct ShipJob {
+    std::shared_ptr<const ActiveCrawl> crawl;
+    size_t server_index = 0;
+    uint64_t schedule_id = 0;
+    uint64_t sequence = 0;
+    bool final = false;
+    ResultBatch batch;
+  };
+  // Hands a batch to the shipping thread; blocks while kMaxQueuedShips
+  // batches already wait (memory bound; the control thread then waits for
+  // the queue server as it did when it shipped itself).
+  void QueueShip(ShipJob job);
+  // Blocks until every queued batch has been shipped (or dropped).
+  void WaitShipped();
+  // The shipping thread: ships queued batches in order until ship_exit_ and
+  // the queue is empty.
+  void ShipLoop();
   // Ships one batch: AddUrls to other owners first, then SubmitResults.
+  // Runs on the shipping thread only.
   void Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence, bool final,
             ResultBatch batch);
   template <typename Call>
@@ -136,7 +160,6 @@ class CrawlWorker {
   std::shared_ptr<const ActiveCrawl> crawl_;
   std::chrono::steady_clock::time_point last_poll_{};
   size_t next_server_ = 0;
-  uint64_t add_urls_sequence_ = 0;
 
   boost::asio::io_context io_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
@@ -149,6 +172,16 @@ class CrawlWorker {
   // options_.max_buffered_result_bytes.
   std::shared_ptr<ResultBudget> budget_;
   std::atomic<bool> stop_{false};
+
+  // Batches waiting for the shipping thread, oldest first.
+  static constexpr size_t kMaxQueuedShips = 2;
+  std::mutex ship_mu_;
+  std::condition_variable ship_cv_;
+  std::deque<ShipJob> ships_;  // GUARDED_BY(ship_mu_)
+  bool shipping_ = false;      // GUARDED_BY(ship_mu_): a batch is being shipped
+  bool ship_exit_ = false;     // GUARDED_BY(ship_mu_)
+  uint64_t add_urls_sequence_ = 0;  // shipping thread only
+  std::thread ship_thread_;
 };
 
 }  // namespace crawl::fetcher

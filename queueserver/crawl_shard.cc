@@ -7,6 +7,9 @@
 
 #include "common/url.h"
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
+
 namespace crawl::queueserver {
 namespace {
 
@@ -42,6 +45,61 @@ CrawlScope ScopeOf(const v1::CrawlParams& p) {
                     {p.exclude_hosts().begin(), p.exclude_hosts().end()});
 }
 
+
+// The fields of a FetchRecord the crawl log does not keep: robots rules live
+// in the frontier, the description and mini index went to the search index,
+// the body to the WARC writer. Kept, they made each log entry (in RAM and in
+// RocksDB) larger than the page itself: 54-64 KB per 25 KB testweb page
+// (docs/BENCHMARKS.md).
+bool LogLeavesOut(const google::protobuf::FieldDescriptor* f) {
+  return f->number() == v1::FetchRecord::kRobotsBodyFieldNumber ||
+         f->number() == v1::FetchRecord::kMiniIndexFieldNumber ||
+         f->number() == v1::FetchRecord::kDescriptionFieldNumber || f->number() == v1::FetchRecord::kBodyFieldNumber;
+}
+
+// The crawl log's copy of a fetch record: every field but LogLeavesOut's.
+// Copying the whole record and clearing those fields afterwards cost the
+// queue server a copy and a free of every page's mini index (a tenth of its
+// CPU on rust-doc; docs/BENCHMARKS.md).
+v1::FetchRecord LogCopy(const v1::FetchRecord& r) {
+  using google::protobuf::FieldDescriptor;
+  static const std::vector<const FieldDescriptor*> kept = [] {
+    std::vector<const FieldDescriptor*> fields;
+    const auto* d = v1::FetchRecord::descriptor();
+    for (int i = 0; i < d->field_count(); ++i)
+      if (!LogLeavesOut(d->field(i))) fields.push_back(d->field(i));
+    return fields;
+  }();
+  v1::FetchRecord out;
+  const auto* refl = v1::FetchRecord::GetReflection();
+  for (const FieldDescriptor* f : kept) {
+    if (f->is_repeated() || f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+      // Not in today's record: the general (slower) path for such a field.
+      if (f->is_repeated() ? refl->FieldSize(r, f) > 0 : refl->HasField(r, f)) {
+        v1::FetchRecord whole = r;
+        const auto* d = v1::FetchRecord::descriptor();
+        for (int i = 0; i < d->field_count(); ++i)
+          if (LogLeavesOut(d->field(i))) refl->ClearField(&whole, d->field(i));
+        return whole;
+      }
+      continue;
+    }
+    if (!refl->HasField(r, f)) continue;  // proto3: at its default
+    switch (f->cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32: refl->SetInt32(&out, f, refl->GetInt32(r, f)); break;
+      case FieldDescriptor::CPPTYPE_INT64: refl->SetInt64(&out, f, refl->GetInt64(r, f)); break;
+      case FieldDescriptor::CPPTYPE_UINT32: refl->SetUInt32(&out, f, refl->GetUInt32(r, f)); break;
+      case FieldDescriptor::CPPTYPE_UINT64: refl->SetUInt64(&out, f, refl->GetUInt64(r, f)); break;
+      case FieldDescriptor::CPPTYPE_DOUBLE: refl->SetDouble(&out, f, refl->GetDouble(r, f)); break;
+      case FieldDescriptor::CPPTYPE_FLOAT: refl->SetFloat(&out, f, refl->GetFloat(r, f)); break;
+      case FieldDescriptor::CPPTYPE_BOOL: refl->SetBool(&out, f, refl->GetBool(r, f)); break;
+      case FieldDescriptor::CPPTYPE_ENUM: refl->SetEnumValue(&out, f, refl->GetEnumValue(r, f)); break;
+      case FieldDescriptor::CPPTYPE_STRING: refl->SetString(&out, f, refl->GetString(r, f)); break;
+      case FieldDescriptor::CPPTYPE_MESSAGE: break;  // handled above
+    }
+  }
+  return out;
+}
 }  // namespace
 
 Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p) {
@@ -327,16 +385,8 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     if (r.kind() == v1::URL_KIND_PAGE) ++counters_.pages_fetched;
     if (r.status() < 0) ++counters_.fetch_errors;
     counters_.bytes_fetched += r.bytes();
-    v1::FetchRecord logged = r;
-    // The log keeps what `crawlctl log` and the status page show. Robots
-    // rules live in the frontier; the page's description, mini index and
-    // cached body went to the search index and the WARC writer above. Kept
-    // here they made each log entry (in RAM and in RocksDB) larger than the
-    // page itself: 54-64 KB per 25 KB testweb page (docs/BENCHMARKS.md).
-    logged.clear_robots_body();
-    logged.clear_mini_index();
-    logged.clear_description();
-    logged.clear_body();
+    // The log keeps what `crawlctl log` and the status page show.
+    v1::FetchRecord logged = LogCopy(r);
     if (r.kind() == v1::URL_KIND_PAGE) {
       // A page put back after 429/503 has no score yet: tier -1, cash 0.
       logged.set_order_tier(reported.score.tier);
@@ -402,6 +452,18 @@ Status CrawlShard::End(v1::CrawlState state) {
 
 Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
   if (crawl.params_version() <= crawl_.params_version()) return Status::Ok();
+  if (const uint64_t budget = crawl.params().max_pages(); budget != crawl_.params().max_pages()) {
+    // A page budget set or changed mid-crawl holds from now on, not from the
+    // name server's next share-out (which a name server restart can delay by
+    // seconds, while fetchers keep leasing): an even share until then, as at
+    // the start. No budget: no cap.
+    if (budget > 0) {
+      const uint64_t n = std::max(1, crawl.queue_servers_size());
+      page_cap_ = (budget + n - 1) / n;
+    } else {
+      page_cap_.reset();
+    }
+  }
   *crawl_.mutable_params() = crawl.params();
   *crawl_.mutable_queue_servers() = crawl.queue_servers();
   scope_ = ScopeOf(crawl.params());

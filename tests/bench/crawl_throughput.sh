@@ -27,15 +27,19 @@
 # ${NGINX_ADDR_PREFIX:-127.22.0}.i:8080 (set them to run two at once).
 # LIST is comma-separated; tools: crawler, wget2-1, wget2-8, crawlee-1, crawlee-8.
 # --crawl-args (crawlctl start flags) defaults to following every link of a
-# page (--max-links-per-page 5000 --max-links-after-prune 5000), as the peers
-# do: the crawler's default keeps 50 links per page after pruning (DESIGN.md
-# 6), which on rust-doc finds 3,626 of its 21,633 pages.
+# page (--max-links-per-page 20000 --max-links-after-prune 20000), as the
+# peers do: the crawler's default keeps 50 links per page after pruning
+# (DESIGN.md 6), which on rust-doc finds 3,626 of its 21,633 pages (and 5000
+# still cut rust-doc's module indexes, 7,300-9,750 links each); and to reading
+# pages up to 10 MB (--page-range 10000000), as the peers read whole pages:
+# the default range of 1 MB cut those indexes (1.1-3.2 MB) too. With both,
+# the crawler finds rust-doc's 21,633 pages, as wget2 does.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
 sites="python3-doc,postgresql-doc-15,rust-doc,libboost1.81-doc,testweb"
 tools="crawler,wget2-1,wget2-8,crawlee-1,crawlee-8"
-crawl_args="--max-links-per-page 5000 --max-links-after-prune 5000" fetcher_args=""
+crawl_args="--max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000" fetcher_args=""
 crawlee_timeout=150
 queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 timeout=900 out=""
 while [ $# -gt 0 ]; do
@@ -210,6 +214,9 @@ with open(path, "a") as f:
     f.write(f"{site}\t{tool}\t{u}\t{p}\t{b}\t{store_bytes}\t{store_bytes / max(u, 1):.0f}\t{store_bytes / max(p, 1):.0f}\t{b / max(p, 1):.0f}\n")
 PY
   cp "$work/crawl.log" "$out/crawl-$site-${queueservers}q${fetchers}f.log"
+  # The processes' own logs, for where the wall time went (schedules, ships).
+  mkdir -p "$out/logs-$site-${queueservers}q${fetchers}f"
+  cp "$work"/cluster/*.log "$out/logs-$site-${queueservers}q${fetchers}f/" 2> /dev/null || true
   local counts
   counts=$(python3 - "$work/crawl.log" <<'PY'
 import sys, re

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "common/hash.h"
 
@@ -11,6 +14,42 @@ TEST_CASE("the 8-byte hash xors the two halves of md5", "[unit]") {
   // MD5("") = d41d8cd98f00b204 e9800998ecf8427e
   CHECK(crawl::hash::Hash8Hex("") == "3d9d854163f8f07a");
   CHECK(crawl::hash::Hash8("") == 0x3d9d854163f8f07aULL);
+}
+
+TEST_CASE("md5 gives the RFC 1321 test suite's digests, on any thread, call after call", "[unit]") {
+  // RFC 1321 appendix A.5; the digest context is reused per thread, so each
+  // input is hashed twice and on a second thread too.
+  const std::vector<std::pair<std::string, std::string>> suite{
+      {"", "d41d8cd98f00b204e9800998ecf8427e"},
+      {"a", "0cc175b9c0f1b6a831c399e269772661"},
+      {"abc", "900150983cd24fb0d6963f7d28e17f72"},
+      {"message digest", "f96b697d7cb7938d525a2f31aaf161d0"},
+      {"abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"},
+      {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "d174ab98d277d9f5a5611c2c9f419d9f"},
+      {"12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+       "57edf4a22be3c955ac49da2e2107b67a"}};
+  auto hex = [](const std::array<uint8_t, 16>& d) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (uint8_t b : d) {
+      out.push_back(kHex[b >> 4]);
+      out.push_back(kHex[b & 15]);
+    }
+    return out;
+  };
+  auto check_all = [&] {
+    std::vector<std::string> got;
+    for (int round = 0; round < 2; ++round)
+      for (const auto& [input, digest] : suite) got.push_back(hex(crawl::hash::Md5(input)) + " " + digest);
+    return got;
+  };
+  std::vector<std::string> other;
+  std::thread t([&] { other = check_all(); });
+  t.join();
+  for (const auto& v : {check_all(), other}) {
+    REQUIRE(v.size() == 2 * suite.size());
+    for (const std::string& line : v) CHECK(line.substr(0, 32) == line.substr(33));
+  }
 }
 
 TEST_CASE("every url of a host goes to one owner, spread evenly", "[unit]") {

@@ -197,14 +197,17 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
   using crawl::url::OriginOf;
   // Plain canonical URLs take the fast path.
   for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
-                        "https://h.test:444/", "http://localhost/"}) {
+                        "https://h.test:444/", "http://localhost/", "http://127.42.0.1:8080/a", "http://0.0.0.0/",
+                        "http://255.255.255.255/", "http://10.1.2.3/x"}) {
     INFO(u);
     auto slow = OriginOf(u);
     REQUIRE(slow.ok());
     CHECK(FastOriginOf(u) == *slow);
   }
   // Anything the parser would rewrite or check is left to it.
-  for (const char* u : {"http://A.test/", "http://a.test:80/", "https://a.test:443/", "http://a.test", "http://1.2.3.4/",
+  for (const char* u : {"http://A.test/", "http://a.test:80/", "https://a.test:443/", "http://a.test", "http://1.2.3/",
+                        "http://01.2.3.4/", "http://1.2.3.256/", "http://1.2.3.4.5/", "http://1.2.3.0x4/", "http://1.2..4/",
+                        "http://1234.2.3.4/", "http://1.2.3.4a/", "http://a.1.2.3/",
                         "http://a.0x7f/", "http://xn--nxasmq6b.test/", "http://u:p@a.test/", "http://a..b/",
                         "http://a.test./", "http://-a.test/", "http://a.test:0080/", "http://a.test:99999/",
                         "ftp://a.test/", "http://a%41.test/", "http://[::1]/", "http://a.test:/"}) {
@@ -229,4 +232,53 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
     CHECK(f == *slow);
   }
   CHECK(fast > 1000);
+}
+
+TEST_CASE("HostOf answers as the full parse does, fast path or not", "[unit]") {
+  using crawl::url::HostOf;
+  using crawl::url::Split;
+  auto parsed_host = [](const std::string& u) {
+    auto parts = Split(u);
+    return parts.ok() ? parts->host : std::string();
+  };
+  for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
+                        "http://A.test/", "http://a.test:80/", "http://1.2.3.4/", "http://a.0x7f/", "http://u:p@a.test/",
+                        "http://a.test./", "http://[::1]:8080/", "http://a.test/../b/./c", "http://a.test\\b.test/"}) {
+    INFO(u);
+    CHECK(HostOf(u) == parsed_host(u));
+  }
+  CHECK(HostOf("http://a-b.c9.test:8080/x#y") == "a-b.c9.test");
+  CHECK(HostOf("http://127.42.0.1:8080/x") == "127.42.0.1");
+  // Hosts made of number-like parts: dotted quads take the fast path only
+  // when the parser would write them the same way.
+  std::mt19937 numbers(5);
+  const std::vector<std::string> parts{"0", "1", "01", "9", "10", "255", "256", "999", "0x1", "00", "1a", ""};
+  int fast = 0;
+  for (int k = 0; k < 20000; ++k) {
+    std::string host;
+    const int n = 1 + static_cast<int>(numbers() % 5);
+    for (int i = 0; i < n; ++i) host += (i ? "." : "") + parts[numbers() % parts.size()];
+    const std::string u = "http://" + host + "/p";
+    INFO(u);
+    CHECK(HostOf(u) == parsed_host(u));
+    const std::string_view f = crawl::url::FastOriginOf(u);
+    if (f.empty()) continue;
+    ++fast;
+    auto slow = crawl::url::OriginOf(u);
+    REQUIRE(slow.ok());
+    CHECK(f == *slow);
+  }
+  CHECK(fast > 100);
+  CHECK(HostOf("not a url").empty());
+  // Random authorities and paths.
+  std::mt19937 rng(11);
+  const std::string chars = "abz09-.:A%@_x/\\";
+  for (int k = 0; k < 20000; ++k) {
+    std::string auth;
+    const int n = 1 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) auth.push_back(chars[rng() % chars.size()]);
+    const std::string u = (rng() % 2 ? "http://" : "https://") + auth + (rng() % 2 ? "/p/../q" : "/p");
+    INFO(u);
+    CHECK(HostOf(u) == parsed_host(u));
+  }
 }

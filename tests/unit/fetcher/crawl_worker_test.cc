@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <thread>
 
 #include "common/grpc_util.h"
 
@@ -20,7 +21,16 @@ namespace v1 = crawl::v1;
 
 class FakeQueueServer final : public v1::QueueServer::Service {
  public:
-  explicit FakeQueueServer(std::vector<v1::ScheduledUrl> urls) : urls_(std::move(urls)) {}
+  // A batch as it arrived: sequence, final, records.
+  struct Batch {
+    uint64_t sequence;
+    bool final;
+    int records;
+  };
+  // `submit_delay`: how long each SubmitResults takes (a busy queue server).
+  explicit FakeQueueServer(std::vector<v1::ScheduledUrl> urls,
+                           std::chrono::milliseconds submit_delay = std::chrono::milliseconds(0))
+      : urls_(std::move(urls)), submit_delay_(submit_delay) {}
   grpc::Status GetSchedule(grpc::ServerContext*, const v1::GetScheduleRequest*, v1::GetScheduleResponse* resp) override {
     std::lock_guard lock(mu_);
     if (handed_out_) return grpc::Status::OK;
@@ -31,7 +41,9 @@ class FakeQueueServer final : public v1::QueueServer::Service {
   }
   grpc::Status SubmitResults(grpc::ServerContext*, const v1::SubmitResultsRequest* req,
                              v1::SubmitResultsResponse*) override {
+    std::this_thread::sleep_for(submit_delay_);
     std::lock_guard lock(mu_);
+    batches_.push_back({req->sequence(), req->final(), req->records_size()});
     for (const auto& r : req->records()) records_[r.url()] = r;
     for (const auto& h : req->host_errors()) host_errors_[h.origin()] += h.errors();
     for (const auto& l : req->links()) links_.push_back(l.url());
@@ -54,9 +66,14 @@ class FakeQueueServer final : public v1::QueueServer::Service {
     std::lock_guard lock(mu_);
     return links_;
   }
+  std::vector<Batch> batches() {
+    std::lock_guard lock(mu_);
+    return batches_;
+  }
 
  private:
   std::vector<v1::ScheduledUrl> urls_;
+  std::chrono::milliseconds submit_delay_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool handed_out_ = false;
@@ -64,6 +81,7 @@ class FakeQueueServer final : public v1::QueueServer::Service {
   std::map<std::string, v1::FetchRecord> records_;
   std::map<std::string, uint32_t> host_errors_;
   std::vector<std::string> links_;
+  std::vector<Batch> batches_;
 };
 
 class FakeNameServer final : public v1::NameServer::Service {
@@ -111,12 +129,14 @@ struct Outcome {
   std::map<std::string, v1::FetchRecord> records;
   std::map<std::string, uint32_t> host_errors;
   std::vector<std::string> links;
+  std::vector<FakeQueueServer::Batch> batches;
 };
 
 // Runs one schedule through a CrawlWorker and returns what reached the queue server.
 Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_self_signed = false,
-                        std::function<void(v1::CrawlParams*)> tweak = nullptr) {
-  FakeQueueServer qs(urls);
+                        std::function<void(v1::CrawlParams*)> tweak = nullptr,
+                        std::chrono::milliseconds submit_delay = std::chrono::milliseconds(0)) {
+  FakeQueueServer qs(urls, submit_delay);
   auto qs_server = crawl::StartGrpcServer("127.0.0.1:0", {&qs});
   REQUIRE(qs_server.ok());
   FakeNameServer ns("127.0.0.1:" + std::to_string(qs_server->port), accept_self_signed, std::move(tweak));
@@ -135,6 +155,7 @@ Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_s
   outcome.links = qs.links();
   worker.RequestStop();
   run.join();
+  outcome.batches = qs.batches();  // after Run: nothing more can arrive
   ns_server->server->Shutdown();
   qs_server->server->Shutdown();
   return outcome;
@@ -262,6 +283,30 @@ TEST_CASE("worker over gRPC: tracking parameters are removed from discovered lin
     CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/b?id=1&fbclid=Z") == 1);
     CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/a?utm_source=x&utm_medium=y") == 1);
   }
+}
+
+TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in order, the final one last", "[unit]") {
+  // Pages are processed while the shipping thread waits on a slow queue
+  // server; the lease protocol still needs every batch of a schedule once,
+  // in sequence order, and the one that ends the lease after all others.
+  TestServer web([](const Request& r) -> Reply {
+    if (r.target() == "/robots.txt") return {Response(404, "")};
+    return {Response(200, "<p>page " + std::string(r.target()) + "</p>")};
+  });
+  std::vector<v1::ScheduledUrl> schedule{Scheduled(web.base() + "/robots.txt", v1::URL_KIND_ROBOTS)};
+  for (int i = 0; i < 10; ++i) schedule.push_back(Scheduled(web.base() + "/p" + std::to_string(i), v1::URL_KIND_PAGE));
+  auto outcome = RunScheduleFull(
+      schedule, false, [](v1::CrawlParams* p) { p->set_results_batch_pages(2); }, std::chrono::milliseconds(30));
+  CHECK(outcome.records.size() == 11);
+  REQUIRE(outcome.batches.size() >= 2);
+  int records = 0;
+  for (size_t i = 0; i < outcome.batches.size(); ++i) {
+    INFO("batch " << i);
+    CHECK(outcome.batches[i].sequence == i);
+    CHECK(outcome.batches[i].final == (i + 1 == outcome.batches.size()));
+    records += outcome.batches[i].records;
+  }
+  CHECK(records == 11);
 }
 
 TEST_CASE("what counts as a host error", "[unit][policy]") {

@@ -499,8 +499,31 @@ TEST_CASE("crawl log entries keep the log fields and drop the page's mini index 
   page->mutable_mini_index()->set_token_count(3);
   page->mutable_mini_index()->add_terms()->set_term("crawler");
   page->set_body(std::string(20000, 'b'));
+  // Every other field is kept as sent.
+  page->set_referrer("http://a.test/from");
+  page->set_bytes(20000);
+  page->set_fetch_ms(12);
+  page->set_content_digest("0123456789abcdef");
+  page->set_timestamp_unix_us(1'700'000'000'000'000);
+  page->set_error("none really");
+  page->set_truncated(true);
+  page->set_redirect_url("http://a.test/next");
+  page->set_links_found(7);
+  page->set_retry_after_seconds(3);
+  page->set_language_source("html-lang");
+  page->set_noindex(true);
+  page->set_nofollow(true);
+  page->set_noarchive(true);
+  page->set_nosnippet(true);
+  page->set_text_hash(0xfeedfacecafebeefULL);
+  page->set_charset("utf-8");
+  page->set_invalid_bytes(2);
+  crawl::v1::FetchRecord expected = *page;
+  expected.clear_description();
+  expected.clear_mini_index();
+  expected.clear_body();
   REQUIRE(shard->SubmitResults(p, &resp).ok());
-  auto check = [](const CrawlShard& s) {
+  auto check = [&expected](const CrawlShard& s) {
     crawl::v1::CrawlLogChunk chunk;
     REQUIRE(s.ReadLog(0, 0, &chunk).ok());
     REQUIRE(chunk.records_size() == 2);
@@ -514,6 +537,11 @@ TEST_CASE("crawl log entries keep the log fields and drop the page's mini index 
     CHECK(logged.description_size() == 0);
     CHECK_FALSE(logged.has_mini_index());
     CHECK(logged.body().empty());
+    crawl::v1::FetchRecord want = expected;  // plus what the shard adds: the order's score
+    want.set_order_tier(logged.order_tier());
+    want.set_order_cash(logged.order_cash());
+    want.set_order_importance(logged.order_importance());
+    CHECK(logged.SerializeAsString() == want.SerializeAsString());
   };
   check(*shard);
   // The stored log (what a restart reads) is as small.
@@ -810,4 +838,38 @@ TEST_CASE("queue store: a lease of an older store (one key per URL) loads, and i
   }
   RawLeases raw(dir);
   CHECK(raw.All().empty());  // closing deleted every record of the lease
+}
+
+TEST_CASE("a page budget set mid-crawl caps leases at once, before the name server shares it out", "[unit]") {
+  // The name server re-shares the budget every poll round; until then (and
+  // for as long as a name server restart takes) the new budget must hold.
+  ManualClock clock;
+  auto shard = NewShard(nullptr, &clock);
+  crawl::v1::InjectSeedsRequest seeds;
+  *seeds.mutable_crawl() = Crawl();
+  for (int i = 1; i <= 6; ++i) seeds.add_urls("http://a.test/" + std::to_string(i));
+  crawl::v1::InjectSeedsResponse injected;
+  REQUIRE(shard->InjectSeeds(seeds, &injected).ok());
+  auto robots = Lease(*shard, "f");
+  auto r = Results(robots.schedule_id(), 0, true);
+  AddRecord(&r, "http://a.test/robots.txt", 200, "User-agent: *\nDisallow:\n");
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard->SubmitResults(r, &resp).ok());
+
+  crawl::v1::CrawlInfo budgeted = Crawl();
+  budgeted.mutable_params()->set_max_pages(2);
+  budgeted.set_params_version(2);
+  REQUIRE(shard->Update(budgeted).ok());
+  auto first = Lease(*shard, "f");
+  CHECK(first.urls_size() == 2);  // the schedule size is 3
+  auto done = Results(first.schedule_id(), 0, true);
+  for (const auto& u : first.urls()) AddRecord(&done, u.url(), 200);
+  REQUIRE(shard->SubmitResults(done, &resp).ok());
+  CHECK(Lease(*shard, "f").urls_size() == 0);  // budget spent
+
+  // The budget lifted: leasing goes on.
+  crawl::v1::CrawlInfo unlimited = Crawl();
+  unlimited.set_params_version(3);
+  REQUIRE(shard->Update(unlimited).ok());
+  CHECK(Lease(*shard, "f").urls_size() == 3);
 }
