@@ -314,6 +314,32 @@ Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest&
   });
 }
 
+LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url) {
+  LinkInput in;
+  in.entry.url = std::move(canonical_url);
+  in.entry.referrer = link.referrer();
+  in.entry.depth = link.depth();
+  in.link_rank = link.link_rank();
+  in.links_on_page = link.links_on_page();
+  in.from_sitemap = link.from_sitemap();
+  in.likely_non_html = link.likely_non_html();
+  in.anchor_text = link.anchor_text();
+  in.sent_elsewhere = link.sent_elsewhere();
+  // The referrer's order data, echoed by the fetcher when another queue
+  // server scheduled the referrer. Input from another process: a value no
+  // queue server could have sent is ignored, not trusted.
+  if (link.referrer_order_known() && std::isfinite(link.referrer_cash()) && link.referrer_cash() >= 0 &&
+      link.referrer_cash() <= kMaxEchoedCash && link.referrer_tier() >= 0 &&
+      link.referrer_tier() <= kMaxEchoedTier) {
+    in.referrer_known = true;
+    in.referrer_tier = link.referrer_tier();
+    in.referrer_weight = link.referrer_weight();
+    in.referrer_cash = link.referrer_cash();
+    in.same_cld_links_on_page = link.same_cld_links_on_page();
+  }
+  return in;
+}
+
 void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms) {
   std::vector<LinkInput> inputs;
   inputs.reserve(static_cast<size_t>(links.size()));
@@ -330,28 +356,7 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
       ++out_of_scope_;
       continue;
     }
-    LinkInput& in = inputs.emplace_back();
-    in.entry.url = *canonical;
-    in.entry.referrer = link.referrer();
-    in.entry.depth = link.depth();
-    in.link_rank = link.link_rank();
-    in.links_on_page = link.links_on_page();
-    in.from_sitemap = link.from_sitemap();
-    in.likely_non_html = link.likely_non_html();
-    in.anchor_text = link.anchor_text();
-    in.sent_elsewhere = link.sent_elsewhere();
-    // The referrer's order data, echoed by the fetcher when another queue
-    // server scheduled the referrer. Input from another process: a value no
-    // queue server could have sent is ignored, not trusted.
-    if (link.referrer_order_known() && std::isfinite(link.referrer_cash()) && link.referrer_cash() >= 0 &&
-        link.referrer_cash() <= kMaxEchoedCash && link.referrer_tier() >= 0 &&
-        link.referrer_tier() <= kMaxEchoedTier) {
-      in.referrer_known = true;
-      in.referrer_tier = link.referrer_tier();
-      in.referrer_weight = link.referrer_weight();
-      in.referrer_cash = link.referrer_cash();
-      in.same_cld_links_on_page = link.same_cld_links_on_page();
-    }
+    inputs.push_back(LinkFromWire(link, std::move(*canonical)));
   }
   frontier_.AddLinks(std::move(inputs), now_ms);
 }

@@ -40,6 +40,11 @@ inline constexpr int kMaxLinksPerRequest = 1'000'000;
 inline constexpr int kMaxSeedsPerRequest = 1'000'000;
 inline constexpr size_t kMaxIdBytes = 256;  // fetcher ids and batch ids
 
+// The frontier's view of a link as fetchers send it (`canonical_url`: its
+// URL, already canonicalised). Echoed referrer order data a queue server
+// could not have sent (DiscoveredLink 20-23) is dropped, not trusted.
+[[nodiscard]] LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url);
+
 class CrawlShard {
  public:
   // A new shard for `crawl`. `clock` must outlive the shard; `writer` (may be

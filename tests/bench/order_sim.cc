@@ -56,6 +56,7 @@
 #include "common/url.h"
 #include "fetcher/page_processor.h"
 #include "fetcher/result_batch.h"
+#include "queueserver/crawl_shard.h"
 #include "queueserver/frontier.h"
 #include "tests/testweb/captured_pagerank.h"
 #include "tests/testweb/ground_truth.h"
@@ -280,21 +281,7 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
         for (const auto& link : batch.links_by_server[q]) {
           auto canonical = crawl::url::Canonicalize(link.url());
           if (!canonical.ok()) continue;
-          qs::LinkInput& in = links[q].emplace_back();
-          in.entry.url = *canonical;
-          in.entry.referrer = link.referrer();
-          in.entry.depth = link.depth();
-          in.link_rank = link.link_rank();
-          in.links_on_page = link.links_on_page();
-          in.from_sitemap = link.from_sitemap();
-          in.likely_non_html = link.likely_non_html();
-          in.anchor_text = link.anchor_text();
-          in.sent_elsewhere = link.sent_elsewhere();
-          in.referrer_known = link.referrer_order_known();
-          in.referrer_tier = link.referrer_tier();
-          in.referrer_weight = link.referrer_weight();
-          in.referrer_cash = link.referrer_cash();
-          in.same_cld_links_on_page = link.same_cld_links_on_page();
+          links[q].push_back(qs::LinkFromWire(link, std::move(*canonical)));
         }
       }
       home.AddLinks(std::move(links[l.q]), now);

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <filesystem>
 #include <map>
 
@@ -872,4 +874,38 @@ TEST_CASE("a page budget set mid-crawl caps leases at once, before the name serv
   unlimited.set_params_version(3);
   REQUIRE(shard->Update(unlimited).ok());
   CHECK(Lease(*shard, "f").urls_size() == 3);
+}
+
+TEST_CASE("echoed referrer order data is taken only within what a queue server could send", "[unit]") {
+  crawl::v1::DiscoveredLink link;
+  link.set_url("http://b.test/x");
+  link.set_referrer("http://a.test/");
+  link.set_link_rank(3);
+  link.set_links_on_page(9);
+  link.set_referrer_order_known(true);
+  link.set_referrer_tier(2);
+  link.set_referrer_weight(4);
+  link.set_referrer_cash(0.125);
+  link.set_same_cld_links_on_page(5);
+  const auto good = crawl::queueserver::LinkFromWire(link, "http://b.test/x");
+  CHECK(good.referrer_known);
+  CHECK(good.referrer_tier == 2);
+  CHECK(good.referrer_weight == 4);
+  CHECK(good.referrer_cash == 0.125);
+  CHECK(good.same_cld_links_on_page == 5);
+  CHECK(good.link_rank == 3);
+  CHECK(good.links_on_page == 9);
+  CHECK_FALSE(good.sent_elsewhere);
+  for (double cash : {-1.0, std::nan(""), std::numeric_limits<double>::infinity(), 2e6}) {
+    crawl::v1::DiscoveredLink bad = link;
+    bad.set_referrer_cash(cash);
+    CHECK_FALSE(crawl::queueserver::LinkFromWire(bad, "http://b.test/x").referrer_known);
+  }
+  for (int32_t tier : {-1, 1001}) {
+    crawl::v1::DiscoveredLink bad = link;
+    bad.set_referrer_tier(tier);
+    CHECK_FALSE(crawl::queueserver::LinkFromWire(bad, "http://b.test/x").referrer_known);
+  }
+  link.set_referrer_order_known(false);
+  CHECK_FALSE(crawl::queueserver::LinkFromWire(link, "http://b.test/x").referrer_known);
 }
