@@ -110,6 +110,21 @@ void AddRecord(crawl::v1::SubmitResultsRequest* req, const std::string& url, int
   r->set_robots_body(robots_body);
 }
 
+// Injects `urls` (all of a.test) as seeds and answers a.test's robots.txt
+// with allow-all, so the pages can be leased next.
+void SeedAndAllow(CrawlShard& shard, const std::vector<std::string>& urls) {
+  crawl::v1::InjectSeedsRequest seeds;
+  *seeds.mutable_crawl() = Crawl();
+  for (const auto& u : urls) seeds.add_urls(u);
+  crawl::v1::InjectSeedsResponse injected;
+  REQUIRE(shard.InjectSeeds(seeds, &injected).ok());
+  auto robots = Lease(shard, "f");
+  auto r = Results(robots.schedule_id(), 0, true);
+  AddRecord(&r, "http://a.test/robots.txt", 200, "User-agent: *\nDisallow:\n");
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard.SubmitResults(r, &resp).ok());
+}
+
 void AddLink(crawl::v1::SubmitResultsRequest* req, const std::string& url) {
   auto* l = req->add_links();
   l->set_url(url);
@@ -479,16 +494,8 @@ TEST_CASE("crawl log entries keep the log fields and drop the page's mini index 
   TempDir dir;
   auto store = OpenStore(dir);
   auto shard = NewShard(store.get(), &clock);
-  crawl::v1::InjectSeedsRequest seeds;
-  *seeds.mutable_crawl() = Crawl();
-  seeds.add_urls("http://a.test/");
-  crawl::v1::InjectSeedsResponse injected;
-  REQUIRE(shard->InjectSeeds(seeds, &injected).ok());
-  auto robots = Lease(*shard, "f");
-  auto r = Results(robots.schedule_id(), 0, true);
-  AddRecord(&r, "http://a.test/robots.txt", 200, "User-agent: *\nDisallow:\n");
+  SeedAndAllow(*shard, {"http://a.test/"});
   crawl::v1::SubmitResultsResponse resp;
-  REQUIRE(shard->SubmitResults(r, &resp).ok());
   auto pages = Lease(*shard, "f");
   REQUIRE(pages.urls_size() == 1);
   auto p = Results(pages.schedule_id(), 0, true);
@@ -847,16 +854,10 @@ TEST_CASE("a page budget set mid-crawl caps leases at once, before the name serv
   // for as long as a name server restart takes) the new budget must hold.
   ManualClock clock;
   auto shard = NewShard(nullptr, &clock);
-  crawl::v1::InjectSeedsRequest seeds;
-  *seeds.mutable_crawl() = Crawl();
-  for (int i = 1; i <= 6; ++i) seeds.add_urls("http://a.test/" + std::to_string(i));
-  crawl::v1::InjectSeedsResponse injected;
-  REQUIRE(shard->InjectSeeds(seeds, &injected).ok());
-  auto robots = Lease(*shard, "f");
-  auto r = Results(robots.schedule_id(), 0, true);
-  AddRecord(&r, "http://a.test/robots.txt", 200, "User-agent: *\nDisallow:\n");
+  std::vector<std::string> urls;
+  for (int i = 1; i <= 6; ++i) urls.push_back("http://a.test/" + std::to_string(i));
+  SeedAndAllow(*shard, urls);
   crawl::v1::SubmitResultsResponse resp;
-  REQUIRE(shard->SubmitResults(r, &resp).ok());
 
   crawl::v1::CrawlInfo budgeted = Crawl();
   budgeted.mutable_params()->set_max_pages(2);
