@@ -151,7 +151,8 @@ def main():
         parts += ["### Scaling check: 4 queue servers, 4 fetchers (docs/SCALING.md)", "", throughput_table(sc), ""]
     replace_between(os.path.join(a.docs, "BENCHMARKS.md"), "<!-- run_all:begin -->", "<!-- run_all:end -->", "\n".join(parts))
     if summary:
-        lines = [f"Measured {datetime.datetime.utcnow():%Y-%m-%d} on {machine()} (shared, loaded; "
+        load_note = f"shared, {load.strip().rstrip(';')}" if load else "shared"
+        lines = [f"Measured {datetime.datetime.utcnow():%Y-%m-%d} on {machine()} ({load_note}; "
                  "[details](docs/BENCHMARKS.md#measured-against-the-field-issue-9-testsbenchrun_allsh)):", "",
                  "| site | our pages/s | CPU ms/page | vs wget2 1 thread | vs wget2 8 threads | vs crawlee | CPU/page vs wget2 |",
                  "|---|---|---|---|---|---|---|"]
