@@ -47,7 +47,12 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
   if (server_ids_.empty()) return;
   // Links that differ only in tracking parameters are one link.
   std::unordered_set<std::string> seen;
-  std::vector<std::pair<size_t, v1::DiscoveredLink*>> owned;  // (owner, link)
+  struct Owned {
+    size_t owner;
+    v1::DiscoveredLink* link;
+    std::string host;
+  };
+  std::vector<Owned> owned;
   owned.reserve(page.links.size());
   bool any_elsewhere = false;
   for (auto& link : page.links) {
@@ -55,16 +60,25 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       link.set_url(url::RemoveTrackingParams(link.url(), *tracking_));
       if (!seen.insert(link.url()).second) continue;
     }
-    const size_t owner = OwnerIndex(server_ids_, url::HostOf(link.url()));
-    owned.emplace_back(owner, &link);
+    std::string host = url::HostOf(link.url());
+    const size_t owner = OwnerIndex(server_ids_, host);
+    owned.push_back(Owned{owner, &link, std::move(host)});
     any_elsewhere = any_elsewhere || (home_ < server_ids_.size() && owner != home_);
   }
   if (any_elsewhere && scheduled != nullptr) {
-    // s over the whole page, which only this process sees whole.
+    // s over the whole page, which only this process sees whole. A page's
+    // links mostly come in runs of one host: one CLD lookup per run.
     const std::string page_cld = CldOfHost(page_host);
     uint32_t same_cld = 0;
-    for (const auto& [owner, link] : owned) same_cld += CldOfHost(url::HostOf(link->url())) == page_cld ? 1 : 0;
-    for (const auto& [owner, link] : owned) {
+    std::string run_host, run_cld;
+    for (const Owned& o : owned) {
+      if (o.host != run_host || run_cld.empty()) {
+        run_host = o.host;
+        run_cld = CldOfHost(o.host);
+      }
+      same_cld += run_cld == page_cld ? 1 : 0;
+    }
+    for (const auto& [owner, link, host] : owned) {
       if (owner == home_) continue;
       link->set_same_cld_links_on_page(same_cld);
       link->set_referrer_order_known(true);
@@ -80,7 +94,7 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       copy.set_sent_elsewhere(true);
     }
   }
-  for (const auto& [owner, link] : owned) batch_.links_by_server[owner].push_back(std::move(*link));
+  for (const Owned& o : owned) batch_.links_by_server[o.owner].push_back(std::move(*o.link));
 }
 
 ResultBatch ResultBatcher::Take() {
