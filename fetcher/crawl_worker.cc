@@ -8,7 +8,7 @@
 
 #include "common/grpc_util.h"
 #include "common/url.h"
-#include "fetcher/fetch_error.h"
+#include "common/fetch_error.h"
 
 namespace crawl::fetcher {
 namespace {

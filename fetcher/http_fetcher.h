@@ -67,7 +67,7 @@
 
 #include <boost/asio/io_context.hpp>
 
-#include "fetcher/fetch_error.h"
+#include "common/fetch_error.h"
 
 namespace crawl {
 class HostsFile;

@@ -5,16 +5,12 @@
 #include "common/cld.h"
 #include "common/rendezvous.h"
 #include "common/url.h"
-#include "fetcher/fetch_error.h"
+#include "common/fetch_error.h"
 
 namespace crawl::fetcher {
 
 bool CountsAsHostError(const v1::FetchRecord& record) {
-  const int status = record.status();
-  if (status == kCancelled || status == kBadUrl || status == kBlockedAddress) return false;
-  if (status < 0) return true;
-  if (record.kind() == v1::URL_KIND_ROBOTS) return status >= 500;
-  return status >= 400;
+  return CountsAsHostError(record.status(), record.kind() == v1::URL_KIND_ROBOTS);
 }
 
 ResultBatcher::ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking,

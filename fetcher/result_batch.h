@@ -26,11 +26,7 @@ struct ResultBatch {
 };
 
 // Whether a fetch outcome counts as an error of its host (SubmitResults
-// host_errors): HTTP status >= 400 or a network failure (DNS, connect,
-// timeout, TLS, protocol, body). Not counted: cancelled (never fetched),
-// bad URL and blocked address (the crawl's doing, not the host's), and a
-// robots.txt 4xx (RFC 9309 2.3.1.3: "unavailable" means allow all; it is
-// how most hosts say they have no rules).
+// host_errors): common/fetch_error.h's CountsAsHostError on its status.
 [[nodiscard]] bool CountsAsHostError(const v1::FetchRecord& record);
 
 class ResultBatcher {

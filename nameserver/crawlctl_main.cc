@@ -106,6 +106,12 @@ int main(int argc, char** argv) {
   start->add_option("--park-after-failures", park_after, "Failures in a row that park a host (default 8)");
   start->add_option("--park-seconds", park_seconds, "How long a parked host waits (default 1800)");
   start->add_option("--max-url-retries", max_url_retries, "Times a 429/503 URL is put back (default 5)");
+  uint32_t host_error_threshold = 0, error_crawl_delay_ms = 0;
+  start->add_option("--host-error-threshold", host_error_threshold,
+                    "Host errors (5xx, 429, 408, 403, network failures) in one schedule that crawl-delay a host "
+                    "(default 50)");
+  start->add_option("--error-crawl-delay-ms", error_crawl_delay_ms,
+                    "Spacing of the requests to a host crawl-delayed by errors (default 1000)");
   start->add_option("--max-pages", max_pages, "Stop after this many pages (0: no limit)");
   start->add_flag("--allow-private", allow_private, "Allow private, loopback and link-local addresses");
   start->add_flag("--accept-self-signed", accept_self_signed,
@@ -312,6 +318,8 @@ int main(int argc, char** argv) {
       p->set_park_after_failures(park_after);
       p->set_park_seconds(park_seconds);
       p->set_max_url_retries(max_url_retries);
+      p->set_host_error_threshold(host_error_threshold);
+      p->set_error_crawl_delay_ms(error_crawl_delay_ms);
       p->set_index_partition_docs(index_partition_docs);
       p->set_max_links_per_page(max_links_per_page);
       p->set_max_links_after_prune(max_links_after_prune);

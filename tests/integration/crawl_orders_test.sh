@@ -35,7 +35,8 @@ start_testweb "${web[@]}"
 start_cluster 1 2
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --backoff-base-seconds 1 --backoff-max-seconds 2 \
-  --park-after-failures 3 --park-seconds 3 --max-url-retries 2
+  --park-after-failures 3 --park-seconds 3 --max-url-retries 2 \
+  --host-error-threshold 50 --error-crawl-delay-ms 1000
 state=$(wait_crawl_over 300)
 [ "$state" = done ] || fail "crawl ended as $state"
 "$BIN/crawlctl" log > "$WORK/crawl.log"

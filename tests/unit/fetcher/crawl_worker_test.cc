@@ -238,8 +238,9 @@ TEST_CASE("worker over gRPC: host errors are counted per origin and sent with th
                                   Scheduled(dead + "/a", v1::URL_KIND_PAGE),
                                   Scheduled(dead + "/b", v1::URL_KIND_PAGE)});
   REQUIRE(outcome.records.size() == 6);
-  // 404 and 500 count; a robots.txt 404 ("no rules") and the 200 do not.
-  CHECK(outcome.host_errors[live] == 2);
+  // The 500 counts; the 404 (a broken link), a robots.txt 404 ("no rules")
+  // and the 200 do not.
+  CHECK(outcome.host_errors[live] == 1);
   CHECK(outcome.host_errors[dead] == 2);
   CHECK(outcome.host_errors.size() == 2);
 }
@@ -318,8 +319,19 @@ TEST_CASE("what counts as a host error", "[unit][policy]") {
     return r;
   };
   using crawl::fetcher::CountsAsHostError;
-  CHECK(CountsAsHostError(record(404, v1::URL_KIND_PAGE)));
   CHECK(CountsAsHostError(record(503, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(500, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(429, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(408, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(403, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(429, v1::URL_KIND_ROBOTS)));
+  CHECK(CountsAsHostError(record(crawl::fetcher::kConnectError, v1::URL_KIND_ROBOTS)));
+  // A missing page is a broken link, not a failing host.
+  CHECK_FALSE(CountsAsHostError(record(404, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(410, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(400, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(401, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(403, v1::URL_KIND_ROBOTS)));
   CHECK(CountsAsHostError(record(crawl::fetcher::kTimeout, v1::URL_KIND_PAGE)));
   CHECK(CountsAsHostError(record(crawl::fetcher::kDnsError, v1::URL_KIND_PAGE)));
   CHECK(CountsAsHostError(record(500, v1::URL_KIND_ROBOTS)));

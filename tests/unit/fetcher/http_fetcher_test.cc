@@ -48,7 +48,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/hosts_file.h"
-#include "fetcher/fetch_error.h"
+#include "common/fetch_error.h"
 
 namespace {
 

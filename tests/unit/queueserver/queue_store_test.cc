@@ -359,6 +359,31 @@ TEST_CASE("queue store: host back-off and error delay survive a restart", "[unit
   CHECK(found);
 }
 
+TEST_CASE("host errors counted from the records: broken links do not crawl-delay a host, failures do",
+          "[unit][policy]") {
+  ManualClock clock;
+  auto shard = NewShard(nullptr, &clock);
+  std::vector<std::string> urls;
+  for (int i = 0; i < 140; ++i) urls.push_back("http://a.test/" + std::to_string(i));
+  SeedAndAllow(*shard, urls);
+  auto submit = [&](int status, int first, int count) {
+    auto s = Lease(*shard, "f");
+    REQUIRE(s.urls_size() > 0);
+    auto r = Results(s.schedule_id(), 0, true);  // no host_errors: the shard counts
+    for (int i = first; i < first + count; ++i) AddRecord(&r, "http://a.test/" + std::to_string(i), status);
+    crawl::v1::SubmitResultsResponse resp;
+    REQUIRE(shard->SubmitResults(r, &resp).ok());
+  };
+  submit(404, 0, 60);  // 60 dead links in one schedule
+  auto rec = shard->frontier().Origin("http://a.test");
+  REQUIRE(rec);
+  CHECK_FALSE(rec->error_delayed);
+  submit(500, 60, 51);  // 51 server errors in one schedule
+  rec = shard->frontier().Origin("http://a.test");
+  REQUIRE(rec);
+  CHECK(rec->error_delayed);
+}
+
 TEST_CASE("queue store: schedule ids are never reused after a restart", "[unit]") {
   TempDir dir;
   ManualClock clock;

@@ -1,3 +1,4 @@
+// Fetch statuses shared by the fetcher and the queue server.
 // Negative status codes for fetches that produced no usable HTTP response.
 // They share the `status` field of a fetch result (and of the crawl log) with
 // real HTTP status codes, which are always positive, so one int says what
@@ -39,5 +40,25 @@ enum FetchError : int {
 // True for the statuses a caller treats as a successfully fetched page
 // (206 is what a server that honours our Range header answers).
 [[nodiscard]] constexpr bool IsSuccess(int status) { return status == 200 || status == 206; }
+
+// Whether a fetch outcome says its host is failing or refusing us, the
+// errors DESIGN.md 5.1 counts per schedule to crawl-delay a host:
+//   - a network failure (DNS, connect, timeout, TLS, protocol, body);
+//   - a 5xx, 429 (too many requests), 408 (request timeout) or 403
+//     (forbidden: how bot walls and overloaded front ends refuse);
+//   - for robots.txt, only a network failure, 5xx or 429: a 4xx robots.txt
+//     is "unavailable" (RFC 9309 2.3.1.3, allow all), how most hosts say
+//     they have no rules.
+// Not counted: other 4xx (404, 410, 400, 401...) answer for one URL, a
+// broken link, not for the host's health (a documentation site with 1,400
+// dead links is as able to serve as one with none); cancelled, bad URL and
+// blocked address are the crawl's doing.
+[[nodiscard]] constexpr bool CountsAsHostError(int status, bool is_robots) {
+  if (status == kCancelled || status == kBadUrl || status == kBlockedAddress) return false;
+  if (status < 0) return true;
+  if (status >= 500 || status == 429) return true;
+  if (is_robots) return false;
+  return status == 408 || status == 403;
+}
 
 }  // namespace crawl::fetcher
