@@ -18,6 +18,9 @@ void BlockShutdownSignals();
 // core; the servers' gRPC threads each decode multi-megabyte requests, and
 // memory they free stays in their arena, so RSS grew with the number of
 // threads that ever handled a large request rather than with live data.
+// Has no effect when the binary allocates with jemalloc (the servers, when
+// CMakeLists.txt's CRAWL_JEMALLOC is on: common/jemalloc_conf.cc); it is
+// what keeps a glibc-malloc build's RSS in check.
 // REQUIRES: called first thing in main, before any thread exists.
 void LimitMallocArenas();
 

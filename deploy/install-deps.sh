@@ -15,6 +15,8 @@ PACKAGES=(
   libc-ares-dev
   # companions
   libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
+  # the servers' allocator (CMakeLists.txt CRAWL_JEMALLOC)
+  libjemalloc-dev
   prometheus-cpp-dev libtomlplusplus-dev
   # tests
   catch2 python3 curl procps
