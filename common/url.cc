@@ -189,7 +189,63 @@ std::string RemoveTrackingParams(std::string_view canonical, const TrackingParam
   return out;
 }
 
-Result<std::string> Canonicalize(std::string_view absolute) { return Finish(whatwg::Parse(absolute)); }
+bool IsPlainCanonical(std::string_view u) {
+  const std::string_view origin = FastOriginOf(u);
+  if (origin.empty()) return false;
+  // After a plain authority: a path of plain segments, then an optional
+  // query, in characters that no percent-encode set of the parser touches.
+  bool in_query = false;
+  size_t segment_start = origin.size() + 1;  // just past the path's first '/'
+  auto dot_segment = [&](size_t end) {
+    const std::string_view seg = u.substr(segment_start, end - segment_start);
+    return seg == "." || seg == "..";
+  };
+  for (size_t i = origin.size() + 1; i < u.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(u[i]);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
+    switch (c) {
+      case '-': case '.': case '_': case '~': case '!': case '$': case '&': case '(': case ')':
+      case '*': case '+': case ',': case ';': case '=': case ':': case '@':
+        continue;
+      case '/':
+        if (!in_query) {
+          if (dot_segment(i)) return false;
+          segment_start = i + 1;
+        }
+        continue;
+      case '?':
+        if (!in_query) {
+          if (dot_segment(i)) return false;
+          in_query = true;
+        }
+        continue;
+      case '%': {
+        // Only "%XX" with upper-case hex of an octet that is not unreserved:
+        // the normalisation would decode or upper-case anything else.
+        if (i + 2 >= u.size()) return false;
+        auto hex = [](char h) {
+          return (h >= '0' && h <= '9') ? h - '0' : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
+        };
+        const int hi = hex(u[i + 1]), lo = hex(u[i + 2]);
+        if (hi < 0 || lo < 0) return false;
+        const int octet = hi * 16 + lo;
+        if ((octet >= 'a' && octet <= 'z') || (octet >= 'A' && octet <= 'Z') || (octet >= '0' && octet <= '9') ||
+            octet == '-' || octet == '.' || octet == '_' || octet == '~')
+          return false;
+        i += 2;
+        continue;
+      }
+      default:
+        return false;  // '#', '\\', quotes, spaces, controls, non-ASCII...: the parser decides
+    }
+  }
+  return in_query || !dot_segment(u.size());
+}
+
+Result<std::string> Canonicalize(std::string_view absolute) {
+  if (IsPlainCanonical(absolute)) return std::string(absolute);
+  return Finish(whatwg::Parse(absolute));
+}
 
 Result<std::string> Canonicalize(std::string_view absolute, const TrackingParams& tracking) {
   auto canonical = Canonicalize(absolute);

@@ -136,6 +136,15 @@ struct UrlParts {
 // which is what OriginOf returns; "" when the URL needs the full parse.
 [[nodiscard]] std::string_view FastOriginOf(std::string_view canonical);
 
+// Whether `u` is already canonical in the plainest way, checked in one
+// scan without parsing: a FastOriginOf authority, then a path and query of
+// unreserved characters, sub-delims, ':', '@', '/', '?' and upper-case
+// "%XX" escapes of reserved octets, with no "." or ".." segment. True only
+// when Canonicalize(u) == u (Canonicalize uses it as its fast path: links
+// arrive canonical from fetchers and the queue server checks every one);
+// false means "parse it", not "invalid".
+[[nodiscard]] bool IsPlainCanonical(std::string_view u);
+
 // The robots.txt URL for the origin of `absolute`.
 [[nodiscard]] Result<std::string> RobotsUrlFor(std::string_view absolute);
 

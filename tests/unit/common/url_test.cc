@@ -234,6 +234,48 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
   CHECK(fast > 1000);
 }
 
+TEST_CASE("IsPlainCanonical says yes only to URLs the full parse leaves unchanged", "[unit]") {
+  using crawl::url::IsPlainCanonical;
+  // url::Resolve always parses: the oracle for Canonicalize's fast path.
+  auto parsed = [](const std::string& u) { return crawl::url::Resolve("http://base.test/", u); };
+  for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1&r=%2F",
+                        "http://a.test:8080/a/b;c=d/e.html?x=y?z", "http://a.test/%C3%A9t%E9", "http://a.test/?",
+                        "http://a.test/a/.b/..c/", "http://a.test/x?/../y"}) {
+    INFO(u);
+    CHECK(IsPlainCanonical(u));
+    auto slow = parsed(u);
+    REQUIRE(slow.ok());
+    CHECK(*slow == u);
+  }
+  for (const char* u : {"http://a.test", "http://A.test/", "http://a.test/%7e", "http://a.test/%41", "http://a.test/%2e",
+                        "http://a.test/%c3%a9", "http://a.test/a/./b", "http://a.test/a/../b", "http://a.test/..",
+                        "http://a.test/.?q", "http://a.test/a#f", "http://a.test/a b", "http://a.test/a\\b",
+                        "http://a.test/'", "http://a.test/%", "http://a.test/%4", "http://a.test/\xc3\xa9",
+                        "http://a.test/{x}", "http://a.test/a|b"}) {
+    INFO(u);
+    CHECK_FALSE(IsPlainCanonical(u));
+  }
+  // Random paths and queries over characters the parser treats every way.
+  std::mt19937 rng(11);
+  const std::string chars = "aZ09-._~!$&'()*+,;=:@/?%%%2e7EfF#\\ \"<>`{}|^[]\x01\x7f\xc3\xa9";
+  const char* hosts[] = {"http://a.test", "https://b.c.test:8443", "http://A.test", "http://1.2.3.4", "http://a.test:80"};
+  int fast = 0;
+  for (int k = 0; k < 40000; ++k) {
+    std::string u = hosts[rng() % 5];
+    u.push_back('/');
+    const int n = static_cast<int>(rng() % 14);
+    for (int i = 0; i < n; ++i) u.push_back(chars[rng() % chars.size()]);
+    if (!IsPlainCanonical(u)) continue;
+    ++fast;
+    INFO(u);
+    auto slow = parsed(u);
+    REQUIRE(slow.ok());
+    CHECK(*slow == u);
+    CHECK(*crawl::url::Canonicalize(u) == u);
+  }
+  CHECK(fast > 2000);
+}
+
 TEST_CASE("HostOf answers as the full parse does, fast path or not", "[unit]") {
   using crawl::url::HostOf;
   using crawl::url::Split;
