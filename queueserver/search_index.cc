@@ -304,10 +304,30 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   if (DocExists(d.id)) return false;
 
   // Description sentences add their weight to their positions (DESIGN.md 6-7).
-  auto& regions = scratch_regions_;
-  regions.clear();
+  // As a step function over positions, so a term's sorted positions are
+  // weighed in one merge (sentences can overlap: input from another process).
+  auto& events = scratch_regions_;
+  events.clear();
   for (const v1::DescriptionSentence& s : r.description()) {
-    regions.emplace_back(s.first_position(), s.end_position(), s.weight());
+    if (s.end_position() <= s.first_position() || !std::isfinite(s.weight())) continue;
+    events.emplace_back(s.first_position(), 1, s.weight());
+    events.emplace_back(s.end_position(), 0, -s.weight());  // ends sort before starts at one position
+  }
+  std::sort(events.begin(), events.end());
+  auto& steps = scratch_steps_;
+  steps.clear();
+  {
+    double weight = 0;
+    int64_t open = 0;
+    for (size_t i = 0; i < events.size();) {
+      const uint32_t at = std::get<0>(events[i]);
+      for (; i < events.size() && std::get<0>(events[i]) == at; ++i) {
+        weight += std::get<2>(events[i]);
+        open += std::get<1>(events[i]) ? 1 : -1;
+      }
+      if (open == 0) weight = 0;  // no rounding residue outside every sentence
+      steps.emplace_back(at, weight);
+    }
   }
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
@@ -326,15 +346,15 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
     if (!std::is_sorted(positions.begin(), positions.end())) std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
     double f = 0;
+    size_t step = 0;
+    double sentence_weight = 0;
     for (uint32_t pos : positions) {
       if (pos < d.title_tokens) {
         f += options_.title_weight;
         continue;
       }
-      f += options_.body_weight;
-      for (const auto& [first, end, weight] : regions) {
-        if (pos >= first && pos < end) f += weight;
-      }
+      for (; step < steps.size() && steps[step].first <= pos; ++step) sentence_weight = steps[step].second;
+      f += options_.body_weight + sentence_weight;
     }
     const uint64_t counted = uint64_t{t.title_count()} + t.body_count();
     // Occurrences past the position cap count as body occurrences.

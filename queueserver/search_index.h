@@ -384,6 +384,9 @@ class SearchIndex {
   // Per-document scratch, reused.
   std::vector<uint32_t> scratch_positions_;
   std::vector<std::tuple<uint32_t, uint32_t, double>> scratch_regions_;
+  // The description weight as a step function of the position: (first
+  // position of a step, weight of the sentences covering it), sorted.
+  std::vector<std::pair<uint32_t, double>> scratch_steps_;
   fetcher::StemmerCache stemmers_;
 };
 

@@ -2,6 +2,7 @@
 // through the queue store (DESIGN.md sections 7 and 8).
 #include "queueserver/search_index.h"
 
+#include <limits>
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -141,6 +142,55 @@ TEST_CASE("results carry score parts that add up, best first, at most n", "[unit
   SearchOptions one;
   one.max_matches = 1;
   CHECK(index.Search(*q, one, clock, en)->hits.size() == 1);
+}
+
+TEST_CASE("overlapping description sentences add their weights where they overlap", "[unit]") {
+  // One page with sentences [b, b+6) weight 1 and [b+3, b+9) weight 2 must
+  // score as the same page with the overlap spelled out: [b, b+3) 1,
+  // [b+3, b+6) 3, [b+6, b+9) 2. Bad sentences (empty, reversed, not finite)
+  // count for nothing.
+  const std::string body = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
+  auto relevance = [&](const std::vector<std::tuple<uint32_t, uint32_t, float>>& sentences) {
+    SearchIndex index({}, nullptr);
+    AddCorpus(index);  // other pages, so a term's relevance is not at its bound
+    v1::FetchRecord r = Page("http://c.test/1", "Title", body);
+    const uint32_t b = r.mini_index().title_tokens();
+    r.clear_description();
+    for (const auto& [first, end, weight] : sentences) {
+      v1::DescriptionSentence* d = r.add_description();
+      d->set_text(body);
+      d->set_first_position(b + first);
+      d->set_end_position(b + end);
+      d->set_weight(weight);
+    }
+    REQUIRE(index.AddPage(r));
+    crawl::fetcher::Stemmer en("en");
+    std::vector<double> scores;
+    for (const char* word : {"alpha", "delta", "zeta", "eta", "iota", "kappa"}) {
+      auto q = ParseQuery(word, en);
+      REQUIRE(q.ok());
+      crawl::ManualClock clock;
+      auto out = index.Search(*q, {}, clock, en);
+      REQUIRE(out.ok());
+      REQUIRE(out->hits.size() == 1);
+      scores.push_back(out->hits[0].relevance);
+    }
+    return scores;
+  };
+  const auto overlapping = relevance({{0, 6, 1.0f}, {3, 9, 2.0f}});
+  const auto spelled_out = relevance({{0, 3, 1.0f}, {3, 6, 3.0f}, {6, 9, 2.0f}});
+  const auto with_bad = relevance({{3, 9, 2.0f}, {5, 5, 7.0f}, {8, 2, 7.0f}, {0, 6, 1.0f},
+                                   {1, 4, std::numeric_limits<float>::quiet_NaN()},
+                                   {1, 4, std::numeric_limits<float>::infinity()}});
+  const auto plain = relevance({});
+  REQUIRE(overlapping.size() == spelled_out.size());
+  for (size_t i = 0; i < overlapping.size(); ++i) {
+    INFO(i);
+    CHECK(overlapping[i] == Approx(spelled_out[i]));
+    CHECK(with_bad[i] == Approx(overlapping[i]));
+  }
+  CHECK(overlapping[1] > plain[1]);  // "delta" (b+3) is in both sentences
+  CHECK(overlapping[5] == Approx(plain[5]));  // "kappa" (b+9) in none
 }
 
 // Search walks the pages whose title holds every query term first, then
