@@ -36,7 +36,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
-pages=150000 hosts=2000 seed=9 budget_pct=55 orders="bfs opic host_budget structure"
+pages=155000 hosts=2000 seed=9 budget_pct=55 orders="bfs opic host_budget structure"
 fetcher_args="" bind_base="" queueservers=2 fetchers=2 schedule_size=50 timeout=1800 out=""
 while [ $# -gt 0 ]; do
   case "$1" in

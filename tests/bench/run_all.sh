@@ -13,7 +13,7 @@
 # --quick: small universes (a few minutes), to check the scripts.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-oq_pages=150000 oq_hosts=2000 budget_min=180 out="" quick=0 report_only=0
+oq_pages=155000 oq_hosts=2000 budget_min=180 out="" quick=0 report_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1; shift ;;
