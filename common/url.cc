@@ -16,21 +16,23 @@ bool IsUnreserved(unsigned char c) {
 
 // Percent-encoding normalisation (RFC 3986 section 6.2.2.1 and 6.2.2.2):
 // "%XX" of an unreserved octet decoded, other hex upper-cased; a '%' that
-// does not start a triplet is kept as it is (the WHATWG parser keeps it).
+// does not start a triplet is a literal percent sign and is encoded as "%25"
+// (RFC 3986 2.4: the only reading under which the URL is valid). The WHATWG
+// parser keeps it bare, and so do browsers, but servers refuse the request
+// line: nginx answers 400 to libboost1.81-doc's link to its own file
+// "boost/yap/operator%.html", which wget2 fetches as "operator%25.html".
+// The output has no stray '%', so decoding can never glue a new triplet and
+// the form stays a fixed point.
 void AppendNormalizedPercentEncoding(std::string& out, std::string_view in) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   for (size_t i = 0; i < in.size(); ++i) {
     const char c = in[i];
-    if (c == '%' && i + 2 < in.size() && IsHex(static_cast<unsigned char>(in[i + 1])) &&
-        IsHex(static_cast<unsigned char>(in[i + 2]))) {
+    if (c != '%') {
+      out.push_back(c);
+    } else if (i + 2 < in.size() && IsHex(static_cast<unsigned char>(in[i + 1])) &&
+               IsHex(static_cast<unsigned char>(in[i + 2]))) {
       const int v = HexValue(static_cast<unsigned char>(in[i + 1])) * 16 + HexValue(static_cast<unsigned char>(in[i + 2]));
-      // Decoding a hex digit right after a stray '%' (or '%' and one hex
-      // digit) would make a new triplet and break the fixed point.
-      const size_t n = out.size();
-      const bool after_stray = IsHex(static_cast<unsigned char>(v)) &&
-                               ((n >= 1 && out[n - 1] == '%') ||
-                                (n >= 2 && out[n - 2] == '%' && IsHex(static_cast<unsigned char>(out[n - 1]))));
-      if (IsUnreserved(static_cast<unsigned char>(v)) && !after_stray) {
+      if (IsUnreserved(static_cast<unsigned char>(v))) {
         out.push_back(static_cast<char>(v));
       } else {
         out.push_back('%');
@@ -39,7 +41,7 @@ void AppendNormalizedPercentEncoding(std::string& out, std::string_view in) {
       }
       i += 2;
     } else {
-      out.push_back(c);
+      out += "%25";
     }
   }
 }

@@ -62,7 +62,10 @@ TEST_CASE("hosts are mapped to ascii and ip literals normalised", "[unit]") {
 
 TEST_CASE("percent-encoding is normalised without breaking the fixed point", "[unit]") {
   CHECK(Canon("http://a.test/%7e%2f%c3%a9?%41%3d") == "http://a.test/~%2F%C3%A9?A%3D");
-  CHECK(Canon("http://a.test/%zz%") == "http://a.test/%zz%");
+  // A '%' that starts no triplet is a literal percent sign.
+  CHECK(Canon("http://a.test/%zz%") == "http://a.test/%25zz%25");
+  CHECK(Canon("http://a.test/operator%.html?a=5%") == "http://a.test/operator%25.html?a=5%25");
+  CHECK(Canon("http://a.test/%%341") == "http://a.test/%2541");
   CHECK(Canon("http://a.test/.%2E/x/%2e") == "http://a.test/x/");
   for (const char* u : {"http://a.test/%%341", "http://a.test/%4%31?%%34%31"}) {
     const std::string once = Canon(u);

@@ -58,8 +58,8 @@ bool IsHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
 // The crawl's canonicalisation applied to a WHATWG href (url.h): fragment
 // and userinfo removed; in path and query, "%XX" of an unreserved octet
-// decoded and other hex upper-cased (unless that would glue a stray '%' to
-// hex digits, which url.h keeps encoded for the fixed point).
+// decoded, other hex upper-cased, and a '%' that starts no triplet encoded
+// as "%25".
 std::string CrawlForm(const std::string& href) {
   std::string s = href.substr(0, href.find('#'));
   const size_t authority = s.find("://") + 3;
@@ -73,10 +73,7 @@ std::string CrawlForm(const std::string& href) {
     if (rest[i] == '%' && i + 2 < rest.size() && IsHex(rest[i + 1]) && IsHex(rest[i + 2])) {
       const int v = std::stoi(rest.substr(i + 1, 2), nullptr, 16);
       const bool unreserved = std::isalnum(v) || v == '-' || v == '.' || v == '_' || v == '~';
-      const size_t n = out.size();
-      const bool after_stray = IsHex(static_cast<char>(v)) &&
-                               ((n >= 1 && out[n - 1] == '%') || (n >= 2 && out[n - 2] == '%' && IsHex(out[n - 1])));
-      if (unreserved && !after_stray) {
+      if (unreserved) {
         out.push_back(static_cast<char>(v));
       } else {
         out.push_back('%');
@@ -84,6 +81,8 @@ std::string CrawlForm(const std::string& href) {
         out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(rest[i + 2]))));
       }
       i += 2;
+    } else if (rest[i] == '%') {
+      out += "%25";
     } else {
       out.push_back(rest[i]);
     }
@@ -103,6 +102,7 @@ boost::json::array LoadCases() {
 TEST_CASE("crawl form of a whatwg href drops fragment and userinfo and normalises escapes", "[unit]") {
   CHECK(CrawlForm("http://u:p@a.test/%7e%2f?%41%3d#x") == "http://a.test/~%2F?A%3D");
   CHECK(CrawlForm("https://a.test") == "https://a.test");
+  CHECK(CrawlForm("http://a.test/%zz%?%") == "http://a.test/%25zz%25?%25");
 }
 
 TEST_CASE("web-platform-tests url parsing cases for http(s)", "[unit][whatwg]") {
