@@ -279,15 +279,29 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       // One connection per origin; a crawl-delayed origin's requests start
       // at least its delay apart (the queue server spaces schedules).
       http->FetchSequence(
-          origin_urls, [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
-          [this] { PushEvent(Event{true, {}}); },
+          origin_urls, [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
+          [this] { PushEvent(Event::SequenceDone()); },
           std::chrono::milliseconds(delay == origin_delay_ms.end() ? 0 : delay->second), budget_);
     }
   };
   const auto schedule_start = std::chrono::steady_clock::now();
   std::chrono::steady_clock::duration ship_wait{}, process_time{};
+  // Pages handed to the process pool whose results have not come back; the
+  // schedule is not over until they have.
+  size_t processing = 0;
+  auto process_ns = std::make_shared<std::atomic<int64_t>>(0);
+  ProcessPool* pool = options_.process_pool.get();
+  const bool keep_page_cache = info.params().keep_page_cache();
+  auto add_page = [&](ProcessedPage processed, const v1::ScheduledUrl* scheduled) {
+    batcher.Add(std::move(processed), scheduled);
+    if (batcher.pages() >= batch_pages) {
+      const auto ship_start = std::chrono::steady_clock::now();
+      QueueShip({crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take()});
+      ship_wait += std::chrono::steady_clock::now() - ship_start;
+    }
+  };
   start_more();
-  while (running > 0) {
+  while (running > 0 || processing > 0) {
     if (options_.status_interval.count() > 0 &&
         std::chrono::steady_clock::now() - last_status_ >= options_.status_interval) {
       LogStatus(*http);
@@ -314,9 +328,24 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       e = std::move(events_.front());
       events_.pop_front();
     }
+    if (e.processed) {  // back from the process pool
+      --processing;
+      auto it = by_url.find(e.scheduled_url);
+      add_page(std::move(*e.processed), it == by_url.end() ? nullptr : &it->second);
+      continue;
+    }
     // Taken off the queue: room for another download (the body is freed
-    // below, or shipped in a batch of at most results_batch_pages).
-    if (!e.done) budget_->Release(e.result.body.size());
+    // below, or shipped in a batch of at most results_batch_pages). A body
+    // handed to the process pool is released there, once processed, so
+    // bodies waiting in the pool still count.
+    size_t unreleased = e.done ? 0 : e.result.body.size();
+    struct ReleaseAtEnd {
+      ResultBudget* budget;
+      size_t* bytes;
+      ~ReleaseAtEnd() {
+        if (*bytes > 0) budget->Release(*bytes);
+      }
+    } release_at_end{budget_.get(), &unreleased};
     if (e.done) {
       --running;
       start_more();
@@ -347,8 +376,8 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
         robots_started_us.emplace(scheduled_url, result.start_unix_us);
         ++running;
         http->FetchSequence(
-            {*target}, [this](FetchResult r) { PushEvent(Event{false, std::move(r)}); },
-            [this] { PushEvent(Event{true, {}}); }, std::chrono::milliseconds(0), budget_);
+            {*target}, [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
+            [this] { PushEvent(Event::SequenceDone()); }, std::chrono::milliseconds(0), budget_);
         continue;
       }
     }
@@ -368,21 +397,41 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
       if (now_in_flight > counters_.max_in_flight) counters_.max_in_flight = now_in_flight;
     }
     RecordFetchMetrics(result);
-    const auto process_start = std::chrono::steady_clock::now();
-    auto processed = ProcessFetch(it->second, result, process);
-    process_time += std::chrono::steady_clock::now() - process_start;
-    if (result.retry_after_seconds > 0) processed.record.set_retry_after_seconds(result.retry_after_seconds);
-    // Page caches (CrawlParams.keep_page_cache): the queue server writes the
-    // body to its WARC files.
-    if (info.params().keep_page_cache() && result.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
-      processed.record.set_body(result.body);
-    batcher.Add(std::move(processed), &it->second);
-    if (batcher.pages() >= batch_pages) {
-      const auto ship_start = std::chrono::steady_clock::now();
-      QueueShip({crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take()});
-      ship_wait += std::chrono::steady_clock::now() - ship_start;
+    // Processing: ProcessFetch, the Retry-After, and for page caches
+    // (CrawlParams.keep_page_cache) the body, which the queue server writes
+    // to its WARC files.
+    auto process_page = [keep_page_cache](const v1::ScheduledUrl& scheduled, const FetchResult& fetched,
+                                          const ProcessOptions& options) {
+      ProcessedPage processed = ProcessFetch(scheduled, fetched, options);
+      if (fetched.retry_after_seconds > 0) processed.record.set_retry_after_seconds(fetched.retry_after_seconds);
+      if (keep_page_cache && fetched.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
+        processed.record.set_body(fetched.body);
+      return processed;
+    };
+    if (pool == nullptr) {
+      const auto process_start = std::chrono::steady_clock::now();
+      ProcessedPage processed = process_page(it->second, result, process);
+      process_time += std::chrono::steady_clock::now() - process_start;
+      add_page(std::move(processed), &it->second);
+      continue;
     }
+    ++processing;
+    const size_t body_bytes = unreleased;
+    unreleased = 0;  // released by the job, once the body is processed
+    pool->Submit([this, process_page, scheduled = it->second, fetched = std::move(result), process, body_bytes,
+                  process_ns]() mutable {
+      const auto process_start = std::chrono::steady_clock::now();
+      ProcessedPage processed = process_page(scheduled, fetched, process);
+      process_ns->fetch_add((std::chrono::steady_clock::now() - process_start).count());
+      fetched = FetchResult{};
+      budget_->Release(body_bytes);
+      Event done;
+      done.processed = std::move(processed);
+      done.scheduled_url = scheduled.url();
+      PushEvent(std::move(done));
+    });
   }
+  process_time += std::chrono::steady_clock::duration(process_ns->load());
   // Last, after every other batch of the schedule: it ends the lease.
   QueueShip({crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take()});
   auto ms = [](std::chrono::steady_clock::duration d) {

@@ -4,7 +4,8 @@
 // once), process pages, and ship results in batches that apply once.
 //
 // Threading: Run() is the control thread (name server polls, GetSchedule,
-// page processing); HTTP runs on an io_context thread owned by the worker,
+// page processing, or handing pages to the fetcher's ProcessPool when it has
+// one, and batching what comes back); HTTP runs on an io_context thread owned by the worker,
 // which hands results back through a queue; result batches are shipped
 // (AddUrls, SubmitResults) by a shipping thread of the worker, one batch at a
 // time in the order the control thread queued them, so pages are processed
@@ -40,6 +41,8 @@
 #include "common/hosts_file.h"
 #include "fetcher/dns_resolver.h"
 #include "fetcher/http_fetcher.h"
+#include "fetcher/page_processor.h"
+#include "fetcher/process_pool.h"
 #include "fetcher/result_batch.h"
 #include "proto/crawl.grpc.pb.h"
 
@@ -72,6 +75,9 @@ struct WorkerOptions {
   // How long a batch is retried before it is dropped (its URLs come back
   // when the lease ends).
   std::chrono::milliseconds ship_retry_limit{120'000};
+  // Threads that process pages, shared by the fetcher's lanes; null: each
+  // lane processes its pages on its control thread.
+  std::shared_ptr<ProcessPool> process_pool;
 };
 
 struct WorkerCounters {
@@ -105,6 +111,21 @@ class CrawlWorker {
   struct Event {
     bool done = false;  // a sequence finished (no result)
     FetchResult result;
+    // A page the process pool has processed (result is then empty), for
+    // the scheduled URL `scheduled_url`.
+    std::optional<ProcessedPage> processed;
+    std::string scheduled_url;
+
+    static Event Fetched(FetchResult r) {
+      Event e;
+      e.result = std::move(r);
+      return e;
+    }
+    static Event SequenceDone() {
+      Event e;
+      e.done = true;
+      return e;
+    }
   };
   struct ActiveCrawl {
     v1::CrawlInfo info;

@@ -10,6 +10,8 @@
 // --max-connections-per-ip are shared out between them. Politeness holds as
 // between N fetchers: a queue server leases an origin to one schedule at a
 // time (tests/bench/crawl_throughput.sh and docs/BENCHMARKS.md measure it).
+// Pages are processed by a pool of --process-threads threads shared by the
+// lanes (fetcher/process_pool.h).
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -75,6 +77,14 @@ int main(int argc, char** argv) {
                  "1 = one schedule at a time")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  // One per core by default: a one-site crawl works one schedule at a time,
+  // and its pages are then processed on every core, not on one lane's thread.
+  size_t process_threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+  app.add_option("--process-threads", process_threads,
+                 "Threads that process pages for all lanes (default: one per core, at most 8); "
+                 "0 = each lane processes its pages on its control thread")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   app.add_option("--status-ms", status_ms,
                  "Log a 'fetcher status' line (requests in flight, DNS cache) this often; 0 = never")
       ->capture_default_str()
@@ -125,6 +135,7 @@ int main(int argc, char** argv) {
   options.max_in_flight = max_in_flight;
   options.max_buffered_result_bytes = result_buffer_mb << 20;
   options.max_connections_per_ip = max_per_ip;
+  if (process_threads > 0) options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(process_threads);
   options.poll_interval = std::chrono::milliseconds(poll_ms);
   options.status_interval = std::chrono::milliseconds(status_ms);
   options.dns.servers = dns_servers;
@@ -155,7 +166,7 @@ int main(int argc, char** argv) {
   crawl::AdminHttpServer http_server;
   crawl::AddStandardRoutes(http_server);
   if (auto s = crawl::StartAdminHttp("fetcher", http, http_server); !s.ok()) return fail(s.message());
-  spdlog::info("fetcher {} polling name server {} ({} lanes)", id, nameserver, lanes);
+  spdlog::info("fetcher {} polling name server {} ({} lanes, {} processing threads)", id, nameserver, lanes, process_threads);
 
   // Shutdown order: the signal stops the worker, which reports what it
   // fetched and hands the rest back; then the HTTP engine is torn down.

@@ -132,6 +132,10 @@ struct Outcome {
   std::vector<FakeQueueServer::Batch> batches;
 };
 
+// Threads of the worker's process pool in RunScheduleFull (the fetcher's
+// default is one per core); 0: pages processed on the control thread.
+size_t g_process_threads = 2;
+
 // Runs one schedule through a CrawlWorker and returns what reached the queue server.
 Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_self_signed = false,
                         std::function<void(v1::CrawlParams*)> tweak = nullptr,
@@ -147,6 +151,7 @@ Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_s
   options.fetcher_id = "test";
   options.nameserver = "127.0.0.1:" + std::to_string(ns_server->port);
   options.idle_backoff = std::chrono::milliseconds(20);
+  if (g_process_threads > 0) options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(g_process_threads);
   crawl::fetcher::CrawlWorker worker(options);
   std::thread run([&] { worker.Run(); });
   Outcome outcome;
@@ -287,6 +292,14 @@ TEST_CASE("worker over gRPC: tracking parameters are removed from discovered lin
 }
 
 TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in order, the final one last", "[unit]") {
+  // Pages processed by the pool (the default here) and on the control thread.
+  const size_t threads = GENERATE(size_t{0}, size_t{2}, size_t{5});
+  INFO("process threads: " << threads);
+  struct Restore {
+    size_t saved = g_process_threads;
+    ~Restore() { g_process_threads = saved; }
+  } restore;
+  g_process_threads = threads;
   // Pages are processed while the shipping thread waits on a slow queue
   // server; the lease protocol still needs every batch of a schedule once,
   // in sequence order, and the one that ends the lease after all others.
@@ -308,6 +321,14 @@ TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in or
     records += outcome.batches[i].records;
   }
   CHECK(records == 11);
+  // Each record is its own page's processing, whichever thread did it.
+  for (int i = 0; i < 10; ++i) {
+    const std::string word = "p" + std::to_string(i);
+    const v1::FetchRecord& r = outcome.records[web.base() + "/" + word];
+    INFO(r.url());
+    CHECK(std::any_of(r.mini_index().terms().begin(), r.mini_index().terms().end(),
+                      [&](const v1::IndexTerm& t) { return t.term() == word; }));
+  }
 }
 
 TEST_CASE("what counts as a host error", "[unit][policy]") {
