@@ -66,10 +66,11 @@ bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
 }
 
 void CrawlWorker::PushEvent(Event e) {
-  {
-    std::lock_guard lock(mu_);
-    events_.push_back(std::move(e));
-  }
+  // Notified under the lock: a process-pool thread must not touch cv_ after
+  // the control thread could have taken the event, ended the schedule and
+  // let the worker be destroyed (the pool's threads outlive a worker).
+  std::lock_guard lock(mu_);
+  events_.push_back(std::move(e));
   cv_.notify_all();
 }
 
