@@ -12,7 +12,8 @@
 //   - userinfo dropped;
 //   - percent-encoding normalised in path and query: "%XX" of an unreserved
 //     octet (ALPHA / DIGIT / "-" / "." / "_" / "~") decoded, other hex digits
-//     upper-cased (RFC 3986 section 6.2.2).
+//     upper-cased (RFC 3986 section 6.2.2), and a '%' that starts no "%XX"
+//     encoded as "%25" (WHATWG keeps it bare; servers refuse it).
 // As in WHATWG: scheme and host lower-case, the default port dropped, dot
 // segments removed, the path at least "/", an empty query kept as "?".
 // The form is a fixed point: Canonicalize(Canonicalize(x)) == Canonicalize(x).
