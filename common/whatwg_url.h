@@ -1,7 +1,7 @@
 // A URL parser for the special schemes a crawler follows (http, https),
 // after the WHATWG URL Standard (https://url.spec.whatwg.org/), "basic URL
 // parser" without state override. Tested against the web-platform-tests
-// vectors in ../shared/conformance/url/urltestdata.json
+// vectors in tests/data/conformance/url/urltestdata.json
 // (tests/unit/common/url_wpt_test.cc).
 //
 // Deliberate deviations and limits:

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Writes the seed corpora in fuzz/corpus/<name>/ (committed; rerun after a
 format change). Seeds are small real inputs: URL and robots.txt cases from
-../shared/conformance, pages and sitemaps like the unit tests', and RPC
+tests/data/conformance, pages and sitemaps like the unit tests', and RPC
 sequences encoded from text-format requests with protoc --encode.
     fuzz/make_corpus.py            (from anywhere; needs protoc)"""
 import gzip, json, os, shutil, struct, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "conformance")
+CONFORMANCE = os.path.join(ROOT, "tests", "data", "conformance")
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 
 
@@ -21,7 +21,7 @@ def write(name, items):
 
 
 def url_seeds():
-    cases = json.load(open(os.path.join(SHARED, "url", "urltestdata.json")))
+    cases = json.load(open(os.path.join(CONFORMANCE, "url", "urltestdata.json")))
     out = []
     for c in cases:
         if not isinstance(c, dict) or c.get("base") is None:
@@ -32,7 +32,7 @@ def url_seeds():
         out.append(base + "\n" + c["input"])
     # Every 12th case: a spread of hosts, IPv4/IPv6, percent-encoding, dots.
     out = out[::12][:50]
-    res = json.load(open(os.path.join(SHARED, "url", "rfc3986_resolution.json")))
+    res = json.load(open(os.path.join(CONFORMANCE, "url", "rfc3986_resolution.json")))
     for c in res["normal"][::4]:
         out.append(res["base"] + "\n" + c["ref"])
     out += ["HTTP://Example.COM:80/a/./b/../c?%7euser#frag", "https://xn--nxasmq6b.test/%E2%82%AC?q=%41"]
@@ -40,7 +40,7 @@ def url_seeds():
 
 
 def robots_seeds():
-    cases = json.load(open(os.path.join(SHARED, "robots", "google_cases.json")))
+    cases = json.load(open(os.path.join(CONFORMANCE, "robots", "google_cases.json")))
     out, seen = [], set()
     for c in cases:
         if c["robotstxt"] in seen or not c["robotstxt"]:

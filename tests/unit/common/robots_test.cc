@@ -1,6 +1,6 @@
 // Tests of common/robots.h. Two parts, as in google/robotstxt:
 //   [rfc9309]  the public conformance vectors taken from Google's test suite
-//              (../shared/conformance/robots/, see its README), with our
+//              (tests/data/conformance/robots/, see its README), with our
 //              decision on every Google-specific case written down below;
 //   [policy]   our own choices: crawl-delay, sitemaps, the 500 KiB limit,
 //              fetch-outcome rules, serialisation, robustness.
@@ -22,7 +22,7 @@ namespace json = boost::json;
 namespace {
 
 json::value LoadJson(const std::string& name) {
-  const std::string path = std::string(CRAWL_SHARED_DIR) + "/conformance/robots/" + name;
+  const std::string path = std::string(CRAWL_CONFORMANCE_DIR) + "/robots/" + name;
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in.good());
   std::stringstream ss;

@@ -1,5 +1,5 @@
 // URL canonicalisation and resolution (common/url.h), including the RFC 3986
-// section 5.4 reference-resolution examples from ../shared/conformance.
+// section 5.4 reference-resolution examples from tests/data/conformance.
 #include "common/url.h"
 
 #include <catch2/catch.hpp>
@@ -109,7 +109,7 @@ TEST_CASE("split gives the request target and effective port", "[unit]") {
 // RFC 3986 section 5.4; "http:g" uses the WHATWG / backward-compatible
 // answer because a crawler resolves hrefs the way browsers do.
 TEST_CASE("rfc 3986 reference resolution examples", "[unit][rfc3986]") {
-  std::ifstream in(std::string(CRAWL_SHARED_DIR) + "/conformance/url/rfc3986_resolution.json");
+  std::ifstream in(std::string(CRAWL_CONFORMANCE_DIR) + "/url/rfc3986_resolution.json");
   REQUIRE(in);
   std::stringstream ss;
   ss << in.rdbuf();

@@ -1,5 +1,5 @@
 // The WHATWG URL parser tests of web-platform-tests
-// (../shared/conformance/url/urltestdata.json) run through
+// (tests/data/conformance/url/urltestdata.json) run through
 // crawl::url::Resolve / Canonicalize, for the subset a crawler needs (see the
 // README there): cases whose base or expected result is http(s), and failure
 // cases without a base whose input starts with an http(s) scheme.
@@ -91,7 +91,7 @@ std::string CrawlForm(const std::string& href) {
 }
 
 boost::json::array LoadCases() {
-  std::ifstream in(std::string(CRAWL_SHARED_DIR) + "/conformance/url/urltestdata.json");
+  std::ifstream in(std::string(CRAWL_CONFORMANCE_DIR) + "/url/urltestdata.json");
   std::stringstream ss;
   ss << in.rdbuf();
   return boost::json::parse(ss.str()).as_array();
