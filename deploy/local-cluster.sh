@@ -5,20 +5,40 @@
 #   local-cluster.sh up --dir DIR [--queueservers N] [--fetchers M]
 #                       [--hosts-file F] [--allow-private] [--bin BIN_DIR]
 #                       [--fetcher-args "ARGS"]   # extra fetcher flags, e.g. "--schedules 1"
+#                       [--insecure] [--token T] [--timeout S]
 #   local-cluster.sh down --dir DIR
-#   local-cluster.sh restart --dir DIR   # starts again whatever is not running
+#   local-cluster.sh restart --dir DIR [--timeout S]  # starts again whatever is not running
 #
-# `up` returns once every queue server has registered; DIR/cluster.env then
-# holds NAMESERVER=host:port. Each process's pid is in DIR/NAME.pid and the
-# exact command that started it in DIR/NAME.cmd (servers keep the port they
+# Secure by default: the first `up` in DIR makes a cluster CA, a certificate
+# per process (its role in a crawl://role/ROLE/ID SAN), an admin client
+# certificate, admin and reader tokens and a CRL in DIR/tls (deploy/certs.sh
+# cluster; kept by later runs), and every process runs with mutual TLS
+# (--tls-cert/--tls-key/--tls-ca/--tls-crl), the name server with
+# --admin-tokens DIR/tls/admin-tokens. --token T makes T the admin token
+# (DIR/tls/admin.token) instead of a random one. --insecure starts the
+# processes without TLS, as before.
+#
+# `up` and `restart` return once every process answers /healthz on its HTTP
+# port and every queue server has registered (within S seconds each, default
+# 30 times CRAWL_TEST_TIME_SCALE), and otherwise fail naming the process and
+# the last lines of its log; a failed `up` stops what it started.
+# DIR/cluster.env then holds `export VAR=value` lines, so `. DIR/cluster.env`
+# is all crawlctl needs: NAMESERVER and CRAWL_NAMESERVER (host:port),
+# CRAWL_TLS_CA, CRAWL_TLS_CERT, CRAWL_TLS_KEY (the admin client certificate),
+# CRAWL_TOKEN_FILE (the admin token), STATUS_PAGE, METRICS_URLS (one
+# /metrics URL per process, comma-separated), QUEUESERVERS, FETCHERS and
+# CRAWL_BIN; insecure, it unsets the TLS and token variables instead. Each
+# process's pid is in DIR/NAME.pid and the exact command that started it
+# (TLS flags included) in DIR/NAME.cmd (every process keeps the ports it
 # first bound, so a restarted process is reachable where it was).
 set -euo pipefail
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2; }
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
+here=$(cd "$(dirname "$0")" && pwd)
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
-dir="" queueservers=2 fetchers=2 hosts_file="" allow_private=0 fetcher_args=""
+dir="" queueservers=2 fetchers=2 hosts_file="" allow_private=0 fetcher_args="" insecure=0 token="" timeout=""
 bin="${CRAWL_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -29,6 +49,9 @@ while [ $# -gt 0 ]; do
     --allow-private) allow_private=1; shift ;;
     --bin) bin=${2:?}; shift 2 ;;
     --fetcher-args) fetcher_args=${2?}; shift 2 ;;
+    --insecure) insecure=1; shift ;;
+    --token) token=${2:?--token needs a value}; shift 2 ;;
+    --timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
     -h|--help) usage ;;
     *) die "unknown option $1" ;;
   esac
@@ -36,6 +59,13 @@ done
 [ -n "$dir" ] || die "--dir is required"
 [[ "$queueservers" =~ ^[1-9][0-9]*$ ]] || die "--queueservers must be a positive number"
 [[ "$fetchers" =~ ^[0-9]+$ ]] || die "--fetchers must be a number"
+[ "$insecure" = 0 ] || [ -z "$token" ] || die "--token needs TLS: not with --insecure"
+scale=${CRAWL_TEST_TIME_SCALE:-1}
+[[ "$scale" =~ ^[1-9][0-9]*$ ]] || die "CRAWL_TEST_TIME_SCALE must be a positive whole number"
+timeout=${timeout:-$((30 * scale))}
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds"
+# The .cmd files are split on white space.
+[[ "$dir" != *[[:space:]]* ]] || die "the directory must not contain white space: '$dir'"
 
 alive() {  # alive NAME: its recorded pid runs the binary it was started as
   local pidfile="$dir/$1.pid"
@@ -53,41 +83,145 @@ launch() {  # launch NAME: runs DIR/NAME.cmd in the background
   echo $! > "$dir/$name.pid"
 }
 
-wait_for_file() {  # wait_for_file PATH NAME
-  local i
-  for i in $(seq 1 600); do
+died() {  # died NAME: fails saying NAME exited, with its exit status and the end of its log
+  local pid rc="" how
+  pid=$(cat "$dir/$1.pid")
+  # A process this shell launched is its child: its exit status is known.
+  if wait "$pid" 2>/dev/null; then rc=0; else rc=$?; fi
+  how="exited during start-up"
+  [ "$rc" = 127 ] || how="$how (exit status $rc)"
+  {
+    echo "local-cluster: $1 $how; last lines of $dir/$1.log:"
+    tail -n 8 "$dir/$1.log" 2>/dev/null | sed 's/^/  /'
+  } >&2
+  exit 1
+}
+
+wait_for_file() {  # wait_for_file PATH NAME: until PATH is written, NAME running
+  local deadline=$((SECONDS + timeout))
+  while [ $SECONDS -lt $deadline ]; do
     [ -s "$1" ] && return 0
     # Just launched: the pid is ours (the command-line check of `alive` could
     # run before the child has exec'd the binary and wrongly see it dead).
-    kill -0 "$(cat "$dir/$2.pid")" 2>/dev/null || die "$2 exited during start-up; see $dir/$2.log: $(tail -n 3 "$dir/$2.log" 2>/dev/null | tr '\n' ' ')"
+    kill -0 "$(cat "$dir/$2.pid")" 2>/dev/null || died "$2"
     sleep 0.1
   done
-  die "$2 did not become ready in 60 s; see $dir/$2.log"
+  die "$2 did not write $1 within $timeout s; see $dir/$2.log"
+}
+
+wait_healthy() {  # wait_healthy NAME: until NAME answers /healthz on its HTTP port
+  local name=$1 port deadline=$((SECONDS + timeout))
+  wait_for_file "$dir/$name.http-port" "$name"
+  port=$(tr -d '[:space:]' < "$dir/$name.http-port")
+  while [ $SECONDS -lt $deadline ]; do
+    curl -fsS --noproxy '*' -m 2 -o /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && return 0
+    kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null || died "$name"
+    sleep 0.1
+  done
+  {
+    echo "local-cluster: $name does not answer http://127.0.0.1:$port/healthz after $timeout s; last lines of $dir/$name.log:"
+    tail -n 8 "$dir/$name.log" 2>/dev/null | sed 's/^/  /'
+  } >&2
+  exit 1
 }
 
 pin_port() {  # pin_port NAME: rewrite NAME.cmd to listen on the ports it bound
-  local port; port=$(tr -d '[:space:]' < "$dir/$1.port")
-  sed -i "s|--listen 127.0.0.1:0|--listen 127.0.0.1:$port|" "$dir/$1.cmd"
+  local port
+  if [ -s "$dir/$1.port" ]; then
+    port=$(tr -d '[:space:]' < "$dir/$1.port")
+    sed -i "s|--listen 127.0.0.1:0 |--listen 127.0.0.1:$port |" "$dir/$1.cmd"
+  fi
   if [ -s "$dir/$1.http-port" ]; then
     port=$(tr -d '[:space:]' < "$dir/$1.http-port")
-    sed -i "s|--http-listen 127.0.0.1:0|--http-listen 127.0.0.1:$port|" "$dir/$1.cmd"
+    sed -i "s|--http-listen 127.0.0.1:0 |--http-listen 127.0.0.1:$port |" "$dir/$1.cmd"
+  fi
+}
+
+tls_flags() {  # tls_flags CERT_NAME: the TLS flags of a process using DIR/tls/CERT_NAME.{crt,key}
+  [ "$insecure" = 0 ] || return 0
+  local t="$dir/tls"
+  echo " --tls-cert $t/$1.crt --tls-key $t/$1.key --tls-ca $t/ca.crt --tls-crl $t/crl.pem"
+}
+
+client_env() {  # this script's crawlctl calls: the admin certificate and token, or nothing
+  unset CRAWL_TOKEN CRAWL_TLS_CA CRAWL_TLS_CERT CRAWL_TLS_KEY CRAWL_TOKEN_FILE
+  if [ "$insecure" = 0 ]; then
+    export CRAWL_TLS_CA="$dir/tls/ca.crt" CRAWL_TLS_CERT="$dir/tls/admin-crawlctl.crt" \
+           CRAWL_TLS_KEY="$dir/tls/admin-crawlctl.key" CRAWL_TOKEN_FILE="$dir/tls/admin.token"
   fi
 }
 
 wait_registered() {  # wait until N queue servers are registered
-  local i n
-  for i in $(seq 1 300); do
-    n=$("$bin/crawlctl" --nameserver "$NAMESERVER" servers --json 2>/dev/null | grep -o '"id"' | wc -l || true)
-    [ "${n:-0}" -ge "$queueservers" ] && return 0
+  local n=0 deadline=$((SECONDS + timeout))
+  while [ $SECONDS -lt $deadline ]; do
+    n=$("$bin/crawlctl" --nameserver "$NAMESERVER" servers --json 2>"$dir/.crawlctl.err" | grep -o '"id"' | wc -l || true)
+    [ "${n:-0}" -ge "$queueservers" ] && { rm -f "$dir/.crawlctl.err"; return 0; }
     sleep 0.1
   done
-  die "only ${n:-0} of $queueservers queue servers registered within 30 s"
+  die "only ${n:-0} of $queueservers queue servers registered within $timeout s (crawlctl servers: $(tail -n 2 "$dir/.crawlctl.err" | tr '\n' ' '))"
+}
+
+setup_tls() {  # the CA, certificates, tokens and a fresh CRL in DIR/tls (kept once made)
+  local t="$dir/tls" log="$dir/certs.log"
+  command -v openssl > /dev/null || die "openssl not found (Debian package openssl); or use --insecure"
+  if [ -n "$token" ] && [ "$(cat "$t/admin.token" 2>/dev/null)" != "$token" ]; then
+    printf '%s' "$token" | "$here/certs.sh" token --dir "$t" --role admin --name admin --value - >> "$log" 2>&1 ||
+      die "certs.sh token failed: $(tail -n 3 "$log")"
+  fi
+  "$here/certs.sh" cluster --dir "$t" --queueservers "$queueservers" --fetchers "$fetchers" >> "$log" 2>&1 ||
+    die "certs.sh cluster failed: $(tail -n 5 "$log")"
+  # A CRL is valid 30 days: each `up` renews it.
+  "$here/certs.sh" crl --dir "$t" >> "$log" 2>&1 || die "certs.sh crl failed: $(tail -n 3 "$log")"
+}
+
+env_line() {  # env_line VAR VALUE: "export VAR=VALUE", quoted only when the shell needs it
+  if [[ "$2" =~ ^[A-Za-z0-9_./:,@%+=-]*$ ]]; then echo "export $1=$2"; else printf 'export %s=%q\n' "$1" "$2"; fi
+}
+
+write_env() {  # DIR/cluster.env, atomically
+  local f="$dir/.cluster.env.tmp" name urls="" port
+  for name in nameserver $(seq -f 'queueserver%g' 0 $((queueservers - 1))) \
+              $( [ "$fetchers" = 0 ] || seq -f 'fetcher%g' 0 $((fetchers - 1)) ); do
+    port=$(tr -d '[:space:]' < "$dir/$name.http-port")
+    urls="${urls:+$urls,}http://127.0.0.1:$port/metrics"
+  done
+  {
+    echo "# Written by deploy/local-cluster.sh: \`. $dir/cluster.env\` and crawlctl finds the cluster."
+    env_line NAMESERVER "$NAMESERVER"
+    env_line CRAWL_NAMESERVER "$NAMESERVER"
+    if [ "$insecure" = 0 ]; then
+      env_line CRAWL_TLS_CA "$dir/tls/ca.crt"
+      env_line CRAWL_TLS_CERT "$dir/tls/admin-crawlctl.crt"
+      env_line CRAWL_TLS_KEY "$dir/tls/admin-crawlctl.key"
+      env_line CRAWL_TOKEN_FILE "$dir/tls/admin.token"
+    else
+      echo "unset CRAWL_TLS_CA CRAWL_TLS_CERT CRAWL_TLS_KEY CRAWL_TOKEN_FILE CRAWL_TOKEN"
+    fi
+    env_line STATUS_PAGE "http://127.0.0.1:$(tr -d '[:space:]' < "$dir/nameserver.http-port")/status"
+    env_line METRICS_URLS "$urls"
+    env_line QUEUESERVERS "$queueservers"
+    env_line FETCHERS "$fetchers"
+    env_line CRAWL_BIN "$bin"
+  } > "$f"
+  mv -f "$f" "$dir/cluster.env"
+}
+
+up_failed() {  # EXIT trap of `up`: a failed start-up leaves nothing running
+  local rc=$?
+  trap - EXIT
+  if [ "$rc" != 0 ]; then
+    stopped=0
+    stop_all
+    [ "$stopped" = 0 ] || echo "local-cluster: up failed; stopped the $stopped processes it had started (logs in $dir)" >&2
+  fi
+  exit "$rc"
 }
 
 up() {
   for b in nameserver queueserver fetcher crawlctl; do
     [ -x "$bin/$b" ] || die "$bin/$b not found: build first (cmake --build build)"
   done
+  command -v curl > /dev/null || die "curl not found (Debian package curl)"
   [ -z "$hosts_file" ] || [ -f "$hosts_file" ] || die "hosts file $hosts_file not found"
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -96,24 +230,32 @@ up() {
     name=$(basename "$f" .pid)
     if alive "$name"; then die "$name is already running in $dir (use down first)"; fi
   done
-  rm -f "$dir"/*.port "$dir"/*.http-port "$dir"/*.pid
+  rm -f "$dir"/*.port "$dir"/*.http-port "$dir"/*.pid "$dir/cluster.env"
+  [ "$insecure" = 1 ] || setup_tls
+  client_env
+  trap up_failed EXIT
+  trap 'exit 130' INT TERM
 
+  local t="$dir/tls" i
   echo "$bin/nameserver --listen 127.0.0.1:0 --port-file $dir/nameserver.port --data-dir $dir/nameserver" \
-       "--http-listen 127.0.0.1:0 --http-port-file $dir/nameserver.http-port" > "$dir/nameserver.cmd"
+       "--http-listen 127.0.0.1:0 --http-port-file $dir/nameserver.http-port$(tls_flags nameserver-ns)" \
+       "$( [ "$insecure" = 1 ] || echo "--admin-tokens $t/admin-tokens")" > "$dir/nameserver.cmd"
   launch nameserver
   wait_for_file "$dir/nameserver.port" nameserver
+  wait_healthy nameserver
   pin_port nameserver
   NAMESERVER="127.0.0.1:$(tr -d '[:space:]' < "$dir/nameserver.port")"
 
-  local i
   for i in $(seq 0 $((queueservers - 1))); do
     echo "$bin/queueserver --id qs$i --listen 127.0.0.1:0 --port-file $dir/queueserver$i.port" \
          "--nameserver $NAMESERVER --data-dir $dir/queueserver$i" \
-         "--http-listen 127.0.0.1:0 --http-port-file $dir/queueserver$i.http-port" > "$dir/queueserver$i.cmd"
+         "--http-listen 127.0.0.1:0 --http-port-file $dir/queueserver$i.http-port$(tls_flags "queueserver-qs$i")" \
+         > "$dir/queueserver$i.cmd"
     launch "queueserver$i"
   done
   for i in $(seq 0 $((queueservers - 1))); do
     wait_for_file "$dir/queueserver$i.port" "queueserver$i"
+    wait_healthy "queueserver$i"
     pin_port "queueserver$i"
   done
   wait_registered
@@ -124,17 +266,31 @@ up() {
   [ -z "$fetcher_args" ] || extra="$extra $fetcher_args"
   for i in $(seq 0 $((fetchers - 1))); do
     echo "$bin/fetcher --id fetcher$i --nameserver $NAMESERVER$extra --http-listen 127.0.0.1:0" \
-         "--http-port-file $dir/fetcher$i.http-port" > "$dir/fetcher$i.cmd"
+         "--http-port-file $dir/fetcher$i.http-port$(tls_flags "fetcher-fetcher$i")" > "$dir/fetcher$i.cmd"
     launch "fetcher$i"
   done
-  {
-    echo "NAMESERVER=$NAMESERVER"
-    echo "STATUS_PAGE=http://127.0.0.1:$(tr -d '[:space:]' < "$dir/nameserver.http-port")/status"
-    echo "QUEUESERVERS=$queueservers"
-    echo "FETCHERS=$fetchers"
-    echo "CRAWL_BIN=$bin"
-  } > "$dir/cluster.env"
-  echo "local-cluster: up in $dir (name server $NAMESERVER, $queueservers queue servers, $fetchers fetchers)"
+  for i in $(seq 0 $((fetchers - 1))); do
+    wait_healthy "fetcher$i"
+    pin_port "fetcher$i"
+  done
+  check_all_alive
+  write_env
+  trap - EXIT INT TERM
+  if [ "$insecure" = 1 ]; then
+    echo "local-cluster: up in $dir (name server $NAMESERVER, $queueservers queue servers, $fetchers fetchers; INSECURE: no TLS)"
+  else
+    echo "local-cluster: up in $dir (name server $NAMESERVER, $queueservers queue servers, $fetchers fetchers; mutual TLS, CA $t/ca.crt, admin token $t/admin.token)"
+  fi
+  echo "local-cluster: for crawlctl: . $dir/cluster.env"
+}
+
+check_all_alive() {  # every process still runs (none died after answering /healthz)
+  local f name
+  for f in "$dir"/*.pid; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .pid)
+    kill -0 "$(cat "$f")" 2>/dev/null || died "$name"
+  done
 }
 
 stop_group() {  # stop_group GLOB: TERM every live process whose name matches, wait, then KILL
@@ -158,28 +314,34 @@ stop_group() {  # stop_group GLOB: TERM every live process whose name matches, w
   stopped=$((stopped + ${#pids[@]}))
 }
 
-down() {
-  [ -d "$dir" ] || die "no cluster directory $dir"
-  stopped=0
+stop_all() {
   # Fetchers first, so they can hand their last batch to live queue servers;
   # then queue servers; the name server last.
   stop_group 'fetcher*'
   stop_group 'queueserver*'
   stop_group 'nameserver'
+}
+
+down() {
+  [ -d "$dir" ] || die "no cluster directory $dir"
+  stopped=0
+  stop_all
   echo "local-cluster: stopped $stopped processes in $dir"
 }
 
 restart() {
   [ -f "$dir/cluster.env" ] || die "no cluster in $dir"
-  # shellcheck disable=SC1091
-  . "$dir/cluster.env"
-  local f name started=0
-  # Name server first, then queue servers, then fetchers.
+  command -v curl > /dev/null || die "curl not found (Debian package curl)"
+  dir=$(cd "$dir" && pwd)
+  local f name started=0 names=()
+  # Name server first, then queue servers, then fetchers. The .cmd files
+  # hold every flag the process was started with (TLS included).
   for f in "$dir"/nameserver.cmd "$dir"/queueserver*.cmd "$dir"/fetcher*.cmd; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .cmd)
+    names+=("$name")
     if ! alive "$name"; then
-      rm -f "$dir/$name.port"
+      rm -f "$dir/$name.port" "$dir/$name.http-port"
       launch "$name"
       started=$((started + 1))
       case "$name" in
@@ -187,6 +349,11 @@ restart() {
       esac
     fi
   done
+  for name in "${names[@]}"; do
+    wait_healthy "$name"
+    pin_port "$name"
+  done
+  check_all_alive
   echo "local-cluster: restarted $started processes in $dir"
 }
 
