@@ -4,8 +4,15 @@
 # process on loopback), crawls it with live progress and ends with a summary.
 # Ctrl-C stops every process it started.
 #
+# The cluster is secure (deploy/local-cluster.sh's default): mutual TLS
+# between every process with certificates from a CA made for it, crawlctl
+# with the admin client certificate and admin token; the demo prints where
+# they are. `. DIR/cluster/cluster.env` in another shell lets crawlctl in
+# while the demo runs.
+#
 # Knobs (environment): DEMO_HOSTS (default 200), DEMO_PAGES (default 50000),
-# DEMO_SEED (default 7), DEMO_DIR (default a new directory under /tmp).
+# DEMO_SEED (default 7), DEMO_DIR (default a new directory under /tmp),
+# DEMO_INSECURE=1 (no TLS, as before issue 18).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -42,11 +49,19 @@ for _ in $(seq 1 300); do
 done
 [ -s "$dir/hosts" ] || { echo "demo: testweb did not start" >&2; exit 1; }
 
+secure=(); [ "${DEMO_INSECURE:-0}" = 0 ] || secure=(--insecure)
 ./deploy/local-cluster.sh up --dir "$dir/cluster" --queueservers 2 --fetchers 2 \
-  --hosts-file "$dir/hosts" --allow-private
+  --hosts-file "$dir/hosts" --allow-private "${secure[@]}"
+# Everything crawlctl needs (name server, CA, admin certificate and token).
 # shellcheck disable=SC1091
 . "$dir/cluster/cluster.env"
-export CRAWL_NAMESERVER=$NAMESERVER
+if [ -n "${CRAWL_TLS_CA:-}" ]; then
+  echo "demo: secure cluster (mutual TLS); CA certificate $CRAWL_TLS_CA"
+  echo "demo: admin token in $CRAWL_TOKEN_FILE, admin client certificate $CRAWL_TLS_CERT"
+else
+  echo "demo: INSECURE cluster (DEMO_INSECURE=1): no TLS, no tokens"
+fi
+echo "demo: status page $STATUS_PAGE; for crawlctl in another shell: . $dir/cluster/cluster.env"
 
 "$bin/testweb" seeds "${web[@]}" > "$dir/seeds.txt"
 "$bin/crawlctl" start --seeds "$dir/seeds.txt" --allow-private
