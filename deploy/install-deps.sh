@@ -1,10 +1,29 @@
 #!/usr/bin/env bash
-# Installs every Debian package the build, the tests and the demo need.
+# Installs the Debian packages the build, the tests, the benchmarks, the
+# deployment checks and the running crawler need. This file is the one list
+# of them: the image's build stage installs `--build` only and its runtime
+# stage `--print runtime` (deploy/docker/Dockerfile).
+#
+#   install-deps.sh                  everything (what CI and the demo run)
+#   install-deps.sh --build --test   only those groups (any combination)
+#   install-deps.sh --print GROUP    print a group's packages, one a line
+#                                    (GROUP "all" prints every group's)
+#
+# Groups:
+#   build    compile the project (cmake configures with Catch2, so it is here)
+#   test     ctest, the sanitizer and fuzz stages (clang), the browser test
+#   bench    the benchmarks' extra reference libraries
+#   runtime  what the built binaries need to run, and the tools around them
+#            (openssl for deploy/certs.sh, curl for health checks); every
+#            shared library the binaries link is in here (checked by
+#            tests/deploy/runtime_libs_test.sh)
+#   deploy   the deploy stage: a container engine, debootstrap for the base
+#            image, docker-compose, Prometheus and promtool, systemd-analyze
 # Idempotent: packages already present are skipped, so a second run is fast
 # and makes no network request at all.
 set -euo pipefail
 
-PACKAGES=(
+BUILD=(
   # toolchain
   build-essential cmake ninja-build pkg-config ccache
   # networking, RPC and storage (DESIGN.md "required stack")
@@ -18,20 +37,71 @@ PACKAGES=(
   # the servers' allocator (CMakeLists.txt CRAWL_JEMALLOC)
   libjemalloc-dev
   prometheus-cpp-dev libtomlplusplus-dev
-  # tests
-  catch2 python3 curl procps
+  # CMakeLists.txt finds Catch2 at configure time
+  catch2
+)
+
+TEST=(
+  python3 curl procps
   # search quality test: a real documentation site served on loopback
   nginx python3-doc
-  # benchmarks (tests/bench/processing.sh: gumbo is the reference parser)
-  libgumbo-dev
   # the status page test loads the page in a real browser
   chromium
   # deploy files test: docker-compose config, YAML
   docker-compose python3-yaml
-  # fuzzing (fuzz/run.sh): clang with the libFuzzer and sanitizer runtimes;
-  # llvm for llvm-symbolizer (readable sanitizer stack traces)
+  # fuzzing (fuzz/run.sh) and the asan/tsan stages: clang with the libFuzzer
+  # and sanitizer runtimes; llvm for llvm-symbolizer (readable stack traces)
   clang-14 libclang-rt-14-dev llvm
 )
+
+BENCH=(
+  # tests/bench/processing.sh: gumbo is the reference parser
+  libgumbo-dev
+)
+
+# The shared objects of the -dev packages above that the binaries link
+# (Debian bookworm's names), plus the tools an operator needs beside them.
+RUNTIME=(
+  libgrpc++1.51 libgrpc29 libprotobuf32 librocksdb7.8 libpsl5 libidn2-0 publicsuffix libstemmer0d
+  libjemalloc2 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0
+  libssl3 zlib1g libboost-url1.81.0 libboost-system1.81.0 libc-ares2 libabsl20220623
+  ca-certificates
+  # deploy/certs.sh makes the cluster's CA, certificates and tokens
+  openssl
+  # health checks against /healthz (the image's HEALTHCHECK)
+  curl
+)
+
+DEPLOY=(
+  # tests/deploy/compose_test.sh: its own dockerd, a debootstrapped base
+  # image, the compose file run for real
+  docker.io debootstrap docker-compose python3-yaml
+  # the compose test's Prometheus image and `promtool check metrics`
+  prometheus
+  # systemd-analyze verify on deploy/systemd/*.service
+  systemd
+)
+
+group_list() {  # group_list NAME: that group's packages, one a line
+  case "$1" in
+    build|test|bench|runtime|deploy) local -n g=${1^^}; printf '%s\n' "${g[@]}" ;;
+    all) group_list build; group_list test; group_list bench; group_list runtime; group_list deploy ;;
+    *) echo "install-deps: unknown group '$1' (build, test, bench, runtime, deploy, all)" >&2; exit 2 ;;
+  esac
+}
+
+groups=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --print) group_list "${2:?--print needs a group}" | awk '!seen[$0]++'; exit 0 ;;
+    --build|--test|--bench|--runtime|--deploy|--all) groups+=("${1#--}"); shift ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ ${#groups[@]} -gt 0 ] || groups=(all)
+
+mapfile -t PACKAGES < <(for g in "${groups[@]}"; do group_list "$g"; done | awk '!seen[$0]++')
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
@@ -41,7 +111,7 @@ for pkg in "${PACKAGES[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  echo "install-deps: all ${#PACKAGES[@]} packages present (${groups[*]})"
   exit 0
 fi
 
