@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "common/metrics.h"
+#include "common/security/transport.h"
 
 namespace crawl {
 namespace {
@@ -17,12 +18,102 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-using Routes = std::map<std::string, HttpHandler>;
+struct Route {
+  HttpHandler handler;
+  bool is_protected = false;
+};
+using Routes = std::map<std::string, Route>;
+
+// What every session of one server shares (lives in AdminHttpServer::Impl).
+struct ServerState {
+  Routes routes;
+  HttpTokenCheck token_check;
+  bool protect = false;     // listening off loopback: protected routes need a token
+  size_t connections = 0;   // open sessions; only touched on the server's thread
+};
+
+constexpr std::string_view kLoginPage = R"(<!doctype html>
+<html><head><meta charset="utf-8"><title>crawl: sign in</title></head>
+<body><h1>Sign in</h1><p>%MESSAGE%</p>
+<form method="post" action="/login"><label>Token <input type="password" name="token" autofocus></label>
+<button type="submit">Sign in</button></form></body></html>
+)";
+
+HttpReply LoginPage(int status, std::string_view message) {
+  std::string body(kLoginPage);
+  body.replace(body.find("%MESSAGE%"), 9, message);
+  return {status, "text/html; charset=utf-8", std::move(body)};
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The value of `name` in an application/x-www-form-urlencoded body.
+std::string FormValue(std::string_view body, std::string_view name) {
+  while (!body.empty()) {
+    const size_t amp = body.find('&');
+    std::string_view pair = body.substr(0, amp);
+    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
+    if (pair.size() <= name.size() || pair.substr(0, name.size()) != name || pair[name.size()] != '=') continue;
+    std::string out;
+    std::string_view v = pair.substr(name.size() + 1);
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == '+') {
+        out += ' ';
+      } else if (v[i] == '%' && i + 2 < v.size() && HexDigit(v[i + 1]) >= 0 && HexDigit(v[i + 2]) >= 0) {
+        out += static_cast<char>(HexDigit(v[i + 1]) * 16 + HexDigit(v[i + 2]));
+        i += 2;
+      } else {
+        out += v[i];
+      }
+    }
+    return out;
+  }
+  return "";
+}
+
+// The token a request carries: a bearer header, else the login cookie.
+std::string_view RequestToken(const http::request<http::string_body>& req) {
+  auto auth = req.find(http::field::authorization);
+  if (auth != req.end()) {
+    std::string_view value(auth->value().data(), auth->value().size());
+    if (value.substr(0, 7) == "Bearer ") return value.substr(7);
+  }
+  auto cookie = req.find(http::field::cookie);
+  if (cookie == req.end()) return {};
+  std::string_view cookies(cookie->value().data(), cookie->value().size());
+  while (!cookies.empty()) {
+    const size_t semi = cookies.find(';');
+    std::string_view one = cookies.substr(0, semi);
+    cookies = semi == std::string_view::npos ? std::string_view() : cookies.substr(semi + 1);
+    while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+    if (one.size() > kLoginCookie.size() && one.substr(0, kLoginCookie.size()) == kLoginCookie &&
+        one[kLoginCookie.size()] == '=')
+      return one.substr(kLoginCookie.size() + 1);
+  }
+  return {};
+}
+
+// A token that can travel in a cookie unchanged.
+bool CookieSafe(std::string_view token) {
+  if (token.empty() || token.size() > 512) return false;
+  for (char c : token) {
+    if (c <= ' ' || c >= 127 || c == ';' || c == ',' || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
 
 // One connection: read a request, answer it, repeat while keep-alive.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, const Routes* routes) : stream_(std::move(socket)), routes_(routes) {}
+  Session(tcp::socket socket, ServerState* state) : stream_(std::move(socket)), state_(state) {
+    ++state_->connections;
+  }
+  ~Session() { --state_->connections; }
   void Start() { DoRead(); }
 
  private:
@@ -42,27 +133,52 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.version(req.version());
     response_.keep_alive(req.keep_alive());
     response_.set(http::field::server, "crawl-admin");
-    if (req.method() != http::verb::get && req.method() != http::verb::head) {
-      Reply({405, "text/plain; charset=utf-8", "only GET and HEAD\n"}, req.method() == http::verb::head);
-      return;
-    }
     const std::string target(req.target());
     const size_t q = target.find('?');
     const std::string path = target.substr(0, q);
     const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
-    auto it = routes_->find(path);
-    if (it == routes_->end()) {
+    if (path == "/login") {
+      Reply(Login(req), req.method() == http::verb::head);
+      return;
+    }
+    if (req.method() != http::verb::get && req.method() != http::verb::head) {
+      Reply({405, "text/plain; charset=utf-8", "only GET and HEAD\n"}, req.method() == http::verb::head);
+      return;
+    }
+    auto it = state_->routes.find(path);
+    if (it == state_->routes.end()) {
       Reply({404, "text/plain; charset=utf-8", "not found: " + path + "\n"}, req.method() == http::verb::head);
+      return;
+    }
+    if (it->second.is_protected && !Allowed(RequestToken(req))) {
+      Reply(LoginPage(401, "This page needs a reader or admin token."), req.method() == http::verb::head);
       return;
     }
     HttpReply reply;
     try {
-      reply = it->second(query);
+      reply = it->second.handler(query);
     } catch (const std::exception& e) {  // a handler bug must not end the process
       spdlog::warn("http handler for {} failed: {}", path, e.what());
       reply = {500, "text/plain; charset=utf-8", "internal error\n"};
     }
     Reply(reply, req.method() == http::verb::head);
+  }
+
+  bool Allowed(std::string_view token) const {
+    if (!state_->protect) return true;
+    return !token.empty() && state_->token_check && state_->token_check(token);
+  }
+
+  // GET /login: the form; POST /login: checks the token and sets the cookie.
+  HttpReply Login(const http::request<http::string_body>& req) {
+    if (req.method() != http::verb::post) return LoginPage(200, "Sign in with a reader or admin token.");
+    const std::string token = FormValue(req.body(), "token");
+    if (!CookieSafe(token) || !Allowed(token)) return LoginPage(401, "Wrong token.");
+    HttpReply reply{303, "text/plain; charset=utf-8", "signed in\n"};
+    response_.set(http::field::location, "/status");
+    response_.set(http::field::set_cookie,
+                  std::string(kLoginCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
+    return reply;
   }
 
   void Reply(const HttpReply& reply, bool head) {
@@ -87,7 +203,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   beast::tcp_stream stream_;
-  const Routes* routes_;
+  ServerState* state_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
@@ -96,7 +212,7 @@ class Session : public std::enable_shared_from_this<Session> {
 }  // namespace
 
 struct AdminHttpServer::Impl {
-  Routes routes;
+  ServerState state;
   asio::io_context io;
   std::optional<tcp::acceptor> acceptor;
   std::thread thread;
@@ -104,7 +220,11 @@ struct AdminHttpServer::Impl {
   void DoAccept() {
     acceptor->async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor->is_open()) return;
-      if (!ec) std::make_shared<Session>(std::move(socket), &routes)->Start();
+      // Past the cap a new connection is closed at once: a flood of idle
+      // connections cannot take the memory and descriptors of the process.
+      if (!ec && state.connections < kMaxAdminHttpConnections) {
+        std::make_shared<Session>(std::move(socket), &state)->Start();
+      }
       DoAccept();
     });
   }
@@ -114,8 +234,14 @@ AdminHttpServer::AdminHttpServer() : impl_(std::make_unique<Impl>()) {}
 AdminHttpServer::~AdminHttpServer() { Stop(); }
 
 void AdminHttpServer::Handle(const std::string& path, HttpHandler handler) {
-  impl_->routes[path] = std::move(handler);
+  impl_->state.routes[path] = Route{std::move(handler), false};
 }
+
+void AdminHttpServer::HandleProtected(const std::string& path, HttpHandler handler) {
+  impl_->state.routes[path] = Route{std::move(handler), true};
+}
+
+void AdminHttpServer::RequireTokenOffLoopback(HttpTokenCheck check) { impl_->state.token_check = std::move(check); }
 
 Result<int> AdminHttpServer::Start(const std::string& listen) {
   const size_t colon = listen.rfind(':');
@@ -133,6 +259,7 @@ Result<int> AdminHttpServer::Start(const std::string& listen) {
   }
   if (port < 0 || port > 65535) return Status::InvalidArgument("http listen port out of range: " + listen);
   tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
+  impl_->state.protect = !address.is_loopback();
   impl_->acceptor.emplace(impl_->io);
   impl_->acceptor->open(endpoint.protocol(), ec);
   if (!ec) impl_->acceptor->set_option(asio::socket_base::reuse_address(true), ec);

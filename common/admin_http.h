@@ -2,8 +2,14 @@
 // (DESIGN.md section 9): Prometheus metrics at /metrics, a liveness answer at
 // /healthz, and whatever pages the process adds (the name server's status
 // page). Boost.Beast on one io_context thread, one session object per
-// connection, a timeout on every step, GET and HEAD only, request headers
-// and body bounded.
+// connection, a timeout on every step, GET and HEAD only (and POST /login),
+// request headers (16 KiB), body (64 KiB) and open connections
+// (kMaxAdminHttpConnections) bounded.
+//
+// Pages added with HandleProtected need a token when the server listens on
+// a non-loopback address (issue 18): "Authorization: Bearer TOKEN", or the
+// cookie that the login form (/login, POST token=TOKEN) sets. /metrics and
+// /healthz stay open.
 //
 // Handlers run on the server's thread, one request at a time; they must be
 // quick and thread-safe with respect to the rest of the process.
@@ -13,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "common/status.h"
@@ -27,6 +34,11 @@ struct HttpReply {
 
 // `query` is the part after '?', undecoded ("" when none).
 using HttpHandler = std::function<HttpReply(const std::string& query)>;
+// True if `token` may see protected pages. Called on the server's thread.
+using HttpTokenCheck = std::function<bool(std::string_view token)>;
+
+inline constexpr size_t kMaxAdminHttpConnections = 64;
+inline constexpr std::string_view kLoginCookie = "crawl_token";
 
 class AdminHttpServer {
  public:
@@ -38,6 +50,12 @@ class AdminHttpServer {
   // Routes `path` (exact match, without query) to `handler`. REQUIRES:
   // before Start.
   void Handle(const std::string& path, HttpHandler handler);
+  // Routes `path` to a page that needs a token off loopback. REQUIRES:
+  // before Start.
+  void HandleProtected(const std::string& path, HttpHandler handler);
+  // How tokens for protected pages are checked. Without it, protected pages
+  // off loopback are refused to everyone. REQUIRES: before Start.
+  void RequireTokenOffLoopback(HttpTokenCheck check);
 
   // Listens on `listen` ("host:port", port 0 picks one) and serves on a
   // thread of its own. Returns the bound port.

@@ -1,5 +1,7 @@
 #include "common/grpc_util.h"
 
+#include "common/security/transport.h"
+
 #include <grpc/support/log.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -23,7 +25,7 @@ void RouteGrpcLogs() {
 
 }  // namespace
 
-std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address) {
+std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address, security::RoleSet peer_roles) {
   RouteGrpcLogs();
   grpc::ChannelArguments args;
   // Results batches and crawl logs can be large; the default is 4 MiB.
@@ -35,7 +37,7 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address) {
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
-  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  return grpc::CreateCustomChannel(address, security::CurrentTransport()->ChannelCredentials(peer_roles), args);
 }
 
 void SetTimeout(grpc::ClientContext& ctx, std::chrono::milliseconds timeout) {
@@ -73,12 +75,12 @@ Result<GrpcServer> StartGrpcServer(const std::string& listen,
   });
   GrpcServer out;
   grpc::ServerBuilder builder;
-  builder.SetMaxReceiveMessageSize(256 * 1024 * 1024);
+  builder.SetMaxReceiveMessageSize(kMaxRequestBytes);
   builder.SetMaxSendMessageSize(256 * 1024 * 1024);
   // gRPC sets SO_REUSEPORT by default, which lets a second server silently
   // share a port that is in use; we want a clear "cannot listen" instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &out.port);
+  builder.AddListeningPort(listen, security::CurrentTransport()->ServerCredentials(), &out.port);
   for (grpc::Service* s : services) builder.RegisterService(s);
   out.server = builder.BuildAndStart();
   if (!out.server || out.port == 0) {

@@ -10,12 +10,20 @@
 #include <string>
 #include <vector>
 
+#include "common/security/roles.h"
 #include "common/status.h"
 
 namespace crawl {
 
-// An insecure channel to host:port (TLS is a later setting).
-[[nodiscard]] std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address);
+// A channel to host:port whose server must hold one of `peer_roles`, secured
+// as the installed transport says (common/security/transport.h: mutual TLS,
+// or plain TCP).
+[[nodiscard]] std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address, security::RoleSet peer_roles);
+
+// The largest request a server accepts (gRPC refuses bigger ones with
+// RESOURCE_EXHAUSTED before any handler runs). A result batch of 400 pages
+// with their links, mini indexes and cached bodies stays below it.
+inline constexpr int kMaxRequestBytes = 256 * 1024 * 1024;
 
 // Sets a deadline `timeout` from now on `ctx`.
 void SetTimeout(grpc::ClientContext& ctx, std::chrono::milliseconds timeout);
@@ -32,7 +40,9 @@ struct GrpcServer {
 // Builds and starts a server on `listen` ("host:port"; port 0 picks a free
 // one) with `services`. Fails with a clear message if the address cannot be
 // bound. The services must outlive the server. Health checking
-// (grpc.health.v1) and server reflection are on for every server.
+// (grpc.health.v1) and server reflection are on for every server. The
+// installed transport's credentials secure it; requests over
+// kMaxRequestBytes are refused.
 [[nodiscard]] Result<GrpcServer> StartGrpcServer(const std::string& listen,
                                                  const std::vector<grpc::Service*>& services);
 

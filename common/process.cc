@@ -6,7 +6,10 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +23,7 @@ sigset_t ShutdownSet() {
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   return set;
 }
 }  // namespace
@@ -35,12 +39,31 @@ void LimitMallocArenas() {
   if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 2);
 }
 
-int WaitForShutdownSignal() {
+int WaitForShutdownSignal(const SignalHooks& hooks) {
   sigset_t set = ShutdownSet();
-  int sig = 0;
-  while (sigwait(&set, &sig) != 0) {
+  auto next_tick = std::chrono::steady_clock::now() + hooks.tick_interval;
+  for (;;) {
+    int sig = 0;
+    if (hooks.on_tick) {
+      const auto left = std::max(std::chrono::steady_clock::duration::zero(),
+                                 next_tick - std::chrono::steady_clock::now());
+      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+      timespec timeout{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+      sig = sigtimedwait(&set, nullptr, &timeout);
+      if (sig < 0) {
+        if (errno == EAGAIN) {
+          hooks.on_tick();
+          next_tick = std::chrono::steady_clock::now() + hooks.tick_interval;
+        }
+        continue;
+      }
+    } else if (sigwait(&set, &sig) != 0) {
+      continue;
+    }
+    if (sig != SIGHUP) return sig;
+    spdlog::info("SIGHUP: reloading");
+    if (hooks.on_reload) hooks.on_reload();
   }
-  return sig;
 }
 
 Result<std::string> ReadFile(const std::string& path) {

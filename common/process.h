@@ -2,6 +2,8 @@
 // logging set-up, host:port flags.
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -9,7 +11,7 @@
 
 namespace crawl {
 
-// Blocks SIGINT and SIGTERM in the calling thread and every thread it starts
+// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread and every thread it starts
 // afterwards. REQUIRES: called first thing in main, before any thread exists.
 void BlockShutdownSignals();
 
@@ -24,9 +26,17 @@ void BlockShutdownSignals();
 // REQUIRES: called first thing in main, before any thread exists.
 void LimitMallocArenas();
 
-// Waits until SIGINT or SIGTERM arrives; returns the signal number.
+// What the waiting thread does besides waiting for the end.
+struct SignalHooks {
+  std::function<void()> on_reload;  // on SIGHUP (re-read tokens and the like)
+  std::function<void()> on_tick;    // every tick_interval (e.g. a warning)
+  std::chrono::steady_clock::duration tick_interval = std::chrono::hours(1);
+};
+
+// Waits until SIGINT or SIGTERM arrives; returns the signal number. SIGHUP
+// runs hooks.on_reload and goes on waiting.
 // REQUIRES: BlockShutdownSignals() was called.
-int WaitForShutdownSignal();
+int WaitForShutdownSignal(const SignalHooks& hooks = {});
 
 // Reads a whole file.
 [[nodiscard]] Result<std::string> ReadFile(const std::string& path);

@@ -18,7 +18,7 @@ constexpr int kMaxRobotsRedirects = 5;
 
 CrawlWorker::CrawlWorker(WorkerOptions options)
     : options_(std::move(options)),
-      nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver))),
+      nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver, {security::Role::kNameServer}))),
       budget_(std::make_shared<ResultBudget>(options_.max_buffered_result_bytes)) {
   work_.emplace(boost::asio::make_work_guard(io_));
   auto dns = DnsResolver::Create(io_, options_.dns);
@@ -145,7 +145,7 @@ bool CrawlWorker::RefreshCrawlState() {
   auto next = std::make_shared<ActiveCrawl>();
   next->info = info;
   for (const auto& qs : info.queue_servers())
-    next->stubs.push_back(v1::QueueServer::NewStub(MakeChannel(qs.address())));
+    next->stubs.push_back(v1::QueueServer::NewStub(MakeChannel(qs.address(), {security::Role::kQueueServer})));
   FetcherOptions http;
   http.user_agent = info.params().user_agent();
   http.page_range_bytes = info.params().page_range_bytes();

@@ -26,6 +26,7 @@
 #include "common/hosts_file.h"
 #include "common/cli.h"
 #include "common/process.h"
+#include "common/security/process_security.h"
 #include "fetcher/crawl_worker.h"
 #include "fetcher/dns_resolver.h"
 
@@ -107,6 +108,8 @@ int main(int argc, char** argv) {
   app.add_flag("--dns-ipv6", dns_ipv6, "Ask for IPv6 (AAAA) addresses too");
   app.add_option("--poll-ms", poll_ms, "Crawl state polling interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
+  crawl::security::TlsFlags tls;
+  crawl::security::AddTlsFlags(app, tls);
   crawl::AddLoggingFlags(app, logging);
   crawl::AddHttpFlags(app, http);
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
@@ -115,6 +118,7 @@ int main(int argc, char** argv) {
   if (dns_min_ttl > dns_max_ttl) return fail("--dns-min-ttl is above --dns-max-ttl");
   if (auto s = crawl::ValidateHttpFlags(http); !s.ok()) return fail(s.message());
   if (auto s = crawl::PrepareProcess("fetcher", logging, ""); !s.ok()) return fail(s.message());
+  if (auto s = crawl::security::SetUpTransport("fetcher", tls, true, {}); !s.ok()) return fail(s.message());
   std::optional<crawl::HostsFile> hosts_file;
   if (!hosts_file_path.empty()) {
     auto loaded = crawl::HostsFile::Load(hosts_file_path);
@@ -170,8 +174,8 @@ int main(int argc, char** argv) {
 
   // Shutdown order: the signal stops the worker, which reports what it
   // fetched and hands the rest back; then the HTTP engine is torn down.
-  std::thread signals([&workers] {
-    const int sig = crawl::WaitForShutdownSignal();
+  std::thread signals([&workers, &tls] {
+    const int sig = crawl::WaitForShutdownSignal(crawl::security::ProcessSignalHooks("fetcher", tls));
     spdlog::info("signal {}: finishing the current batch and exiting", sig);
     for (auto& w : workers) w->RequestStop();
   });

@@ -1,11 +1,16 @@
 // crawlctl: the admin command line over the name server's gRPC API
-// (DESIGN.md section 9). Finds the name server from --nameserver or
-// CRAWL_NAMESERVER. Every failure is one line on stderr and a non-zero exit.
+// (DESIGN.md section 9). Finds the name server from --nameserver,
+// CRAWL_NAMESERVER or NAMESERVER; TLS from --tls-* or CRAWL_TLS_CA,
+// CRAWL_TLS_CERT and CRAWL_TLS_KEY; an admin token from CRAWL_TOKEN,
+// --token-file or CRAWL_TOKEN_FILE (so `. cluster.env` of
+// deploy/local-cluster.sh is all it needs). Every failure is one line on
+// stderr and a non-zero exit.
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cctype>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -17,6 +22,7 @@
 #include "common/grpc_util.h"
 #include "common/process.h"
 #include "common/robots.h"
+#include "common/security/process_security.h"
 #include "common/url.h"
 #include "fetcher/page_report.h"
 #include "nameserver/crawlctl_format.h"
@@ -35,10 +41,41 @@ struct Failure {
 
 [[noreturn]] void Fail(const std::string& message) { throw Failure{message}; }
 
+// The bearer token every call carries (empty: none; the certificate, or
+// nothing on an insecure loopback cluster, identifies the caller).
+std::string g_token;
+
+void Authenticate(grpc::ClientContext& ctx) {
+  if (!g_token.empty()) ctx.AddMetadata("authorization", "Bearer " + g_token);
+}
+
+std::string EnvOr(const char* name, std::string fallback = "") {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
+}
+
+// The token from CRAWL_TOKEN, else from the token file (trailing white
+// space dropped). Fails on an unreadable or empty file.
+std::string LoadToken(const std::string& token_file) {
+  std::string token = EnvOr("CRAWL_TOKEN");
+  if (token.empty() && !token_file.empty()) {
+    auto text = crawl::ReadFile(token_file);
+    if (!text.ok()) Fail("--token-file: " + text.status().message());
+    token = *text;
+    while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) token.pop_back();
+    if (token.empty()) Fail("--token-file " + token_file + " is empty");
+  }
+  if (token.find_first_of(" \t\r\n") != std::string::npos) Fail("the token holds white space");
+  return token;
+}
+
 void Check(const grpc::Status& s, const std::string& nameserver) {
   if (s.ok()) return;
   if (s.error_code() == grpc::StatusCode::UNAVAILABLE || s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
     Fail("cannot reach name server at " + nameserver + ": " + s.error_message());
+  if (s.error_code() == grpc::StatusCode::UNAUTHENTICATED)
+    Fail("not authenticated: " + s.error_message() + " (give a certificate with --tls-cert/--tls-key or a token)");
+  if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED) Fail("permission denied: " + s.error_message());
   Fail(s.error_message());
 }
 
@@ -59,6 +96,7 @@ std::vector<std::string> ReadSeeds(const std::string& path) {
 
 crawl::v1::CrawlStatusResponse GetStatus(NameServer::Stub& stub, const std::string& ns, uint64_t crawl_id) {
   grpc::ClientContext ctx;
+  Authenticate(ctx);
   crawl::SetTimeout(ctx, std::chrono::seconds(10));
   crawl::v1::CrawlStatusRequest req;
   req.set_crawl_id(crawl_id);
@@ -72,9 +110,17 @@ crawl::v1::CrawlStatusResponse GetStatus(NameServer::Stub& stub, const std::stri
 int main(int argc, char** argv) {
   CLI::App app{"crawlctl: start, watch and stop crawls"};
   app.require_subcommand(1);
-  std::string nameserver;
-  if (const char* env = std::getenv("CRAWL_NAMESERVER")) nameserver = env;
-  app.add_option("--nameserver", nameserver, "Name server host:port (default: $CRAWL_NAMESERVER)");
+  std::string nameserver = EnvOr("CRAWL_NAMESERVER", EnvOr("NAMESERVER"));
+  app.add_option("--nameserver", nameserver, "Name server host:port (default: $CRAWL_NAMESERVER or $NAMESERVER)");
+  crawl::security::TlsFlags tls;
+  tls.ca = EnvOr("CRAWL_TLS_CA");
+  tls.cert = EnvOr("CRAWL_TLS_CERT");
+  tls.key = EnvOr("CRAWL_TLS_KEY");
+  crawl::security::AddTlsFlags(app, tls);
+  std::string token_file = EnvOr("CRAWL_TOKEN_FILE");
+  app.add_option("--token-file", token_file,
+                 "Admin or reader token to authenticate with (default: $CRAWL_TOKEN, or the file in "
+                 "$CRAWL_TOKEN_FILE); never printed");
 
   auto* start = app.add_subcommand("start", "Start a crawl");
   std::string seeds_file;
@@ -290,7 +336,10 @@ int main(int argc, char** argv) {
   try {
     if (nameserver.empty()) Fail("no name server: pass --nameserver host:port or set CRAWL_NAMESERVER");
     if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) Fail("--nameserver: " + s.message());
-    auto stub = NameServer::NewStub(crawl::MakeChannel(nameserver));
+    if (tls.insecure) tls.ca = tls.cert = tls.key = tls.crl = "";
+    if (auto s = crawl::security::SetUpTransport("crawlctl", tls, false, {}); !s.ok()) Fail(s.message());
+    g_token = LoadToken(token_file);
+    auto stub = NameServer::NewStub(crawl::MakeChannel(nameserver, {crawl::security::Role::kNameServer}));
 
     if (*start) {
       crawl::v1::StartCrawlRequest req;
@@ -325,6 +374,7 @@ int main(int argc, char** argv) {
       p->set_max_links_after_prune(max_links_after_prune);
       p->set_keep_page_cache(cache_pages);
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::StartCrawlResponse resp;
       Check(stub->StartCrawl(&ctx, req, &resp), nameserver);
@@ -374,6 +424,7 @@ int main(int argc, char** argv) {
       }
     } else if (*stop) {
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::StopCrawlRequest req;
       req.set_crawl_id(crawl_id);
@@ -382,6 +433,7 @@ int main(int argc, char** argv) {
       std::cout << "crawl " << resp.crawl().crawl_id() << " stopped\n";
     } else if (*resume) {
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::ResumeCrawlRequest req;
       req.set_crawl_id(crawl_id);
@@ -394,6 +446,7 @@ int main(int argc, char** argv) {
       if (auto s = fmt_::SetParamFromText(req.mutable_params(), param_name, param_value); !s.ok()) Fail(s.message());
       req.add_fields(param_name);
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::SetCrawlParamsResponse resp;
       Check(stub->SetCrawlParams(&ctx, req, &resp), nameserver);
@@ -401,12 +454,14 @@ int main(int argc, char** argv) {
                 << " (params version " << resp.crawl().params_version() << ")\n";
     } else if (*list) {
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(10));
       crawl::v1::ListCrawlsResponse resp;
       Check(stub->ListCrawls(&ctx, crawl::v1::ListCrawlsRequest(), &resp), nameserver);
       std::cout << (json ? fmt_::CrawlListJson(resp) : fmt_::CrawlListText(resp));
     } else if (*servers) {
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(10));
       crawl::v1::ListQueueServersResponse resp;
       Check(stub->ListQueueServers(&ctx, crawl::v1::ListQueueServersRequest(), &resp), nameserver);
@@ -414,6 +469,7 @@ int main(int argc, char** argv) {
     } else if (*search) {
       if (search_limit == 0) Fail("--limit must be at least 1");
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(30));
       crawl::v1::SearchRequest req;
       req.set_crawl_id(crawl_id);
@@ -426,6 +482,7 @@ int main(int argc, char** argv) {
       auto canonical = crawl::url::Canonicalize(cache_url);
       if (!canonical.ok()) Fail("bad URL: " + canonical.status().message());
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::SetTimeout(ctx, std::chrono::seconds(60));
       crawl::v1::CachedPageRequest req;
       req.set_crawl_id(crawl_id);
@@ -442,6 +499,7 @@ int main(int argc, char** argv) {
       }
     } else if (*log) {
       grpc::ClientContext ctx;
+      Authenticate(ctx);
       crawl::v1::GetCrawlLogRequest req;
       req.set_crawl_id(crawl_id);
       auto reader = stub->GetCrawlLog(&ctx, req);

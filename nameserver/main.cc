@@ -9,6 +9,9 @@
 #include "common/grpc_util.h"
 #include "common/cli.h"
 #include "common/process.h"
+#include "common/security/admin_tokens.h"
+#include "common/security/authorizer.h"
+#include "common/security/process_security.h"
 #include "nameserver/registry_store.h"
 #include "nameserver/service.h"
 #include "nameserver/status_page.h"
@@ -36,6 +39,12 @@ int main(int argc, char** argv) {
   app.add_option("--poll-ms", poll_ms, "How often the active crawl's queue servers are polled")
       ->capture_default_str()
       ->check(CLI::Range(10, 60'000));
+  crawl::security::TlsFlags tls;
+  std::string admin_tokens_path;
+  crawl::security::AddTlsFlags(app, tls);
+  app.add_option("--admin-tokens", admin_tokens_path,
+                 "Tokens people may use instead of a certificate: lines 'role sha256hex name' (role admin or "
+                 "reader; deploy/certs.sh token adds one); re-read on SIGHUP");
   crawl::AddLoggingFlags(app, logging);
   crawl::AddHttpFlags(app, http);
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
@@ -43,6 +52,14 @@ int main(int argc, char** argv) {
   if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
   if (auto s = crawl::ValidateHttpFlags(http); !s.ok()) return fail(s.message());
   if (auto s = crawl::PrepareProcess("nameserver", logging, data_dir); !s.ok()) return fail(s.message());
+  if (auto s = crawl::security::SetUpTransport("nameserver", tls, true, {{"--listen", listen}}); !s.ok())
+    return fail(s.message());
+  crawl::security::AdminTokens admin_tokens;
+  if (!admin_tokens_path.empty()) {
+    if (auto s = admin_tokens.Load(admin_tokens_path); !s.ok()) return fail(s.message());
+    spdlog::info("{} admin tokens from {}", admin_tokens.size(), admin_tokens_path);
+  }
+  const crawl::security::Authorizer authorizer(tls.tls(), &admin_tokens);
 
   crawl::SystemClock clock;
   crawl::nameserver::NameServerServiceImpl::Options options;
@@ -51,19 +68,23 @@ int main(int argc, char** argv) {
   auto store = crawl::nameserver::RegistryStore::Open(data_dir);
   if (!store.ok()) return fail(store.status().message());
   crawl::nameserver::NameServerServiceImpl service(options, &clock, store->get());
+  service.SetAuthorizer(&authorizer);
   if (auto s = service.Load(); !s.ok()) return fail(s.message());
-  // Status page and metrics: /status (HTML), /status.json, /metrics.
+  // Status page and metrics: /status (HTML), /status.json, /metrics. The
+  // status pages need a reader or admin token unless bound to loopback.
   crawl::AdminHttpServer http_server;
   crawl::AddStandardRoutes(http_server);
-  http_server.Handle("/status.json", [&service, &clock](const std::string&) {
+  http_server.RequireTokenOffLoopback(
+      [&authorizer](std::string_view token) { return authorizer.MatchToken(token).has_value(); });
+  http_server.HandleProtected("/status.json", [&service, &clock](const std::string&) {
     return crawl::HttpReply{200, "application/json", crawl::nameserver::StatusPageJson(service.TakeSnapshot(),
                                                                                         clock.NowUnixMs())};
   });
   auto page = [](const std::string&) {
     return crawl::HttpReply{200, "text/html; charset=utf-8", crawl::nameserver::StatusPageHtml()};
   };
-  http_server.Handle("/status", page);
-  http_server.Handle("/", page);
+  http_server.HandleProtected("/status", page);
+  http_server.HandleProtected("/", page);
   auto server = crawl::StartGrpcServer(listen, {&service});
   if (!server.ok()) return fail(server.status().message());
   // HTTP first: the gRPC port file is the readiness signal for both.
@@ -76,7 +97,14 @@ int main(int argc, char** argv) {
 
   service.StartMonitor();
 
-  const int sig = crawl::WaitForShutdownSignal();
+  const int sig = crawl::WaitForShutdownSignal(crawl::security::ProcessSignalHooks("nameserver", tls, [&] {
+    if (admin_tokens_path.empty()) return;
+    if (auto s = admin_tokens.Reload(); !s.ok()) {
+      spdlog::error("{}", s.message());
+    } else {
+      spdlog::info("{} admin tokens reloaded from {}", admin_tokens.size(), admin_tokens_path);
+    }
+  }));
   spdlog::info("signal {}: shutting down", sig);
   // Shutdown order: stop polling queue servers, then drain rpcs (2 s grace).
   service.StopMonitor();

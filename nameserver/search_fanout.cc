@@ -81,8 +81,9 @@ std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results
   return kept;
 }
 
-grpc::Status NameServerServiceImpl::Search(grpc::ServerContext*, const v1::SearchRequest* req,
+grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::SearchRequest* req,
                                            v1::SearchResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/Search"); !denied.ok()) return denied;
   const auto started = std::chrono::steady_clock::now();
   v1::CrawlInfo crawl;
   {
@@ -144,8 +145,9 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext*, const v1::Searc
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest* req,
+grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, const v1::CachedPageRequest* req,
                                                   v1::CachedPageResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCachedPage"); !denied.ok()) return denied;
   v1::CrawlInfo crawl;
   {
     std::lock_guard lock(mu_);

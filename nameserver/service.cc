@@ -141,7 +141,7 @@ void NameServerServiceImpl::StopMonitor() {
 }
 
 std::unique_ptr<v1::QueueServer::Stub> NameServerServiceImpl::StubFor(const std::string& address) {
-  return v1::QueueServer::NewStub(MakeChannel(address));
+  return v1::QueueServer::NewStub(MakeChannel(address, {security::Role::kQueueServer}));
 }
 
 v1::CrawlInfo* NameServerServiceImpl::FindCrawl(uint64_t id) {
@@ -150,9 +150,10 @@ v1::CrawlInfo* NameServerServiceImpl::FindCrawl(uint64_t id) {
   return it == crawls_.end() ? nullptr : &it->second;
 }
 
-grpc::Status NameServerServiceImpl::RegisterQueueServer(grpc::ServerContext*,
+grpc::Status NameServerServiceImpl::RegisterQueueServer(grpc::ServerContext* ctx,
                                                         const v1::RegisterQueueServerRequest* req,
                                                         v1::RegisterQueueServerResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/RegisterQueueServer"); !denied.ok()) return denied;
   const auto& info = req->server();
   if (info.id().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "queue server id missing"};
   if (auto s = ValidateHostPort(info.address()); !s.ok()) return ToGrpc(s);
@@ -178,8 +179,9 @@ grpc::Status NameServerServiceImpl::RegisterQueueServer(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest* req,
+grpc::Status NameServerServiceImpl::Heartbeat(grpc::ServerContext* ctx, const v1::HeartbeatRequest* req,
                                               v1::HeartbeatResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/Heartbeat"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   auto it = members_.find(req->server().id());
   if (it == members_.end() || it->second.info.address() != req->server().address()) {
@@ -192,8 +194,9 @@ grpc::Status NameServerServiceImpl::Heartbeat(grpc::ServerContext*, const v1::He
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest* req,
+grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext* ctx, const v1::GetCrawlStateRequest* req,
                                                   v1::GetCrawlStateResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCrawlState"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   if (!req->fetcher_id().empty() && req->fetcher_id().size() <= 256) {
     // Bounded: a misbehaving client inventing ids cannot grow this forever.
@@ -209,8 +212,9 @@ grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext*, const v1
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext*, const v1::StartCrawlRequest* req,
+grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext* ctx, const v1::StartCrawlRequest* req,
                                                v1::StartCrawlResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/StartCrawl"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   v1::CrawlParams params = req->params();
   if (auto s = NormalizeParams(&params); !s.ok()) return ToGrpc(s);
@@ -340,8 +344,9 @@ void NameServerServiceImpl::EndCrawl(uint64_t id, v1::CrawlState state, const st
   }
 }
 
-grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext*, const v1::StopCrawlRequest* req,
+grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext* ctx, const v1::StopCrawlRequest* req,
                                               v1::StopCrawlResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/StopCrawl"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   uint64_t id = 0;
   {
@@ -359,8 +364,9 @@ grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext*, const v1::St
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext*, const v1::CrawlStatusRequest* req,
+grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext* ctx, const v1::CrawlStatusRequest* req,
                                                 v1::CrawlStatusResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/CrawlStatus"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   v1::CrawlInfo* crawl = FindCrawl(req->crawl_id());
   if (!crawl) {
@@ -385,15 +391,17 @@ grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext*, const v1::
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::ListCrawls(grpc::ServerContext*, const v1::ListCrawlsRequest*,
+grpc::Status NameServerServiceImpl::ListCrawls(grpc::ServerContext* ctx, const v1::ListCrawlsRequest*,
                                                v1::ListCrawlsResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/ListCrawls"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   for (const auto& [id, c] : crawls_) *resp->add_crawls() = c;
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::ListQueueServers(grpc::ServerContext*, const v1::ListQueueServersRequest*,
+grpc::Status NameServerServiceImpl::ListQueueServers(grpc::ServerContext* ctx, const v1::ListQueueServersRequest*,
                                                      v1::ListQueueServersResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/ListQueueServers"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   const int64_t now = clock_->NowUnixMs();
   for (const auto& [id, m] : members_) {
@@ -403,8 +411,9 @@ grpc::Status NameServerServiceImpl::ListQueueServers(grpc::ServerContext*, const
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest* req,
+grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const v1::GetCrawlLogRequest* req,
                                                 grpc::ServerWriter<v1::CrawlLogChunk>* writer) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCrawlLog"); !denied.ok()) return denied;
   v1::CrawlInfo crawl;
   {
     std::lock_guard lock(mu_);
@@ -447,8 +456,9 @@ grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext*, const v1::
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext*, const v1::ResumeCrawlRequest* req,
+grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const v1::ResumeCrawlRequest* req,
                                                 v1::ResumeCrawlResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/ResumeCrawl"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   v1::CrawlInfo crawl;
   {
@@ -491,8 +501,9 @@ grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext*, const v1::
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext*, const v1::SetCrawlParamsRequest* req,
+grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext* ctx, const v1::SetCrawlParamsRequest* req,
                                                    v1::SetCrawlParamsResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/SetCrawlParams"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   if (req->fields().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no parameter named"};
   v1::CrawlInfo crawl;

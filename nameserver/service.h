@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/security/authorizer.h"
 #include "common/status.h"
 #include "nameserver/completion.h"
 #include "nameserver/registry_store.h"
@@ -45,6 +46,10 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   NameServerServiceImpl(Options options, const Clock* clock, RegistryStore* store);
   // Loads the store. Call once before serving.
   [[nodiscard]] Status Load();
+
+  // Who may call which RPC (common/security/authorizer.h); allows everything
+  // until set. `auth` must outlive the service. REQUIRES: before serving.
+  void SetAuthorizer(const security::Authorizer* auth) { auth_ = auth; }
   ~NameServerServiceImpl() override;
 
   // Starts and stops the monitor thread. Stop before destroying the server.
@@ -102,6 +107,7 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   [[nodiscard]] Snapshot TakeSnapshot();
 
  private:
+  const security::Authorizer* auth_ = &security::Authorizer::AllowAll();
   struct Member {
     v1::QueueServerInfo info;
     int64_t last_seen_ms = 0;

@@ -11,6 +11,8 @@
 #include "common/grpc_util.h"
 #include "common/cli.h"
 #include "common/process.h"
+#include "common/security/authorizer.h"
+#include "common/security/process_security.h"
 #include "queueserver/queue_store.h"
 #include "queueserver/service.h"
 
@@ -47,6 +49,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1'000'000));
   app.add_option("--heartbeat-ms", heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
       CLI::Range(50, 60'000));
+  crawl::security::TlsFlags tls;
+  crawl::security::AddTlsFlags(app, tls);
   crawl::AddLoggingFlags(app, logging);
   crawl::AddHttpFlags(app, http);
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
@@ -55,6 +59,9 @@ int main(int argc, char** argv) {
   if (auto s = crawl::ValidateHostPort(nameserver); !s.ok()) return fail("--nameserver: " + s.message());
   if (auto s = crawl::ValidateHttpFlags(http); !s.ok()) return fail(s.message());
   if (auto s = crawl::PrepareProcess("queueserver", logging, data_dir); !s.ok()) return fail(s.message());
+  if (auto s = crawl::security::SetUpTransport("queueserver", tls, true, {{"--listen", listen}}); !s.ok())
+    return fail(s.message());
+  const crawl::security::Authorizer authorizer(tls.tls(), nullptr);
 
   std::unique_ptr<crawl::queueserver::QueueStore> store;
   if (!data_dir.empty()) {
@@ -66,6 +73,7 @@ int main(int argc, char** argv) {
   }
   crawl::SystemClock clock;
   crawl::queueserver::QueueServerServiceImpl service(id, &clock, store.get());
+  service.SetAuthorizer(&authorizer);
   if (!data_dir.empty()) service.EnableWarc(data_dir + "/warc", warc_file_mb * 1'000'000);
   // Stored crawls are loaded before the port opens, so the first request
   // already sees them.
@@ -91,7 +99,7 @@ int main(int argc, char** argv) {
                                           std::chrono::milliseconds(heartbeat_ms));
   link.Start();
 
-  const int sig = crawl::WaitForShutdownSignal();
+  const int sig = crawl::WaitForShutdownSignal(crawl::security::ProcessSignalHooks("queueserver", tls));
   spdlog::info("signal {}: shutting down", sig);
   // Shutdown order: stop heartbeats, then drain in-flight rpcs (2 s grace).
   link.Stop();

@@ -158,8 +158,9 @@ void QueueServerServiceImpl::JoinCrawlLocked(const v1::CrawlInfo& crawl) {
   shards_[crawl.crawl_id()] = std::move(shard);
 }
 
-grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1::InjectSeedsRequest* req,
+grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext* ctx, const v1::InjectSeedsRequest* req,
                                                  v1::InjectSeedsResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/InjectSeeds"); !denied.ok()) return denied;
   if (req->crawl().crawl_id() == 0)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
   if (auto o = CrawlShard::FrontierOptionsFor(req->crawl().params()); !o.ok())
@@ -175,6 +176,7 @@ grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext*, const v1:
 
 grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const v1::GetScheduleRequest* req,
                                                  v1::GetScheduleResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/GetSchedule"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   // A caller that has given up (its deadline passed while the request
   // waited: a paused or overloaded server) would never see the schedule,
@@ -196,8 +198,9 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const
   return grpc::Status::OK;
 }
 
-grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext*, const v1::SubmitResultsRequest* req,
+grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, const v1::SubmitResultsRequest* req,
                                                    v1::SubmitResultsResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/SubmitResults"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) {
@@ -220,8 +223,9 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext*, const v
   return grpc::Status::OK;
 }
 
-grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext*, const v1::AddUrlsRequest* req,
+grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext* ctx, const v1::AddUrlsRequest* req,
                                              v1::AddUrlsResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/AddUrls"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) {
@@ -233,8 +237,9 @@ grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext*, const v1::Add
   return s;
 }
 
-grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext*, const v1::StatsRequest* req,
+grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext* ctx, const v1::StatsRequest* req,
                                            v1::StatsResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/Stats"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   resp->mutable_stats()->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(req->crawl_id())) {
@@ -245,8 +250,9 @@ grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext*, const v1::Stats
   return grpc::Status::OK;
 }
 
-grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest* req,
+grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext* ctx, const v1::EndCrawlRequest* req,
                                               v1::EndCrawlResponse*) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/EndCrawl"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) return UnknownCrawl(req->crawl_id());
@@ -255,8 +261,9 @@ grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext*, const v1::En
   return grpc::Status::OK;
 }
 
-grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest* req,
+grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const v1::GetCrawlLogRequest* req,
                                                  v1::CrawlLogChunk* chunk) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/GetCrawlLog"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   CrawlShard* shard = ShardFor(req->crawl_id());
   if (!shard) {
@@ -293,8 +300,9 @@ WarcWriter* QueueServerServiceImpl::WarcFor(const CrawlShard& shard) {
   return warc_.emplace(shard.crawl_id(), std::move(w)).first->second.get();
 }
 
-grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest* req,
+grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, const v1::CachedPageRequest* req,
                                                    v1::CachedPageResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/GetCachedPage"); !denied.ok()) return denied;
   std::lock_guard lock(mu_);
   CrawlShard* shard = ShardFor(req->crawl_id());
   if (!shard) return grpc::Status::OK;
@@ -316,8 +324,9 @@ grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext*, const v
   return grpc::Status::OK;
 }
 
-grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext*, const v1::SearchRequest* req,
+grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::SearchRequest* req,
                                             v1::SearchResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/Search"); !denied.ok()) return denied;
   CrawlShard::SearchJob job;
   {
     // Only the taking of the search holds the lock (copies of the query
@@ -362,7 +371,7 @@ void NameServerLink::Stop() {
 }
 
 void NameServerLink::Run() {
-  auto stub = v1::NameServer::NewStub(MakeChannel(nameserver_));
+  auto stub = v1::NameServer::NewStub(MakeChannel(nameserver_, {security::Role::kNameServer}));
   bool registered = false;
   bool warned = false;
   for (;;) {

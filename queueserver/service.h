@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "common/clock.h"
+#include "common/security/authorizer.h"
 #include "proto/crawl.grpc.pb.h"
 #include "common/status.h"
 #include "queueserver/crawl_shard.h"
@@ -29,6 +30,10 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
 
   // Loads every crawl the store holds (call once, before serving).
   [[nodiscard]] Status LoadStoredCrawls();
+
+  // Who may call which RPC (common/security/authorizer.h); allows everything
+  // until set. `auth` must outlive the service. REQUIRES: before serving.
+  void SetAuthorizer(const security::Authorizer* auth) { auth_ = auth; }
 
   grpc::Status InjectSeeds(grpc::ServerContext*, const v1::InjectSeedsRequest*,
                            v1::InjectSeedsResponse*) override;
@@ -62,6 +67,7 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   void Tick();
 
  private:
+  const security::Authorizer* auth_ = &security::Authorizer::AllowAll();
   const std::string id_;
   const Clock* clock_;
   std::mutex mu_;
