@@ -42,7 +42,7 @@ timings=()
 
 # Everything the unit and integration tests need, but no benchmark.
 test_targets=(common_test fetcher_test queueserver_test nameserver_test testweb_test
-              fetcher queueserver nameserver crawlctl testweb)
+              fetcher queueserver nameserver crawlctl testweb rpc_probe)
 
 # sanitizer_ctest DIR NAME CTEST_ARGS...: runs ctest in DIR with every
 # sanitizer writing to DIR/sanitizer-logs/, then fails on any report.

@@ -6,6 +6,8 @@
 // deploy/local-cluster.sh is all it needs). Every failure is one line on
 // stderr and a non-zero exit.
 #include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -108,6 +110,10 @@ crawl::v1::CrawlStatusResponse GetStatus(NameServer::Stub& stub, const std::stri
 }  // namespace
 
 int main(int argc, char** argv) {
+  // stdout is the command's output (JSON for scripts); library messages go
+  // to stderr, and only warnings and errors.
+  spdlog::set_default_logger(spdlog::stderr_logger_mt("crawlctl"));
+  spdlog::set_level(spdlog::level::warn);
   CLI::App app{"crawlctl: start, watch and stop crawls"};
   app.require_subcommand(1);
   std::string nameserver = EnvOr("CRAWL_NAMESERVER", EnvOr("NAMESERVER"));
