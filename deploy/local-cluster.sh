@@ -12,16 +12,18 @@
 # Secure by default: the first `up` in DIR makes a cluster CA, a certificate
 # per process (its role in a crawl://role/ROLE/ID SAN), an admin client
 # certificate, admin and reader tokens and a CRL in DIR/tls (deploy/certs.sh
-# cluster; kept by later runs), and every process runs with mutual TLS
+# cluster; later runs keep them and renew the CRL, valid 30 days), and
+# every process runs with mutual TLS
 # (--tls-cert/--tls-key/--tls-ca/--tls-crl), the name server with
 # --admin-tokens DIR/tls/admin-tokens. --token T makes T the admin token
 # (DIR/tls/admin.token) instead of a random one. --insecure starts the
 # processes without TLS, as before.
 #
 # `up` and `restart` return once every process answers /healthz on its HTTP
-# port and every queue server has registered (within S seconds each, default
-# 30 times CRAWL_TEST_TIME_SCALE), and otherwise fail naming the process and
-# the last lines of its log; a failed `up` stops what it started.
+# port (and, for `up`, every queue server has registered), each within S
+# seconds (default 30 times CRAWL_TEST_TIME_SCALE); otherwise they fail
+# naming the process and the last lines of its log, and a failed `up` stops
+# what it started.
 # DIR/cluster.env then holds `export VAR=value` lines, so `. DIR/cluster.env`
 # is all crawlctl needs: NAMESERVER and CRAWL_NAMESERVER (host:port),
 # CRAWL_TLS_CA, CRAWL_TLS_CERT, CRAWL_TLS_KEY (the admin client certificate),
@@ -33,11 +35,12 @@
 # first bound, so a restarted process is reachable where it was).
 set -euo pipefail
 
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit "${1:-2}"; }
 die() { echo "local-cluster: $*" >&2; exit 1; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
+case "$cmd" in -h|--help|help) usage 0 ;; up|down|restart) ;; *) die "unknown command '$cmd' (up, down, restart; --help)" ;; esac
 dir="" queueservers=2 fetchers=2 hosts_file="" allow_private=0 fetcher_args="" insecure=0 token="" timeout=""
 bin="${CRAWL_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}"
 while [ $# -gt 0 ]; do
@@ -52,7 +55,7 @@ while [ $# -gt 0 ]; do
     --insecure) insecure=1; shift ;;
     --token) token=${2:?--token needs a value}; shift 2 ;;
     --timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     *) die "unknown option $1" ;;
   esac
 done
