@@ -31,7 +31,9 @@
 #       reader-reader, tokens admin.token and reader.token, admin-tokens and
 #       an empty crl.pem. N and M default to 2. A certificate that is
 #       revoked, expires within a day or was not signed by D's CA is issued
-#       again; so is a missing token.
+#       again; so is a missing token; crl.pem is made again when it expires
+#       within 10 days (so running cluster now and then, or crl, from cron,
+#       keeps a long-lived cluster's CRL valid).
 #   certs.sh list --dir D       every certificate the CA issued, with state
 #
 # Exit status: 0 done, 1 failed, 2 bad arguments (a "certs: ..." line on
@@ -355,7 +357,17 @@ do_cluster() {
     fi
     do_token
   done
-  if [ ! -s "$dir/crl.pem" ]; then days="" && do_crl; fi
+  # A CRL that is missing, not the CA's or running out is made again (a
+  # process checking an expired CRL refuses every peer).
+  if ! crl_fresh; then days="" && do_crl; fi
+}
+
+crl_fresh() {  # crl.pem is signed by the CA and valid 10 days more
+  [ -s "$dir/crl.pem" ] || return 1
+  openssl crl -in "$dir/crl.pem" -CAfile "$dir/ca.crt" -noout 2>&1 | grep -q "verify OK" || return 1
+  local next; next=$(openssl crl -in "$dir/crl.pem" -noout -nextupdate 2>/dev/null | cut -d= -f2)
+  next=$(date -u -d "$next" +%s 2>/dev/null) || return 1
+  [ "$next" -gt $(($(date -u +%s) + 10 * 86400)) ]
 }
 
 do_list() {

@@ -2,8 +2,8 @@
 # deploy/certs.sh makes what a secure cluster needs, checked with openssl
 # itself: every certificate chains to the cluster CA and names its role in a
 # crawl://role/ROLE/ID URI SAN; an --expired one is refused as expired; a
-# revoked one is in the CRL; admin-tokens holds the tokens' SHA-256; a second
-# run keeps everything. Then deploy/local-cluster.sh: `up` fails naming a
+# revoked one is in the CRL (renewed before it runs out); admin-tokens
+# holds the tokens' SHA-256; a second run keeps everything. Then deploy/local-cluster.sh: `up` fails naming a
 # fetcher that dies at start-up (and leaves nothing running), and a secure
 # `up` writes a cluster.env that is all crawlctl needs, whose TLS flags
 # survive `restart`.
@@ -138,6 +138,15 @@ grep -qx "admin $(printf chosen-token | sha256sum | cut -d' ' -f1) admin" "$tls/
 [ "$(awk '$3 == "admin"' "$tls/admin-tokens" | wc -l)" = 1 ] || fail "old admin hash kept: $(cat "$tls/admin-tokens")"
 grep -q " reader$" "$tls/admin-tokens" || fail "reader token lost"
 echo "ok: token --value replaces the admin token and its hash"
+
+# --- a CRL running out is renewed by cluster (an expired CRL refuses every peer)
+"$certs" crl --dir "$tls" --days 5 > /dev/null
+"$certs" cluster --dir "$tls" --queueservers 3 --fetchers 2 > /dev/null
+openssl crl -in "$tls/crl.pem" -noout -nextupdate > "$WORK/next"
+next=$(date -u -d "$(cut -d= -f2 "$WORK/next")" +%s)
+[ "$next" -gt $(($(date -u +%s) + 20 * 86400)) ] || fail "cluster kept a CRL that runs out soon: $(cat "$WORK/next")"
+openssl crl -in "$tls/crl.pem" -noout -text | grep -q "Serial Number: $serial" || fail "renewed CRL lost a revoked serial"
+echo "ok: cluster renews a CRL that runs out within 10 days, keeping its revocations"
 
 # --- bad arguments: exit 2 and a certs: line, nothing written
 expect_usage() {  # expect_usage DESCRIPTION ARGS...
