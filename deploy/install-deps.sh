@@ -18,7 +18,8 @@
 #            shared library the binaries link is in here (checked by
 #            tests/deploy/runtime_libs_test.sh)
 #   deploy   the deploy stage: a container engine, debootstrap for the base
-#            image, docker-compose, Prometheus and promtool, systemd-analyze
+#            image, docker-compose, Prometheus and promtool, systemd-analyze,
+#            node and npm for the Kubernetes schema check
 # Idempotent: packages already present are skipped, so a second run is fast
 # and makes no network request at all.
 set -euo pipefail
@@ -80,7 +81,15 @@ DEPLOY=(
   prometheus
   # systemd-analyze verify on deploy/systemd/*.service
   systemd
+  # tests/deploy/k8s_test.sh: the Kubernetes OpenAPI schema validators
+  # (kubernetes-models, from the npm registry)
+  nodejs npm
 )
+
+# Packages whose command another package may already provide (NodeSource's
+# nodejs bundles npm and conflicts with Debian's npm): skipped when the
+# command is there.
+declare -A COMMAND_OF=([npm]=npm)
 
 group_list() {  # group_list NAME: that group's packages, one a line
   case "$1" in
@@ -95,7 +104,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --print) group_list "${2:?--print needs a group}" | awk '!seen[$0]++'; exit 0 ;;
     --build|--test|--bench|--runtime|--deploy|--all) groups+=("${1#--}"); shift ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "install-deps: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -105,6 +114,7 @@ mapfile -t PACKAGES < <(for g in "${groups[@]}"; do group_list "$g"; done | awk 
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
+  if [ -n "${COMMAND_OF[$pkg]:-}" ] && command -v "${COMMAND_OF[$pkg]}" > /dev/null; then continue; fi
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$pkg")
   fi
