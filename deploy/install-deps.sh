@@ -15,8 +15,9 @@
 #   bench    the benchmarks' extra reference libraries
 #   runtime  what the built binaries need to run, and the tools around them
 #            (openssl for deploy/certs.sh, curl for health checks); every
-#            shared library the binaries link is in here (checked by
-#            tests/deploy/runtime_libs_test.sh)
+#            shared library the binaries link is in here or a dependency
+#            of what is (tests/deploy/check_runtime_libs.py, and the image
+#            test runs every binary there)
 #   deploy   the deploy stage: a container engine, debootstrap for the base
 #            image, docker-compose, Prometheus and promtool, systemd-analyze,
 #            node and npm for the Kubernetes schema check
@@ -64,8 +65,8 @@ BENCH=(
 # (Debian bookworm's names), plus the tools an operator needs beside them.
 RUNTIME=(
   libgrpc++1.51 libgrpc29 libprotobuf32 librocksdb7.8 libpsl5 libidn2-0 publicsuffix libstemmer0d
-  libjemalloc2 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0
-  libssl3 zlib1g libboost-url1.81.0 libboost-system1.81.0 libc-ares2 libabsl20220623
+  libjemalloc2 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0
+  libssl3 zlib1g libc-ares2 libabsl20220623
   ca-certificates
   # deploy/certs.sh makes the cluster's CA, certificates and tokens
   openssl

@@ -44,6 +44,7 @@ _deploy_exit() {
       kill -TERM "$(cat "$DEPLOY_TMP/exec/containerd/containerd.pid")" 2>/dev/null
     fi
     if [ $rc -ne 0 ]; then echo "== dockerd log (last 20 lines)" >&2; tail -n 20 "$DEPLOY_TMP/dockerd.log" >&2; fi
+    rm -f "${CRAWL_DOCKER_ROOT:-/var/tmp/crawl-test-docker}.pid"
   fi
   if [ $rc -eq 0 ]; then rm -rf "$DEPLOY_TMP"; else echo "(kept $DEPLOY_TMP)" >&2; fi
   exit $rc
@@ -64,11 +65,24 @@ docker_up() {
     log "waiting for another test's private dockerd on $root"
     flock 9
   fi
+  # A private dockerd an earlier run left behind (it was killed before its
+  # cleanup) still uses this data root: stop it first, by its recorded pid.
+  local stale
+  stale=$(cat "$root.pid" 2>/dev/null || true)
+  if [ -n "$stale" ] && tr '\0' ' ' < "/proc/$stale/cmdline" 2>/dev/null | grep -q -- "dockerd .*--data-root $root "; then
+    log "stopping dockerd $stale left by an earlier run on $root"
+    kill -TERM "$stale" 2>/dev/null || true
+    local i
+    for i in $(seq 1 300); do kill -0 "$stale" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$stale" 2>/dev/null || true
+  fi
   export DOCKER_HOST="unix://$DEPLOY_TMP/docker.sock"
+  # 8>&- 9>&-: dockerd must not hold the tests' locks (it would outlive a killed test).
   dockerd --bridge=none --iptables=false --ip6tables=false --ip-forward=false --ip-masq=false \
     --data-root "$root" --exec-root "$DEPLOY_TMP/exec" -H "$DOCKER_HOST" \
-    --pidfile "$DEPLOY_TMP/dockerd.pid" > "$DEPLOY_TMP/dockerd.log" 2>&1 &
+    --pidfile "$DEPLOY_TMP/dockerd.pid" > "$DEPLOY_TMP/dockerd.log" 2>&1 8>&- 9>&- &
   _dockerd_pid=$!
+  echo "$_dockerd_pid" > "$root.pid"
   local i
   for i in $(seq 1 300); do
     $DOCKER info >/dev/null 2>&1 && { log "private dockerd $_dockerd_pid up (data root $root)"; return 0; }

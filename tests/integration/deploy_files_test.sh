@@ -10,6 +10,8 @@
 #    (tests/deploy/check_k8s.py; the OpenAPI schema is tests/deploy/k8s_test.sh's);
 #  - the systemd units: `systemd-analyze verify` clean, sandboxed
 #    (tests/deploy/systemd_test.sh, with this build's binaries);
+#  - every shared library the binaries link comes with install-deps.sh's
+#    runtime group, the image's package list (check_runtime_libs.py);
 #  - the processes' real /metrics: a small crawl on a local cluster, then
 #    `promtool check metrics` on each process's /metrics, and every metric
 #    the Grafana dashboard queries is among them (check_dashboard.py).
@@ -27,6 +29,9 @@ echo "ok: docker-compose config accepts deploy/docker-compose.yml, alone and wit
 python3 "$SRC/tests/deploy/check_k8s.py" "$SRC/deploy/k8s/crawl.yaml" "$WORK/secrets.yaml" || fail "k8s manifests"
 
 bash "$SRC/tests/deploy/systemd_test.sh" "$BIN" || fail "systemd units"
+
+python3 "$SRC/tests/deploy/check_runtime_libs.py" "$BIN" "$SRC/deploy/install-deps.sh" ||
+  fail "install-deps.sh's runtime group misses a library the binaries link"
 
 # The metrics of real processes, after a small crawl.
 web=(--seed 3 --hosts 4 --pages 1500)
