@@ -25,7 +25,9 @@
 # row says "cut by timeout".
 # Addresses: testweb on ${TW_BIND_BASE:-127.21.0.0}+i port 80, nginx on
 # ${NGINX_ADDR_PREFIX:-127.22.0}.i:8080 (set them to run two at once).
-# LIST is comma-separated; tools: crawler, wget2-1, wget2-8, crawlee-1, crawlee-8.
+# LIST is comma-separated; tools: crawler (mutual TLS, local-cluster.sh's
+# default), crawler-insecure (the same cluster in plain text: TLS's cost is
+# the difference), wget2-1, wget2-8, crawlee-1, crawlee-8.
 # --crawl-args (crawlctl start flags) defaults to following every link of a
 # page (--max-links-per-page 20000 --max-links-after-prune 20000), as the
 # peers do: the crawler's default keeps 50 links per page after pruning
@@ -164,14 +166,16 @@ cluster_rss_mb() {  # sum of VmHWM over the cluster's processes, MB
   echo $((kb / 1024))
 }
 
-run_crawler() {  # run_crawler SITE START
-  local site=$1 start=$2 hosts_arg=() scope
+run_crawler() {  # run_crawler SITE START [insecure]
+  local site=$1 start=$2 hosts_arg=() scope security=() label=crawler
+  if [ "${3:-}" = insecure ]; then security=(--insecure); label=crawler-insecure; fi
   # Same host only, like the peers (testweb: every host of the universe).
   scope=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.urlsplit(sys.argv[1]).hostname)' "$start")
   if [ "$site" = testweb ]; then hosts_arg=(--hosts-file "$work/tw-hosts"); scope='*.test'; fi
   rm -rf "$work/cluster"
   CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers "$queueservers" \
-    --fetchers "$fetchers" "${hosts_arg[@]}" --allow-private --fetcher-args "$fetcher_args" > /dev/null
+    --fetchers "$fetchers" "${hosts_arg[@]}" --allow-private --fetcher-args "$fetcher_args" "${security[@]}" > /dev/null
+  unset CRAWL_TLS_CA CRAWL_TLS_CERT CRAWL_TLS_KEY CRAWL_TOKEN_FILE
   . "$work/cluster/cluster.env"
   export CRAWL_NAMESERVER=$NAMESERVER
   echo "$start" > "$work/seeds.txt"
@@ -213,10 +217,10 @@ with open(path, "a") as f:
     u, p, b = d.get("urls_seen", 0), d.get("pages_fetched", 0), d.get("bytes_fetched", 0)
     f.write(f"{site}\t{tool}\t{u}\t{p}\t{b}\t{store_bytes}\t{store_bytes / max(u, 1):.0f}\t{store_bytes / max(p, 1):.0f}\t{b / max(p, 1):.0f}\n")
 PY
-  cp "$work/crawl.log" "$out/crawl-$site-${queueservers}q${fetchers}f.log"
+  cp "$work/crawl.log" "$out/crawl-$site-$label-${queueservers}q${fetchers}f.log"
   # The processes' own logs, for where the wall time went (schedules, ships).
-  mkdir -p "$out/logs-$site-${queueservers}q${fetchers}f"
-  cp "$work"/cluster/*.log "$out/logs-$site-${queueservers}q${fetchers}f/" 2> /dev/null || true
+  mkdir -p "$out/logs-$site-$label-${queueservers}q${fetchers}f"
+  cp "$work"/cluster/*.log "$out/logs-$site-$label-${queueservers}q${fetchers}f/" 2> /dev/null || true
   local counts
   counts=$(python3 - "$work/crawl.log" <<'PY'
 import sys, re
@@ -233,7 +237,7 @@ PY
 )
   local pages all
   read -r pages all <<< "$counts"
-  python3 - "$site" "crawler-${queueservers}q${fetchers}f" "$pages" "$all" "$t0" "$t1" "$k0" "$k1" "$hz" "$rss" "$state" >> "$results" <<'PY'
+  python3 - "$site" "$label-${queueservers}q${fetchers}f" "$pages" "$all" "$t0" "$t1" "$k0" "$k1" "$hz" "$rss" "$state" >> "$results" <<'PY'
 import sys
 site, tool, pages, allf, t0, t1, k0, k1, hz, rss, state = sys.argv[1:]
 pages, allf, wall, cpu = int(pages), int(allf), float(t1) - float(t0), (int(k1) - int(k0)) / int(hz)
@@ -300,6 +304,7 @@ for site in ${sites//,/ }; do
     echo "crawl_throughput: $site $tool (load $(cut -d' ' -f1 /proc/loadavg))" >&2
     case "$tool" in
       crawler) run_crawler "$site" "$start" ;;
+      crawler-insecure) run_crawler "$site" "$start" insecure ;;
       wget2-*) run_wget2 "$site" "$start" "${tool#wget2-}" ;;
       crawlee-*) run_crawlee "$site" "$start" "${tool#crawlee-}" ;;
       *) die "unknown tool $tool" ;;

@@ -5,7 +5,9 @@
 // an empty request.
 //
 //   rpc_probe ADDRESS SERVICE/METHOD [--tls-ca F --tls-cert F --tls-key F]
-//             [--token T] [--peer-role ROLE] [--crawl-id N]
+//             [--token T] [--peer-role ROLE] [--crawl-id N] [--raw FILE]
+// --raw sends FILE's bytes as the request as they are (malformed or
+// oversized requests).
 // Prints "CODE message" (CODE as grpc::StatusCode's name, OK on success)
 // and exits 0; exits 2 on bad arguments.
 #include <CLI/CLI.hpp>
@@ -19,6 +21,7 @@
 #include <mutex>
 
 #include "common/grpc_util.h"
+#include "common/process.h"
 #include "common/security/process_security.h"
 #include "proto/crawl.pb.h"
 
@@ -84,6 +87,8 @@ int main(int argc, char** argv) {
   app.add_option("--token", token, "Bearer token to send");
   app.add_option("--peer-role", peer_role, "Role the server must hold")->capture_default_str();
   app.add_option("--crawl-id", crawl_id, "Crawl id for forged results");
+  std::string raw_file;
+  app.add_option("--raw", raw_file, "Send this file's bytes as the request");
   crawl::security::AddTlsFlags(app, tls);
   CLI11_PARSE(app, argc, argv);
   auto role = crawl::security::ParseRole(peer_role);
@@ -99,7 +104,15 @@ int main(int argc, char** argv) {
   grpc::ClientContext ctx;
   crawl::SetTimeout(ctx, std::chrono::seconds(10));
   if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
-  const std::string body = RequestFor(method, crawl_id);
+  std::string body = RequestFor(method, crawl_id);
+  if (!raw_file.empty()) {
+    auto bytes = crawl::ReadFile(raw_file);
+    if (!bytes.ok()) {
+      std::cerr << "rpc_probe: " << bytes.status().message() << "\n";
+      return 2;
+    }
+    body = std::move(*bytes);
+  }
   grpc::Slice slice(body);
   grpc::ByteBuffer request(&slice, 1);
   grpc::ByteBuffer response;
