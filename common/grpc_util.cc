@@ -63,8 +63,8 @@ Status FromGrpc(const grpc::Status& s, const std::string& what) {
   }
 }
 
-Result<GrpcServer> StartGrpcServer(const std::string& listen,
-                                   const std::vector<grpc::Service*>& services) {
+Result<GrpcServer> StartGrpcServer(const std::string& listen, const std::vector<grpc::Service*>& services,
+                                   int max_request_bytes) {
   RouteGrpcLogs();
   // Every service answers grpc.health.v1.Health (SERVING while up) and
   // server reflection, so grpc_health_probe and grpcurl work against it.
@@ -75,7 +75,7 @@ Result<GrpcServer> StartGrpcServer(const std::string& listen,
   });
   GrpcServer out;
   grpc::ServerBuilder builder;
-  builder.SetMaxReceiveMessageSize(kMaxRequestBytes);
+  builder.SetMaxReceiveMessageSize(max_request_bytes);
   builder.SetMaxSendMessageSize(256 * 1024 * 1024);
   // gRPC sets SO_REUSEPORT by default, which lets a second server silently
   // share a port that is in use; we want a clear "cannot listen" instead.

@@ -24,6 +24,9 @@ namespace crawl {
 // RESOURCE_EXHAUSTED before any handler runs). A result batch of 400 pages
 // with their links, mini indexes and cached bodies stays below it.
 inline constexpr int kMaxRequestBytes = 256 * 1024 * 1024;
+// The name server's requests are admin calls and heartbeats; a seed list of
+// a million URLs is about 60 MB.
+inline constexpr int kMaxNameServerRequestBytes = 64 * 1024 * 1024;
 
 // Sets a deadline `timeout` from now on `ctx`.
 void SetTimeout(grpc::ClientContext& ctx, std::chrono::milliseconds timeout);
@@ -42,8 +45,9 @@ struct GrpcServer {
 // bound. The services must outlive the server. Health checking
 // (grpc.health.v1) and server reflection are on for every server. The
 // installed transport's credentials secure it; requests over
-// kMaxRequestBytes are refused.
+// `max_request_bytes` are refused.
 [[nodiscard]] Result<GrpcServer> StartGrpcServer(const std::string& listen,
-                                                 const std::vector<grpc::Service*>& services);
+                                                 const std::vector<grpc::Service*>& services,
+                                                 int max_request_bytes = kMaxRequestBytes);
 
 }  // namespace crawl

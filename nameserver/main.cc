@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   };
   http_server.HandleProtected("/status", page);
   http_server.HandleProtected("/", page);
-  auto server = crawl::StartGrpcServer(listen, {&service});
+  auto server = crawl::StartGrpcServer(listen, {&service}, crawl::kMaxNameServerRequestBytes);
   if (!server.ok()) return fail(server.status().message());
   // HTTP first: the gRPC port file is the readiness signal for both.
   if (auto s = crawl::StartAdminHttp("nameserver", http, http_server); !s.ok()) return fail(s.message());

@@ -100,7 +100,12 @@ int main(int argc, char** argv) {
     std::cerr << "rpc_probe: " << s.message() << "\n";
     return 2;
   }
-  grpc::GenericStub stub(crawl::MakeChannel(address, {*role}));
+  // Sends up to 1 GiB, so the server's own limit is what refuses a request.
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(1 << 30);
+  args.SetMaxReceiveMessageSize(1 << 30);
+  grpc::GenericStub stub(grpc::CreateCustomChannel(
+      address, crawl::security::CurrentTransport()->ChannelCredentials({*role}), args));
   grpc::ClientContext ctx;
   crawl::SetTimeout(ctx, std::chrono::seconds(10));
   if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);

@@ -86,6 +86,19 @@ done
 expect PERMISSION_DENIED "$qs_address" queueserver crawl.v1.QueueServer/EndCrawl fetcher
 expect PERMISSION_DENIED "$NAMESERVER" nameserver crawl.v1.NameServer/Heartbeat reader
 
+# Limits at the door: a malformed or an oversized request from an admin is
+# refused before any handler runs (gRPC's codes: INTERNAL for a body that
+# does not parse, RESOURCE_EXHAUSTED past the server's receive limit).
+admin=(--tls-ca "$tls/ca.crt" --tls-cert "$tls/admin-crawlctl.crt" --tls-key "$tls/admin-crawlctl.key")
+printf '\xff\xff\xff\xff\x0f\x12' > "$WORK/garbage.bin"
+got=$("$probe" "$NAMESERVER" crawl.v1.NameServer/StartCrawl "${admin[@]}" --raw "$WORK/garbage.bin")
+[ "${got%% *}" = INTERNAL ] || [ "${got%% *}" = INVALID_ARGUMENT ] || fail "malformed StartCrawl: $got"
+head -c $((65 * 1024 * 1024)) /dev/zero > "$WORK/big.bin"
+got=$("$probe" "$NAMESERVER" crawl.v1.NameServer/StartCrawl "${admin[@]}" --raw "$WORK/big.bin")
+[ "${got%% *}" = RESOURCE_EXHAUSTED ] || fail "a 65 MiB StartCrawl was not refused at the door: $got"
+rm -f "$WORK/big.bin"
+echo "ok: malformed and oversized requests refused"
+
 status_json "$WORK/after.json"
 python3 - "$WORK/before.json" "$WORK/after.json" <<'PY'
 import json, sys
