@@ -18,8 +18,8 @@
 #       revokes D/NAME.crt (or any certificate the CA issued, D/newcerts/)
 #       and regenerates D/crl.pem
 #   certs.sh crl --dir D [--days N]
-#       regenerates D/crl.pem, valid N days (30): renew it before then,
-#       a process checking an expired CRL refuses every peer
+#       regenerates D/crl.pem, valid N days (30): renew it before then
+#       (a process keeps enforcing an expired CRL and warns in its log)
 #   certs.sh token --dir D --role admin|reader --name NAME [--value T|-]
 #       a random token (or T; "-" reads it from stdin) in D/NAME.token
 #       (mode 600), its SHA-256 in D/admin-tokens as "ROLE SHA256HEX NAME"
@@ -358,7 +358,7 @@ do_cluster() {
     do_token
   done
   # A CRL that is missing, not the CA's or running out is made again (a
-  # process checking an expired CRL refuses every peer).
+  # process keeps enforcing an expired CRL, but warns in its log).
   if ! crl_fresh; then days="" && do_crl; fi
 }
 

@@ -67,6 +67,12 @@ Status RevocationList::LoadLocked() {
   }
   if (!signed_by_ca)
     return Status::InvalidArgument("--tls-crl " + crl_path_ + " is not signed by a CA in --tls-ca " + ca_path_);
+  // A CRL past its nextUpdate still names what was revoked: it stays in
+  // force, with a warning, rather than locking every peer out of the
+  // cluster because a renewal was missed (OpenSSL's CRL check would refuse).
+  const ASN1_TIME* next = X509_CRL_get0_nextUpdate(crl->get());
+  if (next != nullptr && X509_cmp_current_time(next) < 0)
+    spdlog::warn("--tls-crl {} is past its next update: renew it (deploy/certs.sh crl)", crl_path_);
   crl_.reset(crl->release());
   mtime_ = mtime;
   file_size_ = ec ? 0 : size;
