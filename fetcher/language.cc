@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fetcher/frequent_words.h"
-#include "fetcher/tokenizer.h"
+#include "common/text/tokenizer.h"
 
 namespace crawl::fetcher {
 namespace {

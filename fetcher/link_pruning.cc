@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "fetcher/tokenizer.h"
+#include "common/text/tokenizer.h"
 
 namespace crawl::fetcher {
 

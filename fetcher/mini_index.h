@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "fetcher/stemmer.h"
+#include "common/text/stemmer.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::fetcher {

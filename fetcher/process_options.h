@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fetcher/link_pruning.h"
-#include "fetcher/stemmer.h"
+#include "common/text/stemmer.h"
 
 namespace crawl::fetcher {
 

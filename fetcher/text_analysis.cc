@@ -6,7 +6,7 @@
 #include "fetcher/description.h"
 #include "fetcher/language.h"
 #include "fetcher/mini_index.h"
-#include "fetcher/tokenizer.h"
+#include "common/text/tokenizer.h"
 
 namespace crawl::fetcher {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fetcher/stemmer.h"
+#include "common/text/stemmer.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::fetcher {

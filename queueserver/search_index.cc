@@ -12,7 +12,7 @@
 #include "common/cld.h"
 #include "common/hash.h"
 #include "common/url.h"
-#include "fetcher/tokenizer.h"
+#include "common/text/tokenizer.h"
 #include "queueserver/doc_map.h"
 
 namespace crawl::queueserver {

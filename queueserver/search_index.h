@@ -40,7 +40,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "fetcher/stemmer.h"
+#include "common/text/stemmer.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/doc_map.h"
 #include "queueserver/postings_codec.h"

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "common/hash.h"
-#include "fetcher/stemmer.h"
-#include "fetcher/tokenizer.h"
+#include "common/text/stemmer.h"
+#include "common/text/tokenizer.h"
 
 namespace crawl::queueserver {
 namespace {

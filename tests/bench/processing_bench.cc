@@ -33,7 +33,7 @@
 #include "tests/bench/bench_util.h"
 #include "common/html_links.h"
 #include "fetcher/page_processor.h"
-#include "fetcher/tokenizer.h"
+#include "common/text/tokenizer.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;

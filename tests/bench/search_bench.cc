@@ -32,7 +32,7 @@
 #include "tests/bench/bench_util.h"
 #include "common/clock.h"
 #include "common/hash.h"
-#include "fetcher/stemmer.h"
+#include "common/text/stemmer.h"
 #include "queueserver/queue_store.h"
 #include "queueserver/search_index.h"
 

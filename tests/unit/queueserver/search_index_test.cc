@@ -13,8 +13,8 @@
 
 #include "common/clock.h"
 #include "common/hash.h"
-#include "fetcher/stemmer.h"
-#include "fetcher/tokenizer.h"
+#include "common/text/stemmer.h"
+#include "common/text/tokenizer.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/queue_store.h"
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "common/hash.h"
-#include "fetcher/stemmer.h"
+#include "common/text/stemmer.h"
 
 using namespace crawl::queueserver;
 

@@ -1,5 +1,5 @@
 // Snowball stemming over libstemmer (stemmer.h).
-#include "fetcher/stemmer.h"
+#include "common/text/stemmer.h"
 
 #include <libstemmer.h>
 

@@ -1,5 +1,5 @@
 // Word tokens (fetcher/tokenizer.h).
-#include "fetcher/tokenizer.h"
+#include "common/text/tokenizer.h"
 
 #include <catch2/catch.hpp>
 #include <vector>

@@ -1,5 +1,5 @@
 // Word tokens of UTF-8 text (tokenizer.h).
-#include "fetcher/tokenizer.h"
+#include "common/text/tokenizer.h"
 
 #include <array>
 
