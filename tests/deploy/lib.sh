@@ -45,6 +45,9 @@ _deploy_exit() {
     fi
     if [ $rc -ne 0 ]; then echo "== dockerd log (last 20 lines)" >&2; tail -n 20 "$DEPLOY_TMP/dockerd.log" >&2; fi
     rm -f "${CRAWL_DOCKER_ROOT:-/var/tmp/crawl-test-docker}.pid"
+    # dockerd leaves its default network namespace mounted in its exec root.
+    awk -v d="$DEPLOY_TMP/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r |
+      while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
   fi
   if [ $rc -eq 0 ]; then rm -rf "$DEPLOY_TMP"; else echo "(kept $DEPLOY_TMP)" >&2; fi
   exit $rc
