@@ -73,7 +73,7 @@ std::string LanguageFromWords(std::string_view text) {
   std::size_t tokens = 0;
   std::string token;
   std::size_t pos = 0;
-  while (tokens < kLanguageSampleTokens && NextToken(text, &pos, &token)) {
+  while (tokens < kLanguageSampleTokens && text::NextToken(text, &pos, &token)) {
     ++tokens;
     ++counted[token];
   }

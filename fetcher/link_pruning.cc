@@ -66,7 +66,7 @@ double LinkPruner::EffectiveTerms(std::string_view anchor) {
   auto& cache = cache_->effective_terms;
   if (auto it = cache.find(anchor); it != cache.end()) return it->second;
   std::size_t terms = 0;
-  ForEachToken(anchor, [&](std::string_view) { ++terms; });
+  text::ForEachToken(anchor, [&](std::string_view) { ++terms; });
   const double value = terms == 0 ? 0.0
                                   : static_cast<double>(terms) * static_cast<double>(GzippedLength(anchor) + 1) /
                                         static_cast<double>(anchor.size() + 1);

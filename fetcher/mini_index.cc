@@ -34,12 +34,12 @@ using TermCache = std::unordered_map<std::string, TermInfo, WordHash, WordEqual>
 
 // The per-thread (word -> term, term id) cache of one stemmer algorithm
 // ("" for none), shared by all pages of this thread.
-TermCache& CacheFor(Stemmer* stemmer) {
+TermCache& CacheFor(text::Stemmer* stemmer) {
   thread_local std::unordered_map<std::string_view, TermCache> caches;
   return caches[stemmer != nullptr ? stemmer->algorithm() : std::string_view()];
 }
 
-const TermInfo& LookupTerm(TermCache& cache, Stemmer* stemmer, std::string_view word) {
+const TermInfo& LookupTerm(TermCache& cache, text::Stemmer* stemmer, std::string_view word) {
   if (auto it = cache.find(word); it != cache.end()) return it->second;
   if (cache.size() >= MiniIndexBuilder::kMaxCachedTerms) cache.clear();
   std::string term(stemmer != nullptr ? stemmer->Stem(word) : word);
@@ -94,7 +94,7 @@ std::vector<std::pair<std::string_view, uint32_t>> MiniIndexBuilder::CountWords(
   return out;
 }
 
-void MiniIndexBuilder::Finish(Stemmer* stemmer, v1::MiniIndex* out) const {
+void MiniIndexBuilder::Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const {
   if (stemmer != nullptr && !stemmer->ok()) stemmer = nullptr;
   out->Clear();
   out->set_stem_language(stemmer != nullptr ? std::string(stemmer->algorithm()) : std::string());

@@ -68,7 +68,7 @@ class MiniIndexBuilder {
 
   // Stems every word with `stemmer` (null or !ok(): terms are the words)
   // and writes the index (terms in order of first occurrence).
-  void Finish(Stemmer* stemmer, v1::MiniIndex* out) const;
+  void Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const;
 
  private:
   void Grow();

@@ -34,7 +34,7 @@ struct ProcessOptions {
 // State a processing thread reuses between pages (stemmers, compressor).
 // Not thread-safe: one per thread.
 struct ProcessingContext {
-  StemmerCache stemmers;
+  text::StemmerCache stemmers;
   LinkPruner pruner;
 };
 

@@ -13,14 +13,14 @@ namespace crawl::fetcher {
 uint64_t TextHash(std::string_view text) {
   std::string words;
   words.reserve(text.size());
-  ForEachToken(text, [&](std::string_view t) {
+  text::ForEachToken(text, [&](std::string_view t) {
     if (!words.empty()) words.push_back(' ');
     words.append(t);
   });
   return hash::Hash8(words);
 }
 
-void AnalyzeText(const TextInput& input, const TextOptions& options, StemmerCache& stemmers,
+void AnalyzeText(const TextInput& input, const TextOptions& options, text::StemmerCache& stemmers,
                  v1::FetchRecord* record) {
   MiniIndexBuilder index(options.max_index_positions);
   // The hashed text: title and body words, one space apart.
@@ -34,7 +34,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, StemmerCach
   };
 
   std::size_t pos = 0;
-  while (NextToken(input.title, &pos, &token)) add_token(token);
+  while (text::NextToken(input.title, &pos, &token)) add_token(token);
   index.EndTitle();
 
   // Body, sentence by sentence, so sentences know their positions.
@@ -43,7 +43,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, StemmerCach
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     spans[k].first = index.positions();
     pos = 0;
-    while (NextToken(pieces[k], &pos, &token)) add_token(token);
+    while (text::NextToken(pieces[k], &pos, &token)) add_token(token);
     spans[k].second = index.positions();
   }
   record->set_text_hash(hash::Hash8(hashed));
@@ -78,7 +78,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, StemmerCach
 
   for (std::string_view anchor : input.anchors) {
     pos = 0;
-    while (NextToken(anchor, &pos, &token)) index.AddAnchorWord(index.Intern(token));
+    while (text::NextToken(anchor, &pos, &token)) index.AddAnchorWord(index.Intern(token));
   }
   index.Finish(&stemmers.For(language.language), record->mutable_mini_index());
 }

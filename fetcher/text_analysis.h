@@ -36,7 +36,7 @@ struct TextOptions {
 
 // Sets record->language, language_source, description, text_hash and
 // mini_index.
-void AnalyzeText(const TextInput& input, const TextOptions& options, StemmerCache& stemmers,
+void AnalyzeText(const TextInput& input, const TextOptions& options, text::StemmerCache& stemmers,
                  v1::FetchRecord* record);
 
 // The content hash of DESIGN.md section 6: 8-byte hash (common/hash.h) of

@@ -287,7 +287,7 @@ Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest&
   return SearchJob([prepared = std::move(*prepared), options, language, clock = clock_,
                     crawl_id = crawl_.crawl_id()](v1::SearchResponse* resp) -> Status {
     // Its own stemmer: the index's are in use by indexing meanwhile.
-    fetcher::Stemmer stemmer(language);
+    text::Stemmer stemmer(language);
     auto searched = SearchIndex::Run(*prepared, options, *clock, stemmer);
     if (!searched.ok()) return searched.status();
     const SearchOutcome& outcome = *searched;

@@ -124,10 +124,10 @@ bool HasPhrase(const std::vector<size_t>& phrase, const std::vector<const Postin
 
 // Distinct clause terms among the stemmed words of `text`, and its word count.
 std::pair<uint32_t, uint32_t> MatchWords(std::string_view text, const QueryClause& clause,
-                                         fetcher::Stemmer& stemmer) {
+                                         text::Stemmer& stemmer) {
   std::set<size_t> matched;
   uint32_t words = 0;
-  fetcher::ForEachToken(text, [&](std::string_view w) {
+  text::ForEachToken(text, [&](std::string_view w) {
     ++words;
     const std::string_view stem = stemmer.Stem(w);
     for (size_t t = 0; t < clause.terms.size(); ++t) {
@@ -390,11 +390,11 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   if (!links_seen_.insert(seen_key).second) return false;
   const std::string host = url::HostOf(link.url());
   if (host.empty()) return false;
-  fetcher::Stemmer& stemmer = stemmers_.For(iso_language.empty() ? "en" : iso_language);
+  text::Stemmer& stemmer = stemmers_.For(iso_language.empty() ? "en" : iso_language);
   std::map<std::string, std::vector<uint32_t>> stems;
   std::string text;
   uint32_t position = 0;
-  fetcher::ForEachToken(link.anchor_text(), [&](std::string_view w) {
+  text::ForEachToken(link.anchor_text(), [&](std::string_view w) {
     if (IsAnchorStopWord(w)) return;
     if (!text.empty()) text.push_back(' ');
     text.append(w);
@@ -894,7 +894,7 @@ Status SearchIndex::DocAt(const PreparedSearch& p, uint32_t part, uint32_t place
   return Status::Ok();
 }
 void SearchIndex::ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
-                           const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit) {
+                           const std::vector<const Posting*>& postings, text::Stemmer& stemmer, SearchHit* hit) {
   const auto n_docs = static_cast<double>(std::max<uint64_t>(p.documents, 1));
   const double l_avg = static_cast<double>(p.total_length) / n_docs;
   hit->doc_rank = doc_rank;
@@ -928,7 +928,7 @@ void SearchIndex::ScoreHit(const PreparedSearch& p, const QueryClause& clause, c
   hit->bonus = Bonus(in, p.options.bonus);
 }
 
-std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause, fetcher::Stemmer& stemmer) {
+std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause, text::Stemmer& stemmer) {
   if (s.nosnippet || s.link) return {};
   std::string out;
   for (const std::string& sentence : s.description) {
@@ -942,7 +942,7 @@ std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause,
 }
 
 Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOptions& options, const Clock& clock,
-                                          fetcher::Stemmer& stemmer) {
+                                          text::Stemmer& stemmer) {
   auto prepared = Prepare(query);
   if (!prepared.ok()) return prepared.status();
   return Run(**prepared, options, clock, stemmer);
@@ -999,7 +999,7 @@ Status SearchIndex::PreparedList(const PreparedSearch& p, uint32_t part, uint64_
 }
 
 Result<SearchOutcome> SearchIndex::Run(const PreparedSearch& p, const SearchOptions& options, const Clock& clock,
-                                       fetcher::Stemmer& stemmer) {
+                                       text::Stemmer& stemmer) {
   const Query& query = p.query;
   SearchOutcome out;
   const uint32_t wanted = options.max_matches == 0 ? 200 : options.max_matches;

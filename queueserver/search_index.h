@@ -222,7 +222,7 @@ class SearchIndex {
   // are read from the journal; corrupt records are an error. Documents added
   // since the last Flush are flushed first.
   [[nodiscard]] Result<SearchOutcome> Search(const Query& query, const SearchOptions& options, const Clock& clock,
-                                             fetcher::Stemmer& stemmer);
+                                             text::Stemmer& stemmer);
   // Search in two steps: Prepare (flushes, then copies what the walk needs
   // from memory and snapshots the store; REQUIRES: the caller's exclusive
   // access to the index, as every other method) and Run (the walk, reading
@@ -231,7 +231,7 @@ class SearchIndex {
   // thread (the index's own are, by indexing: give Run a Stemmer of its own).
   [[nodiscard]] Result<std::shared_ptr<const PreparedSearch>> Prepare(const Query& query);
   [[nodiscard]] static Result<SearchOutcome> Run(const PreparedSearch& prepared, const SearchOptions& options,
-                                                 const Clock& clock, fetcher::Stemmer& stemmer);
+                                                 const Clock& clock, text::Stemmer& stemmer);
 
   // Writes the postings and term statistics of the documents added since
   // the last Flush to the journal, one postings chunk per term and partition.
@@ -247,7 +247,7 @@ class SearchIndex {
 
   [[nodiscard]] uint64_t documents() const { return documents_; }
   [[nodiscard]] uint64_t partitions() const { return partitions_.size(); }
-  [[nodiscard]] fetcher::Stemmer& StemmerFor(const std::string& iso_language) { return stemmers_.For(iso_language); }
+  [[nodiscard]] text::Stemmer& StemmerFor(const std::string& iso_language) { return stemmers_.For(iso_language); }
 
   // Words dropped from anchor text (DESIGN.md 7: "click", "here", ...).
   [[nodiscard]] static bool IsAnchorStopWord(std::string_view word);
@@ -346,8 +346,8 @@ class SearchIndex {
   std::string SummaryBytes(const DocSummary& s) const;
   [[nodiscard]] static Result<DocSummary> ParseSummary(std::string_view bytes);
   static void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
-                       const std::vector<const Posting*>& postings, fetcher::Stemmer& stemmer, SearchHit* hit);
-  static std::string Snippet(const DocSummary& s, const QueryClause& clause, fetcher::Stemmer& stemmer);
+                       const std::vector<const Posting*>& postings, text::Stemmer& stemmer, SearchHit* hit);
+  static std::string Snippet(const DocSummary& s, const QueryClause& clause, text::Stemmer& stemmer);
 
   IndexOptions options_;
   std::unique_ptr<MemoryIndexJournal> own_journal_;
@@ -387,7 +387,7 @@ class SearchIndex {
   // The description weight as a step function of the position: (first
   // position of a step, weight of the sentences covering it), sorted.
   std::vector<std::pair<uint32_t, double>> scratch_steps_;
-  fetcher::StemmerCache stemmers_;
+  text::StemmerCache stemmers_;
 };
 
 }  // namespace crawl::queueserver

@@ -34,7 +34,7 @@ std::vector<std::string_view> SplitAlternatives(std::string_view text) {
   return out;
 }
 
-size_t AddTerm(QueryClause* c, fetcher::Stemmer& stemmer, std::string_view word) {
+size_t AddTerm(QueryClause* c, text::Stemmer& stemmer, std::string_view word) {
   std::string stem(stemmer.Stem(word));
   c->words.emplace_back(word);
   auto it = std::find(c->terms.begin(), c->terms.end(), stem);
@@ -44,7 +44,7 @@ size_t AddTerm(QueryClause* c, fetcher::Stemmer& stemmer, std::string_view word)
   return c->terms.size() - 1;
 }
 
-Result<QueryClause> ParseClause(std::string_view text, fetcher::Stemmer& stemmer) {
+Result<QueryClause> ParseClause(std::string_view text, text::Stemmer& stemmer) {
   QueryClause c;
   size_t i = 0;
   while (i < text.size()) {
@@ -57,7 +57,7 @@ Result<QueryClause> ParseClause(std::string_view text, fetcher::Stemmer& stemmer
       size_t end = text.find('"', i + 1);
       if (end == std::string_view::npos) end = text.size();  // unclosed: to the end
       std::vector<size_t> phrase;
-      fetcher::ForEachToken(text.substr(i + 1, end - i - 1),
+      text::ForEachToken(text.substr(i + 1, end - i - 1),
                             [&](std::string_view w) { phrase.push_back(AddTerm(&c, stemmer, w)); });
       if (phrase.size() > 1) c.phrases.push_back(std::move(phrase));
       i = end + 1;
@@ -72,7 +72,7 @@ Result<QueryClause> ParseClause(std::string_view text, fetcher::Stemmer& stemmer
       if (host.empty()) return Status::InvalidArgument("site: needs a host name");
       c.sites.push_back(std::move(host));
     } else {
-      fetcher::ForEachToken(word, [&](std::string_view w) { AddTerm(&c, stemmer, w); });
+      text::ForEachToken(word, [&](std::string_view w) { AddTerm(&c, stemmer, w); });
     }
     i = end;
   }
@@ -81,7 +81,7 @@ Result<QueryClause> ParseClause(std::string_view text, fetcher::Stemmer& stemmer
 
 }  // namespace
 
-Result<Query> ParseQuery(std::string_view text, fetcher::Stemmer& stemmer) {
+Result<Query> ParseQuery(std::string_view text, text::Stemmer& stemmer) {
   if (text.size() > kMaxQueryBytes)
     return Status::InvalidArgument("query longer than " + std::to_string(kMaxQueryBytes) + " bytes");
   Query q;

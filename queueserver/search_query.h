@@ -13,7 +13,7 @@
 
 #include "common/status.h"
 
-namespace crawl::fetcher {
+namespace crawl::text {
 class Stemmer;
 }
 
@@ -43,6 +43,6 @@ inline constexpr size_t kMaxQueryTerms = 32;
 // Parses `text`, stemming words with `stemmer` (which returns its input when
 // it has no algorithm). Errors: empty query, too long, too many terms, a
 // clause with no words and no site.
-[[nodiscard]] Result<Query> ParseQuery(std::string_view text, fetcher::Stemmer& stemmer);
+[[nodiscard]] Result<Query> ParseQuery(std::string_view text, text::Stemmer& stemmer);
 
 }  // namespace crawl::queueserver

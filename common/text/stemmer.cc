@@ -5,7 +5,7 @@
 
 #include <utility>
 
-namespace crawl::fetcher {
+namespace crawl::text {
 
 std::string_view SnowballAlgorithm(std::string_view iso) {
   static constexpr std::pair<std::string_view, std::string_view> kAlgorithms[] = {
@@ -49,4 +49,4 @@ Stemmer& StemmerCache::For(std::string_view iso_language) {
   return *it->second;
 }
 
-}  // namespace crawl::fetcher
+}  // namespace crawl::text

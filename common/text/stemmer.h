@@ -12,7 +12,7 @@
 
 struct sb_stemmer;
 
-namespace crawl::fetcher {
+namespace crawl::text {
 
 // The Snowball algorithm for an ISO 639-1 code ("en" -> "english"); "" when
 // libstemmer has none for it.
@@ -50,4 +50,4 @@ class StemmerCache {
   std::map<std::string, std::unique_ptr<Stemmer>, std::less<>> stemmers_;
 };
 
-}  // namespace crawl::fetcher
+}  // namespace crawl::text

@@ -3,7 +3,7 @@
 
 #include <array>
 
-namespace crawl::fetcher {
+namespace crawl::text {
 namespace {
 
 // Per ASCII byte: 1 = word character.
@@ -163,4 +163,4 @@ bool NextToken(std::string_view text, std::size_t* pos, std::string* token) {
   return false;
 }
 
-}  // namespace crawl::fetcher
+}  // namespace crawl::text

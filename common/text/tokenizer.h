@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-namespace crawl::fetcher {
+namespace crawl::text {
 
 inline constexpr std::size_t kMaxTokenBytes = 64;
 
@@ -41,4 +41,4 @@ void ForEachToken(std::string_view text, F&& f) {
 // Lower-case form of `cp` for the scripts above; other code points unchanged.
 [[nodiscard]] uint32_t LowerCodePoint(uint32_t cp);
 
-}  // namespace crawl::fetcher
+}  // namespace crawl::text

@@ -110,7 +110,7 @@ void GumboWalk(const GumboNode* node, std::set<std::string>* hrefs, std::string*
 
 std::map<std::string, int> TokenCounts(std::string_view text) {
   std::map<std::string, int> counts;
-  crawl::fetcher::ForEachToken(text, [&](std::string_view t) { ++counts[std::string(t)]; });
+  crawl::text::ForEachToken(text, [&](std::string_view t) { ++counts[std::string(t)]; });
   return counts;
 }
 

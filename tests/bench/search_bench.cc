@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
               static_cast<double>(docs) / (build_cpu + background_cpu),
               static_cast<double>(disk) / 1e6, static_cast<double>(RssBytes()) / 1e6);
 
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   crawl::SystemClock clock;
   for (int terms = 1; terms <= 3; ++terms) {
     std::vector<double> ms, cpu_ms;

@@ -1,15 +1,15 @@
-// Word tokens (fetcher/tokenizer.h).
+// Word tokens (common/text/tokenizer.h).
 #include "common/text/tokenizer.h"
 
 #include <catch2/catch.hpp>
 #include <vector>
 
-using namespace crawl::fetcher;
+using namespace crawl;
 
 namespace {
 std::vector<std::string> Tokens(std::string_view text) {
   std::vector<std::string> out;
-  ForEachToken(text, [&](std::string_view t) { out.emplace_back(t); });
+  text::ForEachToken(text, [&](std::string_view t) { out.emplace_back(t); });
   return out;
 }
 }  // namespace

@@ -8,6 +8,7 @@
 #include "fetcher/text_analysis.h"
 
 using namespace crawl::fetcher;
+namespace text = crawl::text;
 
 namespace {
 const crawl::v1::IndexTerm* FindTerm(const crawl::v1::MiniIndex& index, const std::string& term) {
@@ -19,21 +20,21 @@ const crawl::v1::IndexTerm* FindTerm(const crawl::v1::MiniIndex& index, const st
 }  // namespace
 
 TEST_CASE("snowball stemmers by ISO language; none for unknown languages", "[unit]") {
-  Stemmer en("en");
+  text::Stemmer en("en");
   REQUIRE(en.ok());
   CHECK(en.algorithm() == "english");
   CHECK(en.Stem("running") == "run");
   CHECK(en.Stem("connections") == "connect");
-  Stemmer de("de");
+  text::Stemmer de("de");
   CHECK(de.Stem("häuser") == "haus");
-  Stemmer none("xx");
+  text::Stemmer none("xx");
   CHECK_FALSE(none.ok());
   CHECK(none.Stem("running") == "running");
-  CHECK(SnowballAlgorithm("ru") == "russian");
+  CHECK(text::SnowballAlgorithm("ru") == "russian");
 }
 
 TEST_CASE("mini index: stemmed terms, positions, title region, hashed ids", "[unit]") {
-  Stemmer en("en");
+  text::Stemmer en("en");
   MiniIndexBuilder b(1000);
   b.AddPosition(b.Intern("crawling"));
   b.EndTitle();
@@ -74,7 +75,7 @@ TEST_CASE("mini index stops storing positions at its cap", "[unit]") {
 }
 
 TEST_CASE("text analysis: language, description weights and positions, text hash", "[unit]") {
-  StemmerCache stemmers;
+  text::StemmerCache stemmers;
   TextInput in;
   in.title = "Web crawlers";
   in.body =

@@ -26,7 +26,7 @@ namespace {
 // A page record as the fetcher ships it: title words then body words, stemmed
 // with the English stemmer; the body is one description sentence.
 v1::FetchRecord Page(const std::string& url, const std::string& title, const std::string& body) {
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   v1::FetchRecord r;
   r.set_url(url);
   r.set_kind(v1::URL_KIND_PAGE);
@@ -53,10 +53,10 @@ v1::FetchRecord Page(const std::string& url, const std::string& title, const std
       t->set_body_count(t->body_count() + 1);
     }
   };
-  crawl::fetcher::ForEachToken(title, [&](std::string_view w) { add(w, true); });
+  crawl::text::ForEachToken(title, [&](std::string_view w) { add(w, true); });
   mi->set_title_tokens(pos);
   const uint32_t body_start = pos;
-  crawl::fetcher::ForEachToken(body, [&](std::string_view w) { add(w, false); });
+  crawl::text::ForEachToken(body, [&](std::string_view w) { add(w, false); });
   mi->set_token_count(pos);
   v1::DescriptionSentence* d = r.add_description();
   d->set_text(body);
@@ -67,7 +67,7 @@ v1::FetchRecord Page(const std::string& url, const std::string& title, const std
 }
 
 std::vector<std::string> Urls(SearchIndex& index, const std::string& text, uint32_t n = 200) {
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery(text, en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
@@ -121,7 +121,7 @@ TEST_CASE("alternatives with | and site: restrictions", "[unit]") {
 TEST_CASE("results carry score parts that add up, best first, at most n", "[unit]") {
   SearchIndex index({}, nullptr);
   AddCorpus(index);
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("red apple", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
@@ -164,7 +164,7 @@ TEST_CASE("overlapping description sentences add their weights where they overla
       d->set_weight(weight);
     }
     REQUIRE(index.AddPage(r));
-    crawl::fetcher::Stemmer en("en");
+    crawl::text::Stemmer en("en");
     std::vector<double> scores;
     for (const char* word : {"alpha", "delta", "zeta", "eta", "iota", "kappa"}) {
       auto q = ParseQuery(word, en);
@@ -236,7 +236,7 @@ TEST_CASE("noindex pages are not indexed; nosnippet pages get no snippet", "[uni
   CHECK_FALSE(index.AddPage(error));
   // The same page (same URL and text) again is not a new document.
   CHECK_FALSE(index.AddPage(quiet));
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("zebra", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
@@ -264,7 +264,7 @@ TEST_CASE("a link is a small document of its target, without stop words", "[unit
   CHECK(Urls(index, "zebra crossing") == std::vector<std::string>{"http://c.test/target"});
   CHECK(Urls(index, "click").empty());
   CHECK(Urls(index, "here").empty());
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("zebra", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
@@ -284,7 +284,7 @@ TEST_CASE("a linked page ranks above an unlinked one (group score)", "[unit]") {
     l.set_anchor_text(anchor);
     REQUIRE(index.AddLink(l, "en"));
   }
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("otter", en);
   REQUIRE(q.ok());
   crawl::ManualClock clock;
@@ -351,7 +351,7 @@ TEST_CASE("an index restored from its journal answers the same", "[unit]") {
   // Corrupt merged postings (partition 0) are an error of the query that
   // reads them; a corrupt segment of the active partition one at load, as
   // is a corrupt totals record.
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   crawl::ManualClock clock;
   {
     MemoryIndexJournal bad = journal;
@@ -455,7 +455,7 @@ TEST_CASE("closed partitions not merged yet survive a reload and merge then", "[
   SearchIndex again(o, &journal);
   REQUIRE(again.Load().ok());
   CHECK_FALSE(again.merge_pending());
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   crawl::ManualClock clock;
   auto a = reloaded.Search(*ParseQuery("egret", en), {}, clock, en);
   auto b = again.Search(*ParseQuery("egret", en), {}, clock, en);
@@ -489,7 +489,7 @@ TEST_CASE("a prepared search answers as of Prepare while the index takes documen
     if (index->merge_pending()) REQUIRE(index->MergeClosed().ok());
   };
   for (int i = 0; i < 4; ++i) add(i);  // partition 0 closed and merged, 1 active
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   crawl::ManualClock clock;
   auto query = ParseQuery("grey heron", en);
   REQUIRE(query.ok());
@@ -509,7 +509,7 @@ TEST_CASE("a prepared search answers as of Prepare while the index takes documen
   // doc map, closes it, merges it (deleting its segments) and fills another.
   std::atomic<bool> differed = false, failed = false;
   std::thread searcher([&] {
-    crawl::fetcher::Stemmer own("en");
+    crawl::text::Stemmer own("en");
     for (int k = 0; k < 200; ++k) {
       auto out = SearchIndex::Run(**prepared, {}, clock, own);
       if (!out.ok()) {

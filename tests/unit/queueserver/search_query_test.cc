@@ -9,7 +9,7 @@
 using namespace crawl::queueserver;
 
 TEST_CASE("words are stemmed like documents and deduplicated", "[unit]") {
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("Running runs  RUN dogs", en);
   REQUIRE(q.ok());
   REQUIRE(q->clauses.size() == 1);
@@ -19,7 +19,7 @@ TEST_CASE("words are stemmed like documents and deduplicated", "[unit]") {
 }
 
 TEST_CASE("double quotes make an exact phrase, repeats allowed", "[unit]") {
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("cat \"the dog and the cat\"", en);
   REQUIRE(q.ok());
   const QueryClause& c = q->clauses[0];
@@ -36,7 +36,7 @@ TEST_CASE("double quotes make an exact phrase, repeats allowed", "[unit]") {
 }
 
 TEST_CASE("| separates alternatives, not inside quotes", "[unit]") {
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("red fox | blue \"whale | shark\" ||", en);
   REQUIRE(q.ok());
   REQUIRE(q->clauses.size() == 2);
@@ -46,7 +46,7 @@ TEST_CASE("| separates alternatives, not inside quotes", "[unit]") {
 }
 
 TEST_CASE("site: restricts the host of one alternative", "[unit]") {
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   auto q = ParseQuery("fox site:Example.COM/ | cat", en);
   REQUIRE(q.ok());
   CHECK(q->clauses[0].sites == std::vector<std::string>{"example.com"});
@@ -55,7 +55,7 @@ TEST_CASE("site: restricts the host of one alternative", "[unit]") {
 }
 
 TEST_CASE("bad queries are refused with a reason", "[unit]") {
-  crawl::fetcher::Stemmer en("en");
+  crawl::text::Stemmer en("en");
   CHECK_FALSE(ParseQuery("", en).ok());
   CHECK_FALSE(ParseQuery("   | ", en).ok());
   CHECK_FALSE(ParseQuery("site:example.com", en).ok());
