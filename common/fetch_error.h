@@ -6,7 +6,7 @@
 // renumber them, only append.
 #pragma once
 
-namespace crawl::fetcher {
+namespace crawl {
 
 enum FetchError : int {
   kDnsError = -1,        // the name did not resolve (or resolution timed out)
@@ -61,4 +61,4 @@ enum FetchError : int {
   return status == 408 || status == 403;
 }
 
-}  // namespace crawl::fetcher
+}  // namespace crawl

@@ -10,7 +10,7 @@
 namespace crawl::fetcher {
 
 bool CountsAsHostError(const v1::FetchRecord& record) {
-  return CountsAsHostError(record.status(), record.kind() == v1::URL_KIND_ROBOTS);
+  return crawl::CountsAsHostError(record.status(), record.kind() == v1::URL_KIND_ROBOTS);
 }
 
 ResultBatcher::ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking,

@@ -416,7 +416,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
   } else {
     std::map<std::string, uint32_t> errors;
     for (const v1::FetchRecord& r : req.records()) {
-      if (!fetcher::CountsAsHostError(r.status(), r.kind() == v1::URL_KIND_ROBOTS)) continue;
+      if (!CountsAsHostError(r.status(), r.kind() == v1::URL_KIND_ROBOTS)) continue;
       if (auto origin = url::OriginOf(r.url()); origin.ok()) ++errors[*origin];
     }
     for (const auto& [origin, n] : errors) frontier_.NoteHostErrors(req.schedule_id(), origin, n);

@@ -215,7 +215,7 @@ TEST_CASE("worker over gRPC: the crawl's accept_self_signed setting reaches the 
   SECTION("off by default: the certificate is refused") {
     auto records = RunOneSchedule({Scheduled(page, v1::URL_KIND_PAGE)});
     REQUIRE(records.count(page) == 1);
-    CHECK(records[page].status() == crawl::fetcher::kTlsError);
+    CHECK(records[page].status() == crawl::kTlsError);
   }
   SECTION("on: the page is fetched") {
     auto records = RunOneSchedule({Scheduled(page, v1::URL_KIND_PAGE)}, /*accept_self_signed=*/true);
@@ -346,20 +346,20 @@ TEST_CASE("what counts as a host error", "[unit][policy]") {
   CHECK(CountsAsHostError(record(408, v1::URL_KIND_PAGE)));
   CHECK(CountsAsHostError(record(403, v1::URL_KIND_PAGE)));
   CHECK(CountsAsHostError(record(429, v1::URL_KIND_ROBOTS)));
-  CHECK(CountsAsHostError(record(crawl::fetcher::kConnectError, v1::URL_KIND_ROBOTS)));
+  CHECK(CountsAsHostError(record(crawl::kConnectError, v1::URL_KIND_ROBOTS)));
   // A missing page is a broken link, not a failing host.
   CHECK_FALSE(CountsAsHostError(record(404, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(410, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(400, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(401, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(403, v1::URL_KIND_ROBOTS)));
-  CHECK(CountsAsHostError(record(crawl::fetcher::kTimeout, v1::URL_KIND_PAGE)));
-  CHECK(CountsAsHostError(record(crawl::fetcher::kDnsError, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(crawl::kTimeout, v1::URL_KIND_PAGE)));
+  CHECK(CountsAsHostError(record(crawl::kDnsError, v1::URL_KIND_PAGE)));
   CHECK(CountsAsHostError(record(500, v1::URL_KIND_ROBOTS)));
   CHECK_FALSE(CountsAsHostError(record(200, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(301, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(404, v1::URL_KIND_ROBOTS)));
-  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kCancelled, v1::URL_KIND_PAGE)));
-  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kBlockedAddress, v1::URL_KIND_PAGE)));
-  CHECK_FALSE(CountsAsHostError(record(crawl::fetcher::kBadUrl, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::kCancelled, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::kBlockedAddress, v1::URL_KIND_PAGE)));
+  CHECK_FALSE(CountsAsHostError(record(crawl::kBadUrl, v1::URL_KIND_PAGE)));
 }

@@ -248,7 +248,7 @@ TEST_CASE("a 206 answer is reported as such and marked truncated when the docume
   options.page_range_bytes = 10;
   auto results = FetchAll(options, {server.base() + "/doc"});
   CHECK(results[0].status == 206);
-  CHECK(fe::IsSuccess(results[0].status));
+  CHECK(crawl::IsSuccess(results[0].status));
   CHECK(results[0].body == "0123456789");
   CHECK(results[0].truncated);
 }
@@ -356,10 +356,10 @@ TEST_CASE("a corrupt or unknown content coding is a body error", "[unit]") {
     return {Response(200, "xx", "Content-Encoding: br\r\n")};
   });
   auto results = FetchAll(TestOptions(), {server.base() + "/corrupt", server.base() + "/br"});
-  CHECK(results[0].status == fe::kBodyError);
+  CHECK(results[0].status == crawl::kBodyError);
   CHECK(results[0].body.empty());
   CHECK_FALSE(results[0].error.empty());
-  CHECK(results[1].status == fe::kBodyError);
+  CHECK(results[1].status == crawl::kBodyError);
   CHECK(results[1].error.find("br") != std::string::npos);
 }
 
@@ -371,7 +371,7 @@ TEST_CASE("a response header larger than the limit is a protocol error", "[unit]
     return EchoTarget(request);
   });
   auto results = FetchAll(TestOptions(), {server.base() + "/huge", server.base() + "/next"});
-  CHECK(results[0].status == fe::kProtocolError);
+  CHECK(results[0].status == crawl::kProtocolError);
   CHECK(results[0].error.find("header") != std::string::npos);
   // The sequence goes on, on a new connection.
   CHECK(results[1].status == 200);
@@ -381,7 +381,7 @@ TEST_CASE("a response header larger than the limit is a protocol error", "[unit]
 TEST_CASE("garbage instead of HTTP is a protocol error", "[unit]") {
   TestServer server([](const Request&) -> Reply { return {"SSH-2.0-OpenSSH_9.2\r\n\r\n", true}; });
   auto results = FetchAll(TestOptions(), {server.base() + "/"});
-  CHECK(results[0].status == fe::kProtocolError);
+  CHECK(results[0].status == crawl::kProtocolError);
 }
 
 TEST_CASE("a server that never answers times out", "[unit]") {
@@ -392,8 +392,8 @@ TEST_CASE("a server that never answers times out", "[unit]") {
   FetcherOptions options = TestOptions();
   options.request_timeout = 300ms;
   auto results = FetchAll(options, {server.base() + "/slow", server.base() + "/fast"});
-  CHECK(results[0].status == fe::kTimeout);
-  CHECK(std::string(fe::FetchErrorName(results[0].status)) == "timeout");
+  CHECK(results[0].status == crawl::kTimeout);
+  CHECK(std::string(crawl::FetchErrorName(results[0].status)) == "timeout");
   CHECK(results[1].status == 200);
   CHECK(server.connections() == 2);
 }
@@ -402,7 +402,7 @@ TEST_CASE("a refused connection is a connect error for every URL", "[unit]") {
   const std::string base = "http://127.0.0.1:" + std::to_string(ClosedPort());
   auto results = FetchAll(TestOptions(), {base + "/a", base + "/b"});
   for (const auto& r : results) {
-    CHECK(r.status == fe::kConnectError);
+    CHECK(r.status == crawl::kConnectError);
     CHECK_FALSE(r.error.empty());
   }
 }
@@ -415,8 +415,8 @@ TEST_CASE("private addresses are refused unless allowed", "[unit][policy]") {
   auto results = FetchAll(options, {server.base() + "/a", server.base() + "/b", by_name + "/c",
                                     "http://[::1]:" + std::to_string(server.port()) + "/d"});
   for (const auto& r : results) {
-    CHECK(r.status == fe::kBlockedAddress);
-    CHECK(std::string(fe::FetchErrorName(r.status)) == "blocked_address");
+    CHECK(r.status == crawl::kBlockedAddress);
+    CHECK(std::string(crawl::FetchErrorName(r.status)) == "blocked_address");
   }
   CHECK(server.connections() == 0);
 
@@ -492,11 +492,11 @@ TEST_CASE("every URL gets exactly one result whatever fails", "[unit]") {
                                          b + "/404", "ftp://example.test/", b + "/ok2"};
   auto results = FetchAll(options, urls);
   CHECK(results[0].status == 200);
-  CHECK(results[1].status == fe::kBadUrl);
-  CHECK(results[2].status == fe::kTimeout);
-  CHECK(results[3].status == fe::kConnectError);
+  CHECK(results[1].status == crawl::kBadUrl);
+  CHECK(results[2].status == crawl::kTimeout);
+  CHECK(results[3].status == crawl::kConnectError);
   CHECK(results[4].status == 404);
-  CHECK(results[5].status == fe::kBadUrl);
+  CHECK(results[5].status == crawl::kBadUrl);
   CHECK(results[6].status == 200);
 }
 
@@ -571,7 +571,7 @@ TEST_CASE("sequences are safe when several threads run the io_context", "[unit]"
   for (int s = 0; s < kSequences; ++s) {
     REQUIRE(results[s].size() == (s % 4 == 0 ? 4u : 3u));
     for (int i = 0; i < 3; ++i) CHECK(results[s][i].status == 200);
-    if (s % 4 == 0) CHECK(results[s][3].status == fe::kCancelled);
+    if (s % 4 == 0) CHECK(results[s][3].status == crawl::kCancelled);
   }
 }
 
@@ -610,22 +610,22 @@ TEST_CASE("CancelAll reports the remaining URLs as cancelled", "[unit]") {
   ioc.run();
   CHECK(done);
   REQUIRE(results.size() == 3);
-  for (const auto& r : results) CHECK(r.status == fe::kCancelled);
+  for (const auto& r : results) CHECK(r.status == crawl::kCancelled);
   CHECK(fetcher.active_sequences() == 0);
 }
 
 TEST_CASE("fetch error names are stable", "[unit]") {
-  CHECK(std::string(fe::FetchErrorName(fe::kDnsError)) == "dns_error");
-  CHECK(std::string(fe::FetchErrorName(fe::kConnectError)) == "connect_error");
-  CHECK(std::string(fe::FetchErrorName(fe::kTimeout)) == "timeout");
-  CHECK(std::string(fe::FetchErrorName(fe::kTlsError)) == "tls_error");
-  CHECK(std::string(fe::FetchErrorName(fe::kProtocolError)) == "protocol_error");
-  CHECK(std::string(fe::FetchErrorName(fe::kBlockedAddress)) == "blocked_address");
-  CHECK(std::string(fe::FetchErrorName(fe::kBodyError)) == "body_error");
-  CHECK(std::string(fe::FetchErrorName(fe::kCancelled)) == "cancelled");
-  CHECK(std::string(fe::FetchErrorName(fe::kBadUrl)) == "bad_url");
-  CHECK(std::string(fe::FetchErrorName(404)) == "http");
-  CHECK(std::string(fe::FetchErrorName(-100)) == "unknown");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kDnsError)) == "dns_error");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kConnectError)) == "connect_error");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kTimeout)) == "timeout");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kTlsError)) == "tls_error");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kProtocolError)) == "protocol_error");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kBlockedAddress)) == "blocked_address");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kBodyError)) == "body_error");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kCancelled)) == "cancelled");
+  CHECK(std::string(crawl::FetchErrorName(crawl::kBadUrl)) == "bad_url");
+  CHECK(std::string(crawl::FetchErrorName(404)) == "http");
+  CHECK(std::string(crawl::FetchErrorName(-100)) == "unknown");
 }
 
 // ---- https ----
@@ -683,7 +683,7 @@ TEST_CASE("https verifies the peer by default", "[unit]") {
 
   SECTION("an unknown issuer is a TLS error") {
     auto results = FetchAll(options, {"https://www.tls.test/a"});
-    CHECK(results[0].status == fe::kTlsError);
+    CHECK(results[0].status == crawl::kTlsError);
     CHECK(results[0].error.find("certificate") != std::string::npos);
   }
   SECTION("a trusted certificate passes, for its own name only") {
@@ -692,7 +692,7 @@ TEST_CASE("https verifies the peer by default", "[unit]") {
     auto results = FetchAll(options, {"https://www.tls.test/a", "https://other.test/b"});
     INFO(results[0].error);
     CHECK(results[0].status == 200);
-    CHECK(results[1].status == fe::kTlsError);
+    CHECK(results[1].status == crawl::kTlsError);
   }
   SECTION("a missing ca_file makes https fail clearly") {
     options.ca_file = "/nonexistent/ca.pem";
@@ -700,7 +700,7 @@ TEST_CASE("https verifies the peer by default", "[unit]") {
     HttpFetcher fetcher(ioc, options);
     CHECK(fetcher.tls_setup_error().find("/nonexistent/ca.pem") != std::string::npos);
     auto results = FetchAll(options, {"https://www.tls.test/a"});
-    CHECK(results[0].status == fe::kTlsError);
+    CHECK(results[0].status == crawl::kTlsError);
   }
 }
 
@@ -716,7 +716,7 @@ TEST_CASE("a server slow to send its first byte hits the first-byte timeout", "[
   options.first_byte_timeout = 200ms;
   options.request_timeout = 10'000ms;
   auto results = FetchAll(options, {server.base() + "/slow", server.base() + "/fast"});
-  CHECK(results[0].status == fe::kTimeout);
+  CHECK(results[0].status == crawl::kTimeout);
   CHECK(results[0].error.find("first-byte timeout") != std::string::npos);
   CHECK(results[0].fetch_ms < 3000);
   CHECK(results[1].status == 200);
@@ -733,7 +733,7 @@ TEST_CASE("a server that trickles its answer hits the total time limit", "[unit]
   options.first_byte_timeout = 2000ms;
   options.request_timeout = 400ms;
   auto results = FetchAll(options, {server.base() + "/trickle"});
-  CHECK(results[0].status == fe::kTimeout);
+  CHECK(results[0].status == crawl::kTimeout);
   CHECK(results[0].error.find("total time limit") != std::string::npos);
   CHECK(results[0].body.empty());
 }
@@ -751,7 +751,7 @@ TEST_CASE("a header that trickles forever (slowloris) hits the total time limit"
   options.request_timeout = 400ms;
   auto results = FetchAll(options, {server.base() + "/slow", server.base() + "/slow2"});
   for (const auto& r : results) {
-    CHECK(r.status == fe::kTimeout);
+    CHECK(r.status == crawl::kTimeout);
     CHECK(r.error.find("reading response header") != std::string::npos);
     CHECK(r.error.find("total time limit") != std::string::npos);
   }
@@ -788,7 +788,7 @@ TEST_CASE("a connect that does not complete hits the connect timeout", "[unit]")
   options.connect_timeout = 300ms;
   options.request_timeout = 10'000ms;
   auto results = FetchAll(options, {"http://127.0.0.1:" + std::to_string(port) + "/"});
-  CHECK(results[0].status == fe::kTimeout);
+  CHECK(results[0].status == crawl::kTimeout);
   CHECK(results[0].error.find("connect timeout") != std::string::npos);
 }
 
@@ -895,9 +895,9 @@ TEST_CASE("a name resolved by DNS to a private address is refused unless allowed
   FetcherOptions options = TestOptions();
   options.allow_private = false;
   auto results = FetchWithDns(options, dns, {"http://inside.test:" + port + "/", "http://mixed.test:" + port + "/"});
-  CHECK(results[0].status == fe::kBlockedAddress);
+  CHECK(results[0].status == crawl::kBlockedAddress);
   CHECK(results[0].error.find("127.0.0.1") != std::string::npos);
-  CHECK(results[1].status == fe::kBlockedAddress);
+  CHECK(results[1].status == crawl::kBlockedAddress);
   CHECK(server.connections() == 0);
 
   options.allow_private = true;
@@ -911,7 +911,7 @@ TEST_CASE("an unknown name is a DNS error for every URL of the host, asked once"
   DnsTestServer dns;
   auto results = FetchWithDns(TestOptions(), dns, {"http://nowhere.test/a", "http://nowhere.test/b"});
   for (const auto& r : results) {
-    CHECK(r.status == fe::kDnsError);
+    CHECK(r.status == crawl::kDnsError);
     CHECK(r.error.find("nowhere.test") != std::string::npos);
   }
   CHECK(dns.Queries("nowhere.test") == 1);
@@ -1057,7 +1057,7 @@ TEST_CASE("a sequence waiting for the result budget is cancelled at once", "[uni
   CHECK(done == 1);
   REQUIRE(results.size() == 4);
   CHECK(results[0].status == 200);
-  for (size_t i = 1; i < 4; ++i) CHECK(results[i].status == fe::kCancelled);
+  for (size_t i = 1; i < 4; ++i) CHECK(results[i].status == crawl::kCancelled);
   CHECK(server.requests().size() == 1);
   // The stale resume finds the sequence finished and does nothing.
   budget->Release(budget->held_bytes());
