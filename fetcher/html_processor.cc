@@ -3,7 +3,7 @@
 
 #include <unordered_map>
 
-#include "common/html_links.h"
+#include "fetcher/html_links.h"
 #include "common/url.h"
 #include "fetcher/charset.h"
 #include "fetcher/text_analysis.h"

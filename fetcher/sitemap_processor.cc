@@ -5,7 +5,7 @@
 
 #include <array>
 
-#include "common/html_links.h"
+#include "fetcher/html_links.h"
 
 namespace crawl::fetcher {
 namespace {

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "tests/bench/bench_util.h"
-#include "common/html_links.h"
+#include "fetcher/html_links.h"
 #include "fetcher/page_processor.h"
 #include "common/text/tokenizer.h"
 

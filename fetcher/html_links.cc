@@ -1,7 +1,7 @@
 // Link and metadata extraction from HTML: a one-pass tag scanner after the
 // WHATWG HTML tokenizer (section 13.2.5). See html_links.h for what it
 // handles and what it leaves out.
-#include "common/html_links.h"
+#include "fetcher/html_links.h"
 
 #include <array>
 #include <cstdint>

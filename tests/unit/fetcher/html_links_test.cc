@@ -1,7 +1,7 @@
 // Tests of common/html_links.h: each extracted feature (DESIGN.md section
 // 6), the tokenizer rules it follows (WHATWG HTML 13.2.5), and robustness on
 // malformed and random input.
-#include "common/html_links.h"
+#include "fetcher/html_links.h"
 
 #include <catch2/catch.hpp>
 #include <random>
