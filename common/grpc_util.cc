@@ -7,7 +7,9 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
+#include <map>
 #include <mutex>
+#include <utility>
 
 namespace crawl {
 namespace {
@@ -38,6 +40,15 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address, security:
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
   return grpc::CreateCustomChannel(address, security::CurrentTransport()->ChannelCredentials(peer_roles), args);
+}
+
+std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address, security::RoleSet peer_roles) {
+  static std::mutex mu;
+  static std::map<std::pair<std::string, std::string>, std::shared_ptr<grpc::Channel>> channels;
+  std::lock_guard lock(mu);
+  auto& channel = channels[{address, peer_roles.ToString()}];
+  if (!channel) channel = MakeChannel(address, peer_roles);
+  return channel;
 }
 
 void SetTimeout(grpc::ClientContext& ctx, std::chrono::milliseconds timeout) {

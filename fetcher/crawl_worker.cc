@@ -145,7 +145,7 @@ bool CrawlWorker::RefreshCrawlState() {
   auto next = std::make_shared<ActiveCrawl>();
   next->info = info;
   for (const auto& qs : info.queue_servers())
-    next->stubs.push_back(v1::QueueServer::NewStub(MakeChannel(qs.address(), {security::Role::kQueueServer})));
+    next->stubs.push_back(v1::QueueServer::NewStub(SharedChannel(qs.address(), {security::Role::kQueueServer})));
   FetcherOptions http;
   http.user_agent = info.params().user_agent();
   http.page_range_bytes = info.params().page_range_bytes();

@@ -141,7 +141,7 @@ void NameServerServiceImpl::StopMonitor() {
 }
 
 std::unique_ptr<v1::QueueServer::Stub> NameServerServiceImpl::StubFor(const std::string& address) {
-  return v1::QueueServer::NewStub(MakeChannel(address, {security::Role::kQueueServer}));
+  return v1::QueueServer::NewStub(SharedChannel(address, {security::Role::kQueueServer}));
 }
 
 v1::CrawlInfo* NameServerServiceImpl::FindCrawl(uint64_t id) {
