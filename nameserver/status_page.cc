@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "nameserver/crawlctl_format.h"
+#include "common/report_text.h"
 
 namespace crawl::nameserver {
 namespace {

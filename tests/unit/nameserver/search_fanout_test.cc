@@ -1,11 +1,7 @@
-// Name server search merge (nameserver/search_fanout.h) and crawlctl search
-// output (nameserver/search_format.h).
+// Name server search merge (nameserver/search_fanout.h).
 #include "nameserver/search_fanout.h"
 
 #include <catch2/catch.hpp>
-
-#include "nameserver/search_format.h"
-
 using namespace crawl::nameserver;
 namespace v1 = crawl::v1;
 
@@ -57,24 +53,4 @@ TEST_CASE("pages with the same text keep the best doc rank; best total first; at
   // Link-only results with equal anchor text are different URLs: both stay.
   auto links = MergeResults({R("http://x/e", 5, 9, 1, 0, true), R("http://x/f", 6, 9, 1, 0, true)}, 10);
   CHECK(links.size() == 2);
-}
-
-TEST_CASE("search JSON has a results array with url, title, snippet, score and parts", "[unit]") {
-  v1::SearchResponse resp;
-  resp.set_crawl_id(5);
-  v1::SearchResult* r = resp.add_results();
-  *r = R("http://x/\"q\"", 1, 2, 1.5, 0.25);
-  r->set_snippet("a snippet");
-  r->mutable_score()->set_proximity(0.125);
-  r->mutable_score()->set_total(1.875);
-  const std::string json = SearchJson(resp);
-  CHECK(json.find("\"results\":[{\"url\":\"http://x/\\\"q\\\"\"") != std::string::npos);
-  CHECK(json.find("\"snippet\":\"a snippet\"") != std::string::npos);
-  CHECK(json.find("\"score\":1.875") != std::string::npos);
-  CHECK(json.find("\"doc_rank\":1.5") != std::string::npos);
-  CHECK(json.find("\"proximity\":0.125") != std::string::npos);
-  const std::string text = SearchText(resp, true);
-  CHECK(text.find("score 1.875 = doc rank 1.500 + bonus 0.000 + relevance 0.250 + proximity 0.125") !=
-        std::string::npos);
-  CHECK(SearchText(v1::SearchResponse(), false) == "no results\n");
 }

@@ -1,10 +1,10 @@
 // crawlctl search output (search_format.h).
-#include "nameserver/search_format.h"
+#include "crawlctl/search_format.h"
 
 #include <cstdio>
 #include <sstream>
 
-#include "nameserver/crawlctl_format.h"
+#include "crawlctl/crawlctl_format.h"
 
 namespace crawl::nameserver {
 namespace {

@@ -27,9 +27,9 @@
 #include "common/security/process_security.h"
 #include "common/url.h"
 #include "fetcher/page_report.h"
-#include "nameserver/crawlctl_format.h"
-#include "nameserver/param_text.h"
-#include "nameserver/search_format.h"
+#include "crawlctl/crawlctl_format.h"
+#include "crawlctl/param_text.h"
+#include "crawlctl/search_format.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace {

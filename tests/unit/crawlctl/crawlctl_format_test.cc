@@ -1,5 +1,5 @@
-// crawlctl output formats that scripts rely on (nameserver/crawlctl_format.h).
-#include "nameserver/crawlctl_format.h"
+// crawlctl output formats that scripts rely on (crawlctl/crawlctl_format.h).
+#include "crawlctl/crawlctl_format.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "nameserver/param_text.h"
+#include "crawlctl/param_text.h"
 
 #include <google/protobuf/descriptor.h>
 

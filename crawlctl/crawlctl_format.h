@@ -7,19 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "common/report_text.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::nameserver {
 
-// "running", "stopped", "done" or "unknown".
-[[nodiscard]] std::string StateName(v1::CrawlState state);
-
-// JSON string literal for `s` (quotes included; control and non-ASCII-safe
-// escaping; invalid UTF-8 bytes become U+FFFD).
-[[nodiscard]] std::string JsonString(std::string_view s);
-
-// ISO 8601 UTC with microseconds: 2026-11-22T17:04:41.123456Z.
-[[nodiscard]] std::string Iso8601Micros(int64_t unix_us);
+using crawl::Iso8601Micros;  // common/report_text.h
+using crawl::JsonString;
+using crawl::StateName;
 
 // One JSON object (and a newline) with at least crawl_id, state,
 // pages_fetched, frontier_size, and per queue server numbers.
