@@ -7,7 +7,7 @@
 #include <ctime>
 #include <sstream>
 
-namespace crawl::nameserver {
+namespace crawl::crawlctl {
 
 namespace {
 
@@ -194,4 +194,4 @@ std::string LogLine(const v1::FetchRecord& r) {
   return line;
 }
 
-}  // namespace crawl::nameserver
+}  // namespace crawl::crawlctl

@@ -10,7 +10,7 @@
 #include "common/report_text.h"
 #include "proto/crawl.pb.h"
 
-namespace crawl::nameserver {
+namespace crawl::crawlctl {
 
 using crawl::Iso8601Micros;  // common/report_text.h
 using crawl::JsonString;
@@ -38,4 +38,4 @@ using crawl::StateName;
 // tabs and newlines inside fields become spaces.
 [[nodiscard]] std::string LogLine(const v1::FetchRecord& record);
 
-}  // namespace crawl::nameserver
+}  // namespace crawl::crawlctl

@@ -35,7 +35,7 @@
 namespace {
 
 using crawl::v1::NameServer;
-namespace fmt_ = crawl::nameserver;
+namespace fmt_ = crawl::crawlctl;
 
 struct Failure {
   std::string message;
@@ -483,7 +483,7 @@ int main(int argc, char** argv) {
       req.set_limit(search_limit);
       crawl::v1::SearchResponse resp;
       Check(stub->Search(&ctx, req, &resp), nameserver);
-      std::cout << (json ? crawl::nameserver::SearchJson(resp) : crawl::nameserver::SearchText(resp, explain));
+      std::cout << (json ? crawl::crawlctl::SearchJson(resp) : crawl::crawlctl::SearchText(resp, explain));
     } else if (*cache) {
       auto canonical = crawl::url::Canonicalize(cache_url);
       if (!canonical.ok()) Fail("bad URL: " + canonical.status().message());

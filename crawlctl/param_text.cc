@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace crawl::nameserver {
+namespace crawl::crawlctl {
 namespace {
 
 using google::protobuf::FieldDescriptor;
@@ -97,4 +97,4 @@ Status SetParamFromText(v1::CrawlParams* params, const std::string& name, const 
   }
 }
 
-}  // namespace crawl::nameserver
+}  // namespace crawl::crawlctl

@@ -6,7 +6,7 @@
 
 #include "crawlctl/crawlctl_format.h"
 
-namespace crawl::nameserver {
+namespace crawl::crawlctl {
 namespace {
 
 std::string Number(double v) {
@@ -64,4 +64,4 @@ std::string SearchText(const v1::SearchResponse& response, bool explain) {
   return o.str();
 }
 
-}  // namespace crawl::nameserver
+}  // namespace crawl::crawlctl

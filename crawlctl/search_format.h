@@ -6,7 +6,7 @@
 
 #include "proto/crawl.pb.h"
 
-namespace crawl::nameserver {
+namespace crawl::crawlctl {
 
 // One JSON object and a newline: crawl_id, matches, documents, timed_out,
 // errors, and `results`: objects with url, title, snippet, score, doc_rank,
@@ -17,4 +17,4 @@ namespace crawl::nameserver {
 // "score T = doc rank R + bonus B + relevance D + proximity P".
 [[nodiscard]] std::string SearchText(const v1::SearchResponse& response, bool explain);
 
-}  // namespace crawl::nameserver
+}  // namespace crawl::crawlctl

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-using namespace crawl::nameserver;
+using namespace crawl::crawlctl;
 
 TEST_CASE("log lines have eight tab-separated fields", "[unit]") {
   crawl::v1::FetchRecord r;
@@ -48,12 +48,12 @@ TEST_CASE("progress bar fills with the page budget and sweeps without one", "[un
   st.mutable_crawl()->set_state(crawl::v1::CRAWL_STATE_RUNNING);
   st.mutable_crawl()->mutable_params()->set_max_pages(1000);
   st.mutable_totals()->set_pages_fetched(250);
-  const std::string line = crawl::nameserver::ProgressBarLine(st, 12.5, 3'000'000, 0, 20);
+  const std::string line = crawl::crawlctl::ProgressBarLine(st, 12.5, 3'000'000, 0, 20);
   CHECK(line.rfind("[#####...............]  25%  crawl 9 running  pages 250  12.5 pages/s", 0) == 0);
   CHECK(line.find("3.0 MB/s") != std::string::npos);
   st.mutable_totals()->set_pages_fetched(5000);  // over budget: capped at full
-  CHECK(crawl::nameserver::ProgressBarLine(st, 0, 0, 0, 10).rfind("[##########] 100%", 0) == 0);
+  CHECK(crawl::crawlctl::ProgressBarLine(st, 0, 0, 0, 10).rfind("[##########] 100%", 0) == 0);
   st.mutable_crawl()->mutable_params()->set_max_pages(0);
-  CHECK(crawl::nameserver::ProgressBarLine(st, 0, 0, 0, 10).rfind("[<=>       ]", 0) == 0);
-  CHECK(crawl::nameserver::ProgressBarLine(st, 0, 0, 3, 10).rfind("[   <=>    ]", 0) == 0);
+  CHECK(crawl::crawlctl::ProgressBarLine(st, 0, 0, 0, 10).rfind("[<=>       ]", 0) == 0);
+  CHECK(crawl::crawlctl::ProgressBarLine(st, 0, 0, 3, 10).rfind("[   <=>    ]", 0) == 0);
 }

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-using crawl::nameserver::SetParamFromText;
+using crawl::crawlctl::SetParamFromText;
 
 TEST_CASE("set-param parses values by the parameter's type", "[unit]") {
   crawl::v1::CrawlParams p;

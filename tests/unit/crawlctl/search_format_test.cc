@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-using namespace crawl::nameserver;
+using namespace crawl::crawlctl;
 namespace v1 = crawl::v1;
 
 namespace {
