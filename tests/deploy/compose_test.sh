@@ -151,9 +151,10 @@ crawl2=$(status_field crawl_id)
 target=$((reachable / 4))
 deadline=$((SECONDS + 180 * scale))
 while :; do
-  fetched=$(status_field pages_fetched)
+  # One status call per round: each is a docker exec.
+  read -r state fetched < <(ctl status --json 2>/dev/null |
+    python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["state"], j["pages_fetched"])' 2>/dev/null || echo "-1 -1")
   [ "$fetched" -ge "$target" ] && break
-  state=$(status_field state)
   [ "$state" = running ] || [ "$state" = -1 ] || fail "crawl 2 ended ($state) before the kill at $target pages"
   [ $SECONDS -lt $deadline ] || fail "crawl 2 did not reach $target pages"
   sleep 0.2
