@@ -385,6 +385,7 @@ int main(int argc, char** argv) {
       crawl::v1::StartCrawlResponse resp;
       Check(stub->StartCrawl(&ctx, req, &resp), nameserver);
       for (const auto& r : resp.rejected_seeds()) std::cerr << "crawlctl: seed rejected: " << r << "\n";
+      for (const auto& w : resp.warnings()) std::cerr << "crawlctl: warning: " << w << "\n";
       std::cout << "crawl " << resp.crawl().crawl_id() << " started with " << resp.crawl().seed_count()
                 << " seeds on " << resp.crawl().queue_servers_size() << " queue servers\n";
     } else if (*status) {

@@ -293,7 +293,7 @@ grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext* ctx, const v
     // runs now, and the operator is told it will not survive a restart.
     if (auto s = store_->PutCrawlAndActive(crawl, crawl.crawl_id()); !s.ok()) {
       NoteStoreError(s);
-      resp->add_rejected_seeds("warning: crawl not saved, a name server restart forgets it: " + s.message());
+      resp->add_warnings("crawl not saved, a name server restart forgets it: " + s.message());
     }
     crawls_[crawl.crawl_id()] = crawl;
     active_crawl_ = crawl.crawl_id();
