@@ -49,9 +49,13 @@ DOCKER_BUILDKIT=1 $DOCKER build --network host --progress=plain --build-arg "JOB
   { tail -n 60 "$DEPLOY_TMP/build.log" >&2; fail "docker build of deploy/docker/Dockerfile"; }
 grep -E 'cache hit|cache miss|Hits:|Misses:' "$DEPLOY_TMP/build.log" | sed 's/^#[0-9]* [0-9.]* */  ccache: /' || true
 log "image built in $((SECONDS - t0)) s"
-# The image it replaced (now untagged) would pile up run after run.
+# The image it replaced (now untagged) would pile up run after run, and so
+# would old build stages in the build cache of our own data root (a shared
+# engine's cache is not ours to prune): keep the most recently used 6 GB,
+# which holds the apt layers and the compiler cache mount.
 new_image=$($DOCKER image inspect -f '{{.Id}}' crawl:latest)
 if [ -n "$old_image" ] && [ "$old_image" != "$new_image" ]; then $DOCKER rmi "$old_image" > /dev/null 2>&1 || true; fi
+if [ -n "$_dockerd_pid" ]; then $DOCKER builder prune -f --keep-storage 6GB > /dev/null 2>&1 || true; fi
 DOCKER_BUILDKIT=1 $DOCKER build --network host -q -f tests/deploy/prometheus.Dockerfile \
   -t crawl-test-prometheus:latest tests/deploy > "$DEPLOY_TMP/build-prometheus.log" 2>&1 ||
   { cat "$DEPLOY_TMP/build-prometheus.log" >&2; fail "docker build of the test's Prometheus image"; }
