@@ -17,8 +17,13 @@ bin_dir, install_deps = sys.argv[1], sys.argv[2]
 binaries = ["nameserver", "queueserver", "fetcher", "crawlctl", "testweb"]
 libs = set()
 for b in binaries:
-    out = subprocess.run(["ldd", os.path.join(bin_dir, b)], capture_output=True, text=True, check=True).stdout
-    if re.search(r"lib(a|t|ub)san|clang_rt", out):
+    path = os.path.join(bin_dir, b)
+    out = subprocess.run(["ldd", path], capture_output=True, text=True, check=True).stdout
+    # gcc links the sanitizer runtimes dynamically, clang statically (only
+    # its symbols tell): either way not the image's build.
+    with open(path, "rb") as f:
+        static_sanitizer = any(sym in f.read() for sym in (b"__asan_init", b"__tsan_init", b"__ubsan_handle"))
+    if static_sanitizer or re.search(r"lib(a|t|ub)san|clang_rt", out):
         print(f"skip: {b} is a sanitizer build")
         sys.exit(0)
     for m in re.finditer(r"=>\s*(/\S+)", out):
