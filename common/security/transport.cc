@@ -52,8 +52,9 @@ class PeerVerifier final : public gx::ExternalCertificateVerifier {
     return grpc::Status::OK;
   }
 
-  std::shared_ptr<RevocationList> revocation_;
-  std::optional<RoleSet> peer_roles_;
+  // Set once here, read on gRPC's handshake threads (never written again).
+  const std::shared_ptr<RevocationList> revocation_;
+  const std::optional<RoleSet> peer_roles_;
 };
 
 Status CheckReadable(const std::string& path, std::string_view flag) {
