@@ -31,8 +31,10 @@
 # /metrics URL per process, comma-separated), QUEUESERVERS, FETCHERS and
 # CRAWL_BIN; insecure, it unsets the TLS and token variables instead. Each
 # process's pid is in DIR/NAME.pid and the exact command that started it
-# (TLS flags included) in DIR/NAME.cmd (every process keeps the ports it
-# first bound, so a restarted process is reachable where it was).
+# (TLS flags included) in DIR/NAME.cmd. The name server and queue servers
+# listen for gRPC on ports below the kernel's ephemeral range, kept across
+# restarts so a restarted process is reachable where it was; HTTP ports are
+# picked afresh by each start and `restart` rewrites cluster.env.
 set -euo pipefail
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit "${1:-2}"; }
@@ -128,16 +130,29 @@ wait_healthy() {  # wait_healthy NAME: until NAME answers /healthz on its HTTP p
   exit 1
 }
 
-pin_port() {  # pin_port NAME: rewrite NAME.cmd to listen on the ports it bound
-  local port
-  if [ -s "$dir/$1.port" ]; then
-    port=$(tr -d '[:space:]' < "$dir/$1.port")
-    sed -i "s|--listen 127.0.0.1:0 |--listen 127.0.0.1:$port |" "$dir/$1.cmd"
-  fi
-  if [ -s "$dir/$1.http-port" ]; then
-    port=$(tr -d '[:space:]' < "$dir/$1.http-port")
-    sed -i "s|--http-listen 127.0.0.1:0 |--http-listen 127.0.0.1:$port |" "$dir/$1.cmd"
-  fi
+free_port() {  # a free TCP port on 127.0.0.1 below the kernel's ephemeral range
+  # bind(0) and outgoing connections take their ports from the ephemeral
+  # range, so a port below it that is free now stays free for a restart:
+  # a port a killed process held there can be taken by any connection.
+  local low lo p try
+  low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  [[ "$low" =~ ^[0-9]+$ ]] || low=32768
+  lo=$(( low > 11024 ? low - 10000 : 1024 ))
+  for try in $(seq 1 100); do
+    p=$(( lo + (RANDOM * 32768 + RANDOM) % (low - lo) ))
+    if command -v ss > /dev/null; then
+      [ -z "$(ss -Htan "( sport = :$p )" 2>/dev/null)" ] && { echo "$p"; return 0; }
+    elif ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"; return 0
+    fi
+  done
+  die "no free port below $low on 127.0.0.1"
+}
+
+fresh_http_port() {  # fresh_http_port NAME: NAME.cmd binds any free HTTP port
+  # HTTP ports are not part of a process's identity (cluster.env is
+  # rewritten after a restart), so a restarted process binds a new one.
+  sed -i -E "s|--http-listen 127\.0\.0\.1:[0-9]+ |--http-listen 127.0.0.1:0 |" "$dir/$1.cmd"
 }
 
 tls_flags() {  # tls_flags CERT_NAME: the TLS flags of a process using DIR/tls/CERT_NAME.{crt,key}
@@ -240,17 +255,16 @@ up() {
   trap 'exit 130' INT TERM
 
   local t="$dir/tls" i
-  echo "$bin/nameserver --listen 127.0.0.1:0 --port-file $dir/nameserver.port --data-dir $dir/nameserver" \
+  echo "$bin/nameserver --listen 127.0.0.1:$(free_port) --port-file $dir/nameserver.port --data-dir $dir/nameserver" \
        "--http-listen 127.0.0.1:0 --http-port-file $dir/nameserver.http-port$(tls_flags nameserver-ns)" \
        "$( [ "$insecure" = 1 ] || echo "--admin-tokens $t/admin-tokens")" > "$dir/nameserver.cmd"
   launch nameserver
   wait_for_file "$dir/nameserver.port" nameserver
   wait_healthy nameserver
-  pin_port nameserver
   NAMESERVER="127.0.0.1:$(tr -d '[:space:]' < "$dir/nameserver.port")"
 
   for i in $(seq 0 $((queueservers - 1))); do
-    echo "$bin/queueserver --id qs$i --listen 127.0.0.1:0 --port-file $dir/queueserver$i.port" \
+    echo "$bin/queueserver --id qs$i --listen 127.0.0.1:$(free_port) --port-file $dir/queueserver$i.port" \
          "--nameserver $NAMESERVER --data-dir $dir/queueserver$i" \
          "--http-listen 127.0.0.1:0 --http-port-file $dir/queueserver$i.http-port$(tls_flags "queueserver-qs$i")" \
          > "$dir/queueserver$i.cmd"
@@ -259,7 +273,6 @@ up() {
   for i in $(seq 0 $((queueservers - 1))); do
     wait_for_file "$dir/queueserver$i.port" "queueserver$i"
     wait_healthy "queueserver$i"
-    pin_port "queueserver$i"
   done
   wait_registered
 
@@ -274,7 +287,6 @@ up() {
   done
   for i in $(seq 0 $((fetchers - 1))); do
     wait_healthy "fetcher$i"
-    pin_port "fetcher$i"
   done
   check_all_alive
   write_env
@@ -332,6 +344,14 @@ down() {
   echo "local-cluster: stopped $stopped processes in $dir"
 }
 
+read_env_counts() {  # the cluster's shape, as `up` wrote it in cluster.env
+  local v
+  v=$(sed -n 's/^export QUEUESERVERS=//p' "$dir/cluster.env"); [ -z "$v" ] || queueservers=$v
+  v=$(sed -n 's/^export FETCHERS=//p' "$dir/cluster.env"); [ -z "$v" ] || fetchers=$v
+  NAMESERVER=$(sed -n 's/^export NAMESERVER=//p' "$dir/cluster.env")
+  grep -q '^export CRAWL_TLS_CA=' "$dir/cluster.env" && insecure=0 || insecure=1
+}
+
 restart() {
   [ -f "$dir/cluster.env" ] || die "no cluster in $dir"
   command -v curl > /dev/null || die "curl not found (Debian package curl)"
@@ -345,6 +365,7 @@ restart() {
     names+=("$name")
     if ! alive "$name"; then
       rm -f "$dir/$name.port" "$dir/$name.http-port"
+      fresh_http_port "$name"
       launch "$name"
       started=$((started + 1))
       case "$name" in
@@ -354,9 +375,10 @@ restart() {
   done
   for name in "${names[@]}"; do
     wait_healthy "$name"
-    pin_port "$name"
   done
   check_all_alive
+  read_env_counts
+  write_env
   echo "local-cluster: restarted $started processes in $dir"
 }
 
