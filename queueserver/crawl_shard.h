@@ -2,7 +2,7 @@
 // its crawl log, counters, and the record of applied batches that makes
 // retried SubmitResults/AddUrls calls apply once (DESIGN.md section 3 step 6).
 //
-// With a ShardWriter (queueserver/queue_store.h) every request's changes are
+// With a ShardWriter (queueserver/store/queue_store.h) every request's changes are
 // committed in one atomic batch before the request is answered; a shard whose
 // commit failed is stale (its memory is ahead of the store) and must be
 // replaced by one loaded from the store (`Load`). Without a writer the shard
@@ -26,10 +26,10 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "proto/crawl.pb.h"
-#include "queueserver/crawl_scope.h"
-#include "queueserver/frontier.h"
-#include "queueserver/queue_store.h"
-#include "queueserver/search_index.h"
+#include "queueserver/frontier/crawl_scope.h"
+#include "queueserver/frontier/frontier.h"
+#include "queueserver/store/queue_store.h"
+#include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
 
@@ -92,7 +92,7 @@ class CrawlShard {
   // Records [offset, offset+limit) of the crawl log, in arrival order, read
   // from the store (kIoError/kCorruption if it cannot be read).
   [[nodiscard]] Status ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const;
-  // Searches this shard's index (DESIGN.md 8; queueserver/search_index.h):
+  // Searches this shard's index (DESIGN.md 8; queueserver/index/search_index.h):
   // at most req.limit() matches (0: 200) within req.timeout_ms() (0: 1 s).
   // Bad queries give kInvalidArgument. Changes nothing in the store.
   [[nodiscard]] Status Search(const v1::SearchRequest& req, v1::SearchResponse* resp);

@@ -13,7 +13,7 @@
 #include "common/process.h"
 #include "common/security/authorizer.h"
 #include "common/security/process_security.h"
-#include "queueserver/queue_store.h"
+#include "queueserver/store/queue_store.h"
 #include "queueserver/service.h"
 
 int main(int argc, char** argv) {

@@ -7,7 +7,7 @@
 
 #include "common/grpc_util.h"
 #include "common/metrics.h"
-#include "queueserver/structure_order.h"
+#include "queueserver/frontier/structure_order.h"
 
 namespace crawl::queueserver {
 namespace {

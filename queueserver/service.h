@@ -18,8 +18,8 @@
 #include "proto/crawl.grpc.pb.h"
 #include "common/status.h"
 #include "queueserver/crawl_shard.h"
-#include "queueserver/queue_store.h"
-#include "queueserver/warc_writer.h"
+#include "queueserver/store/queue_store.h"
+#include "queueserver/store/warc_writer.h"
 
 namespace crawl::queueserver {
 
@@ -46,7 +46,7 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   grpc::Status EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest*, v1::EndCrawlResponse*) override;
   grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
                            v1::CrawlLogChunk*) override;
-  // Searches the crawl's index (queueserver/search_index.h). Holds mu_ for
+  // Searches the crawl's index (queueserver/index/search_index.h). Holds mu_ for
   // the query: crawling waits while a query runs (bounded by its timeout).
   grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
   // A page from the WARC files of a crawl that keeps page caches.
@@ -54,7 +54,7 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
                              v1::CachedPageResponse*) override;
 
   // Crawls with keep_page_cache write WARC files under `dir`, rolled at
-  // `max_file_bytes` (queueserver/warc_writer.h). Call before serving.
+  // `max_file_bytes` (queueserver/store/warc_writer.h). Call before serving.
   void EnableWarc(std::string dir, uint64_t max_file_bytes);
 
   // Joins `crawl` if this server does not have it yet (a new crawl ends the

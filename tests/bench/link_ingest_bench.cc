@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "tests/bench/bench_util.h"
-#include "queueserver/frontier.h"
-#include "queueserver/queue_store.h"
+#include "queueserver/frontier/frontier.h"
+#include "queueserver/store/queue_store.h"
 
 namespace qs = crawl::queueserver;
 

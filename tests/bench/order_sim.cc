@@ -57,7 +57,7 @@
 #include "fetcher/page_processor.h"
 #include "fetcher/result_batch.h"
 #include "queueserver/crawl_shard.h"
-#include "queueserver/frontier.h"
+#include "queueserver/frontier/frontier.h"
 #include "tests/testweb/captured_pagerank.h"
 #include "tests/testweb/ground_truth.h"
 #include "tests/testweb/universe.h"

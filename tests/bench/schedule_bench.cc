@@ -23,8 +23,8 @@
 
 #include "common/clock.h"
 #include "queueserver/crawl_shard.h"
-#include "queueserver/frontier.h"
-#include "queueserver/queue_store.h"
+#include "queueserver/frontier/frontier.h"
+#include "queueserver/store/queue_store.h"
 #include "tests/bench/bench_util.h"
 
 namespace qs = crawl::queueserver;

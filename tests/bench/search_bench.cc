@@ -33,8 +33,8 @@
 #include "common/clock.h"
 #include "common/hash.h"
 #include "common/text/stemmer.h"
-#include "queueserver/queue_store.h"
-#include "queueserver/search_index.h"
+#include "queueserver/store/queue_store.h"
+#include "queueserver/index/search_index.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;

@@ -19,7 +19,7 @@
 
 #include "tests/bench/bench_util.h"
 #include "common/hash.h"
-#include "queueserver/url_seen.h"
+#include "queueserver/frontier/url_seen.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;

@@ -1,4 +1,4 @@
-#include "queueserver/crawl_scope.h"
+#include "queueserver/frontier/crawl_scope.h"
 #include "common/host_glob.h"
 
 #include <catch2/catch.hpp>

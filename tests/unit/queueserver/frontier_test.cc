@@ -1,5 +1,5 @@
-// Frontier: URL-seen, robots gating, FIFO order, leases (queueserver/frontier.h).
-#include "queueserver/frontier.h"
+// Frontier: URL-seen, robots gating, FIFO order, leases (queueserver/frontier/frontier.h).
+#include "queueserver/frontier/frontier.h"
 
 #include <catch2/catch.hpp>
 

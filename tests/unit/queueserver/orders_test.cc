@@ -7,11 +7,11 @@
 #include <map>
 #include <random>
 
-#include "queueserver/frontier.h"
-#include "queueserver/host_backoff.h"
-#include "queueserver/host_budget.h"
-#include "queueserver/opic_order.h"
-#include "queueserver/scoring_filter.h"
+#include "queueserver/frontier/frontier.h"
+#include "queueserver/frontier/host_backoff.h"
+#include "queueserver/frontier/host_budget.h"
+#include "queueserver/frontier/opic_order.h"
+#include "queueserver/frontier/scoring_filter.h"
 
 using namespace crawl::queueserver;
 using Catch::Detail::Approx;
@@ -717,7 +717,7 @@ TEST_CASE("host_budget: a link from another server's page counts WIN with the ec
 }
 
 // ---------------------------------------------------------------------------
-// Tier queues past their RAM window (queueserver/tier_store.h)
+// Tier queues past their RAM window (queueserver/frontier/tier_store.h)
 
 namespace {
 

@@ -1,5 +1,5 @@
-// Delta + varint postings (queueserver/postings_codec.h): round trips and bad input.
-#include "queueserver/postings_codec.h"
+// Delta + varint postings (queueserver/index/postings_codec.h): round trips and bad input.
+#include "queueserver/index/postings_codec.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
-// Queue store (queueserver/queue_store.h) and durable CrawlShard: what one
+// Queue store (queueserver/store/queue_store.h) and durable CrawlShard: what one
 // process wrote comes back in the next one, and a failed commit leaves
 // nothing behind.
-#include "queueserver/queue_store.h"
+#include "queueserver/store/queue_store.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
-// Index and query walk (queueserver/search_index.h) and its durability
+// Index and query walk (queueserver/index/search_index.h) and its durability
 // through the queue store (DESIGN.md sections 7 and 8).
-#include "queueserver/search_index.h"
+#include "queueserver/index/search_index.h"
 
 #include <limits>
 #include <catch2/catch.hpp>
@@ -16,7 +16,7 @@
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
 #include "queueserver/crawl_shard.h"
-#include "queueserver/queue_store.h"
+#include "queueserver/store/queue_store.h"
 
 using namespace crawl::queueserver;
 namespace v1 = crawl::v1;

@@ -1,5 +1,5 @@
-// Query parser (queueserver/search_query.h): conjunctions, phrases, `|`, site:.
-#include "queueserver/search_query.h"
+// Query parser (queueserver/index/search_query.h): conjunctions, phrases, `|`, site:.
+#include "queueserver/index/search_query.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,11 +1,11 @@
-// Score parts of DESIGN.md section 8 (queueserver/search_scoring.h) on
+// Score parts of DESIGN.md section 8 (queueserver/index/search_scoring.h) on
 // hand-computed examples, and the doc map of DESIGN.md 7
-// (queueserver/doc_map.h).
-#include "queueserver/search_scoring.h"
+// (queueserver/index/doc_map.h).
+#include "queueserver/index/search_scoring.h"
 
 #include <catch2/catch.hpp>
 
-#include "queueserver/doc_map.h"
+#include "queueserver/index/doc_map.h"
 
 using namespace crawl::queueserver;
 

@@ -1,12 +1,12 @@
 // The imbWEM site frontier (DESIGN.md 5.4): rules, modules and iterations
-// (queueserver/site_frontier.h) and the structure module's link-path trees,
-// layers, GB writes and structure rank (queueserver/structure_module.h).
+// (queueserver/frontier/site_frontier.h) and the structure module's link-path trees,
+// layers, GB writes and structure rank (queueserver/frontier/structure_module.h).
 // Small hand-drawn sites are walked through several iterations; every
 // expected number is worked out in the comment beside it.
 #include <catch2/catch.hpp>
 
-#include "queueserver/site_frontier.h"
-#include "queueserver/structure_module.h"
+#include "queueserver/frontier/site_frontier.h"
+#include "queueserver/frontier/structure_module.h"
 
 using namespace crawl::queueserver;
 using Catch::Detail::Approx;

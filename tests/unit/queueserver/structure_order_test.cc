@@ -1,8 +1,8 @@
-// The structure crawl order (queueserver/structure_order.h, DESIGN.md 5.4)
+// The structure crawl order (queueserver/frontier/structure_order.h, DESIGN.md 5.4)
 // behind the Frontier: one site iteration per schedule, no new iteration
 // while a host's pages are out, host round-robin, link vectors, and GC/GB
 // in the queue store across a restart.
-#include "queueserver/structure_order.h"
+#include "queueserver/frontier/structure_order.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,8 +11,8 @@
 
 #include "common/clock.h"
 #include "queueserver/crawl_shard.h"
-#include "queueserver/frontier.h"
-#include "queueserver/queue_store.h"
+#include "queueserver/frontier/frontier.h"
+#include "queueserver/store/queue_store.h"
 
 using namespace crawl::queueserver;
 using Strings = std::vector<std::string>;

@@ -1,4 +1,4 @@
-#include "queueserver/url_seen.h"
+#include "queueserver/frontier/url_seen.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
-// WARC/1.1 page caches (queueserver/warc_writer.h): records, digests,
+// WARC/1.1 page caches (queueserver/store/warc_writer.h): records, digests,
 // gzip members, rolling, reopening. An independent reader (warcio) checks
 // the files in tests/integration/warc_cache_test.sh.
-#include "queueserver/warc_writer.h"
+#include "queueserver/store/warc_writer.h"
 
 #include <catch2/catch.hpp>
 

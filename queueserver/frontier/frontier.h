@@ -1,0 +1,298 @@
+// The queue server's frontier for one crawl: URL-seen set, robots gating per
+// origin, a FIFO of URLs ready to fetch, and leased schedules.
+//
+// The order of the ready pages is a FrontierOrder (queueserver/
+// frontier_order.h: bfs, host_budget, opic); this class is the machinery
+// every order shares. Held in memory (the opic order may keep its queue in
+// the store); every change is also reported to an optional FrontierJournal
+// so a store can persist it (queueserver/store/queue_store.h), and Restore()
+// rebuilds the frontier from what the store kept. Its promises:
+//   - a URL enters at most once (8-byte URL hash; see UrlSeen below);
+//   - a host's URLs wait until its robots.txt has been fetched, and URLs that
+//     robots.txt disallows never enter the queue (DESIGN.md section 5.1);
+//   - robots.txt URLs are scheduled before any page;
+//   - a URL handed out is leased: reported back, or put back in the queue
+//     when its schedule ends without it or its lease expires;
+//   - at most one schedule at a time holds URLs of a given origin, so the
+//     cluster opens at most one connection per host;
+//   - a host answering 429/503 or unreachable is backed off, and parked when
+//     it keeps failing (queueserver/frontier/host_backoff.h); its URLs stay queued;
+//   - a host with more than host_error_threshold HTTP errors in one schedule
+//     becomes crawl-delayed (DESIGN.md 5.1).
+//
+// Pure logic: no I/O, no clock (times are passed in). Not thread-safe: the
+// owner serialises calls.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "common/robots.h"
+#include "queueserver/frontier/url_seen.h"
+#include "queueserver/frontier/frontier_order.h"
+#include "queueserver/frontier/frontier_types.h"
+#include "queueserver/frontier/host_backoff.h"
+
+namespace crawl::queueserver {
+
+// A leased schedule as handed to a fetcher.
+struct Schedule {
+  uint64_t id = 0;  // 0: nothing to fetch right now
+  int64_t lease_deadline_ms = 0;
+  std::vector<FrontierEntry> entries;
+  // Origins with a robots.txt Crawl-delay: the spacing (ms) the fetcher
+  // keeps between request starts on that origin.
+  std::map<std::string, int64_t> crawl_delay_ms;
+};
+
+// What a fetch of a leased URL came to, as far as the frontier cares.
+struct FetchOutcome {
+  std::string url;
+  UrlKind kind = UrlKind::kPage;
+  int status = 0;              // HTTP status or negative network error
+  std::string robots_body;     // robots.txt body when kind == kRobots
+  uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 answer
+};
+
+// What Report did with an outcome.
+struct ReportResult {
+  bool requeued = false;        // a 429/503 page went back to the queue
+  FetchedScore score;           // the order's view of the fetched page
+};
+
+struct FrontierOptions {
+  // Product token matched against robots.txt user-agent lines.
+  std::string user_agent = "crawlbot";
+  // How long a schedule may stay out before its URLs are re-queued.
+  int64_t lease_ms = 300'000;
+  // robots.txt fetches that fail with 5xx or a network error are retried
+  // this many times, `robots_retry_ms` apart; after that the origin counts
+  // as fully disallowed (RFC 9309 section 2.3.1.4).
+  int robots_attempts = 3;
+  int64_t robots_retry_ms = 10'000;
+  // Most queue entries one Lease call looks at past busy origins, which
+  // bounds its cost when the queue head is one busy host.
+  size_t lease_scan_limit = 50'000;
+  // Crawl-delay (robots.txt) is honoured up to this much; a larger value is
+  // read as this one, so a hostile Crawl-delay cannot stall a host forever.
+  int64_t max_crawl_delay_ms = 60'000;
+  // Schedule slots (DESIGN.md 5.1): a crawl-delayed origin gets at most one
+  // URL per slot of this many URLs of the schedule's size.
+  size_t slot_size = 100;
+  // The crawl order and its options.
+  OrderOptions order;
+  BackoffOptions backoff;
+  // DESIGN.md 5.1: a host with more than this many HTTP errors in one
+  // schedule becomes crawl-delayed, its URLs this far apart.
+  uint32_t host_error_threshold = 50;
+  int64_t error_crawl_delay_ms = 1'000;
+  // Politeness floor (CrawlParams.min_host_delay_ms): every origin is
+  // crawl-delayed by at least this much (0: only robots and errors delay).
+  int64_t min_host_delay_ms = 0;
+};
+
+struct FrontierCounters {
+  uint64_t frontier_size = 0;    // ready + robots-ready + waiting for robots
+  uint64_t leased_urls = 0;
+  uint64_t outstanding_schedules = 0;
+  uint64_t urls_seen = 0;
+  uint64_t hosts = 0;
+  uint64_t robots_disallowed = 0;
+  uint64_t activity = 0;         // grows on every state change
+  uint64_t leases_expired = 0;   // schedules whose lease ran out (since start)
+};
+
+// Scalars of the frontier that are not implied by its collections.
+struct FrontierScalars {
+  uint64_t next_schedule_id = 1;
+  uint64_t robots_disallowed = 0;
+  uint64_t activity = 0;
+};
+
+// Everything needed to rebuild a Frontier (what a store loads).
+struct FrontierImage {
+  std::vector<uint64_t> seen;
+  // The URL-seen set built directly by a store (UrlSeenSet::RestoreFromScan,
+  // bounded memory); when set, `seen` is empty.
+  std::unique_ptr<UrlSeenSet> seen_set;
+  std::vector<std::pair<std::string, OriginRecord>> origins;
+  // Per origin, in wait order (ascending seq).
+  std::vector<std::pair<std::string, std::vector<SeqEntry>>> waiting;
+  std::vector<SeqEntry> robots_ready;  // ascending seq
+  // Pages for the order's Restore to file: the structure order's page queue
+  // (ascending seq). bfs/host_budget keep their queue in the TierStore and
+  // read it lazily; for them a store leaves this empty.
+  std::vector<SeqEntry> ready;
+  std::vector<std::pair<std::string, CldStats>> clds;  // host_budget statistics
+  std::string order_state;             // the order's scalars (OrderStateChanged)
+  std::vector<StructureNodeRecord> structure;  // structure order: GC and GB nodes
+  struct Lease {
+    uint64_t id = 0;
+    LeaseRecord record;
+    std::vector<FrontierEntry> entries;  // outstanding URLs
+  };
+  std::vector<Lease> leases;
+  FrontierScalars scalars;
+};
+
+class Frontier {
+ public:
+  // REQUIRES: options.order is valid (MakeOrder succeeds; an invalid one is
+  // replaced by bfs). `opic_store` and `tier_store` (null: RAM) hold the
+  // opic and the tiered orders' queues and must outlive the frontier.
+  explicit Frontier(FrontierOptions options, OpicStore* opic_store = nullptr, TierStore* tier_store = nullptr);
+
+  // Changes are reported to `journal` from now on (null: none). The journal
+  // must outlive the frontier or be reset first.
+  void SetJournal(FrontierJournal* journal) {
+    journal_ = journal;
+    order_->SetJournal(journal);
+  }
+
+  // Rebuilds the state a journal recorded. REQUIRES: a new Frontier.
+  void Restore(FrontierImage image);
+
+  // Offers a seed URL (canonical), one of `seed_count` seeds of the crawl.
+  // Returns true when it was new to the URL-seen set. A URL of an origin
+  // whose robots.txt is unknown waits for it; a disallowed URL is counted
+  // and dropped.
+  bool Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_count = 1);
+
+  // Offers discovered links (canonical URLs), in page order. Links whose
+  // referrer was fetched in this request (Report) get its tier, weight and
+  // cash (host_budget WIN, opic split). Returns how many were new.
+  size_t AddLinks(std::vector<LinkInput> links, int64_t now_ms);
+
+  // HTTP errors one schedule met on one origin (SubmitResults host_errors):
+  // over the threshold, the origin becomes crawl-delayed.
+  void NoteHostErrors(uint64_t schedule_id, const std::string& origin, uint32_t errors);
+
+  // The end of one request: the order settles (opic restores lost cash) and
+  // what Report remembered for AddLinks is forgotten.
+  void EndRequest();
+
+  // Leases up to `max_urls` URLs: due robots.txt fetches first, then pages in
+  // FIFO order, skipping origins another open schedule holds; at most
+  // `max_pages` of them are pages. Returns a schedule with id 0 when nothing
+  // can be handed out now.
+  // A crawl-delayed origin gets at most one URL per slot (max_urls /
+  // slot_size) and no more than fit half the lease at its delay, and is not
+  // leased again until its delay has passed since its last schedule ended.
+  Schedule Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms,
+                 size_t max_pages = SIZE_MAX);
+
+  // Applies the outcome of one fetch of schedule `schedule_id`. Outcomes of a
+  // schedule that is no longer open (expired) still update robots rules.
+  // A 429/503 answer backs the host off and puts the URL back (up to
+  // max_url_retries times); a network error backs the host off.
+  ReportResult Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t now_ms);
+
+  // The schedule is over: URLs it did not report go back to the queue front.
+  void Complete(uint64_t schedule_id, int64_t now_ms);
+
+  // Re-queues the URLs of every schedule whose lease ended before now_ms, and
+  // re-queues robots.txt retries that have come due.
+  void Tick(int64_t now_ms);
+
+  // True when nothing is queued, waiting or leased.
+  [[nodiscard]] bool Idle() const;
+  [[nodiscard]] FrontierCounters Counters() const;
+  [[nodiscard]] FrontierScalars Scalars() const;
+  [[nodiscard]] const FrontierOrder& order() const { return *order_; }
+  // Changes the politeness floor (a parameter change mid-crawl).
+  void SetMinHostDelay(int64_t ms) { options_.min_host_delay_ms = std::clamp<int64_t>(ms, 0, 60'000); }
+  [[nodiscard]] FrontierOrder& order() { return *order_; }
+  // The persisted state of an origin (tests).
+  [[nodiscard]] std::optional<OriginRecord> Origin(const std::string& origin) const;
+
+ private:
+  struct OriginState {
+    OriginRecord record;
+    std::deque<SeqEntry> waiting;       // pages held until robots is known
+    uint64_t leased_by = 0;             // schedule holding this origin, 0 if none
+    // A crawl-delayed origin is not leased again before this time (the end
+    // of its last schedule plus the delay). In memory only: after a restart
+    // an origin may come one delay early, once.
+    int64_t not_before_ms = 0;
+  };
+  // The origin's Crawl-delay in ms, clamped; 0 when none.
+  int64_t CrawlDelayMs(const OriginState& state) const;
+  // A FIFO whose entries carry sequence numbers (see SeqEntry).
+  class SeqQueue {
+   public:
+    static constexpr uint64_t kMiddle = uint64_t{1} << 62;
+    const SeqEntry& PushBack(FrontierEntry e);
+    const SeqEntry& PushFront(FrontierEntry e);
+    // Puts back an entry just taken from the front, keeping its number.
+    void Return(SeqEntry e) { q_.push_front(std::move(e)); }
+    SeqEntry PopFront();
+    void Restore(std::vector<SeqEntry> entries);
+    [[nodiscard]] bool empty() const { return q_.empty(); }
+    [[nodiscard]] size_t size() const { return q_.size(); }
+   private:
+    std::deque<SeqEntry> q_;
+    uint64_t front_ = kMiddle - 1;  // number of the next PushFront
+    uint64_t back_ = kMiddle;       // number of the next PushBack
+  };
+  struct OpenLease {
+    std::map<std::string, uint32_t> errors;  // HTTP errors per origin (memory only)
+    std::string fetcher_id;
+    int64_t deadline_ms = 0;
+    // By 8-byte URL hash (the seen set's key: two URLs of one lease share a
+    // hash with odds under 2^-38 at 5,000 URLs); saves a URL copy per URL.
+    std::unordered_map<uint64_t, FrontierEntry> outstanding;
+    std::vector<std::string> origins;
+  };
+
+  OriginState& OriginFor(const std::string& origin);
+  using OriginEntry = std::pair<const std::string, OriginState>;
+  // The origin of a URL and its state (created if new); null when the URL
+  // has no origin.
+  OriginEntry* OriginOfUrl(const std::string& url);
+  // The links of one page (one referrer); returns how many were new.
+  size_t AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms);
+  void QueueRobotsFetch(const std::string& origin, int64_t now_ms);
+  void ApplyRobots(const std::string& origin, const FetchOutcome& outcome, int64_t now_ms);
+  void ReleaseWaiting(const std::string& origin, OriginState& state);
+  void Queue(QueueKind kind, FrontierEntry e, bool front);
+  // A new URL: robots gating, then the order (or the wait list).
+  void Route(FrontierEntry entry, int64_t now_ms);
+  void Backoff(const std::string& origin, OriginState& state, int status, uint32_t retry_after_s, int64_t now_ms);
+  void NoteOrigin(const std::string& origin, const OriginState& state) {
+    if (journal_) journal_->OriginChanged(origin, state.record);
+  }
+  void EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms);
+
+  FrontierOptions options_;
+  uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
+  UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
+  std::unordered_map<std::string, OriginState, StringViewHash, std::equal_to<>> origins_;
+  SeqQueue robots_ready_;                             // robots.txt URLs to lease first
+  std::unique_ptr<FrontierOrder> order_;              // ready pages
+  // Pages reported in the current request, for the links found on them.
+  std::unordered_map<std::string, FrontierEntry> fetched_;
+  std::vector<std::string> robots_retry_;             // origins with a robots retry pending
+  std::map<uint64_t, OpenLease> leases_;
+  uint64_t next_schedule_id_ = 1;
+  uint64_t waiting_count_ = 0;
+  uint64_t leased_count_ = 0;
+  uint64_t robots_disallowed_ = 0;
+  uint64_t activity_ = 0;
+  uint64_t next_wait_seq_ = 1;
+  std::vector<bool> is_new_;  // AddPageLinks' scratch
+  OriginEntry* last_origin_ = nullptr;  // OriginOfUrl's last answer
+  FrontierJournal* journal_ = nullptr;
+};
+
+}  // namespace crawl::queueserver

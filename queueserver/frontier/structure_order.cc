@@ -1,0 +1,267 @@
+#include "queueserver/frontier/structure_order.h"
+
+#include <algorithm>
+
+#include "common/url.h"
+#include "queueserver/frontier/host_budget.h"
+
+namespace crawl::queueserver {
+namespace {
+
+std::string OriginKey(const std::string& u) {
+  auto origin = url::OriginOf(u);
+  return origin.ok() ? *origin : std::string();
+}
+
+}  // namespace
+
+StructureOrder::Site::Site(const std::string& origin, size_t load_take) : ctx(origin), frontier(load_take) {
+  // DESIGN.md 5.4: layer modules (the structure module), then ranking
+  // modules (structure rank); no control module by default.
+  auto module = std::make_unique<StructureModule>();
+  structure = module.get();
+  frontier.AddLayerModule(std::move(module));
+  auto rank = std::make_unique<RankingModule>("structure rank");
+  rank->AddRule(std::make_unique<StructureRankRule>(structure));
+  frontier.AddRankingModule(std::move(rank));
+}
+
+StructureOrder::StructureOrder(const OrderOptions& options) : options_(options) {}
+
+std::string StructureOrder::CldOf(const std::string& u) const {
+  const std::string host = url::HostOf(u);
+  if (host.empty()) return host;
+  auto cld = CompanyLevelDomain(host, options_.cld_rule);
+  return cld.ok() ? *cld : host;
+}
+
+StructureOrder::Site& StructureOrder::SiteFor(const std::string& u) {
+  const std::string origin = OriginKey(u);
+  auto it = sites_.find(origin);
+  if (it == sites_.end()) {
+    it = sites_.emplace(origin, std::make_unique<Site>(origin, options_.structure_load_take)).first;
+    it->second->cld = CldOf(u);
+  }
+  return *it->second;
+}
+
+StructureOrder::Site* StructureOrder::FindSite(const std::string& u) {
+  auto it = sites_.find(OriginKey(u));
+  return it == sites_.end() ? nullptr : it->second.get();
+}
+
+// host_budget statistics, as TieredOrder keeps them (DESIGN.md 5.1).
+void StructureOrder::OnSeed(FrontierEntry& e, uint64_t /*seed_count*/) {
+  const std::string cld = CldOf(e.url);
+  CldStats& st = clds_[cld];
+  st.seen += 1;
+  st.wseen += WseenStep(options_.wseen, 0);
+  e.weight = 0;
+  e.tier = TierFor(st, false, false);
+  if (journal_) journal_->CldChanged(cld, st);
+}
+
+void StructureOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+                             const std::vector<bool>& is_new) {
+  const std::string from_cld = page.url.empty() ? std::string() : CldOf(page.url);
+  for (size_t k = 0; k < links.size(); ++k) {
+    LinkInput& l = links[k];
+    if (l.sent_elsewhere) continue;  // its owner files it
+    // The target's link vector: a link to an active target joins it; a link
+    // to a new URL waits for the URL's Push.
+    if (is_new[k]) {
+      pending_links_[l.entry.url].push_back(TargetLink{page.url, l.anchor_text});
+    } else if (Site* s = FindSite(l.entry.url)) {
+      if (Target* t = s->ctx.Find(l.entry.url)) t->AddLink(page.url, l.anchor_text);
+    }
+    const std::string cld = CldOf(l.entry.url);
+    const bool cross = !page.url.empty() && cld != from_cld;
+    if (!is_new[k] && !cross) continue;
+    CldStats& st = clds_[cld];
+    (void)CountCldLink(st, l, is_new[k], cross, page, options_.wseen);
+    if (journal_) journal_->CldChanged(cld, st);
+  }
+}
+
+void StructureOrder::Push(FrontierEntry e, bool front) {
+  Site& s = SiteFor(e.url);
+  if (s.inflight.erase(e.url) > 0) ++s.ctx.metrics().returned;
+  auto pending = pending_links_.extract(e.url);
+  // An ended site's crawl is over; a URL already queued is not queued twice.
+  if (s.ctx.objective_ended() || s.entries.count(e.url) > 0) return;
+  SeqEntry se{front ? front_seq_-- : back_seq_++, std::move(e)};
+  Target& t = s.ctx.AddTarget(se.entry.url, se.seq);
+  if (!pending.empty()) {
+    for (TargetLink& l : pending.mapped()) t.AddLink(std::move(l.referrer), std::move(l.anchor_text));
+  } else if (!se.entry.referrer.empty()) {
+    t.AddLink(se.entry.referrer, "");
+  }
+  if (journal_) journal_->Queued(QueueKind::kPages, se);
+  s.entries.emplace(se.entry.url, std::move(se));
+  s.stale = false;
+  ++size_;
+}
+
+bool StructureOrder::Candidate(const Site& s) const {
+  if (!s.batch.empty()) return true;
+  return s.popped == 0 && s.inflight.empty() && !s.stale && !s.ctx.objective_ended() && s.ctx.active_size() > 0;
+}
+
+int32_t StructureOrder::TierOf(const Site& s) const {
+  auto it = clds_.find(s.cld);
+  return it == clds_.end() ? 0 : TierFor(it->second, false, false);
+}
+
+void StructureOrder::Journal(const std::string& origin, StructureModule& m) {
+  std::vector<GraphChange> changes = m.TakeChanges();
+  if (!journal_) return;
+  for (GraphChange& c : changes) journal_->StructureNodeChanged(StructureNodeRecord{origin, c.graph, c.node, c.value});
+}
+
+void StructureOrder::Iterate(Site& s) {
+  IterationOutcome out = s.frontier.Iterate(s.ctx);
+  for (Target& t : out.load) {
+    auto it = s.entries.find(t.url());
+    if (it == s.entries.end()) continue;
+    s.batch.push_back(std::move(it->second));
+    s.entries.erase(it);
+  }
+  for (Target& t : out.dismissed) {
+    auto it = s.entries.find(t.url());
+    if (it == s.entries.end()) continue;
+    if (journal_) journal_->Dequeued(QueueKind::kPages, it->second.seq);
+    s.entries.erase(it);
+    --size_;
+  }
+  Journal(s.ctx.host(), *s.structure);
+  if (out.load.empty()) s.stale = true;
+}
+
+std::optional<SeqEntry> StructureOrder::Pop() {
+  while (size_ > 0) {
+    // host_budget across hosts: tiers round-robin from the cursor, and in the
+    // tier the site served least recently. O(sites) per call.
+    Site* best = nullptr;
+    int32_t best_tier = 0;
+    bool best_after = false;
+    for (auto& [origin, site] : sites_) {
+      if (!Candidate(*site)) continue;
+      const int32_t tier = TierOf(*site);
+      const bool after = tier >= cursor_;
+      bool better = best == nullptr;
+      if (!better) {
+        if (after != best_after) {
+          better = after;
+        } else if (tier != best_tier) {
+          better = tier < best_tier;
+        } else {
+          better = site->served < best->served;
+        }
+      }
+      if (better) {
+        best = site.get();
+        best_tier = tier;
+        best_after = after;
+      }
+    }
+    if (best == nullptr) return std::nullopt;
+    best->served = ++serve_clock_;
+    if (best->batch.empty()) {
+      Iterate(*best);
+      if (best->batch.empty()) continue;  // stale now: not a candidate
+    }
+    cursor_ = best_tier + 1;
+    SeqEntry e = std::move(best->batch.front());
+    best->batch.pop_front();
+    ++best->popped;
+    --size_;
+    return e;
+  }
+  return std::nullopt;
+}
+
+void StructureOrder::Unpop(SeqEntry e) {
+  Site& s = SiteFor(e.entry.url);
+  if (s.popped > 0) --s.popped;
+  s.batch.push_front(std::move(e));
+  ++size_;
+}
+
+void StructureOrder::Taken(const SeqEntry& e) {
+  Site& s = SiteFor(e.entry.url);
+  if (s.popped > 0) --s.popped;
+  s.inflight.insert(e.entry.url);
+  if (journal_) journal_->Dequeued(QueueKind::kPages, e.seq);
+}
+
+FetchedScore StructureOrder::OnFetched(const FrontierEntry& e) {
+  Site& s = SiteFor(e.url);
+  s.inflight.erase(e.url);
+  s.frontier.OnCrawled(s.ctx, e.url);
+  Journal(s.ctx.host(), *s.structure);
+  s.stale = false;
+  return FetchedScore{};
+}
+
+void StructureOrder::Dropped(const FrontierEntry& e) {
+  pending_links_.erase(e.url);
+  if (Site* s = FindSite(e.url)) s->inflight.erase(e.url);
+}
+
+void StructureOrder::Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
+                             const std::string& /*state*/) {
+  std::sort(ready.begin(), ready.end(), [](const SeqEntry& a, const SeqEntry& b) { return a.seq < b.seq; });
+  if (!ready.empty()) {
+    front_seq_ = std::min(front_seq_, ready.front().seq - 1);
+    back_seq_ = std::max(back_seq_, ready.back().seq + 1);
+  }
+  for (auto& [cld, st] : clds) clds_[cld] = st;
+  for (SeqEntry& e : ready) {
+    Site& s = SiteFor(e.entry.url);
+    if (s.entries.count(e.entry.url) > 0) continue;
+    Target& t = s.ctx.AddTarget(e.entry.url, e.seq);
+    if (!e.entry.referrer.empty()) t.AddLink(e.entry.referrer, "");
+    std::string u = e.entry.url;
+    s.entries.emplace(std::move(u), std::move(e));
+    ++size_;
+  }
+}
+
+void StructureOrder::RestoreStructure(const std::vector<StructureNodeRecord>& nodes) {
+  for (const StructureNodeRecord& n : nodes) {
+    auto it = sites_.find(n.origin);
+    if (it == sites_.end()) {
+      // A host whose targets are all fetched still keeps its graphs.
+      it = sites_.emplace(n.origin, std::make_unique<Site>(n.origin, options_.structure_load_take)).first;
+      it->second->cld = CldOf(n.origin + "/");
+    }
+    it->second->structure->RestoreNode(n.graph, n.node, n.value);
+  }
+}
+
+const StructureModule* StructureOrder::ModuleOf(const std::string& origin) const {
+  auto it = sites_.find(origin);
+  return it == sites_.end() ? nullptr : it->second->structure;
+}
+
+const SiteContext* StructureOrder::ContextOf(const std::string& origin) const {
+  auto it = sites_.find(origin);
+  return it == sites_.end() ? nullptr : &it->second->ctx;
+}
+
+StructureOrder::Totals StructureOrder::totals() const {
+  Totals t;
+  t.sites = sites_.size();
+  for (const auto& [origin, site] : sites_) {
+    t.gc_nodes += site->structure->gc().size();
+    t.gb_nodes += site->structure->gb().size();
+  }
+  return t;
+}
+
+CldStats StructureOrder::Stats(const std::string& cld) const {
+  auto it = clds_.find(cld);
+  return it == clds_.end() ? CldStats{} : it->second;
+}
+
+}  // namespace crawl::queueserver

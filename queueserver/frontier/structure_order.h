@@ -1,0 +1,109 @@
+// The structure crawl order (DESIGN.md 5.4, after imbWEM): host_budget
+// decides which host gets the next slot, imbWEM's site frontier
+// (queueserver/frontier/site_frontier.h with the structure module of
+// queueserver/frontier/structure_module.h) decides which pages of that host.
+//
+// Across hosts. Every host (origin) is one site with its SiteContext. The
+// host_budget statistics (SEEN, WSEEN, WIN per CLD, DESIGN.md 5.1) are kept
+// as in host_budget, and a site's tier is its CLD's current tier
+// floor(log10(max(1, WSEEN - WIN))). Pop takes tiers round-robin like
+// host_budget and, inside a tier, the site served least recently.
+//
+// Inside a host. A site's known pages are its active targets. When a site
+// with nothing in flight is picked and its batch is empty, one iteration of
+// its site frontier runs and its load (at most load_take targets) becomes the
+// batch that Pop hands out. The site runs no new iteration while pages of
+// its batch are popped, leased or being fetched: like imbWEM's crawl loop,
+// the next iteration sees the pages the last one loaded as crawled (GC) and
+// the links found on them as targets. (The Frontier also holds an origin in
+// one schedule at a time, so a host's pages of one iteration travel
+// together.)
+//
+// Persistence. Targets are the journal's page queue (Queued/Dequeued, one
+// sequence number each); GC and GB nodes are written through the journal's
+// StructureNodeChanged (column family "structure"); host_budget statistics
+// through CldChanged. After a restart the batch, the in-flight set, passive
+// results (evaluated again on demand: they depend on the target only) and
+// the crawled-URL set of each context start empty; GC and GB come back.
+// Pure logic; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "queueserver/frontier/frontier_order.h"
+#include "queueserver/frontier/site_frontier.h"
+#include "queueserver/frontier/structure_module.h"
+
+namespace crawl::queueserver {
+
+class StructureOrder final : public FrontierOrder {
+ public:
+  explicit StructureOrder(const OrderOptions& options);
+  [[nodiscard]] std::string_view name() const override { return "structure"; }
+  void OnSeed(FrontierEntry& e, uint64_t seed_count) override;
+  void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
+               const std::vector<bool>& is_new) override;
+  void Push(FrontierEntry e, bool front) override;
+  [[nodiscard]] std::optional<SeqEntry> Pop() override;
+  void Unpop(SeqEntry e) override;
+  void Taken(const SeqEntry& e) override;
+  FetchedScore OnFetched(const FrontierEntry& e) override;
+  void Dropped(const FrontierEntry& e) override;
+  [[nodiscard]] size_t size() const override { return size_; }
+  void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
+               const std::string& state) override;
+  void RestoreStructure(const std::vector<StructureNodeRecord>& nodes) override;
+
+  // Tests and stats.
+  struct Totals {
+    size_t sites = 0, gc_nodes = 0, gb_nodes = 0;
+  };
+  [[nodiscard]] Totals totals() const;
+  [[nodiscard]] const StructureModule* ModuleOf(const std::string& origin) const;
+  [[nodiscard]] const SiteContext* ContextOf(const std::string& origin) const;
+  [[nodiscard]] CldStats Stats(const std::string& cld) const;
+
+ private:
+  struct Site {
+    explicit Site(const std::string& origin, size_t load_take);
+    SiteContext ctx;
+    SiteFrontier frontier;
+    StructureModule* structure = nullptr;  // owned by `frontier`
+    std::string cld;
+    std::unordered_map<std::string, SeqEntry> entries;  // active targets' frontier entries
+    std::deque<SeqEntry> batch;  // the last iteration's load, not yet popped
+    size_t popped = 0;           // handed out by Pop, not yet Taken or Unpopped
+    std::unordered_set<std::string> inflight;  // leased, not yet fetched or back
+    bool stale = false;  // its last iteration loaded nothing; nothing changed since
+    uint64_t served = 0;  // when Pop last picked it
+  };
+  Site& SiteFor(const std::string& url);
+  Site* FindSite(const std::string& url);
+  [[nodiscard]] bool Candidate(const Site& s) const;
+  [[nodiscard]] int32_t TierOf(const Site& s) const;
+  void Iterate(Site& s);
+  void Journal(const std::string& origin, StructureModule& m);
+  std::string CldOf(const std::string& url) const;
+
+  OrderOptions options_;
+  std::map<std::string, std::unique_ptr<Site>> sites_;
+  std::unordered_map<std::string, CldStats> clds_;
+  // Links to URLs not yet pushed (waiting for robots.txt): their link vector.
+  std::unordered_map<std::string, std::vector<TargetLink>> pending_links_;
+  size_t size_ = 0;
+  int32_t cursor_ = 0;
+  uint64_t serve_clock_ = 0;
+  uint64_t front_seq_ = (uint64_t{1} << 62) - 1;
+  uint64_t back_seq_ = uint64_t{1} << 62;
+};
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,194 @@
+// Delta + varint postings (postings_codec.h).
+#include "queueserver/index/postings_codec.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace crawl::queueserver {
+
+void PutVarint(std::string* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+
+bool GetVarint(std::string_view in, size_t* pos, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63; shift += 7) {
+    if (*pos >= in.size()) return false;
+    const auto byte = static_cast<uint8_t>(in[(*pos)++]);
+    result |= uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+void EncodePostings(const std::vector<Posting>& postings, std::string* out, int64_t previous_doc) {
+  EncodePostingRange(postings.data(), postings.data() + postings.size(), out, previous_doc);
+}
+
+void EncodePostingRange(const Posting* first, const Posting* last, std::string* out, int64_t previous_doc) {
+  for (const Posting* it = first; it != last; ++it) {
+    const Posting& p = *it;
+    PutVarint(out, static_cast<uint64_t>(static_cast<int64_t>(p.doc) - previous_doc - 1));
+    previous_doc = p.doc;
+    PutVarint(out, static_cast<uint64_t>(std::llround(std::max(0.0, p.frequency) * 100.0)));
+    PutVarint(out, p.positions.size());
+    uint32_t previous = 0;
+    for (uint32_t pos : p.positions) {
+      PutVarint(out, pos - previous);
+      previous = pos;
+    }
+  }
+}
+
+Result<std::vector<Posting>> DecodePostings(std::string_view in) {
+  // One decoder of the format (DecodeAppend); this form only regroups it.
+  FlatPostings flat;
+  if (Status s = DecodeAppend(in, &flat); !s.ok()) return s;
+  std::vector<Posting> out(flat.size());
+  for (size_t k = 0; k < flat.size(); ++k) {
+    out[k].doc = flat.doc[k];
+    out[k].frequency = static_cast<double>(flat.freq100[k]) / 100.0;
+    out[k].positions.assign(flat.positions.begin() + flat.first[k], flat.positions.begin() + flat.first[k + 1]);
+  }
+  return out;
+}
+
+Status DecodeAppend(std::string_view in, FlatPostings* out, const std::vector<uint32_t>* map) {
+  size_t pos = 0;
+  int64_t previous_doc = -1;
+  auto bad = [] { return Status::InvalidArgument("corrupt postings list"); };
+  while (pos < in.size()) {
+    uint64_t delta = 0, freq = 0, n = 0;
+    if (!GetVarint(in, &pos, &delta) || !GetVarint(in, &pos, &freq) || !GetVarint(in, &pos, &n)) return bad();
+    const int64_t doc = previous_doc + 1 + static_cast<int64_t>(delta);
+    if (doc > UINT32_MAX || n > in.size() - pos || freq > UINT32_MAX) return bad();
+    previous_doc = doc;
+    if (map != nullptr && static_cast<uint64_t>(doc) >= map->size()) return bad();
+    out->doc.push_back(map ? (*map)[static_cast<size_t>(doc)] : static_cast<uint32_t>(doc));
+    out->freq100.push_back(static_cast<uint32_t>(freq));
+    uint64_t position = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      uint64_t d = 0;
+      if (!GetVarint(in, &pos, &d)) return bad();
+      position += d;
+      if (position > UINT32_MAX) return bad();
+      out->positions.push_back(static_cast<uint32_t>(position));
+    }
+    out->first.push_back(static_cast<uint32_t>(out->positions.size()));
+  }
+  return Status::Ok();
+}
+
+void EncodeBlocked(const FlatPostings& in, const std::vector<uint32_t>& order, std::string* out) {
+  std::string header, body;
+  PutVarint(&header, (order.size() + kBlockPostings - 1) / kBlockPostings);
+  int64_t previous = -1;
+  for (size_t b = 0; b < order.size(); b += kBlockPostings) {
+    const size_t start = body.size();
+    const size_t end = std::min(order.size(), b + kBlockPostings);
+    for (size_t k = b; k < end; ++k) {
+      const uint32_t i = order[k];
+      PutVarint(&body, static_cast<uint64_t>(static_cast<int64_t>(in.doc[i]) - previous - 1));
+      previous = in.doc[i];
+      PutVarint(&body, in.freq100[i]);
+      PutVarint(&body, in.first[i + 1] - in.first[i]);
+      uint32_t last = 0;
+      for (uint32_t p = in.first[i]; p < in.first[i + 1]; ++p) {
+        PutVarint(&body, in.positions[p] - last);
+        last = in.positions[p];
+      }
+    }
+    PutVarint(&header, static_cast<uint64_t>(previous));
+    PutVarint(&header, body.size() - start);
+  }
+  out->append(header);
+  out->append(body);
+}
+
+bool BlockedReader::Open(std::string_view list) {
+  data_ = list;
+  last_.clear();
+  offset_.clear();
+  valid_ = false;
+  corrupt_ = false;
+  size_t pos = 0;
+  uint64_t blocks = 0;
+  // Every block takes at least 3 bytes of header.
+  if (!GetVarint(list, &pos, &blocks) || blocks > list.size()) return Fail();
+  std::vector<uint64_t> sizes;
+  sizes.reserve(blocks);
+  last_.reserve(blocks);
+  for (uint64_t b = 0; b < blocks; ++b) {
+    uint64_t last = 0, size = 0;
+    if (!GetVarint(list, &pos, &last) || !GetVarint(list, &pos, &size) || last > UINT32_MAX ||
+        (!last_.empty() && last <= last_.back()) || size > list.size())
+      return Fail();
+    last_.push_back(static_cast<uint32_t>(last));
+    sizes.push_back(size);
+  }
+  offset_.push_back(pos);
+  for (uint64_t size : sizes) offset_.push_back(offset_.back() + size);
+  if (offset_.back() != list.size()) return Fail();
+  return !last_.empty() && LoadBlock(0) && DecodeOne();
+}
+
+bool BlockedReader::LoadBlock(size_t block) {
+  block_ = block;
+  pos_ = offset_[block];
+  end_ = offset_[block + 1];
+  previous_ = block == 0 ? -1 : static_cast<int64_t>(last_[block - 1]);
+  return true;
+}
+
+bool BlockedReader::DecodeOne() {
+  valid_ = false;
+  if (pos_ >= end_) {
+    if (block_ + 1 >= last_.size()) return false;
+    LoadBlock(block_ + 1);
+  }
+  const std::string_view in = data_.substr(0, end_);
+  uint64_t delta = 0, freq = 0, n = 0;
+  if (!GetVarint(in, &pos_, &delta) || !GetVarint(in, &pos_, &freq) || !GetVarint(in, &pos_, &n) ||
+      n > end_ - pos_)
+    return Fail();
+  const int64_t doc = previous_ + 1 + static_cast<int64_t>(delta);
+  if (doc > last_[block_]) return Fail();
+  previous_ = doc;
+  current_.doc = static_cast<uint32_t>(doc);
+  current_.frequency = static_cast<double>(freq) / 100.0;
+  current_.positions.resize(n);
+  uint64_t position = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t d = 0;
+    if (!GetVarint(in, &pos_, &d)) return Fail();
+    position += d;
+    current_.positions[i] = static_cast<uint32_t>(position);
+  }
+  valid_ = true;
+  return true;
+}
+
+bool BlockedReader::Seek(uint32_t target) {
+  if (!valid_) return false;
+  if (current_.doc >= target) return true;
+  if (target > last_[block_]) {
+    const auto it = std::lower_bound(last_.begin() + static_cast<std::ptrdiff_t>(block_) + 1, last_.end(), target);
+    if (it == last_.end()) return valid_ = false;
+    LoadBlock(static_cast<size_t>(it - last_.begin()));
+  }
+  while (DecodeOne()) {
+    if (current_.doc >= target) return true;
+  }
+  return false;
+}
+
+bool BlockedReader::Next() { return valid_ && DecodeOne(); }
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,393 @@
+// One queue server's index of one crawl (DESIGN.md sections 7 and 8): turns
+// the fetchers' per-page mini indexes (FetchRecord.mini_index) and the links'
+// anchor text into documents, partitions, a doc map, postings and term
+// statistics, and answers queries over them.
+//
+// Storage: every change is handed to an IndexJournal (the ShardWriter, so it
+// lands in the same RocksDB WriteBatch as the rest of the request: an applied
+// SubmitResults batch is indexed exactly once, across kill -9). Queries read
+// postings, doc map entries and summaries from the journal (RocksDB): in
+// memory are only the totals, the term statistics, the active partition's
+// doc map keys (16 bytes a document) and per-request buffers. Load() picks
+// up what the journal holds. Record layouts are in docs/ARCHITECTURE.md
+// "Index and search".
+//
+// Documents: a fetched page (status 2xx, not noindex) is a page document; a
+// link with anchor text is a small document of its target whose text is the
+// anchor text minus stop words (DESIGN.md 7). Doc id (24 bytes, DESIGN.md 4)
+// = url hash (8) + type ('p' page, 'l' link) + text hash (7) + host hash (8);
+// a doc id already indexed is not indexed again.
+//
+// Not thread-safe (the service serialises calls), except SearchIndex::Run
+// on a PreparedSearch, which needs no index: the service walks searches
+// outside its lock. Time comes from the clock passed to Search/Run.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <tuple>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "common/text/stemmer.h"
+#include "proto/crawl.pb.h"
+#include "queueserver/index/doc_map.h"
+#include "queueserver/index/postings_codec.h"
+#include "queueserver/index/search_query.h"
+#include "queueserver/index/search_scoring.h"
+
+namespace crawl::queueserver {
+
+// Index column families (keys below are what follows the crawl id prefix).
+enum class IndexFamily {
+  kDocs,      // doc id (24) -> zlib(summary)
+  kDocMap,    // 'a' partition(4) doc(4) -> document entry; 'r' partition(4) place(4) -> doc(4);
+              // 'c' partition(4) -> documents (closed); 'm' partition(4) -> "" (merged); 's' -> totals
+  kPostings,  // 'c' partition(4) first doc(4) -> segment (a request's postings); 'm' partition(4) term id(8) -> blocked list
+  kTerms,     // term id (8) -> varint documents, varint occurrences (of the merged partitions)
+};
+
+// A read-only view of the stored index records as they were when it was
+// made (a RocksDB snapshot): later writes, merges and range deletes do not
+// show. Thread-safe; it outlives the index and the journal that made it
+// (not the store).
+class IndexSnapshot {
+ public:
+  virtual ~IndexSnapshot() = default;
+  // kNotFound when absent.
+  [[nodiscard]] virtual Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const = 0;
+};
+
+// Where the index lives (implemented by ShardWriter over RocksDB, and by
+// MemoryIndexJournal). Writes join the current request's batch; reads see
+// the stored records and that batch's own writes.
+class IndexJournal {
+ public:
+  virtual ~IndexJournal() = default;
+  virtual void PutIndex(IndexFamily family, const std::string& key, const std::string& value) = 0;
+  // kNotFound when absent.
+  [[nodiscard]] virtual Status GetIndex(IndexFamily family, const std::string& key, std::string* value) = 0;
+  // Visits the records whose key starts with `prefix`, in key order, until
+  // `visit` returns false.
+  [[nodiscard]] virtual Status ScanIndex(
+      IndexFamily family, const std::string& prefix,
+      const std::function<bool(std::string_view key, std::string_view value)>& visit) = 0;
+  // A rewrite of stored records outside any request (a closed partition's
+  // postings merge): `puts`, then the keys of `erase_family` in
+  // [erase_from, erase_to) removed (none when erase_from is empty), written
+  // atomically now. REQUIRES: no request batch pending.
+  struct Put {
+    IndexFamily family;
+    std::string key, value;
+  };
+  [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                             const std::string& erase_from, const std::string& erase_to) = 0;
+  // The index records now, the pending request's writes included.
+  [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
+};
+
+// An IndexJournal in memory (tests, a queue server without a data
+// directory). Writes by one thread; its snapshots may read from others.
+class MemoryIndexJournal final : public IndexJournal {
+  struct State {
+    std::shared_mutex mu;  // writes exclusive; snapshots' reads shared
+    std::map<std::string, std::string> families[4];
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+
+ public:
+  MemoryIndexJournal() = default;
+  // A copy of the records (tests corrupt copies), sharing nothing.
+  MemoryIndexJournal(const MemoryIndexJournal& other) : IndexJournal() {
+    for (int f = 0; f < 4; ++f) families[f] = other.families[f];
+  }
+  MemoryIndexJournal& operator=(const MemoryIndexJournal&) = delete;
+  void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
+  [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
+  [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
+                                 const std::function<bool(std::string_view, std::string_view)>& visit) override;
+  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                     const std::string& erase_from, const std::string& erase_to) override;
+  // Not a copy: reads the live records under the lock (sharing them, so it
+  // outlives the journal). The records a search reads (summaries, doc map
+  // entries, merged lists) are written once and never changed, so it
+  // answers as a snapshot would.
+  [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
+  // The records by IndexFamily (tests read and corrupt them).
+  std::map<std::string, std::string> (&families)[4] = state_->families;
+};
+
+struct IndexOptions {
+  uint32_t partition_docs = 100'000;  // DESIGN.md 7
+  BonusWeights bonus;
+  double proximity_weight = 1.0;
+  // Region weights of an occurrence in the term frequency f: title, body;
+  // a description occurrence adds its sentence's weight to the body's.
+  double title_weight = 2.0;
+  double body_weight = 1.0;
+};
+
+// The summary kept per document (compressed in the docs family).
+struct DocSummary {
+  std::string url;
+  std::string title;
+  std::vector<std::string> description;  // sentences
+  std::string language;
+  bool nosnippet = false;
+  bool link = false;
+};
+
+struct SearchOptions {
+  uint32_t max_matches = 200;  // n of DESIGN.md 8
+  int64_t deadline_unix_ms = 0;  // 0: none
+};
+
+struct SearchHit {
+  std::string url, title, snippet, language;
+  uint64_t url_hash = 0, text_hash = 0;
+  bool link = false;
+  double doc_rank = 0, bonus = 0, relevance = 0, proximity = 0;
+  [[nodiscard]] double total() const { return doc_rank + bonus + relevance + proximity; }
+};
+
+struct SearchOutcome {
+  std::vector<SearchHit> hits;  // best first, at most max_matches
+  uint64_t matches = 0;
+  bool timed_out = false;
+};
+
+// A search taken from the index (SearchIndex::Prepare) with everything its
+// walk needs: the query, the totals, the term statistics of its terms, the
+// partitions' sizes, the lists of its terms in unmerged partitions (from
+// memory) and a snapshot of the stored records. It refers to nothing of the
+// index, so SearchIndex::Run may walk it while the index takes new
+// documents (queueserver/service.cc runs it outside the service lock).
+struct PreparedSearch {
+  struct Part {
+    uint32_t docs = 0;
+    bool closed = false, merged = false;
+  };
+  struct Stats {
+    uint64_t docs = 0, occurrences = 0;
+  };
+  Query query;
+  IndexOptions options;
+  uint64_t documents = 0, total_length = 0;
+  std::vector<Part> parts;
+  // The active partition's document at each place (the last partition).
+  std::shared_ptr<const std::vector<uint32_t>> active_at;
+  std::unordered_map<uint64_t, Stats> stats;  // known terms and title keys of the query
+  // (partition, term id) -> blocked list, for partitions not merged.
+  std::map<std::pair<uint32_t, uint64_t>, std::string> memory_lists;
+  std::shared_ptr<const IndexSnapshot> snapshot;
+};
+
+class SearchIndex {
+ public:
+  // `journal` may be null (then a MemoryIndexJournal of its own); it must
+  // outlive the index.
+  SearchIndex(IndexOptions options, IndexJournal* journal);
+  ~SearchIndex();
+  SearchIndex(const SearchIndex&) = delete;
+  SearchIndex& operator=(const SearchIndex&) = delete;
+
+  // Indexes a fetch record if it is an indexable page (see above); returns
+  // whether it did.
+  bool AddPage(const v1::FetchRecord& record);
+  // Indexes a link as a document of its target, its anchor text stemmed for
+  // `iso_language` (the linking page's language; "" = English). Returns
+  // whether it did (not for empty anchors, redirects, sitemap entries, or
+  // anchors made only of stop words).
+  bool AddLink(const v1::DiscoveredLink& link, const std::string& iso_language);
+
+  // Reads what the journal holds (totals, partitions, the active
+  // partition's doc map, term statistics); postings and summaries stay in
+  // the journal. On corrupt records returns an error.
+  [[nodiscard]] Status Load();
+
+  // Answers `query`: matches walked in doc-rank order until
+  // options.max_matches or the deadline, scored (DESIGN.md 8), best first.
+  // Host and path words are stemmed with `stemmer` (the query's). Postings
+  // are read from the journal; corrupt records are an error. Documents added
+  // since the last Flush are flushed first.
+  [[nodiscard]] Result<SearchOutcome> Search(const Query& query, const SearchOptions& options, const Clock& clock,
+                                             text::Stemmer& stemmer);
+  // Search in two steps: Prepare (flushes, then copies what the walk needs
+  // from memory and snapshots the store; REQUIRES: the caller's exclusive
+  // access to the index, as every other method) and Run (the walk, reading
+  // only `prepared`: thread-safe, needs neither the index nor a lock; sees
+  // the index as it was at Prepare). `stemmer` must not be in use by another
+  // thread (the index's own are, by indexing: give Run a Stemmer of its own).
+  [[nodiscard]] Result<std::shared_ptr<const PreparedSearch>> Prepare(const Query& query);
+  [[nodiscard]] static Result<SearchOutcome> Run(const PreparedSearch& prepared, const SearchOptions& options,
+                                                 const Clock& clock, text::Stemmer& stemmer);
+
+  // Writes the postings and term statistics of the documents added since
+  // the last Flush to the journal, one postings chunk per term and partition.
+  // Call once per request, before committing it.
+  void Flush();
+
+  // Rewrites each closed partition's postings chunks as one blocked list per
+  // term in doc-map order (WriteIndexNow). Call after the request that
+  // closed it is committed; a partition not merged yet (a failure, a kill)
+  // is still searched from its chunks and merged at the next call.
+  [[nodiscard]] Status MergeClosed();
+  [[nodiscard]] bool merge_pending() const;
+
+  [[nodiscard]] uint64_t documents() const { return documents_; }
+  [[nodiscard]] uint64_t partitions() const { return partitions_.size(); }
+  [[nodiscard]] text::Stemmer& StemmerFor(const std::string& iso_language) { return stemmers_.For(iso_language); }
+
+  // Words dropped from anchor text (DESIGN.md 7: "click", "here", ...).
+  [[nodiscard]] static bool IsAnchorStopWord(std::string_view word);
+
+ private:
+  struct Doc {
+    std::array<uint8_t, 24> id{};
+    uint64_t url_hash = 0, text_hash = 0, host_hash = 0;
+    uint32_t length = 0;        // tokens
+    uint32_t title_tokens = 0;
+    uint32_t title_terms = 0;   // distinct terms among the title tokens
+    bool link = false;
+    std::string url;
+  };
+  struct Partition {
+    uint32_t docs = 0;
+    bool closed = false;
+    bool merged = false;
+  };
+  // The active partition's doc map keys (arrival order) and, computed when
+  // needed, the place of each document and the document at each place.
+  struct Active {
+    std::vector<DocMapKey> keys;
+    bool order_valid = false;
+    std::vector<uint32_t> place;
+    // Shared with prepared searches (PreparedSearch::active_at); replaced,
+    // never changed, when the order is recomputed.
+    std::shared_ptr<const std::vector<uint32_t>> at;
+  };
+  // A term's postings in one unmerged partition (EncodePostings form,
+  // arrival order) and their share of the term statistics.
+  struct TermList {
+    std::string bytes;
+    int64_t last = -1;
+    uint32_t docs = 0;
+    uint64_t occurrences = 0;
+  };
+  struct TermStats {
+    uint64_t docs = 0;
+    uint64_t occurrences = 0;
+    // This term's slot in pending_ when pending_[pending].term_id is this
+    // term and pending < pending_used_ (else it has no postings pending).
+    uint32_t pending = UINT32_MAX;
+    // The term's list in active_lists_ when active_part is the active
+    // partition (saves Flush a lookup per term; active_lists_ only grows
+    // until the partition closes).
+    uint32_t active_part = UINT32_MAX;
+    TermList* active = nullptr;
+  };
+  using Lists = std::unordered_map<uint64_t, TermList>;
+  // A term's postings of the current request (reused across requests, so
+  // their buffers keep their capacity).
+  struct PendingList {
+    uint64_t term_id = 0;
+    TermStats* stats = nullptr;  // into terms_
+    TermList list;
+  };
+  // What indexing a word needs, found with one hash lookup of the word
+  // (word_ids_): its term id (an MD5-based Hash8 of the word), its title
+  // key, and both terms' statistics. The pointers are into terms_, whose
+  // nodes stay put (it only grows; Load clears both).
+  struct WordIds {
+    uint64_t id = 0, title_id = 0;
+    TermStats* stats = nullptr;
+    TermStats* title_stats = nullptr;
+    uint64_t last_doc = UINT64_MAX;  // stamp of the last document that listed the word
+  };
+  class Deflater;
+  // A closed partition waiting for its merge.
+  struct Closing {
+    Lists lists;
+    std::vector<uint32_t> place;  // arrival -> place
+  };
+
+  bool DocExists(const std::array<uint8_t, 24>& id);
+  WordIds& IdsOf(const std::string& word);
+  void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
+                  size_t n, uint64_t occurrences);
+  TermList* PendingOf(uint64_t term_id);
+  void FinishDocument(const Doc& doc, const DocSummary& summary);
+  void EnsureOrder();
+  void ClosePartition();
+  void FlushPostings();
+  static void AppendChunk(TermList* list, std::string_view chunk, uint32_t last, uint32_t docs,
+                          uint64_t occurrences);
+  Status LoadSegments(uint32_t part, Lists* lists);
+  Status MergePartition(uint32_t part);
+  // Place -> arrival (or, with `inverse`, arrival -> place) of a closed
+  // partition, from its 'r' records.
+  Status ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_t>* out);
+  // A term's list in `part` in blocked form, doc numbers being places; ""
+  // when the term is not in the partition.
+  Status ListOf(uint32_t part, uint64_t term_id, std::string* out);
+  static Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out);
+  static Status DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, Doc* doc);
+  std::string SummaryBytes(const DocSummary& s) const;
+  [[nodiscard]] static Result<DocSummary> ParseSummary(std::string_view bytes);
+  static void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
+                       const std::vector<const Posting*>& postings, text::Stemmer& stemmer, SearchHit* hit);
+  static std::string Snippet(const DocSummary& s, const QueryClause& clause, text::Stemmer& stemmer);
+
+  IndexOptions options_;
+  std::unique_ptr<MemoryIndexJournal> own_journal_;
+  IndexJournal* journal_;
+  std::vector<Partition> partitions_;
+  Active active_;
+  // The active partition's postings (bounded by the partition size), and
+  // closed partitions not merged yet (between a close and the commit after
+  // it, or after a failed merge).
+  Lists active_lists_;
+  std::map<uint32_t, Closing> closing_;
+  std::unordered_map<uint64_t, TermStats> terms_;
+  // Hashes of (target, anchor text, language) already turned into link
+  // documents by this process: repeated links (navigation) skip the
+  // tokenising and stemming. Bounded (cleared when full); the doc id check
+  // stays the authority.
+  std::unordered_set<uint64_t> links_seen_;
+  // This request's postings per term (self-contained chunks), written as
+  // one segment by Flush; the segment's key is its first document. Only
+  // pending_[0, pending_used_) are this request's.
+  std::vector<PendingList> pending_;
+  size_t pending_used_ = 0;
+  uint32_t segment_first_ = 0;
+  // Word -> ids and statistics (WordIds), so that a word costs no MD5 after
+  // its first document. Bounded (cleared when full, between documents).
+  std::unordered_map<std::string, WordIds> word_ids_;
+  uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
+  // One zlib stream for every summary: compress2 allocates and frees its
+  // 256 KB of state per call.
+  std::unique_ptr<Deflater> deflater_;
+  bool totals_changed_ = false;
+  uint64_t documents_ = 0;
+  uint64_t total_length_ = 0;
+  // Per-document scratch, reused.
+  std::vector<uint32_t> scratch_positions_;
+  std::vector<std::tuple<uint32_t, uint32_t, double>> scratch_regions_;
+  // The description weight as a step function of the position: (first
+  // position of a step, weight of the sentences covering it), sorted.
+  std::vector<std::pair<uint32_t, double>> scratch_steps_;
+  text::StemmerCache stemmers_;
+};
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,183 @@
+// Durable state of a queue server: one RocksDB under --data-dir holding, per
+// crawl id, everything a CrawlShard and its Frontier keep (DESIGN.md section
+// 1: "all state in RocksDB, survives kill -9"). docs/ARCHITECTURE.md
+// "Durability" describes the layout and the guarantees.
+//
+// Column families, every key starting with the 8-byte big-endian crawl id:
+//   meta     id 'i' -> CrawlInfo; id 'c' -> counters and frontier scalars
+//   seen     id 'B' record(8) -> hash8...         (URL-seen set: the hashes one
+//                                                  commit added; older stores:
+//                                                  id hash8 -> "")
+//   queue    id 'R' seq(8) -> entry               (robots.txt FIFO; 'P': the page
+//                                                  FIFO of older stores, moved to
+//                                                  "tiers" by Load)
+//   waiting  id origin 0x00 seq(8) -> entry       (pages waiting for robots.txt)
+//   origins  id origin -> robots state + serialized rules
+//   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x02 -> every
+//            entry; id schedule(8) 0x03 url -> "" (reported done); older
+//            stores: id schedule(8) 0x01 url -> entry. Closed by one range delete.
+//   log      id index(8) -> FetchRecord
+//   batches  id key -> ""                         (applied batch keys)
+//   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, DESIGN.md 5.1)
+//   opic     id 'Q' sort(8, descending) seq(8) -> entry;  id 'H' hash8 -> sort seq
+//            (the opic order's queue, queueserver/frontier/opic_order.h)
+//   tiers    id 'T' tier(4) seq(8) -> entry;  id 'C' tier(4) -> count(8)
+//            (the bfs/host_budget tier FIFOs, queueserver/frontier/tier_store.h)
+//   meta     id 'o' -> the order's scalars
+//   structure id origin 0x00 graph(1) node -> value (8-byte double): the
+//            structure order's GC ('C') and GB ('B') nodes per host
+//            (queueserver/frontier/structure_module.h)
+//   docs, doc_map, postings, terms: the search index (queueserver/index/search_index.h),
+//            read by the index through the ShardWriter, not loaded at start-up
+//
+// A ShardWriter collects the changes of one request (it is the Frontier's
+// journal): families read back before Commit (opic, the index) in an
+// indexed batch, the tier queues in a batch indexed only when read, the
+// rest in a plain one; Commit() writes them as one atomic batch with the
+// write-ahead log on. RocksDB types stay inside queue_store.cc; errors
+// come back as crawl::Status. Thread-safety: QueueStore may be used from any
+// thread; a ShardWriter by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "proto/crawl.pb.h"
+#include "queueserver/frontier/frontier.h"
+#include "queueserver/frontier/opic_order.h"
+#include "queueserver/index/search_index.h"
+#include "queueserver/frontier/tier_store.h"
+
+namespace crawl::queueserver {
+
+// Per-crawl numbers kept beside the frontier.
+struct ShardCounters {
+  uint64_t pages_fetched = 0;
+  uint64_t fetch_attempts = 0;
+  uint64_t bytes_fetched = 0;
+  uint64_t fetch_errors = 0;
+  bool ended = false;
+  bool operator==(const ShardCounters&) const = default;
+};
+
+// What the store holds for one crawl.
+struct ShardImage {
+  v1::CrawlInfo crawl;
+  ShardCounters counters;
+  FrontierImage frontier;
+  std::set<std::string> applied_batches;
+};
+
+class QueueStore;
+
+// The changes of one request to one crawl, written together by Commit().
+// It is also the opic order's OpicStore, the tiered orders' TierStore
+// (reads see the batch's own writes) and the search index's journal.
+class ShardWriter final : public FrontierJournal, public OpicStore, public TierStore, public IndexJournal {
+ public:
+  ~ShardWriter() override;
+
+  void Seen(uint64_t url_hash) override;
+  void Queued(QueueKind queue, const SeqEntry& e) override;
+  void Dequeued(QueueKind queue, uint64_t seq) override;
+  void WaitAdded(const std::string& origin, const SeqEntry& e) override;
+  void WaitRemoved(const std::string& origin, uint64_t seq) override;
+  void OriginChanged(const std::string& origin, const OriginRecord& record) override;
+  void LeaseOpened(uint64_t schedule_id, const LeaseRecord& lease,
+                   const std::vector<FrontierEntry>& entries) override;
+  void LeaseUrlDone(uint64_t schedule_id, const std::string& url) override;
+  void LeaseClosed(uint64_t schedule_id, const std::vector<std::string>& urls) override;
+  void CldChanged(const std::string& cld, const CldStats& stats) override;
+  void OrderStateChanged(const std::string& blob) override;
+  void StructureNodeChanged(const StructureNodeRecord& node) override;
+
+  void OpicPut(const OpicKey& key, uint64_t url_hash, const FrontierEntry& e) override;
+  void OpicErase(const OpicKey& key, uint64_t url_hash) override;
+  [[nodiscard]] std::optional<OpicKey> OpicFind(uint64_t url_hash) override;
+  [[nodiscard]] std::optional<FrontierEntry> OpicGet(const OpicKey& key) override;
+  [[nodiscard]] std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) override;
+
+  void TierPut(int32_t tier, const SeqEntry& e) override;
+  void TierErase(int32_t tier, uint64_t seq) override;
+  [[nodiscard]] std::vector<SeqEntry> TierRead(int32_t tier, uint64_t after, size_t n) override;
+  [[nodiscard]] std::map<int32_t, TierInfo> TierSummary() override;
+
+  void AppendLog(uint64_t index, const v1::FetchRecord& record);
+  // Visits the committed crawl log from record `from` on, in arrival order,
+  // at most `limit` records (0: all); `*end` is the index after the last one
+  // visited. The log stays on disk: a queue server that kept it in RAM grew
+  // by ~300 bytes per fetch (docs/BENCHMARKS.md, memory curve).
+  [[nodiscard]] Status ScanLog(uint64_t from, uint64_t limit, const std::function<void(v1::FetchRecord&&)>& visit,
+                               uint64_t* end) const;
+  void AddAppliedBatch(const std::string& key);
+  void PutCrawl(const v1::CrawlInfo& crawl);
+  void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
+  void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
+  [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
+  [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
+                                 const std::function<bool(std::string_view, std::string_view)>& visit) override;
+  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                     const std::string& erase_from, const std::string& erase_to) override;
+  // A RocksDB snapshot of the index families, and a copy of this request's
+  // pending index writes (none between requests, where searches take it).
+  [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
+
+  // Writes every change since the last Commit/Discard in one atomic batch,
+  // then starts an empty one. On error nothing of the batch is written.
+  [[nodiscard]] Status Commit();
+  // Drops the changes collected since the last Commit.
+  void Discard();
+  // Changes waiting for Commit.
+  [[nodiscard]] size_t pending() const;
+
+ private:
+  friend class QueueStore;
+  struct Impl;
+  explicit ShardWriter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+class QueueStore {
+ public:
+  struct Options {
+    // fsync the write-ahead log on every commit. Off by default: a killed
+    // process loses nothing (the log is in the OS page cache), a power cut may
+    // lose the last writes.
+    bool sync = false;
+    // Memory for RocksDB: all memtables together (a full one is flushed when
+    // the sum passes this) and one block cache shared by every column family.
+    // Without the cap each of the ~15 families may hold two 64 MB memtables.
+    size_t memtable_bytes = size_t{128} << 20;
+    size_t block_cache_bytes = size_t{64} << 20;
+  };
+
+  // Opens or creates the database in `dir` (created if missing).
+  [[nodiscard]] static Result<std::unique_ptr<QueueStore>> Open(const std::string& dir, Options options);
+  ~QueueStore();
+  QueueStore(const QueueStore&) = delete;
+  QueueStore& operator=(const QueueStore&) = delete;
+
+  // Ids of every crawl stored, ascending.
+  [[nodiscard]] Result<std::vector<uint64_t>> ListCrawls() const;
+  // Everything stored for `crawl_id`; kNotFound if it has no CrawlInfo.
+  [[nodiscard]] Result<ShardImage> Load(uint64_t crawl_id) const;
+  // A writer for `crawl_id`. The store must outlive it.
+  [[nodiscard]] std::unique_ptr<ShardWriter> NewWriter(uint64_t crawl_id);
+
+  // Tests: every Commit fails with kIoError while set, writing nothing.
+  void FailWritesForTest(bool fail);
+
+ private:
+  friend class ShardWriter;
+  struct Impl;
+  explicit QueueStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace crawl::queueserver
