@@ -1,14 +1,12 @@
 // Effective-terms link order (link_pruning.h).
 #include "fetcher/link_pruning.h"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <array>
 #include <string>
 #include <unordered_map>
 
 #include "common/text/tokenizer.h"
+#include "common/zlib_stream.h"
 
 namespace crawl::fetcher {
 
@@ -16,17 +14,12 @@ namespace crawl::fetcher {
 // as PHP's gzcompress() produces.
 constexpr std::size_t kGzipOverhead = 6;
 
+// A small window and hash table: anchor texts are short (at most a few
+// hundred bytes), and deflateReset clears the hash table on every call, so
+// zlib's default 64 KiB table would cost more than the compression itself.
+// The compressed lengths differ from zlib's defaults by a byte or two.
 struct LinkPruner::Deflater {
-  z_stream stream{};
-  bool ok = false;
-  // A small window and hash table: anchor texts are short (at most a few
-  // hundred bytes), and deflateReset clears the hash table on every call, so
-  // zlib's default 64 KiB table would cost more than the compression itself.
-  // The compressed lengths differ from zlib's defaults by a byte or two.
-  Deflater() { ok = deflateInit2(&stream, 6, Z_DEFLATED, -10, 1, Z_DEFAULT_STRATEGY) == Z_OK; }
-  ~Deflater() {
-    if (ok) deflateEnd(&stream);
-  }
+  crawl::Deflater raw{{.format = ZlibFormat::kRaw, .level = 6, .window_log = 10, .mem_level = 1}};
 };
 
 struct LinkPruner::Cache {
@@ -45,21 +38,9 @@ LinkPruner::LinkPruner() : deflater_(std::make_unique<Deflater>()), cache_(std::
 LinkPruner::~LinkPruner() = default;
 
 std::size_t LinkPruner::GzippedLength(std::string_view text) {
-  Deflater& d = *deflater_;
-  if (!d.ok) return text.size() + kGzipOverhead;  // stored, as if incompressible
-  deflateReset(&d.stream);
-  std::array<unsigned char, 1024> buf;
-  d.stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  d.stream.avail_in = static_cast<uInt>(text.size());
-  std::size_t total = 0;
-  int rc;
-  do {
-    d.stream.next_out = buf.data();
-    d.stream.avail_out = static_cast<uInt>(buf.size());
-    rc = deflate(&d.stream, Z_FINISH);
-    total += buf.size() - d.stream.avail_out;
-  } while (rc == Z_OK || (rc == Z_BUF_ERROR && d.stream.avail_out == 0));
-  return total + kGzipOverhead;
+  const Result<std::size_t> deflated = deflater_->raw.CompressedSize(text);
+  // If zlib cannot start: stored, as if incompressible.
+  return (deflated.ok() ? *deflated : text.size()) + kGzipOverhead;
 }
 
 double LinkPruner::EffectiveTerms(std::string_view anchor) {

@@ -1,10 +1,7 @@
 // Sitemap parsing and gunzip (sitemap_processor.h).
 #include "fetcher/sitemap_processor.h"
 
-#include <zlib.h>
-
-#include <array>
-
+#include "common/zlib_stream.h"
 #include "fetcher/html_links.h"
 
 namespace crawl::fetcher {
@@ -50,37 +47,15 @@ bool IsGzip(std::string_view body) { return body.size() >= 2 && body[0] == '\x1f
 
 Result<std::string> Gunzip(std::string_view data, std::size_t max_bytes, bool* truncated) {
   *truncated = false;
-  z_stream zs{};
-  // 15 + 32: gzip or zlib header, detected.
-  if (inflateInit2(&zs, 15 + 32) != Z_OK) return Status(StatusCode::kInternal, "inflateInit2 failed");
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
   std::string out;
-  std::array<char, 64 * 1024> buf;
-  int rc = Z_OK;
-  while (rc != Z_STREAM_END) {
-    zs.next_out = reinterpret_cast<Bytef*>(buf.data());
-    zs.avail_out = static_cast<uInt>(buf.size());
-    rc = inflate(&zs, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) {
-      const bool eof = rc == Z_BUF_ERROR && zs.avail_in == 0;
-      inflateEnd(&zs);
-      if (eof) {  // cut short (a range-truncated .gz): keep what we have
-        out.append(buf.data(), buf.size() - zs.avail_out);
-        *truncated = true;
-        return out;
-      }
-      return Status(StatusCode::kInvalidArgument, "corrupt gzip data");
-    }
-    const std::size_t got = buf.size() - zs.avail_out;
-    if (out.size() + got > max_bytes) {
-      out.append(buf.data(), max_bytes - out.size());
-      *truncated = true;
-      break;
-    }
-    out.append(buf.data(), got);
+  // The first gzip or zlib stream (header detected); what follows it is ignored.
+  auto inflated = Inflate(data, {.format = ZlibFormat::kAuto, .max_output = max_bytes}, &out);
+  if (!inflated.ok()) {
+    if (inflated.status().code() != StatusCode::kInvalidArgument) return inflated.status();
+    return Status(StatusCode::kInvalidArgument, "corrupt gzip data");
   }
-  inflateEnd(&zs);
+  // Cut short (a range-truncated .gz) or past the cap: keep what we have.
+  *truncated = inflated->capped || !inflated->complete;
   return out;
 }
 

@@ -2,7 +2,6 @@
 #include "queueserver/store/warc_writer.h"
 
 #include <openssl/evp.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +14,7 @@
 #include <sstream>
 
 #include "common/url.h"
+#include "common/zlib_stream.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -28,40 +28,22 @@ Result<std::string> Slurp(const std::string& path) {
   return ss.str();
 }
 
+// One gzip member at zlib's default level (6); empty if zlib fails.
 std::string Gzip(const std::string& data) {
-  z_stream zs{};
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
-  std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return rc == Z_STREAM_END ? out : std::string();
+  Deflater deflater({.format = ZlibFormat::kGzip});
+  std::string out;
+  if (!deflater.Compress(data, &out).ok()) return {};
+  return out;
 }
 
 // Inflates the gzip member at `offset`; *consumed = its compressed size.
+// False if there is no complete, undamaged member there.
 bool Gunzip(std::string_view in, uint64_t offset, std::string* out, uint64_t* consumed) {
   if (offset >= in.size()) return false;
-  z_stream zs{};
-  if (inflateInit2(&zs, 15 + 16) != Z_OK) return false;
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + offset));
-  zs.avail_in = static_cast<uInt>(in.size() - offset);
-  out->clear();
-  char buf[65536];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    zs.next_out = reinterpret_cast<Bytef*>(buf);
-    zs.avail_out = sizeof buf;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    out->append(buf, sizeof buf - zs.avail_out);
-    if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;  // cut short
-  }
-  *consumed = zs.total_in;
-  inflateEnd(&zs);
-  return rc == Z_STREAM_END;
+  auto inflated = Inflate(in.substr(offset), {.format = ZlibFormat::kGzip}, out);
+  if (!inflated.ok() || !inflated->complete) return false;
+  *consumed = inflated->consumed;
+  return true;
 }
 
 bool ParseRecord(std::string_view text, WarcRecord* r) {

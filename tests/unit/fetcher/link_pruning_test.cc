@@ -15,6 +15,17 @@ TEST_CASE("compressed length includes zlib's 6 bytes and shrinks repetitive text
   CHECK(p.GzippedLength(repetitive) < p.GzippedLength(varied));
 }
 
+TEST_CASE("compressed lengths are those of raw DEFLATE level 6, window 2^10, memLevel 1, plus 6", "[unit]") {
+  // Measured with the original deflateInit2(6, -10, 1) code: link ranks
+  // must not move when the compressor is shared.
+  LinkPruner p;
+  CHECK(p.GzippedLength("") == 8);
+  CHECK(p.GzippedLength("Home") == 12);
+  CHECK(p.GzippedLength("About this crawler project") == 34);
+  CHECK(p.GzippedLength("buy buy buy buy buy buy buy buy") == 14);
+  CHECK(p.GzippedLength("the quick brown fox jumps over the lazy dog near a river bank") == 62);
+}
+
 TEST_CASE("effective terms = terms x compressed/raw length; empty anchors have none", "[unit]") {
   LinkPruner p;
   CHECK(p.EffectiveTerms("") == 0);

@@ -110,6 +110,28 @@ TEST_CASE("gunzip: round trip, size cap against bombs, corrupt data, cut stream"
   CHECK(kUrlset.starts_with(*half));
 }
 
+TEST_CASE("gunzip: an exact fit is not truncated, one byte more is; the first member only", "[unit]") {
+  const std::string gz = GzipOf(kUrlset);
+  bool cut = true;
+  auto exact = Gunzip(gz, kUrlset.size(), &cut);
+  REQUIRE(exact.ok());
+  CHECK(*exact == kUrlset);
+  CHECK_FALSE(cut);
+  auto over = Gunzip(gz, kUrlset.size() - 1, &cut);
+  REQUIRE(over.ok());
+  CHECK(*over == kUrlset.substr(0, kUrlset.size() - 1));
+  CHECK(cut);
+  // Whatever follows the first member (a second member, padding) is ignored.
+  auto two = Gunzip(gz + GzipOf("<url><loc>http://b.test/</loc></url>"), kMaxSitemapBytes, &cut);
+  REQUIRE(two.ok());
+  CHECK(*two == kUrlset);
+  CHECK_FALSE(cut);
+  auto empty = Gunzip("", kMaxSitemapBytes, &cut);
+  REQUIRE(empty.ok());
+  CHECK(empty->empty());
+  CHECK(cut);
+}
+
 TEST_CASE("sitemap fetches become links with from_sitemap and link_rank = position", "[unit]") {
   for (const auto& [body, mime] : std::vector<std::pair<std::string, std::string>>{
            {kUrlset, "application/xml"},

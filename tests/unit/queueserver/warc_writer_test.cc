@@ -111,3 +111,32 @@ TEST_CASE("files roll at the size limit and a reopened writer finds its pages", 
   CHECK(again.Find("http://a.test/3") != nullptr);
   CHECK(again.Find("http://a.test/none") == nullptr);
 }
+
+TEST_CASE("reading stops at a damaged gzip member; the records before it are read", "[unit]") {
+  TempDir dir;
+  std::string path;
+  {
+    WarcWriter w(dir.path.string(), 5, 1 << 20);
+    REQUIRE(w.Open().ok());
+    REQUIRE(w.Write(Fetched("http://a.test/1", "first"), "").ok());
+    REQUIRE(w.Write(Fetched("http://a.test/2", "second"), "").ok());
+    path = w.files().back();
+  }
+  std::vector<uint64_t> offsets;
+  REQUIRE(ReadWarcFile(path, [&](WarcRecord&& r) { offsets.push_back(r.offset); }).ok());
+  REQUIRE(offsets.size() == 5);  // warcinfo, then response and request per page
+  // Flip a byte of the fourth member's CRC-32 (its last 8 bytes are CRC and size).
+  {
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekg(static_cast<std::streamoff>(offsets[4] - 6));
+    char c = 0;
+    f.get(c);
+    f.seekp(static_cast<std::streamoff>(offsets[4] - 6));
+    f.put(static_cast<char>(c ^ 0x55));
+  }
+  std::vector<uint64_t> read;
+  REQUIRE(ReadWarcFile(path, [&](WarcRecord&& r) { read.push_back(r.offset); }).ok());
+  CHECK(read == std::vector<uint64_t>(offsets.begin(), offsets.begin() + 3));
+  CHECK_FALSE(ReadWarcRecordAt(path, offsets[3]).ok());
+  CHECK(ReadWarcRecordAt(path, offsets[4]).ok());
+}
