@@ -77,7 +77,6 @@ std::string HistoryJson(const Snapshot& snap, bool history_matches) {
     }
   }
   o += "]";
-
   return o;
 }
 
@@ -105,7 +104,6 @@ std::string QueueServersJson(const Snapshot& snap) {
     o += "]}";
   }
   o += "]";
-
   return o;
 }
 
@@ -123,7 +121,6 @@ std::string FetchersJson(const Snapshot& snap) {
          Num(f.stats.fetch_errors()) + "}";
   }
   o += "]";
-
   return o;
 }
 
@@ -158,7 +155,6 @@ std::string HostsAndErrorsJson(const Snapshot& snap) {
          ",\"error\":" + JsonString(r.error()) + "}";
   }
   o += "]";
-
   return o;
 }
 
