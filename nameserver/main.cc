@@ -1,5 +1,6 @@
 // nameserver: crawl registry, queue-server membership and admin API
-// (DESIGN.md section 1). Serves crawl.v1.NameServer over gRPC.
+// (DESIGN.md section 1). Serves crawl.v1.NameServer over gRPC. This file only
+// parses flags and wires the objects together.
 #include <spdlog/spdlog.h>
 
 #include <iostream>
@@ -16,10 +17,9 @@
 #include "nameserver/service.h"
 #include "nameserver/status_page.h"
 
-int main(int argc, char** argv) {
-  crawl::BlockShutdownSignals();
-  crawl::LimitMallocArenas();
-  CLI::App app{"nameserver: coordinates crawls, queue servers and fetchers"};
+namespace {
+
+struct Flags {
   std::string listen = "127.0.0.1:0";
   std::string port_file;
   std::string data_dir;
@@ -27,52 +27,35 @@ int main(int argc, char** argv) {
   crawl::HttpFlags http;
   int member_timeout_ms = 10'000;
   int poll_ms = 250;
-  app.add_option("--listen", listen, "gRPC listen address host:port (port 0 picks a free one)")
+  crawl::security::TlsFlags tls;
+  std::string admin_tokens_path;
+};
+
+void AddFlags(CLI::App& app, Flags& f) {
+  app.add_option("--listen", f.listen, "gRPC listen address host:port (port 0 picks a free one)")
       ->capture_default_str();
-  app.add_option("--port-file", port_file, "Write the bound port here once listening (readiness signal)");
-  app.add_option("--data-dir", data_dir,
+  app.add_option("--port-file", f.port_file, "Write the bound port here once listening (readiness signal)");
+  app.add_option("--data-dir", f.data_dir,
                  "Directory for the crawl registry (created if missing); without it nothing survives a restart");
-  app.add_option("--member-timeout-ms", member_timeout_ms,
+  app.add_option("--member-timeout-ms", f.member_timeout_ms,
                  "Queue servers silent for longer are not given new crawls")
       ->capture_default_str()
       ->check(CLI::Range(100, 3'600'000));
-  app.add_option("--poll-ms", poll_ms, "How often the active crawl's queue servers are polled")
+  app.add_option("--poll-ms", f.poll_ms, "How often the active crawl's queue servers are polled")
       ->capture_default_str()
       ->check(CLI::Range(10, 60'000));
-  crawl::security::TlsFlags tls;
-  std::string admin_tokens_path;
-  crawl::security::AddTlsFlags(app, tls);
-  app.add_option("--admin-tokens", admin_tokens_path,
+  crawl::security::AddTlsFlags(app, f.tls);
+  app.add_option("--admin-tokens", f.admin_tokens_path,
                  "Tokens people may use instead of a certificate: lines 'role sha256hex name' (role admin or "
                  "reader; deploy/certs.sh token adds one); re-read on SIGHUP");
-  crawl::AddLoggingFlags(app, logging);
-  crawl::AddHttpFlags(app, http);
-  if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
-  auto fail = [](const std::string& message) { return crawl::FailStartup("nameserver", message); };
-  if (auto s = crawl::ValidateHostPort(listen); !s.ok()) return fail("--listen: " + s.message());
-  if (auto s = crawl::ValidateHttpFlags(http); !s.ok()) return fail(s.message());
-  if (auto s = crawl::PrepareProcess("nameserver", logging, data_dir); !s.ok()) return fail(s.message());
-  if (auto s = crawl::security::SetUpTransport("nameserver", tls, true, {{"--listen", listen}}); !s.ok())
-    return fail(s.message());
-  crawl::security::AdminTokens admin_tokens;
-  if (!admin_tokens_path.empty()) {
-    if (auto s = admin_tokens.Load(admin_tokens_path); !s.ok()) return fail(s.message());
-    spdlog::info("{} admin tokens from {}", admin_tokens.size(), admin_tokens_path);
-  }
-  const crawl::security::Authorizer authorizer(tls.tls(), &admin_tokens);
+  crawl::AddLoggingFlags(app, f.logging);
+  crawl::AddHttpFlags(app, f.http);
+}
 
-  crawl::SystemClock clock;
-  crawl::nameserver::NameServerServiceImpl::Options options;
-  options.member_timeout = std::chrono::milliseconds(member_timeout_ms);
-  options.poll_interval = std::chrono::milliseconds(poll_ms);
-  auto store = crawl::nameserver::RegistryStore::Open(data_dir);
-  if (!store.ok()) return fail(store.status().message());
-  crawl::nameserver::NameServerServiceImpl service(options, &clock, store->get());
-  service.SetAuthorizer(&authorizer);
-  if (auto s = service.Load(); !s.ok()) return fail(s.message());
-  // Status page and metrics: /status (HTML), /status.json, /metrics. The
-  // status pages need a reader or admin token unless bound to loopback.
-  crawl::AdminHttpServer http_server;
+// Status page and metrics: /status (HTML), /status.json, /metrics. The
+// status pages need a reader or admin token unless bound to loopback.
+void AddStatusRoutes(crawl::AdminHttpServer& http_server, const crawl::security::Authorizer& authorizer,
+                     crawl::nameserver::NameServerServiceImpl& service, const crawl::Clock& clock) {
   crawl::AddStandardRoutes(http_server);
   http_server.RequireTokenOffLoopback(
       [&authorizer](std::string_view token) { return authorizer.MatchToken(token).has_value(); });
@@ -85,26 +68,65 @@ int main(int argc, char** argv) {
   };
   http_server.HandleProtected("/status", page);
   http_server.HandleProtected("/", page);
-  auto server = crawl::StartGrpcServer(listen, {&service}, crawl::kMaxNameServerRequestBytes);
+}
+
+// Re-reads the admin tokens (on SIGHUP), keeping the old ones on error.
+void ReloadAdminTokens(crawl::security::AdminTokens& admin_tokens, const std::string& path) {
+  if (path.empty()) return;
+  if (auto s = admin_tokens.Reload(); !s.ok()) {
+    spdlog::error("{}", s.message());
+  } else {
+    spdlog::info("{} admin tokens reloaded from {}", admin_tokens.size(), path);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  crawl::BlockShutdownSignals();
+  crawl::LimitMallocArenas();
+  CLI::App app{"nameserver: coordinates crawls, queue servers and fetchers"};
+  Flags f;
+  AddFlags(app, f);
+  if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
+  auto fail = [](const std::string& message) { return crawl::FailStartup("nameserver", message); };
+  if (auto s = crawl::ValidateHostPort(f.listen); !s.ok()) return fail("--listen: " + s.message());
+  if (auto s = crawl::ValidateHttpFlags(f.http); !s.ok()) return fail(s.message());
+  if (auto s = crawl::PrepareProcess("nameserver", f.logging, f.data_dir); !s.ok()) return fail(s.message());
+  if (auto s = crawl::security::SetUpTransport("nameserver", f.tls, true, {{"--listen", f.listen}}); !s.ok())
+    return fail(s.message());
+  crawl::security::AdminTokens admin_tokens;
+  if (!f.admin_tokens_path.empty()) {
+    if (auto s = admin_tokens.Load(f.admin_tokens_path); !s.ok()) return fail(s.message());
+    spdlog::info("{} admin tokens from {}", admin_tokens.size(), f.admin_tokens_path);
+  }
+  const crawl::security::Authorizer authorizer(f.tls.tls(), &admin_tokens);
+
+  crawl::SystemClock clock;
+  crawl::nameserver::NameServerServiceImpl::Options options;
+  options.member_timeout = std::chrono::milliseconds(f.member_timeout_ms);
+  options.poll_interval = std::chrono::milliseconds(f.poll_ms);
+  auto store = crawl::nameserver::RegistryStore::Open(f.data_dir);
+  if (!store.ok()) return fail(store.status().message());
+  crawl::nameserver::NameServerServiceImpl service(options, &clock, store->get());
+  service.SetAuthorizer(&authorizer);
+  if (auto s = service.Load(); !s.ok()) return fail(s.message());
+  crawl::AdminHttpServer http_server;
+  AddStatusRoutes(http_server, authorizer, service, clock);
+  auto server = crawl::StartGrpcServer(f.listen, {&service}, crawl::kMaxNameServerRequestBytes);
   if (!server.ok()) return fail(server.status().message());
   // HTTP first: the gRPC port file is the readiness signal for both.
-  if (auto s = crawl::StartAdminHttp("nameserver", http, http_server); !s.ok()) return fail(s.message());
-  if (!port_file.empty()) {
-    if (auto s = crawl::WriteFileAtomically(port_file, std::to_string(server->port) + "\n"); !s.ok())
+  if (auto s = crawl::StartAdminHttp("nameserver", f.http, http_server); !s.ok()) return fail(s.message());
+  if (!f.port_file.empty()) {
+    if (auto s = crawl::WriteFileAtomically(f.port_file, std::to_string(server->port) + "\n"); !s.ok())
       return fail(s.message());
   }
-  spdlog::info("nameserver listening on {}:{}", listen.substr(0, listen.rfind(':')), server->port);
+  spdlog::info("nameserver listening on {}:{}", f.listen.substr(0, f.listen.rfind(':')), server->port);
 
   service.StartMonitor();
 
-  const int sig = crawl::WaitForShutdownSignal(crawl::security::ProcessSignalHooks("nameserver", tls, [&] {
-    if (admin_tokens_path.empty()) return;
-    if (auto s = admin_tokens.Reload(); !s.ok()) {
-      spdlog::error("{}", s.message());
-    } else {
-      spdlog::info("{} admin tokens reloaded from {}", admin_tokens.size(), admin_tokens_path);
-    }
-  }));
+  const int sig = crawl::WaitForShutdownSignal(crawl::security::ProcessSignalHooks(
+      "nameserver", f.tls, [&] { ReloadAdminTokens(admin_tokens, f.admin_tokens_path); }));
   spdlog::info("signal {}: shutting down", sig);
   // Shutdown order: stop polling queue servers, then drain rpcs (2 s grace).
   service.StopMonitor();

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <optional>
 #include <unordered_map>
 
 #include "common/grpc_util.h"
@@ -85,13 +86,9 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::S
                                            v1::SearchResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/Search"); !denied.ok()) return denied;
   const auto started = std::chrono::steady_clock::now();
-  v1::CrawlInfo crawl;
-  {
-    std::lock_guard lock(mu_);
-    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
-    if (!c) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
-    crawl = *c;
-  }
+  const std::optional<v1::CrawlInfo> found = registry_.Find(req->crawl_id());
+  if (!found) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+  const v1::CrawlInfo& crawl = *found;
   if (req->query().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "empty query"};
   const uint32_t k = req->limit() == 0 ? 10 : std::min<uint32_t>(req->limit(), 1000);
   const uint32_t n = req->matches() == 0 ? 200 : std::min<uint32_t>(req->matches(), 10'000);
@@ -108,9 +105,9 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::S
   };
   std::vector<std::future<Answer>> pending;
   for (const auto& qs : crawl.queue_servers()) {
-    pending.push_back(std::async(std::launch::async, [this, address = qs.address(), &ask, timeout_ms] {
+    pending.push_back(std::async(std::launch::async, [address = qs.address(), &ask, timeout_ms] {
       Answer a;
-      auto stub = StubFor(address);
+      auto stub = QueueServerFleet::StubFor(address);
       grpc::ClientContext ctx;
       // The walk's own limit plus time for the call itself.
       SetTimeout(ctx, std::chrono::milliseconds(timeout_ms + 5000));
@@ -148,13 +145,9 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::S
 grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, const v1::CachedPageRequest* req,
                                                   v1::CachedPageResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCachedPage"); !denied.ok()) return denied;
-  v1::CrawlInfo crawl;
-  {
-    std::lock_guard lock(mu_);
-    v1::CrawlInfo* c = FindCrawl(req->crawl_id());
-    if (!c) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
-    crawl = *c;
-  }
+  const std::optional<v1::CrawlInfo> found = registry_.Find(req->crawl_id());
+  if (!found) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+  const v1::CrawlInfo& crawl = *found;
   if (!crawl.params().keep_page_cache())
     return {grpc::StatusCode::FAILED_PRECONDITION,
             "crawl " + std::to_string(crawl.crawl_id()) + " keeps no page cache (crawlctl start --cache-pages)"};
@@ -164,7 +157,7 @@ grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, cons
   // The page is with the queue server that owns its host; asking all is
   // simpler than hashing here and costs one small call each.
   for (const auto& qs : crawl.queue_servers()) {
-    auto stub = StubFor(qs.address());
+    auto stub = QueueServerFleet::StubFor(qs.address());
     grpc::ClientContext ctx;
     SetTimeout(ctx, std::chrono::seconds(30));
     v1::CachedPageResponse one;

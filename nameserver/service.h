@@ -1,26 +1,26 @@
-// The name server (DESIGN.md section 1): crawl registry, queue-server
-// membership, admin calls, and the monitor that polls queue servers and ends
-// a crawl when it is done. gRPC adapter for crawl.v1.NameServer.
+// The name server (DESIGN.md section 1): the gRPC facade of
+// crawl.v1.NameServer. Each handler checks who may call it, then delegates to
+// the rooms behind it: the crawl registry (crawl_registry.h), the queue-server
+// fleet (queue_server_fleet.h), the monitor of the active crawl
+// (crawl_monitor.h) and the fetchers seen (fetcher_tracker.h).
 //
 // Threading: rpc handlers run on gRPC's thread pool; the monitor runs on its
-// own thread. Registry and membership are guarded by mu_; calls to queue
-// servers are made without holding it.
+// own thread. Each room guards its own state; start_mu_ serialises the calls
+// that start, stop, resume or change a crawl end to end.
 #pragma once
 
-#include <condition_variable>
-#include <deque>
 #include <map>
-#include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/security/authorizer.h"
 #include "common/status.h"
-#include "nameserver/completion.h"
+#include "nameserver/crawl_monitor.h"
+#include "nameserver/crawl_registry.h"
+#include "nameserver/fetcher_tracker.h"
+#include "nameserver/queue_server_fleet.h"
 #include "nameserver/registry_store.h"
 #include "proto/crawl.grpc.pb.h"
 
@@ -90,17 +90,10 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
     std::vector<MemberView> members;
     // Last numbers per queue server of the shown crawl (active, else latest).
     std::map<std::string, v1::QueueServerStats> crawl_stats;
-    struct FetcherView {
-      std::string id;
-      int64_t last_seen_ms_ago = 0;
-      v1::FetcherStats stats;
-    };
+    using FetcherView = FetcherTracker::View;
     std::vector<FetcherView> fetchers;
     // Progress of the shown crawl over time (oldest first).
-    struct Sample {
-      int64_t unix_ms = 0;
-      uint64_t pages = 0, bytes = 0, frontier = 0, errors = 0, urls_seen = 0;
-    };
+    using Sample = ProgressSample;
     std::vector<Sample> history;
     uint64_t history_crawl = 0;
   };
@@ -108,66 +101,12 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
 
  private:
   const security::Authorizer* auth_ = &security::Authorizer::AllowAll();
-  struct Member {
-    v1::QueueServerInfo info;
-    int64_t last_seen_ms = 0;
-    v1::QueueServerStats stats;
-  };
-
-  void MonitorLoop();
-  // Polls every queue server of the active crawl once; ends the crawl when done.
-  void PollActiveCrawl();
-  // Asks every queue server of `crawl` for its Stats; complete is false when
-  // one did not answer for this crawl. Makes RPCs: REQUIRES mu_ not held.
-  // `page_caps` (by server id), when given, are sent along: each server's
-  // share of the crawl's page budget.
-  std::vector<v1::QueueServerStats> PollStats(const v1::CrawlInfo& crawl, bool* complete,
-                                              const std::map<std::string, uint64_t>* page_caps = nullptr);
-  // Ends crawl `id` with `state` and tells its queue servers.
-  void EndCrawl(uint64_t id, v1::CrawlState state, const std::string& reason);
-  std::unique_ptr<v1::QueueServer::Stub> StubFor(const std::string& address);
-  // Crawl by id, 0 = active or else latest. REQUIRES: mu_ held.
-  v1::CrawlInfo* FindCrawl(uint64_t id);
-  // Sends `crawl` (no seeds) to each of its queue servers, so they take up
-  // its state and parameters. Makes RPCs: REQUIRES mu_ not held. Returns
-  // the ids of the servers that could not be told.
-  std::vector<std::string> TellQueueServers(const v1::CrawlInfo& crawl);
-  // Logs a failed registry write: the change holds in memory, and the next
-  // write of the same record carries it.
-  static void NoteStoreError(const Status& s);
-  // Appends a progress sample of `crawl_id` from crawl_stats_ (at most one
-  // per 2 s). REQUIRES: mu_ held.
-  void RecordSample(uint64_t crawl_id);
-  // Sets the name server's Prometheus gauges. REQUIRES: mu_ not held.
-  void UpdateMembershipGauges();
-
-  const Options options_;
   const Clock* clock_;
-  RegistryStore* store_;
-
-  std::mutex mu_;
-  std::map<std::string, Member> members_;        // GUARDED_BY(mu_), by id
-  std::map<uint64_t, v1::CrawlInfo> crawls_;     // GUARDED_BY(mu_), by id
-  uint64_t active_crawl_ = 0;                    // GUARDED_BY(mu_), 0 = none
-  // Latest Stats per queue server, per crawl: polled while the crawl runs,
-  // and once more when it ends (so a finished crawl reports exact totals).
-  std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_;  // GUARDED_BY(mu_)
-  std::unique_ptr<CompletionDetector> detector_;  // GUARDED_BY(mu_)
-  // Fetchers as they last polled (memory only: they re-appear within a poll).
-  struct FetcherSeen {
-    int64_t last_seen_ms = 0;
-    v1::FetcherStats stats;
-  };
-  std::map<std::string, FetcherSeen> fetchers_;  // GUARDED_BY(mu_)
-  // Progress samples of the active crawl, one per kSampleMs at most.
-  std::deque<Snapshot::Sample> history_;  // GUARDED_BY(mu_)
-  uint64_t history_crawl_ = 0;            // GUARDED_BY(mu_)
-  std::mutex start_mu_;  // serialises StartCrawl/StopCrawl end to end
-
-  std::mutex monitor_mu_;
-  std::condition_variable monitor_cv_;
-  bool monitor_stop_ = false;  // GUARDED_BY(monitor_mu_)
-  std::thread monitor_;
+  CrawlRegistry registry_;
+  QueueServerFleet fleet_;
+  FetcherTracker fetchers_;
+  std::mutex start_mu_;  // serialises StartCrawl/StopCrawl/ResumeCrawl/SetCrawlParams end to end
+  CrawlMonitor monitor_;  // last: its thread stops before the rest goes
 };
 
 }  // namespace crawl::nameserver

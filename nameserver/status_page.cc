@@ -27,19 +27,12 @@ std::string CrawlJson(const v1::CrawlInfo& c) {
   return o;
 }
 
-}  // namespace
+using Snapshot = NameServerServiceImpl::Snapshot;
 
-std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t now_unix_ms) {
-  const v1::CrawlInfo* shown = nullptr;
-  if (snap.active_crawl != 0 && snap.crawls.count(snap.active_crawl)) {
-    shown = &snap.crawls.at(snap.active_crawl);
-  } else if (!snap.crawls.empty()) {
-    shown = &snap.crawls.rbegin()->second;
-  }
-  std::string o = "{\"now_unix_ms\":" + Num(now_unix_ms) + ",\"active_crawl\":" + Num(snap.active_crawl);
-  o += ",\"crawl\":" + (shown ? CrawlJson(*shown) : std::string("null"));
-
-  // Totals and rates of the shown crawl: rates over the last ~30 s of samples.
+// ,"totals":{...}: sums over the shown crawl's queue servers; rates over
+// the last ~30 s of samples.
+std::string TotalsJson(const Snapshot& snap, const v1::CrawlInfo* shown) {
+  std::string o;
   uint64_t pages = 0, bytes = 0, frontier = 0, errors = 0, seen = 0, leased = 0;
   for (const auto& [id, st] : snap.crawl_stats) {
     pages += st.pages_fetched();
@@ -67,7 +60,13 @@ std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t 
        ",\"frontier_size\":" + Num(frontier) + ",\"fetch_errors\":" + Num(errors) + ",\"urls_seen\":" + Num(seen) +
        ",\"leased_urls\":" + Num(leased) + ",\"pages_per_second\":" + Rate(pages_per_s) +
        ",\"bytes_per_second\":" + Rate(bytes_per_s) + "}";
+  return o;
+}
 
+// ,"history":[[unix_ms, pages, frontier, errors, urls_seen], ...] of the
+// shown crawl.
+std::string HistoryJson(const Snapshot& snap, bool history_matches) {
+  std::string o;
   o += ",\"history\":[";
   if (history_matches) {
     for (size_t i = 0; i < snap.history.size(); ++i) {
@@ -78,7 +77,11 @@ std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t 
     }
   }
   o += "]";
+  return o;
+}
 
+std::string QueueServersJson(const Snapshot& snap) {
+  std::string o;
   // One row per member of the shown crawl's frozen list, plus members that
   // are registered but not part of it.
   o += ",\"queue_servers\":[";
@@ -101,7 +104,11 @@ std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t 
     o += "]}";
   }
   o += "]";
+  return o;
+}
 
+std::string FetchersJson(const Snapshot& snap) {
+  std::string o;
   o += ",\"fetchers\":[";
   for (size_t i = 0; i < snap.fetchers.size(); ++i) {
     const auto& f = snap.fetchers[i];
@@ -114,7 +121,12 @@ std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t 
          Num(f.stats.fetch_errors()) + "}";
   }
   o += "]";
+  return o;
+}
 
+// ,"top_hosts":[...],"recent_errors":[...] over every queue server.
+std::string HostsAndErrorsJson(const Snapshot& snap) {
+  std::string o;
   // Top hosts over every queue server (each reports its own top 10).
   std::vector<std::pair<uint64_t, std::string>> hosts;
   std::vector<const v1::FetchRecord*> recent;
@@ -143,7 +155,11 @@ std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t 
          ",\"error\":" + JsonString(r.error()) + "}";
   }
   o += "]";
+  return o;
+}
 
+std::string CrawlsJson(const Snapshot& snap) {
+  std::string o;
   o += ",\"crawls\":[";
   bool first_crawl = true;
   for (auto it = snap.crawls.rbegin(); it != snap.crawls.rend(); ++it) {
@@ -151,12 +167,12 @@ std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t 
     first_crawl = false;
     o += CrawlJson(it->second);
   }
-  o += "]}\n";
+  o += "]";
   return o;
 }
 
-const std::string& StatusPageHtml() {
-  static const std::string page = R"HTML(<!doctype html>
+// The page's markup and style: tables and chart frames that render() fills.
+constexpr const char* kPageMarkup = R"HTML(<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Crawl status</title>
@@ -183,7 +199,10 @@ th{background:#f0f0f0} td.l,th.l{text-align:left}
 <h2>Top hosts</h2><table id="top-hosts"></table>
 <h2>Recent errors</h2><table id="recent-errors"></table>
 <h2>Crawls</h2><table id="crawls"></table>
-<script>
+)HTML";
+
+// The page's script: fetches /status.json every two seconds and draws it.
+constexpr const char* kPageScript = R"HTML(<script>
 "use strict";
 function esc(s){return String(s).replace(/[&<>"']/g,c=>({"&":"&amp;","<":"&lt;",">":"&gt;","\"":"&quot;","'":"&#39;"}[c]));}
 function fmt(n){return Number(n).toLocaleString("en-US");}
@@ -236,6 +255,30 @@ async function refresh(){
 refresh();setInterval(refresh,2000);
 </script></body></html>
 )HTML";
+
+}  // namespace
+
+std::string StatusPageJson(const Snapshot& snap, int64_t now_unix_ms) {
+  const v1::CrawlInfo* shown = nullptr;
+  if (snap.active_crawl != 0 && snap.crawls.count(snap.active_crawl)) {
+    shown = &snap.crawls.at(snap.active_crawl);
+  } else if (!snap.crawls.empty()) {
+    shown = &snap.crawls.rbegin()->second;
+  }
+  std::string o = "{\"now_unix_ms\":" + Num(now_unix_ms) + ",\"active_crawl\":" + Num(snap.active_crawl);
+  o += ",\"crawl\":" + (shown ? CrawlJson(*shown) : std::string("null"));
+  o += TotalsJson(snap, shown);
+  o += HistoryJson(snap, shown && snap.history_crawl == shown->crawl_id());
+  o += QueueServersJson(snap);
+  o += FetchersJson(snap);
+  o += HostsAndErrorsJson(snap);
+  o += CrawlsJson(snap);
+  o += "}\n";
+  return o;
+}
+
+const std::string& StatusPageHtml() {
+  static const std::string page = std::string(kPageMarkup) + kPageScript;
   return page;
 }
 

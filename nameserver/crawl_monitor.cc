@@ -1,0 +1,153 @@
+// The monitor of the active crawl (crawl_monitor.h).
+#include "nameserver/crawl_monitor.h"
+
+#include <spdlog/spdlog.h>
+
+#include "common/metrics.h"
+
+namespace crawl::nameserver {
+
+std::map<std::string, uint64_t> SharePageBudget(const v1::CrawlInfo& crawl,
+                                                const std::map<std::string, v1::QueueServerStats>& last) {
+  std::map<std::string, uint64_t> caps;
+  const uint64_t budget = crawl.params().max_pages();
+  if (budget == 0) return caps;
+  uint64_t committed = 0;
+  for (const auto& [id, st] : last) committed += st.pages_fetched() + st.leased_urls();
+  const uint64_t left = budget > committed ? budget - committed : 0;
+  const uint64_t n = static_cast<uint64_t>(crawl.queue_servers_size());
+  for (const auto& qs : crawl.queue_servers()) {
+    auto it = last.find(qs.id());
+    const uint64_t mine = it == last.end() ? 0 : it->second.pages_fetched() + it->second.leased_urls();
+    caps[qs.id()] = mine + (left + n - 1) / n;
+  }
+  return caps;
+}
+
+CrawlMonitor::CrawlMonitor(std::chrono::milliseconds poll_interval, std::chrono::milliseconds member_timeout,
+                           const Clock* clock, CrawlRegistry* registry, const QueueServerFleet* fleet,
+                           const FetcherTracker* fetchers)
+    : poll_interval_(poll_interval),
+      member_timeout_(member_timeout),
+      clock_(clock),
+      registry_(registry),
+      fleet_(fleet),
+      fetchers_(fetchers) {}
+
+CrawlMonitor::~CrawlMonitor() { Stop(); }
+
+void CrawlMonitor::Start() { thread_ = std::thread([this] { Loop(); }); }
+
+void CrawlMonitor::Stop() {
+  {
+    std::lock_guard lock(thread_mu_);
+    stop_ = true;
+  }
+  thread_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void CrawlMonitor::Watch(uint64_t crawl_id, uint64_t max_pages) {
+  std::lock_guard lock(mu_);
+  detector_ = std::make_unique<CompletionDetector>(max_pages);
+  detector_crawl_ = crawl_id;
+}
+
+void CrawlMonitor::Loop() {
+  for (;;) {
+    PollActiveCrawl();
+    UpdateGauges();
+    std::unique_lock lock(thread_mu_);
+    if (thread_cv_.wait_for(lock, poll_interval_, [this] { return stop_; })) return;
+  }
+}
+
+void CrawlMonitor::PollActiveCrawl() {
+  const std::optional<v1::CrawlInfo> crawl = registry_->Active();
+  if (!crawl) return;
+  const uint64_t id = crawl->crawl_id();
+  const std::map<std::string, uint64_t> caps = SharePageBudget(*crawl, registry_->StatsOf(id));
+  bool complete = true;
+  std::vector<v1::QueueServerStats> round = fleet_->PollStats(*crawl, &complete, caps.empty() ? nullptr : &caps);
+  // The crawl may have ended while the round was out: its numbers then stay.
+  if (!registry_->PutStats(id, round, /*only_while_active=*/true)) return;
+  RecordSample(id, registry_->StatsOf(id));
+  const std::string reason = Judge(id, round, complete);
+  if (!reason.empty()) EndCrawl(id, v1::CRAWL_STATE_DONE, reason);
+}
+
+std::string CrawlMonitor::Judge(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round, bool complete) {
+  std::lock_guard lock(mu_);
+  if (!detector_ || detector_crawl_ != crawl_id) return "";
+  if (complete) return detector_->OnRound(round);
+  detector_->OnIncompleteRound();
+  return "";
+}
+
+void CrawlMonitor::EndCrawl(uint64_t id, v1::CrawlState state, const std::string& reason) {
+  const std::optional<std::vector<v1::QueueServerInfo>> servers = registry_->End(id, state, reason);
+  if (!servers) return;
+  spdlog::info("crawl {} ended: {}", id, reason);
+  fleet_->End(id, state, *servers);
+  // Final numbers: no schedule is handed out any more, so these stay exact
+  // (results of schedules still in flight may add a few pages).
+  v1::CrawlInfo ended;
+  ended.set_crawl_id(id);
+  for (const auto& qs : *servers) *ended.add_queue_servers() = qs;
+  bool complete = true;
+  (void)registry_->PutStats(id, fleet_->PollStats(ended, &complete), /*only_while_active=*/false);
+}
+
+std::vector<ProgressSample> CrawlMonitor::History(uint64_t* crawl_id) const {
+  std::lock_guard lock(mu_);
+  *crawl_id = history_crawl_;
+  return {history_.begin(), history_.end()};
+}
+
+void CrawlMonitor::RecordSample(uint64_t crawl_id, const std::map<std::string, v1::QueueServerStats>& stats) {
+  constexpr int64_t kSampleMs = 2000;
+  constexpr size_t kMaxSamples = 1800;  // one hour at one sample per 2 s
+  const int64_t now = clock_->NowUnixMs();
+  std::lock_guard lock(mu_);
+  if (history_crawl_ != crawl_id) {
+    history_.clear();
+    history_crawl_ = crawl_id;
+  }
+  if (!history_.empty() && now - history_.back().unix_ms < kSampleMs) return;
+  ProgressSample sample;
+  sample.unix_ms = now;
+  for (const auto& [id, st] : stats) {
+    sample.pages += st.pages_fetched();
+    sample.bytes += st.bytes_fetched();
+    sample.frontier += st.frontier_size();
+    sample.errors += st.fetch_errors();
+    sample.urls_seen += st.urls_seen();
+  }
+  history_.push_back(sample);
+  if (history_.size() > kMaxSamples) history_.pop_front();
+}
+
+void CrawlMonitor::UpdateGauges() {
+  static auto& queue_servers_up =
+      metrics::GaugeFamily("crawl_nameserver_queue_servers_up", "Queue servers heard from within the member timeout")
+          .Add({});
+  static auto& fetchers_up =
+      metrics::GaugeFamily("crawl_nameserver_fetchers_up", "Fetchers that polled within the member timeout").Add({});
+  static auto& active_pages =
+      metrics::GaugeFamily("crawl_nameserver_crawl_pages_fetched", "Pages fetched by the active crawl").Add({});
+  static auto& active_frontier =
+      metrics::GaugeFamily("crawl_nameserver_crawl_frontier_urls", "Frontier size of the active crawl").Add({});
+  double pages = 0, frontier = 0;
+  if (const uint64_t active = registry_->ActiveId(); active != 0) {
+    for (const auto& [id, st] : registry_->StatsOf(active)) {
+      pages += static_cast<double>(st.pages_fetched());
+      frontier += static_cast<double>(st.frontier_size());
+    }
+  }
+  queue_servers_up.Set(static_cast<double>(registry_->LiveMembers()));
+  fetchers_up.Set(static_cast<double>(fetchers_->LiveCount(member_timeout_)));
+  active_pages.Set(pages);
+  active_frontier.Set(frontier);
+}
+
+}  // namespace crawl::nameserver

@@ -1,0 +1,101 @@
+// The monitor of the active crawl (DESIGN.md sections 1 and 3): a thread
+// that polls the crawl's queue servers every poll interval, shares the page
+// budget out among them, keeps progress samples for the status page, sets
+// the name server's gauges, and ends the crawl when the CompletionDetector
+// says it is done. Ending a crawl (done or stopped) is also here: the
+// registry marks it, its queue servers are told, and their final numbers kept.
+//
+// Threading: the polling thread and rpc handlers (Watch, EndCrawl) share it;
+// its own state is guarded by mu_, never held while calling the registry or
+// the fleet.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/clock.h"
+#include "nameserver/completion.h"
+#include "nameserver/crawl_registry.h"
+#include "nameserver/fetcher_tracker.h"
+#include "nameserver/queue_server_fleet.h"
+#include "proto/crawl.pb.h"
+
+namespace crawl::nameserver {
+
+// One point of a crawl's progress over time.
+struct ProgressSample {
+  int64_t unix_ms = 0;
+  uint64_t pages = 0, bytes = 0, frontier = 0, errors = 0, urls_seen = 0;
+};
+
+// Page budget: each queue server of `crawl` may hold what it has committed
+// (fetched + leased, as `last` reported) plus an even share of what is left.
+// Its own later leases count against that cap, so stale numbers cannot
+// overshoot. Empty when the crawl has no page budget.
+[[nodiscard]] std::map<std::string, uint64_t> SharePageBudget(
+    const v1::CrawlInfo& crawl, const std::map<std::string, v1::QueueServerStats>& last);
+
+class CrawlMonitor {
+ public:
+  // Everything passed must outlive the monitor. Queue servers and fetchers
+  // count as up in the gauges when heard from within `member_timeout`.
+  CrawlMonitor(std::chrono::milliseconds poll_interval, std::chrono::milliseconds member_timeout,
+               const Clock* clock, CrawlRegistry* registry, const QueueServerFleet* fleet,
+               const FetcherTracker* fetchers);
+  ~CrawlMonitor();
+
+  // Starts and stops the polling thread.
+  void Start();
+  void Stop();
+
+  // Judges crawl `crawl_id` afresh against page budget `max_pages`: a new,
+  // resumed or changed crawl. Call before the crawl becomes active.
+  void Watch(uint64_t crawl_id, uint64_t max_pages);
+
+  // Ends running crawl `id` with `state`, tells its queue servers and keeps
+  // their final numbers. Makes RPCs. Nothing happens when it is not running.
+  void EndCrawl(uint64_t id, v1::CrawlState state, const std::string& reason);
+
+  // Progress samples (oldest first) of crawl `*crawl_id`.
+  [[nodiscard]] std::vector<ProgressSample> History(uint64_t* crawl_id) const;
+
+ private:
+  void Loop();
+  // Polls every queue server of the active crawl once; ends the crawl when done.
+  void PollActiveCrawl();
+  // Feeds a polled round to the detector; the reason the crawl is done, or "".
+  std::string Judge(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round, bool complete);
+  // Appends a progress sample of `crawl_id` (at most one per 2 s).
+  void RecordSample(uint64_t crawl_id, const std::map<std::string, v1::QueueServerStats>& stats);
+  // Sets the name server's Prometheus gauges.
+  void UpdateGauges();
+
+  const std::chrono::milliseconds poll_interval_;
+  const std::chrono::milliseconds member_timeout_;
+  const Clock* clock_;
+  CrawlRegistry* registry_;
+  const QueueServerFleet* fleet_;
+  const FetcherTracker* fetchers_;
+
+  mutable std::mutex mu_;
+  std::unique_ptr<CompletionDetector> detector_;  // GUARDED_BY(mu_)
+  uint64_t detector_crawl_ = 0;                   // GUARDED_BY(mu_)
+  // Progress samples of the active crawl, one per kSampleMs at most.
+  std::deque<ProgressSample> history_;  // GUARDED_BY(mu_)
+  uint64_t history_crawl_ = 0;          // GUARDED_BY(mu_)
+
+  std::mutex thread_mu_;
+  std::condition_variable thread_cv_;
+  bool stop_ = false;  // GUARDED_BY(thread_mu_)
+  std::thread thread_;
+};
+
+}  // namespace crawl::nameserver

@@ -1,0 +1,142 @@
+// Calls from the name server to a crawl's queue servers (queue_server_fleet.h).
+#include "nameserver/queue_server_fleet.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "common/grpc_util.h"
+#include "common/rendezvous.h"
+#include "common/security/authorizer.h"
+#include "common/url.h"
+
+namespace crawl::nameserver {
+namespace {
+
+constexpr auto kRpcTimeout = std::chrono::seconds(5);
+
+grpc::Status TellEnded(uint64_t crawl_id, v1::CrawlState state, const v1::QueueServerInfo& qs) {
+  auto stub = QueueServerFleet::StubFor(qs.address());
+  grpc::ClientContext ctx;
+  SetTimeout(ctx, kRpcTimeout);
+  v1::EndCrawlRequest req;
+  req.set_crawl_id(crawl_id);
+  req.set_state(state);
+  v1::EndCrawlResponse resp;
+  return stub->EndCrawl(&ctx, req, &resp);
+}
+
+}  // namespace
+
+std::unique_ptr<v1::QueueServer::Stub> QueueServerFleet::StubFor(const std::string& address) {
+  return v1::QueueServer::NewStub(SharedChannel(address, {security::Role::kQueueServer}));
+}
+
+grpc::Status QueueServerFleet::StartCrawl(const v1::CrawlInfo& crawl, const std::vector<std::string>& seeds) const {
+  // Partition the seeds by owning queue server (rendezvous hash of the host).
+  std::vector<std::string> ids;
+  for (const auto& qs : crawl.queue_servers()) ids.push_back(qs.id());
+  std::vector<v1::InjectSeedsRequest> requests(ids.size());
+  for (auto& r : requests) *r.mutable_crawl() = crawl;
+  for (const std::string& seed : seeds) requests[OwnerIndex(ids, url::HostOf(seed))].add_urls(seed);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    auto stub = StubFor(crawl.queue_servers(static_cast<int>(i)).address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, kRpcTimeout);
+    // Wait for the connection within the deadline instead of failing at once
+    // on a channel still in its first connect attempt (a queue server that
+    // registered a moment ago on a loaded machine).
+    ctx.set_wait_for_ready(true);
+    v1::InjectSeedsResponse r;
+    grpc::Status s = stub->InjectSeeds(&ctx, requests[i], &r);
+    if (!s.ok()) {
+      // Nothing was registered as running; queue servers that did join are
+      // told the crawl ended, so no fetcher works on a half-started crawl.
+      for (size_t j = 0; j < i; ++j)
+        (void)TellEnded(crawl.crawl_id(), v1::CRAWL_STATE_STOPPED, crawl.queue_servers(static_cast<int>(j)));
+      return {grpc::StatusCode::UNAVAILABLE, "queue server " + ids[i] + " did not take its seeds: " +
+                                                 s.error_message()};
+    }
+  }
+  return grpc::Status::OK;
+}
+
+std::vector<std::string> QueueServerFleet::Update(const v1::CrawlInfo& crawl) const {
+  std::vector<std::string> failed;
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, kRpcTimeout);
+    v1::InjectSeedsRequest req;
+    *req.mutable_crawl() = crawl;
+    v1::InjectSeedsResponse resp;
+    grpc::Status s = stub->InjectSeeds(&ctx, req, &resp);
+    if (!s.ok()) {
+      spdlog::warn("could not tell queue server {} about crawl {}: {}", qs.id(), crawl.crawl_id(), s.error_message());
+      failed.push_back(qs.id());
+    }
+  }
+  return failed;
+}
+
+void QueueServerFleet::End(uint64_t crawl_id, v1::CrawlState state,
+                           const std::vector<v1::QueueServerInfo>& servers) const {
+  for (const auto& qs : servers) {
+    grpc::Status s = TellEnded(crawl_id, state, qs);
+    if (!s.ok()) spdlog::warn("could not tell {} that crawl {} ended: {}", qs.id(), crawl_id, s.error_message());
+  }
+}
+
+std::vector<v1::QueueServerStats> QueueServerFleet::PollStats(const v1::CrawlInfo& crawl, bool* complete,
+                                                              const std::map<std::string, uint64_t>* page_caps) const {
+  std::vector<v1::QueueServerStats> round;
+  *complete = true;
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, std::chrono::seconds(2));
+    v1::StatsRequest req;
+    req.set_crawl_id(crawl.crawl_id());
+    if (page_caps) {
+      auto cap = page_caps->find(qs.id());
+      req.set_limit_pages(true);
+      req.set_page_cap(cap == page_caps->end() ? 0 : cap->second);
+    }
+    v1::StatsResponse resp;
+    grpc::Status s = stub->Stats(&ctx, req, &resp);
+    if (!s.ok() || resp.stats().crawl_id() != crawl.crawl_id()) {
+      *complete = false;
+      continue;
+    }
+    round.push_back(resp.stats());
+  }
+  return round;
+}
+
+grpc::Status QueueServerFleet::ReadCrawlLog(const v1::CrawlInfo& crawl, std::vector<v1::FetchRecord>* records) const {
+  for (const auto& qs : crawl.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    uint64_t offset = 0;
+    for (;;) {
+      grpc::ClientContext ctx;
+      SetTimeout(ctx, std::chrono::seconds(30));
+      v1::GetCrawlLogRequest page;
+      page.set_crawl_id(crawl.crawl_id());
+      page.set_offset(offset);
+      page.set_limit(10'000);
+      v1::CrawlLogChunk chunk;
+      grpc::Status s = stub->GetCrawlLog(&ctx, page, &chunk);
+      if (!s.ok())
+        return {grpc::StatusCode::UNAVAILABLE, "queue server " + qs.id() + ": " + s.error_message()};
+      offset += chunk.records_size();
+      for (auto& r : *chunk.mutable_records()) records->push_back(std::move(r));
+      if (chunk.end() || chunk.records_size() == 0) break;
+    }
+  }
+  std::stable_sort(records->begin(), records->end(), [](const v1::FetchRecord& a, const v1::FetchRecord& b) {
+    return a.timestamp_unix_us() < b.timestamp_unix_us();
+  });
+  return grpc::Status::OK;
+}
+
+}  // namespace crawl::nameserver

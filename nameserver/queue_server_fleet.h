@@ -1,0 +1,49 @@
+// The queue servers of a crawl as the name server calls them (DESIGN.md
+// section 1): seeds partitioned by owning server and handed out, with a
+// rollback when one refuses; crawl updates and ends told to each; Stats
+// polls (with each server's page cap) and crawl-log reads fanned out.
+//
+// Makes RPCs and holds no state: thread-safe. Callers must not hold a lock.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "proto/crawl.grpc.pb.h"
+
+namespace crawl::nameserver {
+
+class QueueServerFleet {
+ public:
+  // A stub over the shared channel to the queue server at `address`.
+  [[nodiscard]] static std::unique_ptr<v1::QueueServer::Stub> StubFor(const std::string& address);
+
+  // Partitions `seeds` by owning queue server (rendezvous hash of the host)
+  // and hands each server of `crawl` its share along with the crawl. When
+  // one refuses, those that took theirs are told the crawl stopped (no
+  // fetcher works on a half-started crawl) and the error names it.
+  [[nodiscard]] grpc::Status StartCrawl(const v1::CrawlInfo& crawl, const std::vector<std::string>& seeds) const;
+
+  // Sends `crawl` (no seeds) to each of its queue servers, so they take up
+  // its state and parameters. Returns the ids of those that could not be told.
+  [[nodiscard]] std::vector<std::string> Update(const v1::CrawlInfo& crawl) const;
+
+  // Tells `servers` that crawl `crawl_id` ended with `state` (failures are
+  // logged).
+  void End(uint64_t crawl_id, v1::CrawlState state, const std::vector<v1::QueueServerInfo>& servers) const;
+
+  // Asks every queue server of `crawl` for its Stats; complete is false when
+  // one did not answer for this crawl. `page_caps` (by server id), when
+  // given, are sent along: each server's share of the crawl's page budget.
+  std::vector<v1::QueueServerStats> PollStats(const v1::CrawlInfo& crawl, bool* complete,
+                                              const std::map<std::string, uint64_t>* page_caps = nullptr) const;
+
+  // Reads the whole fetch log of `crawl` from each of its queue servers,
+  // oldest first. UNAVAILABLE names the server that did not answer.
+  [[nodiscard]] grpc::Status ReadCrawlLog(const v1::CrawlInfo& crawl, std::vector<v1::FetchRecord>* records) const;
+};
+
+}  // namespace crawl::nameserver
