@@ -37,8 +37,12 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address, security:
   // reconnect backoff (1 s growing to 120 s) kept callers refused for far
   // longer, and fetchers lost their leases meanwhile.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
-  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  // Not GRPC_ARG_MIN_RECONNECT_BACKOFF_MS: gRPC also takes it as the least
+  // time a connection attempt may take (default 20 s), so at 100 ms every
+  // attempt was cut after at most the backoff, about a second; on a loaded
+  // machine a TLS handshake takes longer, and a fetcher never reached its
+  // restarted name server again ("tcp handshaker shutdown" for minutes).
   return grpc::CreateCustomChannel(address, security::CurrentTransport()->ChannelCredentials(peer_roles), args);
 }
 
