@@ -2,6 +2,7 @@
 // name and queue servers (real gRPC on loopback) and a test HTTP server.
 #include "fetcher/crawl_worker.h"
 
+#include "fetcher/fetcher_flags.h"
 #include "fetcher/host_groups.h"
 #include "fetcher/robots_redirects.h"
 
@@ -483,4 +484,32 @@ TEST_CASE("a result that is not a redirect hop is reported unchanged", "[unit]")
   CHECK(result.start_unix_us == 42);
   CHECK(result.fetch_ms == 3);
   CHECK(result.error.empty());
+}
+
+TEST_CASE("lanes share the in-flight and per-ip limits, have their own ids, and one logs the status", "[unit]") {
+  crawl::fetcher::WorkerOptions options;
+  options.fetcher_id = "f";
+  options.max_in_flight = 10;
+  options.max_connections_per_ip = 5;
+  options.status_interval = std::chrono::milliseconds(5000);
+  const auto lanes = crawl::fetcher::LaneOptions(options, 4);
+  REQUIRE(lanes.size() == 4);
+  CHECK(lanes[0].fetcher_id == "f");
+  CHECK(lanes[3].fetcher_id == "f.3");
+  size_t in_flight = 0;
+  for (const auto& lane : lanes) in_flight += lane.max_in_flight;
+  CHECK(in_flight == 10);
+  CHECK(lanes[0].max_in_flight == 3);
+  CHECK(lanes[3].max_in_flight == 2);
+  CHECK(lanes[0].max_connections_per_ip == 1);
+  CHECK(lanes[0].status_interval == std::chrono::milliseconds(5000));
+  CHECK(lanes[1].status_interval == std::chrono::milliseconds(0));
+
+  // No more lanes than requests in flight.
+  options.max_in_flight = 2;
+  options.max_connections_per_ip = 0;
+  const auto few = crawl::fetcher::LaneOptions(options, 4);
+  REQUIRE(few.size() == 2);
+  CHECK(few[1].max_in_flight == 1);
+  CHECK(few[1].max_connections_per_ip == 0);
 }
