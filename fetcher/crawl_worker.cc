@@ -4,17 +4,29 @@
 
 #include <spdlog/spdlog.h>
 
-#include <unordered_map>
 
 #include "common/grpc_util.h"
 #include "common/url.h"
 #include "common/fetch_error.h"
+#include "fetcher/host_groups.h"
+#include "fetcher/robots_redirects.h"
 
 namespace crawl::fetcher {
 namespace {
 constexpr auto kRpcTimeout = std::chrono::seconds(10);
-constexpr int kMaxRobotsRedirects = 5;
+
+// Processing of one result: ProcessFetch, the Retry-After, and for page
+// caches (CrawlParams.keep_page_cache) the body, which the queue server
+// writes to its WARC files. Runs on the control thread or a pool thread.
+ProcessedPage ProcessPage(const v1::ScheduledUrl& scheduled, const FetchResult& fetched,
+                          const ProcessOptions& options, bool keep_page_cache) {
+  ProcessedPage processed = ProcessFetch(scheduled, fetched, options);
+  if (fetched.retry_after_seconds > 0) processed.record.set_retry_after_seconds(fetched.retry_after_seconds);
+  if (keep_page_cache && fetched.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
+    processed.record.set_body(fetched.body);
+  return processed;
 }
+}  // namespace
 
 CrawlWorker::CrawlWorker(WorkerOptions options)
     : options_(std::move(options)),
@@ -227,220 +239,206 @@ void CrawlWorker::Run() {
   WaitShipped();
 }
 
-void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule) {
-  counters_.schedules++;
-  const std::shared_ptr<const ActiveCrawl> crawl = crawl_;
-  const v1::CrawlInfo& info = crawl->info;
-  HttpFetcher* http = crawl->http.get();
-  spdlog::debug("schedule {} from {}: {} urls", schedule.schedule_id(),
-                info.queue_servers(static_cast<int>(server_index)).id(), schedule.urls_size());
+struct CrawlWorker::ScheduleRun {
+  ScheduleRun(std::shared_ptr<const ActiveCrawl> active, size_t server, const v1::GetScheduleResponse& leased)
+      : crawl(std::move(active)),
+        info(crawl->info),
+        http(crawl->http.get()),
+        server_index(server),
+        schedule(leased),
+        hosts(GroupByHost(leased.urls())),
+        batcher(QueueServerIds(info), &crawl->tracking, server),
+        process(ProcessOptionsOf(info.params())),
+        batch_pages(std::max<uint32_t>(1, info.params().results_batch_pages())),
+        keep_page_cache(info.params().keep_page_cache()) {}
 
-  // Group by host (one connection per host, whatever the scheme or port),
-  // keeping the schedule's order inside each host and hosts in order of
-  // first appearance (robots.txt come first).
-  std::unordered_map<std::string, v1::ScheduledUrl> by_url;
-  std::vector<std::pair<std::string, std::vector<std::string>>> origins;
-  std::unordered_map<std::string, uint32_t> origin_delay_ms;  // robots.txt Crawl-delay
-  std::unordered_map<std::string, size_t> origin_index;
-  for (const auto& u : schedule.urls()) {
-    std::string host = url::HostOf(u.url());
-    const std::string key = host.empty() ? u.url() : std::move(host);
-    auto [it, inserted] = origin_index.emplace(key, origins.size());
-    if (inserted) origins.emplace_back(key, std::vector<std::string>{});
-    origins[it->second].second.push_back(u.url());
-    if (u.crawl_delay_ms() > 0) {
-      uint32_t& delay = origin_delay_ms[key];
-      delay = std::max(delay, u.crawl_delay_ms());
-    }
-    by_url.emplace(u.url(), u);
-  }
-
-  std::vector<std::string> ids;
-  for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
-  ResultBatcher batcher(ids, &crawl->tracking, server_index);
-  ProcessOptions process;
-  process.max_links = info.params().max_links_per_page();
-  if (info.params().max_links_after_prune() > 0) process.max_links_after_prune = info.params().max_links_after_prune();
-  if (info.params().max_description_chars() > 0) process.max_description_chars = info.params().max_description_chars();
-  process.robots_meta_token = info.params().user_agent();
-  const size_t batch_pages = std::max<uint32_t>(1, info.params().results_batch_pages());
-  uint64_t sequence = 0;
-
-  // robots.txt redirect chains: hop URL -> (scheduled robots URL, hops so far).
-  std::unordered_map<std::string, std::pair<std::string, int>> robots_hops;
-  std::unordered_map<std::string, int64_t> robots_started_us;
-  size_t next_origin = 0;
-  size_t running = 0;
+  const std::shared_ptr<const ActiveCrawl> crawl;
+  const v1::CrawlInfo& info;
+  HttpFetcher* const http;
+  const size_t server_index;
+  const v1::GetScheduleResponse& schedule;
+  const ScheduleHosts hosts;
+  ResultBatcher batcher;
+  const ProcessOptions process;
+  const size_t batch_pages;
+  const bool keep_page_cache;
+  uint64_t sequence = 0;  // of the next batch
+  RobotsRedirects robots;
+  size_t next_group = 0;
+  size_t running = 0;  // sequences started and not done
   bool cancelled = false;
-  auto start_more = [&] {
-    while (!cancelled && running < options_.max_in_flight && next_origin < origins.size()) {
-      const auto& [origin, origin_urls] = origins[next_origin++];
-      const auto delay = origin_delay_ms.find(origin);
-      ++running;
-      // One connection per origin; a crawl-delayed origin's requests start
-      // at least its delay apart (the queue server spaces schedules).
-      http->FetchSequence(
-          origin_urls, [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
-          [this] { PushEvent(Event::SequenceDone()); },
-          std::chrono::milliseconds(delay == origin_delay_ms.end() ? 0 : delay->second), budget_);
-    }
-  };
-  const auto schedule_start = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::duration ship_wait{}, process_time{};
   // Pages handed to the process pool whose results have not come back; the
   // schedule is not over until they have.
   size_t processing = 0;
-  auto process_ns = std::make_shared<std::atomic<int64_t>>(0);
-  ProcessPool* pool = options_.process_pool.get();
-  const bool keep_page_cache = info.params().keep_page_cache();
-  auto add_page = [&](ProcessedPage processed, const v1::ScheduledUrl* scheduled) {
-    batcher.Add(std::move(processed), scheduled);
-    if (batcher.pages() >= batch_pages) {
-      const auto ship_start = std::chrono::steady_clock::now();
-      QueueShip({crawl, server_index, schedule.schedule_id(), sequence++, false, batcher.Take()});
-      ship_wait += std::chrono::steady_clock::now() - ship_start;
-    }
-  };
-  start_more();
-  while (running > 0 || processing > 0) {
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration ship_wait{}, process_time{};
+  // Processing time on the pool's threads.
+  std::shared_ptr<std::atomic<int64_t>> process_ns = std::make_shared<std::atomic<int64_t>>(0);
+
+  static std::vector<std::string> QueueServerIds(const v1::CrawlInfo& info) {
+    std::vector<std::string> ids;
+    for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
+    return ids;
+  }
+  static ProcessOptions ProcessOptionsOf(const v1::CrawlParams& params) {
+    ProcessOptions process;
+    process.max_links = params.max_links_per_page();
+    if (params.max_links_after_prune() > 0) process.max_links_after_prune = params.max_links_after_prune();
+    if (params.max_description_chars() > 0) process.max_description_chars = params.max_description_chars();
+    process.robots_meta_token = params.user_agent();
+    return process;
+  }
+};
+
+void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule) {
+  counters_.schedules++;
+  ScheduleRun run(crawl_, server_index, schedule);
+  spdlog::debug("schedule {} from {}: {} urls", schedule.schedule_id(),
+                run.info.queue_servers(static_cast<int>(server_index)).id(), schedule.urls_size());
+  StartMoreSequences(run);
+  while (run.running > 0 || run.processing > 0) {
     if (options_.status_interval.count() > 0 &&
         std::chrono::steady_clock::now() - last_status_ >= options_.status_interval) {
-      LogStatus(*http);
+      LogStatus(*run.http);
     }
-    Event e;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(500),
-                   [&] { return !events_.empty() || (stop_ && !cancelled); });
-      if (events_.empty()) {
-        lock.unlock();
-        if (!cancelled && (stop_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval)) {
-          // Stop quickly when the process or the crawl ends.
-          // An unreachable name server is no reason to stop fetching.
-          const bool still_on = !stop_ && (!RefreshCrawlState() ||
-                                           (crawl_ && crawl_->info.crawl_id() == info.crawl_id()));
-          if (!still_on) {
-            cancelled = true;
-            http->CancelAll();
-          }
-        }
-        continue;
-      }
-      e = std::move(events_.front());
-      events_.pop_front();
-    }
-    if (e.processed) {  // back from the process pool
-      --processing;
-      auto it = by_url.find(e.scheduled_url);
-      add_page(std::move(*e.processed), it == by_url.end() ? nullptr : &it->second);
-      continue;
-    }
-    // Taken off the queue: room for another download (the body is freed
-    // below, or shipped in a batch of at most results_batch_pages). A body
-    // handed to the process pool is released there, once processed, so
-    // bodies waiting in the pool still count.
-    size_t unreleased = e.done ? 0 : e.result.body.size();
-    struct ReleaseAtEnd {
-      ResultBudget* budget;
-      size_t* bytes;
-      ~ReleaseAtEnd() {
-        if (*bytes > 0) budget->Release(*bytes);
-      }
-    } release_at_end{budget_.get(), &unreleased};
-    if (e.done) {
-      --running;
-      start_more();
-      continue;
-    }
-    if (e.result.status == kCancelled) continue;  // not fetched: goes back with the lease
-    counters_.fetches++;
-    FetchResult result = std::move(e.result);
-    // A robots.txt redirect hop: the result belongs to the robots URL that
-    // started the chain.
-    std::string scheduled_url = result.url;
-    int hops = 0;
-    if (auto hop = robots_hops.find(result.url); hop != robots_hops.end()) {
-      scheduled_url = hop->second.first;
-      hops = hop->second.second;
-      robots_hops.erase(hop);
-    }
-    auto it = by_url.find(scheduled_url);
-    if (it == by_url.end()) continue;
-    if (it->second.kind() == v1::URL_KIND_ROBOTS && result.status >= 300 && result.status < 400 &&
-        !result.location.empty() && hops < kMaxRobotsRedirects && !cancelled) {
-      // RFC 9309 2.3.1.2: follow at least five redirects. Only the final
-      // answer is reported (for the scheduled robots.txt URL), so the queue
-      // server never mistakes a hop for the rules.
-      auto target = url::Resolve(result.url, result.location);
-      if (target.ok() && robots_hops.find(*target) == robots_hops.end() && *target != result.url) {
-        robots_hops.emplace(*target, std::make_pair(scheduled_url, hops + 1));
-        robots_started_us.emplace(scheduled_url, result.start_unix_us);
-        ++running;
-        http->FetchSequence(
-            {*target}, [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
-            [this] { PushEvent(Event::SequenceDone()); }, std::chrono::milliseconds(0), budget_);
-        continue;
-      }
-    }
-    if (hops > 0) {
-      // Reported as one attempt of the scheduled URL: its status and body
-      // are the chain's last, its start the chain's first.
-      result.error = "robots.txt after " + std::to_string(hops) + " redirect(s) to " + result.url;
-      if (auto start = robots_started_us.find(scheduled_url); start != robots_started_us.end()) {
-        result.fetch_ms = static_cast<uint32_t>((result.start_unix_us - start->second) / 1000) + result.fetch_ms;
-        result.start_unix_us = start->second;
-      }
-      result.url = scheduled_url;
-    }
-    {
-      const uint64_t now_in_flight = http->requests_in_flight();
-      counters_.in_flight = now_in_flight;
-      if (now_in_flight > counters_.max_in_flight) counters_.max_in_flight = now_in_flight;
-    }
-    RecordFetchMetrics(result);
-    // Processing: ProcessFetch, the Retry-After, and for page caches
-    // (CrawlParams.keep_page_cache) the body, which the queue server writes
-    // to its WARC files.
-    auto process_page = [keep_page_cache](const v1::ScheduledUrl& scheduled, const FetchResult& fetched,
-                                          const ProcessOptions& options) {
-      ProcessedPage processed = ProcessFetch(scheduled, fetched, options);
-      if (fetched.retry_after_seconds > 0) processed.record.set_retry_after_seconds(fetched.retry_after_seconds);
-      if (keep_page_cache && fetched.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
-        processed.record.set_body(fetched.body);
-      return processed;
-    };
-    if (pool == nullptr) {
-      const auto process_start = std::chrono::steady_clock::now();
-      ProcessedPage processed = process_page(it->second, result, process);
-      process_time += std::chrono::steady_clock::now() - process_start;
-      add_page(std::move(processed), &it->second);
-      continue;
-    }
-    ++processing;
-    const size_t body_bytes = unreleased;
-    unreleased = 0;  // released by the job, once the body is processed
-    pool->Submit([this, process_page, scheduled = it->second, fetched = std::move(result), process, body_bytes,
-                  process_ns]() mutable {
-      const auto process_start = std::chrono::steady_clock::now();
-      ProcessedPage processed = process_page(scheduled, fetched, process);
-      process_ns->fetch_add((std::chrono::steady_clock::now() - process_start).count());
-      fetched = FetchResult{};
-      budget_->Release(body_bytes);
-      Event done;
-      done.processed = std::move(processed);
-      done.scheduled_url = scheduled.url();
-      PushEvent(std::move(done));
-    });
+    if (std::optional<Event> e = NextEvent(run)) HandleEvent(run, std::move(*e));
   }
-  process_time += std::chrono::steady_clock::duration(process_ns->load());
+  run.process_time += std::chrono::steady_clock::duration(run.process_ns->load());
   // Last, after every other batch of the schedule: it ends the lease.
-  QueueShip({crawl, server_index, schedule.schedule_id(), sequence, true, batcher.Take()});
+  QueueShip({run.crawl, server_index, schedule.schedule_id(), run.sequence, true, run.batcher.Take()});
   auto ms = [](std::chrono::steady_clock::duration d) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
   };
   spdlog::debug("schedule {}: {} urls in {} ms; processing {} ms, waiting for the shipping thread {} ms",
-                schedule.schedule_id(), schedule.urls_size(), ms(std::chrono::steady_clock::now() - schedule_start),
-                ms(process_time), ms(ship_wait));
+                schedule.schedule_id(), schedule.urls_size(), ms(std::chrono::steady_clock::now() - run.start),
+                ms(run.process_time), ms(run.ship_wait));
+}
+
+void CrawlWorker::StartMoreSequences(ScheduleRun& run) {
+  while (!run.cancelled && run.running < options_.max_in_flight && run.next_group < run.hosts.groups.size()) {
+    const HostGroup& group = run.hosts.groups[run.next_group++];
+    // One connection per host; a crawl-delayed host's requests start at
+    // least its delay apart (the queue server spaces schedules).
+    StartSequence(run, group.urls, std::chrono::milliseconds(group.crawl_delay_ms));
+  }
+}
+
+void CrawlWorker::StartSequence(ScheduleRun& run, const std::vector<std::string>& urls,
+                                std::chrono::milliseconds delay) {
+  ++run.running;
+  run.http->FetchSequence(
+      urls, [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
+      [this] { PushEvent(Event::SequenceDone()); }, delay, budget_);
+}
+
+std::optional<CrawlWorker::Event> CrawlWorker::NextEvent(ScheduleRun& run) {
+  std::unique_lock lock(mu_);
+  cv_.wait_for(lock, std::chrono::milliseconds(500), [&] { return !events_.empty() || (stop_ && !run.cancelled); });
+  if (!events_.empty()) {
+    Event e = std::move(events_.front());
+    events_.pop_front();
+    return e;
+  }
+  lock.unlock();
+  if (!run.cancelled && (stop_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval)) {
+    // Stop quickly when the process or the crawl ends.
+    // An unreachable name server is no reason to stop fetching.
+    const bool still_on =
+        !stop_ && (!RefreshCrawlState() || (crawl_ && crawl_->info.crawl_id() == run.info.crawl_id()));
+    if (!still_on) {
+      run.cancelled = true;
+      run.http->CancelAll();
+    }
+  }
+  return std::nullopt;
+}
+
+void CrawlWorker::HandleEvent(ScheduleRun& run, Event e) {
+  if (e.processed) {  // back from the process pool
+    --run.processing;
+    auto it = run.hosts.by_url.find(e.scheduled_url);
+    AddPage(run, std::move(*e.processed), it == run.hosts.by_url.end() ? nullptr : &it->second);
+    return;
+  }
+  // Taken off the queue: room for another download (the body is freed
+  // below, or shipped in a batch of at most results_batch_pages). A body
+  // handed to the process pool is released there, once processed, so
+  // bodies waiting in the pool still count.
+  size_t unreleased = e.done ? 0 : e.result.body.size();
+  struct ReleaseAtEnd {
+    ResultBudget* budget;
+    size_t* bytes;
+    ~ReleaseAtEnd() {
+      if (*bytes > 0) budget->Release(*bytes);
+    }
+  } release_at_end{budget_.get(), &unreleased};
+  if (e.done) {
+    --run.running;
+    StartMoreSequences(run);
+    return;
+  }
+  OnFetched(run, std::move(e.result), unreleased);
+}
+
+void CrawlWorker::OnFetched(ScheduleRun& run, FetchResult result, size_t& unreleased) {
+  if (result.status == kCancelled) return;  // not fetched: goes back with the lease
+  counters_.fetches++;
+  // A robots.txt redirect hop: the result belongs to the robots URL that
+  // started the chain.
+  const RobotsRedirects::Chain chain = run.robots.Take(result.url);
+  auto it = run.hosts.by_url.find(chain.scheduled_url);
+  if (it == run.hosts.by_url.end()) return;
+  if (it->second.kind() == v1::URL_KIND_ROBOTS && !run.cancelled) {
+    // Only the final answer is reported (for the scheduled robots.txt URL).
+    if (std::optional<std::string> next = run.robots.Follow(result, chain)) {
+      StartSequence(run, {*next}, std::chrono::milliseconds(0));
+      return;
+    }
+  }
+  run.robots.Report(chain, result);
+  {
+    const uint64_t now_in_flight = run.http->requests_in_flight();
+    counters_.in_flight = now_in_flight;
+    if (now_in_flight > counters_.max_in_flight) counters_.max_in_flight = now_in_flight;
+  }
+  RecordFetchMetrics(result);
+  ProcessResult(run, it->second, std::move(result), unreleased);
+}
+
+void CrawlWorker::ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& scheduled, FetchResult result,
+                                size_t& unreleased) {
+  ProcessPool* pool = options_.process_pool.get();
+  if (pool == nullptr) {
+    const auto process_start = std::chrono::steady_clock::now();
+    ProcessedPage processed = ProcessPage(scheduled, result, run.process, run.keep_page_cache);
+    run.process_time += std::chrono::steady_clock::now() - process_start;
+    AddPage(run, std::move(processed), &scheduled);
+    return;
+  }
+  ++run.processing;
+  const size_t body_bytes = unreleased;
+  unreleased = 0;  // released by the job, once the body is processed
+  pool->Submit([this, keep_page_cache = run.keep_page_cache, scheduled, fetched = std::move(result),
+                process = run.process, body_bytes, process_ns = run.process_ns]() mutable {
+    const auto process_start = std::chrono::steady_clock::now();
+    ProcessedPage processed = ProcessPage(scheduled, fetched, process, keep_page_cache);
+    process_ns->fetch_add((std::chrono::steady_clock::now() - process_start).count());
+    fetched = FetchResult{};
+    budget_->Release(body_bytes);
+    Event done;
+    done.processed = std::move(processed);
+    done.scheduled_url = scheduled.url();
+    PushEvent(std::move(done));
+  });
+}
+
+void CrawlWorker::AddPage(ScheduleRun& run, ProcessedPage processed, const v1::ScheduledUrl* scheduled) {
+  run.batcher.Add(std::move(processed), scheduled);
+  if (run.batcher.pages() >= run.batch_pages) {
+    const auto ship_start = std::chrono::steady_clock::now();
+    QueueShip({run.crawl, run.server_index, run.schedule.schedule_id(), run.sequence++, false, run.batcher.Take()});
+    run.ship_wait += std::chrono::steady_clock::now() - ship_start;
+  }
 }
 
 void CrawlWorker::RecordFetchMetrics(const FetchResult& result) {

@@ -136,7 +136,29 @@ class CrawlWorker {
 
   // Polls the name server; returns false if it could not be reached.
   bool RefreshCrawlState();
+  // Downloads one schedule, processes its pages and queues its batches (the
+  // final one last). Control thread only.
   void RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule);
+  // One schedule's state while RunSchedule works on it (crawl_worker.cc).
+  struct ScheduleRun;
+  // The event handlers of RunSchedule's loop, on the control thread.
+  // Starts host groups' sequences up to max_in_flight.
+  void StartMoreSequences(ScheduleRun& run);
+  // Starts one sequence of requests (one connection) for `urls`.
+  void StartSequence(ScheduleRun& run, const std::vector<std::string>& urls, std::chrono::milliseconds delay);
+  // The next event, or nullopt after a wait with none (having polled the
+  // crawl state when due, and cancelled the schedule if the crawl is over
+  // or the worker stops).
+  std::optional<Event> NextEvent(ScheduleRun& run);
+  void HandleEvent(ScheduleRun& run, Event e);
+  // A download's result; `unreleased` is its body's share of budget_, which
+  // the caller releases unless this sets it to 0 (the process pool then
+  // releases it).
+  void OnFetched(ScheduleRun& run, FetchResult result, size_t& unreleased);
+  // Processes a result here or hands it to the process pool.
+  void ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& scheduled, FetchResult result, size_t& unreleased);
+  // Adds a processed page to the batch, and queues the batch once full.
+  void AddPage(ScheduleRun& run, ProcessedPage processed, const v1::ScheduledUrl* scheduled);
   // One batch waiting for the shipping thread.
   struct ShipJob {
     std::shared_ptr<const ActiveCrawl> crawl;

@@ -2,6 +2,10 @@
 // name and queue servers (real gRPC on loopback) and a test HTTP server.
 #include "fetcher/crawl_worker.h"
 
+#include "fetcher/fetcher_flags.h"
+#include "fetcher/host_groups.h"
+#include "fetcher/robots_redirects.h"
+
 #include "tests/unit/fetcher/test_http_server.h"
 
 #include <catch2/catch.hpp>
@@ -362,4 +366,150 @@ TEST_CASE("what counts as a host error", "[unit][policy]") {
   CHECK_FALSE(CountsAsHostError(record(crawl::kCancelled, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(crawl::kBlockedAddress, v1::URL_KIND_PAGE)));
   CHECK_FALSE(CountsAsHostError(record(crawl::kBadUrl, v1::URL_KIND_PAGE)));
+}
+
+// The pure pieces of RunSchedule: grouping by host and robots.txt redirects.
+
+namespace {
+google::protobuf::RepeatedPtrField<v1::ScheduledUrl> ScheduledUrls(
+    const std::vector<std::pair<std::string, uint32_t>>& urls_and_delays) {
+  google::protobuf::RepeatedPtrField<v1::ScheduledUrl> urls;
+  for (const auto& [url, delay] : urls_and_delays) {
+    v1::ScheduledUrl* u = urls.Add();
+    u->set_url(url);
+    u->set_crawl_delay_ms(delay);
+  }
+  return urls;
+}
+}  // namespace
+
+TEST_CASE("schedule urls are grouped by host in order of first appearance, schemes and ports together", "[unit]") {
+  const auto hosts = crawl::fetcher::GroupByHost(ScheduledUrls({{"http://b.test/robots.txt", 0},
+                                                                {"https://a.test/1", 0},
+                                                                {"http://b.test:8080/2", 0},
+                                                                {"https://b.test/3", 0},
+                                                                {"http://a.test/4", 0}}));
+  REQUIRE(hosts.groups.size() == 2);
+  CHECK(hosts.groups[0].host == "b.test");
+  CHECK(hosts.groups[0].urls ==
+        std::vector<std::string>{"http://b.test/robots.txt", "http://b.test:8080/2", "https://b.test/3"});
+  CHECK(hosts.groups[1].host == "a.test");
+  CHECK(hosts.groups[1].urls == std::vector<std::string>{"https://a.test/1", "http://a.test/4"});
+  CHECK(hosts.by_url.size() == 5);
+  CHECK(hosts.by_url.at("http://b.test:8080/2").url() == "http://b.test:8080/2");
+}
+
+TEST_CASE("a host group waits the longest crawl delay among its urls", "[unit][policy]") {
+  const auto hosts =
+      crawl::fetcher::GroupByHost(ScheduledUrls({{"http://a.test/1", 0}, {"http://a.test/2", 3000},
+                                                 {"http://a.test/3", 1000}, {"http://b.test/1", 0}}));
+  REQUIRE(hosts.groups.size() == 2);
+  CHECK(hosts.groups[0].crawl_delay_ms == 3000);
+  CHECK(hosts.groups[1].crawl_delay_ms == 0);
+}
+
+TEST_CASE("a url without a host is a group of its own", "[unit]") {
+  const auto hosts = crawl::fetcher::GroupByHost(ScheduledUrls({{"not a url", 0}, {"not a url", 0}}));
+  REQUIRE(hosts.groups.size() == 1);
+  CHECK(hosts.groups[0].host == "not a url");
+  CHECK(hosts.groups[0].urls.size() == 2);
+  CHECK(hosts.by_url.size() == 1);
+}
+
+namespace {
+crawl::fetcher::FetchResult Answer(const std::string& url, int status, const std::string& location,
+                                   int64_t start_unix_us, uint32_t fetch_ms) {
+  crawl::fetcher::FetchResult r;
+  r.url = url;
+  r.status = status;
+  r.location = location;
+  r.start_unix_us = start_unix_us;
+  r.fetch_ms = fetch_ms;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("a robots.txt redirect chain is followed and reported as the scheduled url", "[unit][rfc9309]") {
+  crawl::fetcher::RobotsRedirects robots;
+  const std::string scheduled = "http://a.test/robots.txt";
+  auto chain = robots.Take(scheduled);
+  CHECK(chain.scheduled_url == scheduled);
+  CHECK(chain.hops == 0);
+  auto next = robots.Follow(Answer(scheduled, 301, "/r1.txt", 1'000'000, 5), chain);
+  REQUIRE(next);
+  CHECK(*next == "http://a.test/r1.txt");
+
+  chain = robots.Take(*next);
+  CHECK(chain.scheduled_url == scheduled);
+  CHECK(chain.hops == 1);
+  auto last = Answer(*next, 200, "", 1'010'000, 7);
+  CHECK_FALSE(robots.Follow(last, chain));
+  robots.Report(chain, last);
+  CHECK(last.url == scheduled);
+  CHECK(last.status == 200);
+  CHECK(last.start_unix_us == 1'000'000);  // the chain's first start
+  CHECK(last.fetch_ms == 17);              // 10 ms between the starts + the last fetch
+  CHECK(last.error == "robots.txt after 1 redirect(s) to http://a.test/r1.txt");
+  // The hop is forgotten once taken.
+  CHECK(robots.Take(*next).hops == 0);
+}
+
+TEST_CASE("robots.txt redirects stop after five hops, at a loop and at a bad location", "[unit][rfc9309]") {
+  crawl::fetcher::RobotsRedirects robots;
+  const std::string scheduled = "http://a.test/robots.txt";
+  auto chain = robots.Take(scheduled);
+  std::string url = scheduled;
+  for (int hop = 1; hop <= crawl::fetcher::RobotsRedirects::kMaxRedirects; ++hop) {
+    auto next = robots.Follow(Answer(url, 302, "/r" + std::to_string(hop), 0, 0), chain);
+    REQUIRE(next);
+    chain = robots.Take(*next);
+    CHECK(chain.hops == hop);
+    url = *next;
+  }
+  CHECK_FALSE(robots.Follow(Answer(url, 302, "/r6", 0, 0), chain));
+
+  const auto fresh = robots.Take("http://b.test/robots.txt");
+  CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 301, "http://b.test/robots.txt", 0, 0), fresh));
+  CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 301, "http://[bad", 0, 0), fresh));
+  CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 301, "", 0, 0), fresh));
+  CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 200, "/elsewhere", 0, 0), fresh));
+}
+
+TEST_CASE("a result that is not a redirect hop is reported unchanged", "[unit]") {
+  crawl::fetcher::RobotsRedirects robots;
+  auto result = Answer("http://a.test/page", 200, "", 42, 3);
+  const auto chain = robots.Take(result.url);
+  robots.Report(chain, result);
+  CHECK(result.url == "http://a.test/page");
+  CHECK(result.start_unix_us == 42);
+  CHECK(result.fetch_ms == 3);
+  CHECK(result.error.empty());
+}
+
+TEST_CASE("lanes share the in-flight and per-ip limits, have their own ids, and one logs the status", "[unit]") {
+  crawl::fetcher::WorkerOptions options;
+  options.fetcher_id = "f";
+  options.max_in_flight = 10;
+  options.max_connections_per_ip = 5;
+  options.status_interval = std::chrono::milliseconds(5000);
+  const auto lanes = crawl::fetcher::LaneOptions(options, 4);
+  REQUIRE(lanes.size() == 4);
+  CHECK(lanes[0].fetcher_id == "f");
+  CHECK(lanes[3].fetcher_id == "f.3");
+  size_t in_flight = 0;
+  for (const auto& lane : lanes) in_flight += lane.max_in_flight;
+  CHECK(in_flight == 10);
+  CHECK(lanes[0].max_in_flight == 3);
+  CHECK(lanes[3].max_in_flight == 2);
+  CHECK(lanes[0].max_connections_per_ip == 1);
+  CHECK(lanes[0].status_interval == std::chrono::milliseconds(5000));
+  CHECK(lanes[1].status_interval == std::chrono::milliseconds(0));
+
+  // No more lanes than requests in flight.
+  options.max_in_flight = 2;
+  options.max_connections_per_ip = 0;
+  const auto few = crawl::fetcher::LaneOptions(options, 4);
+  REQUIRE(few.size() == 2);
+  CHECK(few[1].max_in_flight == 1);
+  CHECK(few[1].max_connections_per_ip == 0);
 }

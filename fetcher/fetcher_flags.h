@@ -1,0 +1,70 @@
+// The fetcher binary's flags (fetcher/main.cc): their definitions, their
+// checks, and the WorkerOptions of each lane they give.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/cli.h"
+#include "common/hosts_file.h"
+#include "common/security/transport.h"
+#include "common/status.h"
+#include "fetcher/crawl_worker.h"
+#include "fetcher/dns_resolver.h"
+
+namespace crawl::fetcher {
+
+// The fetcher's flags, with their defaults.
+struct FetcherFlags {
+  std::string id;  // "": hostname-pid
+  std::string nameserver;
+  std::string hosts_file_path;
+  crawl::LoggingFlags logging;
+  crawl::HttpFlags http;
+  crawl::security::TlsFlags tls;
+  bool allow_private = false;
+  size_t max_in_flight = WorkerOptions{}.max_in_flight;
+  size_t result_buffer_mb = WorkerOptions{}.max_buffered_result_bytes >> 20;
+  size_t max_per_ip = 0;
+  size_t lanes = 4;
+  // One per core by default: a one-site crawl works one schedule at a time,
+  // and its pages are then processed on every core, not on one lane's thread.
+  size_t process_threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+  int poll_ms = 2000;
+  int status_ms = 5000;
+  std::string dns_servers;
+  int dns_min_ttl = static_cast<int>(crawl::fetcher::DnsOptions{}.min_ttl.count());
+  int dns_max_ttl = static_cast<int>(crawl::fetcher::DnsOptions{}.max_ttl.count());
+  int dns_negative_ttl = static_cast<int>(crawl::fetcher::DnsOptions{}.negative_ttl.count());
+  int dns_timeout_ms = static_cast<int>(crawl::fetcher::DnsOptions{}.try_timeout.count());
+  int dns_tries = crawl::fetcher::DnsOptions{}.tries;
+  bool dns_ipv6 = false;
+};
+
+// Every flag of the fetcher, in the order --help lists them.
+void AddFetcherFlags(CLI::App& app, FetcherFlags& flags);
+
+// Checks what CLI11's per-flag checks cannot; the first problem, phrased for
+// the user.
+crawl::Status ValidateFetcherFlags(const FetcherFlags& flags);
+
+// hostname-pid: unique among the fetchers of a cluster.
+std::string DefaultFetcherId();
+
+// The options the flags give (before they are shared out between lanes).
+// `hosts_file` (may be null) must outlive the workers.
+WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::HostsFile* hosts_file);
+
+// Bad --dns-servers must fail at startup, not on the first lookup.
+crawl::Status CheckDnsOptions(const crawl::fetcher::DnsOptions& dns);
+
+// The options of each lane (at most `lanes`, at most one per request in
+// flight): each gets its share of the in-flight and per-IP limits (at least
+// 1), its own id, and only the first logs the status line.
+std::vector<WorkerOptions> LaneOptions(const WorkerOptions& options, size_t lanes);
+
+}  // namespace crawl::fetcher

@@ -1,0 +1,76 @@
+// What a tag or attribute value means for links, text and language (see
+// html_tags.h).
+#include "fetcher/html_tags.h"
+
+namespace crawl::html::internal {
+
+// Elements whose content is not markup (WHATWG 13.2.5.2-13.2.5.3).
+std::optional<TextKind> SpecialContent(const Name& tag) {
+  for (std::string_view raw : {"script", "style", "xmp", "iframe", "noembed", "noframes"}) {
+    if (tag == raw) return TextKind::kRawText;
+  }
+  if (tag == "title" || tag == "textarea") return TextKind::kEscapable;
+  return std::nullopt;
+}
+
+// Tags that do not separate words in collected text; every other tag does.
+bool IsInlineTag(const Name& tag) {
+  static constexpr std::string_view kInline[] = {
+      "a",      "abbr",   "b",   "bdi", "bdo",  "big", "cite", "code", "data",  "dfn",
+      "em",     "font",   "i",   "kbd", "mark", "q",   "s",    "samp", "small", "span",
+      "strike", "strong", "sub", "sup", "time", "tt",  "u",    "var",  "wbr"};
+  for (std::string_view t : kInline) {
+    if (tag == t) return true;
+  }
+  return false;
+}
+
+bool IsHeading(const Name& tag) {
+  const std::string_view v = tag.view();
+  return v.size() == 2 && v[0] == 'h' && v[1] >= '1' && v[1] <= '6';
+}
+
+// Link schemes that are not pages to fetch. Browsers drop tabs and newlines
+// anywhere in a URL, so "java\nscript:" is still javascript.
+bool IsSkippedScheme(std::string_view href) {
+  char prefix[12];
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < href.size() && n < sizeof prefix; ++i) {
+    const char c = href[i];
+    if (c == '\t' || c == '\n' || c == '\r') continue;
+    prefix[n++] = Lower(c);
+  }
+  const std::string_view p(prefix, n);
+  for (std::string_view scheme : {"javascript:", "vbscript:", "mailto:", "data:", "tel:"}) {
+    if (p.starts_with(scheme)) return true;
+  }
+  return false;
+}
+
+bool HasToken(std::string_view list, std::string_view token) {
+  std::size_t i = 0;
+  while (i < list.size()) {
+    while (i < list.size() && (IsHtmlSpace(list[i]) || list[i] == ',')) ++i;
+    std::size_t j = i;
+    while (j < list.size() && !IsHtmlSpace(list[j]) && list[j] != ',') ++j;
+    if (j > i && EqualsIgnoreCase(list.substr(i, j - i), token)) return true;
+    i = j;
+  }
+  return false;
+}
+
+// "en-US" -> "en"; "" unless the primary subtag is 2-8 ASCII letters.
+std::string PrimaryLanguage(std::string_view tag) {
+  tag = TrimHtmlSpace(tag);
+  const std::size_t end = tag.find_first_of("-_,; ");
+  if (end != npos) tag = tag.substr(0, end);
+  if (tag.size() < 2 || tag.size() > 8) return {};
+  std::string out;
+  for (char c : tag) {
+    if (!IsAsciiAlpha(c)) return {};
+    out.push_back(Lower(c));
+  }
+  return out;
+}
+
+}  // namespace crawl::html::internal

@@ -1,0 +1,84 @@
+// Tags and attributes as the HTML scanner (fetcher/html_links.cc) reads
+// them (WHATWG HTML 13.2.5): lower-cased names, the attributes it keeps, and
+// what a tag or attribute value means for links, text and language.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "fetcher/html_chars.h"
+
+namespace crawl::html::internal {
+
+// A lower-cased tag or attribute name; names longer than the buffer are
+// none we care about and compare unequal to everything.
+class Name {
+ public:
+  explicit Name(std::string_view raw) {
+    if (raw.size() > buf_.size()) return;
+    len_ = raw.size();
+    for (std::size_t i = 0; i < len_; ++i) buf_[i] = Lower(raw[i]);
+  }
+  bool operator==(std::string_view s) const {
+    return len_ != kTooLong && std::string_view(buf_.data(), len_) == s;
+  }
+  [[nodiscard]] std::string_view view() const {
+    return len_ == kTooLong ? std::string_view() : std::string_view(buf_.data(), len_);
+  }
+
+ private:
+  static constexpr std::size_t kTooLong = static_cast<std::size_t>(-1);
+  std::array<char, 12> buf_{};
+  std::size_t len_ = kTooLong;
+};
+
+enum Attr { kHref, kSrc, kAlt, kRel, kName, kContent, kLang, kXmlLang, kHttpEquiv, kAttrCount };
+
+constexpr std::array<std::string_view, kAttrCount> kAttrNames = {
+    "href", "src", "alt", "rel", "name", "content", "lang", "xml:lang", "http-equiv"};
+
+// The raw (undecoded) values of the attributes we read; the first of
+// duplicates wins (WHATWG 13.2.5.33).
+struct Attributes {
+  std::array<std::string_view, kAttrCount> value{};
+  std::array<bool, kAttrCount> present{};
+
+  void Set(std::string_view raw_name, std::string_view v) {
+    const Name name(raw_name);
+    for (std::size_t i = 0; i < kAttrCount; ++i) {
+      if (name == kAttrNames[i]) {
+        if (!present[i]) {
+          present[i] = true;
+          value[i] = v;
+        }
+        return;
+      }
+    }
+  }
+  [[nodiscard]] bool has(Attr a) const { return present[a]; }
+  [[nodiscard]] std::string_view get(Attr a) const { return value[a]; }
+};
+
+enum class TextKind { kRawText, kEscapable };
+
+// Elements whose content is not markup (WHATWG 13.2.5.2-13.2.5.3).
+std::optional<TextKind> SpecialContent(const Name& tag);
+
+// Tags that do not separate words in collected text; every other tag does.
+bool IsInlineTag(const Name& tag);
+
+bool IsHeading(const Name& tag);
+
+// Link schemes that are not pages to fetch. Browsers drop tabs and newlines
+// anywhere in a URL, so "java\nscript:" is still javascript.
+bool IsSkippedScheme(std::string_view href);
+
+bool HasToken(std::string_view list, std::string_view token);
+
+// "en-US" -> "en"; "" unless the primary subtag is 2-8 ASCII letters.
+std::string PrimaryLanguage(std::string_view tag);
+
+}  // namespace crawl::html::internal
