@@ -238,8 +238,9 @@ int RunLocalCommand(const Subcommands& cmd, const CommandLine& c) {
   return ExitCode(RunPage(c.page));
 }
 
-// The commands that call the name server. Output is checked as written
-// except for `status`, which writes as it goes.
+// The commands that call the name server. After one that succeeded, a
+// stdout that could not be written is a failure ("cannot write output");
+// `status` has never had that check and still returns without it.
 int RunNameServerCommand(const Subcommands& cmd, const CommandLine& c) {
   auto client = ConnectToNameServer(c.connection);
   if (!client.ok()) return ExitCode(client.status());
