@@ -129,10 +129,39 @@ bool ParseIpv4(std::string_view s, std::string* out) {
   return true;
 }
 
-// IPv6 parser and serialiser (sections 3.5 and 3.6). `s` is the text inside
-// the brackets; appends "[...]".
-bool ParseIpv6(std::string_view s, std::string* out) {
-  std::array<uint16_t, 8> a{};
+using Ipv6Pieces = std::array<uint16_t, 8>;
+
+// The IPv6 parser's IPv4 branch (section 3.5): the dotted quad from `p`
+// fills the pieces from `*piece` on (two per quad half).
+bool ParseIpv4InIpv6(std::string_view s, size_t p, Ipv6Pieces& a, size_t* piece) {
+  const size_t len = s.size();
+  auto at = [&](size_t i) -> unsigned char { return i < len ? static_cast<unsigned char>(s[i]) : 0; };
+  if (*piece > 6) return false;
+  int numbers_seen = 0;
+  while (p < len) {
+    int ipv4_piece = -1;
+    if (numbers_seen > 0) {
+      if (at(p) == '.' && numbers_seen < 4) ++p;
+      else return false;
+    }
+    if (p >= len || !IsAsciiDigit(at(p))) return false;
+    while (p < len && IsAsciiDigit(at(p))) {
+      const int number = at(p) - '0';
+      if (ipv4_piece == -1) ipv4_piece = number;
+      else if (ipv4_piece == 0) return false;
+      else ipv4_piece = ipv4_piece * 10 + number;
+      if (ipv4_piece > 255) return false;
+      ++p;
+    }
+    a[*piece] = static_cast<uint16_t>(a[*piece] * 0x100 + ipv4_piece);
+    ++numbers_seen;
+    if (numbers_seen == 2 || numbers_seen == 4) ++*piece;
+  }
+  return numbers_seen == 4;
+}
+
+// IPv6 parser (section 3.5). `s` is the text inside the brackets.
+bool ParseIpv6Pieces(std::string_view s, Ipv6Pieces& a) {
   size_t piece = 0, p = 0;
   int compress = -1;
   const size_t len = s.size();
@@ -158,29 +187,7 @@ bool ParseIpv6(std::string_view s, std::string* out) {
     }
     if (p < len && at(p) == '.') {
       if (length == 0) return false;
-      p -= length;
-      if (piece > 6) return false;
-      int numbers_seen = 0;
-      while (p < len) {
-        int ipv4_piece = -1;
-        if (numbers_seen > 0) {
-          if (at(p) == '.' && numbers_seen < 4) ++p;
-          else return false;
-        }
-        if (p >= len || !IsAsciiDigit(at(p))) return false;
-        while (p < len && IsAsciiDigit(at(p))) {
-          const int number = at(p) - '0';
-          if (ipv4_piece == -1) ipv4_piece = number;
-          else if (ipv4_piece == 0) return false;
-          else ipv4_piece = ipv4_piece * 10 + number;
-          if (ipv4_piece > 255) return false;
-          ++p;
-        }
-        a[piece] = static_cast<uint16_t>(a[piece] * 0x100 + ipv4_piece);
-        ++numbers_seen;
-        if (numbers_seen == 2 || numbers_seen == 4) ++piece;
-      }
-      if (numbers_seen != 4) return false;
+      if (!ParseIpv4InIpv6(s, p - length, a, &piece)) return false;
       break;
     } else if (p < len && at(p) == ':') {
       ++p;
@@ -202,7 +209,12 @@ bool ParseIpv6(std::string_view s, std::string* out) {
   } else if (piece != 8) {
     return false;
   }
-  // Serialiser: compress the first longest run of two or more zero pieces.
+  return true;
+}
+
+// IPv6 serializer (section 3.6): appends "[...]", the first longest run of
+// two or more zero pieces compressed.
+void SerializeIpv6(const Ipv6Pieces& a, std::string* out) {
   int best = -1, best_len = 1;
   for (int i = 0; i < 8;) {
     int j = i;
@@ -234,6 +246,14 @@ bool ParseIpv6(std::string_view s, std::string* out) {
     if (i != 7) out->push_back(':');
   }
   out->push_back(']');
+}
+
+// IPv6 parser and serialiser (sections 3.5 and 3.6). `s` is the text inside
+// the brackets; appends "[...]".
+bool ParseIpv6(std::string_view s, std::string* out) {
+  Ipv6Pieces a{};
+  if (!ParseIpv6Pieces(s, a)) return false;
+  SerializeIpv6(a, out);
   return true;
 }
 
@@ -471,58 +491,50 @@ Status ParseFromAuthority(std::string_view in, size_t p, Url* url) {
 
 }  // namespace
 
-Result<Url> Parse(std::string_view raw, const Url* base) {
-  // Strip leading/trailing C0 controls and spaces; remove tabs and newlines
-  // (copying only when there are some).
+namespace {
+
+// Strips leading and trailing C0 controls and spaces and removes tabs and
+// newlines, copying into `*cleaned` only when there are some.
+std::string_view CleanInput(std::string_view raw, std::string* cleaned) {
   while (!raw.empty() && IsC0OrSpace(static_cast<unsigned char>(raw.front()))) raw.remove_prefix(1);
   while (!raw.empty() && IsC0OrSpace(static_cast<unsigned char>(raw.back()))) raw.remove_suffix(1);
-  std::string cleaned;
-  std::string_view in = raw;
-  if (raw.find_first_of("\t\n\r") != std::string_view::npos) {
-    cleaned.reserve(raw.size());
-    for (char c : raw)
-      if (c != '\t' && c != '\n' && c != '\r') cleaned.push_back(c);
-    in = cleaned;
-  }
+  if (raw.find_first_of("\t\n\r") == std::string_view::npos) return raw;
+  cleaned->reserve(raw.size());
+  for (char c : raw)
+    if (c != '\t' && c != '\n' && c != '\r') cleaned->push_back(c);
+  return *cleaned;
+}
 
-  Url url;
-  size_t p = 0;
-  // Scheme start and scheme states.
-  bool has_scheme = false;
-  if (!in.empty() && IsAsciiAlpha(static_cast<unsigned char>(in[0]))) {
-    size_t i = 1;
-    while (i < in.size() && (IsAsciiAlpha(static_cast<unsigned char>(in[i])) ||
-                             IsAsciiDigit(static_cast<unsigned char>(in[i])) || in[i] == '+' || in[i] == '-' ||
-                             in[i] == '.'))
-      ++i;
-    if (i < in.size() && in[i] == ':') {
-      const std::string_view s = in.substr(0, i);
-      auto ieq = [&](std::string_view want) {
-        if (s.size() != want.size()) return false;
-        for (size_t k = 0; k < s.size(); ++k)
-          if (Lower(s[k]) != want[k]) return false;
-        return true;
-      };
-      if (ieq("http")) url.scheme = Scheme::kHttp;
-      else if (ieq("https")) url.scheme = Scheme::kHttps;
-      else return Status::InvalidArgument("not http(s): scheme " + std::string(s));
-      has_scheme = true;
-      p = i + 1;
-    }
-  }
+// Scheme start and scheme states: sets url->scheme and returns the position
+// just past "scheme:", or 0 when `in` does not start with a scheme. Fails
+// for schemes other than http(s).
+Result<size_t> ParseScheme(std::string_view in, Url* url) {
+  if (in.empty() || !IsAsciiAlpha(static_cast<unsigned char>(in[0]))) return size_t{0};
+  size_t i = 1;
+  while (i < in.size() && (IsAsciiAlpha(static_cast<unsigned char>(in[i])) ||
+                           IsAsciiDigit(static_cast<unsigned char>(in[i])) || in[i] == '+' || in[i] == '-' ||
+                           in[i] == '.'))
+    ++i;
+  if (i >= in.size() || in[i] != ':') return size_t{0};
+  const std::string_view s = in.substr(0, i);
+  auto ieq = [&](std::string_view want) {
+    if (s.size() != want.size()) return false;
+    for (size_t k = 0; k < s.size(); ++k)
+      if (Lower(s[k]) != want[k]) return false;
+    return true;
+  };
+  if (ieq("http")) url->scheme = Scheme::kHttp;
+  else if (ieq("https")) url->scheme = Scheme::kHttps;
+  else return Status::InvalidArgument("not http(s): scheme " + std::string(s));
+  return i + 1;
+}
 
+// Special relative or authority state (scheme equal to the base's) and
+// relative state, from `p`.
+Result<Url> ParseRelative(std::string_view in, size_t p, const Url& base) {
   auto at = [&](size_t i) -> unsigned char { return i < in.size() ? static_cast<unsigned char>(in[i]) : 0; };
-
-  if (has_scheme && !(base && base->scheme == url.scheme)) {
-    // Special authority slashes, then special authority ignore slashes.
-    if (Status st = ParseFromAuthority(in, p, &url); !st.ok()) return st;
-    return url;
-  }
-  if (!base) return Status::InvalidArgument("relative URL without a base");
-
-  // Special relative or authority state (scheme equal to the base's) and
-  // relative state.
-  url.scheme = base->scheme;
+  Url url;
+  url.scheme = base.scheme;
   if (IsSlash(at(p)) && p < in.size()) {
     if (p + 1 < in.size() && IsSlash(at(p + 1))) {
       // Relative slash state, then special authority ignore slashes state.
@@ -530,20 +542,20 @@ Result<Url> Parse(std::string_view raw, const Url* base) {
       return url;
     }
     // Relative slash state, otherwise branch: base authority, path from "/".
-    CopyAuthority(*base, &url);
+    CopyAuthority(base, &url);
     ++p;
     p = ParsePath(in, p, &url);
     ParseQueryAndFragment(in, p, &url);
     return url;
   }
-  CopyAuthority(*base, &url);
-  url.path = base->path;
+  CopyAuthority(base, &url);
+  url.path = base.path;
   if (p >= in.size()) {
-    url.query = base->query;
+    url.query = base.query;
     return url;
   }
   if (in[p] == '?' || in[p] == '#') {
-    if (in[p] == '#') url.query = base->query;
+    if (in[p] == '#') url.query = base.query;
     ParseQueryAndFragment(in, p, &url);
     return url;
   }
@@ -551,6 +563,27 @@ Result<Url> Parse(std::string_view raw, const Url* base) {
   p = ParsePath(in, p, &url);
   ParseQueryAndFragment(in, p, &url);
   return url;
+}
+
+}  // namespace
+
+Result<Url> Parse(std::string_view raw, const Url* base) {
+  std::string cleaned;
+  const std::string_view in = CleanInput(raw, &cleaned);
+
+  Url url;
+  auto scheme_end = ParseScheme(in, &url);
+  if (!scheme_end.ok()) return scheme_end.status();
+  const size_t p = *scheme_end;
+  const bool has_scheme = p != 0;
+
+  if (has_scheme && !(base && base->scheme == url.scheme)) {
+    // Special authority slashes, then special authority ignore slashes.
+    if (Status st = ParseFromAuthority(in, p, &url); !st.ok()) return st;
+    return url;
+  }
+  if (!base) return Status::InvalidArgument("relative URL without a base");
+  return ParseRelative(in, p, *base);
 }
 
 }  // namespace crawl::whatwg

@@ -261,42 +261,51 @@ void Frontier::QueueRobotsFetch(const std::string& origin, int64_t /*now_ms*/) {
 
 Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms, size_t max_pages) {
   Tick(now_ms);
-  Schedule schedule;
-  if (max_urls == 0 || (robots_ready_.empty() && order_->size() == 0)) return schedule;
+  if (max_urls == 0 || (robots_ready_.empty() && order_->size() == 0)) return Schedule();
 
-  const uint64_t id = next_schedule_id_;
-  OpenLease lease;
-  lease.fetcher_id = fetcher_id;
-  lease.deadline_ms = now_ms + options_.lease_ms;
+  LeaseDraft draft;
+  draft.id = next_schedule_id_;
+  draft.lease.fetcher_id = fetcher_id;
+  draft.lease.deadline_ms = now_ms + options_.lease_ms;
   // Sized once: growing them entry by entry reallocated and rehashed a
   // schedule's worth of entries a dozen times.
   const size_t expect = std::min(max_urls, robots_ready_.size() + order_->size());
-  schedule.entries.reserve(expect);
-  lease.outstanding.reserve(expect);
+  draft.schedule.entries.reserve(expect);
+  draft.lease.outstanding.reserve(expect);
 
-  auto take = [&](QueueKind q, SeqEntry&& e, const std::string& origin, OriginState& st) {
-    if (q == QueueKind::kPages) {
-      order_->Taken(e);
-    } else if (journal_) {
-      journal_->Dequeued(q, e.seq);
-    }
-    if (st.leased_by != id) {
-      st.leased_by = id;
-      lease.origins.push_back(origin);
-    }
-    schedule.entries.push_back(e.entry);
-    const uint64_t h = UrlKey(e.entry.url);
-    lease.outstanding.emplace(h, std::move(e.entry));
-  };
+  DraftRobots(draft, max_urls);
+  DraftPages(draft, max_urls, max_pages, now_ms);
+  if (draft.schedule.entries.empty()) return std::move(draft.schedule);
+  return OpenDraftedLease(std::move(draft));
+}
 
+void Frontier::TakeIntoDraft(LeaseDraft& draft, QueueKind q, SeqEntry&& e, const std::string& origin,
+                             OriginState& st) {
+  if (q == QueueKind::kPages) {
+    order_->Taken(e);
+  } else if (journal_) {
+    journal_->Dequeued(q, e.seq);
+  }
+  if (st.leased_by != draft.id) {
+    st.leased_by = draft.id;
+    draft.lease.origins.push_back(origin);
+  }
+  draft.schedule.entries.push_back(e.entry);
+  const uint64_t h = UrlKey(e.entry.url);
+  draft.lease.outstanding.emplace(h, std::move(e.entry));
+}
+
+void Frontier::DraftRobots(LeaseDraft& draft, size_t max_urls) {
   // robots.txt first: each is its origin's only URL in flight.
-  while (!robots_ready_.empty() && schedule.entries.size() < max_urls) {
+  while (!robots_ready_.empty() && draft.schedule.entries.size() < max_urls) {
     SeqEntry e = robots_ready_.PopFront();
     auto origin = url::OriginOf(e.entry.url);
     const std::string key = origin.ok() ? *origin : std::string();
-    take(QueueKind::kRobots, std::move(e), key, OriginFor(key));
+    TakeIntoDraft(draft, QueueKind::kRobots, std::move(e), key, OriginFor(key));
   }
+}
 
+void Frontier::DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, int64_t now_ms) {
   // Pages in FIFO order; entries of origins held by another schedule, or
   // crawl-delayed origins that are not due or have their share of this
   // schedule, are set aside and go back to the front in their original order
@@ -306,7 +315,7 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
   const size_t slots = std::max<size_t>(1, max_urls / std::max<size_t>(1, options_.slot_size));
   size_t scanned = 0;
   size_t pages = 0;
-  while (schedule.entries.size() < max_urls && pages < max_pages && scanned < options_.lease_scan_limit) {
+  while (draft.schedule.entries.size() < max_urls && pages < max_pages && scanned < options_.lease_scan_limit) {
     std::optional<SeqEntry> next = order_->Pop();
     if (!next) break;
     SeqEntry e = std::move(*next);
@@ -314,8 +323,8 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
     OriginEntry* found = OriginOfUrl(e.entry.url);
     if (!found) found = &*origins_.try_emplace(std::string()).first;
     const std::string& key = found->first;
-    const OriginState& st = found->second;  // take() below marks it leased
-    if ((st.leased_by != 0 && st.leased_by != id) || st.record.backoff_until_ms > now_ms) {
+    const OriginState& st = found->second;  // TakeIntoDraft() below marks it leased
+    if ((st.leased_by != 0 && st.leased_by != draft.id) || st.record.backoff_until_ms > now_ms) {
       skipped.push_back(std::move(e));
       continue;
     }
@@ -327,28 +336,29 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
         continue;
       }
       ++taken;
-      schedule.crawl_delay_ms[key] = delay;
+      draft.schedule.crawl_delay_ms[key] = delay;
     }
-    take(QueueKind::kPages, std::move(e), key, found->second);
+    TakeIntoDraft(draft, QueueKind::kPages, std::move(e), key, found->second);
     ++pages;
   }
   while (!skipped.empty()) {
     order_->Unpop(std::move(skipped.back()));
     skipped.pop_back();
   }
+}
 
-  if (schedule.entries.empty()) return schedule;
+Schedule Frontier::OpenDraftedLease(LeaseDraft draft) {
   ++next_schedule_id_;
   ++activity_;
-  schedule.id = id;
-  schedule.lease_deadline_ms = lease.deadline_ms;
-  leased_count_ += lease.outstanding.size();
+  draft.schedule.id = draft.id;
+  draft.schedule.lease_deadline_ms = draft.lease.deadline_ms;
+  leased_count_ += draft.lease.outstanding.size();
   if (journal_) {
-    LeaseRecord record{lease.fetcher_id, lease.deadline_ms, lease.origins};
-    journal_->LeaseOpened(id, record, schedule.entries);
+    LeaseRecord record{draft.lease.fetcher_id, draft.lease.deadline_ms, draft.lease.origins};
+    journal_->LeaseOpened(draft.id, record, draft.schedule.entries);
   }
-  leases_.emplace(id, std::move(lease));
-  return schedule;
+  leases_.emplace(draft.id, std::move(draft.lease));
+  return std::move(draft.schedule);
 }
 
 ReportResult Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome, int64_t now_ms) {

@@ -274,6 +274,23 @@ class Frontier {
   }
   void EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms);
 
+  // Lease's steps. A schedule being built and the lease that will hold it.
+  struct LeaseDraft {
+    uint64_t id = 0;  // the number it gets if it is not empty
+    OpenLease lease;
+    Schedule schedule;
+  };
+  // Moves one queue entry into the draft; its origin is held by the draft.
+  void TakeIntoDraft(LeaseDraft& draft, QueueKind q, SeqEntry&& e, const std::string& origin, OriginState& st);
+  // Due robots.txt fetches, up to `max_urls` entries in all.
+  void DraftRobots(LeaseDraft& draft, size_t max_urls);
+  // Pages the order hands out whose origins are free, not backed off and, if
+  // crawl-delayed, due and under their share; the rest go back unchanged.
+  void DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, int64_t now_ms);
+  // REQUIRES: the draft holds entries. Numbers it, journals it and keeps the
+  // lease open; returns the schedule.
+  Schedule OpenDraftedLease(LeaseDraft draft);
+
   FrontierOptions options_;
   uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
   UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)

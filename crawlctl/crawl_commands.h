@@ -1,0 +1,75 @@
+// crawlctl's crawl commands: start, status (and --follow), stop, resume,
+// set-param, list and servers; each one name-server call and its output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "crawlctl/nameserver_client.h"
+
+namespace crawl::crawlctl {
+
+struct StartOptions {
+  std::string seeds_file;
+  std::string order = "host_budget";
+  std::string wseen_increment, opic_split, scoring_filters;
+  uint64_t ram_budget_urls = 0;
+  uint32_t structure_load_take = 0;
+  uint32_t backoff_base = 0, backoff_max = 0, park_after = 0, park_seconds = 0, max_url_retries = 0;
+  uint32_t host_error_threshold = 0, error_crawl_delay_ms = 0;
+  uint64_t max_pages = 0;
+  bool allow_private = false;
+  bool accept_self_signed = false;
+  uint32_t schedule_size = 0, lease_seconds = 0;
+  uint64_t page_range = 0;
+  std::string user_agent;
+  uint32_t max_depth = 0, min_host_delay_ms = 0;
+  std::vector<std::string> include_hosts, exclude_hosts;
+  uint32_t max_links_per_page = 0, max_links_after_prune = 0;
+  uint32_t index_partition_docs = 0;
+  bool cache_pages = false;
+};
+
+struct StatusOptions {
+  uint64_t crawl_id = 0;  // 0: the active or latest crawl
+  bool json = false;
+  bool follow = false;
+};
+
+struct SetParamOptions {
+  uint64_t crawl_id = 0;
+  std::string name;
+  std::string value;
+};
+
+// `list` and `servers`.
+struct ListOptions {
+  bool json = false;
+};
+
+// `stop`, `resume` and `log`: which crawl.
+struct CrawlIdOptions {
+  uint64_t crawl_id = 0;
+};
+
+// The seed URLs of a seeds file: one a line; blank lines and '#' comments
+// skipped.
+[[nodiscard]] Result<std::vector<std::string>> ReadSeeds(const std::string& path);
+
+[[nodiscard]] Status RunStart(const NameServerClient& client, const StartOptions& options);
+
+[[nodiscard]] Status RunStatus(const NameServerClient& client, const StatusOptions& options);
+
+[[nodiscard]] Status RunStop(const NameServerClient& client, const CrawlIdOptions& options);
+
+[[nodiscard]] Status RunResume(const NameServerClient& client, const CrawlIdOptions& options);
+
+[[nodiscard]] Status RunSetParam(const NameServerClient& client, const SetParamOptions& options);
+
+[[nodiscard]] Status RunList(const NameServerClient& client, const ListOptions& options);
+
+[[nodiscard]] Status RunServers(const NameServerClient& client, const ListOptions& options);
+
+}  // namespace crawl::crawlctl
