@@ -1,9 +1,11 @@
-// Reading the summaries of the docs family (SearchIndex::ParseSummary):
-// 'r' raw or 'z' zlib, then the summary's fields.
+// Reading the summaries of the docs family (doc_summary.h): 'r' raw or
+// 'z' zlib, then the summary's fields.
+#include "queueserver/index/doc_summary.h"
+
 #include <zlib.h>
 
 #include "queueserver/index/index_records.h"
-#include "queueserver/index/search_index.h"
+#include "queueserver/index/postings_codec.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -26,7 +28,7 @@ Result<std::string> Decompress(std::string_view in) {
 
 }  // namespace
 
-Result<DocSummary> SearchIndex::ParseSummary(std::string_view bytes) {
+Result<DocSummary> ParseSummary(std::string_view bytes) {
   auto raw = Decompress(bytes);
   if (!raw.ok()) return raw.status();
   const std::string_view in = *raw;

@@ -26,6 +26,17 @@ bool GetString(std::string_view in, size_t* pos, std::string* s);
 std::array<uint8_t, 24> MakeDocId(uint64_t url_hash, char type, uint64_t text_hash7, uint64_t host_hash);
 std::string IdString(const std::array<uint8_t, 24>& id);
 
+// A document as its doc map entry holds it (key 'a' partition doc).
+struct IndexedDoc {
+  std::array<uint8_t, 24> id{};
+  uint64_t url_hash = 0, text_hash = 0, host_hash = 0;
+  uint32_t length = 0;        // tokens
+  uint32_t title_tokens = 0;
+  uint32_t title_terms = 0;   // distinct terms among the title tokens
+  bool link = false;
+  std::string url;
+};
+
 // Cuts `s` to at most `n` bytes on a UTF-8 character boundary.
 std::string CutUtf8(std::string s, size_t n);
 

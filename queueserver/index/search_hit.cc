@@ -1,5 +1,6 @@
-// A hit's score (DESIGN.md 8: DFR relevance, proximity, bonus) and its
-// snippet (SearchIndex::ScoreHit, SearchIndex::Snippet).
+// A hit's score and snippet (search_hit.h).
+#include "queueserver/index/search_hit.h"
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -7,15 +8,14 @@
 #include "common/cld.h"
 #include "common/text/tokenizer.h"
 #include "common/url.h"
-#include "queueserver/index/index_records.h"
-#include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
 namespace {
 
 constexpr size_t kMaxSnippetChars = 300;
 
-// Distinct clause terms among the stemmed words of `text`, and its word count.
+}  // namespace
+
 std::pair<uint32_t, uint32_t> MatchWords(std::string_view text, const QueryClause& clause,
                                          text::Stemmer& stemmer) {
   std::set<size_t> matched;
@@ -30,10 +30,8 @@ std::pair<uint32_t, uint32_t> MatchWords(std::string_view text, const QueryClaus
   return {static_cast<uint32_t>(matched.size()), words};
 }
 
-}  // namespace
-
-void SearchIndex::ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
-                           const std::vector<const Posting*>& postings, text::Stemmer& stemmer, SearchHit* hit) {
+void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const IndexedDoc& doc, double doc_rank,
+              const std::vector<const Posting*>& postings, text::Stemmer& stemmer, SearchHit* hit) {
   const auto n_docs = static_cast<double>(std::max<uint64_t>(p.documents, 1));
   const double l_avg = static_cast<double>(p.total_length) / n_docs;
   hit->doc_rank = doc_rank;
@@ -67,7 +65,7 @@ void SearchIndex::ScoreHit(const PreparedSearch& p, const QueryClause& clause, c
   hit->bonus = Bonus(in, p.options.bonus);
 }
 
-std::string SearchIndex::Snippet(const DocSummary& s, const QueryClause& clause, text::Stemmer& stemmer) {
+std::string Snippet(const DocSummary& s, const QueryClause& clause, text::Stemmer& stemmer) {
   if (s.nosnippet || s.link) return {};
   std::string out;
   for (const std::string& sentence : s.description) {

@@ -6,7 +6,9 @@
 #include <tuple>
 
 #include "common/url.h"
+#include "queueserver/index/doc_summary.h"
 #include "queueserver/index/index_records.h"
+#include "queueserver/index/search_hit.h"
 #include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
@@ -34,9 +36,8 @@ bool HasPhrase(const std::vector<size_t>& phrase, const std::vector<const Postin
   return false;
 }
 
-}  // namespace
-
-Status SearchIndex::DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, Doc* d) {
+// The document at `place` of partition `part`, from its doc map entry.
+Status DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, IndexedDoc* d) {
   uint32_t arrival = 0;
   if (!p.parts[part].closed) {
     if (!p.active_at || place >= p.active_at->size()) return Status::Internal("corrupt index doc map");
@@ -75,7 +76,9 @@ Status SearchIndex::DocAt(const PreparedSearch& p, uint32_t part, uint32_t place
   return Status::Ok();
 }
 
-Status SearchIndex::PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out) {
+// A term's blocked list in `part` ("" when the term is not in it): from the
+// snapshot for merged partitions, else from the lists copied by Prepare.
+Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out) {
   out->clear();
   if (p.parts[part].merged) {
     std::string key = "m";
@@ -89,6 +92,8 @@ Status SearchIndex::PreparedList(const PreparedSearch& p, uint32_t part, uint64_
   if (it != p.memory_lists.end()) *out = it->second;
   return Status::Ok();
 }
+
+}  // namespace
 
 Result<SearchOutcome> SearchIndex::Run(const PreparedSearch& p, const SearchOptions& options, const Clock& clock,
                                        text::Stemmer& stemmer) {
@@ -190,7 +195,7 @@ Result<SearchOutcome> SearchIndex::Run(const PreparedSearch& p, const SearchOpti
       std::make_heap(heap.begin(), heap.end(), worse);
       uint64_t steps = 0;
       std::vector<const Posting*> postings(clause.term_ids.size());
-      Doc d;
+      IndexedDoc d;
       while (!heap.empty() && clause_matches < wanted) {
         if (options.deadline_unix_ms > 0 && steps++ % 256 == 0 && clock.NowUnixMs() >= options.deadline_unix_ms) {
           out.timed_out = true;
