@@ -1,6 +1,7 @@
-// The walk of a prepared search (SearchIndex::Run, DESIGN.md 8): each
-// clause's matches in doc-rank order over every partition, the best hits
-// kept, then their summaries and snippets.
+// The walk of a prepared search (search_walk.h), and the doc map and
+// postings reads it makes.
+#include "queueserver/index/search_walk.h"
+
 #include <algorithm>
 #include <array>
 #include <tuple>
@@ -93,176 +94,198 @@ Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, st
   return Status::Ok();
 }
 
+const Status& CorruptList() {
+  static const Status corrupt = Status::Internal("corrupt index postings list");
+  return corrupt;
+}
+
 }  // namespace
 
 Result<SearchOutcome> SearchIndex::Run(const PreparedSearch& p, const SearchOptions& options, const Clock& clock,
                                        text::Stemmer& stemmer) {
-  const Query& query = p.query;
-  SearchOutcome out;
-  const uint32_t wanted = options.max_matches == 0 ? 200 : options.max_matches;
-  struct Found {
-    SearchHit hit;
-    std::array<uint8_t, 24> id{};
-    size_t clause = 0;
+  return SearchWalk(p, options, clock, stemmer).Run();
+}
+
+SearchWalk::SearchWalk(const PreparedSearch& prepared, const SearchOptions& options, const Clock& clock,
+                       text::Stemmer& stemmer)
+    : p_(prepared),
+      options_(options),
+      clock_(clock),
+      stemmer_(stemmer),
+      wanted_(options.max_matches == 0 ? 200 : options.max_matches) {}
+
+Result<SearchOutcome> SearchWalk::Run() {
+  for (size_t c = 0; c < p_.query.clauses.size() && !out_.timed_out; ++c) {
+    if (Status s = WalkClause(c); !s.ok()) return s;
+  }
+  if (Status s = CollectHits(); !s.ok()) return s;
+  return std::move(out_);
+}
+
+Status SearchWalk::WalkClause(size_t c) {
+  const QueryClause& clause = p_.query.clauses[c];
+  std::vector<uint64_t> title_ids;
+  for (uint64_t id : clause.term_ids) title_ids.push_back(TitleTermId(id));
+  title_found_.clear();
+  clause_matches_ = 0;
+  for (int pass = 0; pass < 2 && !out_.timed_out && clause_matches_ < wanted_; ++pass) {
+    const std::vector<uint64_t>& ids = pass == 0 ? title_ids : clause.term_ids;
+    bool known = !ids.empty();
+    for (uint64_t id : ids) known = known && p_.stats.contains(id);
+    if (!known) continue;
+    if (Status s = WalkPass(c, pass, ids); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status SearchWalk::WalkPass(size_t c, int pass, const std::vector<uint64_t>& ids) {
+  std::vector<PartitionWalk> walks;
+  if (Status s = OpenWalks(ids, &walks); !s.ok()) return s;
+  // All partitions in doc-rank order: a heap of each one's next match.
+  auto worse = [&](size_t a, size_t b) {
+    const double ra = RankOf(walks[a]), rb = RankOf(walks[b]);
+    if (ra != rb) return ra < rb;
+    return std::tie(walks[a].part, walks[a].place) > std::tie(walks[b].part, walks[b].place);
   };
-  // One partition's walk of one clause: a reader per clause term over its
-  // blocked list (doc numbers are places, so a walk in place order is a walk
-  // in doc-rank order), positioned on the partition's next match.
-  struct Walk {
-    uint32_t part = 0, size = 0;
-    std::vector<std::string> lists;  // clause term order
-    std::vector<BlockedReader> readers;
-    std::vector<size_t> lead;  // reader indexes, shortest list first
-    uint32_t place = 0;
-  };
-  // Leapfrog: moves every reader to the first place >= `from` they all hold.
-  auto next_match = [](Walk& w, uint32_t from) -> bool {
-    uint32_t target = from;
-    for (size_t k = 0; k < w.lead.size();) {
-      BlockedReader& r = w.readers[w.lead[k]];
-      if (!r.Seek(target)) return false;
-      if (r.current().doc > target) {
-        target = r.current().doc;
-        k = 0;
-        continue;
-      }
-      ++k;
+  std::vector<size_t> heap(walks.size());
+  for (size_t i = 0; i < heap.size(); ++i) heap[i] = i;
+  std::make_heap(heap.begin(), heap.end(), worse);
+  uint64_t steps = 0;
+  std::vector<const Posting*> postings(p_.query.clauses[c].term_ids.size());
+  while (!heap.empty() && clause_matches_ < wanted_) {
+    if (PastDeadline(&steps)) {
+      out_.timed_out = true;
+      break;
     }
-    w.place = target;
-    return true;
-  };
-  auto any_corrupt = [](const Walk& w) {
-    return std::any_of(w.readers.begin(), w.readers.end(), [](const BlockedReader& r) { return r.corrupt(); });
-  };
-  const Status corrupt = Status::Internal("corrupt index postings list");
-  std::unordered_map<uint64_t, Found> found;  // (partition << 32 | place) -> best scoring clause
-  for (size_t c = 0; c < query.clauses.size() && !out.timed_out; ++c) {
-    const QueryClause& clause = query.clauses[c];
-    // Two walks per clause: first the pages whose title holds every clause
-    // term (the terms' title postings), then the ordinary lists; both in
-    // doc-rank order, together at most `wanted` matches. A known item's
-    // page late in doc-rank order is reached although its words (a site's
-    // name on every page) match `wanted` pages before it.
-    std::vector<uint64_t> title_ids;
-    for (uint64_t id : clause.term_ids) title_ids.push_back(TitleTermId(id));
-    std::unordered_set<uint64_t> title_found;  // keys the title walk matched
-    uint32_t clause_matches = 0;
-    for (int pass = 0; pass < 2 && !out.timed_out && clause_matches < wanted; ++pass) {
-      const std::vector<uint64_t>& ids = pass == 0 ? title_ids : clause.term_ids;
-      bool known = !ids.empty();
-      for (uint64_t id : ids) known = known && p.stats.contains(id);
-      if (!known) continue;
-      std::vector<Walk> walks;
-      walks.reserve(p.parts.size());
-      for (uint32_t pi = 0; pi < p.parts.size(); ++pi) {
-        if (p.parts[pi].docs == 0) continue;
-        Walk& w = walks.emplace_back();
-        w.part = pi;
-        w.size = p.parts[pi].docs;
-        bool all = true;
-        for (uint64_t id : ids) {
-          std::string& list = w.lists.emplace_back();
-          if (Status s = PreparedList(p, pi, id, &list); !s.ok()) return s;
-          if (list.empty()) {
-            all = false;
-            break;
-          }
-        }
-        if (all) {
-          w.readers.resize(w.lists.size());
-          for (size_t t = 0; t < w.lists.size() && all; ++t) all = w.readers[t].Open(w.lists[t]);
-          if (any_corrupt(w)) return corrupt;
-        }
-        if (all) {
-          w.lead.resize(w.lists.size());
-          for (size_t t = 0; t < w.lead.size(); ++t) w.lead[t] = t;
-          std::sort(w.lead.begin(), w.lead.end(),
-                    [&](size_t a, size_t b) { return w.lists[a].size() < w.lists[b].size(); });
-          all = next_match(w, 0);
-          if (any_corrupt(w)) return corrupt;
-        }
-        if (!all) walks.pop_back();
-      }
-      // All partitions in doc-rank order: a heap of each one's next match.
-      auto rank_of = [](const Walk& w) { return DocRank(uint64_t{w.size} - 1 - w.place); };
-      auto worse = [&](size_t a, size_t b) {
-        const double ra = rank_of(walks[a]), rb = rank_of(walks[b]);
-        if (ra != rb) return ra < rb;
-        return std::tie(walks[a].part, walks[a].place) > std::tie(walks[b].part, walks[b].place);
-      };
-      std::vector<size_t> heap(walks.size());
-      for (size_t i = 0; i < heap.size(); ++i) heap[i] = i;
-      std::make_heap(heap.begin(), heap.end(), worse);
-      uint64_t steps = 0;
-      std::vector<const Posting*> postings(clause.term_ids.size());
-      IndexedDoc d;
-      while (!heap.empty() && clause_matches < wanted) {
-        if (options.deadline_unix_ms > 0 && steps++ % 256 == 0 && clock.NowUnixMs() >= options.deadline_unix_ms) {
-          out.timed_out = true;
-          break;
-        }
-        std::pop_heap(heap.begin(), heap.end(), worse);
-        Walk& w = walks[heap.back()];
-        for (size_t t = 0; t < postings.size(); ++t) postings[t] = &w.readers[t].current();
-        bool keep = true;
-        for (const auto& phrase : clause.phrases) keep = keep && HasPhrase(phrase, postings);
-        const uint64_t key = (uint64_t{w.part} << 32) | w.place;
-        if (keep && pass == 1) keep = !title_found.contains(key);
-        if (keep) {
-          if (Status s = DocAt(p, w.part, w.place, &d); !s.ok()) return s;
-          keep = clause.sites.empty() || HostMatches(url::HostOf(d.url), clause.sites);
-        }
-        if (keep) {
-          ++clause_matches;
-          ++out.matches;
-          Found f;
-          f.clause = c;
-          f.id = d.id;
-          f.hit.url = d.url;
-          f.hit.url_hash = d.url_hash;
-          f.hit.text_hash = d.text_hash;
-          f.hit.link = d.link;
-          ScoreHit(p, clause, d, rank_of(w), postings, stemmer, &f.hit);
-          if (pass == 0) title_found.insert(key);
-          auto it = found.find(key);
-          if (it == found.end()) {
-            found.emplace(key, std::move(f));
-          } else if (f.hit.total() > it->second.hit.total()) {
-            it->second = std::move(f);
-          }
-        }
-        // This partition's next match.
-        const bool more = w.place < UINT32_MAX && next_match(w, w.place + 1);
-        if (any_corrupt(w)) return corrupt;
-        if (more) {
-          std::push_heap(heap.begin(), heap.end(), worse);
-        } else {
-          heap.pop_back();
-        }
-      }
+    std::pop_heap(heap.begin(), heap.end(), worse);
+    PartitionWalk& w = walks[heap.back()];
+    for (size_t t = 0; t < postings.size(); ++t) postings[t] = &w.readers[t].current();
+    if (Status s = TakeMatch(c, pass, w, postings); !s.ok()) return s;
+    // This partition's next match.
+    const bool more = w.place < UINT32_MAX && NextMatch(w, w.place + 1);
+    if (AnyCorrupt(w)) return CorruptList();
+    if (more) {
+      std::push_heap(heap.begin(), heap.end(), worse);
+    } else {
+      heap.pop_back();
     }
   }
+  return Status::Ok();
+}
+
+Status SearchWalk::OpenWalks(const std::vector<uint64_t>& ids, std::vector<PartitionWalk>* walks) const {
+  walks->reserve(p_.parts.size());
+  for (uint32_t pi = 0; pi < p_.parts.size(); ++pi) {
+    if (p_.parts[pi].docs == 0) continue;
+    PartitionWalk& w = walks->emplace_back();
+    w.part = pi;
+    w.size = p_.parts[pi].docs;
+    bool all = true;
+    for (uint64_t id : ids) {
+      std::string& list = w.lists.emplace_back();
+      if (Status s = PreparedList(p_, pi, id, &list); !s.ok()) return s;
+      if (list.empty()) {
+        all = false;
+        break;
+      }
+    }
+    if (all) {
+      w.readers.resize(w.lists.size());
+      for (size_t t = 0; t < w.lists.size() && all; ++t) all = w.readers[t].Open(w.lists[t]);
+      if (AnyCorrupt(w)) return CorruptList();
+    }
+    if (all) {
+      w.lead.resize(w.lists.size());
+      for (size_t t = 0; t < w.lead.size(); ++t) w.lead[t] = t;
+      std::sort(w.lead.begin(), w.lead.end(),
+                [&](size_t a, size_t b) { return w.lists[a].size() < w.lists[b].size(); });
+      all = NextMatch(w, 0);
+      if (AnyCorrupt(w)) return CorruptList();
+    }
+    if (!all) walks->pop_back();
+  }
+  return Status::Ok();
+}
+
+Status SearchWalk::TakeMatch(size_t c, int pass, const PartitionWalk& w,
+                             const std::vector<const Posting*>& postings) {
+  const QueryClause& clause = p_.query.clauses[c];
+  for (const auto& phrase : clause.phrases) {
+    if (!HasPhrase(phrase, postings)) return Status::Ok();
+  }
+  const uint64_t key = (uint64_t{w.part} << 32) | w.place;
+  if (pass == 1 && title_found_.contains(key)) return Status::Ok();
+  IndexedDoc d;
+  if (Status s = DocAt(p_, w.part, w.place, &d); !s.ok()) return s;
+  if (!clause.sites.empty() && !HostMatches(url::HostOf(d.url), clause.sites)) return Status::Ok();
+  ++clause_matches_;
+  ++out_.matches;
+  Found f;
+  f.clause = c;
+  f.id = d.id;
+  f.hit.url = d.url;
+  f.hit.url_hash = d.url_hash;
+  f.hit.text_hash = d.text_hash;
+  f.hit.link = d.link;
+  ScoreHit(p_, clause, d, RankOf(w), postings, stemmer_, &f.hit);
+  if (pass == 0) title_found_.insert(key);
+  auto it = found_.find(key);
+  if (it == found_.end()) {
+    found_.emplace(key, std::move(f));
+  } else if (f.hit.total() > it->second.hit.total()) {
+    it->second = std::move(f);
+  }
+  return Status::Ok();
+}
+
+bool SearchWalk::PastDeadline(uint64_t* steps) const {
+  return options_.deadline_unix_ms > 0 && (*steps)++ % 256 == 0 && clock_.NowUnixMs() >= options_.deadline_unix_ms;
+}
+
+Status SearchWalk::CollectHits() {
   std::vector<Found> all;
-  all.reserve(found.size());
-  for (auto& [key, f] : found) all.push_back(std::move(f));
+  all.reserve(found_.size());
+  for (auto& [key, f] : found_) all.push_back(std::move(f));
   std::sort(all.begin(), all.end(), [](const Found& a, const Found& b) {
     return a.hit.total() != b.hit.total() ? a.hit.total() > b.hit.total() : a.hit.url < b.hit.url;
   });
-  if (all.size() > wanted) all.resize(wanted);
+  if (all.size() > wanted_) all.resize(wanted_);
   for (Found& f : all) {
     std::string bytes;
-    Status s = p.snapshot->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
+    Status s = p_.snapshot->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
     if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
     if (s.ok()) {
       auto summary = ParseSummary(bytes);
       if (!summary.ok()) return summary.status();
       f.hit.title = summary->title;
       f.hit.language = summary->language;
-      f.hit.snippet = Snippet(*summary, query.clauses[f.clause], stemmer);
+      f.hit.snippet = Snippet(*summary, p_.query.clauses[f.clause], stemmer_);
     }
-    out.hits.push_back(std::move(f.hit));
+    out_.hits.push_back(std::move(f.hit));
   }
-  return out;
+  return Status::Ok();
 }
+
+bool SearchWalk::NextMatch(PartitionWalk& w, uint32_t from) {
+  uint32_t target = from;
+  for (size_t k = 0; k < w.lead.size();) {
+    BlockedReader& r = w.readers[w.lead[k]];
+    if (!r.Seek(target)) return false;
+    if (r.current().doc > target) {
+      target = r.current().doc;
+      k = 0;
+      continue;
+    }
+    ++k;
+  }
+  w.place = target;
+  return true;
+}
+
+bool SearchWalk::AnyCorrupt(const PartitionWalk& w) {
+  return std::any_of(w.readers.begin(), w.readers.end(), [](const BlockedReader& r) { return r.corrupt(); });
+}
+
+double SearchWalk::RankOf(const PartitionWalk& w) { return DocRank(uint64_t{w.size} - 1 - w.place); }
 
 }  // namespace crawl::queueserver
