@@ -122,32 +122,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   d.id = MakeDocId(d.url_hash, 'p', d.text_hash, d.host_hash);
   if (DocExists(d.id)) return false;
 
-  // Description sentences add their weight to their positions (DESIGN.md 6-7).
-  // As a step function over positions, so a term's sorted positions are
-  // weighed in one merge (sentences can overlap: input from another process).
-  auto& events = scratch_regions_;
-  events.clear();
-  for (const v1::DescriptionSentence& s : r.description()) {
-    if (s.end_position() <= s.first_position() || !std::isfinite(s.weight())) continue;
-    events.emplace_back(s.first_position(), 1, s.weight());
-    events.emplace_back(s.end_position(), 0, -s.weight());  // ends sort before starts at one position
-  }
-  std::sort(events.begin(), events.end());
-  auto& steps = scratch_steps_;
-  steps.clear();
-  {
-    double weight = 0;
-    int64_t open = 0;
-    for (size_t i = 0; i < events.size();) {
-      const uint32_t at = std::get<0>(events[i]);
-      for (; i < events.size() && std::get<0>(events[i]) == at; ++i) {
-        weight += std::get<2>(events[i]);
-        open += std::get<1>(events[i]) ? 1 : -1;
-      }
-      if (open == 0) weight = 0;  // no rounding residue outside every sentence
-      steps.emplace_back(at, weight);
-    }
-  }
+  DescriptionSteps(r);
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
@@ -164,17 +139,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
     positions.assign(t.positions().begin(), t.positions().end());
     if (!std::is_sorted(positions.begin(), positions.end())) std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-    double f = 0;
-    size_t step = 0;
-    double sentence_weight = 0;
-    for (uint32_t pos : positions) {
-      if (pos < d.title_tokens) {
-        f += options_.title_weight;
-        continue;
-      }
-      for (; step < steps.size() && steps[step].first <= pos; ++step) sentence_weight = steps[step].second;
-      f += options_.body_weight + sentence_weight;
-    }
+    double f = PositionsFrequency(positions, d.title_tokens);
     const uint64_t counted = uint64_t{t.title_count()} + t.body_count();
     // Occurrences past the position cap count as body occurrences.
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());
@@ -198,6 +163,49 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   for (const v1::DescriptionSentence& s : r.description()) summary.description.push_back(s.text());
   FinishDocument(d, summary);
   return true;
+}
+
+// Description sentences add their weight to their positions (DESIGN.md 6-7).
+// As a step function over positions, so a term's sorted positions are
+// weighed in one merge (sentences can overlap: input from another process).
+void SearchIndex::DescriptionSteps(const v1::FetchRecord& r) {
+  auto& events = scratch_regions_;
+  events.clear();
+  for (const v1::DescriptionSentence& s : r.description()) {
+    if (s.end_position() <= s.first_position() || !std::isfinite(s.weight())) continue;
+    events.emplace_back(s.first_position(), 1, s.weight());
+    events.emplace_back(s.end_position(), 0, -s.weight());  // ends sort before starts at one position
+  }
+  std::sort(events.begin(), events.end());
+  auto& steps = scratch_steps_;
+  steps.clear();
+  double weight = 0;
+  int64_t open = 0;
+  for (size_t i = 0; i < events.size();) {
+    const uint32_t at = std::get<0>(events[i]);
+    for (; i < events.size() && std::get<0>(events[i]) == at; ++i) {
+      weight += std::get<2>(events[i]);
+      open += std::get<1>(events[i]) ? 1 : -1;
+    }
+    if (open == 0) weight = 0;  // no rounding residue outside every sentence
+    steps.emplace_back(at, weight);
+  }
+}
+
+double SearchIndex::PositionsFrequency(const std::vector<uint32_t>& positions, uint32_t title_tokens) const {
+  const auto& steps = scratch_steps_;
+  double f = 0;
+  size_t step = 0;
+  double sentence_weight = 0;
+  for (uint32_t pos : positions) {
+    if (pos < title_tokens) {
+      f += options_.title_weight;
+      continue;
+    }
+    for (; step < steps.size() && steps[step].first <= pos; ++step) sentence_weight = steps[step].second;
+    f += options_.body_weight + sentence_weight;
+  }
+  return f;
 }
 
 bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso_language) {

@@ -307,6 +307,13 @@ class SearchIndex {
   };
 
   bool DocExists(const std::array<uint8_t, 24>& id);
+  // The description sentences' weight as a step function of the position,
+  // into scratch_steps_.
+  void DescriptionSteps(const v1::FetchRecord& record);
+  // A term's frequency f from its sorted positions: the title weight in the
+  // title, else the body weight plus the weight of the description
+  // sentences covering the position (scratch_steps_).
+  [[nodiscard]] double PositionsFrequency(const std::vector<uint32_t>& positions, uint32_t title_tokens) const;
   WordIds& IdsOf(const std::string& word);
   void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
                   size_t n, uint64_t occurrences);
