@@ -1,5 +1,5 @@
-// Reading the summaries of the docs family (doc_summary.h): 'r' raw or
-// 'z' zlib, then the summary's fields.
+// Summary records of the docs family (doc_summary.h): writing them with
+// one reused zlib stream, and reading them back.
 #include "queueserver/index/doc_summary.h"
 
 #include <zlib.h>
@@ -9,6 +9,11 @@
 
 namespace crawl::queueserver {
 namespace {
+
+// Summaries start with 'r' (stored raw: short ones, such as link
+// documents', where zlib costs more than it saves) or 'z' (varint raw size,
+// then zlib level 1).
+constexpr size_t kCompressAbove = 256;
 
 Result<std::string> Decompress(std::string_view in) {
   if (!in.empty() && in[0] == 'r') return std::string(in.substr(1));
@@ -27,6 +32,52 @@ Result<std::string> Decompress(std::string_view in) {
 }
 
 }  // namespace
+
+// zlib's compress2 output (level 1) from one reused stream: deflateReset
+// keeps the state's allocations, which compress2 makes and frees per call.
+class SummaryEncoder::Deflater {
+ public:
+  Deflater() { ok_ = deflateInit(&z_, Z_BEST_SPEED) == Z_OK; }
+  ~Deflater() {
+    if (ok_) deflateEnd(&z_);
+  }
+  Deflater(const Deflater&) = delete;
+  Deflater& operator=(const Deflater&) = delete;
+
+  std::string Compress(const std::string& raw) {
+    if (raw.size() <= kCompressAbove || !ok_ || deflateReset(&z_) != Z_OK) return "r" + raw;
+    std::string out = "z";
+    PutVarint(&out, raw.size());
+    const size_t header = out.size();
+    out.resize(header + deflateBound(&z_, static_cast<uLong>(raw.size())));
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+    z_.avail_in = static_cast<uInt>(raw.size());
+    z_.next_out = reinterpret_cast<Bytef*>(out.data() + header);
+    z_.avail_out = static_cast<uInt>(out.size() - header);
+    // Cannot fail with a deflateBound buffer; raw stays readable if it did.
+    if (deflate(&z_, Z_FINISH) != Z_STREAM_END) return "r" + raw;
+    out.resize(header + z_.total_out);
+    return out;
+  }
+
+ private:
+  z_stream z_{};
+  bool ok_ = false;
+};
+
+SummaryEncoder::SummaryEncoder() : deflater_(std::make_unique<Deflater>()) {}
+SummaryEncoder::~SummaryEncoder() = default;
+
+std::string SummaryEncoder::Encode(const DocSummary& s) {
+  std::string raw;
+  PutString(&raw, s.url);
+  PutString(&raw, s.title);
+  PutString(&raw, s.language);
+  raw.push_back(static_cast<char>((s.nosnippet ? 1 : 0) | (s.link ? 2 : 0)));
+  PutVarint(&raw, s.description.size());
+  for (const std::string& d : s.description) PutString(&raw, d);
+  return deflater_->Compress(raw);
+}
 
 Result<DocSummary> ParseSummary(std::string_view bytes) {
   auto raw = Decompress(bytes);

@@ -1,7 +1,8 @@
 // The summary kept per document in the docs family (doc id -> summary
-// record), and reading it back.
+// record): writing the record and reading it back.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,24 @@ struct DocSummary {
   std::string language;
   bool nosnippet = false;
   bool link = false;
+};
+
+// Writes summary records: 'r' and the fields when they take 256 bytes or
+// less (link documents' summaries: zlib would cost more than it saves),
+// else 'z', the fields' varint size and the fields in zlib level 1. One
+// zlib stream for every summary: compress2 allocates and frees its 256 KB
+// of state per call. Not thread-safe.
+class SummaryEncoder {
+ public:
+  SummaryEncoder();
+  ~SummaryEncoder();
+  SummaryEncoder(const SummaryEncoder&) = delete;
+  SummaryEncoder& operator=(const SummaryEncoder&) = delete;
+  [[nodiscard]] std::string Encode(const DocSummary& s);
+
+ private:
+  class Deflater;
+  std::unique_ptr<Deflater> deflater_;
 };
 
 // A summary record ('r' raw or 'z' zlib, then the fields) back to its

@@ -30,9 +30,9 @@ std::string IdString(const std::array<uint8_t, 24>& id);
 struct IndexedDoc {
   std::array<uint8_t, 24> id{};
   uint64_t url_hash = 0, text_hash = 0, host_hash = 0;
-  uint32_t length = 0;        // tokens
+  uint32_t length = 0;  // tokens
   uint32_t title_tokens = 0;
-  uint32_t title_terms = 0;   // distinct terms among the title tokens
+  uint32_t title_terms = 0;  // distinct terms among the title tokens
   bool link = false;
   std::string url;
 };

@@ -5,8 +5,6 @@
 // search_prepare.cc, search_walk.cc).
 #include "queueserver/index/search_index.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -27,47 +25,10 @@ constexpr size_t kMaxLinkTitleChars = 100;
 // links_seen_ is cleared past this many entries (8 bytes each and the set's overhead).
 constexpr size_t kMaxLinksSeen = 1'000'000;
 
-// Summaries start with 'r' (stored raw: short ones, such as link
-// documents', where zlib costs more than it saves) or 'z' (varint raw size,
-// then zlib level 1).
-constexpr size_t kCompressAbove = 256;
-
 // word_ids_ is cleared past this many words (about 100 bytes each).
 constexpr size_t kMaxWordIds = 1u << 19;
 
 }  // namespace
-
-// zlib's compress2 output (level 1) from one reused stream: deflateReset
-// keeps the state's allocations, which compress2 makes and frees per call.
-class SearchIndex::Deflater {
- public:
-  Deflater() { ok_ = deflateInit(&z_, Z_BEST_SPEED) == Z_OK; }
-  ~Deflater() {
-    if (ok_) deflateEnd(&z_);
-  }
-  Deflater(const Deflater&) = delete;
-  Deflater& operator=(const Deflater&) = delete;
-
-  std::string Compress(const std::string& raw) {
-    if (raw.size() <= kCompressAbove || !ok_ || deflateReset(&z_) != Z_OK) return "r" + raw;
-    std::string out = "z";
-    PutVarint(&out, raw.size());
-    const size_t header = out.size();
-    out.resize(header + deflateBound(&z_, static_cast<uLong>(raw.size())));
-    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-    z_.avail_in = static_cast<uInt>(raw.size());
-    z_.next_out = reinterpret_cast<Bytef*>(out.data() + header);
-    z_.avail_out = static_cast<uInt>(out.size() - header);
-    // Cannot fail with a deflateBound buffer; raw stays readable if it did.
-    if (deflate(&z_, Z_FINISH) != Z_STREAM_END) return "r" + raw;
-    out.resize(header + z_.total_out);
-    return out;
-  }
-
- private:
-  z_stream z_{};
-  bool ok_ = false;
-};
 
 bool SearchIndex::IsAnchorStopWord(std::string_view w) {
   static const std::set<std::string_view> kStop = {
@@ -79,25 +40,13 @@ bool SearchIndex::IsAnchorStopWord(std::string_view w) {
 
 SearchIndex::~SearchIndex() = default;
 
-SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal)
-    : options_(options), journal_(journal), deflater_(std::make_unique<Deflater>()) {
+SearchIndex::SearchIndex(IndexOptions options, IndexJournal* journal) : options_(options), journal_(journal) {
   if (options_.partition_docs == 0) options_.partition_docs = 100'000;
   if (journal_ == nullptr) {
     own_journal_ = std::make_unique<MemoryIndexJournal>();
     journal_ = own_journal_.get();
   }
   partitions_.emplace_back();  // the active one
-}
-
-std::string SearchIndex::SummaryBytes(const DocSummary& s) const {
-  std::string raw;
-  PutString(&raw, s.url);
-  PutString(&raw, s.title);
-  PutString(&raw, s.language);
-  raw.push_back(static_cast<char>((s.nosnippet ? 1 : 0) | (s.link ? 2 : 0)));
-  PutVarint(&raw, s.description.size());
-  for (const std::string& d : s.description) PutString(&raw, d);
-  return deflater_->Compress(raw);
 }
 
 bool SearchIndex::DocExists(const std::array<uint8_t, 24>& id) {
@@ -323,7 +272,7 @@ void SearchIndex::FinishDocument(const Doc& doc, const DocSummary& summary) {
   const auto part = static_cast<uint32_t>(partitions_.size() - 1);
   const auto n = static_cast<uint32_t>(active_.keys.size());
   const std::string id = IdString(doc.id);
-  journal_->PutIndex(IndexFamily::kDocs, id, SummaryBytes(summary));
+  journal_->PutIndex(IndexFamily::kDocs, id, summaries_.Encode(summary));
   std::string key = "a";
   PutU32Be(&key, part);
   PutU32Be(&key, n);

@@ -299,7 +299,6 @@ class SearchIndex {
     TermStats* title_stats = nullptr;
     uint64_t last_doc = UINT64_MAX;  // stamp of the last document that listed the word
   };
-  class Deflater;
   // A closed partition waiting for its merge.
   struct Closing {
     Lists lists;
@@ -332,7 +331,6 @@ class SearchIndex {
   // A term's list in `part` in blocked form, doc numbers being places; ""
   // when the term is not in the partition.
   Status ListOf(uint32_t part, uint64_t term_id, std::string* out);
-  std::string SummaryBytes(const DocSummary& s) const;
 
   IndexOptions options_;
   std::unique_ptr<MemoryIndexJournal> own_journal_;
@@ -360,9 +358,8 @@ class SearchIndex {
   // its first document. Bounded (cleared when full, between documents).
   std::unordered_map<std::string, WordIds> word_ids_;
   uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
-  // One zlib stream for every summary: compress2 allocates and frees its
-  // 256 KB of state per call.
-  std::unique_ptr<Deflater> deflater_;
+  // Summary records (one zlib stream for every summary).
+  SummaryEncoder summaries_;
   bool totals_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;

@@ -239,7 +239,8 @@ Status SearchWalk::TakeMatch(size_t c, int pass, const PartitionWalk& w,
 }
 
 bool SearchWalk::PastDeadline(uint64_t* steps) const {
-  return options_.deadline_unix_ms > 0 && (*steps)++ % 256 == 0 && clock_.NowUnixMs() >= options_.deadline_unix_ms;
+  return options_.deadline_unix_ms > 0 && (*steps)++ % 256 == 0 &&
+         clock_.NowUnixMs() >= options_.deadline_unix_ms;
 }
 
 Status SearchWalk::CollectHits() {
