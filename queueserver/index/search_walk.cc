@@ -94,10 +94,7 @@ Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, st
   return Status::Ok();
 }
 
-const Status& CorruptList() {
-  static const Status corrupt = Status::Internal("corrupt index postings list");
-  return corrupt;
-}
+Status CorruptList() { return Status::Internal("corrupt index postings list"); }
 
 }  // namespace
 
