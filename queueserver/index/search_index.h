@@ -43,6 +43,8 @@
 #include "common/text/stemmer.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/index/doc_map.h"
+#include "queueserver/index/doc_summary.h"
+#include "queueserver/index/index_records.h"
 #include "queueserver/index/postings_codec.h"
 #include "queueserver/index/search_query.h"
 #include "queueserver/index/search_scoring.h"
@@ -136,16 +138,6 @@ struct IndexOptions {
   // a description occurrence adds its sentence's weight to the body's.
   double title_weight = 2.0;
   double body_weight = 1.0;
-};
-
-// The summary kept per document (compressed in the docs family).
-struct DocSummary {
-  std::string url;
-  std::string title;
-  std::vector<std::string> description;  // sentences
-  std::string language;
-  bool nosnippet = false;
-  bool link = false;
 };
 
 struct SearchOptions {
@@ -253,15 +245,7 @@ class SearchIndex {
   [[nodiscard]] static bool IsAnchorStopWord(std::string_view word);
 
  private:
-  struct Doc {
-    std::array<uint8_t, 24> id{};
-    uint64_t url_hash = 0, text_hash = 0, host_hash = 0;
-    uint32_t length = 0;        // tokens
-    uint32_t title_tokens = 0;
-    uint32_t title_terms = 0;   // distinct terms among the title tokens
-    bool link = false;
-    std::string url;
-  };
+  using Doc = IndexedDoc;
   struct Partition {
     uint32_t docs = 0;
     bool closed = false;
@@ -315,7 +299,6 @@ class SearchIndex {
     TermStats* title_stats = nullptr;
     uint64_t last_doc = UINT64_MAX;  // stamp of the last document that listed the word
   };
-  class Deflater;
   // A closed partition waiting for its merge.
   struct Closing {
     Lists lists;
@@ -323,6 +306,13 @@ class SearchIndex {
   };
 
   bool DocExists(const std::array<uint8_t, 24>& id);
+  // The description sentences' weight as a step function of the position,
+  // into scratch_steps_.
+  void DescriptionSteps(const v1::FetchRecord& record);
+  // A term's frequency f from its sorted positions: the title weight in the
+  // title, else the body weight plus the weight of the description
+  // sentences covering the position (scratch_steps_).
+  [[nodiscard]] double PositionsFrequency(const std::vector<uint32_t>& positions, uint32_t title_tokens) const;
   WordIds& IdsOf(const std::string& word);
   void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
                   size_t n, uint64_t occurrences);
@@ -341,13 +331,6 @@ class SearchIndex {
   // A term's list in `part` in blocked form, doc numbers being places; ""
   // when the term is not in the partition.
   Status ListOf(uint32_t part, uint64_t term_id, std::string* out);
-  static Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, std::string* out);
-  static Status DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, Doc* doc);
-  std::string SummaryBytes(const DocSummary& s) const;
-  [[nodiscard]] static Result<DocSummary> ParseSummary(std::string_view bytes);
-  static void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const Doc& doc, double doc_rank,
-                       const std::vector<const Posting*>& postings, text::Stemmer& stemmer, SearchHit* hit);
-  static std::string Snippet(const DocSummary& s, const QueryClause& clause, text::Stemmer& stemmer);
 
   IndexOptions options_;
   std::unique_ptr<MemoryIndexJournal> own_journal_;
@@ -375,9 +358,8 @@ class SearchIndex {
   // its first document. Bounded (cleared when full, between documents).
   std::unordered_map<std::string, WordIds> word_ids_;
   uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
-  // One zlib stream for every summary: compress2 allocates and frees its
-  // 256 KB of state per call.
-  std::unique_ptr<Deflater> deflater_;
+  // Summary records (one zlib stream for every summary).
+  SummaryEncoder summaries_;
   bool totals_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;

@@ -16,6 +16,9 @@
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
 #include "queueserver/crawl_shard.h"
+#include "queueserver/index/doc_summary.h"
+#include "queueserver/index/index_records.h"
+#include "queueserver/index/search_hit.h"
 #include "queueserver/store/queue_store.h"
 
 using namespace crawl::queueserver;
@@ -556,4 +559,77 @@ TEST_CASE("a search sees the request's own uncommitted index writes", "[unit]") 
   writer.reset();
   store->reset();
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("summary records round-trip, raw when short and zlib-compressed when long", "[unit]") {
+  SummaryEncoder encoder;
+  DocSummary s;
+  s.url = "http://k.test/1";
+  s.title = "Kingfisher";
+  s.language = "en";
+  s.link = true;
+  const std::string short_record = encoder.Encode(s);
+  CHECK(short_record.front() == 'r');
+  s.nosnippet = true;
+  s.link = false;
+  s.description = {std::string(2000, 'k'), "the kingfisher dives"};
+  const std::string long_record = encoder.Encode(s);
+  CHECK(long_record.front() == 'z');
+  CHECK(long_record.size() < 1000);
+  for (const std::string& record : {short_record, long_record}) {
+    auto back = ParseSummary(record);
+    REQUIRE(back.ok());
+    CHECK(back->url == s.url);
+    CHECK(back->title == s.title);
+    CHECK(back->language == s.language);
+  }
+  auto back = ParseSummary(long_record);
+  REQUIRE(back.ok());
+  CHECK(back->description == s.description);
+  CHECK(back->nosnippet);
+  CHECK_FALSE(back->link);
+  CHECK_FALSE(ParseSummary("").ok());
+  CHECK_FALSE(ParseSummary("x").ok());
+  CHECK_FALSE(ParseSummary(long_record.substr(0, long_record.size() / 2)).ok());
+}
+
+TEST_CASE("snippets are the description sentences holding a query term", "[unit]") {
+  crawl::text::Stemmer en("en");
+  auto q = ParseQuery("kingfishers", en);
+  REQUIRE(q.ok());
+  const QueryClause& clause = q->clauses.front();
+  DocSummary s;
+  s.description = {"a heron stands", "the kingfisher dives", "herons wait", "a kingfisher nests"};
+  CHECK(Snippet(s, clause, en) == "the kingfisher dives ... a kingfisher nests");
+  s.description = {"a heron stands", "herons wait"};
+  CHECK(Snippet(s, clause, en) == "a heron stands");  // no match: the first sentence
+  s.nosnippet = true;
+  CHECK(Snippet(s, clause, en).empty());
+  CHECK(MatchWords("www.kingfisher.test", clause, en) == std::pair<uint32_t, uint32_t>{1, 3});
+}
+
+TEST_CASE("index record bytes read back, doc ids keep their parts, cuts keep UTF-8 whole", "[unit]") {
+  std::string key;
+  PutU32Be(&key, 0x01020304u);
+  PutU64Be(&key, 0x05060708090a0b0cull);
+  CHECK(ReadBe(key, 4) == 0x01020304u);
+  CHECK(ReadBe(std::string_view(key).substr(4), 8) == 0x05060708090a0b0cull);
+  std::string value;
+  PutString(&value, "kingfisher");
+  size_t pos = 0;
+  std::string back;
+  CHECK(GetString(value, &pos, &back));
+  CHECK(back == "kingfisher");
+  pos = 0;
+  CHECK_FALSE(GetString(value.substr(0, 4), &pos, &back));  // cut short
+  const std::array<uint8_t, 24> id =
+      MakeDocId(0x1111111111111111ull, 'p', 0x22222222222222ull, 0x3333333333333333ull);
+  const std::string ids = IdString(id);
+  CHECK(ReadBe(ids, 8) == 0x1111111111111111ull);
+  CHECK(ids[8] == 'p');
+  CHECK(ReadBe(std::string_view(ids).substr(9), 7) == 0x22222222222222ull);
+  CHECK(ReadBe(std::string_view(ids).substr(16), 8) == 0x3333333333333333ull);
+  CHECK(TitleTermId(42) != 42);
+  CHECK(CutUtf8("k\xc3\xa9k", 2) == "k");  // never half of the two-byte character
+  CHECK(CutUtf8("k\xc3\xa9k", 3) == "k\xc3\xa9");
 }

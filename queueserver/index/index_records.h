@@ -1,0 +1,43 @@
+// The byte layouts shared by the index's writer, loader and search walk
+// (search_index.h; record layouts in docs/ARCHITECTURE.md "Index and
+// search"): big-endian key parts, length-prefixed strings, doc ids and
+// title term keys.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace crawl::queueserver {
+
+// The key of a term's title postings: the postings of the pages whose title
+// holds the term, kept apart from the term's own list (key "title" + id, so
+// it cannot be a stem's hash but by a 64-bit collision).
+uint64_t TitleTermId(uint64_t term_id);
+
+void PutU32Be(std::string* out, uint32_t v);
+void PutU64Be(std::string* out, uint64_t v);
+uint64_t ReadBe(std::string_view d, size_t bytes);
+void PutString(std::string* out, std::string_view s);
+bool GetString(std::string_view in, size_t* pos, std::string* s);
+
+std::array<uint8_t, 24> MakeDocId(uint64_t url_hash, char type, uint64_t text_hash7, uint64_t host_hash);
+std::string IdString(const std::array<uint8_t, 24>& id);
+
+// A document as its doc map entry holds it (key 'a' partition doc).
+struct IndexedDoc {
+  std::array<uint8_t, 24> id{};
+  uint64_t url_hash = 0, text_hash = 0, host_hash = 0;
+  uint32_t length = 0;  // tokens
+  uint32_t title_tokens = 0;
+  uint32_t title_terms = 0;  // distinct terms among the title tokens
+  bool link = false;
+  std::string url;
+};
+
+// Cuts `s` to at most `n` bytes on a UTF-8 character boundary.
+std::string CutUtf8(std::string s, size_t n);
+
+}  // namespace crawl::queueserver
