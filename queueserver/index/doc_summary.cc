@@ -2,8 +2,7 @@
 // one reused zlib stream, and reading them back.
 #include "queueserver/index/doc_summary.h"
 
-#include <zlib.h>
-
+#include "common/zlib_stream.h"
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/postings_codec.h"
 
@@ -22,47 +21,31 @@ Result<std::string> Decompress(std::string_view in) {
   uint64_t raw_size = 0;
   // Summaries are small (title, URL, 2,000 characters of description).
   if (!GetVarint(in, &pos, &raw_size) || raw_size > (64u << 20)) return Status::InvalidArgument("corrupt summary");
-  std::string out(raw_size, '\0');
-  uLongf size = static_cast<uLongf>(raw_size);
-  if (uncompress(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(in.data() + pos),
-                 static_cast<uLong>(in.size() - pos)) != Z_OK ||
-      size != raw_size)
+  std::string out;
+  out.reserve(raw_size);
+  auto inflated = Inflate(in.substr(pos), {.format = ZlibFormat::kZlib, .max_output = raw_size}, &out);
+  if (!inflated.ok() || !inflated->complete || inflated->capped || out.size() != raw_size)
     return Status::InvalidArgument("corrupt summary");
   return out;
 }
 
 }  // namespace
 
-// zlib's compress2 output (level 1) from one reused stream: deflateReset
-// keeps the state's allocations, which compress2 makes and frees per call.
+// zlib level 1 from one reused stream (crawl::Deflater keeps the state's
+// allocations, which compress2 makes and frees per call).
 class SummaryEncoder::Deflater {
  public:
-  Deflater() { ok_ = deflateInit(&z_, Z_BEST_SPEED) == Z_OK; }
-  ~Deflater() {
-    if (ok_) deflateEnd(&z_);
-  }
-  Deflater(const Deflater&) = delete;
-  Deflater& operator=(const Deflater&) = delete;
-
   std::string Compress(const std::string& raw) {
-    if (raw.size() <= kCompressAbove || !ok_ || deflateReset(&z_) != Z_OK) return "r" + raw;
+    if (raw.size() <= kCompressAbove) return "r" + raw;
     std::string out = "z";
     PutVarint(&out, raw.size());
-    const size_t header = out.size();
-    out.resize(header + deflateBound(&z_, static_cast<uLong>(raw.size())));
-    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-    z_.avail_in = static_cast<uInt>(raw.size());
-    z_.next_out = reinterpret_cast<Bytef*>(out.data() + header);
-    z_.avail_out = static_cast<uInt>(out.size() - header);
-    // Cannot fail with a deflateBound buffer; raw stays readable if it did.
-    if (deflate(&z_, Z_FINISH) != Z_STREAM_END) return "r" + raw;
-    out.resize(header + z_.total_out);
+    // Raw stays readable if zlib fails (it cannot, short of memory).
+    if (!zlib_.Compress(raw, &out).ok()) return "r" + raw;
     return out;
   }
 
  private:
-  z_stream z_{};
-  bool ok_ = false;
+  crawl::Deflater zlib_{{.format = ZlibFormat::kZlib, .level = 1}};
 };
 
 SummaryEncoder::SummaryEncoder() : deflater_(std::make_unique<Deflater>()) {}
