@@ -1,7 +1,7 @@
 // Compiled-in lists of about the 100 most frequent words of the languages
 // the language guesser knows (DESIGN.md section 6: "the language whose 100
 // most frequent words remove the most text"). The words are lower-case and
-// tokenised as fetcher/tokenizer.h does (so French "l'" appears as "l").
+// tokenised as common/text/tokenizer.h does (so French "l'" appears as "l").
 // Lists are from general-corpus frequency rankings (Wiktionary frequency
 // lists and the Leipzig corpora), trimmed to words of that one language.
 #pragma once

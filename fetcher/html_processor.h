@@ -1,5 +1,5 @@
 // The HTML processor (DESIGN.md section 6), in the design's order: charset
-// (fetcher/charset.h) -> markup scan (common/html_links.h: links, base,
+// (fetcher/charset.h) -> markup scan (fetcher/html_links.h: links, base,
 // title, robot metas, declared language, visible text) -> language, title,
 // description, content hash, mini index (fetcher/text_analysis.h) -> links
 // resolved against the URL and <base href> (common/url.h), http(s) only,

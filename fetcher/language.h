@@ -1,6 +1,6 @@
 // The language of a page (DESIGN.md section 6), in this order: the HTML's
 // own declaration (<html lang>, xml:lang, <meta http-equiv=
-// "content-language">, found by common/html_links.h), else the country TLD
+// "content-language">, found by fetcher/html_links.h), else the country TLD
 // of the URL's host, else the language whose ~100 most frequent words
 // (fetcher/frequent_words.h) "remove the most text": the one whose list
 // covers the most bytes of the page's tokens. The word guess needs at least

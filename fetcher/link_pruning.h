@@ -12,7 +12,7 @@
 // "PDF" outrank descriptive ones; the smaller zlib framing keeps the ratio
 // near 1 for varied text.) Repetitive anchor text ("buy buy buy")
 // compresses well and so counts for fewer effective terms than varied text
-// with as many terms. Terms are tokens of fetcher/tokenizer.h. An empty
+// with as many terms. Terms are tokens of common/text/tokenizer.h. An empty
 // anchor (an image without alt, a frame) has 0 effective terms and sorts
 // last.
 //

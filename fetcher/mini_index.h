@@ -38,7 +38,7 @@ class MiniIndexBuilder {
 
   static constexpr std::size_t kMaxCachedTerms = 100'000;
 
-  // The dense id of a lower-cased token (see fetcher/tokenizer.h).
+  // The dense id of a lower-cased token (see common/text/tokenizer.h).
   [[nodiscard]] uint32_t Intern(std::string_view word);
   // The word of an id; the view is valid until the next Intern().
   [[nodiscard]] std::string_view word(uint32_t id) const {

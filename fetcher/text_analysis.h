@@ -40,7 +40,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
                  v1::FetchRecord* record);
 
 // The content hash of DESIGN.md section 6: 8-byte hash (common/hash.h) of
-// the tokens of `text` (fetcher/tokenizer.h) joined by single spaces.
+// the tokens of `text` (common/text/tokenizer.h) joined by single spaces.
 [[nodiscard]] uint64_t TextHash(std::string_view text);
 
 }  // namespace crawl::fetcher

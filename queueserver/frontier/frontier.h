@@ -1,10 +1,12 @@
 // The queue server's frontier for one crawl: URL-seen set, robots gating per
-// origin, a FIFO of URLs ready to fetch, and leased schedules.
+// origin, the URLs ready to fetch, and leased schedules.
 //
-// The order of the ready pages is a FrontierOrder (queueserver/
-// frontier_order.h: bfs, host_budget, opic); this class is the machinery
-// every order shares. Held in memory (the opic order may keep its queue in
-// the store); every change is also reported to an optional FrontierJournal
+// The order of the ready pages is a FrontierOrder (queueserver/frontier/
+// frontier_order.h: bfs, host_budget, opic, structure); this class is the
+// machinery every order shares. The orders keep their queues where they
+// say (bfs and host_budget in tiers on disk with a window in memory,
+// queueserver/frontier/tier_store.h; opic on disk past a memory budget;
+// structure in memory); every change is also reported to an optional FrontierJournal
 // so a store can persist it (queueserver/store/queue_store.h), and Restore()
 // rebuilds the frontier from what the store kept. Its promises:
 //   - a URL enters at most once (8-byte URL hash; see UrlSeen below);

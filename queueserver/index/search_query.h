@@ -2,7 +2,7 @@
 // conjunctive; "an exact phrase" in double quotes; `|` separates
 // alternatives (each a conjunction); `site:host` keeps results whose host is
 // host or one of its subdomains. Words are tokenised like page text
-// (fetcher/tokenizer.h) and stemmed like documents (fetcher/stemmer.h).
+// (common/text/tokenizer.h) and stemmed like documents (common/text/stemmer.h).
 // Pure; bad input gives an error, never a crash.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Processing throughput benchmark (issue 4 item 9; DESIGN.md section 6), run
 // by hand through tests/bench/processing.sh. On one core, over the same
 // pages in one run:
-//   (a) link extraction alone: html::ExtractLinks (common/html_links.h);
+//   (a) link extraction alone: html::ExtractLinks (fetcher/html_links.h);
 //   (b) the whole pipeline: fetcher::ProcessFetch on a text/html 200 answer
 //       (charset, links, title, language, description, robot metas, text
 //       hash, effective-terms pruning, mini index with Snowball stemming);
@@ -11,7 +11,7 @@
 // link targets (a/area href, frame/iframe/img src, trimmed, the same
 // non-page schemes dropped) and the multiset of text tokens (text nodes
 // outside script/style/title/textarea, words split at non-inline element
-// boundaries as when rendered, tokenised by fetcher/tokenizer.h).
+// boundaries as when rendered, tokenised by common/text/tokenizer.h).
 //
 // Usage: processing_bench [--repeat N] FILE_LIST   (one HTML path a line)
 #include <gumbo.h>

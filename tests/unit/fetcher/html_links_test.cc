@@ -1,4 +1,4 @@
-// Tests of common/html_links.h: each extracted feature (DESIGN.md section
+// Tests of fetcher/html_links.h: each extracted feature (DESIGN.md section
 // 6), the tokenizer rules it follows (WHATWG HTML 13.2.5), and robustness on
 // malformed and random input.
 #include "fetcher/html_links.h"

@@ -1,5 +1,5 @@
 // Mini inverted index and Snowball stemming (fetcher/mini_index.h,
-// fetcher/stemmer.h, fetcher/text_analysis.h).
+// common/text/stemmer.h, fetcher/text_analysis.h).
 #include "fetcher/mini_index.h"
 
 #include <catch2/catch.hpp>
