@@ -68,6 +68,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "common/fetch_error.h"
+#include "fetcher/http_date.h"
 #include "fetcher/result_budget.h"
 
 namespace crawl {
@@ -137,12 +138,6 @@ struct FetchResult {
   std::string remote_address;   // "ip:port" the response came from ("" if none)
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 (0: absent or invalid)
 };
-
-// Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP-date (IMF-fixdate,
-// and the obsolete RFC 850 and asctime forms, RFC 9110 5.6.7), as seconds
-// from `now_unix_seconds`; a date in the past gives 0. nullopt when the
-// value is neither. Large values are capped at UINT32_MAX. Pure.
-[[nodiscard]] std::optional<uint32_t> ParseRetryAfter(std::string_view value, int64_t now_unix_seconds);
 
 class HttpFetcher {
  public:
