@@ -39,6 +39,7 @@
 #include "fetcher/content_decoding.h"
 #include "fetcher/dns_resolver.h"
 #include "fetcher/http_field_values.h"
+#include "fetcher/ip_connection_limiter.h"
 
 namespace crawl::fetcher {
 
@@ -51,6 +52,8 @@ using tcp = net::ip::tcp;
 class FetchSession;
 
 struct HttpFetcher::Shared {
+  explicit Shared(FetcherOptions options_in) : options(std::move(options_in)) {}
+
   FetcherOptions options;
   std::unique_ptr<ssl::context> tls;  // null if OpenSSL could not be set up
   std::string tls_setup_error;
@@ -65,40 +68,7 @@ struct HttpFetcher::Shared {
   size_t in_flight = 0;
 
   // Connections per IP (only with max_connections_per_ip > 0).
-  struct IpSlots {
-    size_t open = 0;
-    std::deque<std::function<void()>> waiters;  // granted in order
-  };
-  std::mutex ip_mu;
-  std::unordered_map<net::ip::address, IpSlots> ip_slots;  // GUARDED_BY(ip_mu)
-
-  // Takes a slot for `address`, now (true) or later: then `grant` runs once
-  // the slot is taken for the caller. REQUIRES max_connections_per_ip > 0.
-  bool AcquireIp(const net::ip::address& address, std::function<void()> grant) {
-    std::lock_guard<std::mutex> lock(ip_mu);
-    IpSlots& slots = ip_slots[address];
-    if (slots.open < options.max_connections_per_ip) {
-      ++slots.open;
-      return true;
-    }
-    slots.waiters.push_back(std::move(grant));
-    return false;
-  }
-  void ReleaseIp(const net::ip::address& address) {
-    std::function<void()> next;
-    {
-      std::lock_guard<std::mutex> lock(ip_mu);
-      auto it = ip_slots.find(address);
-      if (it == ip_slots.end()) return;
-      if (!it->second.waiters.empty()) {
-        next = std::move(it->second.waiters.front());  // the slot passes on
-        it->second.waiters.pop_front();
-      } else if (--it->second.open == 0) {
-        ip_slots.erase(it);
-      }
-    }
-    if (next) next();
-  }
+  IpConnectionLimiter ip_limiter{options.max_connections_per_ip};
 };
 
 namespace {
@@ -433,7 +403,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
           self->ConnectNow();
         });
       };
-      if (!shared_->AcquireIp(address, std::move(grant))) return;  // granted later
+      if (!shared_->ip_limiter.Acquire(address, std::move(grant))) return;  // granted later
       ip_slot_ = address;
     }
     ConnectNow();
@@ -736,7 +706,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
     if (ip_slot_) {
       const auto address = *ip_slot_;
       ip_slot_.reset();
-      shared_->ReleaseIp(address);
+      shared_->ip_limiter.Release(address);
     }
     buffer_.consume(buffer_.size());
     responses_on_connection_ = 0;
@@ -794,8 +764,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
 };
 
 HttpFetcher::HttpFetcher(net::io_context& io_context, FetcherOptions options)
-    : io_context_(io_context), shared_(std::make_shared<Shared>()) {
-  shared_->options = std::move(options);
+    : io_context_(io_context), shared_(std::make_shared<Shared>(std::move(options))) {
   shared_->resolver = shared_->options.resolver;
   if (!shared_->resolver) {
     auto resolver = DnsResolver::Create(io_context, DnsOptions{});
