@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
+
+#include "common/fetch_error.h"
+#include "fetcher/http_field_values.h"
 
 namespace crawl::fetcher {
 
@@ -65,6 +69,60 @@ InflateStatus Inflate(std::string_view in, int window_bits, uint64_t cap, std::s
   inflateEnd(&zs);
   if (status == InflateStatus::kCapped) out.resize(static_cast<size_t>(cap));
   return status;
+}
+
+namespace {
+
+// The body grew in 64 KiB reads (or inflate steps): a 4 KiB page kept a
+// 64 KiB buffer while it waited to be processed. One copy gives the
+// capacity back.
+void ShrinkBody(std::string& body) {
+  if (body.capacity() > body.size() + body.size() / 4 + 1024) body.shrink_to_fit();
+}
+
+}  // namespace
+
+void DecodeBody(std::string raw, uint64_t cap, FetchResult& result) {
+  const std::string coding = Lower(Trim(result.content_encoding));
+  if (coding.empty() || coding == "identity" || raw.empty()) {
+    result.body = std::move(raw);
+    ShrinkBody(result.body);
+    return;
+  }
+  int window_bits = 0;
+  if (coding == "gzip" || coding == "x-gzip" || coding == "deflate") {
+    window_bits = 15 + 32;  // zlib or gzip header, detected
+  } else {
+    result.error = "unsupported content-encoding '" + result.content_encoding + "' (HTTP " +
+                   std::to_string(result.status) + ")";
+    result.status = kBodyError;
+    return;
+  }
+  std::string error;
+  InflateStatus status = Inflate(raw, window_bits, cap, result.body, error);
+  if (status == InflateStatus::kDataError && coding == "deflate" && result.body.empty()) {
+    // "deflate" is meant to be zlib-wrapped (RFC 9110 8.4.1.2), but some
+    // servers send raw deflate.
+    status = Inflate(raw, -15, cap, result.body, error);
+  }
+  switch (status) {
+    case InflateStatus::kOk:
+      break;
+    case InflateStatus::kCapped:
+      result.truncated = true;
+      result.error = "decoded body cut at " + std::to_string(cap) + " bytes (" + coding + ")";
+      break;
+    case InflateStatus::kIncomplete:
+      // Expected after a cut; otherwise keep what decoded, like browsers.
+      if (!result.truncated) result.error = "compressed body ends early";
+      result.truncated = true;
+      break;
+    case InflateStatus::kDataError:
+      result.error = "decoding " + coding + " body (HTTP " + std::to_string(result.status) + "): " + error;
+      result.status = kBodyError;
+      break;
+  }
+  ShrinkBody(result.body);
 }
 
 }  // namespace crawl::fetcher

@@ -540,59 +540,10 @@ void FetchSession::OnMessageDone() {
   }
   parser_.reset();
   if (!keep_alive) CloseConnection();
-  DecodeBody();
-  Report();
-}
-
-void FetchSession::DecodeBody() {
-  const std::string coding = Lower(Trim(result_.content_encoding));
-  if (coding.empty() || coding == "identity" || raw_.empty()) {
-    result_.body = std::move(raw_);
-    raw_.clear();
-    ShrinkBody();
-    return;
-  }
-  int window_bits = 0;
-  if (coding == "gzip" || coding == "x-gzip" || coding == "deflate") {
-    window_bits = 15 + 32;  // zlib or gzip header, detected
-  } else {
-    result_.error = "unsupported content-encoding '" + result_.content_encoding + "' (HTTP " +
-                    std::to_string(result_.status) + ")";
-    result_.status = kBodyError;
-    return;
-  }
-  std::string error;
   const uint64_t cap = options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
-  InflateStatus status = Inflate(raw_, window_bits, cap, result_.body, error);
-  if (status == InflateStatus::kDataError && coding == "deflate" && result_.body.empty()) {
-    // "deflate" is meant to be zlib-wrapped (RFC 9110 8.4.1.2), but some
-    // servers send raw deflate.
-    status = Inflate(raw_, -15, cap, result_.body, error);
-  }
+  DecodeBody(std::move(raw_), cap, result_);
   raw_.clear();
-  switch (status) {
-    case InflateStatus::kOk:
-      break;
-    case InflateStatus::kCapped:
-      result_.truncated = true;
-      result_.error = "decoded body cut at " + std::to_string(cap) + " bytes (" + coding + ")";
-      break;
-    case InflateStatus::kIncomplete:
-      // Expected after a cut; otherwise keep what decoded, like browsers.
-      if (!result_.truncated) result_.error = "compressed body ends early";
-      result_.truncated = true;
-      break;
-    case InflateStatus::kDataError:
-      result_.error = "decoding " + coding + " body (HTTP " + std::to_string(result_.status) + "): " + error;
-      result_.status = kBodyError;
-      break;
-  }
-  ShrinkBody();
-}
-
-void FetchSession::ShrinkBody() {
-  std::string& body = result_.body;
-  if (body.capacity() > body.size() + body.size() / 4 + 1024) body.shrink_to_fit();
+  Report();
 }
 
 void FetchSession::CloseConnection() {

@@ -146,12 +146,6 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void ReadBody();
   void OnBody(beast::error_code ec, size_t bytes);
   void OnMessageDone();
-  void DecodeBody();
-
-  // The body grew in 64 KiB reads (or inflate steps): a 4 KiB page kept a
-  // 64 KiB buffer while it waited to be processed. One copy gives the
-  // capacity back.
-  void ShrinkBody();
 
   // ---- connection ----
 
