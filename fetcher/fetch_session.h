@@ -2,6 +2,8 @@
 // keep-alive connection at a time, as a self-owning session on its own
 // strand; and HttpFetcher::Shared, what the sessions share with their
 // HttpFetcher. Internal to the fetcher: see http_fetcher.h for the contract.
+// Its members are defined in fetch_session.cc (sequencing, the request and
+// the response) and fetch_session_connect.cc (resolution and connection).
 //
 // One FetchSession per FetchSequence call. Its steps are do_x/on_x pairs on
 // the session's strand, and exactly one step (or posted continuation) is
