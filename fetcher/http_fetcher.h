@@ -68,6 +68,8 @@
 #include <boost/asio/io_context.hpp>
 
 #include "common/fetch_error.h"
+#include "fetcher/http_date.h"
+#include "fetcher/result_budget.h"
 
 namespace crawl {
 class HostsFile;
@@ -135,42 +137,6 @@ struct FetchResult {
   uint64_t wire_bytes = 0;      // response bytes parsed from the connection (header + framing + body)
   std::string remote_address;   // "ip:port" the response came from ("" if none)
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 (0: absent or invalid)
-};
-
-// Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP-date (IMF-fixdate,
-// and the obsolete RFC 850 and asctime forms, RFC 9110 5.6.7), as seconds
-// from `now_unix_seconds`; a date in the past gives 0. nullopt when the
-// value is neither. Large values are capped at UINT32_MAX. Pure.
-[[nodiscard]] std::optional<uint32_t> ParseRetryAfter(std::string_view value, int64_t now_unix_seconds);
-
-// Flow control between the download side and a slower consumer: bodies
-// delivered but not yet consumed are counted here, and while they pass
-// `max_bytes` no sequence sharing the budget starts another request (the
-// ones in flight finish). So the consumer's backlog stays under max_bytes
-// plus one response per sequence in flight, however fast the network and
-// however slow the processing (or the queue server it ships to). Without
-// it a fetcher held whole schedules of downloaded pages: 1-2 GB
-// (docs/BENCHMARKS.md, memory curve). Thread-safe.
-class ResultBudget {
- public:
-  explicit ResultBudget(size_t max_bytes) : max_bytes_(max_bytes) {}
-  // A sequence about to start a request: true if it may; otherwise `resume`
-  // is kept and run once Release() brings the backlog under the limit.
-  bool TryStart(std::function<void()> resume);
-  // Bytes handed to the consumer / consumed by it.
-  void Add(size_t bytes);
-  void Release(size_t bytes);
-  [[nodiscard]] size_t held_bytes() const;
-  [[nodiscard]] size_t waiting() const;
-  // Drops the waiting sequences without resuming them (their owner is going
-  // away): a parked sequence and the budget hold each other.
-  void Abandon();
-
- private:
-  const size_t max_bytes_;
-  mutable std::mutex mu_;
-  size_t held_ = 0;                                // GUARDED_BY(mu_)
-  std::deque<std::function<void()>> waiters_;      // GUARDED_BY(mu_)
 };
 
 class HttpFetcher {

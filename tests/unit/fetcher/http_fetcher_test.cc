@@ -7,6 +7,10 @@
 #include "tests/unit/fetcher/test_http_server.h"
 #include "tests/unit/fetcher/dns_test_server.h"
 #include "fetcher/dns_resolver.h"
+#include "fetcher/content_decoding.h"
+#include "fetcher/http_date.h"
+#include "fetcher/http_field_values.h"
+#include "fetcher/ip_connection_limiter.h"
 
 // GCC 12 with -fsanitize=address reports a false -Wmaybe-uninitialized in
 // Beast's request parser (boost::optional in basic_parser.hpp), used here by
@@ -847,6 +851,116 @@ TEST_CASE("Retry-After parses delay-seconds and the three HTTP-date forms", "[un
   CHECK_FALSE(fe::ParseRetryAfter("Sun, 06 Foo 1994 08:50:37 GMT", now).has_value());
   CHECK_FALSE(fe::ParseRetryAfter("Sun, 06 Nov 1994 08:50:37 CET", now).has_value());
   CHECK_FALSE(fe::ParseRetryAfter("tomorrow", now).has_value());
+}
+
+// RFC 9110 5.6.7: the three HTTP-date forms, all GMT.
+TEST_CASE("an HTTP-date in any of its three forms gives the same Unix second", "[unit][rfc9110]") {
+  const int64_t expected = 784111777;  // Sun, 06 Nov 1994 08:49:37 GMT
+  CHECK(fe::ParseHttpDate("Sun, 06 Nov 1994 08:49:37 GMT") == expected);
+  CHECK(fe::ParseHttpDate("Sunday, 06-Nov-94 08:49:37 GMT") == expected);
+  CHECK(fe::ParseHttpDate("Sun Nov  6 08:49:37 1994") == expected);
+  CHECK(fe::ParseHttpDate("Thu, 01 Jan 1970 00:00:00 GMT") == 0);
+  CHECK(fe::ParseHttpDate("Tue, 29 Feb 2000 12:00:00 GMT") == 951825600);
+  // RFC 850 two-digit years: under 70 are this century.
+  CHECK(fe::ParseHttpDate("Thursday, 01-Jan-70 00:00:00 GMT") == 0);
+  CHECK(fe::ParseHttpDate("Friday, 01-Jan-38 00:00:00 GMT") == 2145916800);
+}
+
+TEST_CASE("a malformed HTTP-date is rejected", "[unit][rfc9110]") {
+  CHECK_FALSE(fe::ParseHttpDate("").has_value());
+  CHECK_FALSE(fe::ParseHttpDate("Sun, 06 Nov 1994 08:49:37 CET").has_value());
+  CHECK_FALSE(fe::ParseHttpDate("Sun, 06 Nov 1994 08:49:37 GMT extra").has_value());
+  CHECK_FALSE(fe::ParseHttpDate("Sun, 06 Foo 1994 08:49:37 GMT").has_value());
+  CHECK_FALSE(fe::ParseHttpDate("Sun, 06 November 1994 08:49:37 GMT").has_value());
+  CHECK_FALSE(fe::ParseHttpDate("Sun, 32 Nov 1994 08:49:37 GMT").has_value());
+  CHECK_FALSE(fe::ParseHttpDate("Sun, 06 Nov 1994 24:00:00 GMT").has_value());
+  CHECK_FALSE(fe::ParseHttpDate("784111777").has_value());
+}
+
+TEST_CASE("field values: media type of Content-Type, complete length of Content-Range", "[unit]") {
+  CHECK(fe::MimeTypeOf("Text/HTML; charset=UTF-8") == "text/html");
+  CHECK(fe::MimeTypeOf("  application/XML ") == "application/xml");
+  CHECK(fe::MimeTypeOf("").empty());
+  CHECK(fe::CompleteLength("bytes 0-999/5000") == 5000u);
+  CHECK(fe::CompleteLength("bytes 0-999/ 5000 ") == 5000u);
+  CHECK_FALSE(fe::CompleteLength("bytes 0-999/*").has_value());
+  CHECK_FALSE(fe::CompleteLength("bytes 0-999").has_value());
+  CHECK_FALSE(fe::CompleteLength("bytes 0-999/12x").has_value());
+}
+
+namespace {
+
+// DecodeBody on `raw` sent with Content-Encoding `coding` and status 200.
+FetchResult Decoded(std::string raw, std::string coding, uint64_t cap = 1'000'000) {
+  FetchResult result;
+  result.status = 200;
+  result.content_encoding = std::move(coding);
+  fe::DecodeBody(std::move(raw), cap, result);
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("DecodeBody keeps an identity body and decodes gzip, zlib and raw deflate", "[unit]") {
+  const std::string text = "hello, hello, hello, decoded world";
+  CHECK(Decoded(text, "").body == text);
+  CHECK(Decoded(text, "identity").body == text);
+  for (const char* coding : {"gzip", "x-gzip", " GZip "}) {
+    auto r = Decoded(Compress(text, 15 + 16), coding);
+    CHECK(r.status == 200);
+    CHECK(r.body == text);
+    CHECK_FALSE(r.truncated);
+    CHECK(r.error.empty());
+  }
+  CHECK(Decoded(Compress(text, 15), "deflate").body == text);
+  CHECK(Decoded(Compress(text, -15), "deflate").body == text);  // raw, as some servers send it
+  // Concatenated gzip members (RFC 1952 2.2) are all decoded.
+  CHECK(Decoded(Compress("one ", 15 + 16) + Compress("two", 15 + 16), "gzip").body == "one two");
+}
+
+TEST_CASE("DecodeBody cuts the decoded body at the cap and flags a short body", "[unit][policy]") {
+  const std::string text(10'000, 'a');
+  auto capped = Decoded(Compress(text, 15 + 16), "gzip", 100);
+  CHECK(capped.status == 200);
+  CHECK(capped.body == std::string(100, 'a'));
+  CHECK(capped.truncated);
+  CHECK(capped.error.find("cut at 100 bytes") != std::string::npos);
+
+  const std::string gz = Compress(std::string(5000, 'b') + "tail", 15 + 16);
+  auto early = Decoded(gz.substr(0, gz.size() / 2), "gzip");
+  CHECK(early.status == 200);
+  CHECK(early.truncated);
+  CHECK(early.error == "compressed body ends early");
+}
+
+TEST_CASE("DecodeBody makes an unknown coding or corrupt data a body error", "[unit]") {
+  auto unknown = Decoded("data", "br");
+  CHECK(unknown.status == crawl::kBodyError);
+  CHECK(unknown.error == "unsupported content-encoding 'br' (HTTP 200)");
+  auto corrupt = Decoded("this is not gzip at all", "gzip");
+  CHECK(corrupt.status == crawl::kBodyError);
+  CHECK(corrupt.error.find("decoding gzip body (HTTP 200)") == 0);
+}
+
+TEST_CASE("the per-IP limiter grants slots in order as connections close", "[unit][policy]") {
+  fe::IpConnectionLimiter limiter(2);
+  const auto a = net::ip::make_address("192.0.2.1");
+  const auto b = net::ip::make_address("192.0.2.2");
+  std::vector<int> granted;
+  CHECK(limiter.Acquire(a, [] {}));
+  CHECK(limiter.Acquire(a, [] {}));
+  CHECK_FALSE(limiter.Acquire(a, [&] { granted.push_back(1); }));
+  CHECK_FALSE(limiter.Acquire(a, [&] { granted.push_back(2); }));
+  CHECK(limiter.Acquire(b, [] {}));  // another address has its own slots
+  limiter.Release(a);
+  CHECK(granted == std::vector<int>{1});
+  limiter.Release(a);
+  CHECK(granted == std::vector<int>{1, 2});
+  // The two granted slots close: a has room again.
+  limiter.Release(a);
+  limiter.Release(a);
+  CHECK(limiter.Acquire(a, [] {}));
+  limiter.Release(net::ip::make_address("192.0.2.3"));  // never acquired: ignored
 }
 
 TEST_CASE("a redirect is reported with its Location and never followed", "[unit]") {
