@@ -925,6 +925,13 @@ TEST_CASE("DecodeBody cuts the decoded body at the cap and flags a short body", 
   CHECK(capped.body == std::string(100, 'a'));
   CHECK(capped.truncated);
   CHECK(capped.error.find("cut at 100 bytes") != std::string::npos);
+  // One byte over the cap, the stream ending on it, is still over the cap.
+  auto one_over = Decoded(Compress(std::string(101, 'c'), 15 + 16), "gzip", 100);
+  CHECK(one_over.body == std::string(100, 'c'));
+  CHECK(one_over.truncated);
+  auto exact = Decoded(Compress(std::string(100, 'c'), 15 + 16), "gzip", 100);
+  CHECK(exact.body == std::string(100, 'c'));
+  CHECK_FALSE(exact.truncated);
 
   const std::string gz = Compress(std::string(5000, 'b') + "tail", 15 + 16);
   auto early = Decoded(gz.substr(0, gz.size() / 2), "gzip");
