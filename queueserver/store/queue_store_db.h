@@ -37,19 +37,18 @@ std::string Prefix(uint64_t crawl_id);
 
 Status Corrupt(const char* what, std::string_view key);
 
-}  // namespace crawl::queueserver::store_internal
-
-namespace crawl::queueserver {
-
-using namespace store_internal;  // NOLINT(google-build-using-namespace): the store's own helpers
-
-struct QueueStore::Impl {
+// The open database: what QueueStore::Impl holds, a type of its own so the
+// store's free functions (loaders, migrations) can take it.
+struct StoreDb {
   std::unique_ptr<rocksdb::DB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> cf;  // owned; destroyed before db
   rocksdb::WriteOptions write_options;
   std::atomic<bool> fail_writes{false};
 
-  ~Impl() {
+  StoreDb() = default;
+  StoreDb(const StoreDb&) = delete;
+  StoreDb& operator=(const StoreDb&) = delete;
+  ~StoreDb() {
     for (auto* h : cf) {
       if (h && db) (void)db->DestroyColumnFamilyHandle(h);
     }
@@ -69,5 +68,13 @@ struct QueueStore::Impl {
     return FromRocks(it->status(), std::string("reading ") + kCfNames[family]);
   }
 };
+
+}  // namespace crawl::queueserver::store_internal
+
+namespace crawl::queueserver {
+
+using namespace store_internal;  // NOLINT(google-build-using-namespace): the store's own helpers
+
+struct QueueStore::Impl : StoreDb {};
 
 }  // namespace crawl::queueserver
