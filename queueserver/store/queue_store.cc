@@ -14,6 +14,7 @@
 
 #include "queueserver/store/queue_store_codec.h"
 #include "queueserver/store/queue_store_db.h"
+#include "queueserver/store/queue_store_migrate.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -82,7 +83,11 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
   impl->cf.assign(handles.begin() + 1, handles.end());
   impl->write_options.sync = options.sync;
   impl->write_options.disableWAL = false;
-  return std::unique_ptr<QueueStore>(new QueueStore(std::move(impl)));
+  std::unique_ptr<QueueStore> store(new QueueStore(std::move(impl)));
+  auto crawls = store->ListCrawls();
+  if (!crawls.ok()) return crawls.status();
+  if (Status migrated = MigrateOldLayouts(*store->impl_, *crawls); !migrated.ok()) return migrated;
+  return store;
 }
 
 void QueueStore::FailWritesForTest(bool fail) { impl_->fail_writes = fail; }

@@ -1,6 +1,5 @@
 // QueueStore::Load: one crawl's ShardImage read back from every column family.
 #include <rocksdb/db.h>
-#include <rocksdb/write_batch.h>
 
 #include <bit>
 #include <functional>
@@ -70,14 +69,10 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
     if (!f.seen_set->RestoreFromScan(scan) && s.ok()) s = Status::Internal("the URL-seen set changed while loading");
     db.ReleaseSnapshot(snapshot);
   }
-  // Pages in the single FIFO of older stores ('P' keys) move to the tier
-  // queues, counts included, in one atomic write; the rest of Load then
-  // reads the new layout. The structure order still journals its pages
-  // there: they are its queue and load into `ready`.
-  rocksdb::WriteBatch migrate;
-  std::map<int32_t, uint64_t> moved;
+  // Pages of the single FIFO of older stores moved to the tier queues when
+  // the store opened (queue_store_migrate.h); only the structure order
+  // still journals its pages here: they are its queue and load into `ready`.
   const auto order = ParseOrder(image.crawl.params().order());
-  const bool tiered = order.ok() && *order == OrderKind::kHostBudget;
   const bool structure = order.ok() && *order == OrderKind::kStructure;
   if (s.ok()) {
     s = impl_->Scan(kQueue, p, [&](std::string_view k, std::string_view v) {
@@ -88,34 +83,12 @@ Result<ShardImage> QueueStore::Load(uint64_t crawl_id) const {
         f.robots_ready.push_back(std::move(e));
         return Status::Ok();
       }
-      if (structure) {  // the structure order keeps its page queue here
-        f.ready.push_back(std::move(e));
-        return Status::Ok();
-      }
-      const int32_t tier = tiered ? e.entry.tier : 0;
-      std::string tk = p + "T";
-      PutTier(&tk, tier);
-      PutU64(&tk, e.seq);
-      (void)migrate.Put(impl_->cf[kTiers], tk, std::string(v));
-      (void)migrate.Delete(impl_->cf[kQueue], std::string(k));
-      ++moved[tier];
+      // A page left in another order's queue is one the migration could
+      // not move: a record of this crawl's old queue could not be decoded.
+      if (!structure) return Corrupt("queue", k);
+      f.ready.push_back(std::move(e));
       return Status::Ok();
     });
-  }
-  if (s.ok() && !moved.empty()) {
-    for (const auto& [tier, count] : moved) {
-      std::string ck = p + "C";
-      PutTier(&ck, tier);
-      std::string old;
-      uint64_t base = 0;
-      rs = db.Get(rocksdb::ReadOptions(), impl_->cf[kTiers], ck, &old);
-      if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading tier counts");
-      if (rs.ok()) base = ReadU64(old);
-      std::string v;
-      PutU64(&v, base + count);
-      (void)migrate.Put(impl_->cf[kTiers], ck, v);
-    }
-    s = FromRocks(db.Write(impl_->write_options, &migrate), "moving the page queue to tiers");
   }
   if (s.ok()) {
     s = impl_->Scan(kWaiting, p, [&](std::string_view k, std::string_view v) {
