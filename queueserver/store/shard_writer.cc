@@ -135,72 +135,81 @@ void ShardWriter::PutCounters(const ShardCounters& c, const FrontierScalars& sc)
   impl_->Put(kMeta, impl_->Key("c"), v);
 }
 
+// Puts this batch's new URL-seen hashes as one record under the next
+// seen-record number (read from the store on first use); true if any.
+bool ShardWriter::Impl::PutSeenRecord() {
+  if (seen.empty()) return false;
+  if (!next_seen_record) {
+    const std::string p = prefix + "B";
+    std::string last = p + std::string(8, '\xff');
+    std::unique_ptr<rocksdb::Iterator> it(store->db->NewIterator(rocksdb::ReadOptions(), cf(kSeen)));
+    it->SeekForPrev(last);
+    next_seen_record = 0;
+    if (it->Valid() && it->key().starts_with(p) && it->key().size() == p.size() + 8)
+      next_seen_record = ReadU64(std::string_view(it->key().data() + p.size(), 8)) + 1;
+    NoteRead(it->status(), "reading the URL-seen set");
+  }
+  std::string k = prefix + "B";
+  PutU64(&k, *next_seen_record);
+  Put(kSeen, k, seen);
+  seen.clear();
+  return true;
+}
+
+// Puts the tier counts this batch changed; returns them (committed to
+// tier_counts once the write succeeds).
+std::map<int32_t, uint64_t> ShardWriter::Impl::PutTierCounts() {
+  std::map<int32_t, uint64_t> counts;
+  if (tier_delta.empty()) return counts;
+  LoadTierCounts();
+  for (const auto& [tier, delta] : tier_delta) {
+    if (delta == 0) continue;
+    const uint64_t c = static_cast<uint64_t>(static_cast<int64_t>(tier_counts[tier]) + delta);
+    counts[tier] = c;
+    std::string v;
+    PutU64(&v, c);
+    if (c == 0) {
+      Delete(kTiers, TierKey('C', tier));
+    } else {
+      Put(kTiers, TierKey('C', tier), v);
+    }
+  }
+  tier_delta.clear();
+  return counts;
+}
+
+// One atomic write of the three batches (they touch disjoint families, so
+// their order does not matter).
+rocksdb::Status ShardWriter::Impl::WriteBatches() {
+  const rocksdb::WriteBatch* indexed = batch.GetWriteBatch();
+  if (tier_ops.Count() == 0 && indexed->Count() == 0) return store->db->Write(store->write_options, &plain);
+  if (plain.Count() == 0 && indexed->Count() == 0) return store->db->Write(store->write_options, &tier_ops);
+  std::string rep = plain.Data();
+  AppendBatch(&rep, tier_ops);
+  AppendBatch(&rep, *indexed);
+  rocksdb::WriteBatch all(std::move(rep));
+  return store->db->Write(store->write_options, &all);
+}
+
 Status ShardWriter::Commit() {
   Impl& m = *impl_;
   if (m.order_state_set) m.Put(kMeta, m.Key("o"), m.order_state);
   m.order_state_set = false;
   for (const auto& [cld, stats] : m.clds) m.Put(kClds, m.Key(cld), EncodeCld(stats));
   m.clds.clear();
-  const bool wrote_seen = !m.seen.empty();
-  if (wrote_seen) {
-    if (!m.next_seen_record) {
-      const std::string p = m.prefix + "B";
-      std::string last = p + std::string(8, '\xff');
-      std::unique_ptr<rocksdb::Iterator> it(m.store->db->NewIterator(rocksdb::ReadOptions(), m.cf(kSeen)));
-      it->SeekForPrev(last);
-      m.next_seen_record = 0;
-      if (it->Valid() && it->key().starts_with(p) && it->key().size() == p.size() + 8)
-        m.next_seen_record = ReadU64(std::string_view(it->key().data() + p.size(), 8)) + 1;
-      m.NoteRead(it->status(), "reading the URL-seen set");
-    }
-    std::string k = m.prefix + "B";
-    PutU64(&k, *m.next_seen_record);
-    m.Put(kSeen, k, m.seen);
-    m.seen.clear();
-  }
-  std::map<int32_t, uint64_t> counts;  // tier counts after this batch
-  if (!m.tier_delta.empty()) {
-    m.LoadTierCounts();
-    for (const auto& [tier, delta] : m.tier_delta) {
-      if (delta == 0) continue;
-      const uint64_t c = static_cast<uint64_t>(static_cast<int64_t>(m.tier_counts[tier]) + delta);
-      counts[tier] = c;
-      std::string v;
-      PutU64(&v, c);
-      if (c == 0) {
-        m.Delete(kTiers, m.TierKey('C', tier));
-      } else {
-        m.Put(kTiers, m.TierKey('C', tier), v);
-      }
-    }
-    m.tier_delta.clear();
-  }
+  const bool wrote_seen = m.PutSeenRecord();
+  const std::map<int32_t, uint64_t> counts = m.PutTierCounts();  // tier counts after this batch
   for (const auto& [id, urls] : m.lease_done) {
     for (const std::string& u : urls) m.Put(kLeases, m.LeaseKey(id, kLeaseDone, u), "");
   }
   m.lease_done.clear();
-  Status s = impl_->read_error;
-  impl_->read_error = Status::Ok();
+  Status s = m.read_error;
+  m.read_error = Status::Ok();
   if (m.Count() == 0) return s;
-  if (s.ok() && impl_->store->fail_writes) {
+  if (s.ok() && m.store->fail_writes) {
     s = Status::IoError("queue store: write failed (injected by a test)");
   } else if (s.ok()) {
-    // One atomic write of the three batches (they touch disjoint families,
-    // so their order does not matter).
-    const rocksdb::WriteBatch* indexed = m.batch.GetWriteBatch();
-    rocksdb::Status rs;
-    if (m.tier_ops.Count() == 0 && indexed->Count() == 0) {
-      rs = m.store->db->Write(m.store->write_options, &m.plain);
-    } else if (m.plain.Count() == 0 && indexed->Count() == 0) {
-      rs = m.store->db->Write(m.store->write_options, &m.tier_ops);
-    } else {
-      std::string rep = m.plain.Data();
-      AppendBatch(&rep, m.tier_ops);
-      AppendBatch(&rep, *indexed);
-      rocksdb::WriteBatch all(std::move(rep));
-      rs = m.store->db->Write(m.store->write_options, &all);
-    }
-    s = FromRocks(rs, "queue store write");
+    s = FromRocks(m.WriteBatches(), "queue store write");
   }
   m.Clear();
   if (s.ok()) {

@@ -105,6 +105,10 @@ struct ShardWriter::Impl {
     tier_ops_indexed = 0;
     lease_done.clear();
   }
+  // Steps of ShardWriter::Commit (shard_writer.cc).
+  bool PutSeenRecord();
+  std::map<int32_t, uint64_t> PutTierCounts();
+  rocksdb::Status WriteBatches();
   // Brings tier_index up to date with tier_ops, so reads see this batch's
   // tier writes. Returns the iterator a reader merges over the store.
   rocksdb::Iterator* TierIterator() {
