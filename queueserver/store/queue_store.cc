@@ -1,3 +1,6 @@
+// QueueStore: opening the database (its column families tuned one by one,
+// older layouts migrated) and listing its crawls; Load is in
+// queue_store_load.cc, the writer in shard_writer*.cc.
 #include "queueserver/store/queue_store.h"
 
 #include <rocksdb/cache.h>
@@ -23,23 +26,9 @@ namespace {
 // other families share Options::block_cache_bytes.
 constexpr size_t kIndexBlockCacheBytes = 128u << 20;
 
-}  // namespace
-
-QueueStore::QueueStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-QueueStore::~QueueStore() = default;
-
-Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Options options) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::IoError("cannot create " + dir + ": " + ec.message());
-  rocksdb::DBOptions db_options;
-  db_options.create_if_missing = true;
-  db_options.create_missing_column_families = true;
-  db_options.max_background_jobs = 2;
-  // The vector memtables below do not take concurrent writers (we have one
-  // writer per request anyway).
-  db_options.allow_concurrent_memtable_write = false;
-  db_options.db_write_buffer_size = options.memtable_bytes;
+// The default family (unused) and ours, in the order of Cf, each tuned to
+// how it is written and read.
+std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore::Options& options) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
   std::shared_ptr<rocksdb::TableFactory> table_factory(rocksdb::NewBlockBasedTableFactory(table_options));
@@ -72,6 +61,27 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
     }
     families.emplace_back(kCfNames[cf], cf_options);
   }
+  return families;
+}
+
+}  // namespace
+
+QueueStore::QueueStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+QueueStore::~QueueStore() = default;
+
+Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Options options) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::IoError("cannot create " + dir + ": " + ec.message());
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.max_background_jobs = 2;
+  // The vector memtables (FamilyDescriptors) do not take concurrent
+  // writers (we have one writer per request anyway).
+  db_options.allow_concurrent_memtable_write = false;
+  db_options.db_write_buffer_size = options.memtable_bytes;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = FamilyDescriptors(options);
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(db_options, dir, families, &handles, &raw);
