@@ -16,7 +16,7 @@
 
 namespace crawl::queueserver::store_internal {
 
-// Column family names, in the order of the handles kept in Impl::cf.
+// Column family names, in the order of the handles kept in StoreDb::cf.
 enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kClds, kOpic,
           kDocs, kDocMap, kPostings, kTerms, kStructure, kTiers, kCfCount };
 extern const char* const kCfNames[kCfCount];
