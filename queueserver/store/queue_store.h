@@ -10,7 +10,7 @@
 //                                                  id hash8 -> "")
 //   queue    id 'R' seq(8) -> entry               (robots.txt FIFO; 'P': the page
 //                                                  FIFO of older stores, moved to
-//                                                  "tiers" by Load)
+//                                                  "tiers" at open)
 //   waiting  id origin 0x00 seq(8) -> entry       (pages waiting for robots.txt)
 //   origins  id origin -> robots state + serialized rules
 //   leases   id schedule(8) 0x00 -> lease header; id schedule(8) 0x02 -> every
@@ -34,9 +34,15 @@
 // journal): families read back before Commit (opic, the index) in an
 // indexed batch, the tier queues in a batch indexed only when read, the
 // rest in a plain one; Commit() writes them as one atomic batch with the
-// write-ahead log on. RocksDB types stay inside queue_store.cc; errors
-// come back as crawl::Status. Thread-safety: QueueStore may be used from any
-// thread; a ShardWriter by one thread at a time.
+// write-ahead log on. RocksDB types stay inside queueserver/store/ (its
+// .cc files and internal headers, never this one); errors come back as
+// crawl::Status. Thread-safety: QueueStore may be used from any thread; a
+// ShardWriter by one thread at a time.
+//
+// Files: queue_store.cc opens (column families, migrations of older
+// layouts: queue_store_migrate.h); queue_store_load.cc loads one loader per
+// family; queue_store_codec.h encodes keys and values; queue_store_db.h
+// holds the families and the open database; shard_writer*.cc the writer.
 #pragma once
 
 #include <cstdint>

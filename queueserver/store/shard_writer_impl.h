@@ -1,0 +1,191 @@
+// ShardWriter::Impl: the batches of one writer and the keys it writes
+// (queue_store.h). Internal to queueserver/store/.
+#pragma once
+
+#include <rocksdb/utilities/write_batch_with_index.h>
+#include <rocksdb/write_batch.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "queueserver/store/queue_store.h"
+#include "queueserver/store/queue_store_codec.h"
+#include "queueserver/store/queue_store_db.h"
+
+namespace crawl::queueserver {
+
+struct ShardWriter::Impl {
+  QueueStore::Impl* store = nullptr;
+  std::string prefix;
+  // Indexed so the opic order and the search index read their own
+  // uncommitted writes (a point lookup per link for opic).
+  rocksdb::WriteBatchWithIndex batch{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  // Every other family: nothing reads it back before Commit, so its writes
+  // skip the index (a skip-list insert per key was most of the cost of a
+  // lease: one tier erase and one lease entry per URL).
+  rocksdb::WriteBatch plain;
+  // The tier queues, also unindexed: they are read back (TierRead) only
+  // when a window runs dry, so the index of this batch's tier writes is
+  // built then, from the records not yet in it (IndexTierOps).
+  rocksdb::WriteBatch tier_ops;
+  rocksdb::WriteBatchWithIndex tier_index{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  uint32_t tier_ops_indexed = 0;
+  // URLs reported done per open lease, written at Commit unless the lease
+  // closes first (its range delete covers them).
+  std::map<uint64_t, std::vector<std::string>> lease_done;
+  // A failed read (opic) fails the next Commit, so the request is refused
+  // whole and the shard reloaded.
+  Status read_error;
+  // The order's scalars and the CLD statistics, written once at Commit
+  // (orders note them often).
+  std::unordered_map<std::string, CldStats> clds;
+  std::string order_state;
+  // New URL-seen hashes of this batch (8 bytes each), one record at Commit
+  // under the next seen-record number (read from the store on first use).
+  std::string seen;
+  std::optional<uint64_t> next_seen_record;
+  bool order_state_set = false;
+  // Tier entry counts: committed (loaded on first use) and this batch's changes.
+  std::map<int32_t, uint64_t> tier_counts;
+  bool tier_counts_loaded = false;
+  std::map<int32_t, int64_t> tier_delta;
+
+  rocksdb::ColumnFamilyHandle* cf(Cf c) const { return store->cf[c]; }
+  std::string Key(std::string_view rest) const { return prefix + std::string(rest); }
+  std::string QueueKey(QueueKind q, uint64_t seq) const {
+    std::string k = prefix;
+    k.push_back(q == QueueKind::kRobots ? 'R' : 'P');
+    PutU64(&k, seq);
+    return k;
+  }
+  std::string WaitKey(const std::string& origin, uint64_t seq) const {
+    std::string k = prefix + origin;
+    k.push_back('\0');
+    PutU64(&k, seq);
+    return k;
+  }
+  std::string LeaseKey(uint64_t id, char tag, std::string_view url = {}) const {
+    std::string k = prefix;
+    PutU64(&k, id);
+    k.push_back(tag);
+    k.append(url);
+    return k;
+  }
+  static bool Indexed(Cf c) { return c == kOpic || c == kDocs || c == kDocMap || c == kPostings || c == kTerms; }
+  void Put(Cf c, const std::string& k, const std::string& v) {
+    if (Indexed(c)) {
+      (void)batch.Put(cf(c), k, v);
+    } else if (c == kTiers) {
+      (void)tier_ops.Put(cf(c), k, v);
+    } else {
+      (void)plain.Put(cf(c), k, v);
+    }
+  }
+  void Delete(Cf c, const std::string& k) {
+    if (Indexed(c)) {
+      (void)batch.Delete(cf(c), k);
+    } else if (c == kTiers) {
+      (void)tier_ops.Delete(cf(c), k);
+    } else {
+      (void)plain.Delete(cf(c), k);
+    }
+  }
+  // Records in the three batches together.
+  [[nodiscard]] uint32_t Count() { return batch.GetWriteBatch()->Count() + plain.Count() + tier_ops.Count(); }
+  void Clear() {
+    batch.Clear();
+    plain.Clear();
+    tier_ops.Clear();
+    tier_index.Clear();
+    tier_ops_indexed = 0;
+    lease_done.clear();
+  }
+  // Steps of ShardWriter::Commit (shard_writer.cc).
+  bool PutSeenRecord();
+  std::map<int32_t, uint64_t> PutTierCounts();
+  rocksdb::Status WriteBatches();
+  // Brings tier_index up to date with tier_ops, so reads see this batch's
+  // tier writes. Returns the iterator a reader merges over the store.
+  rocksdb::Iterator* TierIterator() {
+    rocksdb::ColumnFamilyHandle* tiers = cf(kTiers);
+    if (tier_ops.Count() > tier_ops_indexed) {
+      struct Indexer : rocksdb::WriteBatch::Handler {
+        rocksdb::WriteBatchWithIndex* index;
+        rocksdb::ColumnFamilyHandle* family;
+        uint32_t skip;
+        rocksdb::Status PutCF(uint32_t, const rocksdb::Slice& k, const rocksdb::Slice& v) override {
+          if (skip > 0) {
+            --skip;
+          } else {
+            (void)index->Put(family, k, v);
+          }
+          return rocksdb::Status::OK();
+        }
+        rocksdb::Status DeleteCF(uint32_t, const rocksdb::Slice& k) override {
+          if (skip > 0) {
+            --skip;
+          } else {
+            (void)index->Delete(family, k);
+          }
+          return rocksdb::Status::OK();
+        }
+      } indexer;
+      indexer.index = &tier_index;
+      indexer.family = tiers;
+      indexer.skip = tier_ops_indexed;
+      NoteRead(tier_ops.Iterate(&indexer), "indexing tier writes");
+      tier_ops_indexed = tier_ops.Count();
+    }
+    return tier_index.NewIteratorWithBase(tiers, store->db->NewIterator(rocksdb::ReadOptions(), tiers));
+  }
+  // opic: prefix 'Q' sort(8, descending) seq(8) -> entry; prefix 'H' hash(8) -> sort(8) seq(8).
+  std::string OpicQueueKey(const OpicKey& key) const {
+    std::string k = prefix;
+    k.push_back('Q');
+    PutU64(&k, DescendingBits(key.sort));
+    PutU64(&k, key.seq);
+    return k;
+  }
+  std::string OpicHashKey(uint64_t hash) const {
+    std::string k = prefix;
+    k.push_back('H');
+    PutU64(&k, hash);
+    return k;
+  }
+  std::string TierKey(char kind, int32_t tier) const {
+    std::string k = prefix;
+    k.push_back(kind);
+    PutTier(&k, tier);
+    return k;
+  }
+  std::string TierEntryKey(int32_t tier, uint64_t seq) const {
+    std::string k = TierKey('T', tier);
+    PutU64(&k, seq);
+    return k;
+  }
+  void LoadTierCounts() {
+    if (tier_counts_loaded) return;
+    const std::string p = prefix + "C";
+    std::unique_ptr<rocksdb::Iterator> it(store->db->NewIterator(rocksdb::ReadOptions(), cf(kTiers)));
+    for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+      const std::string_view k(it->key().data(), it->key().size());
+      if (k.size() != p.size() + 4 || it->value().size() != 8) {
+        if (read_error.ok()) read_error = Corrupt("tier count", k);
+        continue;
+      }
+      tier_counts[ReadTier(k.substr(p.size()))] = ReadU64(std::string_view(it->value().data(), 8));
+    }
+    NoteRead(it->status(), "reading tier counts");
+    tier_counts_loaded = true;
+  }
+  void NoteRead(const rocksdb::Status& s, const char* what) {
+    if (!s.ok() && !s.IsNotFound() && read_error.ok()) read_error = FromRocks(s, what);
+  }
+};
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,116 @@
+// ShardWriter as the search index's journal: its four column families,
+// snapshots for searches and direct writes (queue_store.h, index/search_index.h).
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "queueserver/store/queue_store.h"
+#include "queueserver/store/queue_store_db.h"
+#include "queueserver/store/shard_writer_impl.h"
+
+namespace crawl::queueserver {
+
+void ShardWriter::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
+  impl_->Put(IndexCf(family), impl_->Key(key), value);
+}
+
+Status ShardWriter::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
+  auto s = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(IndexCf(family)),
+                                          impl_->Key(key), value);
+  if (s.IsNotFound()) return Status::NotFound("no index record");
+  return FromRocks(s, std::string("reading ") + kCfNames[IndexCf(family)]);
+}
+
+Status ShardWriter::ScanIndex(IndexFamily family, const std::string& prefix,
+                              const std::function<bool(std::string_view, std::string_view)>& visit) {
+  rocksdb::ColumnFamilyHandle* cf = impl_->cf(IndexCf(family));
+  const std::string p = impl_->Key(prefix);
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->batch.NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+  const size_t n = impl_->prefix.size();
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+    const rocksdb::Slice k = it->key();
+    const rocksdb::Slice v = it->value();
+    if (!visit(std::string_view(k.data() + n, k.size() - n), std::string_view(v.data(), v.size()))) break;
+  }
+  return FromRocks(it->status(), std::string("reading ") + kCfNames[IndexCf(family)]);
+}
+
+namespace {
+// Reads the index families at a RocksDB snapshot (released with it), the
+// writer's pending index writes at the time laid over it.
+class StoreIndexSnapshot final : public IndexSnapshot {
+ public:
+  StoreIndexSnapshot(rocksdb::DB* db, std::vector<rocksdb::ColumnFamilyHandle*> cfs, std::string prefix,
+                     std::map<std::pair<int, std::string>, std::optional<std::string>> overlay)
+      : db_(db), snapshot_(db->GetSnapshot()), cfs_(std::move(cfs)), prefix_(std::move(prefix)),
+        overlay_(std::move(overlay)) {}
+  ~StoreIndexSnapshot() override { db_->ReleaseSnapshot(snapshot_); }
+  StoreIndexSnapshot(const StoreIndexSnapshot&) = delete;
+  StoreIndexSnapshot& operator=(const StoreIndexSnapshot&) = delete;
+
+  Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const override {
+    if (!overlay_.empty()) {
+      auto it = overlay_.find({static_cast<int>(family), key});
+      if (it != overlay_.end()) {
+        if (!it->second) return Status::NotFound("no index record");
+        *value = *it->second;
+        return Status::Ok();
+      }
+    }
+    rocksdb::ReadOptions ro;
+    ro.snapshot = snapshot_;
+    auto s = db_->Get(ro, cfs_[static_cast<int>(family)], prefix_ + key, value);
+    if (s.IsNotFound()) return Status::NotFound("no index record");
+    return FromRocks(s, "reading the index");
+  }
+
+ private:
+  rocksdb::DB* db_;
+  const rocksdb::Snapshot* snapshot_;
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs_;  // by IndexFamily
+  std::string prefix_;
+  std::map<std::pair<int, std::string>, std::optional<std::string>> overlay_;
+};
+}  // namespace
+
+std::shared_ptr<const IndexSnapshot> ShardWriter::SnapshotIndex() {
+  constexpr IndexFamily kFamilies[] = {IndexFamily::kDocs, IndexFamily::kDocMap, IndexFamily::kPostings,
+                                       IndexFamily::kTerms};
+  std::vector<rocksdb::ColumnFamilyHandle*> cfs;
+  std::map<std::pair<int, std::string>, std::optional<std::string>> overlay;
+  const bool pending = impl_->batch.GetWriteBatch()->Count() > 0;
+  for (IndexFamily f : kFamilies) {
+    cfs.push_back(impl_->cf(IndexCf(f)));
+    if (!pending) continue;
+    std::unique_ptr<rocksdb::WBWIIterator> it(impl_->batch.NewIterator(cfs.back()));
+    const size_t n = impl_->prefix.size();
+    for (it->Seek(impl_->prefix); it->Valid(); it->Next()) {
+      const rocksdb::WriteEntry e = it->Entry();
+      if (!e.key.starts_with(impl_->prefix)) break;
+      std::string key(e.key.data() + n, e.key.size() - n);
+      if (e.type == rocksdb::kPutRecord) {
+        overlay[{static_cast<int>(f), std::move(key)}] = e.value.ToString();
+      } else if (e.type == rocksdb::kDeleteRecord || e.type == rocksdb::kSingleDeleteRecord) {
+        overlay[{static_cast<int>(f), std::move(key)}] = std::nullopt;
+      }
+    }
+  }
+  return std::make_shared<StoreIndexSnapshot>(impl_->store->db.get(), std::move(cfs), impl_->prefix,
+                                              std::move(overlay));
+}
+
+Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
+                                  const std::string& erase_from, const std::string& erase_to) {
+  if (impl_->store->fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
+  rocksdb::WriteBatch batch;
+  for (const Put& p : puts) (void)batch.Put(impl_->cf(IndexCf(p.family)), impl_->Key(p.key), p.value);
+  if (!erase_from.empty())
+    (void)batch.DeleteRange(impl_->cf(IndexCf(erase_family)), impl_->Key(erase_from), impl_->Key(erase_to));
+  return FromRocks(impl_->store->db->Write(impl_->store->write_options, &batch), "queue store index write");
+}
+
+}  // namespace crawl::queueserver

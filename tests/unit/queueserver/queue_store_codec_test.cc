@@ -1,0 +1,172 @@
+// Queue store codecs (queueserver/store/queue_store_codec.h): key encodings
+// sort as the store needs, records come back as written, records of older
+// stores still decode, and damaged records are refused.
+#include "queueserver/store/queue_store_codec.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/robots.h"
+
+namespace qs = crawl::queueserver;
+namespace codec = crawl::queueserver::store_internal;
+
+namespace {
+
+qs::FrontierEntry SampleEntry() {
+  qs::FrontierEntry e;
+  e.url = "http://a.test/page";
+  e.referrer = "http://a.test/";
+  e.depth = 3;
+  e.weight = 7;
+  e.tier = -2;
+  e.cash = 0.125;
+  e.retries = 1;
+  e.kind = qs::UrlKind::kPage;
+  return e;
+}
+
+bool SameEntry(const qs::FrontierEntry& a, const qs::FrontierEntry& b) {
+  return a.url == b.url && a.referrer == b.referrer && a.depth == b.depth && a.weight == b.weight &&
+         a.tier == b.tier && a.cash == b.cash && a.retries == b.retries && a.kind == b.kind;
+}
+
+}  // namespace
+
+TEST_CASE("store codec: numbers are big-endian, so keys sort as the numbers", "[unit]") {
+  std::string a, b;
+  codec::PutU64(&a, 255);
+  codec::PutU64(&b, 256);
+  CHECK(a == std::string("\0\0\0\0\0\0\0\xff", 8));
+  CHECK(a < b);
+  CHECK(codec::ReadU64(b) == 256);
+  codec::Reader short_input(std::string_view(a).substr(0, 7));
+  uint64_t v = 0;
+  CHECK_FALSE(short_input.U64(&v));
+}
+
+TEST_CASE("store codec: a string is read back whole, a cut one is refused", "[unit]") {
+  std::string out;
+  codec::PutStr(&out, "origin");
+  codec::PutU32(&out, 9);
+  codec::Reader r(out);
+  std::string s;
+  uint32_t n = 0;
+  REQUIRE(r.Str(&s));
+  CHECK(s == "origin");
+  REQUIRE(r.U32(&n));
+  CHECK(n == 9);
+  CHECK(r.done());
+  codec::Reader cut(std::string_view(out).substr(0, 6));
+  CHECK_FALSE(cut.Str(&s));
+}
+
+TEST_CASE("store codec: descending sort keys put the highest value first and come back exactly", "[unit]") {
+  const std::vector<double> values = {std::numeric_limits<double>::infinity(), 1e9, 2.5, 1, 0.25, 0, -0.5, -3,
+                                      -std::numeric_limits<double>::infinity()};
+  std::vector<std::string> keys;
+  for (double d : values) {
+    std::string k;
+    codec::PutU64(&k, codec::DescendingBits(d));
+    keys.push_back(k);
+    CHECK(codec::FromDescendingBits(codec::DescendingBits(d)) == d);
+  }
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+}
+
+TEST_CASE("store codec: tier numbers sort as signed integers", "[unit]") {
+  std::vector<std::string> keys;
+  for (int32_t tier : {std::numeric_limits<int32_t>::min(), -5, -1, 0, 1, 40, std::numeric_limits<int32_t>::max()}) {
+    std::string k;
+    codec::PutTier(&k, tier);
+    CHECK(codec::ReadTier(k) == tier);
+    keys.push_back(k);
+  }
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+}
+
+TEST_CASE("store codec: a frontier entry comes back as written, with or without its length", "[unit]") {
+  qs::FrontierEntry e = SampleEntry();
+  qs::FrontierEntry back;
+  REQUIRE(codec::DecodeEntry(codec::EncodeEntry(e), &back));
+  CHECK(SameEntry(back, e));
+  e.kind = qs::UrlKind::kRobots;
+  REQUIRE(codec::DecodeEntry(codec::EncodeEntry(e), &back));
+  CHECK(back.kind == qs::UrlKind::kRobots);
+
+  std::string sized, expected;
+  codec::AppendSizedEntry(&sized, e);
+  codec::PutStr(&expected, codec::EncodeEntry(e));
+  CHECK(sized == expected);
+}
+
+TEST_CASE("store codec: an entry of an older store (no order data) decodes, a damaged one does not", "[unit]") {
+  std::string old;
+  codec::PutStr(&old, "http://old.test/");
+  codec::PutStr(&old, "");
+  codec::PutU32(&old, 2);
+  old.push_back('P');
+  qs::FrontierEntry back;
+  REQUIRE(codec::DecodeEntry(old, &back));
+  CHECK(back.url == "http://old.test/");
+  CHECK(back.depth == 2);
+  CHECK(back.weight == 0);
+  CHECK(back.tier == 0);
+
+  const std::string full = codec::EncodeEntry(SampleEntry());
+  CHECK_FALSE(codec::DecodeEntry("", &back));
+  CHECK_FALSE(codec::DecodeEntry(full.substr(0, full.size() - 5) + "P", &back));
+  CHECK_FALSE(codec::DecodeEntry(full.substr(0, full.size() - 1) + "xxP", &back));
+}
+
+TEST_CASE("store codec: CLD statistics, leases and origins come back as written", "[unit]") {
+  const qs::CldStats cld{.seen = 12, .wseen = 3.5, .win = 0.75};
+  qs::CldStats cld_back;
+  REQUIRE(codec::DecodeCld(codec::EncodeCld(cld), &cld_back));
+  CHECK(cld_back == cld);
+  CHECK_FALSE(codec::DecodeCld(codec::EncodeCld(cld) + "x", &cld_back));
+
+  qs::LeaseRecord lease;
+  lease.fetcher_id = "fetcher-1";
+  lease.deadline_ms = 1234567;
+  lease.origins = {"http://a.test", "https://b.test:8443"};
+  qs::LeaseRecord lease_back;
+  REQUIRE(codec::DecodeLease(codec::EncodeLease(lease), &lease_back));
+  CHECK(lease_back.fetcher_id == lease.fetcher_id);
+  CHECK(lease_back.deadline_ms == lease.deadline_ms);
+  CHECK(lease_back.origins == lease.origins);
+
+  qs::OriginRecord origin;
+  origin.robots = qs::RobotsState::kKnown;
+  origin.rules = crawl::robots::Parse("User-agent: *\nDisallow: /private\n", "crawler");
+  origin.robots_failures = 2;
+  origin.robots_retry_at_ms = 99;
+  origin.retry_pending = true;
+  origin.failures = 3;
+  origin.backoff_until_ms = 5000;
+  origin.parked = true;
+  origin.error_delayed = true;
+  qs::OriginRecord origin_back;
+  REQUIRE(codec::DecodeOrigin(codec::EncodeOrigin(origin), &origin_back));
+  CHECK(origin_back == origin);
+}
+
+TEST_CASE("store codec: an origin of an older store (no host back-off) decodes without it", "[unit]") {
+  qs::OriginRecord origin;
+  origin.robots = qs::RobotsState::kFetching;
+  origin.failures = 4;
+  origin.backoff_until_ms = 77;
+  const std::string full = codec::EncodeOrigin(origin);
+  // The back-off fields are the last 4 + 8 + 4 bytes.
+  const std::string old = full.substr(0, full.size() - 16);
+  qs::OriginRecord back;
+  REQUIRE(codec::DecodeOrigin(old, &back));
+  CHECK(back.robots == qs::RobotsState::kFetching);
+  CHECK(back.failures == 0);
+  CHECK(back.backoff_until_ms == 0);
+  CHECK_FALSE(codec::DecodeOrigin(full.substr(0, full.size() - 3), &back));
+}
