@@ -7,8 +7,8 @@
 // arrival number); a group or subgroup scores the sum of its members'.
 // Groups are ordered by score (ties: earliest member first), subgroups
 // likewise inside their group, members by arrival inside their subgroup.
-// Doc rank of the document at place i of n = DocRank(n - 1 - i)
-// (search_scoring.h). Pure.
+// Doc rank of the document at place i of n = DocRank(n - 1 - i + the
+// documents of the later partitions) (search_scoring.h). Pure.
 #pragma once
 
 #include <cstdint>

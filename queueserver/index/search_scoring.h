@@ -10,8 +10,9 @@
 
 namespace crawl::queueserver {
 
-// Doc rank of a document with `docs_after` documents after it in its
-// partition's doc map (DESIGN.md 7: log10(number of documents after)). The
+// Doc rank of a document with `docs_after` documents after it: later in its
+// partition's doc map, plus every document of the later partitions
+// (DESIGN.md 7 and Yioop's DOC_RANK: log10(number of documents after)). The
 // last document (0 after) gets 0 rather than -infinity.
 [[nodiscard]] double DocRank(uint64_t docs_after);
 

@@ -172,11 +172,15 @@ Status SearchWalk::WalkPass(size_t c, int pass, const std::vector<uint64_t>& ids
 
 Status SearchWalk::OpenWalks(const std::vector<uint64_t>& ids, std::vector<PartitionWalk>* walks) const {
   walks->reserve(p_.parts.size());
+  // Documents after each partition's last: the later partitions' sizes.
+  std::vector<uint64_t> later(p_.parts.size(), 0);
+  for (size_t pi = p_.parts.size(); pi-- > 1;) later[pi - 1] = later[pi] + p_.parts[pi].docs;
   for (uint32_t pi = 0; pi < p_.parts.size(); ++pi) {
     if (p_.parts[pi].docs == 0) continue;
     PartitionWalk& w = walks->emplace_back();
     w.part = pi;
     w.size = p_.parts[pi].docs;
+    w.later_docs = later[pi];
     bool all = true;
     for (uint64_t id : ids) {
       std::string& list = w.lists.emplace_back();
@@ -284,6 +288,11 @@ bool SearchWalk::AnyCorrupt(const PartitionWalk& w) {
   return std::any_of(w.readers.begin(), w.readers.end(), [](const BlockedReader& r) { return r.corrupt(); });
 }
 
-double SearchWalk::RankOf(const PartitionWalk& w) { return DocRank(uint64_t{w.size} - 1 - w.place); }
+// Yioop's DOC_RANK: log10 of the documents after this one, in its own
+// partition and in every later one, so a document keeps its lead over all
+// that arrived after it, not only over its own partition's.
+double SearchWalk::RankOf(const PartitionWalk& w) {
+  return DocRank(uint64_t{w.size} - 1 - w.place + w.later_docs);
+}
 
 }  // namespace crawl::queueserver

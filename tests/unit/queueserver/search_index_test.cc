@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -297,6 +298,37 @@ TEST_CASE("a linked page ranks above an unlinked one (group score)", "[unit]") {
   // 4 + 3 + 2 + 1 = 10, so y's page is first in the doc map.
   CHECK(out.hits[0].url == "http://a.test/y");
   CHECK(out.hits[0].doc_rank > out.hits[1].doc_rank);
+}
+
+// Yioop's DOC_RANK is log10 of the documents after a document, counting
+// the later partitions as well as later places in its own: with partitions
+// of 2, the first page keeps its lead over all four that came after it.
+TEST_CASE("doc rank counts the documents of later partitions too", "[unit]") {
+  IndexOptions o;
+  o.partition_docs = 2;
+  SearchIndex index(o, nullptr);
+  for (int i = 1; i <= 5; ++i) {
+    const std::string n = std::to_string(i);
+    REQUIRE(index.AddPage(Page("http://a.test/" + n, "Page " + n, "zebra crossing number " + n)));
+  }
+  REQUIRE(index.MergeClosed().ok());
+  REQUIRE(index.partitions() == 3);
+  crawl::text::Stemmer en("en");
+  auto q = ParseQuery("zebra", en);
+  REQUIRE(q.ok());
+  crawl::ManualClock clock;
+  SearchOutcome out = *index.Search(*q, {}, clock, en);
+  REQUIRE(out.hits.size() == 5);
+  std::map<std::string, double> rank;
+  for (const auto& h : out.hits) rank[h.url] = h.doc_rank;
+  // Partition 0 holds /1 and /2, partition 1 /3 and /4, the active one /5.
+  CHECK(rank["http://a.test/1"] == Approx(std::log10(1.0 + 3)));
+  CHECK(rank["http://a.test/2"] == Approx(std::log10(0.0 + 3)));
+  CHECK(rank["http://a.test/3"] == Approx(std::log10(1.0 + 1)));
+  CHECK(rank["http://a.test/4"] == Approx(0.0));
+  CHECK(rank["http://a.test/5"] == Approx(0.0));
+  // The walk meets them in arrival order: n = 2 takes the first two pages.
+  CHECK(Urls(index, "zebra", 2) == std::vector<std::string>{"http://a.test/1", "http://a.test/2"});
 }
 
 TEST_CASE("partitions close at the setting and stay searchable", "[unit]") {
