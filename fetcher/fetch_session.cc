@@ -213,6 +213,7 @@ void FetchSession::StartRequest() {
   }
   StartResult();
   retried_ = false;
+  without_range_ = false;
   auto parts = url::Split(urls_[index_]);
   if (!parts.ok()) return Fail(kBadUrl, parts.status().message(), /*keep_connection=*/true);
   Origin origin{parts->scheme, parts->host, parts->port};
@@ -246,7 +247,7 @@ void FetchSession::Write(bool reused) {
   request_.target(target_);
   request_.set(http::field::host, host_header_);
   request_.set(http::field::user_agent, options_.user_agent);
-  if (options_.page_range_bytes > 0) {
+  if (options_.page_range_bytes > 0 && !without_range_) {
     request_.set(http::field::range, "bytes=0-" + std::to_string(options_.page_range_bytes - 1));
   }
   request_.set(http::field::accept_encoding, "gzip, deflate");
@@ -396,10 +397,32 @@ void FetchSession::OnMessageDone() {
   }
   parser_.reset();
   if (!keep_alive) CloseConnection();
+  if (ShouldAskWithoutRange()) return AskWithoutRange(keep_alive);
   const uint64_t cap = options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
   DecodeBody(std::move(raw_), cap, result_);
   raw_.clear();
   Report();
+}
+
+// 416 Range Not Satisfiable to `bytes=0-N`: the document is empty, or the
+// server does not take that range. Asked once more without Range, the page
+// is kept (the body cap still holds) instead of being lost as a failure.
+bool FetchSession::ShouldAskWithoutRange() const {
+  return result_.status == 416 && options_.page_range_bytes > 0 && !without_range_;
+}
+
+void FetchSession::AskWithoutRange(bool keep_alive) {
+  without_range_ = true;
+  // A fresh result for the same request: its start, and the bytes already
+  // read for the 416, carry over.
+  FetchResult next;
+  next.url = std::move(result_.url);
+  next.start_unix_us = result_.start_unix_us;
+  next.wire_bytes = result_.wire_bytes;
+  result_ = std::move(next);
+  raw_.clear();
+  if (keep_alive && HasConnection()) return Write(/*reused=*/true);
+  Connect();
 }
 
 }  // namespace crawl::fetcher

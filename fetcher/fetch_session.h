@@ -148,6 +148,8 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void ReadBody();
   void OnBody(beast::error_code ec, size_t bytes);
   void OnMessageDone();
+  [[nodiscard]] bool ShouldAskWithoutRange() const;
+  void AskWithoutRange(bool keep_alive);
 
   // ---- connection ----
 
@@ -212,6 +214,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   std::string host_header_;
   bool reused_ = false;
   bool retried_ = false;
+  bool without_range_ = false;  // this URL is asked again without Range (after a 416)
   int interim_responses_ = 0;
   http::request<http::empty_body> request_;
   std::optional<http::response_parser<http::buffer_body>> parser_;

@@ -257,6 +257,41 @@ TEST_CASE("a 206 answer is reported as such and marked truncated when the docume
   CHECK(results[0].truncated);
 }
 
+// RFC 9110 15.5.17: a 416 to `bytes=0-N` means the server would not serve
+// that range (an empty document, or a server that refuses ranges). The page
+// is asked for once more without Range and kept, not lost as a failure.
+TEST_CASE("a 416 is asked again once without Range and the page kept", "[unit]") {
+  TestServer server([](const Request& request) -> Reply {
+    if (request[http::field::range].empty()) return {Response(200, "whole page " + std::string(request.target()))};
+    return {Response(416, "", "Content-Range: bytes */0\r\n", "Range Not Satisfiable")};
+  });
+  FetcherOptions options = TestOptions();
+  options.page_range_bytes = 1000;
+  auto results = FetchAll(options, {server.base() + "/a", server.base() + "/b"});
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].status == 200);
+  CHECK(results[0].body == "whole page /a");
+  CHECK_FALSE(results[0].truncated);
+  CHECK(results[1].status == 200);
+  CHECK(results[1].body == "whole page /b");
+  const auto seen = server.requests();
+  REQUIRE(seen.size() == 4);
+  CHECK(seen[0].range == "bytes=0-999");
+  CHECK(seen[1].range.empty());
+  CHECK(seen[2].range == "bytes=0-999");  // the next URL asks with Range again
+  CHECK(seen[3].range.empty());
+  CHECK(server.connections() == 1);  // the keep-alive connection carries the second ask
+}
+
+TEST_CASE("a 416 without Range too is reported, asked twice at most", "[unit]") {
+  TestServer server([](const Request&) -> Reply {
+    return {Response(416, "", "", "Range Not Satisfiable"), /*close=*/true};
+  });
+  auto results = FetchAll(TestOptions(), {server.base() + "/a"});
+  CHECK(results[0].status == 416);
+  CHECK(server.requests().size() == 2);
+}
+
 TEST_CASE("interim 1xx responses are skipped", "[unit]") {
   TestServer server([](const Request& request) -> Reply {
     return {"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
