@@ -31,7 +31,11 @@ struct QueueServerMetrics {
   prometheus::Gauge& urls_seen =
       metrics::GaugeFamily("crawl_queueserver_urls_seen", "Distinct URLs seen (active crawl)").Add({});
   uint64_t expired_seen = 0;
-  std::set<int32_t> tiers_shown;
+  // Tier 0 is exported from the start (0: nothing queued yet), so the
+  // dashboard's per-tier panel has its series before the first stats fill.
+  std::set<int32_t> tiers_shown{0};
+
+  QueueServerMetrics() { frontier.Add({{"tier", "0"}}).Set(0); }
 
   void Batch(const char* rpc, const grpc::Status& s, bool duplicate) {
     const char* result = !s.ok() ? "error" : duplicate ? "duplicate" : "applied";
@@ -44,11 +48,16 @@ struct QueueServerMetrics {
       frontier.Add({{"tier", std::to_string(t.tier())}}).Set(static_cast<double>(t.urls()));
       now.insert(t.tier());
     }
-    for (int32_t old : tiers_shown)
-      if (!now.count(old)) frontier.Add({{"tier", std::to_string(old)}}).Set(0);
+    ZeroTiersBut(now);
     tiers_shown.insert(now.begin(), now.end());
     if (leases_expired > expired_seen) expired.Increment(static_cast<double>(leases_expired - expired_seen));
     expired_seen = leases_expired;
+  }
+  // The crawl ended: nothing is queued any more.
+  void CrawlEnded() { ZeroTiersBut({}); }
+  void ZeroTiersBut(const std::set<int32_t>& now) {
+    for (int32_t old : tiers_shown)
+      if (!now.count(old)) frontier.Add({{"tier", std::to_string(old)}}).Set(0);
   }
 };
 
@@ -70,6 +79,7 @@ prometheus::Gauge& IndexDocumentsGauge() {
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
     : id_(std::move(id)), clock_(clock), store_(store) {
   (void)IndexDocumentsGauge();  // registered from the start, for dashboards
+  (void)Metrics();
 }
 
 Status QueueServerServiceImpl::LoadStoredCrawls() {
@@ -245,7 +255,10 @@ grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext* ctx, const v1::S
   if (CrawlShard* shard = ShardFor(req->crawl_id())) {
     if (req->crawl_id() != 0 && req->limit_pages()) shard->SetPageCap(req->page_cap());
     shard->FillStats(resp->mutable_stats());
-    if (!shard->ended()) Metrics().FromStats(resp->stats(), shard->frontier_counters().leases_expired);
+    if (!shard->ended())
+      Metrics().FromStats(resp->stats(), shard->frontier_counters().leases_expired);
+    else
+      Metrics().CrawlEnded();
   }
   return grpc::Status::OK;
 }
