@@ -18,11 +18,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <random>
 #include <thread>
 #include <string>
@@ -67,12 +72,73 @@ double Percentile(std::vector<double> v, double p) {
   return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1))];
 }
 
+// Positional arguments: DOCS TOKENS VOCABULARY DIR (each optional).
+struct BenchArgs {
+  uint64_t docs = 200'000;
+  uint32_t tokens = 150;
+  uint32_t vocabulary = 50'000;
+  std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+};
+
+constexpr const char* kUsage = "usage: search_bench [DOCS=200000] [TOKENS=150] [VOCABULARY=50000] [DIR=$TMPDIR]\n";
+
+// A positive whole number, or nullopt with a message on stderr.
+std::optional<uint64_t> PositiveNumber(const char* name, const char* text, uint64_t max) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (*text == '\0' || *text == '-' || *end != '\0' || errno != 0 || v == 0 || v > max) {
+    std::fprintf(stderr, "search_bench: %s must be a whole number from 1 to %llu, got '%s'\n%s", name,
+                 static_cast<unsigned long long>(max), text, kUsage);
+    return std::nullopt;
+  }
+  return v;
+}
+
+// Returns nullopt (after printing usage or an error) when main should exit.
+std::optional<BenchArgs> ParseArgs(int argc, char** argv, int& exit_code) {
+  BenchArgs a;
+  exit_code = 2;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
+      std::fputs(kUsage, stdout);
+      exit_code = 0;
+      return std::nullopt;
+    }
+  }
+  if (argc > 5) {
+    std::fprintf(stderr, "search_bench: at most 4 arguments\n%s", kUsage);
+    return std::nullopt;
+  }
+  const uint64_t u32 = std::numeric_limits<uint32_t>::max();
+  if (argc > 1) {
+    auto v = PositiveNumber("DOCS", argv[1], std::numeric_limits<uint64_t>::max());
+    if (!v) return std::nullopt;
+    a.docs = *v;
+  }
+  if (argc > 2) {
+    auto v = PositiveNumber("TOKENS", argv[2], u32);
+    if (!v) return std::nullopt;
+    a.tokens = static_cast<uint32_t>(*v);
+  }
+  if (argc > 3) {
+    auto v = PositiveNumber("VOCABULARY", argv[3], u32);
+    if (!v) return std::nullopt;
+    a.vocabulary = static_cast<uint32_t>(*v);
+  }
+  if (argc > 4) a.dir = argv[4];
+  return a;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t docs = argc > 1 ? std::stoull(argv[1]) : 200'000;
-  const uint32_t tokens = argc > 2 ? static_cast<uint32_t>(std::stoul(argv[2])) : 150;
-  const uint32_t vocabulary = argc > 3 ? static_cast<uint32_t>(std::stoul(argv[3])) : 50'000;
+  int exit_code = 0;
+  const auto args = ParseArgs(argc, argv, exit_code);
+  if (!args) return exit_code;
+  const uint64_t docs = args->docs;
+  const uint32_t tokens = args->tokens;
+  const uint32_t vocabulary = args->vocabulary;
   std::mt19937_64 rng(42);
   // Zipf(1) over ranks 1..V by inverse CDF on a table.
   std::vector<double> cdf(vocabulary);
@@ -90,7 +156,7 @@ int main(int argc, char** argv) {
     return w;
   };
 
-  const std::string parent = argc > 4 ? argv[4] : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+  const std::string& parent = args->dir;
   const std::string dir = parent + "/search_bench." + std::to_string(getpid());
   auto store = QueueStore::Open(dir, {});
   if (!store.ok()) {
