@@ -541,6 +541,11 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
   });
   if (ok) {
     counters_.batches_shipped++;
+    // Shipped while the process stops: say so, results landing after a
+    // crawl was declared done are traced to this line.
+    if (stop_)
+      spdlog::info("stopping: shipped {} records of schedule {} batch {}{} to {}", req.records_size(), schedule_id,
+                   sequence, final ? " (final)" : "", info.queue_servers(static_cast<int>(server_index)).id());
   } else {
     counters_.batches_dropped++;
   }
