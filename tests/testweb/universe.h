@@ -95,10 +95,10 @@
 // Link spam (the "spam" preset; UniverseOptions spam_clds, farm_cld_hosts,
 // deep_sites). The structures host budgeting is meant to resist, after IRLbot
 // (Lee, Leonard, Wang, Loguinov, "IRLbot: Scaling to 6 Billion Pages and
-// Beyond", WWW 2008 and ACM TWEB 3(3) 2009): per its abstract, BFS order and
-// per-host limits "cannot effectively cope with ... highly-branching spam,
-// legitimate multi-million-page blog sites, and infinite loops created by
-// server-side scripts"; its answer is budgets per pay-level domain (PLD, our
+// Beyond", WWW 2008 and ACM TWEB 3(3) 2009): its abstract names highly
+// branching spam, legitimate sites of millions of pages and endless loops of
+// server-side scripts as what BFS order and fixed per-host limits cannot
+// cope with; its answer is budgets per pay-level domain (PLD, our
 // CLD) grown from the PLD's in-degree from other PLDs (STAR), since a
 // spammer makes host names for free but pays for every PLD.
 //   (a) spam CLDs     www.spam<k>.test, k < spam_clds, one CLD each: IRLbot's
@@ -113,8 +113,8 @@
 //                     Truth kind "farm" (as the misbehaving preset's farm).
 //   (c) deep sites    hosts seed_hosts .. seed_hosts+deep_sites-1: a few
 //                     high-quality hosts with deep sites (IRLbot's
-//                     "legitimate multi-million-page" sites that a budget
-//                     must not starve): deep_share_permille of the pages in
+//                     legitimate sites of millions of pages, which a
+//                     budget must not starve): deep_share_permille of the pages in
 //                     all, tree fan-out 2 (depth ~log2 of the size), and
 //                     deep_link_permille of every cross-host link, so many
 //                     CLDs link them. Truth kind "normal".
@@ -122,7 +122,7 @@
 // pages form an endless tree of fan-out kSpamFanout: page i (0 is "/") at
 // level L is /s<L>/p<i>.html; it links its kSpamFanout children on its own
 // host, kSpamCrossLinks pages of level L+1 (or roots) of other hosts of its
-// structure, and its own "/". Levels run to kSpamMaxLevel (about 10^18
+// structure, and its own "/". Levels run to kSpamMaxLevel (about 10^17
 // pages per host: unbounded for a crawler). Normal pages reach the spam by
 // one link to a spam root on spam_link_permille of them (comment spam).
 // The ground truth cuts the spam at level kSpamTruthLevels, as it cuts

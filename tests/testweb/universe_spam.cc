@@ -106,7 +106,7 @@ std::vector<Link> Universe::SpamLinks(uint32_t host, uint64_t page) const {
   if (page != 0) add({host, 0});
   if (level >= kSpamMaxLevel) return links;
   // Itself: every child, so the host's pages never end (IRLbot's
-  // "highly-branching spam" made by server-side scripts).
+  // highly branching spam made by server-side scripts).
   for (uint64_t c = page * kSpamFanout + 1; c <= page * kSpamFanout + kSpamFanout; ++c) add({host, c});
   // Each other: pages one level down, or the roots, of other hosts of the
   // structure; for spam CLDs these are the links from other CLDs that
