@@ -176,10 +176,20 @@ TEST_CASE("deep sites hold the preset's share, are deeper and have more cross-ho
     deepest_other = std::max(deepest_other, depth(h));
     in_other = std::max(in_other, in_links[h]);
   }
+  uint64_t cross = 0, to_deep = 0;
+  for (uint32_t h = 0; h < 40; ++h) {
+    cross += in_links[h];
+    if (u.IsDeepSite(h)) to_deep += in_links[h];
+  }
   for (uint32_t h : {3U, 4U, 5U}) {
     CHECK(depth(h) > deepest_other);
     CHECK(in_links[h] > in_other);
   }
+  // Their page share alone (preferential attachment) would give them ~45%
+  // of the cross-host links; deep_link_permille adds a quarter of the rest.
+  const double deep_share = static_cast<double>(to_deep) / static_cast<double>(cross);
+  CHECK(deep_share > 0.52);
+  CHECK(deep_share < 0.66);
 }
 
 TEST_CASE("the ground truth labels spam CLD pages spam and farm pages farm, cut at the truth's level", "[unit]") {
