@@ -212,7 +212,8 @@ std::optional<uint32_t> Universe::HostIndex(std::string_view name) const {
   const size_t end = rest.find('.');
   if (end == std::string_view::npos) return std::nullopt;
   const auto n = ParseIndex(rest.substr(0, end));
-  if (!n || *n + offset >= hosts_.size() || *n + offset >= std::min(first_farm_, first_spam_)) return std::nullopt;
+  if (!n || *n + offset >= hosts_.size() || *n + offset >= std::min(first_farm_, first_spam_))
+    return std::nullopt;
   const auto index = static_cast<uint32_t>(*n + offset);
   if (HostName(index) != name) return std::nullopt;
   return index;

@@ -228,7 +228,8 @@ struct Served {
 // One URL of the ground truth, in breadth-first order.
 struct WalkedUrl {
   std::string url;
-  std::string_view kind;              // normal farm spam trap duplicate disallowed error redirect non-html hostile
+  std::string_view kind;              // normal farm spam trap duplicate disallowed error redirect
+                                      // non-html hostile
   uint32_t depth = 0;                 // link hops from the nearest seed
   bool allowed = true;                // robots let a crawler obeying "*" fetch it
   std::vector<std::string> outlinks;  // followable, each once, page order; empty if disallowed
@@ -332,9 +333,15 @@ class Universe {
   // The misbehaving preset's link farm (farm<j>.spam.test).
   [[nodiscard]] bool IsFarmHost(uint32_t host) const { return host >= first_farm_ && host < first_spam_; }
   // Link spam (see "Link spam"): (a), (b), either, (c).
-  [[nodiscard]] bool IsSpamCldHost(uint32_t host) const { return host >= first_spam_ && host < first_cld_farm_; }
-  [[nodiscard]] bool IsCldFarmHost(uint32_t host) const { return host >= first_cld_farm_ && host < HostCount(); }
-  [[nodiscard]] bool IsDynamicSpamHost(uint32_t host) const { return host >= first_spam_ && host < HostCount(); }
+  [[nodiscard]] bool IsSpamCldHost(uint32_t host) const {
+    return host >= first_spam_ && host < first_cld_farm_;
+  }
+  [[nodiscard]] bool IsCldFarmHost(uint32_t host) const {
+    return host >= first_cld_farm_ && host < HostCount();
+  }
+  [[nodiscard]] bool IsDynamicSpamHost(uint32_t host) const {
+    return host >= first_spam_ && host < HostCount();
+  }
   [[nodiscard]] bool IsDeepSite(uint32_t host) const {
     return host >= options_.seed_hosts && host - options_.seed_hosts < options_.deep_sites;
   }

@@ -128,12 +128,13 @@ Status ValidateSpam(const UniverseOptions& o) {
                                    std::to_string(o.hosts) + " (the spam preset needs at least 9 hosts)");
   const uint64_t normal = o.hosts - spam_hosts;
   if (o.pages < normal)
-    return Status::InvalidArgument("pages (" + std::to_string(o.pages) + ") must be at least the normal hosts (" +
-                                   std::to_string(normal) + ")");
+    return Status::InvalidArgument("pages (" + std::to_string(o.pages) +
+                                   ") must be at least the normal hosts (" + std::to_string(normal) + ")");
   if (o.deep_sites > 0 && o.seed_hosts + uint64_t{o.deep_sites} >= normal)
     return Status::InvalidArgument("deep sites (" + std::to_string(o.deep_sites) + ") after the " +
                                    std::to_string(o.seed_hosts) + " seed hosts need more than " +
-                                   std::to_string(normal) + " normal hosts (the spam preset needs at least 9 hosts)");
+                                   std::to_string(normal) +
+                                   " normal hosts (the spam preset needs at least 9 hosts)");
   for (uint32_t p : {o.spam_link_permille, o.deep_share_permille, o.deep_link_permille}) {
     if (p > 1000) return Status::InvalidArgument("a per-mille knob exceeds 1000");
   }

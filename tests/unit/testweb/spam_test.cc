@@ -71,7 +71,8 @@ TEST_CASE("the spam preset lays out spam CLDs, a one-CLD farm and deep sites by 
   CHECK_FALSE(u.HostHas(45, Misbehaviour::kTraps));  // 45 % 7 == 3, but a spam CLD
 }
 
-TEST_CASE("spam pages are endless: children on the own host, links to other hosts of the structure", "[unit]") {
+TEST_CASE("spam pages are endless: children on the own host, links to other hosts of the structure",
+          "[unit]") {
   const Universe u = MakeSpam();
   for (uint32_t h : {40U, 44U, 50U, 57U}) {
     const bool cld = u.IsSpamCldHost(h);
@@ -148,7 +149,8 @@ TEST_CASE("normal pages link into the spam at the preset's rate, spam roots only
   CHECK(to_cld < entries * 2 / 3);
 }
 
-TEST_CASE("deep sites hold the preset's share, are deeper and have more cross-host in-links than any other", "[unit]") {
+TEST_CASE("deep sites hold the preset's share, are deeper and have more cross-host in-links than any other",
+          "[unit]") {
   const Universe u = MakeSpam();
   uint64_t deep_pages = 0;
   std::map<uint32_t, uint64_t> in_links;  // from other hosts
@@ -192,7 +194,8 @@ TEST_CASE("deep sites hold the preset's share, are deeper and have more cross-ho
   CHECK(deep_share < 0.66);
 }
 
-TEST_CASE("the ground truth labels spam CLD pages spam and farm pages farm, cut at the truth's level", "[unit]") {
+TEST_CASE("the ground truth labels spam CLD pages spam and farm pages farm, cut at the truth's level",
+          "[unit]") {
   const Universe u = MakeSpam();
   std::map<std::string, uint64_t> kinds;
   std::map<std::string, double> rank;
