@@ -5,7 +5,7 @@
 and plots under docs/img/, stamped with the machine and the date.
 
   bench_report.py --results DIR --docs DOCS_DIR --readme README.md
-DIR holds order_quality/ (table.md, order_quality.png, runs.tsv),
+DIR holds order_quality/ (table.md, PRESET/order_quality.png, PRESET/runs.tsv),
 throughput/throughput.tsv and scaling/throughput.tsv; any may be missing.
 """
 import argparse
@@ -135,9 +135,15 @@ def main():
         parts += ["### Crawl-order quality (`tests/bench/order_quality.sh`)", "", open(os.path.join(oq, "table.md")).read().strip(), ""]
         if os.path.exists(os.path.join(oq, "unavailable.txt")):
             parts += [open(os.path.join(oq, "unavailable.txt")).read().strip(), ""]
-        if os.path.exists(os.path.join(oq, "order_quality.png")):
-            shutil.copy(os.path.join(oq, "order_quality.png"), os.path.join(img, "order_quality.png"))
-            parts += ["![PageRank captured per order](img/order_quality.png)", ""]
+        # One plot per preset (PRESET/order_quality.png); misbehaving keeps
+        # the name the docs have always used.
+        for preset in sorted(os.listdir(oq)):
+            png = os.path.join(oq, preset, "order_quality.png")
+            if not os.path.exists(png):
+                continue
+            name = "order_quality.png" if preset == "misbehaving" else f"order_quality_{preset}.png"
+            shutil.copy(png, os.path.join(img, name))
+            parts += [f"![PageRank captured per order, {preset} preset](img/{name})", ""]
     rows = read_tsv(os.path.join(res, "throughput", "throughput.tsv"))
     summary = []
     if rows:

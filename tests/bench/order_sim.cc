@@ -344,6 +344,11 @@ Figures Measure(const Truth& truth, const std::vector<std::string>& fetched, con
   auto classify = [&](const std::string& u) -> std::string {
     auto k = truth.kind.find(u);
     if (k != truth.kind.end()) return k->second;
+    // Past the truth's cuts: traps by path, the spam preset's hosts by name.
+    static const std::regex spam_host("^https?://www\\.spam[0-9]+\\.test/");
+    static const std::regex farm_host("^https?://h[0-9]+\\.linkfarm\\.test/");
+    if (std::regex_search(u, spam_host)) return "spam";
+    if (std::regex_search(u, farm_host)) return "farm";
     return std::regex_search(u, trap_path) ? "trap" : "unknown";
   };
   Figures f;
@@ -358,9 +363,9 @@ Figures Measure(const Truth& truth, const std::vector<std::string>& fetched, con
     const std::string c = classify(fetched[i]);
     if (i < k25) {
       ++n25;
-      if (c == "farm" || c == "trap") ++ft;
+      if (c == "farm" || c == "trap" || c == "spam") ++ft;  // spam: the spam preset's CLDs
     }
-    farm += c == "farm";
+    farm += c == "farm" || c == "spam";
     trap += c == "trap";
     dup += c == "duplicate";
   }

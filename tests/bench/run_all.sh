@@ -2,7 +2,7 @@
 # Runs the field benchmarks of issue 9 (run by hand, never in CI) and writes
 # their tables into docs/BENCHMARKS.md (between the "run_all" markers) and
 # their plots under docs/img/, stamped with the machine and the date:
-#   1. tests/bench/order_quality.sh   (crawl-order quality, misbehaving preset)
+#   1. tests/bench/order_quality.sh   (crawl-order quality, misbehaving and spam presets)
 #   2. tests/bench/crawl_throughput.sh (us against wget2 and crawlee)
 #   3. crawl_throughput on testweb with 4 queue servers and 4 fetchers
 #      (the scaling check of docs/SCALING.md)

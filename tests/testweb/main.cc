@@ -1,6 +1,6 @@
 // testweb: serves, exports and lists the synthetic web (DESIGN.md section 10).
 //
-//   testweb serve  --seed S --hosts H --pages P [--preset clean|misbehaving|bench|hostile]
+//   testweb serve  --seed S --hosts H --pages P [--preset clean|misbehaving|bench|hostile|spam]
 //                  [--enable NAMES] [--disable NAMES] --hosts-file F
 //                  [--port PORT] [--access-log FILE] [--bind-base 127.20.0.0]
 //                  [--threads N] [--page-kb K]
@@ -70,6 +70,14 @@ std::string PresetsAndSwitchesHelp() {
                (slowloris .. huge-robots, one per host, i%10==1..8) plus traps;
                8 KiB median pages, corpus text. Truth kind "hostile" marks
                their URLs. What tests/integration/crawl_hostile_test.sh crawls.
+  spam         Link spam host budgeting must resist (IRLbot, WWW 2008/TWEB 2009),
+               hosts/6 each: www.spam<k>.test (one CLD each, linking each other
+               and themselves, endless /s<L>/p<i>.html pages; truth kind spam)
+               and h<j>.linkfarm.test (many hosts on ONE CLD, the same endless
+               pages; kind farm), the last hosts; 3 deep high-quality sites
+               (hosts 3-5: 45% of the pages, fan-out 2, a quarter of the
+               cross-host links); 3% of normal pages link a spam root; traps
+               on; 8 KiB median pages, corpus text.
 
 Switches (--enable/--disable NAME[,NAME...] or all; host i misbehaves when
 i % period == phase, the same hosts for every seed; farm hosts do not):
@@ -130,7 +138,7 @@ void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
   cmd->add_option("--preset", o.preset,
                   "Preset: clean (nothing misbehaves, 4 KiB pages), misbehaving (every switch on, 20 KiB "
                   "pages), bench (clean at 20 KiB pages, fast text), hostile (hostile hosts among normal "
-                  "ones); see the list below")
+                  "ones), spam (link spam: spam CLDs, a one-CLD farm, deep sites); see the list below")
       ->capture_default_str();
   cmd->add_option("--enable", flags.enable, "Switch misbehaviours on (comma-separated, or 'all'; list below)")
       ->delimiter(',');
@@ -345,7 +353,7 @@ int Main(int argc, char** argv) {
                   "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
   exp->add_option("--truth", truth_path,
                   "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
-                  "normal, farm, trap, duplicate, disallowed, error, redirect, non-html (files and "
+                  "normal, farm, spam (spam preset: spam CLDs), trap, duplicate, disallowed, error, redirect, non-html (files and "
                   "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
 
   std::string log_path;

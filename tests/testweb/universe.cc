@@ -117,25 +117,38 @@ Result<Universe> Universe::Create(const UniverseOptions& options) {
                     {"/files/1.pdf$", "/calendar/2026/"},
                     1.0}}),
   };
-  if (options.Has(Misbehaviour::kLinkFarm) && options.hosts >= 5) {
-    u.first_farm_ = static_cast<uint32_t>(options.hosts - std::max<uint64_t>(2, options.hosts / 10));
+  // Normal hosts first (the link farm at their end), then the link spam.
+  const uint64_t spam_hosts = uint64_t{options.spam_clds} + options.farm_cld_hosts;
+  const uint64_t normal = options.hosts - spam_hosts;
+  if (spam_hosts > 0) {
+    u.first_spam_ = static_cast<uint32_t>(normal);
+    u.first_cld_farm_ = static_cast<uint32_t>(normal + options.spam_clds);
   }
-  const auto sizes = ZipfPartition(options.pages, options.hosts, options.host_size_exponent);
+  if (options.Has(Misbehaviour::kLinkFarm) && normal >= 5) {
+    u.first_farm_ = static_cast<uint32_t>(normal - std::max<uint64_t>(2, normal / 10));
+  }
+  const auto sizes = HostSizes(options, normal);
   u.hosts_.resize(options.hosts);
   uint64_t first = 0;
   for (uint64_t i = 0; i < options.hosts; ++i) {
     Host& h = u.hosts_[i];
     Rng rng(Hash(options.seed, i, kSaltHost));
-    h.pages = sizes[i];
+    const bool spam = i >= normal;
+    // A spam host's pages: the endless tree up to kSpamMaxLevel (universe.h).
+    h.pages = spam ? SpamPageSpace() : sizes[i];
     h.first = first;
-    first += h.pages;
+    if (!spam) first += h.pages;
     h.fanout = static_cast<uint32_t>(rng.Between(3, 10));
+    if (spam) h.fanout = static_cast<uint32_t>(kSpamFanout);
+    if (u.IsDeepSite(static_cast<uint32_t>(i))) h.fanout = 2;
     const uint64_t depth_roll = rng.Below(100);
     h.dir_depth = depth_roll < 10 ? 0 : depth_roll < 40 ? 1 : depth_roll < 75 ? 2 : depth_roll < 95 ? 3 : 4;
     h.prefix = rng.Below(100) < 60 ? 0 : static_cast<uint32_t>(1 + rng.Below(std::size(kPathPrefixes) - 1));
     const uint64_t robots_roll = rng.Below(100);
     h.robots = robots_roll < 75 ? kRobotsPrivate : robots_roll < 90 ? kRobotsAllowAll : kRobotsNamedBot;
     if (u.HostHas(static_cast<uint32_t>(i), Misbehaviour::kRobotsRules)) h.robots = kRobotsRich;
+    if (spam) h.robots = kRobotsAllowAll;
+    if (spam || u.IsDeepSite(static_cast<uint32_t>(i))) h.dir_depth = 4;
     const uint64_t topics = rng.Between(2, 4);
     for (uint64_t t = 0; t < topics; ++t)
       h.topics.push_back(static_cast<uint32_t>(rng.Below(Vocabulary::TopicCount())));
@@ -144,6 +157,7 @@ Result<Universe> Universe::Create(const UniverseOptions& options) {
 }
 
 std::string Universe::HostName(uint32_t host) const {
+  if (auto spam = SpamHostName(host)) return *std::move(spam);
   if (IsFarmHost(host)) {
     return std::string(kFarmPrefix) + std::to_string(host - first_farm_) + std::string(kFarmSuffix);
   }
@@ -169,11 +183,14 @@ std::string Universe::HostName(uint32_t host) const {
 }
 
 std::optional<uint32_t> Universe::HostIndex(std::string_view name) const {
+  if (first_spam_ != UINT32_MAX) {
+    if (auto spam = SpamHostIndex(name)) return spam;
+  }
   if (first_farm_ != UINT32_MAX && name.size() > kFarmPrefix.size() + kFarmSuffix.size() &&
       name.starts_with(kFarmPrefix) && name.ends_with(kFarmSuffix)) {
     const auto j =
         ParseIndex(name.substr(kFarmPrefix.size(), name.size() - kFarmPrefix.size() - kFarmSuffix.size()));
-    if (!j || *j >= hosts_.size() - first_farm_) return std::nullopt;
+    if (!j || *j >= FarmEnd() - first_farm_) return std::nullopt;
     return static_cast<uint32_t>(first_farm_ + *j);
   }
   // "<label>.site<N>.<suffix>": the index follows from the label and N;
@@ -195,7 +212,8 @@ std::optional<uint32_t> Universe::HostIndex(std::string_view name) const {
   const size_t end = rest.find('.');
   if (end == std::string_view::npos) return std::nullopt;
   const auto n = ParseIndex(rest.substr(0, end));
-  if (!n || *n + offset >= hosts_.size() || *n + offset >= first_farm_) return std::nullopt;
+  if (!n || *n + offset >= hosts_.size() || *n + offset >= std::min(first_farm_, first_spam_))
+    return std::nullopt;
   const auto index = static_cast<uint32_t>(*n + offset);
   if (HostName(index) != name) return std::nullopt;
   return index;
@@ -216,6 +234,7 @@ bool Universe::IsPrivate(uint32_t host, uint64_t page) const {
 
 std::string Universe::PagePath(uint32_t host, uint64_t page) const {
   if (page == 0) return "/";
+  if (IsDynamicSpamHost(host)) return SpamPagePath(page);
   const Host& h = hosts_[host];
   // Ancestors of `page` below the root, deepest first: chain[0] == page.
   uint64_t chain[64];
@@ -244,6 +263,7 @@ std::string Universe::PageUrl(uint32_t host, uint64_t page) const {
 std::optional<uint64_t> Universe::LookupPath(uint32_t host, std::string_view path) const {
   if (host >= hosts_.size()) return std::nullopt;
   if (path == "/") return 0;
+  if (IsDynamicSpamHost(host)) return LookupSpamPath(path);
   const size_t slash = path.rfind('/');
   if (slash == std::string_view::npos) return std::nullopt;
   std::string_view file = path.substr(slash + 1);
@@ -297,6 +317,7 @@ std::string Universe::MakeHref(uint32_t from_host, const std::string& from_path,
 }
 
 std::vector<Link> Universe::Links(uint32_t host, uint64_t page) const {
+  if (IsDynamicSpamHost(host)) return SpamLinks(host, page);
   const Host& h = hosts_[host];
   Rng rng(Hash(options_.seed, host, page, kSaltLinks));
   const std::string from_path = PagePath(host, page);
@@ -330,17 +351,21 @@ std::vector<Link> Universe::Links(uint32_t host, uint64_t page) const {
       // Preferential attachment: a uniform page of the whole web picks its
       // host with probability proportional to host size.
       to.host = HostOfGlobal(rng.Below(options_.pages));
+      // Deep sites draw a further share of cross-host links (no draw, and
+      // so the same links as before, when there are none).
+      if (auto deep = DrawDeepSite(rng)) to.host = *deep;
     }
     // The link farm links only itself, and the rest of the web never links
     // it by chance (its few in-links are special links of some roots).
     if (IsFarmHost(host)) {
-      to.host = first_farm_ + static_cast<uint32_t>(rng.Below(hosts_.size() - first_farm_));
+      to.host = first_farm_ + static_cast<uint32_t>(rng.Below(FarmEnd() - first_farm_));
     } else if (IsFarmHost(to.host)) {
       to.host = host;
     }
     to.page = LowBiased(rng, hosts_[to.host].pages);
     add(to, false, rng.PerMille(options_.nofollow_permille));
   }
+  if (auto spam = SpamEntryLink(host, page)) links.push_back(*std::move(spam));
   if (options_.misbehaviours != 0) AppendSpecialLinks(host, page, links);
   return links;
 }
@@ -525,7 +550,8 @@ std::vector<std::string> Universe::Seeds() const {
 
 void Universe::ExportTo(
     const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>& sink) const {
-  if (options_.misbehaviours != 0) return ExportMisbehavingTo(sink);
+  // The spam's pages are endless: only the walk cuts them.
+  if (options_.misbehaviours != 0 || first_spam_ != UINT32_MAX) return ExportMisbehavingTo(sink);
   std::vector<bool> seen(options_.pages, false);
   std::deque<PageRef> queue;
   auto visit = [&](PageRef p) {

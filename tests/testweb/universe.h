@@ -92,6 +92,43 @@
 // fetch them); /chain/ is cut at kTrapDepth hops and the hrefs made of bad
 // bytes are left out (how a crawler repairs them is its business).
 //
+// Link spam (the "spam" preset; UniverseOptions spam_clds, farm_cld_hosts,
+// deep_sites). The structures host budgeting is meant to resist, after IRLbot
+// (Lee, Leonard, Wang, Loguinov, "IRLbot: Scaling to 6 Billion Pages and
+// Beyond", WWW 2008 and ACM TWEB 3(3) 2009): its abstract names highly
+// branching spam, legitimate sites of millions of pages and endless loops of
+// server-side scripts as what BFS order and fixed per-host limits cannot
+// cope with; its answer is budgets per pay-level domain (PLD, our
+// CLD) grown from the PLD's in-degree from other PLDs (STAR), since a
+// spammer makes host names for free but pays for every PLD.
+//   (a) spam CLDs     www.spam<k>.test, k < spam_clds, one CLD each: IRLbot's
+//                     spam PLDs, which link to each other (to raise their
+//                     in-degree from other PLDs, what STAR counts) and to
+//                     themselves, with unbounded dynamically generated pages.
+//                     Truth kind "spam".
+//   (b) one-CLD farm  h<j>.linkfarm.test, j < farm_cld_hosts: a link farm
+//                     on ONE CLD with many hosts (IRLbot's case for budgets
+//                     per PLD, not per host: the host names cost nothing).
+//                     Dynamic pages as (a), linking only the farm's hosts.
+//                     Truth kind "farm" (as the misbehaving preset's farm).
+//   (c) deep sites    hosts seed_hosts .. seed_hosts+deep_sites-1: a few
+//                     high-quality hosts with deep sites (IRLbot's
+//                     legitimate sites of millions of pages, which a
+//                     budget must not starve): deep_share_permille of the pages in
+//                     all, tree fan-out 2 (depth ~log2 of the size), and
+//                     deep_link_permille of every cross-host link, so many
+//                     CLDs link them. Truth kind "normal".
+// The spam hosts (a) and (b) are the last hosts, (a) before (b). Their
+// pages form an endless tree of fan-out kSpamFanout: page i (0 is "/") at
+// level L is /s<L>/p<i>.html; it links its kSpamFanout children on its own
+// host, kSpamCrossLinks pages of level L+1 (or roots) of other hosts of its
+// structure, and its own "/". Levels run to kSpamMaxLevel (about 10^17
+// pages per host: unbounded for a crawler). Normal pages reach the spam by
+// one link to a spam root on spam_link_permille of them (comment spam).
+// The ground truth cuts the spam at level kSpamTruthLevels, as it cuts
+// traps; a crawler that goes further fetches URLs the truth does not list
+// (tests/bench/order_quality.py classifies them by host name).
+//
 // Ground truth (Walk): breadth-first from the seeds over followable links,
 // robots ignored for listing but disallowed URLs not expanded; the first
 // time the walk meets a host with a sitemap, the sitemap URL follows (one
@@ -103,6 +140,7 @@
 // Thread-safety: all methods are const and safe to call concurrently.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -190,7 +228,8 @@ struct Served {
 // One URL of the ground truth, in breadth-first order.
 struct WalkedUrl {
   std::string url;
-  std::string_view kind;              // normal farm trap duplicate disallowed error redirect non-html
+  std::string_view kind;              // normal farm spam trap duplicate disallowed error redirect
+                                      // non-html hostile
   uint32_t depth = 0;                 // link hops from the nearest seed
   bool allowed = true;                // robots let a crawler obeying "*" fetch it
   std::vector<std::string> outlinks;  // followable, each once, page order; empty if disallowed
@@ -199,6 +238,18 @@ struct WalkedUrl {
 // Trap cuts of the ground truth (see above).
 inline constexpr int kTrapMonths = 24;
 inline constexpr uint64_t kTrapDepth = 20;
+// Link spam (see "Link spam"): tree fan-out, links to other hosts of the
+// structure per page, the deepest level served, the truth's cut.
+inline constexpr uint64_t kSpamFanout = 5;
+inline constexpr uint64_t kSpamCrossLinks = 3;
+inline constexpr uint64_t kSpamMaxLevel = 24;
+inline constexpr uint64_t kSpamTruthLevels = 2;
+// Pages of a spam host: the tree's nodes of levels 0..kSpamMaxLevel.
+inline constexpr uint64_t SpamPageSpace() {
+  uint64_t total = 0, level = 1;
+  for (uint64_t l = 0; l <= kSpamMaxLevel; ++l, level *= kSpamFanout) total += level;
+  return total;
+}
 // Pages per sitemap file.
 inline constexpr uint64_t kSitemapPages = 50;
 // Hostile hosts: links of /flood.html, size of a huge robots.txt and where
@@ -279,7 +330,23 @@ class Universe {
 
   // Whether `host` shows misbehaviour `m` (see "Misbehaving hosts").
   [[nodiscard]] bool HostHas(uint32_t host, Misbehaviour m) const;
-  [[nodiscard]] bool IsFarmHost(uint32_t host) const { return host >= first_farm_; }
+  // The misbehaving preset's link farm (farm<j>.spam.test).
+  [[nodiscard]] bool IsFarmHost(uint32_t host) const { return host >= first_farm_ && host < first_spam_; }
+  // Link spam (see "Link spam"): (a), (b), either, (c).
+  [[nodiscard]] bool IsSpamCldHost(uint32_t host) const {
+    return host >= first_spam_ && host < first_cld_farm_;
+  }
+  [[nodiscard]] bool IsCldFarmHost(uint32_t host) const {
+    return host >= first_cld_farm_ && host < HostCount();
+  }
+  [[nodiscard]] bool IsDynamicSpamHost(uint32_t host) const {
+    return host >= first_spam_ && host < HostCount();
+  }
+  [[nodiscard]] bool IsDeepSite(uint32_t host) const {
+    return host >= options_.seed_hosts && host - options_.seed_hosts < options_.deep_sites;
+  }
+  // The link level of a page of a spam host (0 for "/").
+  [[nodiscard]] static uint64_t SpamLevel(uint64_t page);
 
   // What a request target (path and query) of `host` is. In "clean" only
   // pages and kNotFound exist.
@@ -335,10 +402,24 @@ class Universe {
   [[nodiscard]] Served ServeHostile(uint32_t host, const Resource& r) const;
   [[nodiscard]] std::vector<std::string> HostileLinks(uint32_t host, const Resource& r) const;
   [[nodiscard]] std::string HugeRobotsTxt(uint32_t host) const;
+  // Link spam (universe_spam.cc).
+  [[nodiscard]] std::vector<Link> SpamLinks(uint32_t host, uint64_t page) const;
+  [[nodiscard]] std::string SpamPagePath(uint64_t page) const;
+  [[nodiscard]] std::optional<uint64_t> LookupSpamPath(std::string_view path) const;
+  [[nodiscard]] std::optional<std::string> SpamHostName(uint32_t host) const;
+  [[nodiscard]] std::optional<uint32_t> SpamHostIndex(std::string_view name) const;
+  // The link from a normal page into the spam, if the page carries one.
+  [[nodiscard]] std::optional<Link> SpamEntryLink(uint32_t host, uint64_t page) const;
+  // A deep site drawn for a cross-host link, if the draw picks one.
+  [[nodiscard]] std::optional<uint32_t> DrawDeepSite(Rng& rng) const;
+  // Host sizes: Zipf over the normal hosts, the deep sites' share apart.
+  [[nodiscard]] static std::vector<uint64_t> HostSizes(const UniverseOptions& options, uint64_t normal_hosts);
   void ExportMisbehavingTo(
       const std::function<void(const std::string&, const std::vector<std::string>&)>& sink) const;
 
   [[nodiscard]] bool IsPrivate(uint32_t host, uint64_t page) const;
+  // One past the misbehaving preset's farm hosts.
+  [[nodiscard]] uint32_t FarmEnd() const { return std::min<uint32_t>(first_spam_, HostCount()); }
   [[nodiscard]] uint32_t HostOfGlobal(uint64_t global) const;
   [[nodiscard]] std::string MakeHref(uint32_t from_host, const std::string& from_path, PageRef to,
                                      const std::string& to_path, Rng& rng) const;
@@ -361,7 +442,9 @@ class Universe {
     std::vector<uint32_t> starts;
   };
   std::shared_ptr<const Corpus> corpus_;
-  uint32_t first_farm_ = UINT32_MAX;              // hosts at or above it are the link farm
+  uint32_t first_farm_ = UINT32_MAX;              // hosts from it to first_spam_ are the link farm
+  uint32_t first_spam_ = UINT32_MAX;              // link spam: spam CLDs from here ...
+  uint32_t first_cld_farm_ = UINT32_MAX;          // ... the one-CLD farm from here to the end
 };
 
 }  // namespace crawl::testweb

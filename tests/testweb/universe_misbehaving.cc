@@ -101,7 +101,7 @@ std::string SimpleHtml(std::string_view title, std::string_view body) {
 }  // namespace
 
 bool Universe::HostHas(uint32_t host, Misbehaviour m) const {
-  if (!options_.Has(m) || IsFarmHost(host)) return false;
+  if (!options_.Has(m) || IsFarmHost(host) || IsDynamicSpamHost(host)) return false;
   const Pattern p = kPatterns[static_cast<size_t>(m)];
   if (m == Misbehaviour::kLinkFarm && first_farm_ == UINT32_MAX) return false;
   return host % p.period == p.phase;
@@ -495,6 +495,8 @@ std::vector<std::string> Universe::ResourceLinks(uint32_t host, const Resource& 
     case Resource::Type::kPage:
     case Resource::Type::kDuplicate:
       for (Link& l : Links(host, r.page)) {
+        // The endless spam is cut at kSpamTruthLevels, as traps are.
+        if (IsDynamicSpamHost(l.target.host) && SpamLevel(l.target.page) > kSpamTruthLevels) continue;
         if (!l.nofollow) out.push_back(std::move(l.url));
       }
       break;
@@ -556,7 +558,7 @@ void Universe::Walk(const std::function<void(const WalkedUrl&)>& sink) const {
     if (host) r = Resolve(*host, parts->target);
     switch (r.type) {
       case Resource::Type::kPage:
-        w.kind = host && IsFarmHost(*host) ? "farm" : "normal";
+        w.kind = IsFarmHost(*host) || IsCldFarmHost(*host) ? "farm" : IsSpamCldHost(*host) ? "spam" : "normal";
         break;
       case Resource::Type::kBigPage:
         w.kind = "normal";

@@ -1,6 +1,7 @@
 // Presets and validation of UniverseOptions; see universe_options.h.
 #include "tests/testweb/universe_options.h"
 
+#include <algorithm>
 #include <iterator>
 
 namespace crawl::testweb {
@@ -62,7 +63,29 @@ Status SetMisbehaviours(uint32_t& mask, std::string_view list, bool on) {
   return Status::Ok();
 }
 
-std::vector<std::string> PresetNames() { return {"clean", "misbehaving", "bench", "hostile"}; }
+std::vector<std::string> PresetNames() { return {"clean", "misbehaving", "bench", "hostile", "spam"}; }
+
+namespace {
+
+// The "spam" preset (universe.h "Link spam"): a sixth of the hosts are
+// spam CLDs, a sixth the hosts of the one-CLD farm, three (one on a small
+// web) are deep sites holding 45% of the pages and drawing a quarter of the
+// cross-host links; 3% of the normal pages carry a link into the spam (the
+// comment and guestbook spam through which crawlers meet it).
+void ApplySpamPreset(UniverseOptions& options) {
+  options.misbehaviours = Bit(Misbehaviour::kTraps);
+  options.page_kb = 8;
+  options.corpus_text = true;
+  const auto sixth = static_cast<uint32_t>(std::min<uint64_t>(options.hosts / 6, kMaxHosts));
+  options.spam_clds = std::max<uint32_t>(2, sixth);
+  options.farm_cld_hosts = std::max<uint32_t>(2, sixth);
+  options.spam_link_permille = 30;
+  options.deep_sites = options.hosts >= 20 ? 3 : 1;
+  options.deep_share_permille = 450;
+  options.deep_link_permille = 250;
+}
+
+}  // namespace
 
 Status ApplyPreset(UniverseOptions& options) {
   if (options.preset == "clean") {
@@ -81,6 +104,10 @@ Status ApplyPreset(UniverseOptions& options) {
     options.corpus_text = true;
     return Status::Ok();
   }
+  if (options.preset == "spam") {
+    ApplySpamPreset(options);
+    return Status::Ok();
+  }
   if (options.preset == "bench") {
     options.page_kb = 20;
     options.corpus_text = true;
@@ -90,6 +117,33 @@ Status ApplyPreset(UniverseOptions& options) {
   for (const auto& name : PresetNames()) known += (known.empty() ? "" : ", ") + name;
   return Status::InvalidArgument("unknown preset '" + options.preset + "' (known: " + known + ")");
 }
+
+namespace {
+
+Status ValidateSpam(const UniverseOptions& o) {
+  const uint64_t spam_hosts = uint64_t{o.spam_clds} + o.farm_cld_hosts;
+  if (spam_hosts >= o.hosts)
+    return Status::InvalidArgument("spam CLDs (" + std::to_string(o.spam_clds) + ") and farm hosts (" +
+                                   std::to_string(o.farm_cld_hosts) + ") leave no normal host of " +
+                                   std::to_string(o.hosts) + " (the spam preset needs at least 9 hosts)");
+  const uint64_t normal = o.hosts - spam_hosts;
+  if (o.pages < normal)
+    return Status::InvalidArgument("pages (" + std::to_string(o.pages) +
+                                   ") must be at least the normal hosts (" + std::to_string(normal) + ")");
+  if (o.deep_sites > 0 && o.seed_hosts + uint64_t{o.deep_sites} >= normal)
+    return Status::InvalidArgument("deep sites (" + std::to_string(o.deep_sites) + ") after the " +
+                                   std::to_string(o.seed_hosts) + " seed hosts need more than " +
+                                   std::to_string(normal) +
+                                   " normal hosts (the spam preset needs at least 9 hosts)");
+  for (uint32_t p : {o.spam_link_permille, o.deep_share_permille, o.deep_link_permille}) {
+    if (p > 1000) return Status::InvalidArgument("a per-mille knob exceeds 1000");
+  }
+  if (o.deep_sites > 0 && o.pages * o.deep_share_permille / 1000 < o.deep_sites)
+    return Status::InvalidArgument("the deep sites' share of pages gives them no page each");
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status Validate(const UniverseOptions& o) {
   if (o.hosts == 0) return Status::InvalidArgument("hosts must be at least 1");
@@ -110,6 +164,7 @@ Status Validate(const UniverseOptions& o) {
   if (o.seed_hosts == 0) return Status::InvalidArgument("seed_hosts must be at least 1");
   if ((o.misbehaviours & ~kAllMisbehaviours) != 0)
     return Status::InvalidArgument("unknown misbehaviour bits");
+  if (Status s = ValidateSpam(o); !s.ok()) return s;
   if (o.vocabulary_size == 0) return Status::InvalidArgument("vocabulary_size must be at least 1");
   return Status::Ok();
 }

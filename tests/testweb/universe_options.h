@@ -85,6 +85,15 @@ struct UniverseOptions {
   bool corpus_text = false;
   uint32_t misbehaviours = 0;          // bits: 1 << Misbehaviour; 0 in "clean"
 
+  // Link-spam structures (universe.h "Link spam"; all 0 except in "spam").
+  // The spam hosts are the last spam_clds + farm_cld_hosts of `hosts`.
+  uint32_t spam_clds = 0;            // IRLbot spam CLDs: www.spam<k>.test, one CLD each
+  uint32_t farm_cld_hosts = 0;       // hosts of the one-CLD farm: h<j>.linkfarm.test
+  uint32_t spam_link_permille = 0;   // share of normal pages with one link into the spam
+  uint32_t deep_sites = 0;           // high-quality deep sites: hosts seed_hosts..+deep_sites-1
+  uint32_t deep_share_permille = 0;  // share of `pages` the deep sites hold together
+  uint32_t deep_link_permille = 0;   // share of cross-host links that go to a deep site
+
   [[nodiscard]] bool Has(Misbehaviour m) const { return (misbehaviours >> static_cast<uint32_t>(m)) & 1U; }
 };
 
@@ -96,6 +105,11 @@ struct UniverseOptions {
 //                realistic sizes for scale and load benchmarks)
 //   hostile      the hostile switches (slowloris ... huge-robots) and traps on,
 //                among normal hosts; 8 KiB median pages, corpus text
+//   spam         the link-spam structures host budgeting must resist (universe.h
+//                "Link spam": IRLbot spam CLDs, a farm of many hosts on one CLD,
+//                a few high-quality deep sites) and traps; 8 KiB median pages,
+//                corpus text. The structure sizes follow options.hosts, so set
+//                hosts before ApplyPreset.
 [[nodiscard]] std::vector<std::string> PresetNames();
 
 // Sets the shape fields of `options` for `options.preset`.
