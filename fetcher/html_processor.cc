@@ -87,9 +87,15 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
   }
 
   std::vector<std::string_view> anchors;
+  std::vector<bool> onsite;
   anchors.reserve(candidates.size());
-  for (const Candidate& c : candidates) anchors.push_back(c.anchor);
-  const auto ranked = context.pruner.Rank(anchors, options.max_links_after_prune);
+  onsite.reserve(candidates.size());
+  for (const Candidate& c : candidates) {
+    anchors.push_back(c.anchor);
+    onsite.push_back(url::HostOf(c.url) == host);
+  }
+  const auto ranked = LinkPruner::PruneRanked(context.pruner.Rank(anchors, candidates.size()), onsite,
+                                              options.link_pruning, options.max_links_after_prune);
   links->reserve(links->size() + ranked.size());
   for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
     Candidate& c = candidates[ranked[rank].index];
