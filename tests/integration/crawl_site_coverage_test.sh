@@ -89,7 +89,7 @@ t0=$SECONDS
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --include-hosts docs.site.test ${SITE_CRAWL_ARGS:-} > /dev/null
 state=$(wait_crawl_over 300)
 [ "$state" = done ] || fail "crawl ended as $state"
-echo "crawl over in $((SECONDS - t0)) s"
+echo "crawl over in $((SECONDS - t0)) s; urls seen $(status_field urls_seen), pages fetched $(status_field pages_fetched)"
 
 python3 - "$WORK/nginx/access.log" <<'PY'
 import sys
