@@ -59,7 +59,8 @@ class LinkPruner {
   // The links of `ranked` (the whole usefulness order) that `mode` keeps, in
   // that order: kAll the first `max_kept`; kNone all; kOffsite every link
   // whose `onsite[index]` is true (its host is the page's) and the first
-  // `max_kept` of the others. REQUIRES: onsite.size() > every index.
+  // `max_kept` of the others. REQUIRES for kOffsite: onsite.size() > every
+  // index (the other modes do not read it).
   [[nodiscard]] static std::vector<Ranked> PruneRanked(std::vector<Ranked> ranked, const std::vector<bool>& onsite,
                                                        LinkPruning mode, std::size_t max_kept);
 
