@@ -7,14 +7,18 @@ Result<LinkPruning> ParseLinkPruning(std::string_view name) {
   if (name == "all") return LinkPruning::kAll;
   if (name == "offsite") return LinkPruning::kOffsite;
   if (name == "none") return LinkPruning::kNone;
-  return Status::InvalidArgument("unknown link_pruning '" + std::string(name) + "' (auto, all, offsite or none)");
+  return Status::InvalidArgument("unknown link_pruning '" + std::string(name) +
+                                 "' (auto, all, offsite or none)");
 }
 
 std::string_view LinkPruningName(LinkPruning mode) {
   switch (mode) {
-    case LinkPruning::kAll: return "all";
-    case LinkPruning::kOffsite: return "offsite";
-    case LinkPruning::kNone: return "none";
+    case LinkPruning::kAll:
+      return "all";
+    case LinkPruning::kOffsite:
+      return "offsite";
+    case LinkPruning::kNone:
+      return "none";
   }
   return "all";
 }
@@ -29,6 +33,8 @@ uint32_t DefaultMaxLinksPerPage(LinkPruning mode) {
   return mode == LinkPruning::kAll ? kPrunedMaxLinksPerPage : kSiteMaxLinksPerPage;
 }
 
-uint64_t DefaultPageRangeBytes(bool scoped) { return scoped ? kScopedPageRangeBytes : kDefaultPageRangeBytes; }
+uint64_t DefaultPageRangeBytes(bool scoped) {
+  return scoped ? kScopedPageRangeBytes : kDefaultPageRangeBytes;
+}
 
 }  // namespace crawl

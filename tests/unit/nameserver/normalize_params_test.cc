@@ -31,7 +31,8 @@ TEST_CASE("an unscoped crawl prunes every page as Yioop does: 300 links, 50 kept
   CHECK(p.page_range_bytes() == 1'000'000);
 }
 
-TEST_CASE("a crawl scoped by include_hosts prunes no link, takes 100,000 per page, reads 10 MB", "[unit][policy]") {
+TEST_CASE("a crawl scoped by include_hosts prunes no link, takes 100,000 per page, reads 10 MB",
+          "[unit][policy]") {
   for (const char* order : {"bfs", "host_budget", "opic", "structure"}) {
     CAPTURE(order);
     const v1::CrawlParams p = Normalized(Scoped(order));
