@@ -59,6 +59,7 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_index_partition_docs(o.index_partition_docs);
   p->set_max_links_per_page(o.max_links_per_page);
   p->set_max_links_after_prune(o.max_links_after_prune);
+  p->set_link_pruning(o.link_pruning);
   p->set_keep_page_cache(o.cache_pages);
 }
 

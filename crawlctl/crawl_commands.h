@@ -28,6 +28,7 @@ struct StartOptions {
   uint32_t max_depth = 0, min_host_delay_ms = 0;
   std::vector<std::string> include_hosts, exclude_hosts;
   uint32_t max_links_per_page = 0, max_links_after_prune = 0;
+  std::string link_pruning;  // "" or auto, all, offsite, none (issue 22 item 6)
   uint32_t index_partition_docs = 0;
   bool cache_pages = false;
 };

@@ -95,7 +95,9 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
                   "https: accept certificates that do not verify (test hosts); off by default");
   start->add_option("--schedule-size", o.schedule_size, "URLs per schedule (default 5000)");
   start->add_option("--lease-seconds", o.lease_seconds, "Schedule lease (default 300)");
-  start->add_option("--page-range", o.page_range, "Range request size in bytes (default 1000000)");
+  start->add_option("--page-range", o.page_range,
+                    "Range request size in bytes (default 1000000; 10000000 with --include-hosts, to read whole "
+                    "pages as wget2 does)");
   start->add_option("--user-agent", o.user_agent, "User-agent product token (default crawlbot)");
   start->add_option("--max-depth", o.max_depth, "Follow links at most this far from the seeds (0: no limit)");
   start->add_option("--include-hosts", o.include_hosts,
@@ -106,9 +108,16 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--min-host-delay-ms", o.min_host_delay_ms,
                     "Politeness floor: requests to one host at least this far apart (robots Crawl-delay still wins)");
   start->add_option("--max-links-per-page", o.max_links_per_page,
-                    "Links taken from a page before pruning (default 300)");
+                    "Links taken from a page before pruning (default 300 with --link-pruning all, else 100000)");
   start->add_option("--max-links-after-prune", o.max_links_after_prune,
                     "Links a page keeps after pruning by effective terms (default 50; DESIGN.md 6)");
+  start->add_option("--link-pruning", o.link_pruning,
+                    "Which links of a page are pruned to --max-links-after-prune: all (Yioop: every page, which "
+                    "bounds what a web-scale crawl queues), offsite (only links leaving the page's host), none. "
+                    "Default auto: none when --include-hosts scopes the crawl (the scope bounds it, and pruning "
+                    "to 50 found 3,626 of rust-doc's 21,635 pages), offsite for the structure order (it crawls "
+                    "whole sites), else all")
+      ->check(CLI::IsMember({"auto", "all", "offsite", "none"}));
   start->add_flag("--cache-pages", o.cache_pages, "Keep full pages as WARC files on the queue servers");
   start->add_option("--index-partition-docs", o.index_partition_docs,
                     "Documents per search-index partition (default 100000)");

@@ -47,6 +47,9 @@ TEST=(
   python3 curl procps
   # search quality test: a real documentation site served on loopback
   nginx python3-doc
+  # site coverage test (crawl_site_coverage_test.sh): a default scoped crawl
+  # of rust-doc served by nginx finds every page wget2 finds
+  wget2 rust-doc
   # the status page test loads the page in a real browser
   chromium
   # deploy files test: docker-compose config, YAML

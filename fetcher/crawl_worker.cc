@@ -6,6 +6,7 @@
 
 
 #include "common/grpc_util.h"
+#include "common/link_pruning_mode.h"
 #include "common/url.h"
 #include "common/fetch_error.h"
 #include "fetcher/host_groups.h"
@@ -284,6 +285,10 @@ struct CrawlWorker::ScheduleRun {
     ProcessOptions process;
     process.max_links = params.max_links_per_page();
     if (params.max_links_after_prune() > 0) process.max_links_after_prune = params.max_links_after_prune();
+    // The name server stores a valid mode; an unknown one (a newer name
+    // server) prunes as Yioop does.
+    const Result<LinkPruning> pruning = ParseLinkPruning(params.link_pruning());
+    process.link_pruning = pruning.ok() ? *pruning : LinkPruning::kAll;
     if (params.max_description_chars() > 0) process.max_description_chars = params.max_description_chars();
     process.robots_meta_token = params.user_agent();
     return process;

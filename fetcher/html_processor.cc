@@ -25,6 +25,37 @@ struct Candidate {
   const char* source;
 };
 
+// Orders `candidates` by usefulness, prunes them as the crawl says
+// (common/link_pruning_mode.h) and appends the survivors to `links`.
+void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
+              const std::string& host, std::vector<Candidate>& candidates, std::vector<v1::DiscoveredLink>* links) {
+  std::vector<std::string_view> anchors;
+  std::vector<bool> onsite;
+  anchors.reserve(candidates.size());
+  onsite.reserve(candidates.size());
+  for (const Candidate& c : candidates) {
+    anchors.push_back(c.anchor);
+    // Only the offsite mode asks where a link goes.
+    if (options.link_pruning == LinkPruning::kOffsite) onsite.push_back(url::HostOf(c.url) == host);
+  }
+  const auto ranked = LinkPruner::PruneRanked(context.pruner.Rank(anchors, candidates.size()), onsite,
+                                              options.link_pruning, options.max_links_after_prune);
+  links->reserve(links->size() + ranked.size());
+  for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
+    Candidate& c = candidates[ranked[rank].index];
+    v1::DiscoveredLink& l = links->emplace_back();
+    l.set_likely_non_html(LikelyNonHtml(c.url));
+    l.set_url(std::move(c.url));
+    l.set_referrer(std::string(page.url));
+    l.set_depth(page.link_depth);
+    l.set_link_rank(static_cast<uint32_t>(rank));
+    l.set_anchor_text(std::string(c.anchor));
+    l.set_links_on_page(static_cast<uint32_t>(ranked.size()));
+    l.set_source(c.source);
+    l.set_effective_terms(static_cast<float>(ranked[rank].effective_terms));
+  }
+}
+
 }  // namespace
 
 void ProcessHtml(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
@@ -86,24 +117,7 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
     candidates.push_back({std::move(*target), link.anchor_text, link.tag.c_str()});
   }
 
-  std::vector<std::string_view> anchors;
-  anchors.reserve(candidates.size());
-  for (const Candidate& c : candidates) anchors.push_back(c.anchor);
-  const auto ranked = context.pruner.Rank(anchors, options.max_links_after_prune);
-  links->reserve(links->size() + ranked.size());
-  for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
-    Candidate& c = candidates[ranked[rank].index];
-    v1::DiscoveredLink& l = links->emplace_back();
-    l.set_likely_non_html(LikelyNonHtml(c.url));
-    l.set_url(std::move(c.url));
-    l.set_referrer(std::string(page.url));
-    l.set_depth(page.link_depth);
-    l.set_link_rank(static_cast<uint32_t>(rank));
-    l.set_anchor_text(std::string(c.anchor));
-    l.set_links_on_page(static_cast<uint32_t>(ranked.size()));
-    l.set_source(c.source);
-    l.set_effective_terms(static_cast<float>(ranked[rank].effective_terms));
-  }
+  AddLinks(page, options, context, host, candidates, links);
 }
 
 void ProcessPlainText(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,

@@ -67,4 +67,18 @@ std::vector<LinkPruner::Ranked> LinkPruner::Rank(const std::vector<std::string_v
   return ranked;
 }
 
+std::vector<LinkPruner::Ranked> LinkPruner::PruneRanked(std::vector<Ranked> ranked, const std::vector<bool>& onsite,
+                                                        LinkPruning mode, std::size_t max_kept) {
+  switch (mode) {
+    case LinkPruning::kNone: return ranked;
+    case LinkPruning::kAll:
+      if (ranked.size() > max_kept) ranked.resize(max_kept);
+      return ranked;
+    case LinkPruning::kOffsite: break;
+  }
+  std::size_t offsite_kept = 0;
+  std::erase_if(ranked, [&](const Ranked& r) { return !onsite[r.index] && ++offsite_kept > max_kept; });
+  return ranked;
+}
+
 }  // namespace crawl::fetcher

@@ -16,6 +16,10 @@
 // anchor (an image without alt, a frame) has 0 effective terms and sorts
 // last.
 //
+// Which links pruning cuts depends on the crawl (common/link_pruning_mode.h):
+// every page's (Yioop), only the links leaving the page's host, or none;
+// PruneRanked applies the mode to the usefulness order.
+//
 // Not thread-safe (the compressor is reused): one LinkPruner per thread.
 #pragma once
 
@@ -23,6 +27,8 @@
 #include <memory>
 #include <string_view>
 #include <vector>
+
+#include "common/link_pruning_mode.h"
 
 namespace crawl::fetcher {
 
@@ -50,6 +56,13 @@ class LinkPruner {
   // The usefulness order of `anchors` (one per link, in page order), cut to
   // `max_kept`.
   [[nodiscard]] std::vector<Ranked> Rank(const std::vector<std::string_view>& anchors, std::size_t max_kept);
+  // The links of `ranked` (the whole usefulness order) that `mode` keeps, in
+  // that order: kAll the first `max_kept`; kNone all; kOffsite every link
+  // whose `onsite[index]` is true (its host is the page's) and the first
+  // `max_kept` of the others. REQUIRES for kOffsite: onsite.size() > every
+  // index (the other modes do not read it).
+  [[nodiscard]] static std::vector<Ranked> PruneRanked(std::vector<Ranked> ranked, const std::vector<bool>& onsite,
+                                                       LinkPruning mode, std::size_t max_kept);
 
  private:
   struct Deflater;

@@ -19,6 +19,9 @@ struct ProcessOptions {
   // Links kept after pruning by effective terms
   // (CrawlParams.max_links_after_prune; DESIGN.md: 50).
   uint32_t max_links_after_prune = 50;
+  // Which links are pruned to max_links_after_prune (CrawlParams.link_pruning,
+  // resolved by the name server; common/link_pruning_mode.h).
+  LinkPruning link_pruning = LinkPruning::kAll;
   // Description budget in characters (CrawlParams.max_description_chars).
   size_t max_description_chars = 2000;
   // Mini index positions stored per page: about 50,000 words of text (a

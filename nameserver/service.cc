@@ -8,6 +8,7 @@
 #include <google/protobuf/reflection.h>
 
 #include "common/host_glob.h"
+#include "common/link_pruning_mode.h"
 #include "common/process.h"
 #include "common/url.h"
 
@@ -82,7 +83,14 @@ Status NormalizeParams(v1::CrawlParams* p) {
   if (p->schedule_size() == 0) p->set_schedule_size(5000);
   if (p->schedule_size() > 100'000) return Status::InvalidArgument("schedule_size above 100000");
   if (p->lease_seconds() == 0) p->set_lease_seconds(300);
-  if (p->page_range_bytes() == 0) p->set_page_range_bytes(1'000'000);
+  // A crawl scoped to hosts gets the site defaults (common/link_pruning_mode.h).
+  const bool scoped = p->include_hosts_size() > 0;
+  if (p->link_pruning().empty() || p->link_pruning() == "auto")
+    p->set_link_pruning(std::string(LinkPruningName(DefaultLinkPruning(scoped, p->order()))));
+  const Result<LinkPruning> pruning = ParseLinkPruning(p->link_pruning());
+  if (!pruning.ok()) return pruning.status();
+  if (p->max_links_per_page() == 0) p->set_max_links_per_page(DefaultMaxLinksPerPage(*pruning));
+  if (p->page_range_bytes() == 0) p->set_page_range_bytes(DefaultPageRangeBytes(scoped));
   if (p->page_range_bytes() > 100'000'000) return Status::InvalidArgument("page_range_bytes above 100 MB");
   if (p->results_batch_pages() == 0) p->set_results_batch_pages(400);
   if (p->user_agent().empty()) p->set_user_agent("crawlbot");
@@ -91,7 +99,6 @@ Status NormalizeParams(v1::CrawlParams* p) {
     if (!ok) return Status::InvalidArgument("user agent token may hold only letters, '_' and '-'");
   }
   if (p->fetch_timeout_ms() == 0) p->set_fetch_timeout_ms(30'000);
-  if (p->max_links_per_page() == 0) p->set_max_links_per_page(300);
   if (auto s = ValidateHostPatterns({p->include_hosts().begin(), p->include_hosts().end()}, "include_hosts"); !s.ok())
     return s;
   if (auto s = ValidateHostPatterns({p->exclude_hosts().begin(), p->exclude_hosts().end()}, "exclude_hosts"); !s.ok())

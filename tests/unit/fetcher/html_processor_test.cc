@@ -5,6 +5,7 @@
 #include "fetcher/html_processor.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <thread>
@@ -138,6 +139,40 @@ TEST_CASE("html: links pruned to max_links_after_prune by effective terms", "[un
   const auto q = Run(body, "text/html", "http://a.test/dir/page.html", o);
   CHECK(q.links.size() == 10);
   CHECK(q.record.links_found() == 20);
+}
+
+// Issue 22 item 6: a site crawl keeps a page's navigation links.
+TEST_CASE("html: link_pruning none keeps every link, offsite prunes only links leaving the host",
+          "[unit][policy]") {
+  std::string body = "<body>";
+  for (int i = 0; i < 120; ++i) body += "<a href='/n" + std::to_string(i) + "'>next</a>";
+  for (int i = 0; i < 80; ++i) body += "<a href='http://other" + std::to_string(i) + ".test/'>elsewhere</a>";
+  body += "<a href='http://far.test/'>a long and varied description of the target page</a></body>";
+  ProcessOptions o;
+  o.max_links = 1000;
+  o.link_pruning = crawl::LinkPruning::kNone;
+  const auto none = Run(body, "text/html", "http://a.test/dir/page.html", o);
+  REQUIRE(none.links.size() == 201);
+  CHECK(none.links[0].url() == "http://far.test/");  // still in usefulness order
+  CHECK(none.links[0].links_on_page() == 201);
+  CHECK(none.links[200].link_rank() == 200);
+
+  o.link_pruning = crawl::LinkPruning::kOffsite;
+  const auto offsite = Run(body, "text/html", "http://a.test/dir/page.html", o);
+  REQUIRE(offsite.links.size() == 120 + 50);
+  std::size_t onsite = 0;
+  for (const auto& l : offsite.links) onsite += l.url().rfind("http://a.test/", 0) == 0 ? 1 : 0;
+  CHECK(onsite == 120);
+  CHECK(offsite.links[0].url() == "http://far.test/");
+  // The 49 other offsite links kept are the first in page order (ties).
+  auto kept = [&](const std::string& url) {
+    return std::count_if(offsite.links.begin(), offsite.links.end(), [&](const auto& l) { return l.url() == url; });
+  };
+  CHECK(kept("http://other48.test/") == 1);
+  CHECK(kept("http://other49.test/") == 0);
+
+  o.link_pruning = crawl::LinkPruning::kAll;
+  CHECK(Run(body, "text/html", "http://a.test/dir/page.html", o).links.size() == 50);
 }
 
 TEST_CASE("html: robot metas; nofollow drops links, noindex is reported", "[unit]") {

@@ -51,6 +51,38 @@ TEST_CASE("links are ranked by effective terms, ties in page order, and pruned",
   CHECK(two[0].effective_terms >= two[1].effective_terms);
 }
 
+// Which links the mode cuts (issue 22 item 6; common/link_pruning_mode.h).
+TEST_CASE("PruneRanked: all cuts every page, none nothing, offsite only links leaving the host", "[unit][policy]") {
+  LinkPruner p;
+  // Page order: onsite, offsite, onsite, offsite, offsite, onsite.
+  const std::vector<std::string_view> anchors = {"a", "b c d e", "f g", "h i j", "k l m n o p", ""};
+  const std::vector<bool> onsite = {true, false, true, false, false, true};
+  const auto ranked = p.Rank(anchors, anchors.size());
+  REQUIRE(ranked.size() == 6);
+  auto indexes = [](const std::vector<LinkPruner::Ranked>& r) {
+    std::vector<std::size_t> out;
+    for (const auto& one : r) out.push_back(one.index);
+    return out;
+  };
+  const auto all = LinkPruner::PruneRanked(ranked, onsite, crawl::LinkPruning::kAll, 2);
+  CHECK(indexes(all) == std::vector<std::size_t>{ranked[0].index, ranked[1].index});
+  CHECK(indexes(LinkPruner::PruneRanked(ranked, onsite, crawl::LinkPruning::kNone, 2)) == indexes(ranked));
+  // offsite: the three onsite links and the best-ranked offsite one, in
+  // rank order.
+  const auto offsite = LinkPruner::PruneRanked(ranked, onsite, crawl::LinkPruning::kOffsite, 1);
+  REQUIRE(offsite.size() == 4);
+  std::size_t offsite_kept = 0;
+  for (std::size_t i = 0; i < offsite.size(); ++i) {
+    if (!onsite[offsite[i].index]) {
+      ++offsite_kept;
+      CHECK(offsite[i].index == 4);  // "k l m n o p": the most effective terms of the offsite three
+    }
+    if (i > 0) CHECK(offsite[i - 1].effective_terms >= offsite[i].effective_terms);
+  }
+  CHECK(offsite_kept == 1);
+  CHECK(LinkPruner::PruneRanked(ranked, onsite, crawl::LinkPruning::kOffsite, 0).size() == 3);
+}
+
 TEST_CASE("likely non-HTML by path extension", "[unit]") {
   CHECK(LikelyNonHtml("http://a.test/doc.PDF"));
   CHECK(LikelyNonHtml("http://a.test/img/x.jpg?size=2"));
