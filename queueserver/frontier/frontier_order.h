@@ -8,8 +8,9 @@
 //
 // Orders:
 //   bfs          one FIFO (DESIGN.md 5.3);
-//   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (DESIGN.md 5.1),
-//                round-robin over tiers, FIFO inside a tier;
+//   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (DESIGN.md 5.1), one
+//                tier per schedule round-robin, FIFO inside a tier; per-CLD
+//                budgets from WIN (host_budget.h CldBudget);
 //   opic         cash priority queue (DESIGN.md 5.2, queueserver/frontier/opic_order.h);
 //   structure    host_budget across hosts, imbWEM's site frontier inside one
 //                (DESIGN.md 5.4, queueserver/frontier/structure_order.h).
