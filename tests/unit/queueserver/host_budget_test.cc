@@ -214,7 +214,7 @@ TEST_CASE("a CLD queues new URLs while SEEN <= base + per_win * WIN", "[unit][po
   CHECK_FALSE(OverBudget({4, 4.0, 0.0}, CldBudget{false, 3, 2}));
 }
 
-TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from other CLDs raises it",
+TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from other CLDs raises the budget",
           "[unit][policy]") {
   FrontierOptions o = BudgetOptions();
   o.order.budget = CldBudget{true, 3, 1.1};  // one new URL from another CLD (WIN 1/1.1) adds 1
@@ -232,8 +232,9 @@ TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from othe
   // Offered again, a refused URL stays out: it was seen.
   FetchWithLinks(f, "http://b.test/", {Link("http://a.test/3", "http://b.test/")});
   CHECK(order.over_budget() == 2);
-  // A new a.test URL from b.test: SEEN 6, budget 3 + 1.1 x (1/1.1) = 4: over.
-  // Three more from b.test's pages lift the budget to 7 by the third.
+  // New a.test URLs from another CLD's page each add 1 to the budget
+  // (1.1 x 1/1.1) but also 1 to SEEN: SEEN 6..9 against budgets 4..7, so a
+  // CLD that went over stays closed until links from elsewhere outrun it.
   Schedule s = f.Lease("f", 10, 0);
   for (const auto& e : s.entries) f.Report(s.id, Outcome(e.url, 200), 0);
   std::vector<LinkInput> cross;
@@ -241,7 +242,8 @@ TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from othe
   (void)f.AddLinks(cross, 0);
   f.EndRequest();
   CHECK(order.Stats("a.test").seen == 9);
-  CHECK(order.over_budget() == 2 + 4);  // SEEN 6..9 against budgets 4, 5, 6, 7
+  CHECK(order.Stats("a.test").win == Approx(4 / 1.1).epsilon(1e-12));
+  CHECK(order.over_budget() == 2 + 4);
 }
 
 // ---------------------------------------------------------------------------
@@ -280,4 +282,21 @@ TEST_CASE("the frontier refuses trap links without marking them seen", "[unit][p
   CHECK(f.Counters().trap_refused == 2);
   // Found again within the hop limit, the URL enters: it was not seen.
   CHECK(f.AddLinks({near}, 0) == 1);
+}
+
+TEST_CASE("a link from another CLD opens room a link from the CLD itself does not", "[unit][policy]") {
+  // c.test/x is its CLD's second URL (SEEN 2); the budget is 1 + 11 x WIN.
+  auto refused = [](const std::string& referrer) {
+    FrontierOptions o = BudgetOptions();
+    o.order.budget = CldBudget{true, 1, 11};
+    Frontier f(o);
+    auto& order = dynamic_cast<TieredOrder&>(f.order());
+    REQUIRE(f.Add(FrontierEntry{referrer, "", 0}, 0));
+    if (referrer != "http://c.test/") REQUIRE(f.Add(FrontierEntry{"http://c.test/", "", 0}, 0));
+    AllowAll(f);
+    FetchWithLinks(f, referrer, {Link("http://c.test/x", referrer)});
+    return order.over_budget();
+  };
+  CHECK(refused("http://a.test/") == 0);  // WIN 1/1.1: budget 11
+  CHECK(refused("http://c.test/") == 1);  // WIN 0: budget 1
 }
