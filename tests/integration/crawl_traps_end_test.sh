@@ -38,7 +38,9 @@ by_kind = collections.Counter(kind(u) for u in pages)
 wasted = by_kind["trap"] + by_kind["farm"]
 share = wasted / max(1, len(pages))
 print(f"fetches {len(pages)}, by kind {dict(sorted(by_kind.items()))}, trap+farm {share:.1%}")
-assert by_kind["normal"] > 0.5 * sum(1 for k in kinds.values() if k == "normal"), "too few normal pages"
+# The rules must not cost the real pages (all 1,302 were fetched when written).
+normal = sum(1 for k in kinds.values() if k == "normal")
+assert by_kind["normal"] >= 0.9 * normal, f"{by_kind['normal']} of {normal} normal pages fetched"
 assert share <= 0.10, f"trap+farm share {share:.1%} above 10%"
 print("ok: the uncapped crawl ended by itself with trap+farm at most 10%")
 PY
