@@ -3,13 +3,14 @@
 // adjusted as URLs are added, the CLD rule per crawl, per-CLD budgets from
 // WIN (IRLbot) and the Heritrix-style trap rules. Each test quotes the rule
 // it checks.
+#include "queueserver/frontier/host_budget.h"
+
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "queueserver/crawl_shard.h"
 #include "queueserver/frontier/frontier.h"
-#include "queueserver/frontier/host_budget.h"
 #include "queueserver/frontier/trap_rules.h"
 
 using namespace crawl::queueserver;
@@ -153,8 +154,8 @@ TEST_CASE("SITEMAP_TIER_PENALTY goes to sitemap files, not to the URLs a sitemap
   LinkInput listed = Link("http://a.test/listed.html", "http://a.test/", 0);
   listed.from_sitemap = true;  // a <loc> of a sitemap: WSEEN 2, tier 0
   LinkInput map = Link("http://a.test/sitemaps/1.xml.gz", "http://a.test/", 1);
-  map.from_sitemap = true;      // a sitemap index entry: WSEEN 3.43, tier 0 + 4
-  map.likely_non_html = true;   // .xml.gz: the penalty replaces the + 1
+  map.from_sitemap = true;     // a sitemap index entry: WSEEN 3.43, tier 0 + 4
+  map.likely_non_html = true;  // .xml.gz: the penalty replaces the + 1
   FetchWithLinks(f, "http://a.test/", {listed, map});
   CHECK(order.TierSize(0) == 1);
   CHECK(order.TierSize(4) == 1);
@@ -174,8 +175,8 @@ TEST_CASE("WIN grows for new URLs from another CLD, not for links to URLs alread
   AllowAll(f);
   // a.test's page (tier 0, weight 0) links to a new b.test URL and to b.test's
   // root, already seen (a seed): only the new one adds 1 / 1.1.
-  FetchWithLinks(f, "http://a.test/", {Link("http://b.test/new", "http://a.test/"),
-                                       Link("http://b.test/", "http://a.test/")});
+  FetchWithLinks(f, "http://a.test/",
+                 {Link("http://b.test/new", "http://a.test/"), Link("http://b.test/", "http://a.test/")});
   const CldStats b = order.Stats("b.test");
   CHECK(b.seen == 2);
   CHECK(b.win == Approx(1.0 / 1.1).epsilon(1e-12));
@@ -249,7 +250,8 @@ TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from othe
 // ---------------------------------------------------------------------------
 // Heritrix's default decide rules (trap_rules.h).
 
-TEST_CASE("trap rules: PathologicalPath (a segment 3 times in a row), 20 segments, 20 hops", "[unit][policy]") {
+TEST_CASE("trap rules: PathologicalPath (a segment 3 times in a row), 20 segments, 20 hops",
+          "[unit][policy]") {
   const TrapRules on;
   CHECK(CheckTrap(on, "http://a.test/deep/a/a/", 3) == TrapVerdict::kKeep);
   CHECK(CheckTrap(on, "http://a.test/deep/a/a/a/", 3) == TrapVerdict::kRepeatedSegment);
