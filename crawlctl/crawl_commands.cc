@@ -61,6 +61,12 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_max_links_after_prune(o.max_links_after_prune);
   p->set_link_pruning(o.link_pruning);
   p->set_keep_page_cache(o.cache_pages);
+  p->set_cld_rule(o.cld_rule);
+  p->set_no_cld_budget(o.no_cld_budget);
+  p->set_cld_budget_base(o.cld_budget_base);
+  p->set_cld_budget_per_win(o.cld_budget_per_win);
+  p->set_no_trap_rules(o.no_trap_rules);
+  p->set_trap_max_hops(o.trap_max_hops);
 }
 
 }  // namespace

@@ -31,6 +31,12 @@ struct StartOptions {
   std::string link_pruning;  // "" or auto, all, offsite, none (issue 22 item 6)
   uint32_t index_partition_docs = 0;
   bool cache_pages = false;
+  // host_budget (CrawlParams 90-93).
+  std::string cld_rule;
+  bool no_cld_budget = false;
+  uint32_t cld_budget_base = 0, cld_budget_per_win = 0;
+  bool no_trap_rules = false;
+  uint32_t trap_max_hops = 0;
 };
 
 struct StatusOptions {

@@ -72,6 +72,25 @@ void AddStartOrderFlags(CLI::App* start, StartOptions& o) {
                     "structure: pages one iteration of a site's frontier sends to fetch (default 10)");
 }
 
+// host_budget's company level domains and per-CLD budgets (Yioop 9, IRLbot).
+void AddStartBudgetFlags(CLI::App* start, StartOptions& o) {
+  start->add_option("--cld-rule", o.cld_rule,
+                    "Company level domain rule: psl (default, Public Suffix List) or simple (Yioop's: "
+                    "x.2chars.2chars keeps three labels, else two)")
+      ->check(CLI::IsMember({"psl", "simple"}));
+  start->add_flag("--no-cld-budget", o.no_cld_budget,
+                  "host_budget: no per-CLD URL budgets (by default a CLD queues new URLs while "
+                  "SEEN <= base + per-win x WIN, so traps and link farms end)");
+  start->add_option("--cld-budget-base", o.cld_budget_base, "host_budget: URLs every CLD may queue (default 1000)");
+  start->add_option("--cld-budget-per-win", o.cld_budget_per_win,
+                    "host_budget: more URLs per unit of weighted incoming links from other CLDs (default 100)");
+  start->add_flag("--no-trap-rules", o.no_trap_rules,
+                  "Follow every link: no trap rules (by default, as Heritrix: a link is refused when a path "
+                  "segment repeats 3 times in a row, the path has more than 20 segments, or it is more than "
+                  "--trap-max-hops links from the seeds)");
+  start->add_option("--trap-max-hops", o.trap_max_hops, "Trap rules: most links from the seeds (default 20)");
+}
+
 // How failing hosts are backed off, parked and retried.
 void AddStartBackoffFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--backoff-base-seconds", o.backoff_base, "First back-off of a failing host (default 2)");
@@ -127,6 +146,7 @@ CLI::App* AddStartCommand(CLI::App& app, StartOptions& o) {
   auto* start = app.add_subcommand("start", "Start a crawl");
   start->add_option("--seeds", o.seeds_file, "File with one seed URL per line")->required();
   AddStartOrderFlags(start, o);
+  AddStartBudgetFlags(start, o);
   AddStartBackoffFlags(start, o);
   AddStartFetchFlags(start, o);
   return start;

@@ -76,6 +76,8 @@ Status NormalizeParams(v1::CrawlParams* p) {
   // Order options (the queue server checks them again, with the filter names).
   if (!p->wseen_increment().empty() && p->wseen_increment() != "log" && p->wseen_increment() != "min")
     return Status::InvalidArgument("unknown wseen_increment '" + p->wseen_increment() + "' (log or min)");
+  if (!p->cld_rule().empty() && p->cld_rule() != "psl" && p->cld_rule() != "simple")
+    return Status::InvalidArgument("unknown cld_rule '" + p->cld_rule() + "' (psl or simple)");
   if (!p->opic_split().empty() && p->opic_split() != "cld" && p->opic_split() != "plain")
     return Status::InvalidArgument("unknown opic_split '" + p->opic_split() + "' (cld or plain)");
   if (!p->scoring_filters().empty() && p->order() != "opic")

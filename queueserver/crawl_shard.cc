@@ -113,6 +113,16 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   auto wseen = ParseWseenIncrement(p.wseen_increment());
   if (!wseen.ok()) return wseen.status();
   o.order.wseen = *wseen;
+  if (!p.cld_rule().empty()) {
+    auto rule = ParseCldRule(p.cld_rule());
+    if (!rule.ok()) return rule.status();
+    o.order.cld_rule = *rule;
+  }
+  o.order.budget.enabled = !p.no_cld_budget();
+  if (p.cld_budget_base() > 0) o.order.budget.base = p.cld_budget_base();
+  if (p.cld_budget_per_win() > 0) o.order.budget.per_win = p.cld_budget_per_win();
+  o.trap_rules.enabled = !p.no_trap_rules();
+  if (p.trap_max_hops() > 0) o.trap_rules.max_hops = p.trap_max_hops();
   auto split = ParseCashSplit(p.opic_split());
   if (!split.ok()) return split.status();
   o.order.split = *split;

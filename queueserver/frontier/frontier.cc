@@ -167,6 +167,12 @@ size_t Frontier::AddLinks(std::vector<LinkInput> links, int64_t now_ms) {
 }
 
 size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
+  // Trap rules first. A refused link is not marked seen: the same URL
+  // found later fewer hops from the seeds still enters.
+  trap_refused_ += std::erase_if(group, [&](const LinkInput& l) {
+    return !l.sent_elsewhere &&
+           CheckTrap(options_.trap_rules, l.entry.url, l.entry.depth) != TrapVerdict::kKeep;
+  });
   if (group.empty()) return 0;
   is_new_.assign(group.size(), false);
   const LinkInput* echoed = nullptr;  // a link carrying the referrer's order data
@@ -195,8 +201,10 @@ size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
   size_t added = 0;
   for (size_t k = 0; k < group.size(); ++k) {
     if (!is_new_[k]) continue;
-    ++added;
     ++activity_;
+    // Past its CLD's budget: seen, so it is never offered again, not queued.
+    if (group[k].over_budget) continue;
+    ++added;
     Route(std::move(group[k].entry), now_ms);
   }
   return added;
@@ -312,6 +320,7 @@ void Frontier::DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, 
   // and numbers.
   std::vector<SeqEntry> skipped;
   std::map<std::string, size_t> delayed_taken;
+  order_->BeginSchedule();
   const size_t slots = std::max<size_t>(1, max_urls / std::max<size_t>(1, options_.slot_size));
   size_t scanned = 0;
   size_t pages = 0;
@@ -557,6 +566,7 @@ FrontierCounters Frontier::Counters() const {
   c.outstanding_schedules = leases_.size();
   c.urls_seen = seen_.size();
   c.leases_expired = leases_expired_;
+  c.trap_refused = trap_refused_;
   c.hosts = origins_.size();
   c.robots_disallowed = robots_disallowed_;
   c.activity = activity_;

@@ -45,6 +45,7 @@
 #include "queueserver/frontier/frontier_order.h"
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_backoff.h"
+#include "queueserver/frontier/trap_rules.h"
 
 namespace crawl::queueserver {
 
@@ -102,6 +103,9 @@ struct FrontierOptions {
   // Politeness floor (CrawlParams.min_host_delay_ms): every origin is
   // crawl-delayed by at least this much (0: only robots and errors delay).
   int64_t min_host_delay_ms = 0;
+  // Heritrix-style trap rules every discovered link must pass (seeds are
+  // exempt): queueserver/frontier/trap_rules.h.
+  TrapRules trap_rules;
 };
 
 struct FrontierCounters {
@@ -113,6 +117,7 @@ struct FrontierCounters {
   uint64_t robots_disallowed = 0;
   uint64_t activity = 0;         // grows on every state change
   uint64_t leases_expired = 0;   // schedules whose lease ran out (since start)
+  uint64_t trap_refused = 0;     // links the trap rules refused (in memory)
 };
 
 // Scalars of the frontier that are not implied by its collections.
@@ -173,7 +178,8 @@ class Frontier {
 
   // Offers discovered links (canonical URLs), in page order. Links whose
   // referrer was fetched in this request (Report) get its tier, weight and
-  // cash (host_budget WIN, opic split). Returns how many were new.
+  // cash (host_budget WIN, opic split). Returns how many were new and
+  // queued (host_budget: not past their CLD budget).
   size_t AddLinks(std::vector<LinkInput> links, int64_t now_ms);
 
   // HTTP errors one schedule met on one origin (SubmitResults host_errors):
@@ -295,6 +301,7 @@ class Frontier {
 
   FrontierOptions options_;
   uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
+  uint64_t trap_refused_ = 0;    // in memory, as leases_expired_
   UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
   std::unordered_map<std::string, OriginState, StringViewHash, std::equal_to<>> origins_;
   SeqQueue robots_ready_;                             // robots.txt URLs to lease first

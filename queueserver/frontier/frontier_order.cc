@@ -19,21 +19,18 @@ Result<OrderKind> ParseOrder(std::string_view name) {
 
 bool CountCldLink(CldStats& st, LinkInput& l, bool is_new, bool cross, const PageContext& page,
                   WseenIncrement wseen) {
-  if (!is_new && !cross) return false;
-  if (is_new) {
-    st.seen += 1;
-    st.wseen += WseenStep(wseen, l.link_rank);
-  }
-  // DESIGN.md 5.1: a link from another CLD, on a page of weight w scheduled
-  // in tier t, adds 1 / (1.1 + t + log5(1 + w)) to WIN. Every such link
-  // counts, to a new URL or not: WIN measures the CLD's incoming links.
-  // A page another queue server scheduled comes with its t and w, echoed by
+  // Yioop 9 ties every statistic to a URL being added to the queue: a link
+  // to a URL already seen changes nothing (docs/ARCHITECTURE.md, frontier).
+  if (!is_new) return false;
+  st.seen += 1;
+  st.wseen += WseenStep(wseen, l.link_rank);
+  // DESIGN.md 5.1: a new URL found on a page of another CLD, of weight w
+  // and scheduled in tier t, adds 1 / (1.1 + t + log5(1 + w)) to WIN. A
+  // page another queue server scheduled comes with its t and w, echoed by
   // the fetcher (t = 0, w = 0 from a fetcher that does not echo them).
   if (cross) st.win += WinStep(page.tier, page.weight);
-  if (is_new) {
-    l.entry.weight = l.link_rank;
-    l.entry.tier = TierFor(st, l.from_sitemap, l.likely_non_html);
-  }
+  l.entry.weight = l.link_rank;
+  l.entry.tier = TierFor(st, IsSitemapUrl(l.entry.url, l.entry.referrer, l.from_sitemap), l.likely_non_html);
   return true;
 }
 
@@ -116,6 +113,10 @@ void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links
     const bool cross = from_cld && &cld != from_cld;
     if (!CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen)) continue;
     if (journal_) journal_->CldChanged(cld.first, cld.second);
+    if (OverBudget(cld.second, options_.budget)) {
+      l.over_budget = true;
+      ++over_budget_;
+    }
   }
 }
 
@@ -174,16 +175,31 @@ void TieredOrder::Push(FrontierEntry e, bool front) {
   }
 }
 
+std::map<int32_t, TieredOrder::Tier>::iterator TieredOrder::NonEmptyFrom(int32_t from) {
+  auto it = tiers_.lower_bound(from);
+  while (it != tiers_.end() && it->second.size() == 0) ++it;
+  if (it == tiers_.end()) {
+    it = tiers_.begin();
+    while (it->second.size() == 0) ++it;  // size_ > 0: one is not empty
+  }
+  return it;
+}
+
 std::optional<SeqEntry> TieredOrder::Pop() {
   while (size_ > 0) {
-    // Round-robin over the non-empty tiers (DESIGN.md 5.1): the first one at
-    // or after the cursor, wrapping around.
-    auto it = tiers_.lower_bound(cursor_);
-    while (it != tiers_.end() && it->second.size() == 0) ++it;
-    if (it == tiers_.end()) {
-      it = tiers_.begin();
-      while (it->second.size() == 0) ++it;  // size_ > 0: one is not empty
+    // Yioop 9: "When the scheduler produces a schedule for a fetcher, it
+    // chooses a tier to make the schedule from in a round robin fashion."
+    // The schedule's first Pop picks the tier at or after the cursor; the
+    // rest of the schedule comes from it, and only when it runs dry from
+    // the next non-empty tiers (a fetcher never gets a short schedule while
+    // URLs wait).
+    auto it = NonEmptyFrom(schedule_begun_ ? cursor_ : current_);
+    if (schedule_begun_) {
+      schedule_begun_ = false;
+      cursor_ = it->first + 1;
+      NoteState();
     }
+    current_ = it->first;
     Tier& t = it->second;
     if (t.window.empty()) Refill(it->first, t);
     if (t.window.empty()) continue;  // the store had lost them: try again
@@ -191,8 +207,6 @@ std::optional<SeqEntry> TieredOrder::Pop() {
     t.window.pop_front();
     popped_.insert(e.seq);
     --size_;
-    cursor_ = it->first + 1;
-    NoteState();
     return e;
   }
   return std::nullopt;

@@ -8,8 +8,9 @@
 //
 // Orders:
 //   bfs          one FIFO (DESIGN.md 5.3);
-//   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (DESIGN.md 5.1),
-//                round-robin over tiers, FIFO inside a tier;
+//   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (DESIGN.md 5.1), one
+//                tier per schedule round-robin, FIFO inside a tier; per-CLD
+//                budgets from WIN (host_budget.h CldBudget);
 //   opic         cash priority queue (DESIGN.md 5.2, queueserver/frontier/opic_order.h);
 //   structure    host_budget across hosts, imbWEM's site frontier inside one
 //                (DESIGN.md 5.4, queueserver/frontier/structure_order.h).
@@ -77,6 +78,9 @@ struct LinkInput {
   uint32_t referrer_weight = 0;
   double referrer_cash = 0;
   uint32_t same_cld_links_on_page = 0;
+  // Set by host_budget's OnLinks: a new URL past its CLD's budget
+  // (host_budget.h CldBudget); the frontier keeps it seen but never queues it.
+  bool over_budget = false;
 };
 
 // What an order reports about a fetched page, for the crawl log.
@@ -88,9 +92,9 @@ struct FetchedScore {
 
 // host_budget's bookkeeping of one link (DESIGN.md 5.1), shared by the
 // orders that tier by CLD (host_budget, structure): a new URL counts in its
-// CLD's SEEN and WSEEN and gets its weight and tier; a link from another CLD
-// (`cross`) adds to WIN. Returns false when nothing changed (an old URL from
-// the same CLD).
+// CLD's SEEN and WSEEN and gets its weight and tier; a new URL found on a
+// page of another CLD (`cross`) also adds to WIN. Returns false when
+// nothing changed (an old URL: Yioop adjusts WIN "as urls are added").
 bool CountCldLink(CldStats& st, LinkInput& l, bool is_new, bool cross, const PageContext& page,
                   WseenIncrement wseen);
 
@@ -108,6 +112,7 @@ struct OrderOptions {
   size_t tier_window_urls = 4096;
   CldRule cld_rule = CldRule::kPublicSuffixList;
   size_t structure_load_take = 10;  // structure: targets per site iteration
+  CldBudget budget;                 // host_budget: per-CLD URL budgets
 };
 
 class FrontierOrder {
@@ -124,6 +129,9 @@ class FrontierOrder {
   // order data of the new ones; old ones may update queued URLs (opic).
   virtual void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
                        const std::vector<bool>& is_new) = 0;
+  // A schedule is about to be filled by Pop calls (host_budget picks its
+  // tier here).
+  virtual void BeginSchedule() {}
   // A URL robots allow joins the order; `front`: it was leased and comes
   // back unfetched, ahead of the URLs that arrived after it.
   virtual void Push(FrontierEntry e, bool front) = 0;
@@ -176,12 +184,15 @@ class TieredOrder final : public FrontierOrder {
   void OnSeed(FrontierEntry& e, uint64_t seed_count) override;
   void OnLinks(const PageContext& page, std::vector<LinkInput>& links,
                const std::vector<bool>& is_new) override;
+  void BeginSchedule() override { schedule_begun_ = true; }
   void Push(FrontierEntry e, bool front) override;
   [[nodiscard]] std::optional<SeqEntry> Pop() override;
   void Unpop(SeqEntry e) override;
   void Taken(const SeqEntry& e) override;
   FetchedScore OnFetched(const FrontierEntry& e) override;
   [[nodiscard]] size_t size() const override { return size_; }
+  // New URLs host_budget refused because their CLD was over budget.
+  [[nodiscard]] uint64_t over_budget() const { return over_budget_; }
   void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                const std::string& state) override;
 
@@ -212,6 +223,9 @@ class TieredOrder final : public FrontierOrder {
   void Trim(Tier& t);
   void Refill(int32_t tier, Tier& t);
   void NoteState();
+  // The first non-empty tier at or after `from`, wrapping around.
+  // REQUIRES: size_ > 0.
+  std::map<int32_t, Tier>::iterator NonEmptyFrom(int32_t from);
 
   OrderOptions options_;
   MemoryTierStore own_store_;
@@ -226,7 +240,10 @@ class TieredOrder final : public FrontierOrder {
   std::string last_host_;
   CldEntry* last_cld_ = nullptr;
   size_t size_ = 0;
-  int32_t cursor_ = 0;  // round-robin: the next Pop starts at this tier
+  int32_t cursor_ = 0;  // round-robin: the next schedule starts at this tier
+  int32_t current_ = 0;  // the tier the current schedule is made from
+  bool schedule_begun_ = true;  // the next Pop picks the schedule's tier
+  uint64_t over_budget_ = 0;
   uint64_t front_seq_ = (uint64_t{1} << 62) - 1;
   uint64_t back_seq_ = uint64_t{1} << 62;
 };

@@ -1,12 +1,15 @@
 #include "queueserver/frontier/host_budget.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
 
 namespace crawl::queueserver {
 namespace {
 double Log5(double x) { return std::log(x) / std::log(5.0); }
+// Yioop 9's SITEMAP_TIER_PENALTY.
+constexpr int32_t kSitemapTierPenalty = 4;
 }  // namespace
 
 Result<WseenIncrement> ParseWseenIncrement(std::string_view name) {
@@ -24,14 +27,39 @@ double WinStep(int32_t t, uint32_t w) {
   return 1.0 / (1.1 + static_cast<double>(t) + Log5(1.0 + static_cast<double>(w)));
 }
 
-int32_t TierFor(const CldStats& stats, bool from_sitemap, bool likely_non_html) {
+int32_t TierFor(const CldStats& stats, bool sitemap_url, bool likely_non_html) {
   const double excess = std::max(1.0, stats.wseen - stats.win);
   // A tiny tolerance so that 10, 100, ... accumulated in floating point
   // (9.999999999) land on the boundary they mean.
   int32_t tier = static_cast<int32_t>(std::floor(std::log10(excess) + 1e-12));
-  if (from_sitemap) tier += 4;
-  if (likely_non_html) tier += 1;
+  // A sitemap is XML, which the fetcher's extension test calls non-HTML:
+  // its own penalty replaces the + 1 rather than adding to it.
+  if (sitemap_url) {
+    tier += kSitemapTierPenalty;
+  } else if (likely_non_html) {
+    tier += 1;
+  }
   return tier;
+}
+
+bool IsSitemapUrl(std::string_view url, std::string_view referrer, bool from_sitemap) {
+  const auto path_of = [](std::string_view u) {
+    u = u.substr(0, u.find_first_of("?#"));
+    const size_t scheme = u.find("://");
+    if (scheme == std::string_view::npos) return std::string_view();
+    const size_t slash = u.find('/', scheme + 3);
+    return slash == std::string_view::npos ? std::string_view("/") : u.substr(slash);
+  };
+  if (from_sitemap && path_of(referrer) == "/robots.txt") return true;
+  std::string last(path_of(url));
+  last.erase(0, last.rfind('/') + 1);
+  for (char& c : last) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool xml = last.ends_with(".xml") || last.ends_with(".xml.gz");
+  return xml && (from_sitemap || last.find("sitemap") != std::string::npos);
+}
+
+bool OverBudget(const CldStats& stats, const CldBudget& budget) {
+  return budget.enabled && static_cast<double>(stats.seen) > budget.base + budget.per_win * stats.win;
 }
 
 }  // namespace crawl::queueserver

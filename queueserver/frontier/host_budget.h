@@ -35,8 +35,32 @@ enum class WseenIncrement {
 [[nodiscard]] double WinStep(int32_t t, uint32_t w);
 
 // The tier of a new URL of a CLD with these statistics (after counting the
-// URL): floor(log10(max(1, WSEEN - WIN))), + 4 for a sitemap URL, + 1 for a
-// non-HTML URL.
-[[nodiscard]] int32_t TierFor(const CldStats& stats, bool from_sitemap, bool likely_non_html);
+// URL): floor(log10(max(1, WSEEN - WIN))), + 4 (SITEMAP_TIER_PENALTY) for
+// the URL of a sitemap file, + 1 for a non-HTML URL.
+[[nodiscard]] int32_t TierFor(const CldStats& stats, bool sitemap_url, bool likely_non_html);
+
+// Yioop 9: "For urls to sitemaps a constant SITEMAP_TIER_PENALTY (4) is
+// added": true when `url` is a sitemap file, not a page a sitemap lists.
+// What the queue server knows of a link (DiscoveredLink): a robots.txt
+// Sitemap: line (from_sitemap, referrer /robots.txt); an entry of a sitemap
+// that names an XML file (.xml or .xml.gz: a sitemap index's entries); or a
+// link from a page to an XML file whose name says "sitemap".
+[[nodiscard]] bool IsSitemapUrl(std::string_view url, std::string_view referrer, bool from_sitemap);
+
+// Per-CLD budgets (IRLbot's BEAST, Lee et al. WWW 2008 section 6: a domain's
+// budget grows with its in-degree from other domains; Yioop's WIN is that
+// in-degree, weighted). A CLD admits new URLs while
+// SEEN <= base + per_win * WIN; a new URL past that is seen (never offered
+// again) but not queued. Link farms and endless traps have few links from
+// other CLDs, so their budget stays small and a crawl ends.
+struct CldBudget {
+  bool enabled = true;
+  double base = 1000;
+  double per_win = 100;
+};
+
+// True when a CLD with these statistics (after counting the new URL) has
+// spent its budget.
+[[nodiscard]] bool OverBudget(const CldStats& stats, const CldBudget& budget);
 
 }  // namespace crawl::queueserver

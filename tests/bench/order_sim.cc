@@ -36,6 +36,7 @@
 //       [--seed-hosts N] [--orders bfs,opic,host_budget] [--schedule-sizes 1,50,250] [--lanes 1]
 //       [--queueservers 1] [--completion schedule|host-rr] [--budget-pct 55] [--round-ms 1000]
 //       [--split cld|plain] [--wseen log|min] [--no-echo-order] [--out DIR]
+//       [--no-cld-budget] [--cld-budget-base B] [--cld-budget-per-win K] [--no-trap-rules] [--max-hops H]
 // --lanes is per queue server; --split and --wseen are the crawl's opic and
 // host_budget options (OrderOptions).
 #include <CLI/CLI.hpp>
@@ -146,6 +147,8 @@ struct SimOptions {
   int64_t round_ms = 1000;
   qs::CashSplit split = qs::CashSplit::kCldAware;
   qs::WseenIncrement wseen = qs::WseenIncrement::kLog;
+  qs::CldBudget cld_budget;  // host_budget's per-CLD budgets
+  qs::TrapRules trap_rules;
   // The fetcher echoes the page's order data on links it sends to another
   // queue server (ResultBatcher's home); false: links arrive there without
   // it, as before that existed.
@@ -157,6 +160,8 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
   fo.order.kind = so.order;
   fo.order.split = so.split;
   fo.order.wseen = so.wseen;
+  fo.order.budget = so.cld_budget;
+  fo.trap_rules = so.trap_rules;
   // One frontier per queue server; hosts are partitioned as the cluster
   // does (common/rendezvous.h).
   std::vector<std::string> ids;
@@ -423,6 +428,16 @@ int main(int argc, char** argv) {
   app.add_option("--round-ms", round_ms, "Simulated time per lease round")->capture_default_str();
   app.add_option("--split", split, "opic cash split: cld or plain")->capture_default_str();
   app.add_option("--wseen", wseen, "host_budget WSEEN increment: log or min")->capture_default_str();
+  qs::CldBudget cld_budget;
+  bool no_cld_budget = false;
+  app.add_flag("--no-cld-budget", no_cld_budget, "host_budget without per-CLD budgets");
+  bool no_trap_rules = false;
+  qs::TrapRules trap_rules;
+  app.add_flag("--no-trap-rules", no_trap_rules, "No Heritrix-style trap rules");
+  app.add_option("--max-hops", trap_rules.max_hops, "Trap rules: most links from the seeds")->capture_default_str();
+  app.add_option("--cld-budget-base", cld_budget.base, "host_budget: URLs every CLD may queue")->capture_default_str();
+  app.add_option("--cld-budget-per-win", cld_budget.per_win, "host_budget: more URLs per unit of WIN")
+      ->capture_default_str();
   app.add_option("--out", out_dir, "Write truth.tsv and ORDER-sS.fetched here");
   CLI11_PARSE(app, argc, argv);
   if (completion != "schedule" && completion != "host-rr") {
@@ -500,6 +515,10 @@ int main(int argc, char** argv) {
       so.round_ms = round_ms;
       so.split = *split_kind;
       so.wseen = *wseen_kind;
+      so.cld_budget = cld_budget;
+      so.cld_budget.enabled = !no_cld_budget;
+      so.trap_rules = trap_rules;
+      so.trap_rules.enabled = !no_trap_rules;
       const RunResult r = Simulate(*web, so);
       const Figures f = Measure(truth, r.fetched, pcts);
       if (*kind == qs::OrderKind::kBfs) bfs10 = f.at[1];

@@ -771,8 +771,9 @@ TEST_CASE("queue store: a page queue of an older store moves to the tier queues 
     order.Restore(std::move(image->frontier.ready), {}, image->frontier.order_state);
     std::vector<std::string> got;
     while (auto e = order.Pop()) got.push_back(e->entry.url);  // not taken: nothing changes
-    CHECK(got == std::vector<std::string>{"http://old.test/0", "http://old.test/1", "http://old.test/2",
-                                          "http://old.test/3", "http://old.test/4", "http://old.test/5"});
+    // One schedule: its tier (0) first, then tier 1, each in arrival order.
+    CHECK(got == std::vector<std::string>{"http://old.test/0", "http://old.test/2", "http://old.test/4",
+                                          "http://old.test/1", "http://old.test/3", "http://old.test/5"});
   }
 }
 
