@@ -181,3 +181,18 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
   CHECK(batch.links_by_server[0].size() + batch.links_by_server[1].size() == 40);
   for (const auto& l : batch.links_by_server[1]) CHECK_FALSE(l.referrer_order_known());
 }
+
+// issue 22 item 2: the scoring chain's datum travels lease -> record (the
+// queue server's PassScoreAfterProcessing reads it), and a link found in
+// <nav> says so for the link-kind filter.
+TEST_CASE("the lease's scoring datum comes back on the record; nav links are marked", "[unit]") {
+  auto scheduled = Scheduled("http://a.test/");
+  auto p = ProcessFetch(scheduled, Html("http://a.test/", "<nav><a href=/n>n</a></nav><a href=/b>b</a>"), {});
+  CHECK_FALSE(p.record.has_scoring_datum());  // nothing to echo
+  scheduled.set_scoring_datum(0.125);
+  p = ProcessFetch(scheduled, Html("http://a.test/", "<nav><a href=/n>n</a></nav><a href=/b>b</a>"), {});
+  REQUIRE(p.record.has_scoring_datum());
+  CHECK(p.record.scoring_datum() == 0.125);
+  REQUIRE(p.links.size() == 2);
+  for (const auto& l : p.links) CHECK(l.in_nav() == (l.url() == "http://a.test/n"));
+}

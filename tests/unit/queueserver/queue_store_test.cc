@@ -595,7 +595,7 @@ TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not,
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> d(0.0, 1.0);
   {
-    OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), writer.get());
+    OpicOrder order(o, *ScoringChain::Make("opic", {"opic.split=plain"}), writer.get());
     order.SetJournal(writer.get());
     for (int k = 0; k < 40; ++k) {
       FrontierEntry e;
@@ -634,7 +634,7 @@ TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not,
   auto image = store->Load(42);
   REQUIRE(image.ok());
   auto reader = store->NewWriter(42);
-  OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), reader.get());
+  OpicOrder order(o, *ScoringChain::Make("opic", {"opic.split=plain"}), reader.get());
   order.Restore({}, {}, image->frontier.order_state);
   CHECK(order.size() == cash.size());
   std::vector<std::pair<double, std::string>> expected;
