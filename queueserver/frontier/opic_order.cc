@@ -161,21 +161,34 @@ void OpicOrder::ApplyInlinks() {
   for (auto& [h, in] : inlinks_) {
     double brought = 0;
     for (const ScoreInlink& l : in) brought += l.share;
-    double gained = 0;
-    const bool queued = SetCash(h, [&](const FrontierEntry& e, double cash) {
-      double now = chain_.UpdateDbScore(ScoreDatum{e.url, e.depth, e.link_kind, cash}, in);
-      if (!std::isfinite(now) || now < 0) now = cash;
-      gained = now - cash;
-      return now;
+    double taken = 0;
+    const bool queued = SetCash(h, [&](const FrontierEntry& e, double raw) {
+      // The chain sees the true cash (raw + bonus). When it only adds the
+      // inlinks (opic), they are added to the raw cash one by one, as they
+      // always were, so nothing is lost to rounding.
+      double expected = raw + bonus_, added = raw;
+      for (const ScoreInlink& l : in) {
+        expected += l.share;
+        added += l.share;
+      }
+      double now = chain_.UpdateDbScore(ScoreDatum{e.url, e.depth, e.link_kind, raw + bonus_}, in);
+      if (!std::isfinite(now) || now < 0) now = raw + bonus_;
+      if (now == expected) {
+        taken = brought;
+        return added;
+      }
+      taken = now - (raw + bonus_);
+      return now - bonus_;
     });
-    lost_ += brought - (queued ? gained : 0.0);
+    if (!queued) taken = 0;
+    if (taken != brought) lost_ += brought - taken;
   }
   inlinks_.clear();
 }
 
 bool OpicOrder::SetCash(uint64_t url_hash, const std::function<double(const FrontierEntry&, double)>& update) {
   auto rekey = [&](FrontierEntry& e, uint64_t seq) {
-    e.cash = update(e, e.cash + bonus_) - bonus_;
+    e.cash = update(e, e.cash);
     return OpicKey{chain_.GeneratorSortValue(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}), seq};
   };
   if (auto m = mem_hash_.find(url_hash); m != mem_hash_.end()) {

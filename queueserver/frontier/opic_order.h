@@ -118,7 +118,8 @@ class OpicOrder final : public FrontierOrder {
   // this request (Nutch's updatedb over the batch); the cash the inlinks
   // brought and the chain did not keep is lost.
   void ApplyInlinks();
-  // Sets a queued URL's cash; false when the URL is not queued.
+  // Sets a queued URL's raw cash to update(entry, raw cash); false when
+  // the URL is not queued.
   bool SetCash(uint64_t url_hash, const std::function<double(const FrontierEntry&, double)>& update);
   void Rebook(double delta) override { lost_ += delta; }
   // A URL just filed in the store: into memory if the invariant allows.

@@ -200,16 +200,19 @@ TEST_CASE("bfs with a chain serves the chain's classes in turn, FIFO inside one"
   auto fifo = MakeOrder(Chain(OrderKind::kBfs, ""), nullptr);
   auto classed = MakeOrder(Chain(OrderKind::kBfs, "link-kind"), nullptr);
   for (auto* order : {fifo->get(), classed->get()}) {
-    std::vector<LinkInput> links(3);
+    std::vector<LinkInput> links(4);
     links[0].entry = Entry("http://a.test/nav", 1, 0, LinkKind::kNav);
     links[1].entry = Entry("http://a.test/img", 1, 0, LinkKind::kEmbed);
     links[2].entry = Entry("http://a.test/body", 1, 0, LinkKind::kBody);
-    order->OnLinks(PageContext{}, links, std::vector<bool>(3, true));
+    links[3].entry = Entry("http://a.test/body2", 1, 0, LinkKind::kBody);
+    order->OnLinks(PageContext{}, links, std::vector<bool>(4, true));
     for (LinkInput& l : links) order->Push(l.entry, false);
   }
-  CHECK(PopAll(**fifo) == std::vector<std::string>{"http://a.test/nav", "http://a.test/img", "http://a.test/body"});
-  CHECK(PopAll(**classed) ==
-        std::vector<std::string>{"http://a.test/body", "http://a.test/nav", "http://a.test/img"});
+  CHECK(PopAll(**fifo) == std::vector<std::string>{"http://a.test/nav", "http://a.test/img", "http://a.test/body",
+                                                   "http://a.test/body2"});
+  // Classes in turn, lowest first (not round-robin as host_budget's tiers).
+  CHECK(PopAll(**classed) == std::vector<std::string>{"http://a.test/body", "http://a.test/body2",
+                                                      "http://a.test/nav", "http://a.test/img"});
 }
 
 TEST_CASE("host_budget with a chain moves a URL back by floor(-sort value) tiers", "[unit][policy]") {
