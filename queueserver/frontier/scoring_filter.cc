@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 
 #include "queueserver/frontier/scoring_filters.h"
@@ -37,8 +38,10 @@ Result<double> ScoringSettings::Number(const std::string& key, double fallback, 
   double out = 0;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
   if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(out) || out < min || out > max) {
-    return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + v + "': want a number in [" +
-                                   std::to_string(min) + ", " + std::to_string(max) + "]");
+    char range[64];
+    std::snprintf(range, sizeof(range), "[%g, %g]", min, max);
+    return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + v + "': want a number in " +
+                                   range);
   }
   return out;
 }
