@@ -142,7 +142,8 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
   // server that scheduled it. Three links within the CLD a.test, 37 outside.
   std::string body = "<a href='http://www.a.test/1'>x</a><a href='http://a.test/2'>x</a>"
                      "<a href='http://blog.a.test/3'>x</a>";
-  for (int i = 0; i < 37; ++i) body += "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
+  for (int i = 0; i < 37; ++i)
+    body += i == 0 ? "<nav><a href='http://h0.test/'>x</a></nav>" : "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
   for (size_t home : {size_t{0}, size_t{1}}) {
     crawl::fetcher::ResultBatcher batcher(ids, nullptr, home);
     batcher.Add(ProcessFetch(scheduled, Html("http://www.a.test/", body), {}), &scheduled);
@@ -156,6 +157,8 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
         copied.insert(l.url());
         CHECK(l.referrer() == "http://www.a.test/");
         CHECK(l.links_on_page() == 40);
+        CHECK(l.source() == "a");  // the link-kind filter weighs the copy as the original
+        CHECK(l.in_nav() == (l.url() == "http://h0.test/"));
       } else {
         ++local;
         CHECK_FALSE(l.referrer_order_known());
