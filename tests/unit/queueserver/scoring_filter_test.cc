@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "queueserver/crawl_shard.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/frontier/opic_order.h"
 #include "queueserver/frontier/scoring_filter.h"
@@ -281,4 +282,19 @@ TEST_CASE("UpdateDbScore runs once per queued URL with every inlink of the batch
   order.EndRequest();
   CHECK(g_inlinks_per_update == std::vector<size_t>{2});
   CHECK(*order.CashOf("http://t.test/") == Approx(1.0));  // opic: both shares of 0.5
+}
+
+TEST_CASE("a link from the wire is filed with its kind: source, in_nav, from_sitemap", "[unit]") {
+  crawl::v1::DiscoveredLink l;
+  l.set_source("a");
+  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kBody);
+  l.set_in_nav(true);
+  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kNav);
+  l.set_source("iframe");
+  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kEmbed);
+  l.set_source("redirect");
+  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kRedirect);
+  l.set_source("");
+  l.set_from_sitemap(true);
+  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kSitemap);
 }
