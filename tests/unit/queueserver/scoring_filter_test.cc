@@ -298,3 +298,17 @@ TEST_CASE("a link from the wire is filed with its kind: source, in_nav, from_sit
   l.set_from_sitemap(true);
   CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kSitemap);
 }
+
+TEST_CASE("structure with a chain ranks a site's targets by the chain's sort value too", "[unit][policy]") {
+  for (const bool chained : {false, true}) {
+    auto order = MakeOrder(Chain(OrderKind::kStructure, chained ? "depth" : ""), nullptr);
+    REQUIRE(order.ok());
+    (*order)->Push(Entry("http://s.test/deep", 5), false);
+    (*order)->Push(Entry("http://s.test/shallow", 1), false);
+    const auto popped = PopAll(**order);
+    INFO("chained " << chained);
+    REQUIRE(popped.size() == 2);
+    // Without it the two equal leaves keep discovery order.
+    CHECK(popped.front() == (chained ? "http://s.test/shallow" : "http://s.test/deep"));
+  }
+}
