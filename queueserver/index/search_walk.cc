@@ -2,12 +2,10 @@
 // postings reads it makes.
 #include "queueserver/index/search_walk.h"
 
-#include <cmath>
-
-#include <bit>
-
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <tuple>
 
 #include "common/url.h"
