@@ -12,11 +12,16 @@ namespace crawl::queueserver {
 
 std::string_view LinkKindName(LinkKind k) {
   switch (k) {
-    case LinkKind::kBody: return "body";
-    case LinkKind::kNav: return "nav";
-    case LinkKind::kSitemap: return "sitemap";
-    case LinkKind::kRedirect: return "redirect";
-    case LinkKind::kEmbed: return "embed";
+    case LinkKind::kBody:
+      return "body";
+    case LinkKind::kNav:
+      return "nav";
+    case LinkKind::kSitemap:
+      return "sitemap";
+    case LinkKind::kRedirect:
+      return "redirect";
+    case LinkKind::kEmbed:
+      return "embed";
   }
   return "body";
 }
@@ -40,8 +45,8 @@ Result<double> ScoringSettings::Number(const std::string& key, double fallback, 
   if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(out) || out < min || out > max) {
     char range[64];
     std::snprintf(range, sizeof(range), "[%g, %g]", min, max);
-    return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + v + "': want a number in " +
-                                   range);
+    return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + v +
+                                   "': want a number in " + range);
   }
   return out;
 }
@@ -54,8 +59,8 @@ Result<std::string> ScoringSettings::Choice(const std::string& key, const std::s
   if (std::find(choices.begin(), choices.end(), it->second) != choices.end()) return it->second;
   std::string list;
   for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
-  return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + it->second + "': want one of " +
-                                 list);
+  return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + it->second +
+                                 "': want one of " + list);
 }
 
 Status ScoringSettings::Finish() const {
@@ -107,7 +112,8 @@ Result<std::unique_ptr<ScoringFilter>> ScoringFilterRegistry::Make(ScoringSettin
   if (!factory) {
     std::string list;
     for (const std::string& n : names()) list += (list.empty() ? "" : ", ") + n;
-    return Status::InvalidArgument("unknown scoring filter '" + settings.filter() + "' (available: " + list + ")");
+    return Status::InvalidArgument("unknown scoring filter '" + settings.filter() + "' (available: " + list +
+                                   ")");
   }
   auto filter = factory(settings);
   if (!filter.ok()) return filter.status();

@@ -64,7 +64,7 @@ struct ScoredLink {
   bool from_sitemap = false;  // the page is a sitemap listing this URL
   uint32_t rank = 0;          // position from 0 (sitemap: entry index)
   LinkKind kind = LinkKind::kBody;
-  double share = 0;           // set by DistributeScoreToOutlinks
+  double share = 0;  // set by DistributeScoreToOutlinks
 };
 
 // One inlink a queued URL received in a batch (Nutch's inlinked datums).
@@ -104,8 +104,8 @@ class ScoringFilter {
   }
   // The new score of a queued URL (`old`) given the batch's inlinks to it;
   // `score` is the previous filter's result (old.score for the first).
-  [[nodiscard]] virtual double UpdateDbScore(const ScoreDatum& /*old*/, const std::vector<ScoreInlink>& /*in*/,
-                                             double score) const {
+  [[nodiscard]] virtual double UpdateDbScore(const ScoreDatum& /*old*/,
+                                             const std::vector<ScoreInlink>& /*in*/, double score) const {
     return score;
   }
   // The boost the index adds to the page's doc rank (0: none). history:
@@ -173,11 +173,12 @@ class ScoringChain {
   // `names`: comma-separated filter names ("opic,depth"); `params`:
   // "filter.key=value" each, for filters of the chain. Unknown filter, key
   // or bad value: InvalidArgument. An empty list is the empty chain.
-  [[nodiscard]] static Result<ScoringChain> Make(std::string_view names, const std::vector<std::string>& params);
+  [[nodiscard]] static Result<ScoringChain> Make(std::string_view names,
+                                                 const std::vector<std::string>& params);
 
-  [[nodiscard]] double InjectedScore(const ScoreDatum& d) const;   // from d.score
-  [[nodiscard]] double InitialScore(const ScoreDatum& d) const;    // from d.score
-  [[nodiscard]] double GeneratorSortValue(const ScoreDatum& d) const;  // from d.score
+  [[nodiscard]] double InjectedScore(const ScoreDatum& d) const;              // from d.score
+  [[nodiscard]] double InitialScore(const ScoreDatum& d) const;               // from d.score
+  [[nodiscard]] double GeneratorSortValue(const ScoreDatum& d) const;         // from d.score
   [[nodiscard]] double PassScoreBeforeProcessing(const ScoreDatum& d) const;  // from d.score
   [[nodiscard]] double PassScoreAfterProcessing(const ScoreDatum& d, double passed) const;
   // Shares start at 0; returns the adjust (from 0).

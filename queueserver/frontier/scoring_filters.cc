@@ -90,8 +90,8 @@ double LinkKindScoringFilter::GeneratorSortValue(const ScoreDatum& d, double sor
   return sort + sort_bias_ * std::log2(std::max(weight(d.kind), 0x1p-20));
 }
 
-double LinkKindScoringFilter::DistributeScoreToOutlinks(const ScoredPage& /*page*/, std::vector<ScoredLink>& links,
-                                                        double adjust) const {
+double LinkKindScoringFilter::DistributeScoreToOutlinks(const ScoredPage& /*page*/,
+                                                        std::vector<ScoredLink>& links, double adjust) const {
   for (ScoredLink& l : links) {
     const double kept = l.share * (1.0 - weight(l.kind));
     l.share -= kept;

@@ -95,7 +95,8 @@ class DepthScoringFilter final : public ScoringFilter {
 // 1: a nav link sorts one unit, one tier, below a body link).
 class LinkKindScoringFilter final : public ScoringFilter {
  public:
-  LinkKindScoringFilter(std::array<double, 5> weights, double sort_bias) : weights_(weights), sort_bias_(sort_bias) {}
+  LinkKindScoringFilter(std::array<double, 5> weights, double sort_bias)
+      : weights_(weights), sort_bias_(sort_bias) {}
   [[nodiscard]] std::string_view name() const override { return "link-kind"; }
   [[nodiscard]] double GeneratorSortValue(const ScoreDatum& d, double sort) const override;
   [[nodiscard]] double DistributeScoreToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links,

@@ -3,6 +3,8 @@
 // filters (opic, depth, link-kind), how each order uses the chain, the
 // hooks the frontier calls (PassScore*, UpdateDbScore over the batch), and
 // a filter defined in this file that plugs in with no change elsewhere.
+#include "queueserver/frontier/scoring_filter.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
@@ -12,7 +14,6 @@
 #include "queueserver/crawl_shard.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/frontier/opic_order.h"
-#include "queueserver/frontier/scoring_filter.h"
 #include "queueserver/frontier/scoring_filters.h"
 
 using namespace crawl::queueserver;
@@ -34,8 +35,11 @@ class TestBoostFilter final : public ScoringFilter {
   double GeneratorSortValue(const ScoreDatum& d, double sort) const override {
     return d.url.find("/boost") != std::string_view::npos ? sort + bonus_ : sort;
   }
-  double PassScoreBeforeProcessing(const ScoreDatum& /*d*/, double passed) const override { return 2 * passed; }
-  double UpdateDbScore(const ScoreDatum& /*old*/, const std::vector<ScoreInlink>& in, double score) const override {
+  double PassScoreBeforeProcessing(const ScoreDatum& /*d*/, double passed) const override {
+    return 2 * passed;
+  }
+  double UpdateDbScore(const ScoreDatum& /*old*/, const std::vector<ScoreInlink>& in,
+                       double score) const override {
     g_inlinks_per_update.push_back(in.size());
     return score;
   }
@@ -47,12 +51,12 @@ class TestBoostFilter final : public ScoringFilter {
   double bonus_;
 };
 
-const ScoringFilterRegistration kTestBoost("test-boost", [](ScoringSettings& s)
-                                               -> crawl::Result<std::unique_ptr<ScoringFilter>> {
-  auto bonus = s.Number("bonus", 10.0, 0.0, 1000.0);
-  if (!bonus.ok()) return bonus.status();
-  return std::unique_ptr<ScoringFilter>(std::make_unique<TestBoostFilter>(*bonus));
-});
+const ScoringFilterRegistration kTestBoost(
+    "test-boost", [](ScoringSettings& s) -> crawl::Result<std::unique_ptr<ScoringFilter>> {
+      auto bonus = s.Number("bonus", 10.0, 0.0, 1000.0);
+      if (!bonus.ok()) return bonus.status();
+      return std::unique_ptr<ScoringFilter>(std::make_unique<TestBoostFilter>(*bonus));
+    });
 
 FrontierEntry Entry(const std::string& url, uint32_t depth = 0, double cash = 0,
                     LinkKind kind = LinkKind::kBody) {
@@ -111,7 +115,8 @@ TEST_CASE("a filter defined in a test file registers itself and runs in an order
   CHECK(PopAll(**plain) == std::vector<std::string>{"http://a.test/rich", "http://b.test/boost"});
 }
 
-TEST_CASE("scoring settings: unknown filter, unknown key, bad value and misplaced params are errors", "[unit]") {
+TEST_CASE("scoring settings: unknown filter, unknown key, bad value and misplaced params are errors",
+          "[unit]") {
   CHECK(ErrorOf("opic,pagerank", {}).find("unknown scoring filter 'pagerank'") != std::string::npos);
   CHECK(ErrorOf("opic", {"opic.score_power=0.5", "opic.split=plain", "opic.sitemap=page"}).empty());
   CHECK(ErrorOf("opic", {"opic.nope=1"}).find("unknown scoring param opic.nope") != std::string::npos);
@@ -132,7 +137,8 @@ TEST_CASE("scoring settings: unknown filter, unknown key, bad value and misplace
 // ---------------------------------------------------------------------------
 // Built-in filters
 
-TEST_CASE("opic filter: Nutch's score_power on the importance, plain and CLD splits, sitemap weighting", "[unit]") {
+TEST_CASE("opic filter: Nutch's score_power on the importance, plain and CLD splits, sitemap weighting",
+          "[unit]") {
   const ScoreDatum d{"u", 0, LinkKind::kBody, 0};
   CHECK(ScoringChain::Make("opic", {})->IndexerScore(d, 0.25, 1.0) == Approx(0.25));  // today's default
   CHECK(ScoringChain::Make("opic", {"opic.score_power=0.5"})->IndexerScore(d, 0.25, 1.0) == Approx(0.5));
@@ -150,12 +156,13 @@ TEST_CASE("opic filter: Nutch's score_power on the importance, plain and CLD spl
   (void)ScoringChain::Make("opic", {})->DistributeScoreToOutlinks(page, ranked);
   CHECK(ranked[0].share > 4 * ranked[1].share * 0.99);  // 1/i^2: entry 1 gets four times entry 2
   auto even = links();
-  (void)ScoringChain::Make("opic", {"opic.sitemap=page", "opic.split=plain"})->DistributeScoreToOutlinks(page, even);
+  (void)ScoringChain::Make("opic", {"opic.sitemap=page", "opic.split=plain"})
+      ->DistributeScoreToOutlinks(page, even);
   for (const ScoredLink& l : even) CHECK(l.share == Approx(0.25));
   auto cld = links();
   (void)ScoringChain::Make("opic", {"opic.sitemap=page"})->DistributeScoreToOutlinks(page, cld);
-  CHECK(cld[0].share == Approx(1.0 / 8));                    // same CLD: C/(2n)
-  CHECK(cld[1].share == Approx((1.0 - 1.0 / 8) / 3));        // others: (C - s C/(2n)) / (n - s)
+  CHECK(cld[0].share == Approx(1.0 / 8));              // same CLD: C/(2n)
+  CHECK(cld[1].share == Approx((1.0 - 1.0 / 8) / 3));  // others: (C - s C/(2n)) / (n - s)
 }
 
 TEST_CASE("depth filter: Heritrix-style, the sort value loses weight per level past free_depth", "[unit]") {
@@ -209,8 +216,8 @@ TEST_CASE("bfs with a chain serves the chain's classes in turn, FIFO inside one"
     order->OnLinks(PageContext{}, links, std::vector<bool>(4, true));
     for (LinkInput& l : links) order->Push(l.entry, false);
   }
-  CHECK(PopAll(**fifo) == std::vector<std::string>{"http://a.test/nav", "http://a.test/img", "http://a.test/body",
-                                                   "http://a.test/body2"});
+  CHECK(PopAll(**fifo) == std::vector<std::string>{"http://a.test/nav", "http://a.test/img",
+                                                   "http://a.test/body", "http://a.test/body2"});
   // Classes in turn, lowest first (not round-robin as host_budget's tiers).
   CHECK(PopAll(**classed) == std::vector<std::string>{"http://a.test/body", "http://a.test/body2",
                                                       "http://a.test/nav", "http://a.test/img"});
