@@ -47,6 +47,7 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_wseen_increment(o.wseen_increment);
   p->set_opic_split(o.opic_split);
   p->set_scoring_filters(o.scoring_filters);
+  for (const auto& sp : o.scoring_params) p->add_scoring_params(sp);
   p->set_ram_budget_urls(o.ram_budget_urls);
   p->set_structure_load_take(o.structure_load_take);
   p->set_backoff_base_seconds(o.backoff_base);

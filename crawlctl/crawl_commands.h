@@ -15,6 +15,7 @@ struct StartOptions {
   std::string seeds_file;
   std::string order = "host_budget";
   std::string wseen_increment, opic_split, scoring_filters;
+  std::vector<std::string> scoring_params;  // --scoring-param filter.key=value
   uint64_t ram_budget_urls = 0;
   uint32_t structure_load_take = 0;
   uint32_t backoff_base = 0, backoff_max = 0, park_after = 0, park_seconds = 0, max_url_retries = 0;

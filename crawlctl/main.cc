@@ -66,7 +66,16 @@ void AddStartOrderFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--opic-split", o.opic_split, "opic cash split: cld (default) or plain")
       ->check(CLI::IsMember({"cld", "plain"}));
   start->add_option("--scoring-filters", o.scoring_filters,
-                    "Comma-separated ScoringFilter chain (default: the order's)");
+                    "Comma-separated ScoringFilter chain run by every order (built in: opic, depth, "
+                    "link-kind; default: opic for the opic order, none else). bfs serves the chain's "
+                    "classes (floor of -sort value) in turn, host_budget adds them to the tier, "
+                    "structure ranks a site's targets by the sort value");
+  start->add_option("--scoring-param", o.scoring_params,
+                    "A filter's setting, filter.key=value (repeatable), e.g. opic.score_power=0.5, "
+                    "opic.split=plain, opic.sitemap=page, depth.weight=0.5, depth.free_depth=2, "
+                    "link-kind.nav=0.5, link-kind.sort_bias=0")
+      ->expected(1)
+      ->take_all();
   start->add_option("--ram-budget-urls", o.ram_budget_urls, "opic: queued URLs kept in RAM (default 1000000)");
   start->add_option("--load-take", o.structure_load_take,
                     "structure: pages one iteration of a site's frontier sends to fetch (default 10)");

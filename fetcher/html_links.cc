@@ -160,6 +160,7 @@ class Scanner {
 
   void StartTag(const Name& tag, const Attributes& attrs) {
     if (!IsInlineTag(tag)) BreakText();
+    if (tag == "nav") ++nav_depth_;
     if (tag == "a") {
       anchor_index_ = -1;  // a new <a> closes an open one
       if (attrs.has(kHref)) {
@@ -221,6 +222,7 @@ class Scanner {
 
   void EndTag(const Name& tag) {
     if (!IsInlineTag(tag)) BreakText();
+    if (tag == "nav" && nav_depth_ > 0) --nav_depth_;
     if (tag == "a") {
       anchor_index_ = -1;
     } else if (IsHeading(tag)) {
@@ -305,6 +307,7 @@ class Scanner {
     link.href = std::move(href);
     link.tag = tag;
     link.nofollow = HasToken(rel, "nofollow");
+    link.in_nav = nav_depth_ > 0;
     return static_cast<int>(page_.links.size() - 1);
   }
 
@@ -406,6 +409,7 @@ class Scanner {
   PageLinks page_;
 
   int anchor_index_ = -1;  // the open <a>'s link, if it was kept
+  int nav_depth_ = 0;      // open <nav> elements
   TextCollector anchor_;
   bool heading_open_ = false;
   bool heading_done_ = false;  // a non-empty heading was found

@@ -50,6 +50,8 @@ struct Link {
   std::string tag;  // "a", "area", "frame", "iframe" or "img"
   // rel="nofollow" on the element, or a robots meta nofollow on the page.
   bool nofollow = false;
+  // Inside a <nav> element (the link-kind scoring filter's "nav").
+  bool in_nav = false;
 
   bool operator==(const Link&) const = default;
 };

@@ -23,6 +23,7 @@ struct Candidate {
   std::string url;
   std::string_view anchor;
   const char* source;
+  bool in_nav = false;
 };
 
 // Orders `candidates` by usefulness, prunes them as the crawl says
@@ -52,6 +53,7 @@ void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingCo
     l.set_anchor_text(std::string(c.anchor));
     l.set_links_on_page(static_cast<uint32_t>(ranked.size()));
     l.set_source(c.source);
+    l.set_in_nav(c.in_nav);
     l.set_effective_terms(static_cast<float>(ranked[rank].effective_terms));
   }
 }
@@ -114,7 +116,7 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
       if (first.anchor.empty()) first.anchor = link.anchor_text;
       continue;
     }
-    candidates.push_back({std::move(*target), link.anchor_text, link.tag.c_str()});
+    candidates.push_back({std::move(*target), link.anchor_text, link.tag.c_str(), link.in_nav});
   }
 
   AddLinks(page, options, context, host, candidates, links);

@@ -87,6 +87,8 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   r.set_url(scheduled.url());
   r.set_referrer(scheduled.referrer());
   r.set_kind(scheduled.kind());
+  // The scoring chain's datum goes back with the record (crawl.proto field 200).
+  if (scheduled.has_scoring_datum()) r.set_scoring_datum(scheduled.scoring_datum());
   r.set_status(result.status);
   r.set_bytes(result.body.size());
   r.set_mime_type(ValidUtf8(result.mime_type));

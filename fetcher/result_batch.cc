@@ -87,6 +87,9 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       copy.set_link_rank(link->link_rank());
       copy.set_links_on_page(link->links_on_page());
       copy.set_from_sitemap(link->from_sitemap());
+      // The kind, so both servers weigh the share alike (link-kind filter).
+      copy.set_source(link->source());
+      copy.set_in_nav(link->in_nav());
       copy.set_sent_elsewhere(true);
     }
   }

@@ -54,8 +54,11 @@ grpc::Status QueueServerFleet::StartCrawl(const v1::CrawlInfo& crawl, const std:
       // told the crawl ended, so no fetcher works on a half-started crawl.
       for (size_t j = 0; j < i; ++j)
         (void)TellEnded(crawl.crawl_id(), v1::CRAWL_STATE_STOPPED, crawl.queue_servers(static_cast<int>(j)));
-      return {grpc::StatusCode::UNAVAILABLE, "queue server " + ids[i] + " did not take its seeds: " +
-                                                 s.error_message()};
+      // A refusal of the crawl's parameters (an unknown scoring filter) is
+      // the caller's error, not an unreachable server.
+      const auto code = s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ? grpc::StatusCode::INVALID_ARGUMENT
+                                                                               : grpc::StatusCode::UNAVAILABLE;
+      return {code, "queue server " + ids[i] + " did not take its seeds: " + s.error_message()};
     }
   }
   return grpc::Status::OK;

@@ -80,8 +80,21 @@ Status NormalizeParams(v1::CrawlParams* p) {
     return Status::InvalidArgument("unknown cld_rule '" + p->cld_rule() + "' (psl or simple)");
   if (!p->opic_split().empty() && p->opic_split() != "cld" && p->opic_split() != "plain")
     return Status::InvalidArgument("unknown opic_split '" + p->opic_split() + "' (cld or plain)");
-  if (!p->scoring_filters().empty() && p->order() != "opic")
-    return Status::InvalidArgument("scoring_filters apply to the opic order only");
+  // ScoringFilter settings: "filter.key=value" for a filter of the chain
+  // (the opic order's default chain is "opic"); the queue servers check the
+  // names, keys and values against their filter table at InjectSeeds.
+  for (const std::string& sp : p->scoring_params()) {
+    const size_t dot = sp.find('.'), eq = sp.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || dot == 0 || eq < dot + 2)
+      return Status::InvalidArgument("scoring param '" + sp + "': want filter.key=value");
+    const std::string chain = "," + (p->scoring_filters().empty() && p->order() == "opic" ? std::string("opic")
+                                                                                          : p->scoring_filters()) + ",";
+    std::string names;
+    for (char c : chain) names += c == ' ' ? "" : std::string(1, c);
+    if (names.find("," + sp.substr(0, dot) + ",") == std::string::npos)
+      return Status::InvalidArgument("scoring param '" + sp + "' is for '" + sp.substr(0, dot) +
+                                     "', which is not in the scoring filter chain");
+  }
   if (p->schedule_size() == 0) p->set_schedule_size(5000);
   if (p->schedule_size() > 100'000) return Status::InvalidArgument("schedule_size above 100000");
   if (p->lease_seconds() == 0) p->set_lease_seconds(300);

@@ -127,13 +127,14 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   if (!split.ok()) return split.status();
   o.order.split = *split;
   o.order.scoring_filters = p.scoring_filters();
+  o.order.scoring_params.assign(p.scoring_params().begin(), p.scoring_params().end());
   if (p.ram_budget_urls() > 0) o.order.ram_budget_urls = static_cast<size_t>(p.ram_budget_urls());
   if (p.structure_load_take() > 0) {
     if (p.structure_load_take() > 100'000) return Status::InvalidArgument("structure_load_take above 100000");
     o.order.structure_load_take = p.structure_load_take();
   }
   if (p.tier_window_urls() > 0) o.order.tier_window_urls = static_cast<size_t>(p.tier_window_urls());
-  // The chain must parse, and only the opic order takes one.
+  // The chain and its settings must parse (an unknown filter or key fails the crawl's start).
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
   if (p.backoff_base_seconds() > 0) o.backoff.base_ms = int64_t{p.backoff_base_seconds()} * 1000;
   if (p.backoff_max_seconds() > 0) o.backoff.max_ms = int64_t{p.backoff_max_seconds()} * 1000;
@@ -248,6 +249,11 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
     u->set_order_tier(e.tier);
     u->set_order_weight(e.weight);
     u->set_order_cash(e.cash);
+    if (e.kind == UrlKind::kPage) {
+      // The chain's PassScoreBeforeProcessing; the fetcher echoes it in the FetchRecord.
+      u->set_scoring_datum(frontier_.order().chain().PassScoreBeforeProcessing(
+          ScoreDatum{e.url, e.depth, e.link_kind, e.cash}));
+    }
     u->set_kind(e.kind == UrlKind::kRobots ? v1::URL_KIND_ROBOTS : v1::URL_KIND_PAGE);
     if (!s.crawl_delay_ms.empty()) {
       auto origin = url::OriginOf(u->url());
@@ -261,12 +267,14 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
 }
 
 void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRecord>& records,
-                            const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links) {
+                            const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links,
+                            const std::unordered_map<std::string, double>& boosts) {
   // Link documents are stemmed in their page's language when the page is in
   // this batch (links from AddUrls come without it: English).
   std::unordered_map<std::string, std::string> language;
   for (const v1::FetchRecord& r : records) {
-    (void)index_->AddPage(r);
+    auto boost = boosts.find(r.url());
+    (void)index_->AddPage(r, boost == boosts.end() ? 0.0 : boost->second);
     if (!r.language().empty()) language[r.url()] = r.language();
   }
   for (const v1::DiscoveredLink& link : links) {
@@ -336,6 +344,7 @@ LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url
   in.likely_non_html = link.likely_non_html();
   in.anchor_text = link.anchor_text();
   in.sent_elsewhere = link.sent_elsewhere();
+  in.entry.link_kind = LinkKindOf(link.source(), link.in_nav(), link.from_sitemap());
   // The referrer's order data, echoed by the fetcher when another queue
   // server scheduled the referrer. Input from another process: a value no
   // queue server could have sent is ignored, not trusted.
@@ -389,6 +398,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
   }
   if (writer_) writer_->AddAppliedBatch(key);
   const int64_t now = clock_->NowUnixMs();
+  std::unordered_map<std::string, double> boosts;
   for (const v1::FetchRecord& r : req.records()) {
     FetchOutcome outcome;
     outcome.url = r.url();
@@ -396,6 +406,9 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     outcome.status = r.status();
     outcome.robots_body = r.robots_body();
     outcome.retry_after_seconds = r.retry_after_seconds();
+    // Input from another process: a value no chain could have sent is ignored.
+    if (r.has_scoring_datum() && std::isfinite(r.scoring_datum()) && std::abs(r.scoring_datum()) <= kMaxEchoedCash)
+      outcome.scoring_datum = r.scoring_datum();
     const ReportResult reported = frontier_.Report(req.schedule_id(), outcome, now);
     ++counters_.fetch_attempts;
     if (r.kind() == v1::URL_KIND_PAGE) ++counters_.pages_fetched;
@@ -408,6 +421,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
       logged.set_order_tier(reported.score.tier);
       logged.set_order_cash(reported.score.cash);
       logged.set_order_importance(reported.score.importance);
+      boosts[r.url()] = reported.score.importance;  // the chain's IndexerScore: the index's boost
     }
     NoteForStatus(logged);
     if (writer_) {
@@ -434,7 +448,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
   AddLinks(req.links(), now);
   if (req.final()) frontier_.Complete(req.schedule_id(), now);
   frontier_.EndRequest();
-  IndexBatch(req.records(), req.links());
+  IndexBatch(req.records(), req.links(), boosts);
   return Commit();
 }
 
@@ -453,7 +467,7 @@ Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* r
   AddLinks(req.links(), now);
   frontier_.EndRequest();
   resp->set_accepted(frontier_.Counters().urls_seen - before);
-  IndexBatch({}, req.links());
+  IndexBatch({}, req.links(), {});
   return Commit();
 }
 

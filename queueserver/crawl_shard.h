@@ -110,8 +110,10 @@ class CrawlShard {
  private:
   void AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms);
   // Indexes a request's pages and links (search_index.h) into writer_'s batch.
+  // `boosts`: the chain's indexer score of each fetched page, by URL.
   void IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRecord>& records,
-                  const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links);
+                  const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links,
+                  const std::unordered_map<std::string, double>& boosts);
   // Writes counters and commits the request's changes.
   Status Commit();
 

@@ -409,7 +409,7 @@ ReportResult Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome,
     result.requeued = true;
     return result;
   }
-  result.score = order_->OnFetched(*leased);
+  result.score = order_->Fetched(*leased, outcome.scoring_datum);  // the chain, then OnFetched
   fetched_[leased->url] = std::move(*leased);
   return result;
 }

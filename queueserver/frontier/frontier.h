@@ -66,6 +66,9 @@ struct FetchOutcome {
   int status = 0;              // HTTP status or negative network error
   std::string robots_body;     // robots.txt body when kind == kRobots
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 answer
+  // What the fetch record carried back of the lease's scoring datum
+  // (FetchRecord.scoring_datum); none from a fetcher that does not echo it.
+  std::optional<double> scoring_datum;
 };
 
 // What Report did with an outcome.

@@ -36,19 +36,17 @@ bool CountCldLink(CldStats& st, LinkInput& l, bool is_new, bool cross, const Pag
 
 Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options, OpicStore* opic_store,
                                                  TierStore* tier_store) {
+  auto chain = MakeOrderChain(options);  // every order runs one (order_scoring.cc)
+  if (!chain.ok()) return chain.status();
+  std::unique_ptr<FrontierOrder> order;
   if (options.kind == OrderKind::kOpic) {
-    // The opic order runs the OPIC filter unless the crawl names a chain.
-    auto chain = ScoringChain::Parse(options.scoring_filters.empty() ? "opic" : options.scoring_filters,
-                                     options.split);
-    if (!chain.ok()) return chain.status();
-    return std::unique_ptr<FrontierOrder>(new OpicOrder(options, std::move(*chain), opic_store));
+    order.reset(new OpicOrder(options, std::move(*chain), opic_store));
+  } else {
+    order.reset(options.kind == OrderKind::kStructure ? static_cast<FrontierOrder*>(new StructureOrder(options))
+                                                      : new TieredOrder(options, tier_store));
+    order->SetChain(std::move(*chain));
   }
-  if (!options.scoring_filters.empty()) {
-    // Only opic sorts by score; a chain elsewhere would be silently unused.
-    return Status::InvalidArgument("scoring_filters apply to the opic order only");
-  }
-  if (options.kind == OrderKind::kStructure) return std::unique_ptr<FrontierOrder>(new StructureOrder(options));
-  return std::unique_ptr<FrontierOrder>(new TieredOrder(options, tier_store));
+  return order;
 }
 
 // ---------------------------------------------------------------------------
@@ -95,23 +93,30 @@ int32_t TieredOrder::FileNew(CldStats& st, uint32_t i, bool sitemap, bool non_ht
 }
 
 void TieredOrder::OnSeed(FrontierEntry& e, uint64_t /*seed_count*/) {
+  e.tier = ChainPenalty(e, /*seed=*/true);  // bfs: the chain's class; host_budget: added tiers
   if (!budget()) return;
   CldEntry& cld = CldOf(e.url);
   e.weight = 0;
-  e.tier = FileNew(cld.second, 0, false, false);
+  e.tier += FileNew(cld.second, 0, false, false);
   if (journal_) journal_->CldChanged(cld.first, cld.second);
 }
 
 void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
                           const std::vector<bool>& is_new) {
-  if (!budget()) return;
+  if (!budget()) {
+    for (size_t k = 0; k < links.size(); ++k)
+      if (is_new[k]) links[k].entry.tier = ChainPenalty(links[k].entry, false);
+    return;
+  }
   const CldEntry* from_cld = page.url.empty() ? nullptr : &CldOf(page.url);
   for (size_t k = 0; k < links.size(); ++k) {
     LinkInput& l = links[k];
     if (l.sent_elsewhere) continue;  // its owner counts it
     CldEntry& cld = CldOf(l.entry.url);
     const bool cross = from_cld && &cld != from_cld;
-    if (!CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen)) continue;
+    const bool changed = CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen);
+    if (is_new[k]) l.entry.tier += ChainPenalty(l.entry, false);
+    if (!changed) continue;
     if (journal_) journal_->CldChanged(cld.first, cld.second);
     if (OverBudget(cld.second, options_.budget)) {
       l.over_budget = true;
@@ -187,6 +192,15 @@ std::map<int32_t, TieredOrder::Tier>::iterator TieredOrder::NonEmptyFrom(int32_t
 
 std::optional<SeqEntry> TieredOrder::Pop() {
   while (size_ > 0) {
+    if (!budget()) {
+      // bfs: the chain's penalty classes, lowest first (one FIFO with no chain).
+      auto it = NonEmptyFrom(0);
+      current_ = it->first;
+      Tier& t = it->second;
+      if (t.window.empty()) Refill(it->first, t);
+      if (t.window.empty()) continue;  // the store had lost them: try again
+      return PopFrom(t);
+    }
     // Yioop 9: "When the scheduler produces a schedule for a fetcher, it
     // chooses a tier to make the schedule from in a round robin fashion."
     // The schedule's first Pop picks the tier at or after the cursor; the
@@ -203,13 +217,17 @@ std::optional<SeqEntry> TieredOrder::Pop() {
     Tier& t = it->second;
     if (t.window.empty()) Refill(it->first, t);
     if (t.window.empty()) continue;  // the store had lost them: try again
-    SeqEntry e = std::move(t.window.front());
-    t.window.pop_front();
-    popped_.insert(e.seq);
-    --size_;
-    return e;
+    return PopFrom(t);
   }
   return std::nullopt;
+}
+
+SeqEntry TieredOrder::PopFrom(Tier& t) {
+  SeqEntry e = std::move(t.window.front());
+  t.window.pop_front();
+  popped_.insert(e.seq);
+  --size_;
+  return e;
 }
 
 void TieredOrder::Unpop(SeqEntry e) {
@@ -228,6 +246,7 @@ void TieredOrder::Taken(const SeqEntry& e) {
 FetchedScore TieredOrder::OnFetched(const FrontierEntry& e) {
   FetchedScore s;
   if (budget()) s.tier = e.tier;
+  s.importance = chain_.IndexerScore(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}, 0, 0);
   return s;
 }
 

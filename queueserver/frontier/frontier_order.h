@@ -35,6 +35,7 @@
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_budget.h"
 #include "queueserver/frontier/scoring_filter.h"
+#include "queueserver/frontier/scoring_filters.h"
 #include "queueserver/frontier/tier_store.h"
 
 namespace crawl::queueserver {
@@ -105,7 +106,10 @@ struct OrderOptions {
   OrderKind kind = OrderKind::kBfs;
   WseenIncrement wseen = WseenIncrement::kLog;
   CashSplit split = CashSplit::kCldAware;
-  std::string scoring_filters;  // "" : the order's default chain
+  // The ScoringFilter chain ("" : the order's default: "opic" for the opic
+  // order, none else) and its "filter.key=value" settings (scoring_filter.h).
+  std::string scoring_filters;
+  std::vector<std::string> scoring_params;
   size_t ram_budget_urls = 1'000'000;
   // bfs and host_budget: URLs of each tier's head held in RAM (the rest stay
   // in the TierStore).
@@ -148,6 +152,13 @@ class FrontierOrder {
   virtual void Dropped(const FrontierEntry& /*e*/) {}
   // The end of one request (opic: restores lost cash).
   virtual void EndRequest() {}
+  // The crawl's ScoringFilter chain (set once, before any other call).
+  void SetChain(ScoringChain chain) { chain_ = std::move(chain); }
+  [[nodiscard]] const ScoringChain& chain() const { return chain_; }
+  // A leased page was fetched: its score becomes the chain's
+  // PassScoreAfterProcessing of what the fetch record carried back
+  // (`passed`; none: what the lease carried), then OnFetched.
+  FetchedScore Fetched(FrontierEntry& e, std::optional<double> passed);
   [[nodiscard]] virtual size_t size() const = 0;
   // URLs queued per tier (orders without tiers: all in tier 0).
   [[nodiscard]] virtual std::map<int32_t, size_t> QueuedByTier() const { return {{0, size()}}; }
@@ -158,8 +169,21 @@ class FrontierOrder {
   virtual void RestoreStructure(const std::vector<StructureNodeRecord>& /*nodes*/) {}
 
  protected:
+  // The chain changed a fetched page's score by `delta` (opic: books it).
+  virtual void Rebook(double /*delta*/) {}
+  // Orders that keep no score (bfs, host_budget, structure): tiers a URL
+  // moves back by the chain, floor(-sort value) of a URL scored 0, in
+  // [0, kMaxChainPenalty] (docs/ARCHITECTURE.md "Frontier").
+  static constexpr int32_t kMaxChainPenalty = 8;
+  [[nodiscard]] int32_t ChainPenalty(const FrontierEntry& e, bool seed) const;
+
   FrontierJournal* journal_ = nullptr;
+  ScoringChain chain_;
 };
+
+// The ScoringFilter chain `options` names, with its settings (InvalidArgument
+// for an unknown filter, key or value; order_scoring.cc).
+[[nodiscard]] Result<ScoringChain> MakeOrderChain(const OrderOptions& options);
 
 // The order `options` names. `opic_store` and `tier_store` (may be null:
 // RAM only) are where the opic order and the tiered orders keep their
@@ -218,7 +242,7 @@ class TieredOrder final : public FrontierOrder {
     uint64_t loaded_to = 0;       // entries above this seq are not in the window
     [[nodiscard]] size_t size() const { return window.size() + spilled; }
   };
-  int32_t TierOf(const FrontierEntry& e) const { return budget() ? e.tier : 0; }
+  int32_t TierOf(const FrontierEntry& e) const { return budget() || !chain_.empty() ? e.tier : 0; }
   // Drops the window's tail past the budget (it stays in the store).
   void Trim(Tier& t);
   void Refill(int32_t tier, Tier& t);
@@ -226,6 +250,7 @@ class TieredOrder final : public FrontierOrder {
   // The first non-empty tier at or after `from`, wrapping around.
   // REQUIRES: size_ > 0.
   std::map<int32_t, Tier>::iterator NonEmptyFrom(int32_t from);
+  SeqEntry PopFrom(Tier& t);  // the window's front, marked popped
 
   OrderOptions options_;
   MemoryTierStore own_store_;

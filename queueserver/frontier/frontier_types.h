@@ -32,6 +32,16 @@ struct StringViewHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
+// Where the link a URL was found by sits (DiscoveredLink.source and
+// in_nav), for the scoring filters (queueserver/frontier/scoring_filter.h).
+enum class LinkKind : uint8_t {
+  kBody,      // <a>/<area> in the page's content (and seeds)
+  kNav,       // <a>/<area> inside <nav>
+  kSitemap,   // a sitemap <loc> or a robots.txt Sitemap line
+  kRedirect,  // a redirect's target
+  kEmbed,     // img, frame, iframe
+};
+
 struct FrontierEntry {
   std::string url;       // canonical absolute URL
   std::string referrer;  // page it was first found on; "" for seeds
@@ -47,6 +57,7 @@ struct FrontierEntry {
   double cash = 0;
   // Times the URL was answered 429/503 and put back (back-off).
   uint32_t retries = 0;
+  LinkKind link_kind = LinkKind::kBody;  // how it was first found
 };
 
 // A queue or wait-list entry with its position. Sequence numbers order the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 #include "common/cld.h"
@@ -40,7 +41,8 @@ std::vector<std::pair<OpicKey, FrontierEntry>> MemoryOpicStore::OpicTop(size_t n
 // ---- OpicOrder
 
 OpicOrder::OpicOrder(const OrderOptions& options, ScoringChain chain, OpicStore* store)
-    : options_(options), chain_(std::move(chain)), store_(store ? store : &own_store_) {
+    : options_(options), store_(store ? store : &own_store_) {
+  SetChain(std::move(chain));
   options_.ram_budget_urls = std::max<size_t>(1, options_.ram_budget_urls);
 }
 
@@ -85,7 +87,8 @@ void OpicOrder::Restore(std::vector<SeqEntry> /*ready*/,
 
 void OpicOrder::OnSeed(FrontierEntry& e, uint64_t seed_count) {
   // DESIGN.md 5.2: seeds share 1.0 (over every queue server of the crawl).
-  e.cash = chain_.InjectedScore(e.url, 1.0 / static_cast<double>(std::max<uint64_t>(1, seed_count)));
+  e.cash = chain_.InjectedScore(
+      ScoreDatum{e.url, e.depth, e.link_kind, 1.0 / static_cast<double>(std::max<uint64_t>(1, seed_count))});
   injected_total_ += e.cash;
   NoteState();
 }
@@ -97,7 +100,8 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
     // The page's cash is unknown here (another queue server scheduled it and
     // the fetcher did not echo it): new URLs start with nothing.
     for (size_t k = 0; k < links.size(); ++k) {
-      if (is_new[k]) links[k].entry.cash = chain_.InitialScore(links[k].entry.url, 0.0);
+      const FrontierEntry& e = links[k].entry;
+      if (is_new[k]) links[k].entry.cash = chain_.InitialScore(ScoreDatum{e.url, e.depth, e.link_kind, 0.0});
     }
     return;
   }
@@ -115,9 +119,13 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
     scored[k].same_cld = CldOf(links[k].entry.url) == from_cld;
     scored[k].from_sitemap = links[k].from_sitemap;
     scored[k].rank = links[k].link_rank;
+    scored[k].kind = links[k].entry.link_kind;
     scored_page.links_on_page = std::max(scored_page.links_on_page, links[k].links_on_page);
   }
-  chain_.DistributeToOutlinks(scored_page, scored);
+  const double adjust = chain_.DistributeScoreToOutlinks(scored_page, scored);
+  // Nutch's adjust datum: the source page's own score gains it, here its
+  // history (its cash is spent); only where the page was fetched.
+  if (pending != pending_.end()) total_history_ += adjust;
   for (size_t k = 0; k < links.size(); ++k) {
     const double share = scored[k].share;
     if (links[k].sent_elsewhere) {
@@ -126,10 +134,14 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
       continue;
     }
     bool taken = false;
+    FrontierEntry& e = links[k].entry;
     if (is_new[k]) {
-      links[k].entry.cash = chain_.InitialScore(links[k].entry.url, share);
+      e.cash = chain_.InitialScore(ScoreDatum{e.url, e.depth, e.link_kind, share});
+      if (!std::isfinite(e.cash) || e.cash < 0) e.cash = 0;
+      lost_ += share - e.cash;  // what a filter took (or added) is booked
       taken = true;
-    } else if (share > 0 && Credit(UrlKey(links[k].entry.url), share)) {
+    } else if (const uint64_t h = UrlKey(e.url); share > 0 && Queued(h)) {
+      inlinks_[h].push_back(ScoreInlink{page.url, e.link_kind, share});  // UpdateDbScore at EndRequest
       taken = true;
     }
     if (pending != pending_.end()) {
@@ -141,13 +153,49 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
   }
 }
 
-bool OpicOrder::Credit(uint64_t url_hash, double share) {
+bool OpicOrder::Queued(uint64_t url_hash) {
+  return mem_hash_.count(url_hash) > 0 || store_->OpicFind(url_hash).has_value();
+}
+
+void OpicOrder::ApplyInlinks() {
+  for (auto& [h, in] : inlinks_) {
+    double brought = 0;
+    for (const ScoreInlink& l : in) brought += l.share;
+    double taken = 0;
+    const bool queued = SetCash(h, [&](const FrontierEntry& e, double raw) {
+      // The chain sees the true cash (raw + bonus). When it only adds the
+      // inlinks (opic), they are added to the raw cash one by one, as they
+      // always were, so nothing is lost to rounding.
+      double expected = raw + bonus_, added = raw;
+      for (const ScoreInlink& l : in) {
+        expected += l.share;
+        added += l.share;
+      }
+      double now = chain_.UpdateDbScore(ScoreDatum{e.url, e.depth, e.link_kind, raw + bonus_}, in);
+      if (!std::isfinite(now) || now < 0) now = raw + bonus_;
+      if (now == expected) {
+        taken = brought;
+        return added;
+      }
+      taken = now - (raw + bonus_);
+      return now - bonus_;
+    });
+    if (!queued) taken = 0;
+    if (taken != brought) lost_ += brought - taken;
+  }
+  inlinks_.clear();
+}
+
+bool OpicOrder::SetCash(uint64_t url_hash, const std::function<double(const FrontierEntry&, double)>& update) {
+  auto rekey = [&](FrontierEntry& e, uint64_t seq) {
+    e.cash = update(e, e.cash);
+    return OpicKey{chain_.GeneratorSortValue(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}), seq};
+  };
   if (auto m = mem_hash_.find(url_hash); m != mem_hash_.end()) {
     auto node = mem_.extract(m->second);
     Held held = std::move(node.mapped());
     store_->OpicErase(node.key(), url_hash);
-    held.entry.cash = chain_.UpdateFromInlinks(held.entry.cash, share);
-    const OpicKey key{chain_.SortValue(held.entry.url, held.entry.cash), node.key().seq};
+    const OpicKey key = rekey(held.entry, node.key().seq);
     store_->OpicPut(key, url_hash, held.entry);
     mem_hash_[url_hash] = key;
     mem_.emplace(key, std::move(held));
@@ -158,8 +206,7 @@ bool OpicOrder::Credit(uint64_t url_hash, double share) {
   auto entry = store_->OpicGet(*old_key);
   if (!entry) return false;
   store_->OpicErase(*old_key, url_hash);
-  entry->cash = chain_.UpdateFromInlinks(entry->cash, share);
-  const OpicKey key{chain_.SortValue(entry->url, entry->cash), old_key->seq};
+  const OpicKey key = rekey(*entry, old_key->seq);
   store_->OpicPut(key, url_hash, *entry);
   // It was spilled; it joins memory if it now sorts before memory's worst.
   if (!mem_.empty() && OpicKeyBefore()(key, mem_.rbegin()->first)) {
@@ -195,7 +242,7 @@ void OpicOrder::TrimMemory() {
 void OpicOrder::Push(FrontierEntry e, bool /*front*/) {
   // The cash it carries becomes raw cash relative to the current bonus.
   e.cash -= bonus_;
-  const OpicKey key{chain_.SortValue(e.url, e.cash), next_seq_++};
+  const OpicKey key{chain_.GeneratorSortValue(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}), next_seq_++};
   const uint64_t h = UrlKey(e.url);
   store_->OpicPut(key, h, e);
   ++count_;
@@ -253,13 +300,14 @@ FetchedScore OpicOrder::OnFetched(const FrontierEntry& e) {
   NoteState();
   FetchedScore s;
   s.cash = e.cash;
-  s.importance = chain_.IndexerScore(e.cash, e.cash, total_history_);
+  s.importance = chain_.IndexerScore(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}, e.cash, total_history_);
   return s;
 }
 
 void OpicOrder::Dropped(const FrontierEntry& e) { lost_ += e.cash; }
 
 void OpicOrder::EndRequest() {
+  ApplyInlinks();
   for (const auto& [u, c] : pending_) lost_ += c;
   pending_.clear();
   if (lost_ == 0 && (reserve_ == 0 || count_ == 0)) return;

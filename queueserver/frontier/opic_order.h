@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -105,7 +106,6 @@ class OpicOrder final : public FrontierOrder {
   [[nodiscard]] double total_history() const { return total_history_; }
   [[nodiscard]] double injected_total() const { return injected_total_; }
   [[nodiscard]] size_t in_memory() const { return mem_.size(); }
-  [[nodiscard]] const ScoringChain& chain() const { return chain_; }
 
  private:
   struct Held {
@@ -113,8 +113,15 @@ class OpicOrder final : public FrontierOrder {
     FrontierEntry entry;  // cash = raw cash
   };
   std::string CldOf(const std::string& url) const;
-  // Adds `share` to a queued URL's cash; false when the URL is not queued.
-  bool Credit(uint64_t url_hash, double share);
+  [[nodiscard]] bool Queued(uint64_t url_hash);
+  // The chain's UpdateDbScore of every queued URL that received inlinks in
+  // this request (Nutch's updatedb over the batch); the cash the inlinks
+  // brought and the chain did not keep is lost.
+  void ApplyInlinks();
+  // Sets a queued URL's raw cash to update(entry, raw cash); false when
+  // the URL is not queued.
+  bool SetCash(uint64_t url_hash, const std::function<double(const FrontierEntry&, double)>& update);
+  void Rebook(double delta) override { lost_ += delta; }
   // A URL just filed in the store: into memory if the invariant allows.
   void Admit(const OpicKey& key, Held held);
   void TrimMemory();
@@ -122,7 +129,6 @@ class OpicOrder final : public FrontierOrder {
   void NoteState();
 
   OrderOptions options_;
-  ScoringChain chain_;
   MemoryOpicStore own_store_;
   OpicStore* store_;
   std::map<OpicKey, Held, OpicKeyBefore> mem_;
@@ -139,6 +145,8 @@ class OpicOrder final : public FrontierOrder {
   uint64_t next_seq_ = 1;
   // Within a request: cash of pages fetched and not yet handed to links, by URL.
   std::unordered_map<std::string, double> pending_;
+  // Within a request: inlinks to URLs already queued, by URL hash.
+  std::unordered_map<uint64_t, std::vector<ScoreInlink>> inlinks_;
   double lost_ = 0;
 };
 

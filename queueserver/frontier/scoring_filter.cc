@@ -1,113 +1,226 @@
 #include "queueserver/frontier/scoring_filter.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+#include "queueserver/frontier/scoring_filters.h"
 
 namespace crawl::queueserver {
 
-Result<CashSplit> ParseCashSplit(std::string_view name) {
-  if (name.empty() || name == "cld") return CashSplit::kCldAware;
-  if (name == "plain") return CashSplit::kPlain;
-  return Status::InvalidArgument("unknown opic_split '" + std::string(name) + "' (cld or plain)");
-}
-
-double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLink>& links,
-                 uint32_t same_cld_links) {
-  if (links.empty()) return 0;
-  const double nn = static_cast<double>(std::max<size_t>(n, links.size()));
-  const bool sitemap =
-      std::all_of(links.begin(), links.end(), [](const ScoredLink& l) { return l.from_sitemap; });
-  double given = 0;
-  if (sitemap) {
-    // DESIGN.md 5.2: the i-th entry (from 1) gets C / (gamma i^2).
-    double gamma = 0;
-    for (double j = 1; j <= nn; ++j) gamma += 1.0 / (j * j);
-    for (ScoredLink& l : links) {
-      const double i = static_cast<double>(l.rank) + 1.0;
-      l.share = i <= nn ? cash / (gamma * i * i) : 0.0;
-      given += l.share;
-    }
-    return given;
+std::string_view LinkKindName(LinkKind k) {
+  switch (k) {
+    case LinkKind::kBody:
+      return "body";
+    case LinkKind::kNav:
+      return "nav";
+    case LinkKind::kSitemap:
+      return "sitemap";
+    case LinkKind::kRedirect:
+      return "redirect";
+    case LinkKind::kEmbed:
+      return "embed";
   }
-  if (split == CashSplit::kPlain) {
-    for (ScoredLink& l : links) {
-      l.share = cash / nn;
-      given += l.share;
-    }
-    return given;
+  return "body";
+}
+
+LinkKind LinkKindOf(std::string_view source, bool in_nav, bool from_sitemap) {
+  if (from_sitemap || source == "sitemap") return LinkKind::kSitemap;
+  if (source == "redirect") return LinkKind::kRedirect;
+  if (source == "img" || source == "frame" || source == "iframe") return LinkKind::kEmbed;
+  return in_nav ? LinkKind::kNav : LinkKind::kBody;
+}
+
+// ---- ScoringSettings
+
+Result<double> ScoringSettings::Number(const std::string& key, double fallback, double min, double max) {
+  read_.push_back(key);
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  const std::string& v = it->second;
+  double out = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(out) || out < min || out > max) {
+    char range[64];
+    std::snprintf(range, sizeof(range), "[%g, %g]", min, max);
+    return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + v +
+                                   "': want a number in " + range);
   }
-  // Yioop's CLD-aware split (DESIGN.md 5.2).
-  const double s = same_cld_links > 0
-                       ? std::min<double>(same_cld_links, nn)
-                       : static_cast<double>(std::count_if(links.begin(), links.end(),
-                                                           [](const ScoredLink& l) { return l.same_cld; }));
-  const double same = cash / (2.0 * nn);
-  const double other = s < nn ? (cash - s * same) / (nn - s) : 0.0;
-  for (ScoredLink& l : links) {
-    l.share = l.same_cld ? same : other;
-    given += l.share;
+  return out;
+}
+
+Result<std::string> ScoringSettings::Choice(const std::string& key, const std::string& fallback,
+                                            const std::vector<std::string>& choices) {
+  read_.push_back(key);
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  if (std::find(choices.begin(), choices.end(), it->second) != choices.end()) return it->second;
+  std::string list;
+  for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
+  return Status::InvalidArgument("scoring param " + filter_ + "." + key + "='" + it->second +
+                                 "': want one of " + list);
+}
+
+Status ScoringSettings::Finish() const {
+  for (const auto& [key, value] : values_) {
+    if (std::find(read_.begin(), read_.end(), key) != read_.end()) continue;
+    std::string known;
+    for (const std::string& k : read_) known += (known.empty() ? "" : ", ") + k;
+    return Status::InvalidArgument("unknown scoring param " + filter_ + "." + key + " (" + filter_ +
+                                   " takes: " + (known.empty() ? "none" : known) + ")");
   }
-  return given;
+  return Status::Ok();
 }
 
-void OpicScoringFilter::DistributeToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links) const {
-  (void)SplitCash(page.score, page.links_on_page, split_, links, page.same_cld_links);
+// ---- ScoringFilterRegistry
+
+struct ScoringFilterRegistry::Table {
+  mutable std::mutex mu;
+  std::map<std::string, ScoringFilterFactory> factories;  // guarded by mu
+};
+
+ScoringFilterRegistry::Table& ScoringFilterRegistry::table() const {
+  static Table t;
+  return t;
 }
 
-double OpicScoringFilter::IndexerScore(double /*score*/, double history, double total_history) const {
-  // DESIGN.md 5.2: importance = history / total history.
-  return total_history > 0 ? history / total_history : 0.0;
+ScoringFilterRegistry& ScoringFilterRegistry::Global() {
+  static ScoringFilterRegistry* registry = [] {
+    auto* r = new ScoringFilterRegistry();
+    RegisterBuiltinScoringFilters(*r);
+    return r;
+  }();
+  return *registry;
 }
 
-Result<ScoringChain> ScoringChain::Parse(std::string_view names, CashSplit split) {
-  ScoringChain chain;
-  size_t start = 0;
-  while (start <= names.size()) {
-    size_t end = names.find(',', start);
-    if (end == std::string_view::npos) end = names.size();
-    std::string_view name = names.substr(start, end - start);
-    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+bool ScoringFilterRegistry::Register(const std::string& name, ScoringFilterFactory factory) {
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.factories.emplace(name, std::move(factory)).second;
+}
+
+Result<std::unique_ptr<ScoringFilter>> ScoringFilterRegistry::Make(ScoringSettings& settings) const {
+  ScoringFilterFactory factory;
+  {
+    Table& t = table();
+    std::lock_guard<std::mutex> lock(t.mu);
+    auto it = t.factories.find(settings.filter());
+    if (it != t.factories.end()) factory = it->second;
+  }
+  if (!factory) {
+    std::string list;
+    for (const std::string& n : names()) list += (list.empty() ? "" : ", ") + n;
+    return Status::InvalidArgument("unknown scoring filter '" + settings.filter() + "' (available: " + list +
+                                   ")");
+  }
+  auto filter = factory(settings);
+  if (!filter.ok()) return filter.status();
+  if (Status s = settings.Finish(); !s.ok()) return s;
+  return filter;
+}
+
+std::vector<std::string> ScoringFilterRegistry::names() const {
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  std::vector<std::string> out;
+  for (const auto& [name, f] : t.factories) out.push_back(name);
+  return out;
+}
+
+// ---- ScoringChain
+
+namespace {
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+}  // namespace
+
+Result<ScoringChain> ScoringChain::Make(std::string_view names, const std::vector<std::string>& params) {
+  std::vector<std::string> order;
+  for (size_t start = 0; start <= names.size();) {
+    size_t end = std::min(names.find(',', start), names.size());
+    const std::string_view name = Trim(names.substr(start, end - start));
     if (!name.empty()) {
-      if (name == "opic") {
-        chain.filters_.push_back(std::make_shared<OpicScoringFilter>(split));
-      } else {
-        return Status::InvalidArgument("unknown scoring filter '" + std::string(name) +
-                                       "' (available: opic)");
-      }
+      if (std::find(order.begin(), order.end(), name) != order.end())
+        return Status::InvalidArgument("scoring filter '" + std::string(name) + "' named twice");
+      order.emplace_back(name);
     }
     start = end + 1;
+  }
+  std::map<std::string, std::map<std::string, std::string>> settings;
+  for (const std::string& p : params) {
+    const size_t dot = p.find('.');
+    const size_t eq = p.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || dot == 0 || eq < dot + 2)
+      return Status::InvalidArgument("scoring param '" + p + "': want filter.key=value");
+    const std::string filter(Trim(std::string_view(p).substr(0, dot)));
+    if (std::find(order.begin(), order.end(), filter) == order.end())
+      return Status::InvalidArgument("scoring param '" + p + "' is for '" + filter +
+                                     "', which is not in the chain");
+    settings[filter][std::string(Trim(std::string_view(p).substr(dot + 1, eq - dot - 1)))] =
+        std::string(Trim(std::string_view(p).substr(eq + 1)));
+  }
+  ScoringChain chain;
+  for (const std::string& name : order) {
+    ScoringSettings s(name, settings[name]);
+    auto filter = ScoringFilterRegistry::Global().Make(s);
+    if (!filter.ok()) return filter.status();
+    chain.filters_.push_back(std::shared_ptr<const ScoringFilter>(std::move(*filter)));
   }
   return chain;
 }
 
-double ScoringChain::InjectedScore(const std::string& url, double score) const {
-  for (const auto& f : filters_) score = f->InjectedScore(url, score);
+double ScoringChain::InjectedScore(const ScoreDatum& d) const {
+  double score = d.score;
+  for (const auto& f : filters_) score = f->InjectedScore(d, score);
   return score;
 }
-double ScoringChain::InitialScore(const std::string& url, double score) const {
-  for (const auto& f : filters_) score = f->InitialScore(url, score);
+double ScoringChain::InitialScore(const ScoreDatum& d) const {
+  double score = d.score;
+  for (const auto& f : filters_) score = f->InitialScore(d, score);
   return score;
 }
-double ScoringChain::SortValue(const std::string& url, double score) const {
-  for (const auto& f : filters_) score = f->SortValue(url, score);
+double ScoringChain::GeneratorSortValue(const ScoreDatum& d) const {
+  double sort = d.score;
+  for (const auto& f : filters_) sort = f->GeneratorSortValue(d, sort);
+  return sort;
+}
+double ScoringChain::PassScoreBeforeProcessing(const ScoreDatum& d) const {
+  double passed = d.score;
+  for (const auto& f : filters_) passed = f->PassScoreBeforeProcessing(d, passed);
+  return passed;
+}
+double ScoringChain::PassScoreAfterProcessing(const ScoreDatum& d, double passed) const {
+  for (const auto& f : filters_) passed = f->PassScoreAfterProcessing(d, passed);
+  return passed;
+}
+double ScoringChain::DistributeScoreToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links) const {
+  for (ScoredLink& l : links) l.share = 0;
+  double adjust = 0;
+  for (const auto& f : filters_) adjust = f->DistributeScoreToOutlinks(page, links, adjust);
+  return adjust;
+}
+double ScoringChain::UpdateDbScore(const ScoreDatum& old, const std::vector<ScoreInlink>& in) const {
+  double score = old.score;
+  for (const auto& f : filters_) score = f->UpdateDbScore(old, in, score);
   return score;
 }
-double ScoringChain::UpdateFromInlinks(double score, double share) const {
-  if (filters_.empty()) return score + share;
-  for (const auto& f : filters_) score = f->UpdateFromInlinks(score, share);
-  return score;
-}
-void ScoringChain::DistributeToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links) const {
-  for (const auto& f : filters_) f->DistributeToOutlinks(page, links);
-}
-double ScoringChain::IndexerScore(double score, double history, double total_history) const {
-  for (const auto& f : filters_) score = f->IndexerScore(score, history, total_history);
-  return score;
+double ScoringChain::IndexerScore(const ScoreDatum& d, double history, double total_history) const {
+  double boost = 0;
+  for (const auto& f : filters_) boost = f->IndexerScore(d, history, total_history, boost);
+  return boost;
 }
 std::vector<std::string> ScoringChain::names() const {
   std::vector<std::string> out;
   for (const auto& f : filters_) out.emplace_back(f->name());
   return out;
+}
+bool ScoringChain::has(std::string_view name) const {
+  return std::any_of(filters_.begin(), filters_.end(), [&](const auto& f) { return f->name() == name; });
 }
 
 }  // namespace crawl::queueserver

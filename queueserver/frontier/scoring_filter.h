@@ -1,26 +1,50 @@
-// ScoringFilter chain in the spirit of Apache Nutch's ScoringFilter
-// (DESIGN.md section 5): hooks an order calls at fixed points of a URL's
-// life, each filter taking the previous filter's result.
-//   injected score          a seed enters the crawl
-//   initial score           a new URL is discovered
-//   sort value              the key the order sorts queued URLs by
-//   update from inlinks     a queued URL receives score from another page
-//   distribute to outlinks  a fetched page hands its score to its links
-//   indexer score           the score the index gets for a fetched page
-// OPIC (Abiteboul, Preda, Cobena 2003; Yioop's CLD-aware variant; DESIGN.md
-// 5.2) is one filter; the opic order (queueserver/frontier/opic_order.h) runs the
-// chain the crawl parameter `scoring_filters` names. Pure; not thread-safe.
+// The ScoringFilter plug-in point, after Apache Nutch's ScoringFilter
+// (org.apache.nutch.scoring.ScoringFilter; DESIGN.md section 5): hooks the
+// orders and the frontier call at fixed points of a URL's life, each filter
+// of a crawl's chain taking the previous filter's result.
+//
+//   hook                        called by (docs/ARCHITECTURE.md "Frontier")
+//   InjectedScore               every order's OnSeed: a seed enters the crawl
+//   InitialScore                every order's OnLinks: a new URL is found
+//   GeneratorSortValue          where an order files a URL (its sort key)
+//   PassScoreBeforeProcessing   CrawlShard::GetSchedule: ScheduledUrl.scoring_datum
+//   PassScoreAfterProcessing    Frontier::Report: FetchRecord.scoring_datum back
+//   DistributeScoreToOutlinks   OnLinks of a fetched page (returns the adjust)
+//   UpdateDbScore               opic engine's EndRequest: a queued URL and
+//                               the batch's inlinks to it
+//   IndexerScore                OnFetched: the boost the index stores
+//
+// Filters are made by name from one table (ScoringFilterRegistry), each
+// with its own settings ("opic.score_power=0.5"). A filter registers itself
+// with a static ScoringFilterRegistration in any file linked in; the
+// built-in ones (scoring_filters.h) are in the table from the start.
+// Pure; a chain is not thread-safe, the registry is (registration at
+// static-initialisation time).
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/status.h"
+#include "queueserver/frontier/frontier_types.h"
 
 namespace crawl::queueserver {
+
+[[nodiscard]] std::string_view LinkKindName(LinkKind k);
+[[nodiscard]] LinkKind LinkKindOf(std::string_view source, bool in_nav, bool from_sitemap);
+
+// What a filter knows of a URL (Nutch's CrawlDatum).
+struct ScoreDatum {
+  std::string_view url;
+  uint32_t depth = 0;
+  LinkKind kind = LinkKind::kBody;
+  double score = 0;  // the order's score of the URL (opic: its cash)
+};
 
 // A fetched page about to hand out its score.
 struct ScoredPage {
@@ -30,6 +54,7 @@ struct ScoredPage {
   // s: links of the page within its CLD, when this server sees only some of
   // them (links sent by another queue server's fetch); 0: count the links.
   uint32_t same_cld_links = 0;
+  uint32_t depth = 0;
 };
 
 // One outlink of a ScoredPage.
@@ -38,85 +63,131 @@ struct ScoredLink {
   bool same_cld = false;      // same company level domain as the page
   bool from_sitemap = false;  // the page is a sitemap listing this URL
   uint32_t rank = 0;          // position from 0 (sitemap: entry index)
-  double share = 0;           // filled in by DistributeToOutlinks
+  LinkKind kind = LinkKind::kBody;
+  double share = 0;  // set by DistributeScoreToOutlinks
+};
+
+// One inlink a queued URL received in a batch (Nutch's inlinked datums).
+struct ScoreInlink {
+  std::string from;
+  LinkKind kind = LinkKind::kBody;
+  double share = 0;
 };
 
 class ScoringFilter {
  public:
   virtual ~ScoringFilter() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
-  [[nodiscard]] virtual double InjectedScore(const std::string& /*url*/, double score) const { return score; }
-  [[nodiscard]] virtual double InitialScore(const std::string& /*url*/, double score) const { return score; }
-  // REQUIRES of every filter: the sort value is the score plus a per-URL
-  // constant (or the score itself), so adding the same amount to every
-  // queued URL's score (opic normalisation) keeps their order.
-  [[nodiscard]] virtual double SortValue(const std::string& /*url*/, double sort) const { return sort; }
-  [[nodiscard]] virtual double UpdateFromInlinks(double score, double inlink_share) const {
-    return score + inlink_share;
+  [[nodiscard]] virtual double InjectedScore(const ScoreDatum& /*d*/, double score) const { return score; }
+  [[nodiscard]] virtual double InitialScore(const ScoreDatum& /*d*/, double score) const { return score; }
+  // REQUIRES of every filter used by the opic engine: the sort value is
+  // monotone in the score for a fixed URL and adding the same amount to
+  // every queued URL's score (opic normalisation) keeps their order; so a
+  // filter adds to it or scales it by a per-URL factor.
+  [[nodiscard]] virtual double GeneratorSortValue(const ScoreDatum& /*d*/, double sort) const { return sort; }
+  // The value the lease carries to the fetcher (d.score: the URL's score).
+  [[nodiscard]] virtual double PassScoreBeforeProcessing(const ScoreDatum& /*d*/, double passed) const {
+    return passed;
   }
-  // Sets (or adjusts) each link's share of page.score.
-  virtual void DistributeToOutlinks(const ScoredPage& /*page*/, std::vector<ScoredLink>& /*links*/) const {}
-  // history: what the page ever held; total_history: the sum over all pages.
-  [[nodiscard]] virtual double IndexerScore(double score, double /*history*/,
-                                            double /*total_history*/) const {
+  // The fetched page's score from what its fetch record carried back
+  // (`passed`; d.score: the score at lease time).
+  [[nodiscard]] virtual double PassScoreAfterProcessing(const ScoreDatum& /*d*/, double passed) const {
+    return passed;
+  }
+  // Sets (or adjusts) each link's share of page.score. Returns `adjust`,
+  // changed or not: score the source page itself gains (Nutch's adjust
+  // datum; the opic engine adds it to the page's history).
+  [[nodiscard]] virtual double DistributeScoreToOutlinks(const ScoredPage& /*page*/,
+                                                         std::vector<ScoredLink>& /*links*/,
+                                                         double adjust) const {
+    return adjust;
+  }
+  // The new score of a queued URL (`old`) given the batch's inlinks to it;
+  // `score` is the previous filter's result (old.score for the first).
+  [[nodiscard]] virtual double UpdateDbScore(const ScoreDatum& /*old*/,
+                                             const std::vector<ScoreInlink>& /*in*/, double score) const {
     return score;
   }
+  // The boost the index adds to the page's doc rank (0: none). history:
+  // what the page ever held; total_history: the sum over all pages (0 when
+  // the order keeps none).
+  [[nodiscard]] virtual double IndexerScore(const ScoreDatum& /*d*/, double /*history*/,
+                                            double /*total_history*/, double boost) const {
+    return boost;
+  }
 };
 
-// How OPIC splits a page's cash (DESIGN.md 5.2).
-enum class CashSplit {
-  kCldAware,  // Yioop: same CLD C/(2n), other CLDs (C - s*C/(2n)) / (n - s)
-  kPlain,     // every link C/n
-};
-[[nodiscard]] Result<CashSplit> ParseCashSplit(std::string_view name);  // "cld" (default) or "plain"
-
-// The cash of a page with cash C and n links, split over `links` (the ones
-// this queue server sees, n >= links.size() unless n is 0, then n is
-// links.size()). Sets each link's share (DESIGN.md 5.2):
-//   plain: C/n each;
-//   CLD-aware: with s the links to the page's own CLD, C/(2n) each of those
-//     and (C - s*C/(2n)) / (n - s) each of the others. When s = n there is
-//     no other link: the same-CLD links still get C/(2n) each and the other
-//     half of C is lost, to be restored by normalisation;
-//   sitemap (every link from_sitemap): the i-th entry (i = rank + 1) gets
-//     C / (gamma * i^2), gamma = sum_{j=1..n} 1/j^2, so n entries get C.
-// s is `same_cld_links` when given (the fetcher counts it over the whole
-// page for links it routes to a queue server other than the page's), else
-// counted among `links` (the page's own queue server sees every link: the
-// ones routed elsewhere come as sent_elsewhere copies). Returns the sum
-// handed out.
-double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLink>& links,
-                 uint32_t same_cld_links = 0);
-
-// OPIC as a ScoringFilter: seeds get their injected cash, new URLs the share
-// they were given, inlinks add cash, outlinks split it by SplitCash, and the
-// indexer score is history / total history.
-class OpicScoringFilter final : public ScoringFilter {
+// One filter's settings ("key" -> "value") as the crawl gave them. A
+// factory reads each key it knows and calls Finish, which rejects the rest.
+class ScoringSettings {
  public:
-  explicit OpicScoringFilter(CashSplit split) : split_(split) {}
-  [[nodiscard]] std::string_view name() const override { return "opic"; }
-  void DistributeToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links) const override;
-  [[nodiscard]] double IndexerScore(double score, double history, double total_history) const override;
+  ScoringSettings(std::string filter, std::map<std::string, std::string> values)
+      : filter_(std::move(filter)), values_(std::move(values)) {}
+  // The number under `key` in [min, max], or `fallback` when absent.
+  [[nodiscard]] Result<double> Number(const std::string& key, double fallback, double min, double max);
+  // One of `choices` under `key`, or `fallback` when absent.
+  [[nodiscard]] Result<std::string> Choice(const std::string& key, const std::string& fallback,
+                                           const std::vector<std::string>& choices);
+  // Error naming the first key nobody read.
+  [[nodiscard]] Status Finish() const;
+  [[nodiscard]] const std::string& filter() const { return filter_; }
 
  private:
-  CashSplit split_;
+  std::string filter_;
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> read_;
 };
 
-// The filters a crawl runs, in order.
+using ScoringFilterFactory = std::function<Result<std::unique_ptr<ScoringFilter>>(ScoringSettings&)>;
+
+// The one table of filters by name. Thread-safe.
+class ScoringFilterRegistry {
+ public:
+  // The process's table, holding the built-in filters (scoring_filters.h).
+  static ScoringFilterRegistry& Global();
+  // False when `name` is taken (the first registration stays).
+  bool Register(const std::string& name, ScoringFilterFactory factory);
+  // The filter `settings.filter()` names, or InvalidArgument (unknown
+  // filter, unknown key, bad value).
+  [[nodiscard]] Result<std::unique_ptr<ScoringFilter>> Make(ScoringSettings& settings) const;
+  [[nodiscard]] std::vector<std::string> names() const;
+
+ private:
+  ScoringFilterRegistry() = default;
+  struct Table;
+  Table& table() const;
+};
+
+// Registers a filter at static-initialisation time:
+//   static const ScoringFilterRegistration kMine("mine", [](ScoringSettings& s) {...});
+struct ScoringFilterRegistration {
+  ScoringFilterRegistration(const std::string& name, ScoringFilterFactory factory) {
+    (void)ScoringFilterRegistry::Global().Register(name, std::move(factory));
+  }
+};
+
+// The filters a crawl runs, in order. Each hook runs every filter, the
+// output of one being the input of the next.
 class ScoringChain {
  public:
-  // Parses a comma-separated list of filter names ("opic"). An empty list is
-  // the empty chain (scores pass through unchanged).
-  [[nodiscard]] static Result<ScoringChain> Parse(std::string_view names, CashSplit split);
+  // `names`: comma-separated filter names ("opic,depth"); `params`:
+  // "filter.key=value" each, for filters of the chain. Unknown filter, key
+  // or bad value: InvalidArgument. An empty list is the empty chain.
+  [[nodiscard]] static Result<ScoringChain> Make(std::string_view names,
+                                                 const std::vector<std::string>& params);
 
-  [[nodiscard]] double InjectedScore(const std::string& url, double score) const;
-  [[nodiscard]] double InitialScore(const std::string& url, double score) const;
-  [[nodiscard]] double SortValue(const std::string& url, double score) const;
-  [[nodiscard]] double UpdateFromInlinks(double score, double share) const;
-  void DistributeToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links) const;
-  [[nodiscard]] double IndexerScore(double score, double history, double total_history) const;
+  [[nodiscard]] double InjectedScore(const ScoreDatum& d) const;              // from d.score
+  [[nodiscard]] double InitialScore(const ScoreDatum& d) const;               // from d.score
+  [[nodiscard]] double GeneratorSortValue(const ScoreDatum& d) const;         // from d.score
+  [[nodiscard]] double PassScoreBeforeProcessing(const ScoreDatum& d) const;  // from d.score
+  [[nodiscard]] double PassScoreAfterProcessing(const ScoreDatum& d, double passed) const;
+  // Shares start at 0; returns the adjust (from 0).
+  double DistributeScoreToOutlinks(const ScoredPage& page, std::vector<ScoredLink>& links) const;
+  [[nodiscard]] double UpdateDbScore(const ScoreDatum& old, const std::vector<ScoreInlink>& in) const;
+  [[nodiscard]] double IndexerScore(const ScoreDatum& d, double history, double total_history) const;
   [[nodiscard]] std::vector<std::string> names() const;
   [[nodiscard]] bool empty() const { return filters_.empty(); }
+  [[nodiscard]] bool has(std::string_view name) const;
 
  private:
   std::vector<std::shared_ptr<const ScoringFilter>> filters_;

@@ -1,6 +1,7 @@
 #include "queueserver/frontier/structure_order.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/url.h"
 #include "queueserver/frontier/host_budget.h"
@@ -12,6 +13,32 @@ std::string OriginKey(const std::string& u) {
   auto origin = url::OriginOf(u);
   return origin.ok() ? *origin : std::string();
 }
+
+// The crawl's ScoringFilter chain as an active ranking rule of a site's
+// frontier: a target's score gains the chain's sort value of a URL scored
+// 0 (depth: -weight per level; link-kind: sort_bias * log2 of its weight).
+class ChainRankRule final : public Rule {
+ public:
+  ChainRankRule(const ScoringChain* chain, const std::unordered_map<std::string, SeqEntry>* entries)
+      : chain_(chain), entries_(entries) {}
+  [[nodiscard]] std::string signature() const override { return "scoring.chain"; }
+  [[nodiscard]] Kind kind() const override { return Kind::kActive; }
+  [[nodiscard]] RuleResult Evaluate(const Target& t, const SiteContext& /*ctx*/) override {
+    RuleResult r;
+    auto it = entries_->find(t.url());
+    if (it == entries_->end()) return r;
+    const FrontierEntry& e = it->second.entry;
+    ScoreDatum d{e.url, e.depth, e.link_kind, 0.0};
+    d.score = chain_->InitialScore(d);
+    r.score = chain_->GeneratorSortValue(d);
+    if (!std::isfinite(r.score)) r.score = 0;
+    return r;
+  }
+
+ private:
+  const ScoringChain* chain_;
+  const std::unordered_map<std::string, SeqEntry>* entries_;
+};
 
 }  // namespace
 
@@ -41,6 +68,11 @@ StructureOrder::Site& StructureOrder::SiteFor(const std::string& u) {
   if (it == sites_.end()) {
     it = sites_.emplace(origin, std::make_unique<Site>(origin, options_.structure_load_take)).first;
     it->second->cld = CldOf(u);
+    if (!chain_.empty()) {
+      auto rank = std::make_unique<RankingModule>("scoring chain");
+      rank->AddRule(std::make_unique<ChainRankRule>(&chain_, &it->second->entries));
+      it->second->frontier.AddRankingModule(std::move(rank));
+    }
   }
   return *it->second;
 }
@@ -200,7 +232,9 @@ FetchedScore StructureOrder::OnFetched(const FrontierEntry& e) {
   s.frontier.OnCrawled(s.ctx, e.url);
   Journal(s.ctx.host(), *s.structure);
   s.stale = false;
-  return FetchedScore{};
+  FetchedScore score;
+  score.importance = chain_.IndexerScore(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}, 0, 0);
+  return score;
 }
 
 void StructureOrder::Dropped(const FrontierEntry& e) {

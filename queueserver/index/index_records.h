@@ -34,6 +34,10 @@ struct IndexedDoc {
   uint32_t title_tokens = 0;
   uint32_t title_terms = 0;  // distinct terms among the title tokens
   bool link = false;
+  // The crawl's ScoringFilter IndexerScore of the page (0: none), added to
+  // its doc rank by search. Entries with one have the type byte 'P' (or
+  // 'L') and the boost as 8 bytes (IEEE double, big-endian) after it.
+  double boost = 0;
   std::string url;
 };
 

@@ -34,7 +34,9 @@ void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const IndexedD
               const std::vector<const Posting*>& postings, text::Stemmer& stemmer, SearchHit* hit) {
   const auto n_docs = static_cast<double>(std::max<uint64_t>(p.documents, 1));
   const double l_avg = static_cast<double>(p.total_length) / n_docs;
-  hit->doc_rank = doc_rank;
+  // The crawl's ScoringFilter IndexerScore (IndexedDoc::boost) raises the
+  // page's doc rank: Nutch's document boost on Yioop's log10 scale.
+  hit->doc_rank = doc_rank + doc.boost;
   hit->relevance = 0;
   std::vector<std::vector<uint32_t>> positions;
   uint32_t title_matched = 0;

@@ -6,6 +6,7 @@
 #include "queueserver/index/search_index.h"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cmath>
 #include <set>
@@ -54,7 +55,7 @@ bool SearchIndex::DocExists(const std::array<uint8_t, 24>& id) {
   return journal_->GetIndex(IndexFamily::kDocs, IdString(id), &value).ok();
 }
 
-bool SearchIndex::AddPage(const v1::FetchRecord& r) {
+bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   if (r.kind() != v1::URL_KIND_PAGE || r.status() < 200 || r.status() >= 300 || r.noindex()) return false;
   const v1::MiniIndex& mi = r.mini_index();
   if (mi.terms_size() == 0) return false;
@@ -68,6 +69,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r) {
   d.length = std::max<uint32_t>(mi.token_count(), 1);
   d.title_tokens = mi.title_tokens();
   d.link = false;
+  d.boost = std::isfinite(boost) ? std::clamp(boost, 0.0, 10.0) : 0.0;
   d.id = MakeDocId(d.url_hash, 'p', d.text_hash, d.host_hash);
   if (DocExists(d.id)) return false;
 
@@ -280,7 +282,12 @@ void SearchIndex::FinishDocument(const Doc& doc, const DocSummary& summary) {
   PutVarint(&entry, doc.length);
   PutVarint(&entry, doc.title_tokens);
   PutVarint(&entry, doc.title_terms);
-  entry.push_back(doc.link ? 'l' : 'p');
+  if (doc.boost > 0) {
+    entry.push_back(doc.link ? 'L' : 'P');
+    PutU64Be(&entry, std::bit_cast<uint64_t>(doc.boost));
+  } else {
+    entry.push_back(doc.link ? 'l' : 'p');
+  }
   entry += doc.url;
   journal_->PutIndex(IndexFamily::kDocMap, key, entry);
   active_.keys.push_back({doc.url_hash, doc.text_hash});

@@ -195,8 +195,9 @@ class SearchIndex {
   SearchIndex& operator=(const SearchIndex&) = delete;
 
   // Indexes a fetch record if it is an indexable page (see above); returns
-  // whether it did.
-  bool AddPage(const v1::FetchRecord& record);
+  // whether it did. `boost` (the crawl's ScoringFilter IndexerScore; finite,
+  // clamped to [0, 10]) is added to the page's doc rank when it is found.
+  bool AddPage(const v1::FetchRecord& record, double boost = 0);
   // Indexes a link as a document of its target, its anchor text stemmed for
   // `iso_language` (the linking page's language; "" = English). Returns
   // whether it did (not for empty anchors, redirects, sitemap entries, or

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <tuple>
 
 #include "common/url.h"
@@ -72,7 +74,15 @@ Status DocAt(const PreparedSearch& p, uint32_t part, uint32_t place, IndexedDoc*
   d->host_hash = ReadBe(v.substr(16), 8);
   d->length = static_cast<uint32_t>(length);
   d->title_tokens = static_cast<uint32_t>(title);
-  d->link = v[pos++] == 'l';
+  const char type = v[pos++];
+  d->link = type == 'l' || type == 'L';
+  d->boost = 0;
+  if (type == 'P' || type == 'L') {  // with the ScoringFilter boost
+    if (pos + 8 > v.size()) return Status::Internal("corrupt index doc map entry");
+    const double boost = std::bit_cast<double>(ReadBe(v.substr(pos), 8));
+    d->boost = std::isfinite(boost) ? boost : 0.0;
+    pos += 8;
+  }
   d->url.assign(v.substr(pos));
   return Status::Ok();
 }

@@ -41,7 +41,12 @@ double FromDescendingBits(uint64_t desc) {
   return std::bit_cast<double>((ascending & sign) ? (ascending & ~sign) : ~ascending);
 }
 
-// url, referrer, depth, weight, tier, cash, retries, then the kind byte.
+// url, referrer, depth, weight, tier, cash, retries, then the kind byte:
+// 'R' robots.txt, a page by its LinkKind: 'P' body (and older entries),
+// 'N' nav, 'S' sitemap, 'D' redirect, 'E' embed.
+namespace {
+constexpr char kPageKindBytes[] = {'P', 'N', 'S', 'D', 'E'};  // by LinkKind
+}  // namespace
 void AppendEntry(std::string* out, const FrontierEntry& e) {
   PutStr(out, e.url);
   PutStr(out, e.referrer);
@@ -50,7 +55,7 @@ void AppendEntry(std::string* out, const FrontierEntry& e) {
   PutU32(out, static_cast<uint32_t>(e.tier));
   PutF64(out, e.cash);
   PutU32(out, e.retries);
-  out->push_back(e.kind == UrlKind::kRobots ? 'R' : 'P');
+  out->push_back(e.kind == UrlKind::kRobots ? 'R' : kPageKindBytes[static_cast<size_t>(e.link_kind)]);
 }
 std::string EncodeEntry(const FrontierEntry& e) {
   std::string out;
@@ -79,6 +84,9 @@ bool DecodeEntry(std::string_view d, FrontierEntry* e) {
   e->tier = static_cast<int32_t>(tier);
   e->cash = std::bit_cast<double>(cash);
   e->kind = d.back() == 'R' ? UrlKind::kRobots : UrlKind::kPage;
+  e->link_kind = LinkKind::kBody;
+  for (size_t k = 0; k < sizeof(kPageKindBytes); ++k)
+    if (d.back() == kPageKindBytes[k]) e->link_kind = static_cast<LinkKind>(k);
   return true;
 }
 

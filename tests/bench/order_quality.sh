@@ -28,6 +28,9 @@
 #       [--schedule-size N] [--timeout S] [--out DIR]
 #       [--fetcher-args "ARGS"]   # extra fetcher flags, e.g. "--schedules 1"
 #       [--bind-base A.B.0.0]     # testweb's address block (testweb serve --bind-base)
+#   --orders takes ORDER or ORDER:FILTERS (a scoring chain, '+' between
+#   filters), e.g. "bfs host_budget:link-kind opic:opic+depth"; its results
+#   are named ORDER-FILTERS (opic-opic-depth).
 #
 # --schedule-size (default 50): an order can only choose among what is
 # queued, and a fetcher leases a whole schedule at once (up to --schedules
@@ -111,10 +114,15 @@ state_of() {  # "STATE PAGES"; a status call can time out on a loaded machine: t
     || echo "running ?"
 }
 
-# One crawl of order $1 into $dir/$1.log; a line in $dir/runs.tsv. Returns 1
-# when the build has no such order.
+# The results' name of an --orders entry: ORDER:A+B is ORDER-A-B.
+order_name() { printf '%s' "$1" | tr ':+' '--'; }
+
+# One crawl of --orders entry $1 into $dir/NAME.log (order_name); a line in
+# $dir/runs.tsv. Returns 1 when the build has no such order.
 crawl_one() {
-  local order=$1 state fetched try
+  local order=${1%%:*} name chain=() state fetched try
+  name=$(order_name "$1")
+  [[ $1 == *:* ]] && chain=(--scoring-filters "$(printf '%s' "${1#*:}" | tr + ,)")
   start_web
   CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers "$queueservers" \
     --fetchers "$fetchers" --hosts-file "$work/hosts" --allow-private --fetcher-args "$fetcher_args" > /dev/null
@@ -123,7 +131,7 @@ crawl_one() {
   local budget_flag=(--max-pages "$budget")
   [ "$uncapped" = 1 ] && budget_flag=()
   if ! "$bin/crawlctl" start --seeds "$dir/seeds.txt" --allow-private --accept-self-signed --order "$order" \
-       "${budget_flag[@]}" --schedule-size "$schedule_size" > "$work/start.log" 2>&1; then
+       "${chain[@]}" "${budget_flag[@]}" --schedule-size "$schedule_size" > "$work/start.log" 2>&1; then
     if grep -q -i "order" "$work/start.log"; then
       echo "$preset/$order: not available in this build" | tee -a "$out/unavailable.txt"
       stop_all; return 1
@@ -142,15 +150,15 @@ crawl_one() {
   # The log is gathered from every queue server; on a loaded machine a call
   # can pass its deadline: try again.
   for try in 1 2 3 4 5; do
-    "$bin/crawlctl" log > "$dir/$order.log" && break
+    "$bin/crawlctl" log > "$dir/$name.log" && break
     [ "$try" = 5 ] && { echo "order_quality: crawlctl log failed 5 times" >&2; exit 1; }
     sleep 5
   done
   local n wall
-  n=$(grep -c -v '/robots.txt' "$dir/$order.log" || true)
+  n=$(grep -c -v '/robots.txt' "$dir/$name.log" || true)
   wall=$(python3 -c "print(f'{$t1 - $t0:.0f}')")
-  printf '%s\t%s\t%s\t%s\n' "$order" "$ending" "$n" "$wall" >> "$dir/runs.tsv"
-  echo "order_quality: $preset/$order ended $ending after $wall s, $n page fetches" >&2
+  printf '%s\t%s\t%s\t%s\n' "$name" "$ending" "$n" "$wall" >> "$dir/runs.tsv"
+  echo "order_quality: $preset/$name ended $ending after $wall s, $n page fetches" >&2
   stop_all
 }
 
@@ -186,7 +194,7 @@ for preset in $presets; do
   : > "$dir/runs.tsv"
   ran=()
   for order in $orders; do
-    crawl_one "$order" && ran+=("$order")
+    crawl_one "$order" && ran+=("$(order_name "$order")")
   done
   [ ${#ran[@]} -gt 0 ] || continue
   specs+=("$preset:$(IFS=,; echo "${ran[*]}")")

@@ -42,6 +42,21 @@ expect_error "testweb unknown preset" "$BIN/testweb" seeds --seed 1 --hosts 2 --
 printf 'not a url\nftp://x.test/\n' > "$WORK/bad_seeds.txt"
 expect_error "crawlctl only invalid seeds" "$BIN/crawlctl" --nameserver "$NAMESERVER" start --seeds "$WORK/bad_seeds.txt"
 expect_error "crawlctl unknown order" "$BIN/crawlctl" --nameserver "$NAMESERVER" start --seeds "$WORK/seeds.txt" --order nope
+# ScoringFilter chain (issue 22 item 2): a bad setting fails the start,
+# naming it; the form at the name server, names and values at the queue server.
+expect_error "crawlctl scoring param not filter.key=value" "$BIN/crawlctl" --nameserver "$NAMESERVER" start \
+  --seeds "$WORK/seeds.txt" --order bfs --scoring-filters depth --scoring-param weight=2
+grep -q "filter.key=value" "$WORK/err" || fail "scoring param form: $(cat "$WORK/err")"
+expect_error "crawlctl unknown scoring filter" "$BIN/crawlctl" --nameserver "$NAMESERVER" start \
+  --seeds "$WORK/seeds.txt" --order bfs --scoring-filters depth,pagerank
+grep -q "unknown scoring filter 'pagerank'" "$WORK/err" || fail "unknown filter: $(cat "$WORK/err")"
+grep -q "cannot reach" "$WORK/err" && fail "a refused parameter reads as an unreachable server: $(cat "$WORK/err")"
+expect_error "crawlctl unknown scoring key" "$BIN/crawlctl" --nameserver "$NAMESERVER" start \
+  --seeds "$WORK/seeds.txt" --order opic --scoring-param opic.score_power=0.5 --scoring-param opic.colour=red
+grep -q "opic.colour" "$WORK/err" || fail "unknown key: $(cat "$WORK/err")"
+expect_error "crawlctl bad scoring value" "$BIN/crawlctl" --nameserver "$NAMESERVER" start \
+  --seeds "$WORK/seeds.txt" --order host_budget --scoring-filters link-kind --scoring-param link-kind.nav=2
+grep -q "link-kind.nav" "$WORK/err" || fail "bad value: $(cat "$WORK/err")"
 expect_error "crawlctl stop with nothing running" "$BIN/crawlctl" --nameserver "$NAMESERVER" stop
 expect_error "nameserver port in use" "$BIN/nameserver" --listen "$NAMESERVER"
 expect_error "crawlctl status before any crawl" "$BIN/crawlctl" --nameserver "$NAMESERVER" status

@@ -421,3 +421,18 @@ TEST_CASE("visible text stops at max_text_bytes on a character boundary", "[unit
   CHECK(page.text == "abcdefgh\xC3\xA9");
   CHECK(page.text_truncated);
 }
+
+// issue 22 item 2: the link-kind scoring filter tells navigation links from
+// body links; a link is in_nav inside an open <nav> element (nested ones
+// counted), and not after it closes.
+TEST_CASE("links inside <nav> are marked in_nav", "[unit]") {
+  const auto page = html::ExtractLinks(
+      "<a href=/before>b</a><NAV><ul><li><a href=/n1>n</a><nav><a href=/n2>m</a></nav>"
+      "<a href=/n3>o</a></ul></nav><p><a href=/body>x</a><img src=/i.png>");
+  REQUIRE(page.links.size() == 6);
+  const bool want[] = {false, true, true, true, false, false};
+  for (size_t k = 0; k < 6; ++k) {
+    INFO(page.links[k].href);
+    CHECK(page.links[k].in_nav == want[k]);
+  }
+}

@@ -142,7 +142,8 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
   // server that scheduled it. Three links within the CLD a.test, 37 outside.
   std::string body = "<a href='http://www.a.test/1'>x</a><a href='http://a.test/2'>x</a>"
                      "<a href='http://blog.a.test/3'>x</a>";
-  for (int i = 0; i < 37; ++i) body += "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
+  for (int i = 0; i < 37; ++i)
+    body += i == 0 ? "<nav><a href='http://h0.test/'>x</a></nav>" : "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
   for (size_t home : {size_t{0}, size_t{1}}) {
     crawl::fetcher::ResultBatcher batcher(ids, nullptr, home);
     batcher.Add(ProcessFetch(scheduled, Html("http://www.a.test/", body), {}), &scheduled);
@@ -156,6 +157,8 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
         copied.insert(l.url());
         CHECK(l.referrer() == "http://www.a.test/");
         CHECK(l.links_on_page() == 40);
+        CHECK(l.source() == "a");  // the link-kind filter weighs the copy as the original
+        CHECK(l.in_nav() == (l.url() == "http://h0.test/"));
       } else {
         ++local;
         CHECK_FALSE(l.referrer_order_known());
@@ -180,4 +183,19 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
   auto batch = plain.Take();
   CHECK(batch.links_by_server[0].size() + batch.links_by_server[1].size() == 40);
   for (const auto& l : batch.links_by_server[1]) CHECK_FALSE(l.referrer_order_known());
+}
+
+// issue 22 item 2: the scoring chain's datum travels lease -> record (the
+// queue server's PassScoreAfterProcessing reads it), and a link found in
+// <nav> says so for the link-kind filter.
+TEST_CASE("the lease's scoring datum comes back on the record; nav links are marked", "[unit]") {
+  auto scheduled = Scheduled("http://a.test/");
+  auto p = ProcessFetch(scheduled, Html("http://a.test/", "<nav><a href=/n>n</a></nav><a href=/b>b</a>"), {});
+  CHECK_FALSE(p.record.has_scoring_datum());  // nothing to echo
+  scheduled.set_scoring_datum(0.125);
+  p = ProcessFetch(scheduled, Html("http://a.test/", "<nav><a href=/n>n</a></nav><a href=/b>b</a>"), {});
+  REQUIRE(p.record.has_scoring_datum());
+  CHECK(p.record.scoring_datum() == 0.125);
+  REQUIRE(p.links.size() == 2);
+  for (const auto& l : p.links) CHECK(l.in_nav() == (l.url() == "http://a.test/n"));
 }

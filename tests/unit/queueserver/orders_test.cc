@@ -272,21 +272,22 @@ TEST_CASE("sitemap: the i-th entry gets C/(gamma i^2), summing to C", "[unit]") 
 }
 
 TEST_CASE("scoring filter chain: names parse, unknown names are refused", "[unit]") {
-  auto chain = ScoringChain::Parse("opic", CashSplit::kCldAware);
+  auto chain = ScoringChain::Make("opic", {});
   REQUIRE(chain.ok());
   CHECK(chain->names() == std::vector<std::string>{"opic"});
-  CHECK(chain->IndexerScore(0, 0.25, 2.0) == Approx(0.125));  // history / total history
-  CHECK(chain->InjectedScore("u", 0.5) == 0.5);
-  CHECK(chain->UpdateFromInlinks(0.5, 0.25) == 0.75);
-  CHECK(ScoringChain::Parse("", CashSplit::kPlain)->empty());
-  auto bad = ScoringChain::Parse("opic,pagerank", CashSplit::kPlain);
+  CHECK(chain->IndexerScore(ScoreDatum{"u", 0, LinkKind::kBody, 0}, 0.25, 2.0) == Approx(0.125));  // history / total
+  CHECK(chain->InjectedScore(ScoreDatum{"u", 0, LinkKind::kBody, 0.5}) == 0.5);
+  CHECK(chain->UpdateDbScore(ScoreDatum{"u", 0, LinkKind::kBody, 0.5}, {ScoreInlink{"p", LinkKind::kBody, 0.25}}) ==
+        0.75);
+  CHECK(ScoringChain::Make("", {})->empty());
+  auto bad = ScoringChain::Make("opic,pagerank", {});
   CHECK_FALSE(bad.ok());
   CHECK(bad.status().message().find("pagerank") != std::string::npos);
-  // A chain is for the opic order only.
+  // Every order takes a chain now (issue 22 item 2).
   OrderOptions o;
   o.kind = OrderKind::kHostBudget;
   o.scoring_filters = "opic";
-  CHECK_FALSE(MakeOrder(o, nullptr).ok());
+  CHECK(MakeOrder(o, nullptr).ok());
 }
 
 // ---------------------------------------------------------------------------
@@ -406,7 +407,7 @@ TEST_CASE("opic queue past its RAM budget pops in exact cash order, updates of s
     OrderOptions o;
     o.kind = OrderKind::kOpic;
     o.ram_budget_urls = budget;
-    OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), &store);
+    OpicOrder order(o, *ScoringChain::Make("opic", {"opic.split=plain"}), &store);
     std::map<std::string, double> cash;
     std::uniform_real_distribution<double> d(0.0, 1.0);
     for (int k = 0; k < 60; ++k) {

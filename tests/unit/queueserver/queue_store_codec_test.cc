@@ -32,7 +32,8 @@ qs::FrontierEntry SampleEntry() {
 
 bool SameEntry(const qs::FrontierEntry& a, const qs::FrontierEntry& b) {
   return a.url == b.url && a.referrer == b.referrer && a.depth == b.depth && a.weight == b.weight &&
-         a.tier == b.tier && a.cash == b.cash && a.retries == b.retries && a.kind == b.kind;
+         a.tier == b.tier && a.cash == b.cash && a.retries == b.retries && a.kind == b.kind &&
+         a.link_kind == b.link_kind;
 }
 
 }  // namespace
@@ -97,6 +98,17 @@ TEST_CASE("store codec: a frontier entry comes back as written, with or without 
   e.kind = qs::UrlKind::kRobots;
   REQUIRE(codec::DecodeEntry(codec::EncodeEntry(e), &back));
   CHECK(back.kind == qs::UrlKind::kRobots);
+
+  // The link kind (scoring chain, issue 22 item 2) rides in the kind byte;
+  // 'P', what every older store wrote for a page, is a body link.
+  for (auto k : {qs::LinkKind::kBody, qs::LinkKind::kNav, qs::LinkKind::kSitemap, qs::LinkKind::kRedirect,
+                 qs::LinkKind::kEmbed}) {
+    qs::FrontierEntry page = SampleEntry();
+    page.link_kind = k;
+    REQUIRE(codec::DecodeEntry(codec::EncodeEntry(page), &back));
+    CHECK(SameEntry(back, page));
+  }
+  CHECK(codec::EncodeEntry(SampleEntry()).back() == 'P');
 
   std::string sized, expected;
   codec::AppendSizedEntry(&sized, e);

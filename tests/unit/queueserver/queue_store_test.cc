@@ -514,6 +514,46 @@ TEST_CASE("crawl log records carry the order's data: host_budget tier, opic cash
   g_order.clear();
 }
 
+// issue 22 item 2: the lease carries the chain's PassScoreBeforeProcessing
+// value (ScheduledUrl.scoring_datum), the record brings it back, and what it
+// brings back is the fetched page's score; a bad chain setting fails the
+// crawl's start.
+TEST_CASE("the scoring datum goes out on the lease and back on the record; bad settings fail", "[unit]") {
+  g_order = "opic";
+  ManualClock clock;
+  auto shard = NewShard(nullptr, &clock);
+  SeedAndAllow(*shard, {"http://a.test/", "http://a.test/x"});
+  auto pages = Lease(*shard, "f");
+  REQUIRE(pages.urls_size() == 2);
+  for (const auto& u : pages.urls()) {
+    REQUIRE(u.has_scoring_datum());
+    CHECK(u.scoring_datum() == Approx(0.5));  // opic passes the cash
+  }
+  auto p = Results(pages.schedule_id(), 0, true);
+  AddRecord(&p, "http://a.test/", 200);
+  p.mutable_records(0)->set_scoring_datum(0.125);
+  AddRecord(&p, "http://a.test/x", 200);  // an older fetcher: no echo, the lease's value
+  crawl::v1::SubmitResultsResponse resp;
+  REQUIRE(shard->SubmitResults(p, &resp).ok());
+  crawl::v1::CrawlLogChunk chunk;
+  REQUIRE(shard->ReadLog(0, 0, &chunk).ok());
+  REQUIRE(chunk.records_size() == 3);
+  CHECK(chunk.records(1).order_cash() == Approx(0.125));
+  CHECK(chunk.records(2).order_cash() == Approx(0.5));
+  g_order.clear();
+  crawl::v1::CrawlParams params;
+  params.set_order("bfs");
+  params.set_scoring_filters("depth");
+  params.add_scoring_params("depth.weight=0.5");
+  CHECK(CrawlShard::FrontierOptionsFor(params).ok());
+  params.add_scoring_params("depth.colour=red");
+  auto bad = CrawlShard::FrontierOptionsFor(params);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("depth.colour") != std::string::npos);
+  params.set_scoring_filters("depth,pagerank");
+  CHECK_FALSE(CrawlShard::FrontierOptionsFor(params).ok());
+}
+
 TEST_CASE("crawl log entries keep the log fields and drop the page's mini index and description and body", "[unit]") {
   ManualClock clock;
   TempDir dir;
@@ -595,7 +635,7 @@ TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not,
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> d(0.0, 1.0);
   {
-    OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), writer.get());
+    OpicOrder order(o, *ScoringChain::Make("opic", {"opic.split=plain"}), writer.get());
     order.SetJournal(writer.get());
     for (int k = 0; k < 40; ++k) {
       FrontierEntry e;
@@ -634,7 +674,7 @@ TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not,
   auto image = store->Load(42);
   REQUIRE(image.ok());
   auto reader = store->NewWriter(42);
-  OpicOrder order(o, *ScoringChain::Parse("opic", CashSplit::kPlain), reader.get());
+  OpicOrder order(o, *ScoringChain::Make("opic", {"opic.split=plain"}), reader.get());
   order.Restore({}, {}, image->frontier.order_state);
   CHECK(order.size() == cash.size());
   std::vector<std::pair<double, std::string>> expected;

@@ -665,3 +665,34 @@ TEST_CASE("index record bytes read back, doc ids keep their parts, cuts keep UTF
   CHECK(CutUtf8("k\xc3\xa9k", 2) == "k");  // never half of the two-byte character
   CHECK(CutUtf8("k\xc3\xa9k", 3) == "k\xc3\xa9");
 }
+
+// issue 22 item 2: the crawl's ScoringFilter IndexerScore is stored with the
+// document and added to its doc rank, so a boosted page outranks an
+// identical unboosted one that arrived before it, also after a reload.
+TEST_CASE("a page's indexer boost raises its doc rank and survives a reload", "[unit]") {
+  MemoryIndexJournal journal;
+  SearchIndex index({}, &journal);
+  REQUIRE(index.AddPage(Page("http://a.test/plain", "Heron", "heron marsh")));
+  REQUIRE(index.AddPage(Page("http://b.test/boosted", "Heron", "heron marsh"), 1.5));
+  REQUIRE(index.AddPage(Page("http://c.test/nan", "Heron", "heron marsh"), std::nan("")));
+  index.Flush();
+  crawl::text::Stemmer en("en");
+  auto q = ParseQuery("heron", en);
+  REQUIRE(q.ok());
+  crawl::ManualClock clock;
+  for (SearchIndex* searched : {&index, static_cast<SearchIndex*>(nullptr)}) {
+    SearchIndex restored({}, &journal);
+    if (!searched) {
+      REQUIRE(restored.Load().ok());
+      searched = &restored;
+    }
+    SearchOutcome out = *searched->Search(*q, {}, clock, en);
+    REQUIRE(out.hits.size() == 3);
+    std::map<std::string, double> rank;
+    for (const auto& h : out.hits) rank[h.url] = h.doc_rank;
+    CHECK(out.hits[0].url == "http://b.test/boosted");
+    // Without the boost the earlier page has the higher doc rank.
+    CHECK(rank["http://a.test/plain"] >= rank["http://c.test/nan"]);
+    CHECK(rank["http://b.test/boosted"] > rank["http://a.test/plain"] + 1.0);
+  }
+}

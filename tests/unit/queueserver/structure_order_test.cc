@@ -153,8 +153,10 @@ TEST_CASE("structure order: unknown order names are refused, structure parses", 
   CHECK_FALSE(ParseOrder("structural").ok());
   OrderOptions o;
   o.kind = OrderKind::kStructure;
-  o.scoring_filters = "opic";
-  CHECK_FALSE(MakeOrder(o, nullptr).ok());  // a chain would be silently unused
+  o.scoring_filters = "depth";
+  CHECK(MakeOrder(o, nullptr).ok());  // it ranks a site's targets (issue 22 item 2)
+  o.scoring_filters = "no-such-filter";
+  CHECK_FALSE(MakeOrder(o, nullptr).ok());
 }
 
 namespace {
