@@ -161,7 +161,10 @@ void StructureOrder::Iterate(Site& s) {
   }
   Journal(s.ctx.host(), *s.structure);
   JournalSession(s);
-  if (out.load.empty()) s.stale = true;
+  // Nothing loaded and nothing dismissed: the same input would give the same
+  // answer, so the site waits for a change. Targets dismissed (a whole first
+  // layer, by control rules) change the input: the next iteration may load.
+  if (out.load.empty() && out.dismissed.empty()) s.stale = true;
 }
 
 std::optional<SeqEntry> StructureOrder::Pop() {

@@ -152,6 +152,19 @@ TEST_CASE("site report: a site re-opened by later links is reported again", "[un
   CHECK(again[0].iterations == 2);
 }
 
+TEST_CASE("control rules on the crawl path: a dismissed first layer does not stall the site", "[unit]") {
+  crawl::ManualClock clock;
+  SiteControlOptions control;
+  control.dismiss_patterns = {"*/wiki/*"};
+  Frontier f(Options(&clock, 5, control));
+  Seed(f);
+  Fetch(f, f.Lease("f", 100, 0), {{S("/"), {S("/wiki/1.html"), S("/wiki/2.html"), S("/wiki/3.html"), S("/b/1.html")}}});
+  // GD /wiki/ = 3 is the top: its leaves, the whole Primary layer, are
+  // dismissed; the next iteration (in the same lease) loads b/1.
+  CHECK(Urls(f.Lease("f", 100, 0)) == Strings{S("/b/1.html")});
+  CHECK(OrderOf(f).ContextOf("http://s.test")->metrics().dismissed == 3);
+}
+
 TEST_CASE("site report: the crawl's end reports every open session", "[unit]") {
   crawl::ManualClock clock;
   Frontier f(Options(&clock, 1));
