@@ -63,6 +63,12 @@ void SiteReportLog::Remember(v1::SiteReport r) {
   recent_.erase(std::remove_if(recent_.begin(), recent_.end(),
                                [&](const v1::SiteReport& old) { return old.site() == r.site(); }),
                 recent_.end());
+  // Memory and stats keep the last iterations only; the file has them all.
+  const int extra = r.layer_sizes_size() - kStatsIterations;
+  if (extra > 0) {
+    r.mutable_layer_sizes()->DeleteSubrange(0, extra);
+    r.set_layer_sizes_omitted(r.layer_sizes_omitted() + static_cast<uint32_t>(extra));
+  }
   recent_.push_back(std::move(r));
   while (recent_.size() > keep_) recent_.pop_front();
 }
@@ -92,16 +98,7 @@ Status SiteReportLog::Add(const std::vector<SiteReport>& reports) {
 
 void SiteReportLog::Fill(v1::QueueServerStats* stats) const {
   stats->set_sites_reported(total_);
-  for (auto it = recent_.rbegin(); it != recent_.rend(); ++it) {
-    v1::SiteReport* r = stats->add_site_reports();
-    *r = *it;
-    // Stats go out every poll: the last iterations only.
-    const int extra = r->layer_sizes_size() - kStatsIterations;
-    if (extra > 0) {
-      r->mutable_layer_sizes()->DeleteSubrange(0, extra);
-      r->set_layer_sizes_omitted(static_cast<uint32_t>(extra));
-    }
-  }
+  for (auto it = recent_.rbegin(); it != recent_.rend(); ++it) *stats->add_site_reports() = *it;
 }
 
 }  // namespace crawl::queueserver

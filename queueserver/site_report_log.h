@@ -33,8 +33,8 @@ class SiteReportLog {
   // Files the reports (oldest first). kIoError when the file cannot be
   // written; the reports are still kept in memory.
   [[nodiscard]] Status Add(const std::vector<SiteReport>& reports);
-  // The latest reports, newest first, with the last 20 iterations' layer
-  // sizes each, and the count written.
+  // The latest reports, newest first, and the count written. In memory a
+  // report keeps its last 20 iterations' layer sizes (the file has all).
   void Fill(v1::QueueServerStats* stats) const;
   [[nodiscard]] uint64_t total() const { return total_; }
   [[nodiscard]] const std::string& path() const { return path_; }

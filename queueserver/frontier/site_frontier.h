@@ -17,8 +17,10 @@
 //     objective (the site's crawl is over). A RuleResult carries a layer
 //     assignment (or kNeutral) and a score.
 //   - Modules run in the order layer modules, ranking modules, control
-//     modules. A layer module narrows the input (queueserver/
-//     site_frontier.cc: first non-empty layer), a ranking module scores it,
+//     modules; Objectives (imbWEM's crawl-size criteria, site_control.h)
+//     are checked before an iteration and before each load. A layer
+//     module narrows the input (queueserver/site_frontier.cc: first
+//     non-empty layer), a ranking module scores it,
 //     the control modules filter the ranked list.
 //   - One iteration: the first `load_take` ranked targets that pass every
 //     control module are sent to fetch (removed from the active set); the
@@ -105,7 +107,8 @@ struct SiteMetrics {
   uint64_t dismissed = 0;  // control: dismissed, or left when the objective ended
   uint64_t targets = 0;    // distinct targets the context was given
   // Per iteration, the sizes of the first layer module's layers (imbWEM's
-  // per-layer frontier sizes; empty rows when there is no layer module).
+  // per-layer frontier sizes; empty rows when there is no layer module):
+  // a few numbers per iteration, kept for the site's whole crawl.
   std::vector<std::vector<uint32_t>> layer_sizes;
 };
 

@@ -30,6 +30,9 @@ grep -q "site_dismiss_patterns" "$WORK/err" || fail "unclear error: $(cat "$WORK
 
 state=$(wait_crawl_over 300)
 [ "$state" = done ] || fail "crawl ended as $state"
+# Each site's rules are built at start: site_* cannot change mid-crawl.
+"$BIN/crawlctl" set-param site_max_pages 5 2> "$WORK/err" && fail "site_max_pages changed"
+grep -q "cannot change" "$WORK/err" || fail "unclear error: $(cat "$WORK/err")"
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 "$BIN/crawlctl" sites --json > "$WORK/sites.json"
 "$BIN/crawlctl" sites
