@@ -11,6 +11,7 @@
 
 #include "crawlctl/crawlctl_format.h"
 #include "crawlctl/param_text.h"
+#include "crawlctl/site_report_format.h"
 
 namespace crawl::crawlctl {
 
@@ -50,6 +51,13 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   for (const auto& sp : o.scoring_params) p->add_scoring_params(sp);
   p->set_ram_budget_urls(o.ram_budget_urls);
   p->set_structure_load_take(o.structure_load_take);
+  p->set_site_max_pages(o.site_max_pages);
+  p->set_site_max_seconds(o.site_max_seconds);
+  for (const auto& g : o.site_exclude) p->add_site_exclude_patterns(g);
+  for (const auto& g : o.site_dismiss) p->add_site_dismiss_patterns(g);
+  p->set_site_max_path_depth(o.site_max_path_depth);
+  for (const auto& k : o.keywords) p->add_site_keywords(k);
+  p->set_site_reports_kept(o.site_reports_kept);
   p->set_backoff_base_seconds(o.backoff_base);
   p->set_backoff_max_seconds(o.backoff_max);
   p->set_park_after_failures(o.park_after);
@@ -169,6 +177,13 @@ Status RunStatus(const NameServerClient& client, const StatusOptions& options) {
   auto resp = GetStatus(client, options.crawl_id);
   if (!resp.ok()) return resp.status();
   std::cout << (options.json ? StatusJson(*resp) : StatusText(*resp));
+  return Status::Ok();
+}
+
+Status RunSites(const NameServerClient& client, const StatusOptions& options) {
+  auto resp = GetStatus(client, options.crawl_id);
+  if (!resp.ok()) return resp.status();
+  std::cout << (options.json ? SitesJson(*resp) : SitesText(*resp));
   return Status::Ok();
 }
 

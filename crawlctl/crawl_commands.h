@@ -18,6 +18,10 @@ struct StartOptions {
   std::vector<std::string> scoring_params;  // --scoring-param filter.key=value
   uint64_t ram_budget_urls = 0;
   uint32_t structure_load_take = 0;
+  // structure: imbWEM's Objectives, control and passive rules (CrawlParams 81-87).
+  uint64_t site_max_pages = 0;
+  uint32_t site_max_seconds = 0, site_max_path_depth = 0, site_reports_kept = 0;
+  std::vector<std::string> site_exclude, site_dismiss, keywords;
   uint32_t backoff_base = 0, backoff_max = 0, park_after = 0, park_seconds = 0, max_url_retries = 0;
   uint32_t host_error_threshold = 0, error_crawl_delay_ms = 0;
   uint64_t max_pages = 0;
@@ -69,6 +73,9 @@ struct CrawlIdOptions {
 [[nodiscard]] Status RunStart(const NameServerClient& client, const StartOptions& options);
 
 [[nodiscard]] Status RunStatus(const NameServerClient& client, const StatusOptions& options);
+
+// `sites`: the structure order's per-site reports (text, or JSON).
+[[nodiscard]] Status RunSites(const NameServerClient& client, const StatusOptions& options);
 
 [[nodiscard]] Status RunStop(const NameServerClient& client, const CrawlIdOptions& options);
 

@@ -25,7 +25,7 @@ namespace {
 struct CommandLine {
   ConnectionFlags connection;
   StartOptions start;
-  StatusOptions status;
+  StatusOptions status, sites;
   CrawlIdOptions stop, resume, log;
   SetParamOptions set_param;
   ListOptions list, servers;
@@ -39,7 +39,7 @@ struct CommandLine {
 
 // The subcommands; after parsing, the one given converts to true.
 struct Subcommands {
-  CLI::App *start, *status, *stop, *resume, *set_param, *list, *servers, *search, *cache, *log;
+  CLI::App *start, *status, *sites, *stop, *resume, *set_param, *list, *servers, *search, *cache, *log;
   CLI::App *robots, *url, *cld, *page;
 };
 
@@ -100,6 +100,32 @@ void AddStartBudgetFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--trap-max-hops", o.trap_max_hops, "Trap rules: most links from the seeds (default 20)");
 }
 
+// structure: imbWEM's Objectives, target control rules and passive rule
+// (queueserver/frontier/site_control.h).
+void AddStartSiteFlags(CLI::App* start, StartOptions& o) {
+  start->add_option("--site-max-pages", o.site_max_pages,
+                    "structure: a site's session ends after this many of its pages were loaded (0: no limit)");
+  start->add_option("--site-max-seconds", o.site_max_seconds,
+                    "structure: a site's session ends this long after its first iteration (0: no limit)");
+  start->add_option("--site-exclude", o.site_exclude,
+                    "structure: URL globs ('*' any run, whole URL, case-sensitive) of targets kept but never loaded; "
+                    "comma-separated")
+      ->delimiter(',');
+  start->add_option("--site-dismiss", o.site_dismiss,
+                    "structure: URL globs of targets dismissed from their site's crawl, e.g. '*/calendar/*'; "
+                    "comma-separated")
+      ->delimiter(',');
+  start->add_option("--site-max-path-depth", o.site_max_path_depth,
+                    "structure: dismiss targets with more folders in their URL path than this (0: no limit)");
+  start->add_option("--keywords", o.keywords,
+                    "structure: targets whose URL or anchor text holds more of these words rank first in their "
+                    "layer; comma-separated")
+      ->delimiter(',');
+  start->add_option("--site-reports-kept", o.site_reports_kept,
+                    "structure: finished-site reports each queue server keeps for `crawlctl sites` (default 100; "
+                    "all go to DATA_DIR/reports/crawl-ID-sites.jsonl)");
+}
+
 // How failing hosts are backed off, parked and retried.
 void AddStartBackoffFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--backoff-base-seconds", o.backoff_base, "First back-off of a failing host (default 2)");
@@ -156,6 +182,7 @@ CLI::App* AddStartCommand(CLI::App& app, StartOptions& o) {
   start->add_option("--seeds", o.seeds_file, "File with one seed URL per line")->required();
   AddStartOrderFlags(start, o);
   AddStartBudgetFlags(start, o);
+  AddStartSiteFlags(start, o);
   AddStartBackoffFlags(start, o);
   AddStartFetchFlags(start, o);
   return start;
@@ -167,6 +194,10 @@ void AddCrawlCommands(CLI::App& app, CommandLine& c, Subcommands& cmd) {
   cmd.status->add_flag("--json", c.status.json, "One JSON object");
   cmd.status->add_flag("--follow", c.status.follow, "Print progress every second until the crawl ends, then a summary");
   cmd.status->add_option("--crawl", c.status.crawl_id, "Crawl id (default: the active or latest one)");
+
+  cmd.sites = app.add_subcommand("sites", "Show the structure order's per-site reports (latest finished sites)");
+  cmd.sites->add_flag("--json", c.sites.json, "One JSON object");
+  cmd.sites->add_option("--crawl", c.sites.crawl_id, "Crawl id (default: the active or latest one)");
 
   cmd.stop = app.add_subcommand("stop", "Stop the running crawl");
   cmd.stop->add_option("--crawl", c.stop.crawl_id, "Crawl id (default: the active one)");
@@ -285,6 +316,7 @@ int RunNameServerCommand(const Subcommands& cmd, const CommandLine& c) {
   if (*cmd.status) return ExitCode(RunStatus(*client, c.status));
   Status s;
   if (*cmd.start) s = RunStart(*client, c.start);
+  else if (*cmd.sites) s = RunSites(*client, c.sites);
   else if (*cmd.stop) s = RunStop(*client, c.stop);
   else if (*cmd.resume) s = RunResume(*client, c.resume);
   else if (*cmd.set_param) s = RunSetParam(*client, c.set_param);

@@ -4,6 +4,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/reflection.h>
 
@@ -11,6 +14,7 @@
 #include "common/link_pruning_mode.h"
 #include "common/process.h"
 #include "common/url.h"
+#include "common/url_glob.h"
 
 namespace crawl::nameserver {
 namespace {
@@ -49,7 +53,8 @@ grpc::Status CopyParamFields(const google::protobuf::RepeatedPtrField<std::strin
   for (const std::string& name : fields) {
     const auto* field = descriptor->FindFieldByName(name);
     if (!field) return {grpc::StatusCode::INVALID_ARGUMENT, "no crawl parameter '" + name + "'"};
-    if (name == "order" || name == "user_agent")
+    // The structure order builds each site's rules from site_* at start.
+    if (name == "order" || name == "user_agent" || name.rfind("site_", 0) == 0)
       return {grpc::StatusCode::INVALID_ARGUMENT, "'" + name + "' cannot change during a crawl"};
     // Copy one field: clear it, then merge a message holding only it (a
     // proto3 default, such as max_pages 0, merges as "unset" and so stays
@@ -63,6 +68,32 @@ grpc::Status CopyParamFields(const google::protobuf::RepeatedPtrField<std::strin
     to->MergeFrom(only);
   }
   return grpc::Status::OK;
+}
+
+// The structure order's imbWEM parameters (CrawlParams 81-87; the queue
+// server checks them again in queueserver/structure_params.cc).
+Status CheckSiteControl(const v1::CrawlParams& p) {
+  const bool any = p.site_max_pages() > 0 || p.site_max_seconds() > 0 || p.site_exclude_patterns_size() > 0 ||
+                   p.site_dismiss_patterns_size() > 0 || p.site_max_path_depth() > 0 || p.site_keywords_size() > 0;
+  if (any && p.order() != "structure") return Status::InvalidArgument("site_* parameters apply to the structure order only");
+  if (p.site_max_seconds() > 30 * 86'400) return Status::InvalidArgument("site_max_seconds above 30 days");
+  if (p.site_max_path_depth() > 1000) return Status::InvalidArgument("site_max_path_depth above 1000");
+  if (p.site_reports_kept() > 10'000) return Status::InvalidArgument("site_reports_kept above 10000");
+  if (auto s = ValidateUrlPatterns({p.site_exclude_patterns().begin(), p.site_exclude_patterns().end()},
+                                   "site_exclude_patterns");
+      !s.ok())
+    return s;
+  if (auto s = ValidateUrlPatterns({p.site_dismiss_patterns().begin(), p.site_dismiss_patterns().end()},
+                                   "site_dismiss_patterns");
+      !s.ok())
+    return s;
+  if (p.site_keywords_size() > 100) return Status::InvalidArgument("site_keywords: more than 100 keywords");
+  for (const std::string& k : p.site_keywords()) {
+    const bool has_alnum = std::any_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+    if (!has_alnum || k.size() > 200)
+      return Status::InvalidArgument("site_keywords: '" + k + "' must hold a letter or digit, at most 200 characters");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -119,7 +150,7 @@ Status NormalizeParams(v1::CrawlParams* p) {
   if (auto s = ValidateHostPatterns({p->exclude_hosts().begin(), p->exclude_hosts().end()}, "exclude_hosts"); !s.ok())
     return s;
   if (p->min_host_delay_ms() > 60'000) return Status::InvalidArgument("min_host_delay_ms above 60000");
-  return Status::Ok();
+  return CheckSiteControl(*p);
 }
 
 NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock, RegistryStore* store)

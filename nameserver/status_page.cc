@@ -158,6 +158,37 @@ std::string HostsAndErrorsJson(const Snapshot& snap) {
   return o;
 }
 
+// ,"site_reports":[...]: the structure order's latest finished sites over
+// every queue server, newest first (at most 20), and ,"sites_reported".
+std::string SiteReportsJson(const Snapshot& snap) {
+  std::vector<const v1::SiteReport*> reports;
+  uint64_t total = 0;
+  for (const auto& [id, st] : snap.crawl_stats) {
+    total += st.sites_reported();
+    for (const auto& r : st.site_reports()) reports.push_back(&r);
+  }
+  std::stable_sort(reports.begin(), reports.end(),
+                   [](const auto* a, const auto* b) { return a->ended_unix_ms() > b->ended_unix_ms(); });
+  if (reports.size() > 20) reports.resize(20);
+  std::string o = ",\"sites_reported\":" + Num(total) + ",\"site_reports\":[";
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const v1::SiteReport& r = *reports[i];
+    std::string layers;
+    if (r.layer_sizes_size() > 0) {
+      const auto& last = r.layer_sizes(r.layer_sizes_size() - 1);
+      for (int j = 0; j < last.sizes_size(); ++j) layers += (j ? "," : "") + std::to_string(last.sizes(j));
+    }
+    o += (i ? "," : "") + std::string("{\"site\":") + JsonString(r.site()) + ",\"end_reason\":" +
+         JsonString(r.end_reason()) + ",\"seconds\":" + Rate(r.seconds()) + ",\"iterations\":" +
+         Num(uint64_t{r.iterations()}) + ",\"pages_loaded\":" + Num(uint64_t{r.pages_loaded()}) +
+         ",\"pages_crawled\":" + Num(uint64_t{r.pages_crawled()}) + ",\"targets_seen\":" +
+         Num(uint64_t{r.targets_seen()}) + ",\"excluded\":" + Num(uint64_t{r.excluded()}) + ",\"dismissed\":" +
+         Num(uint64_t{r.dismissed()}) + ",\"last_layers\":[" + layers + "]}";
+  }
+  o += "]";
+  return o;
+}
+
 std::string CrawlsJson(const Snapshot& snap) {
   std::string o;
   o += ",\"crawls\":[";
@@ -198,6 +229,7 @@ th{background:#f0f0f0} td.l,th.l{text-align:left}
 <h2>Fetchers</h2><table id="fetchers"></table>
 <h2>Top hosts</h2><table id="top-hosts"></table>
 <h2>Recent errors</h2><table id="recent-errors"></table>
+<h2>Site reports <small id="sites-reported"></small></h2><table id="site-reports"></table>
 <h2>Crawls</h2><table id="crawls"></table>
 )HTML";
 
@@ -245,6 +277,10 @@ function render(s){
     ["MB",r=>(r.bytes/1e6).toFixed(1)],["schedules",r=>fmt(r.schedules)],["batches",r=>fmt(r.batches_shipped)],["errors",r=>fmt(r.fetch_errors)]],s.fetchers);
   table("top-hosts",[["host",r=>esc(r.host),"l"],["pages",r=>fmt(r.pages)]],s.top_hosts);
   table("recent-errors",[["time",r=>esc(r.time),"l"],["status",r=>r.status],["URL",r=>esc(r.url),"l"],["error",r=>esc(r.error),"l"]],s.recent_errors);
+  document.getElementById("sites-reported").textContent="("+fmt(s.sites_reported)+" sites finished; structure order)";
+  table("site-reports",[["site",r=>esc(r.site),"l"],["ended by",r=>esc(r.end_reason),"l"],["s",r=>r.seconds],["iterations",r=>fmt(r.iterations)],
+    ["loaded",r=>fmt(r.pages_loaded)],["crawled",r=>fmt(r.pages_crawled)],["targets",r=>fmt(r.targets_seen)],["excluded",r=>fmt(r.excluded)],
+    ["dismissed",r=>fmt(r.dismissed)],["last layers",r=>r.last_layers.join(" / "),"l"]],s.site_reports);
   table("crawls",[["id",r=>r.crawl_id],["state",r=>esc(r.state),"l"],["order",r=>esc(r.order),"l"],["reason",r=>esc(r.end_reason),"l"]],s.crawls);
 }
 async function refresh(){
@@ -272,6 +308,7 @@ std::string StatusPageJson(const Snapshot& snap, int64_t now_unix_ms) {
   o += QueueServersJson(snap);
   o += FetchersJson(snap);
   o += HostsAndErrorsJson(snap);
+  o += SiteReportsJson(snap);
   o += CrawlsJson(snap);
   o += "}\n";
   return o;

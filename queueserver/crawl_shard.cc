@@ -7,8 +7,11 @@
 
 #include "common/fetch_error.h"
 #include "common/url.h"
+#include "queueserver/frontier/structure_order.h"
+#include "queueserver/structure_params.h"
 
 #include <google/protobuf/descriptor.h>
+#include <spdlog/spdlog.h>
 #include <google/protobuf/message.h>
 
 namespace crawl::queueserver {
@@ -20,11 +23,13 @@ namespace {
 constexpr double kMaxEchoedCash = 1e6;
 constexpr int32_t kMaxEchoedTier = 1000;
 
-FrontierOptions OptionsFor(const v1::CrawlInfo& crawl) {
+FrontierOptions OptionsFor(const v1::CrawlInfo& crawl, const Clock* clock) {
   auto o = CrawlShard::FrontierOptionsFor(crawl.params());
   // The service checked the parameters before creating the shard; a stored
   // crawl from before an option existed gets the defaults.
-  return o.ok() ? *o : FrontierOptions{};
+  FrontierOptions options = o.ok() ? *o : FrontierOptions{};
+  options.order.clock = clock;  // structure: time per site, report times
+  return options;
 }
 
 IndexOptions IndexOptionsFor(const v1::CrawlInfo& crawl) {
@@ -133,6 +138,9 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
     if (p.structure_load_take() > 100'000) return Status::InvalidArgument("structure_load_take above 100000");
     o.order.structure_load_take = p.structure_load_take();
   }
+  auto site_control = SiteControlFor(p);
+  if (!site_control.ok()) return site_control.status();
+  o.order.site_control = std::move(*site_control);
   if (p.tier_window_urls() > 0) o.order.tier_window_urls = static_cast<size_t>(p.tier_window_urls());
   // The chain and its settings must parse (an unknown filter or key fails the crawl's start).
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
@@ -151,7 +159,9 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
 
 CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
     : crawl_(crawl), clock_(clock), writer_(std::move(writer)),
-      frontier_(OptionsFor(crawl), writer_.get(), writer_.get()) {
+      frontier_(OptionsFor(crawl, clock), writer_.get(), writer_.get()),
+      site_reports_(crawl.params().site_reports_kept()) {
+  structure_ = dynamic_cast<StructureOrder*>(&frontier_.order());
   frontier_.SetJournal(writer_.get());
   scope_ = ScopeOf(crawl.params());
   index_ = std::make_unique<SearchIndex>(IndexOptionsFor(crawl), writer_.get());
@@ -185,14 +195,23 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
 }
 
 Status CrawlShard::Commit() {
-  if (!writer_) return Status::Ok();
-  if (writer_->pending() == 0) return Status::Ok();
+  if (!writer_) return DrainSiteReports();
+  if (writer_->pending() == 0) return DrainSiteReports();
   writer_->PutCounters(counters_, frontier_.Scalars());
   if (Status s = writer_->Commit(); !s.ok()) return s;
   // A partition this request closed: its postings merged, outside the
   // request (a failure leaves it searchable from its chunks and merging is
   // tried again after the next commit).
   if (index_->merge_pending()) (void)index_->MergeClosed();
+  return DrainSiteReports();
+}
+
+Status CrawlShard::DrainSiteReports() {
+  // After the commit: a report is filed once its session's end is durable.
+  if (!structure_) return Status::Ok();
+  if (Status s = site_reports_.Add(structure_->TakeReports()); !s.ok()) {
+    spdlog::warn("crawl {}: {}", crawl_.crawl_id(), s.message());
+  }
   return Status::Ok();
 }
 
@@ -475,7 +494,9 @@ Status CrawlShard::End(v1::CrawlState state) {
   if (counters_.ended && crawl_.state() == state) return Status::Ok();
   counters_.ended = true;
   crawl_.set_state(state);
-  if (!writer_) return Status::Ok();
+  // imbWEM's Reporting Engine: every open site session ends with the crawl.
+  if (structure_) structure_->EndSessions(state == v1::CRAWL_STATE_STOPPED ? "crawl stopped" : "crawl ended");
+  if (!writer_) return DrainSiteReports();
   writer_->PutCrawl(crawl_);
   return Commit();
 }
@@ -540,6 +561,7 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_bytes_fetched(counters_.bytes_fetched);
   stats->set_fetch_errors(counters_.fetch_errors);
   stats->set_index_documents(index_->documents());
+  site_reports_.Fill(stats);
   for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {
     auto* t = stats->add_tiers();
     t->set_tier(tier);

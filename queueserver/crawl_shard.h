@@ -30,6 +30,7 @@
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/index/search_index.h"
+#include "queueserver/site_report_log.h"
 
 namespace crawl::queueserver {
 
@@ -44,6 +45,8 @@ inline constexpr size_t kMaxIdBytes = 256;  // fetcher ids and batch ids
 // URL, already canonicalised). Echoed referrer order data a queue server
 // could not have sent (DiscoveredLink 20-23) is dropped, not trusted.
 [[nodiscard]] LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url);
+
+class StructureOrder;
 
 class CrawlShard {
  public:
@@ -104,6 +107,10 @@ class CrawlShard {
   using SearchJob = std::function<Status(v1::SearchResponse*)>;
   [[nodiscard]] Result<SearchJob> PrepareSearch(const v1::SearchRequest& req);
   [[nodiscard]] const SearchIndex& index() const { return *index_; }
+  // The structure order's finished-site reports go to `path` too (and the
+  // ones it holds come back); see queueserver/site_report_log.h.
+  [[nodiscard]] Status OpenSiteReports(std::string path) { return site_reports_.Open(std::move(path)); }
+  [[nodiscard]] const SiteReportLog& site_reports() const { return site_reports_; }
   // Links and seeds skipped because they were not valid URLs.
   [[nodiscard]] uint64_t invalid_urls() const { return invalid_urls_; }
 
@@ -116,6 +123,8 @@ class CrawlShard {
                   const std::unordered_map<std::string, double>& boosts);
   // Writes counters and commits the request's changes.
   Status Commit();
+  // Files the reports of the site sessions that ended (structure order).
+  Status DrainSiteReports();
 
   v1::CrawlInfo crawl_;
   const Clock* clock_;
@@ -140,6 +149,9 @@ class CrawlShard {
   uint64_t invalid_urls_ = 0;
   // The crawl's search index; journals into writer_ (same batch per request).
   std::unique_ptr<SearchIndex> index_;
+  // The structure order (null for the others) and its finished-site reports.
+  StructureOrder* structure_ = nullptr;
+  SiteReportLog site_reports_;
 };
 
 }  // namespace crawl::queueserver

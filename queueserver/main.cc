@@ -99,7 +99,10 @@ int main(int argc, char** argv) {
   crawl::SystemClock clock;
   crawl::queueserver::QueueServerServiceImpl service(flags.id, &clock, store->get());
   service.SetAuthorizer(&authorizer);
-  if (!flags.data_dir.empty()) service.EnableWarc(flags.data_dir + "/warc", flags.warc_file_mb * 1'000'000);
+  if (!flags.data_dir.empty()) {
+    service.EnableWarc(flags.data_dir + "/warc", flags.warc_file_mb * 1'000'000);
+    service.EnableSiteReports(flags.data_dir + "/reports");
+  }
   // Stored crawls are loaded before the port opens, so the first request
   // already sees them.
   if (auto s = service.LoadStoredCrawls(); !s.ok()) return fail("loading the queue store: " + s.message());

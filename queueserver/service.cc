@@ -100,6 +100,7 @@ Status QueueServerServiceImpl::LoadStoredCrawls() {
       spdlog::info("crawl {} structure order: {} sites, {} GC nodes, {} GB nodes restored", id, t.sites, t.gc_nodes,
                    t.gb_nodes);
     }
+    AttachSiteReports(**shard);
     shards_[id] = std::move(*shard);
   }
   return Status::Ok();
@@ -114,6 +115,7 @@ grpc::Status QueueServerServiceImpl::Finish(uint64_t crawl_id, const Status& s) 
   if (it != shards_.end() && store_) {
     auto fresh = CrawlShard::Load(store_, crawl_id, clock_);
     if (fresh.ok()) {
+      AttachSiteReports(**fresh);
       it->second = std::move(*fresh);
     } else {
       spdlog::error("crawl {}: cannot reload: {}; dropping it", crawl_id, fresh.status().ToString());
@@ -159,6 +161,7 @@ void QueueServerServiceImpl::JoinCrawlLocked(const v1::CrawlInfo& crawl) {
     if (CrawlShard* shard = ShardFor(id)) (void)Finish(id, shard->End(v1::CRAWL_STATE_STOPPED));
   }
   auto shard = std::make_unique<CrawlShard>(crawl, clock_, store_ ? store_->NewWriter(crawl.crawl_id()) : nullptr);
+  AttachSiteReports(*shard);
   Status s = shard->Create();
   if (s.ok() && crawl.state() != v1::CRAWL_STATE_RUNNING) s = shard->End(crawl.state());
   if (!s.ok()) {
@@ -299,6 +302,18 @@ void QueueServerServiceImpl::EnableWarc(std::string dir, uint64_t max_file_bytes
   std::lock_guard lock(mu_);
   warc_dir_ = std::move(dir);
   if (max_file_bytes > 0) warc_max_file_bytes_ = max_file_bytes;
+}
+
+void QueueServerServiceImpl::EnableSiteReports(std::string dir) {
+  std::lock_guard lock(mu_);
+  report_dir_ = std::move(dir);
+}
+
+void QueueServerServiceImpl::AttachSiteReports(CrawlShard& shard) {
+  if (report_dir_.empty()) return;
+  const std::string path = report_dir_ + "/crawl-" + std::to_string(shard.crawl_id()) + "-sites.jsonl";
+  if (Status s = shard.OpenSiteReports(path); !s.ok())
+    spdlog::error("crawl {}: site reports: {}", shard.crawl_id(), s.ToString());
 }
 
 WarcWriter* QueueServerServiceImpl::WarcFor(const CrawlShard& shard) {

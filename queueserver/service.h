@@ -56,6 +56,10 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // Crawls with keep_page_cache write WARC files under `dir`, rolled at
   // `max_file_bytes` (queueserver/store/warc_writer.h). Call before serving.
   void EnableWarc(std::string dir, uint64_t max_file_bytes);
+  // The structure order's finished-site reports of crawl ID are appended to
+  // DIR/crawl-ID-sites.jsonl (queueserver/site_report_log.h). Call before
+  // LoadStoredCrawls and serving.
+  void EnableSiteReports(std::string dir);
 
   // Joins `crawl` if this server does not have it yet (a new crawl ends the
   // older ones); a crawl it has (loaded from the store after a restart, for
@@ -88,6 +92,10 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   std::string warc_dir_;  // "" = no page caches
   uint64_t warc_max_file_bytes_ = 1'000'000'000;
   std::map<uint64_t, std::unique_ptr<WarcWriter>> warc_;  // GUARDED_BY(mu_)
+  // Site reports: DIR/crawl-<id>-sites.jsonl ("" = memory only).
+  // REQUIRES: mu_ held.
+  void AttachSiteReports(CrawlShard& shard);
+  std::string report_dir_;
 
   // Every crawl this process has joined, by id; the highest id is current.
   // Older crawls stay for their logs and late results.

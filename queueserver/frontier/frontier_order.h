@@ -31,11 +31,13 @@
 #include <vector>
 
 #include "common/cld.h"
+#include "common/clock.h"
 #include "common/status.h"
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_budget.h"
 #include "queueserver/frontier/scoring_filter.h"
 #include "queueserver/frontier/scoring_filters.h"
+#include "queueserver/frontier/site_control.h"
 #include "queueserver/frontier/tier_store.h"
 
 namespace crawl::queueserver {
@@ -117,6 +119,11 @@ struct OrderOptions {
   CldRule cld_rule = CldRule::kPublicSuffixList;
   size_t structure_load_take = 10;  // structure: targets per site iteration
   CldBudget budget;                 // host_budget: per-CLD URL budgets
+  // structure: imbWEM's Objectives, control and passive rules
+  // (site_control.h), and the clock its time criterion and reports read
+  // (null: no time per site, reports without times). Must outlive the order.
+  SiteControlOptions site_control;
+  const Clock* clock = nullptr;
 };
 
 class FrontierOrder {

@@ -53,6 +53,7 @@ double Target::score() const {
 Target& SiteContext::AddTarget(const std::string& url, uint64_t seq) {
   if (auto it = seq_of_.find(url); it != seq_of_.end()) return by_seq_.at(it->second);
   seq_of_.emplace(url, seq);
+  ++metrics_.targets;
   return by_seq_.try_emplace(seq, url, seq).first->second;
 }
 
@@ -170,29 +171,31 @@ ControlAction ControlModule::Check(const Target& t, const SiteContext& ctx) {
 
 // ---------------------------------------------------------------------------
 
-IterationOutcome SiteFrontier::Iterate(SiteContext& ctx) {
-  IterationOutcome out;
-  if (ctx.objective_ended()) {
-    out.objective_ended = true;
-    return out;
+const Objective* SiteFrontier::MetObjective(const SiteContext& ctx) const {
+  for (const auto& o : objectives_) {
+    if (o->Met(ctx)) return o.get();
   }
-  ++ctx.metrics().iterations;
-  std::vector<Target*> current = ctx.Active();
-  // Active results are per iteration.
-  for (Target* t : current) t->ClearActive();
-  for (auto& m : layer_) current = m->Distribute(ctx, current);
-  for (auto& m : ranking_) m->Rank(ctx, current);
-  // Best score first; equal scores keep discovery order (the input order).
-  std::stable_sort(current.begin(), current.end(),
-                   [](const Target* a, const Target* b) { return a->score() > b->score(); });
+  return nullptr;
+}
 
-  std::vector<std::string> load, dismissed;
-  for (Target* t : current) {
+void SiteFrontier::Select(SiteContext& ctx, const std::vector<Target*>& ranked, IterationOutcome& out,
+                          std::vector<std::string>& load, std::vector<std::string>& dismissed) {
+  for (Target* t : ranked) {
     if (load.size() >= load_take_) break;
+    // The Objective first: a site at its page limit loads nothing more.
+    if (const Objective* o = MetObjective(ctx)) {
+      ctx.EndObjective(o->signature());
+      out.objective_ended = true;
+      break;
+    }
     ControlAction action = ControlAction::kPass;
+    std::string by;
     for (auto& m : control_) {
       action = m->Check(*t, ctx);
-      if (action != ControlAction::kPass) break;
+      if (action != ControlAction::kPass) {
+        by = m->name();
+        break;
+      }
     }
     if (action == ControlAction::kPass) {
       load.push_back(t->url());
@@ -202,9 +205,41 @@ IterationOutcome SiteFrontier::Iterate(SiteContext& ctx) {
     } else if (action == ControlAction::kDismiss) {
       dismissed.push_back(t->url());
     } else {
+      ctx.EndObjective(by);
       out.objective_ended = true;
       break;
     }
+  }
+}
+
+IterationOutcome SiteFrontier::Iterate(SiteContext& ctx) {
+  IterationOutcome out;
+  if (ctx.objective_ended()) {
+    out.objective_ended = true;
+    return out;
+  }
+  std::vector<std::string> load, dismissed;
+  if (const Objective* o = MetObjective(ctx)) {
+    // Met between iterations (time per site, or pages once loads came back
+    // fetched): no iteration, the session ends.
+    ctx.EndObjective(o->signature());
+    out.objective_ended = true;
+  } else {
+    ++ctx.metrics().iterations;
+    std::vector<Target*> current = ctx.Active();
+    // Active results are per iteration.
+    for (Target* t : current) t->ClearActive();
+    for (auto& m : layer_) current = m->Distribute(ctx, current);
+    std::vector<uint32_t> sizes;
+    if (!layer_.empty()) {
+      for (const auto& l : layer_.front()->last_layers()) sizes.push_back(static_cast<uint32_t>(l.size()));
+    }
+    ctx.metrics().layer_sizes.push_back(std::move(sizes));
+    for (auto& m : ranking_) m->Rank(ctx, current);
+    // Best score first; equal scores keep discovery order (the input order).
+    std::stable_sort(current.begin(), current.end(),
+                     [](const Target* a, const Target* b) { return a->score() > b->score(); });
+    Select(ctx, current, out, load, dismissed);
   }
   for (const std::string& u : load) {
     if (auto t = ctx.Remove(u)) out.load.push_back(std::move(*t));
@@ -212,7 +247,6 @@ IterationOutcome SiteFrontier::Iterate(SiteContext& ctx) {
   if (out.objective_ended) {
     // The site's crawl is over: what is still active leaves with it. What
     // was already chosen this iteration is still sent.
-    ctx.EndObjective();
     for (Target* t : ctx.Active()) dismissed.push_back(t->url());
   }
   for (const std::string& u : dismissed) {

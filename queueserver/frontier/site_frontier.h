@@ -17,8 +17,10 @@
 //     objective (the site's crawl is over). A RuleResult carries a layer
 //     assignment (or kNeutral) and a score.
 //   - Modules run in the order layer modules, ranking modules, control
-//     modules. A layer module narrows the input (queueserver/
-//     site_frontier.cc: first non-empty layer), a ranking module scores it,
+//     modules; Objectives (imbWEM's crawl-size criteria, site_control.h)
+//     are checked before an iteration and before each load. A layer
+//     module narrows the input (queueserver/site_frontier.cc: first
+//     non-empty layer), a ranking module scores it,
 //     the control modules filter the ranked list.
 //   - One iteration: the first `load_take` ranked targets that pass every
 //     control module are sent to fetch (removed from the active set); the
@@ -101,8 +103,13 @@ struct SiteMetrics {
   uint64_t loaded = 0;     // targets sent to fetch
   uint64_t returned = 0;   // sent to fetch and come back unfetched
   uint64_t crawled = 0;    // distinct URLs reported fetched
-  uint64_t excluded = 0;   // control: excluded (stayed active)
+  uint64_t excluded = 0;   // control: excluded (stayed active), per iteration
   uint64_t dismissed = 0;  // control: dismissed, or left when the objective ended
+  uint64_t targets = 0;    // distinct targets the context was given
+  // Per iteration, the sizes of the first layer module's layers (imbWEM's
+  // per-layer frontier sizes; empty rows when there is no layer module):
+  // a few numbers per iteration, kept for the site's whole crawl.
+  std::vector<std::vector<uint32_t>> layer_sizes;
 };
 
 // The crawling context of one host.
@@ -126,7 +133,19 @@ class SiteContext {
   [[nodiscard]] const std::unordered_set<std::string>& crawled() const { return crawled_; }
 
   [[nodiscard]] bool objective_ended() const { return ended_; }
-  void EndObjective() { ended_ = true; }
+  // The site's crawl is over; `reason` names what ended it (an Objective's
+  // or a control rule's signature).
+  void EndObjective(std::string reason = "control") {
+    ended_ = true;
+    end_reason_ = std::move(reason);
+  }
+  [[nodiscard]] const std::string& end_reason() const { return end_reason_; }
+  // Time as the owner last set it (Unix ms; 0 without a clock), and when the
+  // site's session started (0: not yet). The context reads no clock itself.
+  void set_now_ms(int64_t now) { now_ms_ = now; }
+  [[nodiscard]] int64_t now_ms() const { return now_ms_; }
+  void set_started_ms(int64_t t) { started_ms_ = t; }
+  [[nodiscard]] int64_t started_ms() const { return started_ms_; }
   [[nodiscard]] SiteMetrics& metrics() { return metrics_; }
   [[nodiscard]] const SiteMetrics& metrics() const { return metrics_; }
 
@@ -136,7 +155,20 @@ class SiteContext {
   std::unordered_map<std::string, uint64_t> seq_of_;
   std::unordered_set<std::string> crawled_;
   bool ended_ = false;
+  std::string end_reason_;
+  int64_t now_ms_ = 0;
+  int64_t started_ms_ = 0;
   SiteMetrics metrics_;
+};
+
+// imbWEM's Objective (of the Stage Model): criteria that, once met, end the
+// site's session (queueserver/frontier/site_control.h has the crawl-size
+// criteria). Checked before every iteration and before every load.
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  [[nodiscard]] virtual std::string signature() const = 0;
+  [[nodiscard]] virtual bool Met(const SiteContext& ctx) const = 0;
 };
 
 // A layer or ranking rule.
@@ -245,10 +277,12 @@ class SiteFrontier {
   void AddLayerModule(std::unique_ptr<LayerModule> m) { layer_.push_back(std::move(m)); }
   void AddRankingModule(std::unique_ptr<RankingModule> m) { ranking_.push_back(std::move(m)); }
   void AddControlModule(std::unique_ptr<ControlModule> m) { control_.push_back(std::move(m)); }
+  void AddObjective(std::unique_ptr<Objective> o) { objectives_.push_back(std::move(o)); }
   [[nodiscard]] size_t load_take() const { return load_take_; }
 
   // One iteration over the active targets of `ctx`. Nothing happens once the
-  // objective has ended.
+  // objective has ended. An Objective met before the iteration, or before a
+  // load, ends it (the loads chosen until then are still sent).
   IterationOutcome Iterate(SiteContext& ctx);
   // A URL of the site was fetched: recorded in `ctx`, told to every module.
   void OnCrawled(SiteContext& ctx, const std::string& url);
@@ -256,7 +290,14 @@ class SiteFrontier {
   [[nodiscard]] const std::vector<std::unique_ptr<LayerModule>>& layer_modules() const { return layer_; }
 
  private:
+  // The first Objective met, or null.
+  [[nodiscard]] const Objective* MetObjective(const SiteContext& ctx) const;
+  // The ranked targets' loads; control rules and Objectives decide.
+  void Select(SiteContext& ctx, const std::vector<Target*>& ranked, IterationOutcome& out,
+              std::vector<std::string>& load, std::vector<std::string>& dismissed);
+
   size_t load_take_;
+  std::vector<std::unique_ptr<Objective>> objectives_;
   std::vector<std::unique_ptr<LayerModule>> layer_;
   std::vector<std::unique_ptr<RankingModule>> ranking_;
   std::vector<std::unique_ptr<ControlModule>> control_;

@@ -9,6 +9,17 @@
 namespace crawl::queueserver {
 namespace {
 
+// Why a session ended, as persisted ('S' record "ended"): 0 while it runs.
+constexpr const char* kEndReasons[] = {"", "objective.pages", "objective.time", "control"};
+
+double EndCode(const SiteContext& ctx) {
+  if (!ctx.objective_ended()) return 0;
+  for (size_t i = 1; i < std::size(kEndReasons); ++i) {
+    if (ctx.end_reason() == kEndReasons[i]) return static_cast<double>(i);
+  }
+  return 3;
+}
+
 std::string OriginKey(const std::string& u) {
   auto origin = url::OriginOf(u);
   return origin.ok() ? *origin : std::string();
@@ -42,15 +53,19 @@ class ChainRankRule final : public Rule {
 
 }  // namespace
 
-StructureOrder::Site::Site(const std::string& origin, size_t load_take) : ctx(origin), frontier(load_take) {
+StructureOrder::Site::Site(const std::string& origin, const OrderOptions& options)
+    : ctx(origin), frontier(options.structure_load_take) {
   // DESIGN.md 5.4: layer modules (the structure module), then ranking
-  // modules (structure rank); no control module by default.
+  // modules (structure rank, then keyword relevance if the crawl has
+  // keywords), then the control module and the Objectives the crawl asks
+  // for (site_control.h).
   auto module = std::make_unique<StructureModule>();
   structure = module.get();
   frontier.AddLayerModule(std::move(module));
   auto rank = std::make_unique<RankingModule>("structure rank");
   rank->AddRule(std::make_unique<StructureRankRule>(structure));
   frontier.AddRankingModule(std::move(rank));
+  AddSiteControl(options.site_control, frontier);
 }
 
 StructureOrder::StructureOrder(const OrderOptions& options) : options_(options) {}
@@ -66,7 +81,7 @@ StructureOrder::Site& StructureOrder::SiteFor(const std::string& u) {
   const std::string origin = OriginKey(u);
   auto it = sites_.find(origin);
   if (it == sites_.end()) {
-    it = sites_.emplace(origin, std::make_unique<Site>(origin, options_.structure_load_take)).first;
+    it = sites_.emplace(origin, std::make_unique<Site>(origin, options_)).first;
     it->second->cld = CldOf(u);
     if (!chain_.empty()) {
       auto rank = std::make_unique<RankingModule>("scoring chain");
@@ -117,7 +132,11 @@ void StructureOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& li
 
 void StructureOrder::Push(FrontierEntry e, bool front) {
   Site& s = SiteFor(e.url);
-  if (s.inflight.erase(e.url) > 0) ++s.ctx.metrics().returned;
+  touched_.insert(s.ctx.host());
+  if (s.inflight.erase(e.url) > 0) {
+    ++s.ctx.metrics().returned;
+    JournalSession(s);
+  }
   auto pending = pending_links_.extract(e.url);
   // An ended site's crawl is over; a URL already queued is not queued twice.
   if (s.ctx.objective_ended() || s.entries.count(e.url) > 0) return;
@@ -151,6 +170,13 @@ void StructureOrder::Journal(const std::string& origin, StructureModule& m) {
 }
 
 void StructureOrder::Iterate(Site& s) {
+  touched_.insert(s.ctx.host());
+  s.ctx.set_now_ms(Now());
+  if (!s.open && !s.ctx.objective_ended()) {
+    // The session opens (or a site re-opened by new targets resumes it).
+    s.open = true;
+    if (s.ctx.started_ms() == 0) s.ctx.set_started_ms(s.ctx.now_ms());
+  }
   IterationOutcome out = s.frontier.Iterate(s.ctx);
   for (Target& t : out.load) {
     auto it = s.entries.find(t.url());
@@ -166,7 +192,11 @@ void StructureOrder::Iterate(Site& s) {
     --size_;
   }
   Journal(s.ctx.host(), *s.structure);
-  if (out.load.empty()) s.stale = true;
+  JournalSession(s);
+  // Nothing loaded and nothing dismissed: the same input would give the same
+  // answer, so the site waits for a change. Targets dismissed (a whole first
+  // layer, by control rules) change the input: the next iteration may load.
+  if (out.load.empty() && out.dismissed.empty()) s.stale = true;
 }
 
 std::optional<SeqEntry> StructureOrder::Pop() {
@@ -221,6 +251,7 @@ void StructureOrder::Unpop(SeqEntry e) {
 
 void StructureOrder::Taken(const SeqEntry& e) {
   Site& s = SiteFor(e.entry.url);
+  touched_.insert(s.ctx.host());
   if (s.popped > 0) --s.popped;
   s.inflight.insert(e.entry.url);
   if (journal_) journal_->Dequeued(QueueKind::kPages, e.seq);
@@ -228,9 +259,11 @@ void StructureOrder::Taken(const SeqEntry& e) {
 
 FetchedScore StructureOrder::OnFetched(const FrontierEntry& e) {
   Site& s = SiteFor(e.url);
+  touched_.insert(s.ctx.host());
   s.inflight.erase(e.url);
   s.frontier.OnCrawled(s.ctx, e.url);
   Journal(s.ctx.host(), *s.structure);
+  JournalSession(s);
   s.stale = false;
   FetchedScore score;
   score.importance = chain_.IndexerScore(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}, 0, 0);
@@ -239,7 +272,10 @@ FetchedScore StructureOrder::OnFetched(const FrontierEntry& e) {
 
 void StructureOrder::Dropped(const FrontierEntry& e) {
   pending_links_.erase(e.url);
-  if (Site* s = FindSite(e.url)) s->inflight.erase(e.url);
+  if (Site* s = FindSite(e.url)) {
+    s->inflight.erase(e.url);
+    touched_.insert(s->ctx.host());
+  }
 }
 
 void StructureOrder::Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
@@ -266,10 +302,91 @@ void StructureOrder::RestoreStructure(const std::vector<StructureNodeRecord>& no
     auto it = sites_.find(n.origin);
     if (it == sites_.end()) {
       // A host whose targets are all fetched still keeps its graphs.
-      it = sites_.emplace(n.origin, std::make_unique<Site>(n.origin, options_.structure_load_take)).first;
+      it = sites_.emplace(n.origin, std::make_unique<Site>(n.origin, options_)).first;
       it->second->cld = CldOf(n.origin + "/");
     }
-    it->second->structure->RestoreNode(n.graph, n.node, n.value);
+    if (n.graph == 'S') {
+      RestoreSession(*it->second, n.node, n.value);
+    } else {
+      it->second->structure->RestoreNode(n.graph, n.node, n.value);
+    }
+  }
+}
+
+void StructureOrder::JournalSession(const Site& s) {
+  if (!journal_) return;
+  const SiteMetrics& m = s.ctx.metrics();
+  const std::pair<const char*, double> values[] = {
+      {"open", s.open ? 1.0 : 0.0},
+      {"ended", EndCode(s.ctx)},
+      {"started_ms", static_cast<double>(s.ctx.started_ms())},
+      {"reports", static_cast<double>(s.reports)},
+      {"iterations", static_cast<double>(m.iterations)},
+      {"loaded", static_cast<double>(m.loaded)},
+      {"returned", static_cast<double>(m.returned)},
+      {"crawled", static_cast<double>(m.crawled)},
+      {"excluded", static_cast<double>(m.excluded)},
+      {"dismissed", static_cast<double>(m.dismissed)},
+      {"targets", static_cast<double>(m.targets)},
+  };
+  for (const auto& [name, value] : values) journal_->StructureNodeChanged(StructureNodeRecord{s.ctx.host(), 'S', name, value});
+}
+
+void StructureOrder::RestoreSession(Site& s, const std::string& name, double value) {
+  if (!(value >= 0) || value > 9e15) return;  // not a value this order wrote
+  const auto n = static_cast<uint64_t>(value);
+  SiteMetrics& m = s.ctx.metrics();
+  if (name == "open") {
+    s.open = n != 0;
+  } else if (name == "ended") {
+    if (n > 0) s.ctx.EndObjective(kEndReasons[std::min<size_t>(n, std::size(kEndReasons) - 1)]);
+  } else if (name == "started_ms") {
+    s.ctx.set_started_ms(static_cast<int64_t>(n));
+  } else if (name == "reports") {
+    s.reports = n;
+  } else if (name == "iterations") {
+    m.iterations = n;
+  } else if (name == "loaded") {
+    m.loaded = n;
+  } else if (name == "returned") {
+    m.returned = n;
+  } else if (name == "crawled") {
+    m.crawled = n;
+  } else if (name == "excluded") {
+    m.excluded = n;
+  } else if (name == "dismissed") {
+    m.dismissed = n;
+  } else if (name == "targets") {
+    m.targets = n;
+  }
+}
+
+bool StructureOrder::Idle(const Site& s) const {
+  if (!s.batch.empty() || s.popped > 0 || !s.inflight.empty()) return false;
+  return s.ctx.active_size() == 0 || s.stale || s.ctx.objective_ended();
+}
+
+void StructureOrder::Finish(Site& s, const std::string& reason) {
+  s.open = false;
+  ++s.reports;
+  const int64_t now = Now();
+  const std::string why = s.ctx.objective_ended() ? s.ctx.end_reason() : reason;
+  reports_.push_back(MakeSiteReport(s.ctx, s.structure->layer_names(), why, now, s.reports));
+  JournalSession(s);
+}
+
+void StructureOrder::EndRequest() {
+  for (const std::string& origin : touched_) {
+    auto it = sites_.find(origin);
+    if (it != sites_.end() && it->second->open && Idle(*it->second)) Finish(*it->second, "exhausted");
+  }
+  touched_.clear();
+}
+
+void StructureOrder::EndSessions(const std::string& reason) {
+  touched_.clear();
+  for (auto& [origin, site] : sites_) {
+    if (site->open) Finish(*site, reason);
   }
 }
 

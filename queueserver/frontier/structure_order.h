@@ -19,10 +19,22 @@
 // one schedule at a time, so a host's pages of one iteration travel
 // together.)
 //
+// Sessions and reports (imbWEM's Crawling Context and Reporting Engine). A
+// site's session opens at its first iteration. It ends when the site is
+// idle (nothing active, batched, popped or in flight; or only targets that
+// control rules exclude) at the end of a request, or when an Objective or a
+// control rule ended it and its last load is back. Its SiteReport
+// (site_report.h) then waits for TakeReports. New targets re-open a site
+// whose session ended idle (its context and graphs kept, the report written
+// again); a site whose objective ended stays closed. EndSessions closes
+// every open session (the crawl stopped or is done).
+//
 // Persistence. Targets are the journal's page queue (Queued/Dequeued, one
 // sequence number each); GC and GB nodes are written through the journal's
 // StructureNodeChanged (column family "structure"); host_budget statistics
-// through CldChanged. After a restart the batch, the in-flight set, passive
+// through CldChanged; the session's numbers (SiteMetrics counts, start
+// time, whether and why it ended) as StructureNodeChanged records of graph
+// 'S'. After a restart the per-iteration layer sizes, the batch, the in-flight set, passive
 // results (evaluated again on demand: they depend on the target only) and
 // the crawled-URL set of each context start empty; GC and GB come back.
 // Pure logic; not thread-safe.
@@ -33,6 +45,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -41,6 +54,7 @@
 
 #include "queueserver/frontier/frontier_order.h"
 #include "queueserver/frontier/site_frontier.h"
+#include "queueserver/frontier/site_report.h"
 #include "queueserver/frontier/structure_module.h"
 
 namespace crawl::queueserver {
@@ -58,10 +72,18 @@ class StructureOrder final : public FrontierOrder {
   void Taken(const SeqEntry& e) override;
   FetchedScore OnFetched(const FrontierEntry& e) override;
   void Dropped(const FrontierEntry& e) override;
+  // Closes the sessions of the sites that went idle in this request.
+  void EndRequest() override;
   [[nodiscard]] size_t size() const override { return size_; }
   void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                const std::string& state) override;
   void RestoreStructure(const std::vector<StructureNodeRecord>& nodes) override;
+
+  // Closes every open session with `reason` ("crawl ended"), or its
+  // Objective's when one ended it.
+  void EndSessions(const std::string& reason);
+  // The reports of the sessions closed since the last call, in order.
+  std::vector<SiteReport> TakeReports() { return std::exchange(reports_, {}); }
 
   // Tests and stats.
   struct Totals {
@@ -74,7 +96,7 @@ class StructureOrder final : public FrontierOrder {
 
  private:
   struct Site {
-    explicit Site(const std::string& origin, size_t load_take);
+    Site(const std::string& origin, const OrderOptions& options);
     SiteContext ctx;
     SiteFrontier frontier;
     StructureModule* structure = nullptr;  // owned by `frontier`
@@ -85,6 +107,8 @@ class StructureOrder final : public FrontierOrder {
     std::unordered_set<std::string> inflight;  // leased, not yet fetched or back
     bool stale = false;  // its last iteration loaded nothing; nothing changed since
     uint64_t served = 0;  // when Pop last picked it
+    bool open = false;      // its session runs
+    uint64_t reports = 0;   // reports written for it
   };
   Site& SiteFor(const std::string& url);
   Site* FindSite(const std::string& url);
@@ -92,6 +116,12 @@ class StructureOrder final : public FrontierOrder {
   [[nodiscard]] int32_t TierOf(const Site& s) const;
   void Iterate(Site& s);
   void Journal(const std::string& origin, StructureModule& m);
+  // Writes the session's numbers ('S' records).
+  void JournalSession(const Site& s);
+  void RestoreSession(Site& s, const std::string& name, double value);
+  [[nodiscard]] bool Idle(const Site& s) const;
+  void Finish(Site& s, const std::string& reason);
+  [[nodiscard]] int64_t Now() const { return options_.clock ? options_.clock->NowUnixMs() : 0; }
   std::string CldOf(const std::string& url) const;
 
   OrderOptions options_;
@@ -99,6 +129,8 @@ class StructureOrder final : public FrontierOrder {
   std::unordered_map<std::string, CldStats> clds_;
   // Links to URLs not yet pushed (waiting for robots.txt): their link vector.
   std::unordered_map<std::string, std::vector<TargetLink>> pending_links_;
+  std::set<std::string> touched_;  // origins of the sites changed in this request
+  std::vector<SiteReport> reports_;
   size_t size_ = 0;
   int32_t cursor_ = 0;
   uint64_t serve_clock_ = 0;

@@ -57,6 +57,18 @@ state=$(wait_crawl_over 400)
 "$BIN/crawlctl" log > "$WORK/crawl.log"
 python3 "$(dirname "$0")/check_nothing_lost.py" "$WORK/crawl.log" "$WORK/reachable.tsv" \
   "$((fetchers * schedule_size))" "a kill -9 of a queue server under the structure order"
+"$BIN/crawlctl" sites --json > "$WORK/sites.json"
+python3 - "$WORK/sites.json" "$WORK/reachable.tsv" <<'PY'
+import json, sys, urllib.parse
+sites = {r["site"]: r for r in json.load(open(sys.argv[1]))["sites"]}
+hosts = set()
+for line in open(sys.argv[2]):
+    u = urllib.parse.urlsplit(line.split("\t")[0])
+    hosts.add(u.scheme + "://" + u.netloc)
+assert hosts <= set(sites), sorted(hosts - set(sites))
+assert all(r["end_reason"] == "exhausted" and r["pages_crawled"] > 0 for r in sites.values()), sites
+print("site reports:", len(sites), "sites, pages", sum(r["pages_crawled"] for r in sites.values()))
+PY
 sleep 0.5
 "$BIN/testweb" check-politeness "$WORK/access.log" "${web[@]}" --json > "$WORK/politeness.json"
 python3 - "$WORK/politeness.json" <<'PY'

@@ -1,5 +1,6 @@
 // crawlctl output formats that scripts rely on (crawlctl/crawlctl_format.h).
 #include "crawlctl/crawlctl_format.h"
+#include "crawlctl/site_report_format.h"
 
 #include <catch2/catch.hpp>
 
@@ -56,4 +57,34 @@ TEST_CASE("progress bar fills with the page budget and sweeps without one", "[un
   st.mutable_crawl()->mutable_params()->set_max_pages(0);
   CHECK(crawl::crawlctl::ProgressBarLine(st, 0, 0, 0, 10).rfind("[<=>       ]", 0) == 0);
   CHECK(crawl::crawlctl::ProgressBarLine(st, 0, 0, 3, 10).rfind("[   <=>    ]", 0) == 0);
+}
+
+TEST_CASE("sites: the structure order's reports from every queue server, newest first", "[unit]") {
+  crawl::v1::CrawlStatusResponse status;
+  status.mutable_crawl()->set_crawl_id(5);
+  auto add = [&](const std::string& site, int64_t ended) {
+    auto* qs = status.add_queue_servers();
+    qs->set_sites_reported(3);
+    auto* r = qs->add_site_reports();
+    r->set_site(site);
+    r->set_end_reason("exhausted");
+    r->set_ended_unix_ms(ended);
+    r->set_pages_crawled(12);
+    r->set_seconds(1.25);
+    r->add_layer_names("Primary");
+    r->add_layer_names("Secondary");
+    auto* l = r->add_layer_sizes();
+    l->add_sizes(2);
+    l->add_sizes(5);
+  };
+  add("http://a.test", 100);
+  add("http://b.test", 200);
+  const std::string text = SitesText(status);
+  CHECK(text.find("crawl 5: 6 site sessions reported") == 0);
+  CHECK(text.find("http://b.test\texhausted\t1.2") < text.find("http://a.test"));
+  CHECK(text.find("Primary 2, Secondary 5") != std::string::npos);
+  const std::string json = SitesJson(status);
+  CHECK(json.find("{\"crawl_id\":5,\"sites_reported\":6,\"sites\":[{") == 0);
+  CHECK(json.find("\"pages_crawled\":12") != std::string::npos);
+  CHECK(SitesText(crawl::v1::CrawlStatusResponse()).find("0 site sessions reported") != std::string::npos);
 }

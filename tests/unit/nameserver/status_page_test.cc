@@ -82,6 +82,30 @@ TEST_CASE("status json merges top hosts and lists newest errors first", "[unit]"
   CHECK(errors[0].as_object().at("url").as_string() == "http://a.test/1");
 }
 
+TEST_CASE("status json merges the structure order's site reports, newest first", "[unit]") {
+  auto snap = RunningCrawl();
+  auto add = [&](const std::string& qs, const std::string& site, int64_t ended, uint32_t crawled) {
+    v1::SiteReport* r = snap.crawl_stats[qs].add_site_reports();
+    r->set_site(site);
+    r->set_end_reason("objective.pages");
+    r->set_ended_unix_ms(ended);
+    r->set_pages_crawled(crawled);
+    r->add_layer_sizes()->add_sizes(4);
+    snap.crawl_stats[qs].set_sites_reported(snap.crawl_stats[qs].sites_reported() + 1);
+  };
+  const std::string a = snap.crawl_stats.begin()->first, b = snap.crawl_stats.rbegin()->first;
+  add(a, "http://old.test", 10, 3);
+  add(b, "http://new.test", 20, 7);
+  auto j = boost::json::parse(StatusPageJson(snap, 1'010'000)).as_object();
+  CHECK(j.at("sites_reported").as_int64() == 2);
+  const auto& sites = j.at("site_reports").as_array();
+  REQUIRE(sites.size() == 2);
+  CHECK(sites[0].as_object().at("site").as_string() == "http://new.test");
+  CHECK(sites[0].as_object().at("pages_crawled").as_int64() == 7);
+  CHECK(sites[0].as_object().at("end_reason").as_string() == "objective.pages");
+  CHECK(sites[1].as_object().at("last_layers").as_array().at(0).as_int64() == 4);
+}
+
 TEST_CASE("status json with no crawl says so", "[unit]") {
   NameServerServiceImpl::Snapshot empty;
   auto j = boost::json::parse(StatusPageJson(empty, 0)).as_object();
