@@ -97,6 +97,7 @@ void TieredOrder::OnSeed(FrontierEntry& e, uint64_t /*seed_count*/) {
   if (!budget()) return;
   CldEntry& cld = CldOf(e.url);
   e.weight = 0;
+  cld.second.seeded = true;
   e.tier += FileNew(cld.second, 0, false, false);
   if (journal_) journal_->CldChanged(cld.first, cld.second);
 }

@@ -104,6 +104,7 @@ struct CldStats {
   uint64_t seen = 0;  // SEEN: URLs of the CLD
   double wseen = 0;   // WSEEN: weighted seen
   double win = 0;     // WIN: weighted incoming links from other CLDs
+  bool seeded = false;  // a seed is on this CLD: no per-CLD budget (host_budget.h)
   bool operator==(const CldStats&) const = default;
 };
 

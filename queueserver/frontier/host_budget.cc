@@ -59,7 +59,7 @@ bool IsSitemapUrl(std::string_view url, std::string_view referrer, bool from_sit
 }
 
 bool OverBudget(const CldStats& stats, const CldBudget& budget) {
-  return budget.enabled && static_cast<double>(stats.seen) > budget.base + budget.per_win * stats.win;
+  return budget.enabled && !(stats.seeded && budget.exempt_seeded) && static_cast<double>(stats.seen) > budget.base + budget.per_win * stats.win;
 }
 
 }  // namespace crawl::queueserver

@@ -52,11 +52,15 @@ enum class WseenIncrement {
 // in-degree, weighted). A CLD admits new URLs while
 // SEEN <= base + per_win * WIN; a new URL past that is seen (never offered
 // again) but not queued. Link farms and endless traps have few links from
-// other CLDs, so their budget stays small and a crawl ends.
+// other CLDs, so their budget stays small and a crawl ends. The seeds' CLDs
+// have no budget: they are what the user asked to crawl (a documentation
+// site has no links from other CLDs at all), and IRLbot's budgets bound
+// what a crawl discovers; traps on a seeded site meet the trap rules.
 struct CldBudget {
   bool enabled = true;
   double base = 1000;
   double per_win = 100;
+  bool exempt_seeded = true;  // the seeds' CLDs have no budget
 };
 
 // True when a CLD with these statistics (after counting the new URL) has

@@ -95,13 +95,19 @@ std::string EncodeCld(const CldStats& c) {
   PutU64(&out, c.seen);
   PutF64(&out, c.wseen);
   PutF64(&out, c.win);
+  if (c.seeded) out.push_back('\1');  // absent in records written before the flag: not seeded
   return out;
 }
 
 bool DecodeCld(std::string_view d, CldStats* c) {
   Reader r(d);
   uint64_t wseen = 0, win = 0;
-  if (!r.U64(&c->seen) || !r.U64(&wseen) || !r.U64(&win) || !r.done()) return false;
+  if (!r.U64(&c->seen) || !r.U64(&wseen) || !r.U64(&win)) return false;
+  c->seeded = false;
+  if (!r.done()) {
+    if (d.size() != 25 || d.back() != '\1') return false;
+    c->seeded = true;
+  }
   c->wseen = std::bit_cast<double>(wseen);
   c->win = std::bit_cast<double>(win);
   return true;

@@ -213,12 +213,37 @@ TEST_CASE("a CLD queues new URLs while SEEN <= base + per_win * WIN", "[unit][po
   CHECK(OverBudget({4, 4.0, 0.0}, budget));
   CHECK_FALSE(OverBudget({4, 4.0, 0.5}, budget));  // 3 + 2 x 0.5 = 4
   CHECK_FALSE(OverBudget({4, 4.0, 0.0}, CldBudget{false, 3, 2}));
+  // A seed's CLD is what the user asked for: no budget, unless asked.
+  CHECK_FALSE(OverBudget({4, 4.0, 0.0, true}, budget));
+  CHECK(OverBudget({4, 4.0, 0.0, true}, CldBudget{true, 3, 2, false}));
+}
+
+TEST_CASE("a seeded CLD has no budget: a site with no links from other CLDs is crawled whole",
+          "[unit][policy]") {
+  // rust-doc on one host has WIN 0: a budget of base + 0 would cut it at
+  // `base` URLs (issue 22 item 6 measured 1,000 of 21,635 pages).
+  auto over_budget = [](bool exempt_seeded) {
+    FrontierOptions o = BudgetOptions();
+    o.order.budget = CldBudget{true, 3, 1, exempt_seeded};
+    Frontier f(o);
+    auto& order = dynamic_cast<TieredOrder&>(f.order());
+    REQUIRE(f.Add(FrontierEntry{"http://a.test/", "", 0}, 0));
+    AllowAll(f);
+    std::vector<LinkInput> own;
+    for (int k = 1; k <= 6; ++k) own.push_back(Link("http://a.test/" + std::to_string(k), "http://a.test/"));
+    FetchWithLinks(f, "http://a.test/", own);
+    CHECK(order.Stats("a.test").seeded);
+    CHECK(order.Stats("a.test").seen == 7);
+    return order.over_budget();
+  };
+  CHECK(over_budget(true) == 0);
+  CHECK(over_budget(false) == 4);  // /3 to /6: SEEN 4..7 > 3
 }
 
 TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from other CLDs raises the budget",
           "[unit][policy]") {
   FrontierOptions o = BudgetOptions();
-  o.order.budget = CldBudget{true, 3, 1.1};  // one new URL from another CLD (WIN 1/1.1) adds 1
+  o.order.budget = CldBudget{true, 3, 1.1, false};  // seeded CLDs budgeted too, to count  // one new URL from another CLD (WIN 1/1.1) adds 1
   Frontier f(o);
   auto& order = dynamic_cast<TieredOrder&>(f.order());
   REQUIRE(f.Add(FrontierEntry{"http://a.test/", "", 0}, 0));
@@ -290,7 +315,7 @@ TEST_CASE("a link from another CLD opens room a link from the CLD itself does no
   // c.test/x is its CLD's second URL (SEEN 2); the budget is 1 + 11 x WIN.
   auto refused = [](const std::string& referrer) {
     FrontierOptions o = BudgetOptions();
-    o.order.budget = CldBudget{true, 1, 11};
+    o.order.budget = CldBudget{true, 1, 11, false};
     Frontier f(o);
     auto& order = dynamic_cast<TieredOrder&>(f.order());
     REQUIRE(f.Add(FrontierEntry{referrer, "", 0}, 0));

@@ -141,6 +141,15 @@ TEST_CASE("store codec: CLD statistics, leases and origins come back as written"
   REQUIRE(codec::DecodeCld(codec::EncodeCld(cld), &cld_back));
   CHECK(cld_back == cld);
   CHECK_FALSE(codec::DecodeCld(codec::EncodeCld(cld) + "x", &cld_back));
+  // A seeded CLD keeps its flag; records written before the flag read as not seeded.
+  const qs::CldStats seeded{.seen = 2, .wseen = 1, .win = 0, .seeded = true};
+  REQUIRE(codec::DecodeCld(codec::EncodeCld(seeded), &cld_back));
+  CHECK(cld_back == seeded);
+  CHECK(codec::EncodeCld(seeded).size() == codec::EncodeCld(cld).size() + 1);
+  cld_back.seeded = true;
+  REQUIRE(codec::DecodeCld(codec::EncodeCld(cld), &cld_back));
+  CHECK_FALSE(cld_back.seeded);
+  CHECK_FALSE(codec::DecodeCld(codec::EncodeCld(seeded) + "x", &cld_back));
 
   qs::LeaseRecord lease;
   lease.fetcher_id = "fetcher-1";
