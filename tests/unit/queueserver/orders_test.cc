@@ -120,7 +120,7 @@ TEST_CASE("host_budget counts SEEN, WSEEN and WIN per CLD and files links by tie
   REQUIRE(f.Add(Page("http://www.a.test/"), 0));
   AllowAll(f);
   // The seed: SEEN 1, WSEEN 1, tier 0.
-  CHECK(order.Stats("a.test") == CldStats{1, 1.0, 0.0});
+  CHECK(order.Stats("a.test") == CldStats{1, 1.0, 0.0, /*seeded=*/true});
   Schedule s = f.Lease("f", 10, 0);
   REQUIRE(Urls(s) == std::vector<std::string>{"http://www.a.test/"});
   f.Report(s.id, Outcome("http://www.a.test/", 200), 0);
@@ -137,7 +137,8 @@ TEST_CASE("host_budget counts SEEN, WSEEN and WIN per CLD and files links by tie
   CHECK(b.wseen == Approx(3.0).epsilon(1e-12));
   CHECK(b.win == Approx(2.0 / 1.1).epsilon(1e-12));
   // a.test: SEEN 2, WSEEN 1 + 3 = 4, WIN 0 (same CLD).
-  CHECK(order.Stats("a.test") == CldStats{2, 4.0, 0.0});
+  CHECK(order.Stats("a.test") == CldStats{2, 4.0, 0.0, /*seeded=*/true});
+  CHECK_FALSE(b.seeded);
 }
 
 TEST_CASE("host_budget: a CLD with ten URLs moves to tier 1; sitemap and non-HTML offsets", "[unit]") {
