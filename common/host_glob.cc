@@ -2,34 +2,11 @@
 
 #include <cctype>
 
+#include "common/glob.h"
+
 namespace crawl {
-namespace {
 
-char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-}  // namespace
-
-bool HostGlobMatch(std::string_view pattern, std::string_view host) {
-  // Iterative glob with one backtrack point per '*': linear in practice,
-  // never exponential.
-  size_t p = 0, h = 0, star = std::string_view::npos, mark = 0;
-  while (h < host.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = h;
-    } else if (p < pattern.size() && Lower(pattern[p]) == Lower(host[h])) {
-      ++p;
-      ++h;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      h = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
+bool HostGlobMatch(std::string_view pattern, std::string_view host) { return GlobMatch(pattern, host, true); }
 
 Status ValidateHostPatterns(const std::vector<std::string>& patterns, const char* what) {
   if (patterns.size() > 1000) return Status::InvalidArgument(std::string(what) + ": more than 1000 patterns");

@@ -1,0 +1,27 @@
+// The glob matcher shared by host globs (scope) and URL globs (structure
+// order control rules).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "common/glob.h"
+#include "common/host_glob.h"
+#include "common/url_glob.h"
+
+TEST_CASE("glob: '*' matches any run, the rest itself, over the whole text", "[unit]") {
+  CHECK(crawl::GlobMatch("*/calendar/*", "http://a.test/calendar/2026/", false));
+  CHECK_FALSE(crawl::GlobMatch("*/calendar/*", "http://a.test/calendars", false));
+  CHECK(crawl::GlobMatch("a*b*c", "aXXbYYc", false));
+  CHECK_FALSE(crawl::GlobMatch("a*b*c", "aXXbYY", false));
+  CHECK(crawl::GlobMatch("**", "", false));
+  CHECK_FALSE(crawl::GlobMatch("", "x", false));
+  // Many stars against a long miss stays fast (no exponential backtracking).
+  CHECK_FALSE(crawl::GlobMatch("*a*a*a*a*a*a*a*a*b", std::string(5000, 'a'), false));
+}
+
+TEST_CASE("glob: hosts fold case, URLs do not", "[unit]") {
+  CHECK(crawl::HostGlobMatch("*.Example.TEST", "www.example.test"));
+  CHECK_FALSE(crawl::HostGlobMatch("*.example.test", "example.test"));
+  CHECK(crawl::UrlGlobMatch("*/Docs/*", "http://a.test/Docs/x"));
+  CHECK_FALSE(crawl::UrlGlobMatch("*/Docs/*", "http://a.test/docs/x"));
+}
