@@ -90,7 +90,9 @@ void AddStartBudgetFlags(CLI::App* start, StartOptions& o) {
   start->add_flag("--no-cld-budget", o.no_cld_budget,
                   "host_budget: no per-CLD URL budgets (by default a CLD queues new URLs while "
                   "SEEN <= base + per-win x WIN, so traps and link farms end)");
-  start->add_option("--cld-budget-base", o.cld_budget_base, "host_budget: URLs every CLD the crawl discovers may queue (default 1000; the seeds' CLDs have no budget)");
+  start->add_option("--cld-budget-base", o.cld_budget_base,
+                    "host_budget: URLs every CLD the crawl discovers may queue (default 1000; the seeds' CLDs "
+                    "have no budget)");
   start->add_option("--cld-budget-per-win", o.cld_budget_per_win,
                     "host_budget: more URLs per unit of weighted incoming links from other CLDs (default 100)");
   start->add_flag("--no-trap-rules", o.no_trap_rules,
