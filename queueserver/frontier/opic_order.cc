@@ -158,7 +158,11 @@ bool OpicOrder::Queued(uint64_t url_hash) {
 }
 
 void OpicOrder::ApplyInlinks() {
-  for (auto& [h, in] : inlinks_) {
+  for (auto& entry : inlinks_) {
+    // Named, not a structured binding: the lambda below captures it, which
+    // clang (the sanitizer builds) refuses for bindings before C++20's fix.
+    const uint64_t h = entry.first;
+    const auto& in = entry.second;
     double brought = 0;
     for (const ScoreInlink& l : in) brought += l.share;
     double taken = 0;
