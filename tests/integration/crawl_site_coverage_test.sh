@@ -24,52 +24,13 @@ source "$(dirname "$0")/lib.sh"
 
 DOCROOT=${SITE_DOCROOT:-/usr/share/doc/rust-doc/html}
 START=${SITE_START:-index.html}
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x "$NGINX" ] || { echo "SKIP: nginx is not installed (deploy/install-deps.sh installs it)"; exit 77; }
 command -v wget2 > /dev/null || { echo "SKIP: wget2 is not installed (deploy/install-deps.sh installs it)"; exit 77; }
 [ -f "$DOCROOT/$START" ] || { echo "SKIP: $DOCROOT/$START missing (deploy/install-deps.sh installs the docs)"; exit 77; }
 DOCROOT=$(readlink -f "$DOCROOT")
 
 addr=127.73.0.1
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.73.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$WORK/nginx/tmp"
-cat > "$WORK/nginx/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log;
-events { worker_connections 256; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  log_format coverage '\$http_user_agent\t\$status\t\$sent_http_content_type\t\$request_uri';
-  access_log $WORK/nginx/access.log coverage;
-  client_body_temp_path $WORK/nginx/tmp/body;
-  proxy_temp_path $WORK/nginx/tmp/proxy;
-  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
-  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
-  scgi_temp_path $WORK/nginx/tmp/scgi;
-  server {
-    listen $addr:$port;
-    server_name docs.site.test;
-    root $DOCROOT;
-    charset utf-8;
-    disable_symlinks off;
-  }
-}
-CONF
-if ! "$NGINX" -t -q -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" > "$WORK/nginx-check.log" 2>&1; then
-  echo "SKIP: nginx cannot run here: $(tr '\n' ' ' < "$WORK/nginx-check.log")"
-  exit 77
-fi
-"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" > "$WORK/nginx.log" 2>&1 &
-_bg_pids+=($!)
-for i in $(seq 1 100); do
-  curl -sf -o /dev/null -A probe "http://$addr:$port/$START" && break
-  kill -0 "${_bg_pids[-1]}" 2>/dev/null || fail "nginx exited: $(cat "$WORK/nginx.log" "$WORK/nginx/error.log" 2>/dev/null | tr '\n' ' ')"
-  sleep 0.1
-done
+serve_docroot "$addr" "$DOCROOT" docs.site.test "$START" \
+  '$http_user_agent\t$status\t$sent_http_content_type\t$request_uri'
 curl -sf -o /dev/null -A probe "http://$addr:$port/$START" || fail "nginx does not answer on $addr:$port"
 
 # wget2: the reference. Same host only (its default), every depth, robots on.

@@ -108,3 +108,61 @@ check_index_consistent() {
   python3 "$SRC/tests/integration/check_index_consistent.py" "$WORK/crawl.log" "$WORK/hosts" \
     "$WORK/final-status.json" 40 "$1"
 }
+
+# serve_docroot ADDR DOCROOT SERVER_NAME PROBE_PATH [LOG_FORMAT]: nginx, one
+# process in the foreground with everything under $WORK/nginx, serving
+# DOCROOT on ADDR at a free port (set in $port) until the test ends; the
+# access log is $WORK/nginx/access.log (in LOG_FORMAT, an nginx log_format
+# body, when given). Exits 77 (skip) when nginx is missing or cannot run
+# here, fails when it exits before PROBE_PATH answers.
+serve_docroot() {
+  local addr=$1 docroot=$2 server_name=$3 probe=$4 log_format=${5:-} nginx format_line="" log_name=""
+  nginx=$(command -v nginx || echo /usr/sbin/nginx)
+  [ -x "$nginx" ] || { echo "SKIP: nginx is not installed (deploy/install-deps.sh installs it)"; exit 77; }
+  port=$(python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$addr")
+  if [ -n "$log_format" ]; then
+    format_line="log_format served '$log_format';"
+    log_name=" served"
+  fi
+  mkdir -p "$WORK/nginx/tmp"
+  cat > "$WORK/nginx/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log;
+events { worker_connections 256; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  $format_line
+  access_log $WORK/nginx/access.log$log_name;
+  client_body_temp_path $WORK/nginx/tmp/body;
+  proxy_temp_path $WORK/nginx/tmp/proxy;
+  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
+  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
+  scgi_temp_path $WORK/nginx/tmp/scgi;
+  server {
+    listen $addr:$port;
+    server_name $server_name;
+    root $docroot;
+    charset utf-8;
+    disable_symlinks off;
+  }
+}
+CONF
+  if ! "$nginx" -t -q -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" > "$WORK/nginx-check.log" 2>&1; then
+    echo "SKIP: nginx cannot run here: $(tr '\n' ' ' < "$WORK/nginx-check.log")"
+    exit 77
+  fi
+  "$nginx" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" > "$WORK/nginx.log" 2>&1 &
+  _bg_pids+=($!)
+  local i
+  for i in $(seq 1 100); do
+    curl -sf -o /dev/null -A probe "http://$addr:$port/$probe" && return 0
+    kill -0 "${_bg_pids[-1]}" 2>/dev/null ||
+      fail "nginx exited: $(cat "$WORK/nginx.log" "$WORK/nginx/error.log" 2>/dev/null | tr '\n' ' ')"
+    sleep 0.1
+  done
+  fail "nginx did not answer http://$addr:$port/$probe"
+}
