@@ -74,6 +74,8 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_no_cld_budget(o.no_cld_budget);
   p->set_cld_budget_base(o.cld_budget_base);
   p->set_cld_budget_per_win(o.cld_budget_per_win);
+  p->set_cld_budget_rule(o.cld_budget_rule);
+  p->set_cld_budget_per_in_cld(o.cld_budget_per_in_cld);
   p->set_no_trap_rules(o.no_trap_rules);
   p->set_trap_max_hops(o.trap_max_hops);
 }

@@ -88,13 +88,21 @@ void AddStartBudgetFlags(CLI::App* start, StartOptions& o) {
                     "x.2chars.2chars keeps three labels, else two)")
       ->check(CLI::IsMember({"psl", "simple"}));
   start->add_flag("--no-cld-budget", o.no_cld_budget,
-                  "host_budget: no per-CLD URL budgets (by default a CLD queues new URLs while "
-                  "SEEN <= base + per-win x WIN, so traps and link farms end)");
+                  "host_budget: no per-CLD URL budgets (by default, as IRLbot, a CLD queues new URLs while "
+                  "SEEN <= base + per-in-cld x the distinct other CLDs linking to it, so traps and link "
+                  "farms end)");
+  start->add_option("--cld-budget-rule", o.cld_budget_rule,
+                    "host_budget: in-clds (default, IRLbot: budget from the distinct other CLDs linking in) "
+                    "or win (from Yioop's weighted incoming links, which CLDs linking each other raise)")
+      ->check(CLI::IsMember({"in-clds", "win"}));
   start->add_option("--cld-budget-base", o.cld_budget_base,
                     "host_budget: URLs every CLD the crawl discovers may queue (default 1000; the seeds' CLDs "
                     "have no budget)");
+  start->add_option("--cld-budget-per-in-cld", o.cld_budget_per_in_cld,
+                    "host_budget, rule in-clds: more URLs per distinct other CLD linking in (default 100, "
+                    "counted up to 64 CLDs)");
   start->add_option("--cld-budget-per-win", o.cld_budget_per_win,
-                    "host_budget: more URLs per unit of weighted incoming links from other CLDs (default 100)");
+                    "host_budget, rule win: more URLs per unit of weighted incoming links (default 100)");
   start->add_flag("--no-trap-rules", o.no_trap_rules,
                   "Follow every link: no trap rules (by default, as Heritrix: a link is refused when a path "
                   "segment repeats 3 times in a row, the path has more than 20 segments, or it is more than "

@@ -109,6 +109,8 @@ Status NormalizeParams(v1::CrawlParams* p) {
     return Status::InvalidArgument("unknown wseen_increment '" + p->wseen_increment() + "' (log or min)");
   if (!p->cld_rule().empty() && p->cld_rule() != "psl" && p->cld_rule() != "simple")
     return Status::InvalidArgument("unknown cld_rule '" + p->cld_rule() + "' (psl or simple)");
+  if (!p->cld_budget_rule().empty() && p->cld_budget_rule() != "in-clds" && p->cld_budget_rule() != "win")
+    return Status::InvalidArgument("unknown cld_budget_rule '" + p->cld_budget_rule() + "' (in-clds or win)");
   if (!p->opic_split().empty() && p->opic_split() != "cld" && p->opic_split() != "plain")
     return Status::InvalidArgument("unknown opic_split '" + p->opic_split() + "' (cld or plain)");
   // ScoringFilter settings: "filter.key=value" for a filter of the chain

@@ -26,6 +26,10 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   o.order.budget.enabled = !p.no_cld_budget();
   if (p.cld_budget_base() > 0) o.order.budget.base = p.cld_budget_base();
   if (p.cld_budget_per_win() > 0) o.order.budget.per_win = p.cld_budget_per_win();
+  if (p.cld_budget_per_in_cld() > 0) o.order.budget.per_in_cld = p.cld_budget_per_in_cld();
+  auto budget_rule = ParseCldBudgetRule(p.cld_budget_rule());
+  if (!budget_rule.ok()) return budget_rule.status();
+  o.order.budget.rule = *budget_rule;
   o.trap_rules.enabled = !p.no_trap_rules();
   if (p.trap_max_hops() > 0) o.trap_rules.max_hops = p.trap_max_hops();
   auto split = ParseCashSplit(p.opic_split());

@@ -110,16 +110,19 @@ void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links
     return;
   }
   const CldEntry* from_cld = page.url.empty() ? nullptr : &CldOf(page.url);
+  const uint32_t from_hash = from_cld ? CldNameHash(from_cld->first) : 0;
   for (size_t k = 0; k < links.size(); ++k) {
     LinkInput& l = links[k];
     if (l.sent_elsewhere) continue;  // its owner counts it
     CldEntry& cld = CldOf(l.entry.url);
     const bool cross = from_cld && &cld != from_cld;
-    const bool changed = CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen);
+    const bool counted = CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen);
+    // IRLbot's in-degree counts every link from another CLD, new URL or not.
+    const bool linked = cross && AddInCld(cld.second, from_hash);
     if (is_new[k]) l.entry.tier += ChainPenalty(l.entry, false);
-    if (!changed) continue;
+    if (!counted && !linked) continue;
     if (journal_) journal_->CldChanged(cld.first, cld.second);
-    if (OverBudget(cld.second, options_.budget)) {
+    if (counted && OverBudget(cld.second, options_.budget)) {
       l.over_budget = true;
       ++over_budget_;
     }

@@ -105,6 +105,11 @@ struct CldStats {
   double wseen = 0;   // WSEEN: weighted seen
   double win = 0;     // WIN: weighted incoming links from other CLDs
   bool seeded = false;  // a seed is on this CLD: no per-CLD budget (host_budget.h)
+  // IRLbot's PLD in-degree: the distinct other CLDs that linked here, as
+  // sorted 32-bit hashes of their names, at most kMaxInClds of them (the
+  // budget stops growing there; host_budget.h CldBudget).
+  std::vector<uint32_t> in_clds;
+  static constexpr size_t kMaxInClds = 64;
   bool operator==(const CldStats&) const = default;
 };
 

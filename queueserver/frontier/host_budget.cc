@@ -58,8 +58,37 @@ bool IsSitemapUrl(std::string_view url, std::string_view referrer, bool from_sit
   return xml && (from_sitemap || last.find("sitemap") != std::string::npos);
 }
 
+Result<CldBudgetRule> ParseCldBudgetRule(std::string_view name) {
+  if (name.empty() || name == "in-clds") return CldBudgetRule::kInClds;
+  if (name == "win") return CldBudgetRule::kWin;
+  return Status::InvalidArgument("unknown cld_budget_rule '" + std::string(name) + "' (in-clds or win)");
+}
+
+bool AddInCld(CldStats& stats, uint32_t from_cld_hash) {
+  auto& in = stats.in_clds;
+  if (in.size() >= CldStats::kMaxInClds) return false;
+  const auto at = std::lower_bound(in.begin(), in.end(), from_cld_hash);
+  if (at != in.end() && *at == from_cld_hash) return false;
+  in.insert(at, from_cld_hash);
+  return true;
+}
+
+uint32_t CldNameHash(std::string_view cld) {
+  // FNV-1a: stable across runs and builds (the hashes are stored).
+  uint32_t h = 2166136261u;
+  for (char c : cld) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 16777619u;
+  }
+  return h;
+}
+
 bool OverBudget(const CldStats& stats, const CldBudget& budget) {
-  return budget.enabled && !(stats.seeded && budget.exempt_seeded) && static_cast<double>(stats.seen) > budget.base + budget.per_win * stats.win;
+  if (!budget.enabled || (stats.seeded && budget.exempt_seeded)) return false;
+  const double allowed = budget.rule == CldBudgetRule::kWin
+                             ? budget.base + budget.per_win * stats.win
+                             : budget.base + budget.per_in_cld * static_cast<double>(stats.in_clds.size());
+  return static_cast<double>(stats.seen) > allowed;
 }
 
 }  // namespace crawl::queueserver

@@ -47,21 +47,43 @@ enum class WseenIncrement {
 // link from a page to an XML file whose name says "sitemap".
 [[nodiscard]] bool IsSitemapUrl(std::string_view url, std::string_view referrer, bool from_sitemap);
 
-// Per-CLD budgets (IRLbot's BEAST, Lee et al. WWW 2008 section 6: a domain's
-// budget grows with its in-degree from other domains; Yioop's WIN is that
-// in-degree, weighted). A CLD admits new URLs while
-// SEEN <= base + per_win * WIN; a new URL past that is seen (never offered
-// again) but not queued. Link farms and endless traps have few links from
-// other CLDs, so their budget stays small and a crawl ends. The seeds' CLDs
-// have no budget: they are what the user asked to crawl (a documentation
-// site has no links from other CLDs at all), and IRLbot's budgets bound
-// what a crawl discovers; traps on a seeded site meet the trap rules.
+// Per-CLD budgets (IRLbot, Lee et al. WWW 2008 and ACM TWEB 2009, section
+// 6: STAR gives each pay-level domain a budget that grows with its in-degree
+// in the PLD graph, the number of distinct other PLDs linking to it, because
+// a spammer makes hosts and pages for free but pays for every PLD; BEAST
+// keeps a domain's URLs past its budget out of the crawl). A CLD admits new
+// URLs while SEEN <= base + per_in_cld * (distinct other CLDs linking in),
+// the in-degree counted up to CldStats::kMaxInClds; a new URL past that is
+// seen (never offered again) but not queued. Ten spam CLDs linking each
+// other raise each other's in-degree to nine and no further, while an
+// endless tree of pages raises nothing. The rule "win" is the earlier
+// variant from Yioop's weighted WIN (SEEN <= base + per_win * WIN), which
+// CLDs that link each other raise without end with every page fetched.
+// The seeds' CLDs have no budget: they are what the user asked to crawl (a
+// documentation site has no links from other CLDs at all), and IRLbot's
+// budgets bound what a crawl discovers; traps on a seeded site meet the
+// trap rules.
+enum class CldBudgetRule { kInClds, kWin };
+
+// Parses "in-clds" or "win" ("" is the default, in-clds).
+[[nodiscard]] Result<CldBudgetRule> ParseCldBudgetRule(std::string_view name);
+
 struct CldBudget {
   bool enabled = true;
+  CldBudgetRule rule = CldBudgetRule::kInClds;
   double base = 1000;
+  double per_in_cld = 100;
   double per_win = 100;
   bool exempt_seeded = true;  // the seeds' CLDs have no budget
 };
+
+// Counts a link from the CLD whose name hashes to `from_cld_hash` in `stats`'
+// in-degree; true when the in-degree changed (a CLD not seen linking here
+// before, while fewer than kMaxInClds are counted).
+bool AddInCld(CldStats& stats, uint32_t from_cld_hash);
+
+// The 32-bit hash of a CLD's name that AddInCld counts.
+[[nodiscard]] uint32_t CldNameHash(std::string_view cld);
 
 // True when a CLD with these statistics (after counting the new URL) has
 // spent its budget.

@@ -90,12 +90,21 @@ bool DecodeEntry(std::string_view d, FrontierEntry* e) {
   return true;
 }
 
+// SEEN, WSEEN, WIN, then (when either is set) a flags byte, 1: seeded,
+// 2: the in-degree follows (a count and that many sorted CLD hashes).
+// Records written before the in-degree end at WIN or at the flag 1.
 std::string EncodeCld(const CldStats& c) {
   std::string out;
   PutU64(&out, c.seen);
   PutF64(&out, c.wseen);
   PutF64(&out, c.win);
-  if (c.seeded) out.push_back('\1');  // absent in records written before the flag: not seeded
+  const uint8_t flags = (c.seeded ? 1 : 0) | (c.in_clds.empty() ? 0 : 2);
+  if (flags == 0) return out;
+  out.push_back(static_cast<char>(flags));
+  if (flags & 2) {
+    PutU32(&out, static_cast<uint32_t>(c.in_clds.size()));
+    for (uint32_t h : c.in_clds) PutU32(&out, h);
+  }
   return out;
 }
 
@@ -103,14 +112,23 @@ bool DecodeCld(std::string_view d, CldStats* c) {
   Reader r(d);
   uint64_t wseen = 0, win = 0;
   if (!r.U64(&c->seen) || !r.U64(&wseen) || !r.U64(&win)) return false;
-  c->seeded = false;
-  if (!r.done()) {
-    if (d.size() != 25 || d.back() != '\1') return false;
-    c->seeded = true;
-  }
   c->wseen = std::bit_cast<double>(wseen);
   c->win = std::bit_cast<double>(win);
-  return true;
+  c->seeded = false;
+  c->in_clds.clear();
+  uint8_t flags = 0;
+  if (r.done()) return true;
+  if (!r.Byte(&flags) || flags == 0 || (flags & ~3) != 0) return false;
+  c->seeded = (flags & 1) != 0;
+  if (flags & 2) {
+    uint32_t n = 0;
+    if (!r.U32(&n) || n == 0 || n > CldStats::kMaxInClds) return false;
+    c->in_clds.resize(n);
+    for (uint32_t k = 0; k < n; ++k) {
+      if (!r.U32(&c->in_clds[k]) || (k > 0 && c->in_clds[k] <= c->in_clds[k - 1])) return false;
+    }
+  }
+  return r.done();
 }
 
 std::string EncodeOrigin(const OriginRecord& o) {

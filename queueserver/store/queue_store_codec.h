@@ -40,6 +40,12 @@ class Reader {
     d_.remove_prefix(n);
     return true;
   }
+  bool Byte(uint8_t* v) {
+    if (d_.empty()) return false;
+    *v = static_cast<uint8_t>(d_[0]);
+    d_.remove_prefix(1);
+    return true;
+  }
   [[nodiscard]] bool done() const { return d_.empty(); }
 
  private:

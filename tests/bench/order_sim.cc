@@ -36,7 +36,8 @@
 //       [--seed-hosts N] [--orders bfs,opic,host_budget] [--schedule-sizes 1,50,250] [--lanes 1]
 //       [--queueservers 1] [--completion schedule|host-rr] [--budget-pct 55] [--round-ms 1000]
 //       [--split cld|plain] [--wseen log|min] [--no-echo-order] [--out DIR]
-//       [--no-cld-budget] [--cld-budget-base B] [--cld-budget-per-win K] [--no-trap-rules] [--max-hops H]
+//       [--no-cld-budget] [--cld-budget-rule in-clds|win] [--cld-budget-base B] [--cld-budget-per-win K]
+//       [--cld-budget-per-in-cld K] [--no-trap-rules] [--max-hops H]
 // --lanes is per queue server; --split and --wseen are the crawl's opic and
 // host_budget options (OrderOptions).
 #include <CLI/CLI.hpp>
@@ -438,6 +439,11 @@ int main(int argc, char** argv) {
   app.add_option("--cld-budget-base", cld_budget.base, "host_budget: URLs every CLD may queue")->capture_default_str();
   app.add_option("--cld-budget-per-win", cld_budget.per_win, "host_budget: more URLs per unit of WIN")
       ->capture_default_str();
+  std::string budget_rule = "in-clds";
+  app.add_option("--cld-budget-rule", budget_rule, "host_budget: in-clds or win")->capture_default_str();
+  app.add_option("--cld-budget-per-in-cld", cld_budget.per_in_cld,
+                 "host_budget: more URLs per distinct other CLD linking in")
+      ->capture_default_str();
   app.add_option("--out", out_dir, "Write truth.tsv and ORDER-sS.fetched here");
   CLI11_PARSE(app, argc, argv);
   if (completion != "schedule" && completion != "host-rr") {
@@ -446,10 +452,12 @@ int main(int argc, char** argv) {
   }
   auto split_kind = qs::ParseCashSplit(split);
   auto wseen_kind = qs::ParseWseenIncrement(wseen);
-  if (!split_kind.ok() || !wseen_kind.ok()) {
-    std::fprintf(stderr, "order_sim: bad --split or --wseen\n");
+  auto budget_rule_kind = qs::ParseCldBudgetRule(budget_rule);
+  if (!split_kind.ok() || !wseen_kind.ok() || !budget_rule_kind.ok()) {
+    std::fprintf(stderr, "order_sim: bad --split, --wseen or --cld-budget-rule\n");
     return 2;
   }
+  cld_budget.rule = *budget_rule_kind;
   if (auto st = tw::ApplyPreset(uo); !st.ok()) {
     std::fprintf(stderr, "order_sim: %s\n", st.message().c_str());
     return 2;

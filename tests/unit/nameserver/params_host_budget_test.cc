@@ -1,5 +1,5 @@
 // The name server's check of host_budget's crawl parameters (CrawlParams
-// 90-95, nameserver/service.h NormalizeParams): a bad CLD rule from any
+// 90-95 and 116-117, nameserver/service.h NormalizeParams): a bad CLD rule from any
 // client is refused with a clear error before a queue server sees it.
 #include <catch2/catch.hpp>
 
@@ -18,4 +18,17 @@ TEST_CASE("cld_rule is psl, simple or empty; anything else is refused by name", 
   const auto st = NormalizeParams(&p);
   REQUIRE_FALSE(st.ok());
   CHECK(st.message().find("cld_rule") != std::string::npos);
+}
+
+TEST_CASE("cld_budget_rule is in-clds, win or empty; anything else is refused by name", "[unit]") {
+  for (const char* ok : {"", "in-clds", "win"}) {
+    crawl::v1::CrawlParams p;
+    p.set_cld_budget_rule(ok);
+    CHECK(NormalizeParams(&p).ok());
+  }
+  crawl::v1::CrawlParams p;
+  p.set_cld_budget_rule("pagerank");
+  const auto st = NormalizeParams(&p);
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.message().find("cld_budget_rule") != std::string::npos);
 }

@@ -5,6 +5,7 @@
 // it checks.
 #include "queueserver/frontier/host_budget.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -17,6 +18,15 @@ using namespace crawl::queueserver;
 using Catch::Detail::Approx;
 
 namespace {
+
+CldStats Cld(uint64_t seen, double wseen, double win, bool seeded = false) {
+  CldStats st;
+  st.seen = seen;
+  st.wseen = wseen;
+  st.win = win;
+  st.seeded = seeded;
+  return st;
+}
 
 LinkInput Link(const std::string& url, const std::string& referrer, uint32_t rank = 0) {
   LinkInput l;
@@ -160,7 +170,7 @@ TEST_CASE("SITEMAP_TIER_PENALTY goes to sitemap files, not to the URLs a sitemap
   CHECK(order.TierSize(0) == 1);
   CHECK(order.TierSize(4) == 1);
   CHECK(order.TierSize(5) == 0);
-  CHECK(TierFor({1, 1.0, 0}, /*sitemap_url=*/true, /*likely_non_html=*/true) == 4);
+  CHECK(TierFor(Cld(1, 1.0, 0), /*sitemap_url=*/true, /*likely_non_html=*/true) == 4);
 }
 
 // ---------------------------------------------------------------------------
@@ -205,17 +215,51 @@ TEST_CASE("a crawl's cld_rule reaches the order; psl is the default; a bad one i
 
 // ---------------------------------------------------------------------------
 // Per-CLD budgets (IRLbot, Lee et al. 2008, section 6: a domain's budget
-// grows with its in-degree from other domains; here WIN).
+// grows with its in-degree from other domains: distinct CLDs by default,
+// Yioop's weighted WIN with the rule "win").
 
-TEST_CASE("a CLD queues new URLs while SEEN <= base + per_win * WIN", "[unit][policy]") {
-  CldBudget budget{true, 3, 2};
-  CHECK_FALSE(OverBudget({3, 3.0, 0.0}, budget));
-  CHECK(OverBudget({4, 4.0, 0.0}, budget));
-  CHECK_FALSE(OverBudget({4, 4.0, 0.5}, budget));  // 3 + 2 x 0.5 = 4
-  CHECK_FALSE(OverBudget({4, 4.0, 0.0}, CldBudget{false, 3, 2}));
+namespace {
+CldBudget WinBudget(double base, double per_win, bool exempt_seeded = true) {
+  return CldBudget{.rule = CldBudgetRule::kWin, .base = base, .per_win = per_win, .exempt_seeded = exempt_seeded};
+}
+CldBudget InCldBudget(double base, double per_in_cld, bool exempt_seeded = true) {
+  return CldBudget{.base = base, .per_in_cld = per_in_cld, .exempt_seeded = exempt_seeded};
+}
+}  // namespace
+
+TEST_CASE("rule win: a CLD queues new URLs while SEEN <= base + per_win * WIN", "[unit][policy]") {
+  const CldBudget budget = WinBudget(3, 2);
+  CHECK_FALSE(OverBudget(Cld(3, 3.0, 0.0), budget));
+  CHECK(OverBudget(Cld(4, 4.0, 0.0), budget));
+  CHECK_FALSE(OverBudget(Cld(4, 4.0, 0.5), budget));  // 3 + 2 x 0.5 = 4
+  CldBudget off = budget;
+  off.enabled = false;
+  CHECK_FALSE(OverBudget(Cld(4, 4.0, 0.0), off));
   // A seed's CLD is what the user asked for: no budget, unless asked.
-  CHECK_FALSE(OverBudget({4, 4.0, 0.0, true}, budget));
-  CHECK(OverBudget({4, 4.0, 0.0, true}, CldBudget{true, 3, 2, false}));
+  CHECK_FALSE(OverBudget(Cld(4, 4.0, 0.0, true), budget));
+  CHECK(OverBudget(Cld(4, 4.0, 0.0, true), WinBudget(3, 2, false)));
+}
+
+TEST_CASE("rule in-clds (the default): SEEN <= base + per_in_cld * distinct other CLDs linking in",
+          "[unit][policy]") {
+  // IRLbot's STAR: "budgets ... based on the in-degree of each PLD" in the
+  // PLD graph, distinct PLDs, which a spammer must pay for one by one.
+  CHECK(ParseCldBudgetRule("").value() == CldBudgetRule::kInClds);
+  CHECK(ParseCldBudgetRule("win").value() == CldBudgetRule::kWin);
+  CHECK_FALSE(ParseCldBudgetRule("pagerank").ok());
+  const CldBudget budget = InCldBudget(3, 2);
+  CHECK(CldBudget{}.rule == CldBudgetRule::kInClds);
+  CHECK(OverBudget(Cld(4, 4.0, 9.0), budget));  // WIN counts nothing under this rule
+  CldStats st = Cld(4, 4.0, 0.0);
+  CHECK(AddInCld(st, CldNameHash("b.test")));
+  CHECK_FALSE(AddInCld(st, CldNameHash("b.test")));  // the same CLD again: no change
+  CHECK_FALSE(OverBudget(st, budget));               // 3 + 2 x 1 = 5
+  st.seen = 6;
+  CHECK(OverBudget(st, budget));
+  // The in-degree stops at kMaxInClds: a budget never grows past it.
+  for (uint32_t k = 0; k < 2 * CldStats::kMaxInClds; ++k) AddInCld(st, k * 7919u);
+  CHECK(st.in_clds.size() == CldStats::kMaxInClds);
+  CHECK(std::is_sorted(st.in_clds.begin(), st.in_clds.end()));
 }
 
 TEST_CASE("a seeded CLD has no budget: a site with no links from other CLDs is crawled whole",
@@ -224,7 +268,7 @@ TEST_CASE("a seeded CLD has no budget: a site with no links from other CLDs is c
   // `base` URLs (issue 22 item 6 measured 1,000 of 21,635 pages).
   auto over_budget = [](bool exempt_seeded) {
     FrontierOptions o = BudgetOptions();
-    o.order.budget = CldBudget{true, 3, 1, exempt_seeded};
+    o.order.budget = InCldBudget(3, 1, exempt_seeded);
     Frontier f(o);
     auto& order = dynamic_cast<TieredOrder&>(f.order());
     REQUIRE(f.Add(FrontierEntry{"http://a.test/", "", 0}, 0));
@@ -240,10 +284,11 @@ TEST_CASE("a seeded CLD has no budget: a site with no links from other CLDs is c
   CHECK(over_budget(false) == 4);  // /3 to /6: SEEN 4..7 > 3
 }
 
-TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from other CLDs raises the budget",
+TEST_CASE("rule win: URLs past their CLD's budget are seen but never queued; WIN from other CLDs raises the budget",
           "[unit][policy]") {
   FrontierOptions o = BudgetOptions();
-  o.order.budget = CldBudget{true, 3, 1.1, false};  // seeded CLDs budgeted too, to count  // one new URL from another CLD (WIN 1/1.1) adds 1
+  // Seeded CLDs budgeted too, to count; one new URL from another CLD (WIN 1/1.1) adds 1.
+  o.order.budget = WinBudget(3, 1.1, false);
   Frontier f(o);
   auto& order = dynamic_cast<TieredOrder&>(f.order());
   REQUIRE(f.Add(FrontierEntry{"http://a.test/", "", 0}, 0));
@@ -270,6 +315,42 @@ TEST_CASE("URLs past their CLD's budget are seen but never queued; WIN from othe
   CHECK(order.Stats("a.test").seen == 9);
   CHECK(order.Stats("a.test").win == Approx(4 / 1.1).epsilon(1e-12));
   CHECK(order.over_budget() == 2 + 4);
+}
+
+TEST_CASE("rule in-clds: only distinct other CLDs raise a budget, links to seen URLs included",
+          "[unit][policy]") {
+  FrontierOptions o = BudgetOptions();
+  o.order.budget = InCldBudget(3, 2, false);
+  Frontier f(o);
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  REQUIRE(f.Add(FrontierEntry{"http://a.test/", "", 0}, 0));
+  REQUIRE(f.Add(FrontierEntry{"http://b.test/", "", 0}, 0));
+  AllowAll(f);
+  // Its own links: SEEN 2 and 3 fit the base, 4 and 5 do not.
+  std::vector<LinkInput> own;
+  for (int k = 1; k <= 4; ++k) own.push_back(Link("http://a.test/" + std::to_string(k), "http://a.test/"));
+  FetchWithLinks(f, "http://a.test/", own);
+  CHECK(order.over_budget() == 2);
+  CHECK(order.Stats("a.test").in_clds.empty());
+  // b.test links a URL a.test already has: IRLbot's in-degree counts the
+  // edge (b -> a) though no URL is new; the budget is now 3 + 2 = 5.
+  FetchWithLinks(f, "http://b.test/", {Link("http://a.test/1", "http://b.test/")});
+  CHECK(order.Stats("a.test").in_clds.size() == 1);
+  CHECK(order.Stats("a.test").seen == 5);
+  Schedule s = f.Lease("f", 10, 0);
+  for (const auto& e : s.entries) f.Report(s.id, Outcome(e.url, 200), 0);
+  // More links from b.test add nothing to the in-degree: SEEN 6 > 5.
+  std::vector<LinkInput> from_b{Link("http://a.test/6", "http://b.test/"), Link("http://a.test/7", "http://b.test/")};
+  (void)f.AddLinks(from_b, 0);
+  f.EndRequest();
+  CHECK(order.Stats("a.test").in_clds.size() == 1);
+  CHECK(order.over_budget() == 2 + 2);
+  // A link from a third CLD raises the budget to 3 + 2 x 2 = 7, still under SEEN 8.
+  (void)f.AddLinks({Link("http://a.test/8", "http://c.test/")}, 0);
+  f.EndRequest();
+  CHECK(order.Stats("a.test").in_clds.size() == 2);
+  CHECK(order.Stats("a.test").seen == 8);
+  CHECK(order.over_budget() == 2 + 2 + 1);
 }
 
 // ---------------------------------------------------------------------------
@@ -312,10 +393,11 @@ TEST_CASE("the frontier refuses trap links without marking them seen", "[unit][p
 }
 
 TEST_CASE("a link from another CLD opens room a link from the CLD itself does not", "[unit][policy]") {
-  // c.test/x is its CLD's second URL (SEEN 2); the budget is 1 + 11 x WIN.
-  auto refused = [](const std::string& referrer) {
+  // c.test/x is its CLD's second URL (SEEN 2); the budget is 1 + 11 x WIN
+  // (rule win) or 1 + 1 x distinct other CLDs (rule in-clds).
+  auto refused = [](const std::string& referrer, CldBudget budget) {
     FrontierOptions o = BudgetOptions();
-    o.order.budget = CldBudget{true, 1, 11, false};
+    o.order.budget = budget;
     Frontier f(o);
     auto& order = dynamic_cast<TieredOrder&>(f.order());
     REQUIRE(f.Add(FrontierEntry{referrer, "", 0}, 0));
@@ -324,6 +406,8 @@ TEST_CASE("a link from another CLD opens room a link from the CLD itself does no
     FetchWithLinks(f, referrer, {Link("http://c.test/x", referrer)});
     return order.over_budget();
   };
-  CHECK(refused("http://a.test/") == 0);  // WIN 1/1.1: budget 11
-  CHECK(refused("http://c.test/") == 1);  // WIN 0: budget 1
+  CHECK(refused("http://a.test/", WinBudget(1, 11, false)) == 0);  // WIN 1/1.1: budget 11
+  CHECK(refused("http://c.test/", WinBudget(1, 11, false)) == 1);  // WIN 0: budget 1
+  CHECK(refused("http://a.test/", InCldBudget(1, 1, false)) == 0);  // one CLD links in: budget 2
+  CHECK(refused("http://c.test/", InCldBudget(1, 1, false)) == 1);  // none: budget 1
 }

@@ -18,6 +18,14 @@ using Catch::Detail::Approx;
 
 namespace {
 
+CldStats Cld(uint64_t seen, double wseen, double win) {
+  CldStats st;
+  st.seen = seen;
+  st.wseen = wseen;
+  st.win = win;
+  return st;
+}
+
 OrderOptions OrderOf(OrderKind kind) {
   OrderOptions o;
   o.kind = kind;
@@ -95,19 +103,19 @@ TEST_CASE("weighted incoming: 1 / (1.1 + t + log5(1 + w))", "[unit]") {
 }
 
 TEST_CASE("tier boundaries: floor(log10(max(1, WSEEN - WIN))) + 4 sitemap + 1 non-HTML", "[unit]") {
-  CHECK(TierFor({1, 1.0, 0}, false, false) == 0);
-  CHECK(TierFor({9, 9.999, 0}, false, false) == 0);
-  CHECK(TierFor({10, 10.0, 0}, false, false) == 1);
-  CHECK(TierFor({99, 99.99, 0}, false, false) == 1);
-  CHECK(TierFor({100, 100.0, 0}, false, false) == 2);
-  CHECK(TierFor({1000, 1000.0, 0}, false, false) == 3);
-  CHECK(TierFor({150, 150.0, 60.0}, false, false) == 1);   // 90
-  CHECK(TierFor({150, 150.0, 141.0}, false, false) == 0);  // 9
-  CHECK(TierFor({3, 3.0, 50.0}, false, false) == 0);       // max(1, -47) = 1
-  CHECK(TierFor({100, 100.0, 0}, true, false) == 6);       // 2 + 4
-  CHECK(TierFor({100, 100.0, 0}, false, true) == 3);       // 2 + 1
+  CHECK(TierFor(Cld(1, 1.0, 0), false, false) == 0);
+  CHECK(TierFor(Cld(9, 9.999, 0), false, false) == 0);
+  CHECK(TierFor(Cld(10, 10.0, 0), false, false) == 1);
+  CHECK(TierFor(Cld(99, 99.99, 0), false, false) == 1);
+  CHECK(TierFor(Cld(100, 100.0, 0), false, false) == 2);
+  CHECK(TierFor(Cld(1000, 1000.0, 0), false, false) == 3);
+  CHECK(TierFor(Cld(150, 150.0, 60.0), false, false) == 1);   // 90
+  CHECK(TierFor(Cld(150, 150.0, 141.0), false, false) == 0);  // 9
+  CHECK(TierFor(Cld(3, 3.0, 50.0), false, false) == 0);       // max(1, -47) = 1
+  CHECK(TierFor(Cld(100, 100.0, 0), true, false) == 6);       // 2 + 4
+  CHECK(TierFor(Cld(100, 100.0, 0), false, true) == 3);       // 2 + 1
   // A sitemap file is XML, likely non-HTML: its penalty replaces the + 1.
-  CHECK(TierFor({1, 1.0, 0}, true, true) == 4);
+  CHECK(TierFor(Cld(1, 1.0, 0), true, true) == 4);
   // Ten increments of 1 + log5(1) accumulated in floating point are 10.
   CldStats st;
   for (int k = 0; k < 10; ++k) st.wseen += WseenStep(WseenIncrement::kLog, 0);
@@ -120,7 +128,7 @@ TEST_CASE("host_budget counts SEEN, WSEEN and WIN per CLD and files links by tie
   REQUIRE(f.Add(Page("http://www.a.test/"), 0));
   AllowAll(f);
   // The seed: SEEN 1, WSEEN 1, tier 0.
-  CHECK(order.Stats("a.test") == CldStats{1, 1.0, 0.0, /*seeded=*/true});
+  CHECK(order.Stats("a.test") == CldStats{.seen = 1, .wseen = 1.0, .win = 0.0, .seeded = true, .in_clds = {}});
   Schedule s = f.Lease("f", 10, 0);
   REQUIRE(Urls(s) == std::vector<std::string>{"http://www.a.test/"});
   f.Report(s.id, Outcome("http://www.a.test/", 200), 0);
@@ -137,7 +145,7 @@ TEST_CASE("host_budget counts SEEN, WSEEN and WIN per CLD and files links by tie
   CHECK(b.wseen == Approx(3.0).epsilon(1e-12));
   CHECK(b.win == Approx(2.0 / 1.1).epsilon(1e-12));
   // a.test: SEEN 2, WSEEN 1 + 3 = 4, WIN 0 (same CLD).
-  CHECK(order.Stats("a.test") == CldStats{2, 4.0, 0.0, /*seeded=*/true});
+  CHECK(order.Stats("a.test") == CldStats{.seen = 2, .wseen = 4.0, .win = 0.0, .seeded = true, .in_clds = {}});
   CHECK_FALSE(b.seeded);
 }
 

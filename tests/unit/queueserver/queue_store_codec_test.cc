@@ -136,13 +136,13 @@ TEST_CASE("store codec: an entry of an older store (no order data) decodes, a da
 }
 
 TEST_CASE("store codec: CLD statistics, leases and origins come back as written", "[unit]") {
-  const qs::CldStats cld{.seen = 12, .wseen = 3.5, .win = 0.75};
+  const qs::CldStats cld{.seen = 12, .wseen = 3.5, .win = 0.75, .seeded = false, .in_clds = {}};
   qs::CldStats cld_back;
   REQUIRE(codec::DecodeCld(codec::EncodeCld(cld), &cld_back));
   CHECK(cld_back == cld);
   CHECK_FALSE(codec::DecodeCld(codec::EncodeCld(cld) + "x", &cld_back));
   // A seeded CLD keeps its flag; records written before the flag read as not seeded.
-  const qs::CldStats seeded{.seen = 2, .wseen = 1, .win = 0, .seeded = true};
+  const qs::CldStats seeded{.seen = 2, .wseen = 1, .win = 0, .seeded = true, .in_clds = {}};
   REQUIRE(codec::DecodeCld(codec::EncodeCld(seeded), &cld_back));
   CHECK(cld_back == seeded);
   CHECK(codec::EncodeCld(seeded).size() == codec::EncodeCld(cld).size() + 1);
@@ -150,6 +150,31 @@ TEST_CASE("store codec: CLD statistics, leases and origins come back as written"
   REQUIRE(codec::DecodeCld(codec::EncodeCld(cld), &cld_back));
   CHECK_FALSE(cld_back.seeded);
   CHECK_FALSE(codec::DecodeCld(codec::EncodeCld(seeded) + "x", &cld_back));
+
+  // IRLbot's in-degree (distinct other CLDs linking in) comes back, with or
+  // without the seeded flag; a record written before it reads as none.
+  const qs::CldStats linked{.seen = 40, .wseen = 44, .win = 2, .seeded = false, .in_clds = {7, 9, 4000000000u}};
+  REQUIRE(codec::DecodeCld(codec::EncodeCld(linked), &cld_back));
+  CHECK(cld_back == linked);
+  qs::CldStats linked_seed = linked;
+  linked_seed.seeded = true;
+  REQUIRE(codec::DecodeCld(codec::EncodeCld(linked_seed), &cld_back));
+  CHECK(cld_back == linked_seed);
+  REQUIRE(codec::DecodeCld(codec::EncodeCld(seeded), &cld_back));
+  CHECK(cld_back.in_clds.empty());
+  // Truncated, unsorted, oversized or unknown-flag records are refused.
+  const std::string rec = codec::EncodeCld(linked);
+  CHECK_FALSE(codec::DecodeCld(rec.substr(0, rec.size() - 2), &cld_back));
+  std::string unsorted = rec;
+  std::swap(unsorted[unsorted.size() - 1], unsorted[unsorted.size() - 5]);
+  CHECK_FALSE(codec::DecodeCld(unsorted, &cld_back));
+  std::string too_many = rec.substr(0, 25);
+  codec::PutU32(&too_many, static_cast<uint32_t>(qs::CldStats::kMaxInClds + 1));
+  for (uint32_t k = 0; k <= qs::CldStats::kMaxInClds; ++k) codec::PutU32(&too_many, k);
+  CHECK_FALSE(codec::DecodeCld(too_many, &cld_back));
+  std::string bad_flag = codec::EncodeCld(cld);
+  bad_flag.push_back('\4');
+  CHECK_FALSE(codec::DecodeCld(bad_flag, &cld_back));
 
   qs::LeaseRecord lease;
   lease.fetcher_id = "fetcher-1";
