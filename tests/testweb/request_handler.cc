@@ -169,6 +169,8 @@ Handled HandleRequest(const Universe& universe, const Request& request,
     } else if (served->status == 200 && ApplyValidators(request, *served, res)) {
       out.body_bytes = 0;
       res.prepare_payload();
+      // RFC 9110 section 8.6: a 304 may carry only the 200's Content-Length; send none.
+      res.erase(http::field::content_length);
       return out;
     } else if (served->status != 200) {
       res.result(served->status);
