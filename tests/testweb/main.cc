@@ -347,6 +347,22 @@ int Seeds(const UniverseFlags& options) {
   return std::cout ? 0 : Fail("cannot write to stdout");
 }
 
+void AddExportFlags(CLI::App* exp, ExportFlags& export_flags) {
+  exp->add_option("--out", export_flags.out,
+                  "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
+  exp->add_option("--truth", export_flags.truth,
+                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
+                  "normal, farm, spam (spam preset: spam CLDs), trap, duplicate, disallowed, error, redirect, non-html (files and "
+                  "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
+  exp->add_option("--at", export_flags.at,
+                  "Change model: the web at T seconds after its epoch (--out: the graph of pages alive at T)")
+      ->check(CLI::Range(0.0, 1e15));
+  exp->add_option("--versions", export_flags.versions,
+                  "Change model: 'URL<TAB>STATUS<TAB>VERSION<TAB>ETAG<TAB>LAST_MODIFIED<TAB>DIGEST' per page "
+                  "at --at (STATUS 200, 404 or 410; the other fields '-' unless 200; LAST_MODIFIED in "
+                  "seconds after the epoch; DIGEST FNV-1a 64 of the body), or - for stdout");
+}
+
 int Main(int argc, char** argv) {
   // Logs go to stderr: stdout carries export and seeds output.
   spdlog::set_default_logger(spdlog::stderr_color_mt("testweb"));
@@ -394,19 +410,7 @@ int Main(int argc, char** argv) {
   AddUniverseFlags(exp, options);
   std::string truth_path;
   ExportFlags export_flags;
-  exp->add_option("--out", export_flags.out,
-                  "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
-  exp->add_option("--truth", export_flags.truth,
-                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
-                  "normal, farm, spam (spam preset: spam CLDs), trap, duplicate, disallowed, error, redirect, non-html (files and "
-                  "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
-  exp->add_option("--at", export_flags.at,
-                  "Change model: the web at T seconds after its epoch (--out: the graph of pages alive at T)")
-      ->check(CLI::Range(0.0, 1e15));
-  exp->add_option("--versions", export_flags.versions,
-                  "Change model: 'URL<TAB>STATUS<TAB>VERSION<TAB>ETAG<TAB>LAST_MODIFIED<TAB>DIGEST' per page "
-                  "at --at (STATUS 200, 404 or 410; the other fields '-' unless 200; LAST_MODIFIED in "
-                  "seconds after the epoch; DIGEST FNV-1a 64 of the body), or - for stdout");
+  AddExportFlags(exp, export_flags);
 
   std::string log_path;
   bool json = false;

@@ -46,6 +46,31 @@ void AddFillerHeaders(Response& res, uint64_t bytes) {
   }
 }
 
+// A 200 answer with Content-Length: whole, or the single byte range asked for.
+void AnswerRange(const Request& request, Served& served, Response& res) {
+  std::string body = std::move(served.body);
+  res.set(http::field::content_type, served.content_type);
+  res.set(http::field::accept_ranges, "bytes");
+  const uint64_t size = body.size();
+  const ByteRange range = ParseByteRange(request[http::field::range], size);
+  switch (range.kind) {
+    case ByteRange::Kind::kIgnore:
+      res.result(http::status::ok);
+      res.body() = std::move(body);
+      break;
+    case ByteRange::Kind::kPartial:
+      res.result(http::status::partial_content);
+      res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
+                                              std::to_string(range.last) + "/" + std::to_string(size));
+      res.body() = body.substr(range.first, range.last - range.first + 1);
+      break;
+    case ByteRange::Kind::kUnsatisfiable:
+      res.result(http::status::range_not_satisfiable);
+      res.set(http::field::content_range, "bytes */" + std::to_string(size));
+      break;
+  }
+}
+
 // GET/POST kClockPath[?t=SECONDS] (see request_handler.h).
 void HandleClock(const Request& request, std::string_view target, ChangeClock* clock, Response& res) {
   res.set(http::field::content_type, kTextType);
@@ -201,27 +226,7 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       res.body() = std::move(served->body);
       chunked = true;
     } else {
-      std::string body = std::move(served->body);
-      res.set(http::field::content_type, served->content_type);
-      res.set(http::field::accept_ranges, "bytes");
-      const uint64_t size = body.size();
-      const ByteRange range = ParseByteRange(request[http::field::range], size);
-      switch (range.kind) {
-        case ByteRange::Kind::kIgnore:
-          res.result(http::status::ok);
-          res.body() = std::move(body);
-          break;
-        case ByteRange::Kind::kPartial:
-          res.result(http::status::partial_content);
-          res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
-                                                  std::to_string(range.last) + "/" + std::to_string(size));
-          res.body() = body.substr(range.first, range.last - range.first + 1);
-          break;
-        case ByteRange::Kind::kUnsatisfiable:
-          res.result(http::status::range_not_satisfiable);
-          res.set(http::field::content_range, "bytes */" + std::to_string(size));
-          break;
-      }
+      AnswerRange(request, *served, res);
     }
     if (served && served->filler_header_bytes > 0) AddFillerHeaders(res, served->filler_header_bytes);
     if (host && universe.HostHas(*host, Misbehaviour::kSlow)) {
