@@ -70,36 +70,48 @@ double ChangeModel::MeanInterval(uint32_t host, uint64_t page) const {
   return std::max(kMinIntervalS, mean_ * std::exp(kSigma * z));
 }
 
+uint64_t ChangeModel::SlotEvents(uint32_t host, uint64_t page, double interval, double origin, double t,
+                                 double* last) const {
+  // One event uniformly placed in each slot [origin + k I, origin + (k+1) I).
+  auto slot_event = [&](uint64_t k) {
+    return origin +
+           (static_cast<double>(k) + Rng(Hash(seed_, host, page, kSaltSlot ^ Mix64(k))).Uniform()) * interval;
+  };
+  if (!(t > origin)) return 0;
+  const auto n = static_cast<uint64_t>(std::floor((t - origin) / interval));
+  const double in_slot = slot_event(n);
+  if (in_slot <= t) {
+    *last = in_slot;
+    return n + 1;
+  }
+  if (n > 0) *last = slot_event(n - 1);
+  return n;
+}
+
 uint64_t ChangeModel::Version(uint32_t host, uint64_t page, double t, double* last) const {
-  if (last != nullptr) *last = 0;
+  double ignored = 0;
+  if (last == nullptr) last = &ignored;
+  *last = 0;
   const double interval = MeanInterval(host, page);
   if (!(t > 0) || std::isinf(interval)) return 0;
-  if (interval < mean_ / kSlotBelow) {
-    // One event uniformly placed in each slot [k I, (k+1) I).
-    auto slot_event = [&](uint64_t k) {
-      return (static_cast<double>(k) + Rng(Hash(seed_, host, page, kSaltSlot ^ Mix64(k))).Uniform()) * interval;
-    };
-    const auto n = static_cast<uint64_t>(std::floor(t / interval));
-    const double in_slot = slot_event(n);
-    if (in_slot <= t) {
-      if (last != nullptr) *last = in_slot;
-      return n + 1;
-    }
-    if (last != nullptr && n > 0) *last = slot_event(n - 1);
-    return n;
-  }
-  // Poisson: walk the exponential gaps.
+  if (interval < mean_ / kSlotBelow) return SlotEvents(host, page, interval, 0, t, last);
+  // Poisson up to the horizon: walk the exponential gaps.
+  const double horizon = kPoissonHorizon * mean_;
   Rng rng(Hash(seed_, host, page, kSaltEvents));
   uint64_t version = 0;
-  double at = 0;
+  const double until = std::min(t, horizon);
   for (;;) {
-    const double next = at - std::log(1.0 - rng.Uniform()) * interval;
-    if (next > t) break;
-    at = next;
+    const double next = *last - std::log(1.0 - rng.Uniform()) * interval;
+    if (next > until) break;
+    *last = next;
     ++version;
   }
-  if (last != nullptr) *last = at;
-  return version;
+  if (t <= horizon) return version;
+  // Beyond it, one event per slot: the walk's cost stays bounded.
+  double slot_last = 0;
+  const uint64_t more = SlotEvents(host, page, interval, horizon, t, &slot_last);
+  if (more > 0) *last = slot_last;
+  return version + more;
 }
 
 PageLifetime ChangeModel::Lifetime(uint32_t host, uint64_t page, bool mortal) const {

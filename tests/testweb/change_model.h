@@ -16,9 +16,11 @@
 //     Garcia-Molina, "Effective page refresh policies for web crawlers",
 //     TODS 2003, model page changes so): gaps -ln(1-u) * I from one Rng
 //     stream, version(t) = number of events <= t, found by walking the
-//     gaps (at most about t * kSlotBelow / M steps); faster pages have one
-//     event uniformly placed in each slot [k I, (k+1) I), so version(t) is
-//     O(1) for any t;
+//     gaps; faster pages have one event uniformly placed in each slot
+//     [k I, (k+1) I), so version(t) is O(1) for any t; after the horizon
+//     P = kPoissonHorizon * M every page goes on with one event per slot
+//     [P + k I, P + (k+1) I), so a walk takes about P * kSlotBelow / M
+//     (2048) steps whatever t is;
 //   - lifetime: only non-root leaves of a host's page tree (no page loses
 //     its reachability) with horizon L = kLifetimeHorizon * M: a share
 //     kBornPermille is born at u L (404 before), a share kDiesPermille dies
@@ -65,6 +67,7 @@ class ChangeModel {
   static constexpr double kSigma = 1.5;
   static constexpr double kSlotBelow = 8;      // Poisson for I >= M / 8, slots below
   static constexpr double kMinIntervalS = 0.5;
+  static constexpr double kPoissonHorizon = 256;  // in units of M
   static constexpr double kLifetimeHorizon = 10;
   static constexpr uint32_t kBornPermille = 100;
   static constexpr uint32_t kDiesPermille = 100;
@@ -91,6 +94,10 @@ class ChangeModel {
   [[nodiscard]] std::string ETag(uint32_t host, uint64_t page, uint64_t version) const;
 
  private:
+  // Events at origin + (k + u_k) I <= t, k >= 0; *last: the latest (kept if none).
+  [[nodiscard]] uint64_t SlotEvents(uint32_t host, uint64_t page, double interval, double origin, double t,
+                                    double* last) const;
+
   uint64_t seed_ = 0;
   double mean_ = 0;
 };

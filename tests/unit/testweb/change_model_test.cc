@@ -141,6 +141,15 @@ TEST_CASE("versions count change events: monotone, at the mean rate, last change
     const uint64_t v = m.Version(2, p, 400 * interval);
     CHECK(v > 300);
     CHECK(v < 500);
+    // Past the Poisson horizon, one event per slot: still monotone, bounded work.
+    const double horizon = ChangeModel::kPoissonHorizon * kMean;
+    const uint64_t at_horizon = m.Version(2, p, horizon);
+    double last = 0;
+    const uint64_t far = m.Version(2, p, horizon + 1000 * interval, &last);
+    CHECK(far >= at_horizon + 999);
+    CHECK(far <= at_horizon + 1001);  // slot pages: slots need not align with the horizon
+    CHECK(last > horizon);
+    CHECK(m.Version(2, p, 1e12) > far);
   }
   CHECK(poisson > 100);
   CHECK(slotted > 5);
