@@ -153,10 +153,10 @@ PageState ChangeModel::StateAt(uint32_t host, uint64_t page, double t, bool mort
   return s;
 }
 
-std::string ChangeModel::ETag(uint32_t host, uint64_t page, uint64_t version) const {
+std::string ChangeModel::ETag(uint32_t host, uint64_t page, uint64_t version, uint64_t links) const {
   char buf[24];
   std::snprintf(buf, sizeof buf, "\"%016llx\"",
-                static_cast<unsigned long long>(Hash(seed_ ^ kSaltETag, host, page, version)));
+                static_cast<unsigned long long>(Hash(seed_ ^ kSaltETag, host, page, version) ^ Mix64(links)));
   return buf;
 }
 

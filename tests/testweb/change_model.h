@@ -29,8 +29,10 @@
 //   - Last-Modified = max(birth, time of the last event <= t), in whole
 //     seconds after kEpochUnixSeconds (2026-01-01T00:00:00Z), so it is the
 //     same under a logical clock on every run;
-//   - ETag = "\"" + 16 hex digits of Hash(seed, host, page, version) + "\""
-//     (strong: content is a pure function of (page, version, t-alive links)).
+//   - ETag = "\"" + 16 hex digits of Hash(seed, host, page, version) mixed
+//     with a hash of which link targets live at t (Universe::ValidatorsAt) +
+//     "\"": strong, since a page's bytes are a pure function of those.
+//     Last-Modified then also counts the births and deaths of its targets.
 //
 // Thread-safety: const and stateless beyond its options; safe to share.
 #pragma once
@@ -90,8 +92,9 @@ class ChangeModel {
   [[nodiscard]] PageLifetime Lifetime(uint32_t host, uint64_t page, bool mortal) const;
   [[nodiscard]] PageState StateAt(uint32_t host, uint64_t page, double t, bool mortal) const;
 
-  // The strong ETag of a version, quotes included.
-  [[nodiscard]] std::string ETag(uint32_t host, uint64_t page, uint64_t version) const;
+  // The strong ETag of a version whose link targets' liveness hashes to
+  // `links`, quotes included.
+  [[nodiscard]] std::string ETag(uint32_t host, uint64_t page, uint64_t version, uint64_t links = 0) const;
 
  private:
   // Events at origin + (k + u_k) I <= t, k >= 0; *last: the latest (kept if none).

@@ -317,7 +317,7 @@ std::string Universe::MakeHref(uint32_t from_host, const std::string& from_path,
   return href;
 }
 
-std::vector<Link> Universe::Links(uint32_t host, uint64_t page, double t) const {
+std::vector<Link> Universe::AllLinks(uint32_t host, uint64_t page) const {
   if (IsDynamicSpamHost(host)) return SpamLinks(host, page);
   const Host& h = hosts_[host];
   Rng rng(Hash(options_.seed, host, page, kSaltLinks));
@@ -368,7 +368,6 @@ std::vector<Link> Universe::Links(uint32_t host, uint64_t page, double t) const 
   }
   if (auto spam = SpamEntryLink(host, page)) links.push_back(*std::move(spam));
   if (options_.misbehaviours != 0) AppendSpecialLinks(host, page, links);
-  if (change_.enabled()) DropDeadLinks(links, t);  // universe_change.cc
   return links;
 }
 

@@ -278,8 +278,9 @@ inline constexpr uint64_t kRobotsCutBytes = 600ULL << 10;
 inline constexpr uint64_t kHugeHeaderBytes = 1ULL << 20;
 
 // One page of the web at time t (`testweb export --at T --versions`):
-// status 200/404/410 and, if alive, its version, strong ETag, Last-Modified
-// (seconds after the epoch) and ContentDigest of the body served at t.
+// status 200/404/410 and, if alive, its version, and Universe::ValidatorsAt
+// (state.last_modified is then the validators' Last-Modified) and the
+// ContentDigest of the body served at t.
 struct VersionRow {
   std::string url;
   PageState state;
@@ -352,6 +353,16 @@ class Universe {
   [[nodiscard]] const ChangeModel& change_model() const { return change_; }
   [[nodiscard]] bool IsMortal(uint32_t host, uint64_t page) const;
   [[nodiscard]] PageState PageStateAt(uint32_t host, uint64_t page, double t) const;
+  // The validators of a page alive at t. Its bytes depend on its version and
+  // on which of its link targets live at t, so both make the strong ETag
+  // (ChangeModel::ETag), and a target's birth or death at or before t is a
+  // change of the page too: Last-Modified is the latest of the page's own
+  // (PageState::last_modified) and those. REQUIRES: alive at t.
+  struct Validators {
+    std::string etag;
+    double last_modified = 0;
+  };
+  [[nodiscard]] Validators ValidatorsAt(uint32_t host, uint64_t page, double t) const;
   // Serve(host, target) at time t. With the model on, a page not alive at t
   // answers its status (404/410), a live one its version at t with its
   // validators (Served::etag, last_modified).
@@ -462,6 +473,8 @@ class Universe {
       const std::function<void(const std::string&, const std::vector<std::string>&)>& sink) const;
 
   [[nodiscard]] bool IsPrivate(uint32_t host, uint64_t page) const;
+  // The links of a page whatever lives (Links() before the change model's filter).
+  [[nodiscard]] std::vector<Link> AllLinks(uint32_t host, uint64_t page) const;
   // Erases the (non-special) links whose target is not alive at t.
   void DropDeadLinks(std::vector<Link>& links, double t) const;
   // One past the misbehaving preset's farm hosts.

@@ -2,6 +2,7 @@
 // (universe.h "Change model"; formulas in change_model.h).
 #include <algorithm>
 
+#include "tests/testweb/rng.h"
 #include "tests/testweb/universe.h"
 
 namespace crawl::testweb {
@@ -16,6 +17,26 @@ bool Universe::IsMortal(uint32_t host, uint64_t page) const {
 PageState Universe::PageStateAt(uint32_t host, uint64_t page, double t) const {
   if (IsDynamicSpamHost(host)) return {};
   return change_.StateAt(host, page, t, IsMortal(host, page));
+}
+
+std::vector<Link> Universe::Links(uint32_t host, uint64_t page, double t) const {
+  std::vector<Link> links = AllLinks(host, page);
+  if (change_.enabled()) DropDeadLinks(links, t);
+  return links;
+}
+
+Universe::Validators Universe::ValidatorsAt(uint32_t host, uint64_t page, double t) const {
+  const PageState state = PageStateAt(host, page, t);
+  uint64_t alive_bits = 0;
+  double last = state.last_modified;
+  for (const Link& l : AllLinks(host, page)) {
+    if (l.special) continue;
+    const PageLifetime life = change_.Lifetime(l.target.host, l.target.page, IsMortal(l.target.host, l.target.page));
+    alive_bits = Mix64(alive_bits ^ (t >= life.birth && t < life.death ? 1 : 2));
+    if (life.birth <= t) last = std::max(last, life.birth);  // the link appeared
+    if (life.death <= t) last = std::max(last, life.death);  // the link went
+  }
+  return {change_.ETag(host, page, state.version, alive_bits), last};
 }
 
 void Universe::DropDeadLinks(std::vector<Link>& links, double t) const {
@@ -42,8 +63,9 @@ Served Universe::ServeAt(uint32_t host, std::string_view target, double t) const
     return s;
   }
   s.body = RenderPageAt(host, r.page, t);
-  s.etag = change_.ETag(host, r.page, page_state.version);
-  s.last_modified = page_state.last_modified;
+  Validators v = ValidatorsAt(host, r.page, t);
+  s.etag = std::move(v.etag);
+  s.last_modified = v.last_modified;
   return s;
 }
 
@@ -57,7 +79,9 @@ void Universe::ExportVersionsTo(const std::function<void(const VersionRow&)>& si
       row.etag.clear();
       row.digest.clear();
       if (row.state.alive()) {
-        row.etag = change_.ETag(host, page, row.state.version);
+        Validators v = ValidatorsAt(host, page, t);
+        row.etag = std::move(v.etag);
+        row.state.last_modified = v.last_modified;
         row.digest = ContentDigest(RenderPageAt(host, page, t));
       }
       sink(row);
