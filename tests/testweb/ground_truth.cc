@@ -1,6 +1,7 @@
 // Ground truth rows; see ground_truth.h.
 #include "tests/testweb/ground_truth.h"
 
+#include <cmath>
 #include <cstdio>
 #include <unordered_map>
 
@@ -55,6 +56,22 @@ void WriteTruth(const std::vector<TruthRow>& rows, std::ostream& out) {
     std::snprintf(rank, sizeof rank, "%.17g", r.pagerank);
     out << r.url << '\t' << r.kind << '\t' << r.depth << '\t' << rank << '\n';
   }
+}
+
+std::string FormatVersionRow(const VersionRow& row) {
+  std::string line = row.url + '\t' + std::to_string(row.state.status);
+  if (row.state.alive()) {
+    line += '\t' + std::to_string(row.state.version) + '\t' + row.etag + '\t' +
+            std::to_string(static_cast<int64_t>(std::floor(row.state.last_modified))) + '\t' + row.digest;
+  } else {
+    line += "\t-\t-\t-\t-";
+  }
+  line += '\n';
+  return line;
+}
+
+void WriteVersions(const Universe& universe, double t, std::ostream& out) {
+  universe.ExportVersionsTo([&out](const VersionRow& row) { out << FormatVersionRow(row); }, t);
 }
 
 }  // namespace crawl::testweb

@@ -29,4 +29,14 @@ struct TruthRow {
 // significant digits.
 void WriteTruth(const std::vector<TruthRow>& rows, std::ostream& out);
 
+// Change model (`testweb export --at T --versions`): one line per page of
+// the web at time t (Universe::ExportVersionsTo), tab-separated:
+//   URL  STATUS  VERSION  ETAG  LAST_MODIFIED  DIGEST
+// STATUS 200, 404 (not yet born, or gone) or 410 (gone); for 200, VERSION
+// the page's version, ETag as served (quotes included), LAST_MODIFIED the
+// whole seconds after the epoch (change_model.h) that Last-Modified shows,
+// DIGEST ContentDigest of the body served at t; "-" for each otherwise.
+void WriteVersions(const Universe& universe, double t, std::ostream& out);
+[[nodiscard]] std::string FormatVersionRow(const VersionRow& row);
+
 }  // namespace crawl::testweb

@@ -3,12 +3,20 @@
 //   testweb serve  --seed S --hosts H --pages P [--preset clean|misbehaving|bench|hostile|spam]
 //                  [--enable NAMES] [--disable NAMES] --hosts-file F
 //                  [--port PORT] [--access-log FILE] [--bind-base 127.20.0.0]
-//                  [--threads N] [--page-kb K]
+//                  [--threads N] [--page-kb K] [--change-mean-interval S]
+//                  [--clock real|logical]
 //   testweb export --seed S --hosts H --pages P [universe flags]
-//                  [--out FILE|-] [--truth FILE|-]
+//                  [--out FILE|-] [--truth FILE|-] [--at T --versions FILE|-]
 //   testweb seeds  --seed S --hosts H --pages P [universe flags]
 //   testweb check-politeness LOG --seed S --hosts H --pages P [universe flags] [--json]
 //   testweb pagerank-captured --truth FILE --fetched FILE [--every K]
+//
+// Change model (universe.h "Change model", off by default):
+// --change-mean-interval S makes pages change (median S seconds apart),
+// appear and disappear; serve measures time from its start, or with
+// --clock logical from POST /_testweb/clock?t=T (request_handler.h);
+// export --at T writes the graph (--out) and every page's state (--versions:
+// 'URL STATUS VERSION ETAG LAST_MODIFIED DIGEST') at T.
 //
 // Misbehaviours (--enable/--disable, comma-separated or repeated, applied
 // after the preset in that order): see universe_options.h and universe.h.
@@ -27,6 +35,7 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -145,6 +154,10 @@ void AddUniverseFlags(CLI::App* cmd, UniverseFlags& flags) {
   cmd->add_option("--disable", flags.disable, "Switch misbehaviours off (after --enable)")->delimiter(',');
   cmd->add_option("--page-kb", flags.page_kb, "Median page size in KiB (default: the preset's)")
       ->check(CLI::Range(1, 1024));
+  cmd->add_option("--change-mean-interval", o.change_mean_interval_s,
+                  "Change model: pages change (median S seconds between changes, heavy-tailed per page), "
+                  "appear and disappear; 0 (default): a static web. Clean and bench presets only")
+      ->check(CLI::Range(0.0, 1e9));
   cmd->footer(PresetsAndSwitchesHelp());
 }
 
@@ -168,6 +181,7 @@ struct ServeFlags {
   std::string bind_base = std::string(kDefaultBindBase);
   uint64_t ips = 0;  // 0: one address per host
   int threads = 1;
+  std::string clock = "real";
 };
 
 int Serve(const UniverseFlags& options, const ServeFlags& flags) {
@@ -183,6 +197,8 @@ int Serve(const UniverseFlags& options, const ServeFlags& flags) {
   ServerOptions server_options;
   server_options.addresses = std::move(*addresses);
   server_options.port = flags.port;
+  ChangeClock clock(flags.clock == "logical" ? ChangeClock::Mode::kLogical : ChangeClock::Mode::kReal);
+  server_options.clock = &clock;
   if (!flags.access_log.empty()) {
     if (Status s = access_log.Open(flags.access_log); !s.ok()) return Fail(s.message());
     server_options.access_log = &access_log;
@@ -224,31 +240,54 @@ int WriteTruthFile(const Universe& universe, const std::string& path) {
   return 0;
 }
 
-int Export(const UniverseFlags& options, const std::string& out_path, const std::string& truth_path) {
-  auto universe = MakeUniverse(options);
-  if (!universe.ok()) return Fail(universe.status().message());
-  if (out_path.empty() && truth_path.empty()) return Fail("export needs --out or --truth (or both)");
-  if (out_path == "-" && truth_path == "-") return Fail("--out and --truth cannot both be stdout");
-  if (!truth_path.empty()) {
-    if (int rc = WriteTruthFile(*universe, truth_path); rc != 0) return rc;
-  }
-  if (out_path.empty()) return 0;
-  auto sink = [](std::ostream& out) {
-    return [&out](const std::string& url, const std::vector<std::string>& outlinks) {
-      WriteExportLine(out, url, outlinks);
-    };
-  };
-  if (out_path == "-") {
-    universe->ExportTo(sink(std::cout));
+struct ExportFlags {
+  std::string out;
+  std::string truth;
+  std::string versions;
+  double at = 0;
+};
+
+// Writes through `write` to `path` (atomically) or to stdout for "-".
+int WriteOutput(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  if (path == "-") {
+    write(std::cout);
     std::cout.flush();
-    if (!std::cout) return Fail("cannot write to stdout");
-    return 0;
+    return std::cout ? 0 : Fail("cannot write to stdout");
   }
-  AtomicFile file(out_path);
+  AtomicFile file(path);
   if (Status s = file.Open(); !s.ok()) return Fail(s.message());
-  universe->ExportTo(sink(file.stream()));
+  write(file.stream());
   if (Status s = file.Commit(); !s.ok()) return Fail(s.message());
   return 0;
+}
+
+int Export(const UniverseFlags& options, const ExportFlags& flags) {
+  auto universe = MakeUniverse(options);
+  if (!universe.ok()) return Fail(universe.status().message());
+  if (flags.out.empty() && flags.truth.empty() && flags.versions.empty())
+    return Fail("export needs --out, --truth or --versions");
+  if ((flags.out == "-") + (flags.truth == "-") + (flags.versions == "-") > 1)
+    return Fail("only one of --out, --truth and --versions can be stdout");
+  const bool changing = universe->change_model().enabled();
+  if ((flags.at != 0 || !flags.versions.empty()) && !changing)
+    return Fail("--at and --versions need the change model (--change-mean-interval S)");
+  if (flags.at != 0 && !flags.truth.empty())
+    return Fail("--truth is the web at t = 0; use --out and --versions with --at");
+  if (!flags.truth.empty()) {
+    if (int rc = WriteTruthFile(*universe, flags.truth); rc != 0) return rc;
+  }
+  if (!flags.versions.empty()) {
+    const int rc = WriteOutput(flags.versions, [&](std::ostream& out) { WriteVersions(*universe, flags.at, out); });
+    if (rc != 0) return rc;
+  }
+  if (flags.out.empty()) return 0;
+  return WriteOutput(flags.out, [&](std::ostream& out) {
+    universe->ExportTo(
+        [&out](const std::string& url, const std::vector<std::string>& outlinks) {
+          WriteExportLine(out, url, outlinks);
+        },
+        flags.at);
+  });
 }
 
 int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_path, bool json,
@@ -308,6 +347,22 @@ int Seeds(const UniverseFlags& options) {
   return std::cout ? 0 : Fail("cannot write to stdout");
 }
 
+void AddExportFlags(CLI::App* exp, ExportFlags& export_flags) {
+  exp->add_option("--out", export_flags.out,
+                  "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
+  exp->add_option("--truth", export_flags.truth,
+                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
+                  "normal, farm, spam (spam preset: spam CLDs), trap, duplicate, disallowed, error, redirect, non-html (files and "
+                  "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
+  exp->add_option("--at", export_flags.at,
+                  "Change model: the web at T seconds after its epoch (--out: the graph of pages alive at T)")
+      ->check(CLI::Range(0.0, 1e15));
+  exp->add_option("--versions", export_flags.versions,
+                  "Change model: 'URL<TAB>STATUS<TAB>VERSION<TAB>ETAG<TAB>LAST_MODIFIED<TAB>DIGEST' per page "
+                  "at --at (STATUS 200, 404 or 410; the other fields '-' unless 200; LAST_MODIFIED in "
+                  "seconds after the epoch; DIGEST FNV-1a 64 of the body), or - for stdout");
+}
+
 int Main(int argc, char** argv) {
   // Logs go to stderr: stdout carries export and seeds output.
   spdlog::set_default_logger(spdlog::stderr_color_mt("testweb"));
@@ -320,7 +375,6 @@ int Main(int argc, char** argv) {
 
   UniverseFlags options;
   ServeFlags serve_flags;
-  std::string out_path;
 
   CLI::App* serve = app.add_subcommand("serve", "Serve the web over HTTP on one loopback address per host");
   AddUniverseFlags(serve, options);
@@ -341,6 +395,12 @@ int Main(int argc, char** argv) {
                    "Distinct addresses (host i on the (i % N)-th); 0: one per host. Fewer addresses mean "
                    "fewer listening sockets, but a crawler's per-IP politeness then spans several hosts")
       ->capture_default_str();
+  serve
+      ->add_option("--clock", serve_flags.clock,
+                   "Change model time: real (seconds since start) or logical (set by POST "
+                   "/_testweb/clock?t=SECONDS on any host)")
+      ->check(CLI::IsMember({"real", "logical"}))
+      ->capture_default_str();
   serve->add_option("--threads", serve_flags.threads, "Threads running the io_context")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
@@ -349,12 +409,8 @@ int Main(int argc, char** argv) {
       app.add_subcommand("export", "Write the link graph a polite crawler can reach from the seeds");
   AddUniverseFlags(exp, options);
   std::string truth_path;
-  exp->add_option("--out", out_path,
-                  "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
-  exp->add_option("--truth", truth_path,
-                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
-                  "normal, farm, spam (spam preset: spam CLDs), trap, duplicate, disallowed, error, redirect, non-html (files and "
-                  "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
+  ExportFlags export_flags;
+  AddExportFlags(exp, export_flags);
 
   std::string log_path;
   bool json = false;
@@ -400,7 +456,7 @@ int Main(int argc, char** argv) {
   }
 
   if (serve->parsed()) return Serve(options, serve_flags);
-  if (exp->parsed()) return Export(options, out_path, truth_path);
+  if (exp->parsed()) return Export(options, export_flags);
   if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json, serve_flags);
   if (captured->parsed()) return PageRankCaptured(truth_path, fetched_path, every);
   if (seeds->parsed()) return Seeds(options);

@@ -7,8 +7,10 @@
 #include <boost/beast/http/verb.hpp>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 
 #include "tests/testweb/byte_range.h"
+#include "tests/testweb/conditional.h"
 #include "tests/testweb/gzip.h"
 
 namespace crawl::testweb {
@@ -44,6 +46,82 @@ void AddFillerHeaders(Response& res, uint64_t bytes) {
   }
 }
 
+// A 200 answer with Content-Length: whole, or the single byte range asked for.
+void AnswerRange(const Request& request, Served& served, Response& res) {
+  std::string body = std::move(served.body);
+  res.set(http::field::content_type, served.content_type);
+  res.set(http::field::accept_ranges, "bytes");
+  const uint64_t size = body.size();
+  const ByteRange range = ParseByteRange(request[http::field::range], size);
+  switch (range.kind) {
+    case ByteRange::Kind::kIgnore:
+      res.result(http::status::ok);
+      res.body() = std::move(body);
+      break;
+    case ByteRange::Kind::kPartial:
+      res.result(http::status::partial_content);
+      res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
+                                              std::to_string(range.last) + "/" + std::to_string(size));
+      res.body() = body.substr(range.first, range.last - range.first + 1);
+      break;
+    case ByteRange::Kind::kUnsatisfiable:
+      res.result(http::status::range_not_satisfiable);
+      res.set(http::field::content_range, "bytes */" + std::to_string(size));
+      break;
+  }
+}
+
+// GET/POST kClockPath[?t=SECONDS] (see request_handler.h).
+void HandleClock(const Request& request, std::string_view target, ChangeClock* clock, Response& res) {
+  res.set(http::field::content_type, kTextType);
+  const std::string_view query = target.substr(std::min(target.size(), kClockPath.size()));
+  if (clock == nullptr) {
+    res.result(http::status::not_found);
+    res.body() = "no clock\n";
+  } else if (request.method() == http::verb::get && query.empty()) {
+    res.result(http::status::ok);
+  } else if (request.method() != http::verb::post) {
+    res.result(http::status::method_not_allowed);
+    res.set(http::field::allow, "GET, POST");
+    res.body() = "GET, or POST ?t=SECONDS\n";
+    return;
+  } else if (!clock->logical()) {
+    res.result(http::status::conflict);
+    res.body() = "the clock is real (serve --clock logical to set it)\n";
+    return;
+  } else {
+    const std::string value(query.substr(0, 3) == "?t=" ? query.substr(3) : std::string_view());
+    char* end = nullptr;
+    const double t = value.empty() ? -1 : std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !(t >= 0) || t > 1e15) {
+      res.result(http::status::bad_request);
+      res.body() = "want ?t=SECONDS (a finite number >= 0)\n";
+      return;
+    }
+    clock->Set(t);
+    res.result(http::status::ok);
+  }
+  if (clock != nullptr) {
+    char line[64];
+    std::snprintf(line, sizeof line, "t=%.17g\n", clock->Now());
+    res.body() = line;
+  }
+}
+
+// Change model: validators on a live page, and 304 when the request's
+// preconditions hold. True when the answer is 304.
+bool ApplyValidators(const Request& request, const Served& served, Response& res) {
+  if (served.etag.empty() || !served.last_modified) return false;
+  res.set(http::field::etag, served.etag);
+  if (NotModified(request[http::field::if_none_match], request[http::field::if_modified_since], served.etag,
+                  *served.last_modified)) {
+    res.result(http::status::not_modified);  // RFC 9110 section 15.4.5: ETag, no body
+    return true;
+  }
+  res.set(http::field::last_modified, HttpDate(*served.last_modified));
+  return false;
+}
+
 }  // namespace
 
 const std::string& EndlessChunk() {
@@ -59,7 +137,7 @@ const std::string& EndlessChunk() {
 }
 
 Handled HandleRequest(const Universe& universe, const Request& request,
-                      std::optional<uint32_t> fallback_host, bool tls) {
+                      std::optional<uint32_t> fallback_host, bool tls, ChangeClock* clock) {
   Handled out;
   Response& res = out.response;
   res.version(request.version());
@@ -72,6 +150,14 @@ Handled HandleRequest(const Universe& universe, const Request& request,
 
   const bool head = request.method() == http::verb::head;
   bool chunked = false;
+  const std::string_view request_target(request.target().data(), request.target().size());
+  if (universe.change_model().enabled() && request_target.substr(0, kClockPath.size()) == kClockPath) {
+    out.admin = true;
+    HandleClock(request, request_target, clock, res);
+    res.prepare_payload();
+    out.body_bytes = res.body().size();
+    return out;
+  }
   if (request.method() != http::verb::get && !head) {
     res.result(http::status::method_not_allowed);
     res.set(http::field::allow, "GET, HEAD");
@@ -88,7 +174,7 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       served->location = universe.Origin(*host) + std::string(target);
       served->body = "<!DOCTYPE html>\n<html><body><a href=\"" + served->location + "\">Moved</a></body></html>\n";
     } else if (host) {
-      served = universe.Serve(*host, target);
+      served = universe.ServeAt(*host, target, clock != nullptr ? clock->Now() : 0);
     }
     if (served && served->close) {
       out.close = true;
@@ -105,6 +191,12 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       res.body() =
           "<!DOCTYPE html>\n<html><head><title>Not Found</title></head><body><h1>Not "
           "Found</h1></body></html>\n";
+    } else if (served->status == 200 && ApplyValidators(request, *served, res)) {
+      out.body_bytes = 0;
+      res.prepare_payload();
+      // RFC 9110 section 8.6: a 304 may carry only the 200's Content-Length; send none.
+      res.erase(http::field::content_length);
+      return out;
     } else if (served->status != 200) {
       res.result(served->status);
       res.set(http::field::content_type, served->content_type);
@@ -134,27 +226,7 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       res.body() = std::move(served->body);
       chunked = true;
     } else {
-      std::string body = std::move(served->body);
-      res.set(http::field::content_type, served->content_type);
-      res.set(http::field::accept_ranges, "bytes");
-      const uint64_t size = body.size();
-      const ByteRange range = ParseByteRange(request[http::field::range], size);
-      switch (range.kind) {
-        case ByteRange::Kind::kIgnore:
-          res.result(http::status::ok);
-          res.body() = std::move(body);
-          break;
-        case ByteRange::Kind::kPartial:
-          res.result(http::status::partial_content);
-          res.set(http::field::content_range, "bytes " + std::to_string(range.first) + "-" +
-                                                  std::to_string(range.last) + "/" + std::to_string(size));
-          res.body() = body.substr(range.first, range.last - range.first + 1);
-          break;
-        case ByteRange::Kind::kUnsatisfiable:
-          res.result(http::status::range_not_satisfiable);
-          res.set(http::field::content_range, "bytes */" + std::to_string(size));
-          break;
-      }
+      AnswerRange(request, *served, res);
     }
     if (served && served->filler_header_bytes > 0) AddFillerHeaders(res, served->filler_header_bytes);
     if (host && universe.HostHas(*host, Misbehaviour::kSlow)) {

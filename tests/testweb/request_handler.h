@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "tests/testweb/change_clock.h"
 #include "tests/testweb/universe.h"
 
 namespace crawl::testweb {
@@ -34,7 +35,17 @@ struct Handled {
   // Hostile hosts: instead of `response`, the server sends an answer that
   // never ends (Served::Stream; GET only).
   Served::Stream stream = Served::Stream::kNone;
+  bool admin = false;  // a /_testweb/ request (the change model's clock): not a crawl request
 };
+
+// Change model (universe.h "Change model"; off: none of this happens).
+// Pages carry ETag and Last-Modified, and a GET/HEAD whose If-None-Match
+// matches (or, without If-None-Match, whose If-Modified-Since is at or
+// after Last-Modified) answers 304 with the ETag and no body
+// (conditional.h). The clock, on every host: GET kClockPath answers the
+// time ("t=SECONDS\n"); with a logical clock POST kClockPath?t=SECONDS sets
+// it (400 on a bad or negative value, 409 with a real clock).
+inline constexpr std::string_view kClockPath = "/_testweb/clock";
 
 // The slowloris answer: the status line, then these bytes one at a time,
 // cyclically, kSlowlorisInterval apart, forever.
@@ -52,8 +63,10 @@ inline constexpr size_t kEndlessChunk = 64 * 1024;
 // `fallback_host`: the host owning the address the request arrived on, used
 // when the Host header names no host of `universe`. `tls`: the request came
 // over TLS; a plain request for an https host answers 301 to its https URL.
+// `clock`: the change model's time (null: t = 0); not owned.
 // REQUIRES: fallback_host, if set, < universe.HostCount().
 [[nodiscard]] Handled HandleRequest(const Universe& universe, const Request& request,
-                                    std::optional<uint32_t> fallback_host, bool tls = false);
+                                    std::optional<uint32_t> fallback_host, bool tls = false,
+                                    ChangeClock* clock = nullptr);
 
 }  // namespace crawl::testweb

@@ -46,6 +46,7 @@ constexpr uint64_t kBodyLimit = 64 * 1024;
 struct ServerContext {
   const Universe* universe = nullptr;
   AccessLog* access_log = nullptr;
+  ChangeClock* clock = nullptr;  // not owned; the pointee changes (thread-safe)
   std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
   std::chrono::milliseconds read_timeout{};
   std::chrono::milliseconds write_timeout{};
@@ -101,7 +102,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     started_wall_ = std::chrono::system_clock::now();
     started_ = std::chrono::steady_clock::now();
     const Request request = parser_->release();
-    handled_ = HandleRequest(*context_->universe, request, fallback_host_, kTls);
+    handled_ = HandleRequest(*context_->universe, request, fallback_host_, kTls, context_->clock);
     target_.assign(request.target().data(), request.target().size());
     if (handled_.close) {
       // robots-unreachable: the request is read, then the connection dies.
@@ -195,7 +196,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // One access-log line: start time, and the duration until the last byte
   // was written (or the connection closed).
   void Log(unsigned status, uint64_t bytes) {
-    if (context_->access_log == nullptr) return;
+    if (context_->access_log == nullptr || handled_.admin) return;
     const auto elapsed = std::chrono::steady_clock::now() - started_;
     context_->access_log->Write(started_wall_, handled_.host, target_, status, bytes, remote_,
                                 std::chrono::duration<double, std::milli>(elapsed).count(), connection_);
@@ -347,6 +348,7 @@ Server::Server(const Universe& universe, ServerOptions options) : options_(std::
   auto context = std::make_shared<ServerContext>();
   context->universe = &universe;
   context->access_log = options_.access_log;
+  context->clock = options_.clock;
   context->read_timeout = options_.read_timeout;
   context->write_timeout = options_.write_timeout;
   for (uint32_t i = 0; i < options_.addresses.size(); ++i)

@@ -24,6 +24,7 @@
 
 #include "common/status.h"
 #include "tests/testweb/access_log.h"
+#include "tests/testweb/change_clock.h"
 #include "tests/testweb/hosts_file.h"
 #include "tests/testweb/universe.h"
 
@@ -42,6 +43,9 @@ struct ServerOptions {
   std::chrono::milliseconds read_timeout{30'000};
   std::chrono::milliseconds write_timeout{30'000};
   AccessLog* access_log = nullptr;  // not owned; null: no log
+  // The change model's time (change_clock.h); not owned, must outlive the
+  // server; null: t = 0. Requests to its /_testweb/clock are not logged.
+  ChangeClock* clock = nullptr;
 };
 
 class Server {

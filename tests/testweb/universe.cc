@@ -81,6 +81,7 @@ Result<Universe> Universe::Create(const UniverseOptions& options) {
   if (Status s = Validate(options); !s.ok()) return s;
   Universe u;
   u.options_ = options;
+  u.change_ = ChangeModel(options);
   u.vocabulary_ = std::make_shared<const Vocabulary>(options.vocabulary_size, 1.0);
   if (options.corpus_text) {
     auto corpus = std::make_shared<Corpus>();
@@ -316,7 +317,7 @@ std::string Universe::MakeHref(uint32_t from_host, const std::string& from_path,
   return href;
 }
 
-std::vector<Link> Universe::Links(uint32_t host, uint64_t page) const {
+std::vector<Link> Universe::AllLinks(uint32_t host, uint64_t page) const {
   if (IsDynamicSpamHost(host)) return SpamLinks(host, page);
   const Host& h = hosts_[host];
   Rng rng(Hash(options_.seed, host, page, kSaltLinks));
@@ -392,10 +393,12 @@ std::string Universe::Words(Rng& rng, uint64_t n, uint32_t host) const {
   return out;
 }
 
-std::string Universe::RenderPageAt(uint32_t host, uint64_t page) const {
+std::string Universe::RenderPageAt(uint32_t host, uint64_t page, double t) const {
   const Host& h = hosts_[host];
-  Rng rng(Hash(options_.seed, host, page, kSaltText));
-  const std::vector<Link> links = Links(host, page);
+  // Change model: version v > 0 redraws title and text from another stream.
+  const uint64_t v = change_.enabled() ? PageStateAt(host, page, t).version : 0;
+  Rng rng(Hash(options_.seed, host, page, v == 0 ? kSaltText : Hash(kSaltText, v)));
+  const std::vector<Link> links = Links(host, page, t);
   // Median page_kb. Word-by-word text (clean): spread over [0.5, 1.5] x
   // page_kb (triangular). Corpus text: log-normal with sigma 0.6 (the
   // heavy right tail of real HTML sizes: 10% of pages over 2.2x the
@@ -549,7 +552,8 @@ std::vector<std::string> Universe::Seeds() const {
 }
 
 void Universe::ExportTo(
-    const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>& sink) const {
+    const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>& sink,
+    double t) const {
   // The spam's pages are endless: only the walk cuts them.
   if (options_.misbehaviours != 0 || first_spam_ != UINT32_MAX) return ExportMisbehavingTo(sink);
   std::vector<bool> seen(options_.pages, false);
@@ -569,7 +573,7 @@ void Universe::ExportTo(
     const PageRef p = queue.front();
     queue.pop_front();
     out.clear();
-    for (Link& l : Links(p.host, p.page)) {
+    for (Link& l : Links(p.host, p.page, t)) {
       if (l.nofollow || !IsPageAllowed(l.target.host, l.target.page)) continue;
       if (std::find(out.begin(), out.end(), l.url) != out.end()) continue;
       visit(l.target);

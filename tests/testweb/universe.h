@@ -137,6 +137,19 @@
 // cut for this purpose at kTrapMonths months either side of 2026/11 and at
 // kTrapDepth levels of /deep/: links beyond are left out.
 //
+// Change model (off unless UniverseOptions::change_mean_interval_s > 0;
+// clean and bench webs only; formulas in change_model.h). Time t is seconds
+// since the web's epoch (server start, or a logical clock). Each page of a
+// normal host has a heavy-tailed change rate and a version(t), the number of
+// its change events at or before t; version v > 0 redraws its title and text
+// (links and anchors stay), so an indexer sees new words and loses old ones.
+// Non-root leaves may be born late or die (404, or 410); every link to a page
+// not alive at t is left out of Links(host, page, t), so the graph at t
+// holds only live pages. ServeAt answers with the page at t (PageStateAt:
+// status, version, Last-Modified); request_handler.h adds ETag, Last-Modified
+// and 304s. Functions taking t default to t = 0; with the model off, t is
+// ignored and every page is at version 0, alive, as before.
+//
 // Thread-safety: all methods are const and safe to call concurrently.
 #pragma once
 
@@ -150,6 +163,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "tests/testweb/change_model.h"
 #include "tests/testweb/robots_rules.h"
 #include "tests/testweb/universe_options.h"
 #include "tests/testweb/vocabulary.h"
@@ -223,6 +237,10 @@ struct Served {
   Stream stream = Stream::kNone;
   std::string content_encoding;      // body already encoded so ("gzip"): sent as is
   uint64_t filler_header_bytes = 0;  // header lines of filler to add (huge-headers)
+  // Change model (ServeAt, live pages only): strong ETag, and Last-Modified
+  // in seconds after the epoch of change_model.h. Empty/unset otherwise.
+  std::string etag;
+  std::optional<double> last_modified;
 };
 
 // One URL of the ground truth, in breadth-first order.
@@ -258,6 +276,17 @@ inline constexpr uint64_t kFloodLinks = 10'000;
 inline constexpr uint64_t kHugeRobotsBytes = 10ULL << 20;
 inline constexpr uint64_t kRobotsCutBytes = 600ULL << 10;
 inline constexpr uint64_t kHugeHeaderBytes = 1ULL << 20;
+
+// One page of the web at time t (`testweb export --at T --versions`):
+// status 200/404/410 and, if alive, its version, and Universe::ValidatorsAt
+// (state.last_modified is then the validators' Last-Modified) and the
+// ContentDigest of the body served at t.
+struct VersionRow {
+  std::string url;
+  PageState state;
+  std::string etag;    // "" unless alive
+  std::string digest;  // "" unless alive
+};
 
 // One line of the export: a reachable page and its followable out-links.
 struct ExportedPage {
@@ -311,11 +340,35 @@ class Universe {
   // The page of an absolute URL ("http://www.site3.test/p7.html"), if any.
   [[nodiscard]] std::optional<PageRef> LookupUrl(std::string_view url) const;
 
-  // The links of a page, in the order they appear in its HTML.
-  [[nodiscard]] std::vector<Link> Links(uint32_t host, uint64_t page) const;
+  // The links of a page at time t, in the order they appear in its HTML
+  // (with the change model, links to pages not alive at t are left out).
+  [[nodiscard]] std::vector<Link> Links(uint32_t host, uint64_t page, double t = 0) const;
 
-  // The HTML of a page (text/html; charset=utf-8).
-  [[nodiscard]] std::string RenderPageAt(uint32_t host, uint64_t page) const;
+  // The HTML of a page at time t (text/html; charset=utf-8): its version
+  // at t (see "Change model"). REQUIRES: the page is alive at t.
+  [[nodiscard]] std::string RenderPageAt(uint32_t host, uint64_t page, double t = 0) const;
+
+  // The change model (universe_change.cc). Whether a page may be born or
+  // die: a non-root leaf of a host's tree, change model on.
+  [[nodiscard]] const ChangeModel& change_model() const { return change_; }
+  [[nodiscard]] bool IsMortal(uint32_t host, uint64_t page) const;
+  [[nodiscard]] PageState PageStateAt(uint32_t host, uint64_t page, double t) const;
+  // The validators of a page alive at t. Its bytes depend on its version and
+  // on which of its link targets live at t, so both make the strong ETag
+  // (ChangeModel::ETag), and a target's birth or death at or before t is a
+  // change of the page too: Last-Modified is the latest of the page's own
+  // (PageState::last_modified) and those. REQUIRES: alive at t.
+  struct Validators {
+    std::string etag;
+    double last_modified = 0;
+  };
+  [[nodiscard]] Validators ValidatorsAt(uint32_t host, uint64_t page, double t) const;
+  // Serve(host, target) at time t. With the model on, a page not alive at t
+  // answers its status (404/410), a live one its version at t with its
+  // validators (Served::etag, last_modified).
+  [[nodiscard]] Served ServeAt(uint32_t host, std::string_view target, double t) const;
+  // One row per page of the web at t (alive or not): see VersionRow.
+  void ExportVersionsTo(const std::function<void(const VersionRow&)>& sink, double t) const;
   // The HTML served at `path`, or nullopt (404) when no page lives there.
   [[nodiscard]] std::optional<std::string> RenderPage(uint32_t host, std::string_view path) const;
 
@@ -363,8 +416,10 @@ class Universe {
   // out-links are its followable links to allowed pages, each once, in page
   // order. So every out-link of a listed page is itself listed.
   // `sink` is called once per page, in order (streams large webs).
+  // With the change model: the graph at time t (pages alive at t).
   void ExportTo(const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>&
-                    sink) const;
+                    sink,
+                double t = 0) const;
   // In a misbehaving web this is Walk() restricted to allowed URLs: a
   // redirect's out-link is its Location, error pages and files have none,
   // traps are cut as in Walk(). In "clean" it is exactly the walk above.
@@ -418,6 +473,10 @@ class Universe {
       const std::function<void(const std::string&, const std::vector<std::string>&)>& sink) const;
 
   [[nodiscard]] bool IsPrivate(uint32_t host, uint64_t page) const;
+  // The links of a page whatever lives (Links() before the change model's filter).
+  [[nodiscard]] std::vector<Link> AllLinks(uint32_t host, uint64_t page) const;
+  // Erases the (non-special) links whose target is not alive at t.
+  void DropDeadLinks(std::vector<Link>& links, double t) const;
   // One past the misbehaving preset's farm hosts.
   [[nodiscard]] uint32_t FarmEnd() const { return std::min<uint32_t>(first_spam_, HostCount()); }
   [[nodiscard]] uint32_t HostOfGlobal(uint64_t global) const;
@@ -432,6 +491,7 @@ class Universe {
                         size_t target_size, std::string& html) const;
 
   UniverseOptions options_;
+  ChangeModel change_;  // off unless options_.change_mean_interval_s > 0
   std::vector<Host> hosts_;
   std::vector<RobotsRules> robots_;               // the distinct robots.txt variants
   std::shared_ptr<const Vocabulary> vocabulary_;  // shared: Universe is cheap to copy

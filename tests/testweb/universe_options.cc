@@ -165,6 +165,11 @@ Status Validate(const UniverseOptions& o) {
   if ((o.misbehaviours & ~kAllMisbehaviours) != 0)
     return Status::InvalidArgument("unknown misbehaviour bits");
   if (Status s = ValidateSpam(o); !s.ok()) return s;
+  if (!(o.change_mean_interval_s >= 0) || o.change_mean_interval_s > 1e9)
+    return Status::InvalidArgument("change mean interval must be in [0, 1e9] seconds");
+  if (o.change_mean_interval_s > 0 && (o.misbehaviours != 0 || o.spam_clds != 0 || o.farm_cld_hosts != 0))
+    return Status::InvalidArgument(
+        "the change model needs a web without misbehaviours or link spam (presets clean, bench)");
   if (o.vocabulary_size == 0) return Status::InvalidArgument("vocabulary_size must be at least 1");
   return Status::Ok();
 }

@@ -94,6 +94,13 @@ struct UniverseOptions {
   uint32_t deep_share_permille = 0;  // share of `pages` the deep sites hold together
   uint32_t deep_link_permille = 0;   // share of cross-host links that go to a deep site
 
+  // The change model (change_model.h; universe.h "Change model"): pages
+  // change, appear and disappear over time, with a median interval between
+  // changes of this many seconds. 0 (the default, every preset): off, the
+  // web is static and byte-identical to what it was without the model.
+  // Only without misbehaviours and link spam (Validate).
+  double change_mean_interval_s = 0;
+
   [[nodiscard]] bool Has(Misbehaviour m) const { return (misbehaviours >> static_cast<uint32_t>(m)) & 1U; }
 };
 
