@@ -100,7 +100,7 @@ void AddStartBudgetFlags(CLI::App* start, StartOptions& o) {
                     "have no budget)");
   start->add_option("--cld-budget-per-in-cld", o.cld_budget_per_in_cld,
                     "host_budget, rule in-clds: more URLs per distinct other CLD linking in (default 100, "
-                    "counted up to 64 CLDs)");
+                    "counted up to 256 CLDs)");
   start->add_option("--cld-budget-per-win", o.cld_budget_per_win,
                     "host_budget, rule win: more URLs per unit of weighted incoming links (default 100)");
   start->add_flag("--no-trap-rules", o.no_trap_rules,

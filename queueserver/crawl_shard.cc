@@ -511,6 +511,8 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_activity_counter(c.activity + log_size_);
   stats->set_bytes_fetched(counters_.bytes_fetched);
   stats->set_fetch_errors(counters_.fetch_errors);
+  stats->set_over_budget_urls(c.over_budget);
+  stats->set_trap_refused_links(c.trap_refused);
   stats->set_index_documents(index_->documents());
   site_reports_.Fill(stats);
   for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {

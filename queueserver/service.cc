@@ -30,6 +30,11 @@ struct QueueServerMetrics {
       metrics::GaugeFamily("crawl_queueserver_frontier_urls", "URLs queued per tier (active crawl)");
   prometheus::Gauge& urls_seen =
       metrics::GaugeFamily("crawl_queueserver_urls_seen", "Distinct URLs seen (active crawl)").Add({});
+  prometheus::Family<prometheus::Gauge>& refused = metrics::GaugeFamily(
+      "crawl_queueserver_refused_urls",
+      "URLs the active crawl refused to queue, by reason: cld_budget (host_budget), trap_rules");
+  prometheus::Gauge& over_budget = refused.Add({{"reason", "cld_budget"}});
+  prometheus::Gauge& trap_refused = refused.Add({{"reason", "trap_rules"}});
   uint64_t expired_seen = 0;
   // Tier 0 is exported from the start (0: nothing queued yet), so the
   // dashboard's per-tier panel has its series before the first stats fill.
@@ -43,6 +48,8 @@ struct QueueServerMetrics {
   }
   void FromStats(const v1::QueueServerStats& st, uint64_t leases_expired) {
     urls_seen.Set(static_cast<double>(st.urls_seen()));
+    over_budget.Set(static_cast<double>(st.over_budget_urls()));
+    trap_refused.Set(static_cast<double>(st.trap_refused_links()));
     std::set<int32_t> now;
     for (const auto& t : st.tiers()) {
       frontier.Add({{"tier", std::to_string(t.tier())}}).Set(static_cast<double>(t.urls()));

@@ -567,6 +567,7 @@ FrontierCounters Frontier::Counters() const {
   c.urls_seen = seen_.size();
   c.leases_expired = leases_expired_;
   c.trap_refused = trap_refused_;
+  c.over_budget = order_->over_budget();
   c.hosts = origins_.size();
   c.robots_disallowed = robots_disallowed_;
   c.activity = activity_;

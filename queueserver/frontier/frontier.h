@@ -121,6 +121,7 @@ struct FrontierCounters {
   uint64_t activity = 0;         // grows on every state change
   uint64_t leases_expired = 0;   // schedules whose lease ran out (since start)
   uint64_t trap_refused = 0;     // links the trap rules refused (in memory)
+  uint64_t over_budget = 0;      // new URLs over their CLD's budget (in memory)
 };
 
 // Scalars of the frontier that are not implied by its collections.

@@ -169,6 +169,8 @@ class FrontierOrder {
   [[nodiscard]] virtual size_t size() const = 0;
   // URLs queued per tier (orders without tiers: all in tier 0).
   [[nodiscard]] virtual std::map<int32_t, size_t> QueuedByTier() const { return {{0, size()}}; }
+  // New URLs refused because their CLD was over its budget (host_budget).
+  [[nodiscard]] virtual uint64_t over_budget() const { return 0; }
   // Rebuilds what the journal recorded. REQUIRES: a new order.
   virtual void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                        const std::string& state) = 0;
@@ -222,8 +224,7 @@ class TieredOrder final : public FrontierOrder {
   void Taken(const SeqEntry& e) override;
   FetchedScore OnFetched(const FrontierEntry& e) override;
   [[nodiscard]] size_t size() const override { return size_; }
-  // New URLs host_budget refused because their CLD was over budget.
-  [[nodiscard]] uint64_t over_budget() const { return over_budget_; }
+  [[nodiscard]] uint64_t over_budget() const override { return over_budget_; }
   void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                const std::string& state) override;
 

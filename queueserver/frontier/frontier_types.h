@@ -109,7 +109,7 @@ struct CldStats {
   // sorted 32-bit hashes of their names, at most kMaxInClds of them (the
   // budget stops growing there; host_budget.h CldBudget).
   std::vector<uint32_t> in_clds;
-  static constexpr size_t kMaxInClds = 64;
+  static constexpr size_t kMaxInClds = 256;
   bool operator==(const CldStats&) const = default;
 };
 

@@ -351,6 +351,7 @@ TEST_CASE("rule in-clds: only distinct other CLDs raise a budget, links to seen 
   CHECK(order.Stats("a.test").in_clds.size() == 2);
   CHECK(order.Stats("a.test").seen == 8);
   CHECK(order.over_budget() == 2 + 2 + 1);
+  CHECK(f.Counters().over_budget == 2 + 2 + 1);  // what QueueServerStats.over_budget_urls reports
 }
 
 // ---------------------------------------------------------------------------
