@@ -95,6 +95,7 @@ struct TempDir {
   TempDir() {
     std::random_device rd;
     path = std::filesystem::temp_directory_path() / ("crawl_lifecycle_faults_test." + std::to_string(rd()));
+    std::filesystem::create_directories(path);
   }
   ~TempDir() {
     std::error_code ec;
