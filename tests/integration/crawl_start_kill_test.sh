@@ -47,9 +47,17 @@ killed_start() {
   restart_nameserver "$1"
   local pid
   pid=$(cat "$cluster/nameserver.pid")
-  if "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private > "$WORK/start.out" 2>&1; then
-    fail "crawlctl start succeeded although the name server was to exit at $1"
-  fi
+  # The restarted name server counts queue servers live from their next
+  # heartbeat: until then a start is refused, which is not the fault.
+  local deadline=$((SECONDS + $(scaled 30)))
+  while :; do
+    if "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private > "$WORK/start.out" 2>&1; then
+      fail "crawlctl start succeeded although the name server was to exit at $1"
+    fi
+    grep -q "no queue server is registered" "$WORK/start.out" || break
+    [ $SECONDS -lt $deadline ] || fail "queue servers not live again: $(cat "$WORK/start.out")"
+    sleep 0.3
+  done
   while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
   grep -q "CRAWL_FAULT_STARTCRAWL=$1" "$cluster/nameserver.log" || fail "the name server did not stop at $1"
   restart_nameserver
