@@ -3,6 +3,7 @@
 // family, and other crawls are untouched (issue 24 item 4, `crawlctl delete`).
 #include <catch2/catch.hpp>
 
+#include <grpcpp/grpcpp.h>
 #include <rocksdb/db.h>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "common/clock.h"
 #include "queueserver/crawl_shard.h"
+#include "queueserver/service.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_writer.h"
 
@@ -178,4 +180,54 @@ TEST_CASE("warc files: a crawl's files are removed, other crawls' stay", "[unit]
   auto missing = crawl::queueserver::RemoveWarcFiles((dir.path / "nope").string(), 4);
   REQUIRE(missing.ok());
   CHECK(*missing == 0);
+}
+
+TEST_CASE("queue server DeleteCrawl: shard, store keys, WARC files and site reports go; other crawls stay",
+          "[unit]") {
+  TempDir dir;
+  ManualClock clock;
+  auto store = QueueStore::Open((dir.path / "store").string(), {});
+  REQUIRE(store.ok());
+  const std::filesystem::path warc = dir.path / "warc", reports = dir.path / "reports";
+  std::filesystem::create_directories(warc);
+  std::filesystem::create_directories(reports);
+  crawl::queueserver::QueueServerServiceImpl service("qs0", &clock, store->get());
+  service.EnableWarc(warc.string(), 0);
+  service.EnableSiteReports(reports.string());
+  crawl::v1::CrawlInfo first = Crawl(41, "bfs"), second = Crawl(42, "bfs");
+  service.JoinCrawl(first);
+  service.JoinCrawl(second);  // ends 41: one crawl runs at a time
+  for (const char* name : {"crawl-41-00000.warc.gz", "crawl-42-00000.warc.gz", "crawl-41-sites.jsonl"})
+    std::ofstream(warc / name) << "x";
+  std::ofstream(reports / "crawl-41-sites.jsonl") << "{}\n";
+
+  grpc::ServerContext ctx;
+  crawl::v1::DeleteCrawlRequest req;
+  req.set_crawl_id(41);
+  crawl::v1::DeleteCrawlResponse resp;
+  REQUIRE(service.DeleteCrawl(&ctx, &req, &resp).ok());
+  CHECK(resp.existed());
+  CHECK(resp.warc_files_removed() == 1);
+  CHECK_FALSE(std::filesystem::exists(warc / "crawl-41-00000.warc.gz"));
+  CHECK(std::filesystem::exists(warc / "crawl-42-00000.warc.gz"));
+  CHECK(std::filesystem::exists(warc / "crawl-41-sites.jsonl"));  // not a WARC file; not in the reports directory
+  CHECK_FALSE(std::filesystem::exists(reports / "crawl-41-sites.jsonl"));
+  auto ids = (*store)->ListCrawls();
+  REQUIRE(ids.ok());
+  CHECK(*ids == std::vector<uint64_t>{42});
+  crawl::v1::StatsRequest stats_req;
+  stats_req.set_crawl_id(41);
+  crawl::v1::StatsResponse stats;
+  REQUIRE(service.Stats(&ctx, &stats_req, &stats).ok());
+  CHECK(stats.stats().crawl_id() == 0);  // no shard of 41 any more
+
+  // Again: fine, nothing left to delete.
+  crawl::v1::DeleteCrawlResponse again;
+  grpc::ServerContext ctx2;
+  REQUIRE(service.DeleteCrawl(&ctx2, &req, &again).ok());
+  CHECK_FALSE(again.existed());
+  req.set_crawl_id(0);
+  crawl::v1::DeleteCrawlResponse none;
+  grpc::ServerContext ctx3;
+  CHECK(service.DeleteCrawl(&ctx3, &req, &none).error_code() == grpc::StatusCode::INVALID_ARGUMENT);
 }
