@@ -211,6 +211,24 @@ Status RunResume(const NameServerClient& client, const CrawlIdOptions& options) 
   return Status::Ok();
 }
 
+Status RunDelete(const NameServerClient& client, const CrawlIdOptions& options) {
+  if (options.crawl_id == 0) return Status::InvalidArgument("name the crawl to delete (its id, from crawlctl list)");
+  grpc::ClientContext ctx;
+  client.Prepare(ctx, std::chrono::seconds(120));
+  crawl::v1::DeleteCrawlRequest req;
+  req.set_crawl_id(options.crawl_id);
+  crawl::v1::DeleteCrawlResponse resp;
+  if (auto s = client.Check(client.stub->DeleteCrawl(&ctx, req, &resp)); !s.ok()) return s;
+  std::cout << "crawl " << options.crawl_id
+            << (resp.existed() ? " deleted" : " is not in the registry (a delete still pending was retried)") << "\n";
+  if (resp.pending_queue_servers_size() > 0) {
+    std::cout << "not reached yet (deleted when they are back):";
+    for (const auto& id : resp.pending_queue_servers()) std::cout << " " << id;
+    std::cout << "\n";
+  }
+  return Status::Ok();
+}
+
 Status RunSetParam(const NameServerClient& client, const SetParamOptions& options) {
   crawl::v1::SetCrawlParamsRequest req;
   req.set_crawl_id(options.crawl_id);

@@ -82,6 +82,9 @@ struct CrawlIdOptions {
 
 [[nodiscard]] Status RunResume(const NameServerClient& client, const CrawlIdOptions& options);
 
+// `delete CRAWL`: the crawl leaves the name server and its queue servers.
+[[nodiscard]] Status RunDelete(const NameServerClient& client, const CrawlIdOptions& options);
+
 [[nodiscard]] Status RunSetParam(const NameServerClient& client, const SetParamOptions& options);
 
 [[nodiscard]] Status RunList(const NameServerClient& client, const ListOptions& options);

@@ -35,12 +35,14 @@ struct CommandLine {
   UrlOptions url;
   CldOptions cld;
   PageOptions page;
+  CrawlIdOptions del;
 };
 
 // The subcommands; after parsing, the one given converts to true.
 struct Subcommands {
   CLI::App *start, *status, *sites, *stop, *resume, *set_param, *list, *servers, *search, *cache, *log;
   CLI::App *robots, *url, *cld, *page;
+  CLI::App* del = nullptr;
 };
 
 void AddConnectionFlags(CLI::App& app, ConnectionFlags& c) {
@@ -226,6 +228,10 @@ void AddCrawlCommands(CLI::App& app, CommandLine& c, Subcommands& cmd) {
 
   cmd.servers = app.add_subcommand("servers", "List registered queue servers");
   cmd.servers->add_flag("--json", c.servers.json, "JSON output");
+
+  cmd.del = app.add_subcommand("delete", "Delete a crawl that is not running: its data and WARC files on every "
+                                         "queue server (cannot be undone)");
+  cmd.del->add_option("crawl", c.del.crawl_id, "Crawl id (see crawlctl list)")->required();
 }
 
 // search, cache and log.
@@ -335,6 +341,7 @@ int RunNameServerCommand(const Subcommands& cmd, const CommandLine& c) {
   else if (*cmd.search) s = RunSearch(*client, c.search);
   else if (*cmd.cache) s = RunCache(*client, c.cache);
   else if (*cmd.log) s = RunLog(*client, c.log);
+  else if (*cmd.del) s = RunDelete(*client, c.del);
   if (s.ok()) s = FlushOutput();
   return ExitCode(s);
 }

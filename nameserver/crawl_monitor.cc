@@ -57,9 +57,20 @@ void CrawlMonitor::Loop() {
   for (;;) {
     PollActiveCrawl();
     UpdateGauges();
+    // Pending deletes (crawlctl delete, rolled-back starts): a few seconds
+    // apart, so a queue server refusing them does not slow the polls.
+    if (const int64_t now = clock_->NowUnixMs(); now - last_delete_retry_ms_ >= kDeleteRetryMs) {
+      last_delete_retry_ms_ = now;
+      RetryPendingDeletes();
+    }
     std::unique_lock lock(thread_mu_);
     if (thread_cv_.wait_for(lock, poll_interval_, [this] { return stop_; })) return;
   }
+}
+
+void CrawlMonitor::RetryPendingDeletes() {
+  for (const v1::CrawlInfo& pending : registry_->PendingDeletesToLive())
+    registry_->DeleteDone(pending.crawl_id(), fleet_->Delete(pending));
 }
 
 void CrawlMonitor::PollActiveCrawl() {

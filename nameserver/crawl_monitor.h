@@ -64,6 +64,11 @@ class CrawlMonitor {
   // their final numbers. Makes RPCs. Nothing happens when it is not running.
   void EndCrawl(uint64_t id, v1::CrawlState state, const std::string& reason);
 
+  // Tells the live queue servers of every pending delete to drop the crawl
+  // (CrawlRegistry::PendingDeletesToLive); the polling thread calls it
+  // every kDeleteRetryMs. Makes RPCs.
+  void RetryPendingDeletes();
+
   // Progress samples (oldest first) of crawl `*crawl_id`.
   [[nodiscard]] std::vector<ProgressSample> History(uint64_t* crawl_id) const;
 
@@ -91,6 +96,9 @@ class CrawlMonitor {
   // Progress samples of the active crawl, one per kSampleMs at most.
   std::deque<ProgressSample> history_;  // GUARDED_BY(mu_)
   uint64_t history_crawl_ = 0;          // GUARDED_BY(mu_)
+
+  static constexpr int64_t kDeleteRetryMs = 2000;
+  int64_t last_delete_retry_ms_ = 0;  // polling thread only
 
   std::mutex thread_mu_;
   std::condition_variable thread_cv_;

@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace crawl::nameserver {
 namespace {
 
@@ -18,6 +20,14 @@ void AddTotals(const v1::QueueServerStats& s, v1::QueueServerStats* t) {
   t->set_activity_counter(t->activity_counter() + s.activity_counter());
   t->set_bytes_fetched(t->bytes_fetched() + s.bytes_fetched());
   t->set_fetch_errors(t->fetch_errors() + s.fetch_errors());
+}
+
+// The pending delete of `crawl`: its id and queue servers.
+v1::CrawlInfo PendingOf(const v1::CrawlInfo& crawl) {
+  v1::CrawlInfo pending;
+  pending.set_crawl_id(crawl.crawl_id());
+  *pending.mutable_queue_servers() = crawl.queue_servers();
+  return pending;
 }
 
 Status NoSuchCrawl(uint64_t requested) {
@@ -40,6 +50,16 @@ Status CrawlRegistry::Load() {
   crawls_ = std::move(image->crawls);
   active_crawl_ = image->active_crawl;
   crawl_stats_ = std::move(image->stats);
+  pending_deletes_ = std::move(image->pending_deletes);
+  // A start cut short (the name server was killed before it answered):
+  // roll it back, so the queue servers that took seeds drop the crawl.
+  for (auto& [id, crawl] : image->starting) {
+    v1::CrawlInfo pending = PendingOf(crawl);
+    if (auto s = store_->DeleteCrawl(id, pending); !s.ok()) return s;
+    spdlog::warn("crawl {} was being started when the name server stopped: rolled back, {} queue servers to drop it",
+                 id, pending.queue_servers_size());
+    pending_deletes_[id] = std::move(pending);
+  }
   for (auto& [id, info] : image->members) {
     Member& m = members_[id];
     m.info = std::move(info);
@@ -141,6 +161,7 @@ Result<v1::CrawlInfo> CrawlRegistry::NewCrawl(const v1::CrawlParams& params, uin
   if (crawl.queue_servers_size() == 0) return Status::Unavailable("no queue server is registered");
   uint64_t id = static_cast<uint64_t>(now / 1000);
   if (!crawls_.empty() && crawls_.rbegin()->first >= id) id = crawls_.rbegin()->first + 1;
+  if (!pending_deletes_.empty() && pending_deletes_.rbegin()->first >= id) id = pending_deletes_.rbegin()->first + 1;
   crawl.set_crawl_id(id);
   crawl.set_state(v1::CRAWL_STATE_RUNNING);
   *crawl.mutable_params() = params;
@@ -214,6 +235,80 @@ std::optional<std::vector<v1::QueueServerInfo>> CrawlRegistry::End(uint64_t id, 
   if (active_crawl_ == id) active_crawl_ = 0;
   NoteStoreError(store_->PutCrawlAndActive(it->second, active_crawl_));
   return std::vector<v1::QueueServerInfo>(it->second.queue_servers().begin(), it->second.queue_servers().end());
+}
+
+Status CrawlRegistry::RecordStarting(const v1::CrawlInfo& crawl) {
+  std::lock_guard lock(mu_);
+  return store_->PutStarting(crawl);
+}
+
+Status CrawlRegistry::RollBackStart(const v1::CrawlInfo& crawl) {
+  std::lock_guard lock(mu_);
+  v1::CrawlInfo pending = PendingOf(crawl);
+  // In memory even when the write fails: this process still retries it (a
+  // restart would find the start record and roll it back again).
+  pending_deletes_[crawl.crawl_id()] = pending;
+  return store_->DeleteCrawl(crawl.crawl_id(), pending);
+}
+
+Result<v1::CrawlInfo> CrawlRegistry::Delete(uint64_t id, bool* existed) {
+  std::lock_guard lock(mu_);
+  *existed = false;
+  auto it = crawls_.find(id);
+  if (it == crawls_.end()) {
+    auto pending = pending_deletes_.find(id);
+    if (pending != pending_deletes_.end()) return pending->second;
+    v1::CrawlInfo none;
+    none.set_crawl_id(id);
+    return none;
+  }
+  if (active_crawl_ == id || it->second.state() == v1::CRAWL_STATE_RUNNING)
+    return Status::FailedPrecondition("crawl " + std::to_string(id) + " is running; stop it first (crawlctl stop)");
+  v1::CrawlInfo pending = PendingOf(it->second);
+  if (auto s = store_->DeleteCrawl(id, pending); !s.ok()) return s;
+  crawls_.erase(it);
+  crawl_stats_.erase(id);
+  pending_deletes_[id] = pending;
+  *existed = true;
+  return pending;
+}
+
+void CrawlRegistry::DeleteDone(uint64_t id, const std::vector<std::string>& reached) {
+  std::lock_guard lock(mu_);
+  auto it = pending_deletes_.find(id);
+  if (it == pending_deletes_.end() || reached.empty()) return;
+  auto* servers = it->second.mutable_queue_servers();
+  for (int i = servers->size() - 1; i >= 0; --i) {
+    if (std::find(reached.begin(), reached.end(), servers->Get(i).id()) != reached.end()) servers->DeleteSubrange(i, 1);
+  }
+  NoteStoreError(store_->PutPendingDelete(it->second));
+  if (servers->empty()) {
+    spdlog::info("crawl {} deleted from every queue server", id);
+    pending_deletes_.erase(it);
+  }
+}
+
+std::vector<v1::CrawlInfo> CrawlRegistry::PendingDeletesToLive() const {
+  std::lock_guard lock(mu_);
+  const int64_t now = clock_->NowUnixMs();
+  std::vector<v1::CrawlInfo> out;
+  for (const auto& [id, pending] : pending_deletes_) {
+    v1::CrawlInfo live;
+    live.set_crawl_id(id);
+    for (const auto& qs : pending.queue_servers()) {
+      auto m = members_.find(qs.id());
+      if (m == members_.end() || m->second.last_seen_ms == 0 || now - m->second.last_seen_ms > member_timeout_.count())
+        continue;
+      *live.add_queue_servers() = m->second.info;
+    }
+    if (live.queue_servers_size() > 0) out.push_back(std::move(live));
+  }
+  return out;
+}
+
+std::map<uint64_t, v1::CrawlInfo> CrawlRegistry::PendingDeletes() const {
+  std::lock_guard lock(mu_);
+  return pending_deletes_;
 }
 
 bool CrawlRegistry::PutStats(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round,

@@ -79,6 +79,30 @@ class CrawlRegistry {
   // queue servers, or nothing when it was not running.
   std::optional<std::vector<v1::QueueServerInfo>> End(uint64_t id, v1::CrawlState state, const std::string& reason);
 
+  // ---- Starting and deleting (issue 24 items 4 and 5) ----
+  // Durably records `crawl` as being started, before any queue server hears
+  // of it; ActivateStarted clears the record. A record left by a name server
+  // killed mid-start is rolled back by Load: the crawl becomes a pending
+  // delete on its queue servers, so none of them keeps a crawl the name
+  // server forgot.
+  [[nodiscard]] Status RecordStarting(const v1::CrawlInfo& crawl);
+  // A start that failed (a queue server refused): its queue servers are to
+  // drop it; the start record goes.
+  [[nodiscard]] Status RollBackStart(const v1::CrawlInfo& crawl);
+  // Removes crawl `id` from the registry and returns the pending delete (the
+  // id and the queue servers to tell); `*existed` says whether it was known.
+  // A crawl deleted before whose delete is still pending gives that record
+  // again; an unknown crawl gives one naming no queue server.
+  // FailedPrecondition while the crawl runs.
+  [[nodiscard]] Result<v1::CrawlInfo> Delete(uint64_t id, bool* existed);
+  // Queue servers `reached` dropped crawl `id`: they leave its pending delete.
+  void DeleteDone(uint64_t id, const std::vector<std::string>& reached);
+  // Pending deletes, each naming only its queue servers that are live now
+  // (at their current addresses); those with none live are left out.
+  [[nodiscard]] std::vector<v1::CrawlInfo> PendingDeletesToLive() const;
+  // Every pending delete (tests, status).
+  [[nodiscard]] std::map<uint64_t, v1::CrawlInfo> PendingDeletes() const;
+
   // ---- Numbers ----
   // Keeps `round` as crawl `crawl_id`'s latest numbers; when
   // `only_while_active`, only if it is still the active crawl (returns
@@ -105,6 +129,10 @@ class CrawlRegistry {
   // Latest Stats per queue server, per crawl: polled while the crawl runs,
   // and once more when it ends (so a finished crawl reports exact totals).
   std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_;  // GUARDED_BY(mu_)
+  // Deleted (or rolled-back) crawls and the queue servers still holding
+  // them. New crawl ids stay above these: a queue server that still holds
+  // an old crawl must never take it for a new one.
+  std::map<uint64_t, v1::CrawlInfo> pending_deletes_;  // GUARDED_BY(mu_)
 };
 
 // Logs a failed registry write: the change holds in memory, and the next

@@ -32,7 +32,8 @@ std::unique_ptr<v1::QueueServer::Stub> QueueServerFleet::StubFor(const std::stri
   return v1::QueueServer::NewStub(SharedChannel(address, {security::Role::kQueueServer}));
 }
 
-grpc::Status QueueServerFleet::StartCrawl(const v1::CrawlInfo& crawl, const std::vector<std::string>& seeds) const {
+grpc::Status QueueServerFleet::StartCrawl(const v1::CrawlInfo& crawl, const std::vector<std::string>& seeds,
+                                          const std::function<bool(size_t)>& after_each) const {
   // Partition the seeds by owning queue server (rendezvous hash of the host).
   std::vector<std::string> ids;
   for (const auto& qs : crawl.queue_servers()) ids.push_back(qs.id());
@@ -60,8 +61,29 @@ grpc::Status QueueServerFleet::StartCrawl(const v1::CrawlInfo& crawl, const std:
                                                                                : grpc::StatusCode::UNAVAILABLE;
       return {code, "queue server " + ids[i] + " did not take its seeds: " + s.error_message()};
     }
+    if (after_each && after_each(i)) return {grpc::StatusCode::ABORTED, "fault injected after queue server " + ids[i]};
   }
   return grpc::Status::OK;
+}
+
+std::vector<std::string> QueueServerFleet::Delete(const v1::CrawlInfo& pending) const {
+  std::vector<std::string> reached;
+  for (const auto& qs : pending.queue_servers()) {
+    auto stub = StubFor(qs.address());
+    grpc::ClientContext ctx;
+    SetTimeout(ctx, kRpcTimeout);
+    v1::DeleteCrawlRequest req;
+    req.set_crawl_id(pending.crawl_id());
+    v1::DeleteCrawlResponse resp;
+    grpc::Status s = stub->DeleteCrawl(&ctx, req, &resp);
+    if (!s.ok()) {
+      spdlog::warn("could not tell queue server {} to delete crawl {}: {} (kept pending)", qs.id(),
+                   pending.crawl_id(), s.error_message());
+      continue;
+    }
+    reached.push_back(qs.id());
+  }
+  return reached;
 }
 
 std::vector<std::string> QueueServerFleet::Update(const v1::CrawlInfo& crawl) const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,7 +26,16 @@ class QueueServerFleet {
   // and hands each server of `crawl` its share along with the crawl. When
   // one refuses, those that took theirs are told the crawl stopped (no
   // fetcher works on a half-started crawl) and the error names it.
-  [[nodiscard]] grpc::Status StartCrawl(const v1::CrawlInfo& crawl, const std::vector<std::string>& seeds) const;
+  // `after_each` (tests: fault injection), when set, is called after server i
+  // took its seeds; true makes StartCrawl return ABORTED at once, as a
+  // process killed there would (nothing rolled back).
+  [[nodiscard]] grpc::Status StartCrawl(const v1::CrawlInfo& crawl, const std::vector<std::string>& seeds,
+                                        const std::function<bool(size_t)>& after_each = {}) const;
+
+  // Tells each queue server of `pending` to drop crawl `pending.crawl_id()`
+  // (DeleteCrawl: its data and WARC files). Returns the ids of those that
+  // did (or did not have it); failures are logged.
+  [[nodiscard]] std::vector<std::string> Delete(const v1::CrawlInfo& pending) const;
 
   // Sends `crawl` (no seeds) to each of its queue servers, so they take up
   // its state and parameters. Returns the ids of those that could not be told.

@@ -88,6 +88,13 @@ Result<RegistryImage> RegistryStore::Load() const {
         image.stats[ReadU64(key.substr(1, 8))][std::string(key.substr(9))] = std::move(stats);
         break;
       }
+      case 'p':
+      case 'd': {
+        v1::CrawlInfo crawl;
+        if (key.size() != 9 || !crawl.ParseFromArray(value.data(), static_cast<int>(value.size()))) return corrupt();
+        (key[0] == 'p' ? image.starting : image.pending_deletes)[ReadU64(key.substr(1))] = std::move(crawl);
+        break;
+      }
       default:
         return corrupt();
     }
@@ -116,6 +123,7 @@ Status RegistryStore::PutActive(uint64_t crawl_id) {
 Status RegistryStore::PutCrawlAndActive(const v1::CrawlInfo& crawl, uint64_t active_crawl_id) {
   rocksdb::WriteBatch batch;
   batch.Put(U64Key('c', crawl.crawl_id()), crawl.SerializeAsString());
+  batch.Delete(U64Key('p', crawl.crawl_id()));
   if (active_crawl_id == 0) {
     batch.Delete("a");
   } else {
@@ -128,6 +136,37 @@ Status RegistryStore::PutMember(const v1::QueueServerInfo& info) {
   rocksdb::WriteBatch batch;
   batch.Put("m" + info.id(), info.SerializeAsString());
   return impl_->Write(batch, "save queue server");
+}
+
+Status RegistryStore::PutStarting(const v1::CrawlInfo& crawl) {
+  rocksdb::WriteBatch batch;
+  batch.Put(U64Key('p', crawl.crawl_id()), crawl.SerializeAsString());
+  return impl_->Write(batch, "save starting crawl");
+}
+
+Status RegistryStore::DeleteCrawl(uint64_t id, const v1::CrawlInfo& pending) {
+  rocksdb::WriteBatch batch;
+  batch.Delete(U64Key('c', id));
+  batch.Delete(U64Key('p', id));
+  // Its numbers: every 's' id(8) key. (The highest id has no successor;
+  // crawl ids are start seconds, far from it.)
+  if (id != UINT64_MAX) batch.DeleteRange(U64Key('s', id), U64Key('s', id + 1));
+  if (pending.queue_servers_size() > 0) {
+    batch.Put(U64Key('d', id), pending.SerializeAsString());
+  } else {
+    batch.Delete(U64Key('d', id));
+  }
+  return impl_->Write(batch, "delete crawl");
+}
+
+Status RegistryStore::PutPendingDelete(const v1::CrawlInfo& pending) {
+  rocksdb::WriteBatch batch;
+  if (pending.queue_servers_size() > 0) {
+    batch.Put(U64Key('d', pending.crawl_id()), pending.SerializeAsString());
+  } else {
+    batch.Delete(U64Key('d', pending.crawl_id()));
+  }
+  return impl_->Write(batch, "save pending delete");
 }
 
 Status RegistryStore::PutStats(uint64_t crawl_id, const v1::QueueServerStats& stats) {

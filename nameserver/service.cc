@@ -157,6 +157,7 @@ Status NormalizeParams(v1::CrawlParams* p) {
 
 NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock, RegistryStore* store)
     : clock_(clock),
+      start_fault_(std::move(options.start_fault)),
       registry_(clock, store, options.member_timeout),
       fetchers_(clock),
       monitor_(options.poll_interval, options.member_timeout, clock, &registry_, &fleet_, &fetchers_) {
@@ -217,17 +218,57 @@ grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext* ctx, const v
   if (seeds.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no valid seed URL"};
   auto crawl = registry_.NewCrawl(params, seeds.size());
   if (!crawl.ok()) return ToGrpc(crawl.status());
-  if (auto s = fleet_.StartCrawl(*crawl, seeds); !s.ok()) return s;
+  // Issue 24 item 5, in three durable steps: recorded as starting, seeds
+  // with every queue server, recorded as running. A restart between the
+  // first and the last rolls the start back (crawl_registry.h).
+  if (auto s = registry_.RecordStarting(*crawl); !s.ok()) return ToGrpc(s);
+  const auto killed = [](const std::string& step) {
+    return grpc::Status(grpc::StatusCode::ABORTED, "fault injected: " + step);
+  };
+  if (start_fault_ && start_fault_("after_persist")) return killed("after_persist");
+  const auto after_each = [this](size_t i) {
+    return i == 0 && start_fault_ && start_fault_("after_first_queue_server");
+  };
+  if (auto s = fleet_.StartCrawl(*crawl, seeds, after_each); !s.ok()) {
+    if (s.error_code() == grpc::StatusCode::ABORTED) return s;  // injected: the process "died" there
+    RollBackStart(*crawl);
+    return s;
+  }
+  if (start_fault_ && start_fault_("after_fanout")) return killed("after_fanout");
   monitor_.Watch(crawl->crawl_id(), params.max_pages());
   // Seeds are with the queue servers; if this write fails the crawl still
-  // runs now, and the operator is told it will not survive a restart.
+  // runs now, and the operator is told a restart rolls it back.
   if (auto s = registry_.ActivateStarted(*crawl); !s.ok()) {
     NoteStoreError(s);
-    resp->add_warnings("crawl not saved, a name server restart forgets it: " + s.message());
+    resp->add_warnings("crawl not saved as running, a name server restart rolls it back: " + s.message());
   }
+  if (start_fault_ && start_fault_("after_activate")) return killed("after_activate");
   spdlog::info("crawl {} started: {} seeds over {} queue servers, order {}", crawl->crawl_id(), seeds.size(),
                crawl->queue_servers_size(), params.order());
   *resp->mutable_crawl() = *crawl;
+  return grpc::Status::OK;
+}
+
+void NameServerServiceImpl::RollBackStart(const v1::CrawlInfo& crawl) {
+  NoteStoreError(registry_.RollBackStart(crawl));
+  registry_.DeleteDone(crawl.crawl_id(), fleet_.Delete(crawl));
+}
+
+grpc::Status NameServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const v1::DeleteCrawlRequest* req,
+                                                v1::DeleteCrawlResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/DeleteCrawl"); !denied.ok()) return denied;
+  if (req->crawl_id() == 0) return {grpc::StatusCode::INVALID_ARGUMENT, "name the crawl to delete (its id)"};
+  std::lock_guard start_lock(start_mu_);
+  bool existed = false;
+  auto pending = registry_.Delete(req->crawl_id(), &existed);
+  if (!pending.ok()) return ToGrpc(pending.status());
+  const std::vector<std::string> reached = fleet_.Delete(*pending);
+  registry_.DeleteDone(req->crawl_id(), reached);
+  resp->set_existed(existed);
+  for (const auto& qs : pending->queue_servers())
+    if (std::find(reached.begin(), reached.end(), qs.id()) == reached.end()) resp->add_pending_queue_servers(qs.id());
+  spdlog::info("crawl {} deleted{}; {} queue servers dropped it, {} pending", req->crawl_id(),
+               existed ? "" : " (was not in the registry)", reached.size(), resp->pending_queue_servers_size());
   return grpc::Status::OK;
 }
 

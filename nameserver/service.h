@@ -22,6 +22,7 @@
 #include "nameserver/fetcher_tracker.h"
 #include "nameserver/queue_server_fleet.h"
 #include "nameserver/registry_store.h"
+#include "nameserver/start_fault.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace crawl::nameserver {
@@ -40,6 +41,8 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
     std::chrono::milliseconds member_timeout{10'000};
     // How often the monitor polls the active crawl's queue servers.
     std::chrono::milliseconds poll_interval{250};
+    // Fault injection into StartCrawl (nameserver/start_fault.h): tests only.
+    StartFaultHook start_fault = ExitAtStartFault;
   };
   // Starts from what `store` kept (crawls, active crawl, members, numbers)
   // and writes every change through to it. `store` must outlive the service.
@@ -77,6 +80,13 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
   // Asks the crawl's queue servers for a cached page (search_fanout.cc).
   grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*, v1::CachedPageResponse*) override;
+  // Deletes a crawl that is not running: from the registry, then from each
+  // of its queue servers (data and WARC files); those not reached keep a
+  // pending delete that the monitor retries once they are live again.
+  grpc::Status DeleteCrawl(grpc::ServerContext*, const v1::DeleteCrawlRequest*, v1::DeleteCrawlResponse*) override;
+  // Tells live queue servers of pending deletes to drop their crawls (the
+  // monitor calls it every few seconds; tests call it directly).
+  void RetryPendingDeletes() { monitor_.RetryPendingDeletes(); }
 
   // What the status page shows (nameserver/status_page.h): a consistent copy.
   struct Snapshot {
@@ -102,10 +112,13 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
  private:
   const security::Authorizer* auth_ = &security::Authorizer::AllowAll();
   const Clock* clock_;
+  StartFaultHook start_fault_;
   CrawlRegistry registry_;
   QueueServerFleet fleet_;
   FetcherTracker fetchers_;
-  std::mutex start_mu_;  // serialises StartCrawl/StopCrawl/ResumeCrawl/SetCrawlParams end to end
+  // A start that failed at a queue server: its queue servers drop it.
+  void RollBackStart(const v1::CrawlInfo& crawl);
+  std::mutex start_mu_;  // serialises StartCrawl/StopCrawl/ResumeCrawl/SetCrawlParams/DeleteCrawl end to end
   CrawlMonitor monitor_;  // last: its thread stops before the rest goes
 };
 

@@ -141,7 +141,7 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
   if (Status s = shard->index_->Load(); !s.ok()) return s;
   // A partition closed before a kill may not be merged yet.
   (void)shard->index_->MergeClosed();
-  shard->applied_batches_ = std::move(image->applied_batches);
+  shard->applied_batches_.Restore(std::move(image->applied_batches));
   return shard;
 }
 
@@ -362,11 +362,11 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
   }
   const std::string key = "s/" + req.fetcher_id() + "/" + std::to_string(req.schedule_id()) + "/" +
                           std::to_string(req.sequence());
-  if (!applied_batches_.insert(key).second) {
+  if (applied_batches_.Contains(key)) {
     resp->set_duplicate(true);
     return Status::Ok();
   }
-  if (writer_) writer_->AddAppliedBatch(key);
+  NoteApplied(key);
   const int64_t now = clock_->NowUnixMs();
   std::unordered_map<std::string, double> boosts;
   for (const v1::FetchRecord& r : req.records()) {
@@ -427,11 +427,11 @@ Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* r
   if (Status s = CheckId(req.batch_id(), "batch id"); !s.ok()) return s;
   if (req.links_size() > kMaxLinksPerRequest) return Status::InvalidArgument("too many links in one request");
   const std::string key = "a/" + req.fetcher_id() + "/" + req.batch_id();
-  if (!applied_batches_.insert(key).second) {
+  if (applied_batches_.Contains(key)) {
     resp->set_duplicate(true);
     return Status::Ok();
   }
-  if (writer_) writer_->AddAppliedBatch(key);
+  NoteApplied(key);
   const uint64_t before = frontier_.Counters().urls_seen;
   const int64_t now = clock_->NowUnixMs();
   AddLinks(req.links(), now);
@@ -439,6 +439,14 @@ Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* r
   resp->set_accepted(frontier_.Counters().urls_seen - before);
   IndexBatch({}, req.links(), {});
   return Commit();
+}
+
+void CrawlShard::NoteApplied(const std::string& key) {
+  std::vector<std::string> dropped;
+  const AppliedBatch added = applied_batches_.Add(key, clock_->NowUnixMs(), &dropped);
+  if (!writer_) return;
+  writer_->AddAppliedBatch(added);
+  for (const std::string& k : dropped) writer_->DropAppliedBatch(k);
 }
 
 Status CrawlShard::End(v1::CrawlState state) {

@@ -26,6 +26,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/applied_batches.h"
 #include "queueserver/frontier/crawl_scope.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"
@@ -111,6 +112,8 @@ class CrawlShard {
   // ones it holds come back); see queueserver/site_report_log.h.
   [[nodiscard]] Status OpenSiteReports(std::string path) { return site_reports_.Open(std::move(path)); }
   [[nodiscard]] const SiteReportLog& site_reports() const { return site_reports_; }
+  // Applied batch keys remembered for deduplication (bounded).
+  [[nodiscard]] size_t applied_batches() const { return applied_batches_.size(); }
   // Links and seeds skipped because they were not valid URLs.
   [[nodiscard]] uint64_t invalid_urls() const { return invalid_urls_; }
 
@@ -144,7 +147,9 @@ class CrawlShard {
   void NoteForStatus(const v1::FetchRecord& r);
   std::unordered_map<std::string, uint64_t> host_pages_;
   std::deque<v1::FetchRecord> recent_errors_;
-  std::set<std::string> applied_batches_;
+  // Records `key` as applied (and what it forgets) into writer_'s batch.
+  void NoteApplied(const std::string& key);
+  AppliedBatches applied_batches_;
   ShardCounters counters_;
   uint64_t invalid_urls_ = 0;
   // The crawl's search index; journals into writer_ (same batch per request).

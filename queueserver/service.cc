@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <set>
 
 #include "common/grpc_util.h"
@@ -296,6 +298,50 @@ grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const
   if (Status s = shard->ReadLog(req->offset(), req->limit(), chunk); !s.ok())
     return grpc::Status(grpc::StatusCode::INTERNAL, "crawl log: " + s.message());
   return grpc::Status::OK;
+}
+
+grpc::Status QueueServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const v1::DeleteCrawlRequest* req,
+                                                 v1::DeleteCrawlResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/DeleteCrawl"); !denied.ok()) return denied;
+  if (req->crawl_id() == 0) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
+  {
+    std::lock_guard lock(mu_);
+    if (Status s = DropCrawlLocked(req->crawl_id(), resp); !s.ok()) {
+      spdlog::error("crawl {}: delete: {}", req->crawl_id(), s.ToString());
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "deleting crawl " + std::to_string(req->crawl_id()) +
+                                                             ": " + s.message());
+    }
+  }
+  // The keys are gone already; giving their disk space back may take a
+  // while, and the running crawl's requests need not wait for it.
+  if (store_) store_->CompactCrawl(req->crawl_id());
+  spdlog::info("crawl {} deleted ({} WARC files removed)", req->crawl_id(), resp->warc_files_removed());
+  return grpc::Status::OK;
+}
+
+Status QueueServerServiceImpl::DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp) {
+  bool existed = shards_.erase(crawl_id) > 0;
+  warc_.erase(crawl_id);
+  if (store_) {
+    auto stored = store_->ListCrawls();
+    if (!stored.ok()) return stored.status();
+    existed = existed || std::find(stored->begin(), stored->end(), crawl_id) != stored->end();
+    if (Status s = store_->DeleteCrawl(crawl_id); !s.ok()) return s;
+  }
+  if (!warc_dir_.empty()) {
+    auto removed = RemoveWarcFiles(warc_dir_, crawl_id);
+    if (!removed.ok()) return removed.status();
+    resp->set_warc_files_removed(*removed);
+    existed = existed || *removed > 0;
+  }
+  if (!report_dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(report_dir_ + "/crawl-" + std::to_string(crawl_id) + "-sites.jsonl", ec);
+    if (ec) return Status::IoError("cannot remove the site reports of crawl " + std::to_string(crawl_id) + ": " +
+                                   ec.message());
+  }
+  resp->set_existed(existed);
+  return Status::Ok();
 }
 
 void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {

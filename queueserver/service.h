@@ -53,6 +53,12 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*,
                              v1::CachedPageResponse*) override;
 
+  // Drops a crawl: its shard, its keys in the store (then compacted, outside
+  // the lock), its WARC files and site reports. The name server decides
+  // whether a crawl may go (it refuses running ones; a start it rolls back
+  // may be running here). Idempotent.
+  grpc::Status DeleteCrawl(grpc::ServerContext*, const v1::DeleteCrawlRequest*, v1::DeleteCrawlResponse*) override;
+
   // Crawls with keep_page_cache write WARC files under `dir`, rolled at
   // `max_file_bytes` (queueserver/store/warc_writer.h). Call before serving.
   void EnableWarc(std::string dir, uint64_t max_file_bytes);
@@ -83,6 +89,8 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // REQUIRES: mu_ held.
   grpc::Status Finish(uint64_t crawl_id, const Status& s);
   void JoinCrawlLocked(const v1::CrawlInfo& crawl);  // REQUIRES: mu_ held.
+  // DeleteCrawl's work under the lock. REQUIRES: mu_ held.
+  Status DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp);
 
   QueueStore* const store_;
 

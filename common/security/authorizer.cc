@@ -39,6 +39,9 @@ constexpr std::array kPolicies = {
     RpcPolicy{"crawl.v1.QueueServer/GetSchedule", {Role::kFetcher}},
     RpcPolicy{"crawl.v1.QueueServer/SubmitResults", {Role::kFetcher}},
     RpcPolicy{"crawl.v1.QueueServer/AddUrls", {Role::kFetcher}},
+    // Deleting a crawl: people who administer, then the name server's fan-out.
+    RpcPolicy{"crawl.v1.NameServer/DeleteCrawl", kAdminOnly},
+    RpcPolicy{"crawl.v1.QueueServer/DeleteCrawl", {Role::kNameServer}},
 };
 
 constexpr size_t kMaxCachedIdentities = 4096;

@@ -10,6 +10,7 @@
 #include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice_transform.h>
+#include <rocksdb/write_batch.h>
 
 #include <filesystem>
 #include <memory>
@@ -110,6 +111,31 @@ Result<std::vector<uint64_t>> QueueStore::ListCrawls() const {
   });
   if (!s.ok()) return s;
   return ids;
+}
+
+Status QueueStore::DeleteCrawl(uint64_t crawl_id) {
+  if (crawl_id == 0 || crawl_id == UINT64_MAX)
+    return Status::InvalidArgument("cannot delete crawl " + std::to_string(crawl_id));
+  if (impl_->fail_writes) return Status::IoError("writes failing (test)");
+  const std::string begin = Prefix(crawl_id);
+  const std::string end = Prefix(crawl_id + 1);
+  rocksdb::WriteBatch batch;
+  for (int cf = 0; cf < kCfCount; ++cf) {
+    if (auto s = batch.DeleteRange(impl_->cf[cf], begin, end); !s.ok())
+      return FromRocks(s, "deleting crawl " + std::to_string(crawl_id));
+  }
+  if (auto s = impl_->db->Write(impl_->write_options, &batch); !s.ok())
+    return FromRocks(s, "deleting crawl " + std::to_string(crawl_id));
+  return Status::Ok();
+}
+
+void QueueStore::CompactCrawl(uint64_t crawl_id) {
+  if (crawl_id == UINT64_MAX) return;
+  const std::string begin = Prefix(crawl_id);
+  const std::string end = Prefix(crawl_id + 1);
+  const rocksdb::Slice from(begin), to(end);
+  rocksdb::CompactRangeOptions compact;
+  for (int cf = 0; cf < kCfCount; ++cf) (void)impl_->db->CompactRange(compact, impl_->cf[cf], &from, &to);
 }
 
 }  // namespace crawl::queueserver

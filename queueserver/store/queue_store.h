@@ -17,7 +17,9 @@
 //            entry; id schedule(8) 0x03 url -> "" (reported done); older
 //            stores: id schedule(8) 0x01 url -> entry. Closed by one range delete.
 //   log      id index(8) -> FetchRecord
-//   batches  id key -> ""                         (applied batch keys)
+//   batches  id key -> applied_ms(8) order(8)     (applied batch keys, the recent
+//                                                  ones: queueserver/applied_batches.h;
+//                                                  older stores: "")
 //   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, DESIGN.md 5.1)
 //   opic     id 'Q' sort(8, descending) seq(8) -> entry;  id 'H' hash8 -> sort seq
 //            (the opic order's queue, queueserver/frontier/opic_order.h)
@@ -59,6 +61,7 @@
 #include "queueserver/frontier/opic_order.h"
 #include "queueserver/index/search_index.h"
 #include "queueserver/frontier/tier_store.h"
+#include "queueserver/applied_batches.h"
 
 namespace crawl::queueserver {
 
@@ -77,7 +80,7 @@ struct ShardImage {
   v1::CrawlInfo crawl;
   ShardCounters counters;
   FrontierImage frontier;
-  std::set<std::string> applied_batches;
+  std::vector<AppliedBatch> applied_batches;
 };
 
 class QueueStore;
@@ -121,7 +124,9 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   // by ~300 bytes per fetch (docs/BENCHMARKS.md, memory curve).
   [[nodiscard]] Status ScanLog(uint64_t from, uint64_t limit, const std::function<void(v1::FetchRecord&&)>& visit,
                                uint64_t* end) const;
-  void AddAppliedBatch(const std::string& key);
+  void AddAppliedBatch(const AppliedBatch& batch);
+  // Forgets an applied batch key (queueserver/applied_batches.h).
+  void DropAppliedBatch(const std::string& key);
   void PutCrawl(const v1::CrawlInfo& crawl);
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
@@ -175,6 +180,16 @@ class QueueStore {
   [[nodiscard]] Result<ShardImage> Load(uint64_t crawl_id) const;
   // A writer for `crawl_id`. The store must outlive it.
   [[nodiscard]] std::unique_ptr<ShardWriter> NewWriter(uint64_t crawl_id);
+
+  // Removes everything stored for `crawl_id` in every family, in one atomic
+  // write of range deletes (every key starts with the crawl id). Idempotent:
+  // a crawl not stored changes nothing. No ShardWriter of the crawl may be in
+  // use. InvalidArgument for id 0 or the highest id (no range end).
+  [[nodiscard]] Status DeleteCrawl(uint64_t crawl_id);
+  // Compacts the key range of `crawl_id` in every family, so a deleted
+  // crawl's disk space comes back now rather than whenever RocksDB gets to
+  // it. May take a while: call it without holding locks others wait on.
+  void CompactCrawl(uint64_t crawl_id);
 
   // Tests: every Commit fails with kIoError while set, writing nothing.
   void FailWritesForTest(bool fail);

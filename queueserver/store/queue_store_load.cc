@@ -230,11 +230,14 @@ Status LoadStructure(const StoreDb& store, const std::string& p, ShardImage* ima
   });
 }
 
-// batches: the keys of the batches already applied.
+// batches: the keys of the batches applied recently, with when.
 Status LoadAppliedBatches(const StoreDb& store, const std::string& p, ShardImage* image) {
   const size_t n = p.size();
-  return store.Scan(kBatches, p, [&](std::string_view k, std::string_view) {
-    image->applied_batches.emplace(k.substr(n));
+  return store.Scan(kBatches, p, [&](std::string_view k, std::string_view v) {
+    AppliedBatch b;
+    b.key = std::string(k.substr(n));
+    if (!AppliedBatches::DecodeValue(v, &b)) return Corrupt("batches", k);
+    image->applied_batches.push_back(std::move(b));
     return Status::Ok();
   });
 }

@@ -123,7 +123,10 @@ Status ShardWriter::ScanLog(uint64_t from, uint64_t limit, const std::function<v
   return FromRocks(it->status(), "reading log");
 }
 
-void ShardWriter::AddAppliedBatch(const std::string& key) { impl_->Put(kBatches, impl_->Key(key), ""); }
+void ShardWriter::AddAppliedBatch(const AppliedBatch& batch) {
+  impl_->Put(kBatches, impl_->Key(batch.key), AppliedBatches::EncodeValue(batch));
+}
+void ShardWriter::DropAppliedBatch(const std::string& key) { impl_->Delete(kBatches, impl_->Key(key)); }
 void ShardWriter::PutCrawl(const v1::CrawlInfo& crawl) {
   impl_->Put(kMeta, impl_->Key("i"), crawl.SerializeAsString());
 }

@@ -199,6 +199,23 @@ std::string WarcWriter::NewFilePath() {
   return (std::filesystem::path(dir_) / name).string();
 }
 
+Result<size_t> RemoveWarcFiles(const std::string& dir, uint64_t crawl_id) {
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec)) return size_t{0};
+  const std::string prefix = "crawl-" + std::to_string(crawl_id) + "-";
+  std::vector<std::filesystem::path> found;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(prefix) && name.ends_with(".warc.gz")) found.push_back(entry.path());
+  }
+  if (ec) return Status::IoError("cannot list " + dir + ": " + ec.message());
+  for (const auto& path : found) {
+    if (!std::filesystem::remove(path, ec) && ec)
+      return Status::IoError("cannot remove " + path.string() + ": " + ec.message());
+  }
+  return found.size();
+}
+
 Status WarcWriter::Open() {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);

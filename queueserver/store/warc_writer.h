@@ -60,6 +60,10 @@ struct HttpResponseParts {
 };
 [[nodiscard]] Result<HttpResponseParts> ParseHttpResponse(std::string_view block);
 
+// Removes crawl `crawl_id`'s files (crawl-<id>-<n>.warc.gz) from `dir`:
+// `crawlctl delete`. A missing directory holds none. Returns how many went.
+[[nodiscard]] Result<size_t> RemoveWarcFiles(const std::string& dir, uint64_t crawl_id);
+
 class WarcWriter {
  public:
   // Files go to `dir` (created if missing) as crawl-<crawl_id>-<n>.warc.gz;
