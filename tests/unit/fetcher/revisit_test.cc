@@ -136,7 +136,7 @@ TEST_CASE("revisit: a 304 becomes a not-modified record with no processing", "[u
   CHECK(p.record.body().empty());
 }
 
-TEST_CASE("revisit: a 200 with the previous digest is unchanged and not processed; another digest is", "[unit]") {
+TEST_CASE("revisit: a 200 with the previous digest is unchanged and not processed, another digest is processed", "[unit]") {
   const std::string digest = crawl::hash::Hash8Hex(kPage);
   auto same = fe::ProcessFetch(Page("http://a.test/p", digest), Fetched("http://a.test/p", 200, kPage), {});
   CHECK(same.record.revisit() == v1::REVISIT_IDENTICAL_DIGEST);
