@@ -72,7 +72,9 @@ bool NoteValidators(const v1::ScheduledUrl& scheduled, const FetchResult& result
   record->set_expires_unix_s(ExpiresUnixSeconds(result.cache_control, result.expires,
                                                 result.start_unix_us / 1'000'000));
   if (scheduled.kind() != v1::URL_KIND_PAGE) return false;
-  if (result.status == 304) {
+  // A 304 answers a conditional request only; to an unconditional one it is
+  // a server error, reported as any other status.
+  if (result.status == 304 && result.conditional) {
     record->set_revisit(v1::REVISIT_NOT_MODIFIED);
     record->set_content_digest(scheduled.previous_digest());
     return true;

@@ -40,8 +40,8 @@ namespace crawl::fetcher {
                                          int64_t fetch_start_unix_s);
 
 // Fills `record`'s etag, last_modified, expires_unix_s and conditional from
-// `result`, and its revisit kind: REVISIT_NOT_MODIFIED for a 304 to a page
-// URL, REVISIT_IDENTICAL_DIGEST for a 2xx page whose content_digest
+// `result`, and its revisit kind: REVISIT_NOT_MODIFIED for a 304 to a
+// conditional request for a page URL, REVISIT_IDENTICAL_DIGEST for a 2xx page whose content_digest
 // (already set) equals scheduled.previous_digest(). A 304's content_digest
 // becomes the previous digest (the content it confirms). Returns true for a
 // revisit: the caller then does no page processing.

@@ -11,7 +11,9 @@ FetchUpdate ApplyFetch(const std::optional<FetchState>& previous, const v1::Fetc
   s.last_fetch_unix_us = record.timestamp_unix_us();
   s.last_status = record.status();
   const int status = record.status();
-  if (status == 304) {
+  // Only a conditional request can be answered "not modified" (an
+  // unsolicited 304 is a server error: the attempt is noted, nothing else).
+  if (status == 304 && record.conditional()) {
     out.revisit = v1::REVISIT_NOT_MODIFIED;
     // RFC 9111 4.3.4: the stored response takes the 304's header fields;
     // a validator it does not send stays.

@@ -47,7 +47,8 @@ struct FetchState {
 
 // The state after `record` (a page's fetch record), from `previous` (none
 // for a first fetch), and whether the fetch was a revisit of unchanged
-// content: REVISIT_NOT_MODIFIED for a 304, REVISIT_IDENTICAL_DIGEST for a
+// content: REVISIT_NOT_MODIFIED for a 304 to a conditional request
+// (record.conditional()), REVISIT_IDENTICAL_DIGEST for a
 // 2xx whose content_digest equals the remembered one (decided here, not
 // taken from the fetcher's record). A 304 keeps the remembered validators
 // it does not replace (RFC 9111 4.3.4) and the digest; a 2xx replaces them

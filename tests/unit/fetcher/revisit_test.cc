@@ -134,6 +134,9 @@ TEST_CASE("revisit: a 304 becomes a not-modified record with no processing", "[u
   CHECK(p.links.empty());
   CHECK_FALSE(p.record.has_mini_index());
   CHECK(p.record.body().empty());
+  // To an unconditional request a 304 is just a status.
+  r.conditional = false;
+  CHECK(fe::ProcessFetch(Page("http://a.test/p", "00112233aabbccdd"), r, {}).record.revisit() == v1::REVISIT_NONE);
 }
 
 TEST_CASE("revisit: a 200 with the previous digest is unchanged and not processed, another digest is processed", "[unit]") {

@@ -166,7 +166,10 @@ TEST_CASE("fetch state: first fetch, changed, unchanged (same digest) and 304 re
   CHECK(u.state.content_since_unix_us == 100);
   CHECK(u.state.etag.empty());  // a 2xx replaces the validators, even with none
 
+  // An unsolicited 304 (no validators were sent) is no revisit.
+  CHECK(qs::ApplyFetch(u.state, Record(url, 304, "", 250)).revisit == v1::REVISIT_NONE);
   v1::FetchRecord not_modified = Record(url, 304, "", 300);
+  not_modified.set_conditional(true);
   not_modified.set_etag("\"2\"");
   FetchState with_date = u.state;
   with_date.last_modified = "Mon, 01 Jan 2029 00:00:00 GMT";
