@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <random>
 
+#include <rocksdb/db.h>
+
 #include "common/clock.h"
 #include "common/hash.h"
 #include "common/text/stemmer.h"
@@ -336,4 +338,59 @@ TEST_CASE("fetch state: a 200 with the same digest is unchanged: not indexed aga
   state = shard.FetchStateOf(url);
   REQUIRE(state.ok());
   CHECK((*state)->times_changed == 1);
+}
+
+TEST_CASE("fetch state: a damaged stored record is reported, and the next fetch starts the history again",
+          "[unit]") {
+  TempDir dir;
+  crawl::ManualClock clock;
+  const std::string url = "http://a.test/p";
+  v1::SubmitResultsResponse resp;
+  {
+    auto store = qs::QueueStore::Open(dir.path.string(), {});
+    REQUIRE(store.ok());
+    qs::CrawlShard shard(Crawl(), &clock, (*store)->NewWriter(9));
+    REQUIRE(shard.Create().ok());
+    auto req = Batch(0);
+    *req.add_records() = Record(url, 200, "4444444444444444", 1'000);
+    REQUIRE(shard.SubmitResults(req, &resp).ok());
+  }
+  {
+    // Damage every fetch_state value, as a bad disk or a bug might.
+    std::vector<std::string> names;
+    REQUIRE(rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), dir.path.string(), &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    for (const auto& n : names) families.emplace_back(n, rocksdb::ColumnFamilyOptions());
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(rocksdb::DBOptions(), dir.path.string(), families, &handles, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    int damaged = 0;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] != "fetch_state") continue;
+      std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), handles[i]));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        REQUIRE(db->Put(rocksdb::WriteOptions(), handles[i], it->key(), std::string("\x01\x00\x00")).ok());
+        ++damaged;
+      }
+    }
+    CHECK(damaged == 1);
+    for (auto* h : handles) (void)db->DestroyColumnFamilyHandle(h);
+  }
+  auto store = qs::QueueStore::Open(dir.path.string(), {});
+  REQUIRE(store.ok());
+  auto shard = qs::CrawlShard::Load(store->get(), 9, &clock);
+  REQUIRE(shard.ok());
+  auto state = (*shard)->FetchStateOf(url);
+  REQUIRE_FALSE(state.ok());
+  CHECK(state.status().code() == crawl::StatusCode::kInternal);
+  // A new fetch is recorded (no crash, no refused request): a first fetch again.
+  auto req = Batch(1);
+  *req.add_records() = Record(url, 200, "5555555555555555", 2'000);
+  REQUIRE((*shard)->SubmitResults(req, &resp).ok());
+  state = (*shard)->FetchStateOf(url);
+  REQUIRE(state.ok());
+  REQUIRE(state->has_value());
+  CHECK((*state)->digest == "5555555555555555");
+  CHECK((*state)->fetches == 1);
 }
