@@ -42,7 +42,8 @@ int64_t MaxAgeSeconds(std::string_view cache_control) {
     const size_t eq = directive.find('=');
     if (eq == std::string_view::npos || !EqualsIgnoreCase(Trim(directive.substr(0, eq)), "max-age")) continue;
     std::string_view value = Trim(directive.substr(eq + 1));
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.substr(1, value.size() - 2);
     if (value.empty()) return -1;
     int64_t seconds = 0;
     for (char c : value) {
@@ -56,7 +57,8 @@ int64_t MaxAgeSeconds(std::string_view cache_control) {
   return -1;
 }
 
-int64_t ExpiresUnixSeconds(std::string_view cache_control, std::string_view expires, int64_t fetch_start_unix_s) {
+int64_t ExpiresUnixSeconds(std::string_view cache_control, std::string_view expires,
+                           int64_t fetch_start_unix_s) {
   if (const int64_t max_age = MaxAgeSeconds(cache_control); max_age >= 0) return fetch_start_unix_s + max_age;
   if (expires.empty()) return 0;
   // RFC 9111 5.3: an invalid Expires (e.g. "0") means already expired; we
@@ -69,8 +71,8 @@ bool NoteValidators(const v1::ScheduledUrl& scheduled, const FetchResult& result
   if (result.status <= 0) return false;
   record->set_etag(KeepableValidator(result.etag));
   record->set_last_modified(KeepableValidator(result.last_modified));
-  record->set_expires_unix_s(ExpiresUnixSeconds(result.cache_control, result.expires,
-                                                result.start_unix_us / 1'000'000));
+  record->set_expires_unix_s(
+      ExpiresUnixSeconds(result.cache_control, result.expires, result.start_unix_us / 1'000'000));
   if (scheduled.kind() != v1::URL_KIND_PAGE) return false;
   // A 304 answers a conditional request only; to an unconditional one it is
   // a server error, reported as any other status.
@@ -80,7 +82,8 @@ bool NoteValidators(const v1::ScheduledUrl& scheduled, const FetchResult& result
     return true;
   }
   const bool success = result.status >= 200 && result.status < 300;
-  if (success && !scheduled.previous_digest().empty() && record->content_digest() == scheduled.previous_digest()) {
+  if (success && !scheduled.previous_digest().empty() &&
+      record->content_digest() == scheduled.previous_digest()) {
     record->set_revisit(v1::REVISIT_IDENTICAL_DIGEST);
     return true;
   }

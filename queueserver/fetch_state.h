@@ -57,7 +57,8 @@ struct FetchUpdate {
   FetchState state;
   v1::RevisitKind revisit = v1::REVISIT_NONE;
 };
-[[nodiscard]] FetchUpdate ApplyFetch(const std::optional<FetchState>& previous, const v1::FetchRecord& record);
+[[nodiscard]] FetchUpdate ApplyFetch(const std::optional<FetchState>& previous,
+                                     const v1::FetchRecord& record);
 
 // Sets the revisit fields of a ScheduledUrl (if_none_match,
 // if_modified_since, previous_digest) from a remembered state.

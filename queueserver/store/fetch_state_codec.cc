@@ -31,9 +31,9 @@ bool DecodeFetchState(std::string_view d, FetchState* s) {
   Reader r(d.substr(1));
   uint64_t last_fetch = 0, expires = 0, since = 0;
   uint32_t status = 0;
-  if (!r.Str(&s->url) || !r.U64(&last_fetch) || !r.U32(&status) || !r.Str(&s->etag) || !r.Str(&s->last_modified) ||
-      !r.U64(&expires) || !r.Str(&s->digest) || !r.U64(&since) || !r.U64(&s->fetches) || !r.U64(&s->times_changed) ||
-      !r.U64(&s->times_unchanged) || !r.done())
+  if (!r.Str(&s->url) || !r.U64(&last_fetch) || !r.U32(&status) || !r.Str(&s->etag) ||
+      !r.Str(&s->last_modified) || !r.U64(&expires) || !r.Str(&s->digest) || !r.U64(&since) ||
+      !r.U64(&s->fetches) || !r.U64(&s->times_changed) || !r.U64(&s->times_unchanged) || !r.done())
     return false;
   s->last_fetch_unix_us = static_cast<int64_t>(last_fetch);
   s->last_status = static_cast<int32_t>(status);

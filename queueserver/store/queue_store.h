@@ -133,6 +133,11 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   // for a damaged record.
   [[nodiscard]] Result<std::optional<FetchState>> GetFetchState(uint64_t url_hash, const std::string& url);
   void PutFetchState(uint64_t url_hash, const FetchState& state);
+  // Visits every committed fetch state of the crawl in URL-hash order until
+  // `visit` returns false (for a recrawl scheduler building its queue).
+  // Damaged records are skipped and counted in `*damaged` (may be null).
+  [[nodiscard]] Status ScanFetchStates(const std::function<bool(uint64_t url_hash, const FetchState&)>& visit,
+                                       uint64_t* damaged = nullptr) const;
   void PutCrawl(const v1::CrawlInfo& crawl);
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;

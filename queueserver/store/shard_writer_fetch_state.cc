@@ -30,6 +30,24 @@ Result<std::optional<FetchState>> ShardWriter::GetFetchState(uint64_t url_hash, 
   return std::optional<FetchState>(std::move(state));
 }
 
+Status ShardWriter::ScanFetchStates(const std::function<bool(uint64_t, const FetchState&)>& visit,
+                                    uint64_t* damaged) const {
+  const std::string& p = impl_->prefix;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->store->db->NewIterator(rocksdb::ReadOptions(), impl_->cf(kFetchState)));
+  FetchState state;
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+    const std::string_view k(it->key().data(), it->key().size());
+    if (k.size() != p.size() + 8 ||
+        !DecodeFetchState(std::string_view(it->value().data(), it->value().size()), &state)) {
+      if (damaged != nullptr) ++*damaged;
+      continue;
+    }
+    if (!visit(ReadU64(k.substr(p.size())), state)) break;
+  }
+  return FromRocks(it->status(), "reading fetch states");
+}
+
 void ShardWriter::PutFetchState(uint64_t url_hash, const FetchState& state) {
   impl_->Put(kFetchState, FetchStateKey(impl_->prefix, url_hash), EncodeFetchState(state));
 }

@@ -305,7 +305,8 @@ Status WarcWriter::Write(const v1::FetchRecord& record, const std::string& user_
                 &ignored);
 }
 
-Status WarcWriter::WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind kind, int64_t refers_to_unix_us) {
+Status WarcWriter::WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind kind,
+                                int64_t refers_to_unix_us) {
   if (kind == v1::REVISIT_NONE || record.status() <= 0) return Status::Ok();
   if (!url::Split(record.url()).ok()) return Status::InvalidArgument("revisit of a bad URL: " + record.url());
   const bool not_modified = kind == v1::REVISIT_NOT_MODIFIED;
@@ -316,7 +317,9 @@ Status WarcWriter::WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind k
   std::string block = "HTTP/1.1 " + std::to_string(record.status()) + " " + Reason(record.status()) + "\r\n";
   if (!record.mime_type().empty() && !not_modified) block += "Content-Type: " + record.mime_type() + "\r\n";
   // Validators from another process: only a value without line breaks is a header field.
-  auto field_value = [](const std::string& v) { return !v.empty() && v.find_first_of("\r\n") == std::string::npos; };
+  auto field_value = [](const std::string& v) {
+    return !v.empty() && v.find_first_of("\r\n") == std::string::npos;
+  };
   if (field_value(record.etag())) block += "ETag: " + record.etag() + "\r\n";
   if (field_value(record.last_modified())) block += "Last-Modified: " + record.last_modified() + "\r\n";
   if (!not_modified) block += "Content-Length: " + std::to_string(record.body().size()) + "\r\n";

@@ -11,8 +11,8 @@
 
 #include "fetcher/revisit.h"
 
-#include <mutex>
 #include <catch2/catch.hpp>
+#include <mutex>
 
 #include "common/hash.h"
 #include "fetcher/http_fetcher.h"
@@ -41,7 +41,8 @@ std::vector<fe::FetchResult> FetchTargets(std::vector<fe::FetchTarget> targets) 
   boost::asio::io_context ioc;
   fe::HttpFetcher fetcher(ioc, LoopbackOptions());
   std::vector<fe::FetchResult> results;
-  fetcher.FetchSequence(std::move(targets), [&](fe::FetchResult r) { results.push_back(std::move(r)); }, [] {});
+  fetcher.FetchSequence(
+      std::move(targets), [&](fe::FetchResult r) { results.push_back(std::move(r)); }, [] {});
   ioc.run();
   return results;
 }
@@ -80,8 +81,10 @@ TEST_CASE("revisit: validators are sent as If-None-Match / If-Modified-Since and
       std::lock_guard lock(mu);
       conditions.emplace_back(inm, ims);
     }
-    if (inm == "\"v1\"") return {"HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nCache-Control: max-age=60\r\n\r\n"};
-    return {fe::testing::Response(200, "fresh", "ETag: \"v1\"\r\nLast-Modified: Tue, 01 Jan 2030 00:00:00 GMT\r\n")};
+    if (inm == "\"v1\"")
+      return {"HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nCache-Control: max-age=60\r\n\r\n"};
+    return {fe::testing::Response(200, "fresh",
+                                  "ETag: \"v1\"\r\nLast-Modified: Tue, 01 Jan 2030 00:00:00 GMT\r\n")};
   });
   auto results = FetchTargets({{server.base() + "/a", "\"v1\"", "Tue, 01 Jan 2030 00:00:00 GMT"},
                                {server.base() + "/b", "", ""},
@@ -136,10 +139,13 @@ TEST_CASE("revisit: a 304 becomes a not-modified record with no processing", "[u
   CHECK(p.record.body().empty());
   // To an unconditional request a 304 is just a status.
   r.conditional = false;
-  CHECK(fe::ProcessFetch(Page("http://a.test/p", "00112233aabbccdd"), r, {}).record.revisit() == v1::REVISIT_NONE);
+  CHECK(fe::ProcessFetch(Page("http://a.test/p", "00112233aabbccdd"), r, {}).record.revisit() ==
+        v1::REVISIT_NONE);
 }
 
-TEST_CASE("revisit: a 200 with the previous digest is unchanged and not processed, another digest is processed", "[unit]") {
+TEST_CASE(
+    "revisit: a 200 with the previous digest is unchanged and not processed, another digest is processed",
+    "[unit]") {
   const std::string digest = crawl::hash::Hash8Hex(kPage);
   auto same = fe::ProcessFetch(Page("http://a.test/p", digest), Fetched("http://a.test/p", 200, kPage), {});
   CHECK(same.record.revisit() == v1::REVISIT_IDENTICAL_DIGEST);
@@ -148,7 +154,8 @@ TEST_CASE("revisit: a 200 with the previous digest is unchanged and not processe
   CHECK_FALSE(same.record.has_mini_index());
   CHECK(same.record.title().empty());
 
-  auto changed = fe::ProcessFetch(Page("http://a.test/p", "ffffffffffffffff"), Fetched("http://a.test/p", 200, kPage), {});
+  auto changed = fe::ProcessFetch(Page("http://a.test/p", "ffffffffffffffff"),
+                                  Fetched("http://a.test/p", 200, kPage), {});
   CHECK(changed.record.revisit() == v1::REVISIT_NONE);
   CHECK(changed.record.title() == "T");
   CHECK_FALSE(changed.links.empty());

@@ -4,12 +4,11 @@
 // again, and unchanged pages (304, same digest) costing no index work.
 #include "queueserver/fetch_state.h"
 
-#include <catch2/catch.hpp>
+#include <rocksdb/db.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <random>
-
-#include <rocksdb/db.h>
 
 #include "common/clock.h"
 #include "common/hash.h"
@@ -28,7 +27,8 @@ namespace {
 struct TempDir {
   TempDir() {
     std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("fetch_state_test." + std::to_string(rd()) + std::to_string(rd()));
+    path = std::filesystem::temp_directory_path() /
+           ("fetch_state_test." + std::to_string(rd()) + std::to_string(rd()));
   }
   ~TempDir() {
     std::error_code ec;
@@ -64,7 +64,8 @@ v1::FetchRecord Record(const std::string& url, int status, const std::string& di
 }
 
 // A page record with a mini index of `body`'s words (English stems).
-v1::FetchRecord IndexedPage(const std::string& url, const std::string& body, const std::string& digest, int64_t at) {
+v1::FetchRecord IndexedPage(const std::string& url, const std::string& body, const std::string& digest,
+                            int64_t at) {
   crawl::text::Stemmer en("en");
   v1::FetchRecord r = Record(url, 200, digest, at);
   r.set_title("Page");
@@ -150,7 +151,8 @@ TEST_CASE("fetch state codec: damaged records are refused, not misread", "[unit]
   CHECK_FALSE(codec::DecodeFetchState(long_url, &back));
 }
 
-TEST_CASE("fetch state: first fetch, changed, unchanged (same digest) and 304 revisits are counted", "[unit]") {
+TEST_CASE("fetch state: first fetch, changed, unchanged (same digest) and 304 revisits are counted",
+          "[unit]") {
   const std::string url = "http://a.test/p";
   v1::FetchRecord first = Record(url, 200, "aaaaaaaaaaaaaaaa", 100);
   first.set_etag("\"1\"");
@@ -229,6 +231,24 @@ TEST_CASE("fetch state: the store keeps it across a restart and a page leased ag
   auto other = (*shard)->FetchStateOf("http://a.test/never");
   REQUIRE(other.ok());
   CHECK_FALSE(other->has_value());
+  // The whole set, as a recrawl scheduler would read it at start-up.
+  {
+    auto writer = (*store)->NewWriter(9);
+    std::vector<std::string> urls;
+    uint64_t damaged = 0;
+    REQUIRE(writer
+                ->ScanFetchStates(
+                    [&](uint64_t hash, const FetchState& s) {
+                      CHECK(hash == crawl::hash::Hash8(s.url));
+                      urls.push_back(s.url);
+                      return true;
+                    },
+                    &damaged)
+                .ok());
+    CHECK(urls == std::vector<std::string>{url});
+    CHECK(damaged == 0);
+    CHECK((*store)->NewWriter(10)->ScanFetchStates([](uint64_t, const FetchState&) { return true; }).ok());
+  }
 
   // The URL comes up for a fetch again (seeded here; the recrawl
   // scheduler's job later): its lease carries the validators.
@@ -304,7 +324,8 @@ TEST_CASE("fetch state: a 304 leaves the page's postings, and the log says not m
   CHECK((*state)->last_fetch_unix_us == 2'000);
 }
 
-TEST_CASE("fetch state: a 200 with the same digest is unchanged: not indexed again, logged unchanged", "[unit]") {
+TEST_CASE("fetch state: a 200 with the same digest is unchanged: not indexed again, logged unchanged",
+          "[unit]") {
   crawl::ManualClock clock;
   qs::CrawlShard shard(Crawl(), &clock, nullptr);  // in memory: the same rules
   REQUIRE(shard.Create().ok());
@@ -384,6 +405,14 @@ TEST_CASE("fetch state: a damaged stored record is reported, and the next fetch 
   auto state = (*shard)->FetchStateOf(url);
   REQUIRE_FALSE(state.ok());
   CHECK(state.status().code() == crawl::StatusCode::kInternal);
+  uint64_t damaged = 0;
+  int visited = 0;
+  REQUIRE((*store)
+              ->NewWriter(9)
+              ->ScanFetchStates([&](uint64_t, const FetchState&) { return ++visited > 0; }, &damaged)
+              .ok());
+  CHECK(damaged == 1);
+  CHECK(visited == 0);
   // A new fetch is recorded (no crash, no refused request): a first fetch again.
   auto req = Batch(1);
   *req.add_records() = Record(url, 200, "5555555555555555", 2'000);

@@ -2,10 +2,9 @@
 // a first fetch writes a WARC response, a 304 to a conditional request a
 // server-not-modified revisit and a same-digest 200 an
 // identical-payload-digest revisit, each referring to the first fetch.
-#include <catch2/catch.hpp>
-
 #include <grpcpp/grpcpp.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <random>
 #include <vector>
@@ -77,7 +76,8 @@ TEST_CASE("service: unchanged pages get WARC revisit records that refer to the f
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) files.push_back(e.path());
   REQUIRE(files.size() == 1);
-  REQUIRE(qs::ReadWarcFile(files[0].string(), [&](qs::WarcRecord&& r) { records.push_back(std::move(r)); }).ok());
+  REQUIRE(
+      qs::ReadWarcFile(files[0].string(), [&](qs::WarcRecord&& r) { records.push_back(std::move(r)); }).ok());
   std::vector<std::string> types;
   for (auto& r : records) types.push_back(r.headers["WARC-Type"]);
   CHECK(types == std::vector<std::string>{"warcinfo", "response", "request", "revisit", "revisit"});

@@ -1,7 +1,6 @@
 // WARC revisit records (queueserver/store/warc_writer.h; WARC 1.1 section
 // 6.7): profile, refers-to fields, digests, header-only block.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <random>
 #include <vector>
@@ -38,7 +37,8 @@ v1::FetchRecord Page(int status, const std::string& body, int64_t at_us) {
 
 std::vector<WarcRecord> ReadAll(const RevisitDir& dir, const WarcWriter& w) {
   std::vector<WarcRecord> out;
-  for (const std::string& f : w.files()) REQUIRE(ReadWarcFile(f, [&](WarcRecord&& r) { out.push_back(std::move(r)); }).ok());
+  for (const std::string& f : w.files())
+    REQUIRE(ReadWarcFile(f, [&](WarcRecord&& r) { out.push_back(std::move(r)); }).ok());
   (void)dir;
   return out;
 }
@@ -55,7 +55,8 @@ TEST_CASE("warc revisit: 304 and same-digest records are well-formed WARC 1.1 re
   v1::FetchRecord not_modified = Page(304, "", first_at + 60'000'000);
   not_modified.set_etag("\"v1\"");
   REQUIRE(w.WriteRevisit(not_modified, v1::REVISIT_NOT_MODIFIED, first_at).ok());
-  REQUIRE(w.WriteRevisit(Page(200, "<p>hello</p>", first_at + 120'000'000), v1::REVISIT_IDENTICAL_DIGEST, first_at)
+  REQUIRE(w.WriteRevisit(Page(200, "<p>hello</p>", first_at + 120'000'000), v1::REVISIT_IDENTICAL_DIGEST,
+                         first_at)
               .ok());
   // Without the whole body there is no payload digest to write: nothing.
   v1::FetchRecord no_body = Page(200, "", first_at + 180'000'000);
