@@ -191,6 +191,8 @@ std::string LogLine(const v1::FetchRecord& r) {
   line += std::to_string(r.fetch_ms());
   line += '\t';
   line += Field(r.content_digest());
+  if (r.revisit() == v1::REVISIT_NOT_MODIFIED) line += "\tnot-modified";
+  if (r.revisit() == v1::REVISIT_IDENTICAL_DIGEST) line += "\tunchanged";
   return line;
 }
 

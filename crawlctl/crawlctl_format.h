@@ -34,8 +34,10 @@ using crawl::StateName;
 [[nodiscard]] std::string ServersText(const v1::ListQueueServersResponse& servers);
 
 // One crawl-log line, tab-separated: timestamp, status, bytes, URL, referrer,
-// MIME type, fetch milliseconds, content digest. Empty fields print as "-";
-// tabs and newlines inside fields become spaces.
+// MIME type, fetch milliseconds, content digest; and a ninth field only on
+// a revisit of unchanged content: "not-modified" (a 304 to a conditional
+// request) or "unchanged" (a 2xx with the last fetch's digest). Empty fields
+// print as "-"; tabs and newlines inside fields become spaces.
 [[nodiscard]] std::string LogLine(const v1::FetchRecord& record);
 
 }  // namespace crawl::crawlctl

@@ -331,8 +331,20 @@ void CrawlWorker::StartMoreSequences(ScheduleRun& run) {
 void CrawlWorker::StartSequence(ScheduleRun& run, const std::vector<std::string>& urls,
                                 std::chrono::milliseconds delay) {
   ++run.running;
+  // A revisit sends the validators its queue server remembered (a robots
+  // redirect hop is not in by_url: none).
+  std::vector<FetchTarget> targets;
+  targets.reserve(urls.size());
+  for (const std::string& u : urls) {
+    FetchTarget& t = targets.emplace_back();
+    t.url = u;
+    if (auto it = run.hosts.by_url.find(u); it != run.hosts.by_url.end()) {
+      t.if_none_match = it->second.if_none_match();
+      t.if_modified_since = it->second.if_modified_since();
+    }
+  }
   run.http->FetchSequence(
-      urls, [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
+      std::move(targets), [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
       [this] { PushEvent(Event::SequenceDone()); }, delay, budget_);
 }
 

@@ -35,10 +35,21 @@ int ClassifyIoError(const beast::error_code& ec) {
   return kConnectError;
 }
 
+// A validator from another process goes into a request header only when it
+// is non-empty, short, and free of control characters (no header
+// injection, no request the server must refuse).
+bool SendableValidator(const std::string& v) {
+  if (v.empty() || v.size() > kMaxValidatorBytes) return false;
+  return std::all_of(v.begin(), v.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u != 0x7f;
+  });
+}
+
 }  // namespace
 
 FetchSession::FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetcher::Shared> shared,
-                           std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
+                           std::vector<FetchTarget> urls, std::function<void(FetchResult)> on_result,
                            std::function<void()> on_done, std::chrono::milliseconds delay_between,
                            std::shared_ptr<ResultBudget> budget)
     : shared_(std::move(shared)),
@@ -133,7 +144,7 @@ void FetchSession::StartResult() {
     ++shared_->in_flight;
   }
   result_ = FetchResult{};
-  result_.url = urls_[index_];
+  result_.url = urls_[index_].url;
   StartClock();
 }
 
@@ -214,7 +225,7 @@ void FetchSession::StartRequest() {
   StartResult();
   retried_ = false;
   without_range_ = false;
-  auto parts = url::Split(urls_[index_]);
+  auto parts = url::Split(urls_[index_].url);
   if (!parts.ok()) return Fail(kBadUrl, parts.status().message(), /*keep_connection=*/true);
   Origin origin{parts->scheme, parts->host, parts->port};
   if (!(origin == origin_)) {
@@ -252,6 +263,18 @@ void FetchSession::Write(bool reused) {
   }
   request_.set(http::field::accept_encoding, "gzip, deflate");
   request_.set(http::field::connection, "keep-alive");
+  // Conditional request (RFC 9110 13.1): the validators of the last fetch,
+  // verbatim. Both may go together; a server that knows ETags uses
+  // If-None-Match and ignores If-Modified-Since (RFC 9110 13.2.2).
+  const FetchTarget& target = urls_[index_];
+  if (SendableValidator(target.if_none_match)) {
+    request_.set(http::field::if_none_match, target.if_none_match);
+    result_.conditional = true;
+  }
+  if (SendableValidator(target.if_modified_since)) {
+    request_.set(http::field::if_modified_since, target.if_modified_since);
+    result_.conditional = true;
+  }
   result_.remote_address = remote_;
 
   SetDeadline(std::nullopt, "");
@@ -340,6 +363,7 @@ void FetchSession::OnHeader(beast::error_code ec, size_t bytes) {
   result_.etag = field(http::field::etag);
   result_.last_modified = field(http::field::last_modified);
   result_.expires = field(http::field::expires);
+  result_.cache_control = field(http::field::cache_control);
   if (status == 429 || status == 503) {
     const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
                             std::chrono::system_clock::now().time_since_epoch())

@@ -75,7 +75,7 @@ struct HttpFetcher::Shared {
 class FetchSession : public std::enable_shared_from_this<FetchSession> {
  public:
   FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetcher::Shared> shared,
-               std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
+               std::vector<FetchTarget> urls, std::function<void(FetchResult)> on_result,
                std::function<void()> on_done, std::chrono::milliseconds delay_between,
                std::shared_ptr<ResultBudget> budget);
 
@@ -176,7 +176,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   net::steady_timer resolve_timer_;
   net::steady_timer delay_timer_;
 
-  const std::vector<std::string> urls_;
+  const std::vector<FetchTarget> urls_;
   std::function<void(FetchResult)> on_result_;
   std::function<void()> on_done_;
   const std::chrono::milliseconds delay_between_;

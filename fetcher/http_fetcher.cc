@@ -53,7 +53,16 @@ HttpFetcher::~HttpFetcher() = default;
 void HttpFetcher::FetchSequence(std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
                                 std::function<void()> on_done, std::chrono::milliseconds delay_between,
                                 std::shared_ptr<ResultBudget> budget) {
-  auto session = std::make_shared<FetchSession>(io_context_, shared_, std::move(urls), std::move(on_result),
+  std::vector<FetchTarget> targets;
+  targets.reserve(urls.size());
+  for (std::string& url : urls) targets.push_back({std::move(url), {}, {}});
+  FetchSequence(std::move(targets), std::move(on_result), std::move(on_done), delay_between, std::move(budget));
+}
+
+void HttpFetcher::FetchSequence(std::vector<FetchTarget> targets, std::function<void(FetchResult)> on_result,
+                                std::function<void()> on_done, std::chrono::milliseconds delay_between,
+                                std::shared_ptr<ResultBudget> budget) {
+  auto session = std::make_shared<FetchSession>(io_context_, shared_, std::move(targets), std::move(on_result),
                                                 std::move(on_done), delay_between, std::move(budget));
   session->Start();
 }

@@ -51,6 +51,12 @@
 //
 // Retry-After (RFC 9110 10.2.3) of a 429 or 503 answer is parsed, seconds or
 // HTTP-date, into retry_after_seconds.
+//
+// Conditional requests (RFC 9110 13.1.2, 13.1.3): a FetchTarget with
+// validators adds If-None-Match / If-Modified-Since to its request (values
+// with control characters or longer than kMaxValidatorBytes are not sent).
+// A 304 answer has no body and is reported as such (status 304); what it
+// means is the caller's business (fetcher/page_processor.h).
 #pragma once
 
 #include <chrono>
@@ -78,6 +84,17 @@ class HostsFile;
 namespace crawl::fetcher {
 
 class DnsResolver;
+
+// Longest validator sent back in a conditional request.
+inline constexpr size_t kMaxValidatorBytes = 512;
+
+// One URL of a sequence with the validators of an earlier fetch ("" when
+// none): sent as If-None-Match and If-Modified-Since.
+struct FetchTarget {
+  std::string url;
+  std::string if_none_match;
+  std::string if_modified_since;
+};
 
 struct FetcherOptions {
   std::string user_agent = "crawl-fetcher/0.1";
@@ -131,6 +148,8 @@ struct FetchResult {
   std::string etag;
   std::string last_modified;
   std::string expires;
+  std::string cache_control;    // Cache-Control as sent (for max-age)
+  bool conditional = false;     // the request carried If-None-Match / If-Modified-Since
   std::string error;            // human-readable reason when status < 0 (or a decode note)
   uint32_t fetch_ms = 0;        // from request start (incl. resolve/connect) to result
   int64_t start_unix_us = 0;    // wall-clock start of this request
@@ -166,6 +185,12 @@ class HttpFetcher {
   // while the budget is full (see ResultBudget).
   // Thread-safe.
   void FetchSequence(std::vector<std::string> urls, std::function<void(FetchResult)> on_result,
+                     std::function<void()> on_done,
+                     std::chrono::milliseconds delay_between = std::chrono::milliseconds(0),
+                     std::shared_ptr<ResultBudget> budget = nullptr);
+  // The same, each URL with the validators its request sends (conditional
+  // requests, see above).
+  void FetchSequence(std::vector<FetchTarget> targets, std::function<void(FetchResult)> on_result,
                      std::function<void()> on_done,
                      std::chrono::milliseconds delay_between = std::chrono::milliseconds(0),
                      std::shared_ptr<ResultBudget> budget = nullptr);

@@ -6,6 +6,7 @@
 #include "common/url.h"
 #include "fetcher/charset.h"
 #include "fetcher/html_processor.h"
+#include "fetcher/revisit.h"
 #include "fetcher/sitemap_processor.h"
 
 namespace crawl::fetcher {
@@ -97,6 +98,9 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   r.set_error(ValidUtf8(result.error));
   r.set_truncated(result.truncated);
   if (result.status > 0) r.set_content_digest(hash::Hash8Hex(result.body));
+  // A revisit of unchanged content (304, or the same digest as last time)
+  // costs no processing: the queue server keeps what it has (revisit.h).
+  if (NoteValidators(scheduled, result, &r)) return out;
 
   if (result.status >= 300 && result.status < 400 && !result.location.empty()) {
     auto target = url::Resolve(scheduled.url(), result.location);

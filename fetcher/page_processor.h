@@ -11,6 +11,9 @@
 //     and each Sitemap: line becomes a link with from_sitemap = true;
 //   - other types: the record only.
 // A redirect's target is a link (link_rank 0, source "redirect").
+// Validators (ETag, Last-Modified, freshness) go into the record; a 304, or
+// a 2xx with ScheduledUrl.previous_digest, is a revisit with no processing
+// (fetcher/revisit.h).
 //
 // Pure: no I/O. Thread-safe (per-thread state is thread_local).
 #pragma once

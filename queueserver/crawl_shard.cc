@@ -225,6 +225,7 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
           ScoreDatum{e.url, e.depth, e.link_kind, e.cash}));
     }
     u->set_kind(e.kind == UrlKind::kRobots ? v1::URL_KIND_ROBOTS : v1::URL_KIND_PAGE);
+    if (e.kind == UrlKind::kPage) AttachRevisit(u);
     if (!s.crawl_delay_ms.empty()) {
       auto origin = url::OriginOf(u->url());
       if (origin.ok()) {
@@ -243,6 +244,8 @@ void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRe
   // this batch (links from AddUrls come without it: English).
   std::unordered_map<std::string, std::string> language;
   for (const v1::FetchRecord& r : records) {
+    // Unchanged content (304, same digest): its postings stay as they are.
+    if (revisits_.contains(r.url())) continue;
     auto boost = boosts.find(r.url());
     (void)index_->AddPage(r, boost == boosts.end() ? 0.0 : boost->second);
     if (!r.language().empty()) language[r.url()] = r.language();
@@ -367,6 +370,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     return Status::Ok();
   }
   NoteApplied(key);
+  revisits_.clear();
   const int64_t now = clock_->NowUnixMs();
   std::unordered_map<std::string, double> boosts;
   for (const v1::FetchRecord& r : req.records()) {
@@ -387,6 +391,8 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     // The log keeps what `crawlctl log` and the status page show.
     v1::FetchRecord logged = LogCopy(r);
     if (r.kind() == v1::URL_KIND_PAGE) {
+      // The fetch state; a revisit is marked in the log.
+      if (Status s = NoteFetch(r, &logged); !s.ok()) return s;
       // A page put back after 429/503 has no score yet: tier -1, cash 0.
       logged.set_order_tier(reported.score.tier);
       logged.set_order_cash(reported.score.cash);

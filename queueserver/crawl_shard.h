@@ -27,6 +27,7 @@
 #include "common/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/applied_batches.h"
+#include "queueserver/fetch_state.h"
 #include "queueserver/frontier/crawl_scope.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"
@@ -117,6 +118,21 @@ class CrawlShard {
   // Links and seeds skipped because they were not valid URLs.
   [[nodiscard]] uint64_t invalid_urls() const { return invalid_urls_; }
 
+  // What the shard remembers about the fetches of page URL `url` (last
+  // fetch, validators, digest, change history; queueserver/fetch_state.h),
+  // nullopt if it was never fetched; for the recrawl scheduler. Errors when
+  // the store cannot be read or holds a damaged record.
+  [[nodiscard]] Result<std::optional<FetchState>> FetchStateOf(const std::string& url);
+  // The revisits of unchanged content among the records of the last
+  // SubmitResults call, by URL: the WARC revisit profile and the fetch time
+  // of the content they confirm (0: unknown). Read by the service after
+  // the call, for the page cache.
+  struct RevisitNote {
+    v1::RevisitKind kind = v1::REVISIT_NONE;
+    int64_t refers_to_unix_us = 0;
+  };
+  [[nodiscard]] const std::unordered_map<std::string, RevisitNote>& last_revisits() const { return revisits_; }
+
  private:
   void AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms);
   // Indexes a request's pages and links (search_index.h) into writer_'s batch.
@@ -126,6 +142,13 @@ class CrawlShard {
                   const std::unordered_map<std::string, double>& boosts);
   // Writes counters and commits the request's changes.
   Status Commit();
+  // Revisits (crawl_shard_revisit.cc): updates the fetch state of a page's
+  // record `r` in the request's batch, marks `logged` not-modified /
+  // unchanged, and notes the revisit in revisits_. Fails (the request with
+  // it) only when the store cannot be read.
+  [[nodiscard]] Status NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged);
+  // Attaches the remembered validators and digest to a page leased again.
+  void AttachRevisit(v1::ScheduledUrl* u);
   // Files the reports of the site sessions that ended (structure order).
   Status DrainSiteReports();
 
@@ -154,6 +177,10 @@ class CrawlShard {
   uint64_t invalid_urls_ = 0;
   // The crawl's search index; journals into writer_ (same batch per request).
   std::unique_ptr<SearchIndex> index_;
+  // Fetch states of a shard without a store (tests); revisits_ of the last
+  // SubmitResults.
+  std::unordered_map<uint64_t, FetchState> memory_fetch_state_;
+  std::unordered_map<std::string, RevisitNote> revisits_;
   // The structure order (null for the others) and its finished-site reports.
   StructureOrder* structure_ = nullptr;
   SiteReportLog site_reports_;

@@ -237,7 +237,12 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, con
     if (WarcWriter* warc = WarcFor(*shard)) {
       for (const v1::FetchRecord& r : req->records()) {
         if (r.kind() != v1::URL_KIND_PAGE || r.noarchive() || r.status() <= 0) continue;
-        if (Status w = warc->Write(r, shard->crawl().params().user_agent()); !w.ok())
+        // Unchanged content: a revisit record (warc_writer.h), not the page again.
+        auto revisit = shard->last_revisits().find(r.url());
+        Status w = revisit == shard->last_revisits().end()
+                       ? warc->Write(r, shard->crawl().params().user_agent())
+                       : warc->WriteRevisit(r, revisit->second.kind, revisit->second.refers_to_unix_us);
+        if (!w.ok())
           spdlog::error("crawl {}: page cache: {}", req->crawl_id(), w.ToString());
       }
     }

@@ -54,7 +54,8 @@ std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore:
     // The index families are read at query time (and doc ids probed at
     // indexing): bloom filters make misses cheap, and one bounded block
     // cache serves them all.
-    if (cf == kDocs || cf == kDocMap || cf == kPostings || cf == kTerms) {
+    // fetch_state is read by key on every lease (mostly misses: new URLs).
+    if (cf == kDocs || cf == kDocMap || cf == kPostings || cf == kTerms || cf == kFetchState) {
       rocksdb::BlockBasedTableOptions table;
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
       table.block_cache = index_cache;

@@ -31,6 +31,9 @@
 //            (queueserver/frontier/structure_module.h)
 //   docs, doc_map, postings, terms: the search index (queueserver/index/search_index.h),
 //            read by the index through the ShardWriter, not loaded at start-up
+//   fetch_state id hash8(url) -> FetchState        (per page URL: last fetch,
+//            validators, digest, change history; queueserver/fetch_state.h;
+//            read by key through the ShardWriter, not loaded at start-up)
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
 // journal): families read back before Commit (opic, the index) in an
@@ -57,6 +60,7 @@
 
 #include "common/status.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/fetch_state.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/frontier/opic_order.h"
 #include "queueserver/index/search_index.h"
@@ -127,6 +131,18 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   void AddAppliedBatch(const AppliedBatch& batch);
   // Forgets an applied batch key (queueserver/applied_batches.h).
   void DropAppliedBatch(const std::string& key);
+  // The fetch state of the page URL with hash `url_hash` (queueserver/
+  // fetch_state.h), as written in this batch or else committed; nullopt
+  // when there is none, or when the stored one is another URL's (`url`
+  // differs: a hash collision). kIoError when it cannot be read, kInternal
+  // for a damaged record.
+  [[nodiscard]] Result<std::optional<FetchState>> GetFetchState(uint64_t url_hash, const std::string& url);
+  void PutFetchState(uint64_t url_hash, const FetchState& state);
+  // Visits every committed fetch state of the crawl in URL-hash order until
+  // `visit` returns false (for a recrawl scheduler building its queue).
+  // Damaged records are skipped and counted in `*damaged` (may be null).
+  [[nodiscard]] Status ScanFetchStates(const std::function<bool(uint64_t url_hash, const FetchState&)>& visit,
+                                       uint64_t* damaged = nullptr) const;
   void PutCrawl(const v1::CrawlInfo& crawl);
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;

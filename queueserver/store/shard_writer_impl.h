@@ -76,7 +76,9 @@ struct ShardWriter::Impl {
     k.append(url);
     return k;
   }
-  static bool Indexed(Cf c) { return c == kOpic || c == kDocs || c == kDocMap || c == kPostings || c == kTerms; }
+  static bool Indexed(Cf c) {
+    return c == kOpic || c == kDocs || c == kDocMap || c == kPostings || c == kTerms || c == kFetchState;
+  }
   void Put(Cf c, const std::string& k, const std::string& v) {
     if (Indexed(c)) {
       (void)batch.Put(cf(c), k, v);

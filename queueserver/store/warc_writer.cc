@@ -254,35 +254,39 @@ Status WarcWriter::Append(const std::string& record_text, uint64_t* offset) {
   return Status::Ok();
 }
 
+std::string WarcWriter::NewRecordId() {
+  const uint64_t a = SplitMix(&uuid_state_), b = SplitMix(&uuid_state_);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "<urn:uuid:%08x-%04x-4%03x-%04x-%012llx>", static_cast<unsigned>(a >> 32),
+                static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
+                static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
+                static_cast<unsigned long long>(b & 0xffffffffffffull));
+  return std::string(buf);
+}
+
+Status WarcWriter::StartFileIfDue(const std::string& date) {
+  if (!current_.empty() && current_size_ < max_file_bytes_) return Status::Ok();
+  current_ = NewFilePath();
+  current_size_ = 0;
+  files_.push_back(current_);
+  const std::string info = "software: crawl queue server\r\nformat: WARC File Format 1.1\r\n";
+  uint64_t ignored = 0;
+  return Append(Record({{"WARC-Type", "warcinfo"},
+                        {"WARC-Record-ID", NewRecordId()},
+                        {"WARC-Date", date},
+                        {"WARC-Filename", std::filesystem::path(current_).filename().string()},
+                        {"Content-Type", "application/warc-fields"}},
+                       info),
+                &ignored);
+}
+
 Status WarcWriter::Write(const v1::FetchRecord& record, const std::string& user_agent) {
   if (record.status() <= 0) return Status::Ok();
   auto parts = url::Split(record.url());
   if (!parts.ok()) return parts.status();
-  auto uuid = [this] {
-    const uint64_t a = SplitMix(&uuid_state_), b = SplitMix(&uuid_state_);
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "<urn:uuid:%08x-%04x-4%03x-%04x-%012llx>", static_cast<unsigned>(a >> 32),
-                  static_cast<unsigned>((a >> 16) & 0xffff), static_cast<unsigned>(a & 0xfff),
-                  static_cast<unsigned>(0x8000 | ((b >> 48) & 0x3fff)),
-                  static_cast<unsigned long long>(b & 0xffffffffffffull));
-    return std::string(buf);
-  };
+  auto uuid = [this] { return NewRecordId(); };
   const std::string date = IsoDate(record.timestamp_unix_us());
-  if (current_.empty() || current_size_ >= max_file_bytes_) {
-    current_ = NewFilePath();
-    current_size_ = 0;
-    files_.push_back(current_);
-    const std::string info = "software: crawl queue server\r\nformat: WARC File Format 1.1\r\n";
-    uint64_t ignored = 0;
-    Status s = Append(Record({{"WARC-Type", "warcinfo"},
-                              {"WARC-Record-ID", uuid()},
-                              {"WARC-Date", date},
-                              {"WARC-Filename", std::filesystem::path(current_).filename().string()},
-                              {"Content-Type", "application/warc-fields"}},
-                             info),
-                      &ignored);
-    if (!s.ok()) return s;
-  }
+  if (Status s = StartFileIfDue(date); !s.ok()) return s;
   const std::string& body = record.body();
   std::string response = "HTTP/1.1 " + std::to_string(record.status()) + " " + Reason(record.status()) + "\r\n";
   if (!record.mime_type().empty()) response += "Content-Type: " + record.mime_type() + "\r\n";
@@ -316,6 +320,42 @@ Status WarcWriter::Write(const v1::FetchRecord& record, const std::string& user_
                         {"WARC-Block-Digest", Sha1Digest(request)}},
                        request),
                 &ignored);
+}
+
+Status WarcWriter::WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind kind,
+                                int64_t refers_to_unix_us) {
+  if (kind == v1::REVISIT_NONE || record.status() <= 0) return Status::Ok();
+  if (!url::Split(record.url()).ok()) return Status::InvalidArgument("revisit of a bad URL: " + record.url());
+  const bool not_modified = kind == v1::REVISIT_NOT_MODIFIED;
+  // identical-payload-digest needs the payload's digest: without the whole
+  // body (cut, or not shipped) there is nothing true to write.
+  if (!not_modified && record.body().size() != record.bytes()) return Status::Ok();
+  // WARC 1.1 6.7.2: the block is the HTTP response header only.
+  std::string block = "HTTP/1.1 " + std::to_string(record.status()) + " " + Reason(record.status()) + "\r\n";
+  if (!record.mime_type().empty() && !not_modified) block += "Content-Type: " + record.mime_type() + "\r\n";
+  // Validators from another process: only a value without line breaks is a header field.
+  auto field_value = [](const std::string& v) {
+    return !v.empty() && v.find_first_of("\r\n") == std::string::npos;
+  };
+  if (field_value(record.etag())) block += "ETag: " + record.etag() + "\r\n";
+  if (field_value(record.last_modified())) block += "Last-Modified: " + record.last_modified() + "\r\n";
+  if (!not_modified) block += "Content-Length: " + std::to_string(record.body().size()) + "\r\n";
+  block += "\r\n";
+  const std::string date = IsoDate(record.timestamp_unix_us());
+  if (Status s = StartFileIfDue(date); !s.ok()) return s;
+  std::vector<std::pair<std::string, std::string>> headers = {
+      {"WARC-Type", "revisit"},
+      {"WARC-Record-ID", NewRecordId()},
+      {"WARC-Date", date},
+      {"WARC-Target-URI", record.url()},
+      {"WARC-Profile", not_modified ? kRevisitNotModifiedProfile : kRevisitIdenticalDigestProfile},
+      {"WARC-Refers-To-Target-URI", record.url()}};
+  if (refers_to_unix_us > 0) headers.emplace_back("WARC-Refers-To-Date", IsoDate(refers_to_unix_us));
+  headers.emplace_back("Content-Type", "application/http;msgtype=response");
+  if (!not_modified) headers.emplace_back("WARC-Payload-Digest", Sha1Digest(record.body()));
+  headers.emplace_back("WARC-Block-Digest", Sha1Digest(block));
+  uint64_t ignored = 0;
+  return Append(Record(headers, block), &ignored);
 }
 
 const WarcWriter::Location* WarcWriter::Find(const std::string& url) const {

@@ -16,6 +16,13 @@
 // a member cut by a kill is skipped by ReadWarcFile and a restarted writer
 // starts a new file.
 //
+// Revisits (WARC 1.1 section 6.7): a fetch of unchanged content (304 Not
+// Modified, or a 2xx with the digest of the last fetch) gets one `revisit`
+// record, profile server-not-modified or identical-payload-digest, whose
+// block is the HTTP response header only, with WARC-Refers-To-Target-URI
+// (the same URL) and WARC-Refers-To-Date (the fetch of the content it
+// confirms, when known). Find() keeps pointing at the last response record.
+//
 // Not thread-safe: one writer per crawl, used under the service mutex.
 #pragma once
 
@@ -64,6 +71,11 @@ struct HttpResponseParts {
 // `crawlctl delete`. A missing directory holds none. Returns how many went.
 [[nodiscard]] Result<size_t> RemoveWarcFiles(const std::string& dir, uint64_t crawl_id);
 
+// WARC 1.1 6.7.2 / 6.7.3 revisit profiles.
+inline constexpr char kRevisitIdenticalDigestProfile[] =
+    "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
+inline constexpr char kRevisitNotModifiedProfile[] = "http://netpreserve.org/warc/1.1/revisit/server-not-modified";
+
 class WarcWriter {
  public:
   // Files go to `dir` (created if missing) as crawl-<crawl_id>-<n>.warc.gz;
@@ -77,6 +89,12 @@ class WarcWriter {
   // Appends the request and response records of a fetched page (a record
   // with status > 0). `user_agent` is the crawl's.
   [[nodiscard]] Status Write(const v1::FetchRecord& record, const std::string& user_agent);
+  // Appends the `revisit` record of a fetch of unchanged content (`kind`
+  // not REVISIT_NONE). `refers_to_unix_us`: the fetch of the content it
+  // confirms (0: unknown, no WARC-Refers-To-Date). An identical-payload-
+  // digest revisit needs the record's whole body (for WARC-Payload-Digest):
+  // without it nothing is written.
+  [[nodiscard]] Status WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind kind, int64_t refers_to_unix_us);
 
   // Where the newest response record of `url` is: file path and offset.
   struct Location {
@@ -89,6 +107,10 @@ class WarcWriter {
 
  private:
   std::string NewFilePath();
+  std::string NewRecordId();
+  // Opens a new file (with its warcinfo record) before the first record
+  // and once the current one is full.
+  Status StartFileIfDue(const std::string& date);
   Status Append(const std::string& record_text, uint64_t* offset);
 
   std::string dir_;

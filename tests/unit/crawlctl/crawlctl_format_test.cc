@@ -21,6 +21,13 @@ TEST_CASE("log lines have eight tab-separated fields", "[unit]") {
   const std::string line = LogLine(r);
   CHECK(std::count(line.begin(), line.end(), '\t') == 7);
   CHECK(line.find("\t-3\t") != std::string::npos);
+  // Revisits of unchanged content say so in a ninth field.
+  r.set_status(304);
+  r.set_revisit(crawl::v1::REVISIT_NOT_MODIFIED);
+  CHECK(LogLine(r).ends_with("\t00112233aabbccdd\tnot-modified"));
+  r.set_status(200);
+  r.set_revisit(crawl::v1::REVISIT_IDENTICAL_DIGEST);
+  CHECK(LogLine(r).ends_with("\t00112233aabbccdd\tunchanged"));
 }
 
 TEST_CASE("status json carries the fields scripts read", "[unit]") {

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "common/grpc_util.h"
+#include "common/hash.h"
 
 namespace {
 
@@ -512,4 +513,33 @@ TEST_CASE("lanes share the in-flight and per-ip limits, have their own ids, and 
   REQUIRE(few.size() == 2);
   CHECK(few[1].max_in_flight == 1);
   CHECK(few[1].max_connections_per_ip == 0);
+}
+
+TEST_CASE("worker over gRPC: a revisit sends the leased validators; 304 and same digest come back unchanged",
+          "[unit]") {
+  const std::string html = "<html><body><a href=/elsewhere>x</a></body></html>";
+  TestServer web([&](const Request& request) -> Reply {
+    if (request[boost::beast::http::field::if_none_match] == "\"v1\"")
+      return {"HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n"};
+    return {Response(200, html, "ETag: \"v2\"\r\n")};
+  });
+  v1::ScheduledUrl not_modified = Scheduled(web.base() + "/a", v1::URL_KIND_PAGE);
+  not_modified.set_if_none_match("\"v1\"");
+  not_modified.set_previous_digest("0011223344556677");
+  v1::ScheduledUrl same = Scheduled(web.base() + "/b", v1::URL_KIND_PAGE);
+  same.set_previous_digest(crawl::hash::Hash8Hex(html));
+  auto outcome = RunScheduleFull({not_modified, same});
+  REQUIRE(outcome.records.count(not_modified.url()) == 1);
+  REQUIRE(outcome.records.count(same.url()) == 1);
+  const v1::FetchRecord& a = outcome.records[not_modified.url()];
+  CHECK(a.status() == 304);
+  CHECK(a.conditional());
+  CHECK(a.revisit() == v1::REVISIT_NOT_MODIFIED);
+  CHECK(a.content_digest() == "0011223344556677");
+  const v1::FetchRecord& b = outcome.records[same.url()];
+  CHECK(b.status() == 200);
+  CHECK_FALSE(b.conditional());
+  CHECK(b.etag() == "\"v2\"");
+  CHECK(b.revisit() == v1::REVISIT_IDENTICAL_DIGEST);
+  CHECK(outcome.links.empty());  // unchanged pages are not parsed: no links
 }

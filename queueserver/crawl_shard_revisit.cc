@@ -1,0 +1,56 @@
+// CrawlShard's revisits (issue 21): the per-URL fetch state kept in the
+// store (queueserver/fetch_state.h), the validators attached to a page
+// leased again, and the not-modified / unchanged marks of the crawl log.
+#include <spdlog/spdlog.h>
+
+#include "common/hash.h"
+#include "queueserver/crawl_shard.h"
+
+namespace crawl::queueserver {
+
+Result<std::optional<FetchState>> CrawlShard::FetchStateOf(const std::string& url) {
+  const uint64_t h = hash::Hash8(url);
+  if (writer_) return writer_->GetFetchState(h, url);
+  auto it = memory_fetch_state_.find(h);
+  if (it == memory_fetch_state_.end() || it->second.url != url) return std::optional<FetchState>();
+  return std::optional<FetchState>(it->second);
+}
+
+Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged) {
+  auto previous = FetchStateOf(r.url());
+  if (!previous.ok()) {
+    // A damaged record is replaced by what this fetch says; a store that
+    // cannot be read fails the request (nothing of it is written).
+    if (previous.status().code() != StatusCode::kInternal) return previous.status();
+    spdlog::warn("crawl {}: {}: {}; starting its fetch history again", crawl_.crawl_id(), r.url(),
+                 previous.status().message());
+    previous = std::optional<FetchState>();
+  }
+  const int64_t refers_to = *previous ? (*previous)->content_since_unix_us : 0;
+  FetchUpdate update = ApplyFetch(*previous, r);
+  logged->set_revisit(update.revisit);
+  if (update.revisit != v1::REVISIT_NONE) {
+    // A 304 confirms the content seen before: the log shows its digest.
+    if (!update.state.digest.empty()) logged->set_content_digest(update.state.digest);
+    revisits_[r.url()] = RevisitNote{update.revisit, refers_to};
+  }
+  const uint64_t h = hash::Hash8(r.url());
+  if (writer_) {
+    writer_->PutFetchState(h, update.state);
+  } else {
+    memory_fetch_state_[h] = std::move(update.state);
+  }
+  return Status::Ok();
+}
+
+void CrawlShard::AttachRevisit(v1::ScheduledUrl* u) {
+  auto state = FetchStateOf(u->url());
+  if (!state.ok()) {
+    // No validators: the page is fetched whole, as a first visit.
+    spdlog::warn("crawl {}: {}: {}", crawl_.crawl_id(), u->url(), state.status().message());
+    return;
+  }
+  if (*state) AttachValidators(**state, u);
+}
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,67 @@
+// What a queue server remembers about the last fetches of one page URL
+// (issue 21): when it was last fetched, the validators to send on the next
+// visit (RFC 9110 8.8: ETag, Last-Modified), until when the answer was fresh
+// (RFC 9111 4.2.1), the content digest, and a change history. The store
+// keeps one per URL (queueserver/store/queue_store.h, family fetch_state);
+// GetSchedule attaches its validators to a revisit, SubmitResults updates it
+// in the same commit as the rest of the request, and the recrawl scheduler
+// reads it (CrawlShard::FetchStateOf).
+//
+// Pure: no RocksDB, no clock (times come from the fetch records).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "proto/crawl.pb.h"
+
+namespace crawl::queueserver {
+
+struct FetchState {
+  // The canonical URL (also guards against two URLs sharing a hash).
+  std::string url;
+  // The latest fetch attempt: its start (Unix microseconds) and status
+  // (HTTP status, or a negative network error).
+  int64_t last_fetch_unix_us = 0;
+  int32_t last_status = 0;
+  // Validators of the latest 2xx or 304 ("" when it sent none).
+  std::string etag;
+  std::string last_modified;
+  // Freshness of the latest 2xx or 304, Unix seconds (0: unknown).
+  int64_t expires_unix_s = 0;
+  // FetchRecord.content_digest of the current content ("" before any 2xx),
+  // and the start of the fetch that first saw it (Unix microseconds): what
+  // a WARC revisit record refers to (WARC-Refers-To-Date).
+  std::string digest;
+  int64_t content_since_unix_us = 0;
+  // 2xx/304 fetches in all, and among the revisits (fetches after the
+  // first that saw content) those whose content changed and those whose
+  // content had not changed (304, or the same digest).
+  uint64_t fetches = 0;
+  uint64_t times_changed = 0;
+  uint64_t times_unchanged = 0;
+
+  bool operator==(const FetchState&) const = default;
+};
+
+// The state after `record` (a page's fetch record), from `previous` (none
+// for a first fetch), and whether the fetch was a revisit of unchanged
+// content: REVISIT_NOT_MODIFIED for a 304 to a conditional request
+// (record.conditional()), REVISIT_IDENTICAL_DIGEST for a
+// 2xx whose content_digest equals the remembered one (decided here, not
+// taken from the fetcher's record). A 304 keeps the remembered validators
+// it does not replace (RFC 9111 4.3.4) and the digest; a 2xx replaces them
+// all; any other status only updates the last fetch time and status.
+struct FetchUpdate {
+  FetchState state;
+  v1::RevisitKind revisit = v1::REVISIT_NONE;
+};
+[[nodiscard]] FetchUpdate ApplyFetch(const std::optional<FetchState>& previous,
+                                     const v1::FetchRecord& record);
+
+// Sets the revisit fields of a ScheduledUrl (if_none_match,
+// if_modified_since, previous_digest) from a remembered state.
+void AttachValidators(const FetchState& state, v1::ScheduledUrl* scheduled);
+
+}  // namespace crawl::queueserver

@@ -1,0 +1,45 @@
+// Encoding of the per-URL fetch state (fetch_state_codec.h).
+#include "queueserver/store/fetch_state_codec.h"
+
+#include "queueserver/store/queue_store_codec.h"
+
+namespace crawl::queueserver::store_internal {
+namespace {
+constexpr char kFetchStateVersion = 1;
+}  // namespace
+
+std::string EncodeFetchState(const FetchState& s) {
+  std::string out;
+  out.reserve(80 + s.url.size() + s.etag.size() + s.last_modified.size() + s.digest.size());
+  out.push_back(kFetchStateVersion);
+  PutStr(&out, s.url);
+  PutU64(&out, static_cast<uint64_t>(s.last_fetch_unix_us));
+  PutU32(&out, static_cast<uint32_t>(s.last_status));
+  PutStr(&out, s.etag);
+  PutStr(&out, s.last_modified);
+  PutU64(&out, static_cast<uint64_t>(s.expires_unix_s));
+  PutStr(&out, s.digest);
+  PutU64(&out, static_cast<uint64_t>(s.content_since_unix_us));
+  PutU64(&out, s.fetches);
+  PutU64(&out, s.times_changed);
+  PutU64(&out, s.times_unchanged);
+  return out;
+}
+
+bool DecodeFetchState(std::string_view d, FetchState* s) {
+  if (d.empty() || d[0] != kFetchStateVersion) return false;
+  Reader r(d.substr(1));
+  uint64_t last_fetch = 0, expires = 0, since = 0;
+  uint32_t status = 0;
+  if (!r.Str(&s->url) || !r.U64(&last_fetch) || !r.U32(&status) || !r.Str(&s->etag) ||
+      !r.Str(&s->last_modified) || !r.U64(&expires) || !r.Str(&s->digest) || !r.U64(&since) ||
+      !r.U64(&s->fetches) || !r.U64(&s->times_changed) || !r.U64(&s->times_unchanged) || !r.done())
+    return false;
+  s->last_fetch_unix_us = static_cast<int64_t>(last_fetch);
+  s->last_status = static_cast<int32_t>(status);
+  s->expires_unix_s = static_cast<int64_t>(expires);
+  s->content_since_unix_us = static_cast<int64_t>(since);
+  return true;
+}
+
+}  // namespace crawl::queueserver::store_internal
