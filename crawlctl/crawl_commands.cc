@@ -76,6 +76,8 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_cld_budget_per_win(o.cld_budget_per_win);
   p->set_cld_budget_rule(o.cld_budget_rule);
   p->set_cld_budget_per_in_cld(o.cld_budget_per_in_cld);
+  p->set_tier_rule(o.tier_rule);
+  p->set_beast_unit(o.beast_unit);
   p->set_no_trap_rules(o.no_trap_rules);
   p->set_trap_max_hops(o.trap_max_hops);
 }

@@ -40,7 +40,8 @@ struct StartOptions {
   std::string cld_rule;
   bool no_cld_budget = false;
   uint32_t cld_budget_base = 0, cld_budget_per_win = 0, cld_budget_per_in_cld = 0;
-  std::string cld_budget_rule;
+  std::string cld_budget_rule, tier_rule;
+  uint32_t beast_unit = 0;
   bool no_trap_rules = false;
   uint32_t trap_max_hops = 0;
 };

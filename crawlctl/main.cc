@@ -103,6 +103,12 @@ void AddStartBudgetFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--cld-budget-per-in-cld", o.cld_budget_per_in_cld,
                     "host_budget, rule in-clds: more URLs per distinct other CLD linking in (default 100, "
                     "counted up to 256 CLDs)");
+  start->add_option("--tier-rule", o.tier_rule,
+                    "host_budget: yioop (default: tiers from weighted seen minus weighted incoming links, "
+                    "served round robin) or beast (IRLbot: a CLD's URLs past beast-unit x (1 + CLDs linking "
+                    "in) go to queues read less and less often)")
+      ->check(CLI::IsMember({"yioop", "beast"}));
+  start->add_option("--beast-unit", o.beast_unit, "host_budget, tier rule beast: URLs per budget unit (default 10)");
   start->add_option("--cld-budget-per-win", o.cld_budget_per_win,
                     "host_budget, rule win: more URLs per unit of weighted incoming links (default 100)");
   start->add_flag("--no-trap-rules", o.no_trap_rules,

@@ -111,6 +111,8 @@ Status NormalizeParams(v1::CrawlParams* p) {
     return Status::InvalidArgument("unknown cld_rule '" + p->cld_rule() + "' (psl or simple)");
   if (!p->cld_budget_rule().empty() && p->cld_budget_rule() != "in-clds" && p->cld_budget_rule() != "win")
     return Status::InvalidArgument("unknown cld_budget_rule '" + p->cld_budget_rule() + "' (in-clds or win)");
+  if (!p->tier_rule().empty() && p->tier_rule() != "yioop" && p->tier_rule() != "beast")
+    return Status::InvalidArgument("unknown tier_rule '" + p->tier_rule() + "' (yioop or beast)");
   if (!p->opic_split().empty() && p->opic_split() != "cld" && p->opic_split() != "plain")
     return Status::InvalidArgument("unknown opic_split '" + p->opic_split() + "' (cld or plain)");
   // ScoringFilter settings: "filter.key=value" for a filter of the chain

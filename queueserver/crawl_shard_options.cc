@@ -30,6 +30,10 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   auto budget_rule = ParseCldBudgetRule(p.cld_budget_rule());
   if (!budget_rule.ok()) return budget_rule.status();
   o.order.budget.rule = *budget_rule;
+  auto tier_rule = ParseTierRule(p.tier_rule());
+  if (!tier_rule.ok()) return tier_rule.status();
+  o.order.tier_rule = *tier_rule;
+  if (p.beast_unit() > 0) o.order.beast_unit = p.beast_unit();
   o.trap_rules.enabled = !p.no_trap_rules();
   if (p.trap_max_hops() > 0) o.trap_rules.max_hops = p.trap_max_hops();
   auto split = ParseCashSplit(p.opic_split());

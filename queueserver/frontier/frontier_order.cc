@@ -89,6 +89,7 @@ TieredOrder::CldEntry& TieredOrder::CldOf(const std::string& u) {
 int32_t TieredOrder::FileNew(CldStats& st, uint32_t i, bool sitemap, bool non_html) {
   st.seen += 1;                              // DESIGN.md 5.1: SEEN += 1
   st.wseen += WseenStep(options_.wseen, i);  //                WSEEN += 1 + log5(1 + i)
+  if (options_.tier_rule == TierRule::kBeast) return BeastTier(st, options_.beast_unit) + TierPenalty(sitemap, non_html);
   return TierFor(st, sitemap, non_html);
 }
 
@@ -119,6 +120,10 @@ void TieredOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links
     const bool counted = CountCldLink(cld.second, l, is_new[k], cross, page, options_.wseen);
     // IRLbot's in-degree counts every link from another CLD, new URL or not.
     const bool linked = cross && AddInCld(cld.second, from_hash);
+    if (counted && options_.tier_rule == TierRule::kBeast) {
+      const bool sitemap = IsSitemapUrl(l.entry.url, l.entry.referrer, l.from_sitemap);
+      l.entry.tier = BeastTier(cld.second, options_.beast_unit) + TierPenalty(sitemap, l.likely_non_html);
+    }
     if (is_new[k]) l.entry.tier += ChainPenalty(l.entry, false);
     if (!counted && !linked) continue;
     if (journal_) journal_->CldChanged(cld.first, cld.second);
@@ -211,10 +216,16 @@ std::optional<SeqEntry> TieredOrder::Pop() {
     // rest of the schedule comes from it, and only when it runs dry from
     // the next non-empty tiers (a fetcher never gets a short schedule while
     // URLs wait).
-    auto it = NonEmptyFrom(schedule_begun_ ? cursor_ : current_);
+    // BEAST instead reads queue j for one schedule in 2^(j+1), counting
+    // schedules in the cursor (host_budget.h TierRule).
+    const bool beast = options_.tier_rule == TierRule::kBeast;
+    if (beast && schedule_begun_) cursor_ = static_cast<int32_t>(static_cast<uint32_t>(cursor_) + 1);
+    auto it = NonEmptyFrom(!schedule_begun_ ? current_
+                           : beast          ? BeastTierForSchedule(static_cast<uint32_t>(cursor_))
+                                            : cursor_);
     if (schedule_begun_) {
       schedule_begun_ = false;
-      cursor_ = it->first + 1;
+      if (!beast) cursor_ = it->first + 1;
       NoteState();
     }
     current_ = it->first;

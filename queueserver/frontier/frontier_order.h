@@ -119,6 +119,8 @@ struct OrderOptions {
   CldRule cld_rule = CldRule::kPublicSuffixList;
   size_t structure_load_take = 10;  // structure: targets per site iteration
   CldBudget budget;                 // host_budget: per-CLD URL budgets
+  TierRule tier_rule = TierRule::kYioop;  // host_budget: how tiers are filed and served
+  double beast_unit = 10;           // TierRule::kBeast: B = unit x (1 + D)
   // structure: imbWEM's Objectives, control and passive rules
   // (site_control.h), and the clock its time criterion and reports read
   // (null: no time per site, reports without times). Must outlive the order.

@@ -31,15 +31,34 @@ int32_t TierFor(const CldStats& stats, bool sitemap_url, bool likely_non_html) {
   const double excess = std::max(1.0, stats.wseen - stats.win);
   // A tiny tolerance so that 10, 100, ... accumulated in floating point
   // (9.999999999) land on the boundary they mean.
-  int32_t tier = static_cast<int32_t>(std::floor(std::log10(excess) + 1e-12));
+  const auto tier = static_cast<int32_t>(std::floor(std::log10(excess) + 1e-12));
+  return tier + TierPenalty(sitemap_url, likely_non_html);
+}
+
+int32_t TierPenalty(bool sitemap_url, bool likely_non_html) {
   // A sitemap is XML, which the fetcher's extension test calls non-HTML:
   // its own penalty replaces the + 1 rather than adding to it.
-  if (sitemap_url) {
-    tier += kSitemapTierPenalty;
-  } else if (likely_non_html) {
-    tier += 1;
-  }
-  return tier;
+  if (sitemap_url) return kSitemapTierPenalty;
+  return likely_non_html ? 1 : 0;
+}
+
+Result<TierRule> ParseTierRule(std::string_view name) {
+  if (name.empty() || name == "yioop") return TierRule::kYioop;
+  if (name == "beast") return TierRule::kBeast;
+  return Status::InvalidArgument("unknown tier_rule '" + std::string(name) + "' (yioop or beast)");
+}
+
+int32_t BeastTier(const CldStats& stats, double unit) {
+  const double budget = std::max(1.0, unit) * (1.0 + static_cast<double>(stats.in_clds.size()));
+  const double over = static_cast<double>(stats.seen > 0 ? stats.seen - 1 : 0) / budget;
+  // Queues past 30 would be read once in 2^31 schedules: never.
+  return std::min<int32_t>(30, static_cast<int32_t>(std::floor(std::log2(1.0 + over) + 1e-12)));
+}
+
+int32_t BeastTierForSchedule(uint32_t k) {
+  int32_t j = 0;
+  for (; k != 0 && (k & 1u) == 0; k >>= 1) ++j;
+  return j;
 }
 
 bool IsSitemapUrl(std::string_view url, std::string_view referrer, bool from_sitemap) {

@@ -39,6 +39,36 @@ enum class WseenIncrement {
 // the URL of a sitemap file, + 1 for a non-HTML URL.
 [[nodiscard]] int32_t TierFor(const CldStats& stats, bool sitemap_url, bool likely_non_html);
 
+// The tiers a URL's kind adds: + 4 (SITEMAP_TIER_PENALTY) for the URL of a
+// sitemap file, + 1 for a non-HTML URL.
+[[nodiscard]] int32_t TierPenalty(bool sitemap_url, bool likely_non_html);
+
+// How host_budget files and serves its tiers.
+enum class TierRule {
+  // Yioop 9 as written: tier floor(log10(max(1, WSEEN - WIN))), the tiers
+  // served round robin, one per schedule (the default).
+  kYioop,
+  // IRLbot's BEAST (Lee et al., TWEB 3(3) 2009, section 6.2: "Budget
+  // Enforcement with Anti-Spam Tactics"): a CLD's URLs beyond its budget B
+  // go to later queues, read less and less often. Here the CLD's n-th URL
+  // (SEEN after counting it) goes to queue floor(log2(1 + (n - 1) / B)),
+  // B = unit x (1 + D), D its distinct other CLDs linking in (CldStats::
+  // in_clds), so a CLD fills queue 0 with B URLs, queue 1 with 2B, queue 2
+  // with 4B...; queue j is read for one schedule in 2^(j+1) (BeastTierFor-
+  // Schedule). The kind's penalty is added to the queue as for Yioop.
+  kBeast,
+};
+
+// Parses "yioop" or "beast" ("" is the default, yioop).
+[[nodiscard]] Result<TierRule> ParseTierRule(std::string_view name);
+
+// BEAST's queue of a CLD with these statistics (after counting the URL).
+[[nodiscard]] int32_t BeastTier(const CldStats& stats, double unit);
+
+// The queue BEAST reads for schedule number k (k >= 1): the number of
+// trailing zero bits of k (1 -> 0, 2 -> 1, 3 -> 0, 4 -> 2, ...).
+[[nodiscard]] int32_t BeastTierForSchedule(uint32_t k);
+
 // Yioop 9: "For urls to sitemaps a constant SITEMAP_TIER_PENALTY (4) is
 // added": true when `url` is a sitemap file, not a page a sitemap lists.
 // What the queue server knows of a link (DiscoveredLink): a robots.txt

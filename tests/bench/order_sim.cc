@@ -149,6 +149,8 @@ struct SimOptions {
   qs::CashSplit split = qs::CashSplit::kCldAware;
   qs::WseenIncrement wseen = qs::WseenIncrement::kLog;
   qs::CldBudget cld_budget;  // host_budget's per-CLD budgets
+  qs::TierRule tier_rule = qs::TierRule::kYioop;
+  double beast_unit = 10;
   qs::TrapRules trap_rules;
   // The fetcher echoes the page's order data on links it sends to another
   // queue server (ResultBatcher's home); false: links arrive there without
@@ -162,6 +164,8 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
   fo.order.split = so.split;
   fo.order.wseen = so.wseen;
   fo.order.budget = so.cld_budget;
+  fo.order.tier_rule = so.tier_rule;
+  fo.order.beast_unit = so.beast_unit;
   fo.trap_rules = so.trap_rules;
   // One frontier per queue server; hosts are partitioned as the cluster
   // does (common/rendezvous.h).
@@ -439,7 +443,10 @@ int main(int argc, char** argv) {
   app.add_option("--cld-budget-base", cld_budget.base, "host_budget: URLs every CLD may queue")->capture_default_str();
   app.add_option("--cld-budget-per-win", cld_budget.per_win, "host_budget: more URLs per unit of WIN")
       ->capture_default_str();
-  std::string budget_rule = "in-clds";
+  std::string budget_rule = "in-clds", tier_rule = "yioop";
+  double beast_unit = 10;
+  app.add_option("--tier-rule", tier_rule, "host_budget: yioop or beast (IRLbot's BEAST queues)")->capture_default_str();
+  app.add_option("--beast-unit", beast_unit, "host_budget, tier rule beast: B = unit x (1 + D)")->capture_default_str();
   app.add_option("--cld-budget-rule", budget_rule, "host_budget: in-clds or win")->capture_default_str();
   app.add_option("--cld-budget-per-in-cld", cld_budget.per_in_cld,
                  "host_budget: more URLs per distinct other CLD linking in")
@@ -458,6 +465,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   cld_budget.rule = *budget_rule_kind;
+  auto tier_rule_kind = qs::ParseTierRule(tier_rule);
+  if (!tier_rule_kind.ok()) {
+    std::fprintf(stderr, "order_sim: bad --tier-rule\n");
+    return 2;
+  }
   if (auto st = tw::ApplyPreset(uo); !st.ok()) {
     std::fprintf(stderr, "order_sim: %s\n", st.message().c_str());
     return 2;
@@ -524,6 +536,8 @@ int main(int argc, char** argv) {
       so.split = *split_kind;
       so.wseen = *wseen_kind;
       so.cld_budget = cld_budget;
+      so.tier_rule = *tier_rule_kind;
+      so.beast_unit = beast_unit;
       so.cld_budget.enabled = !no_cld_budget;
       so.trap_rules = trap_rules;
       so.trap_rules.enabled = !no_trap_rules;

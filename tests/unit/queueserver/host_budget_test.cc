@@ -355,6 +355,76 @@ TEST_CASE("rule in-clds: only distinct other CLDs raise a budget, links to seen 
 }
 
 // ---------------------------------------------------------------------------
+// IRLbot's BEAST (--tier-rule beast): budgets as queues read less often.
+
+TEST_CASE("BEAST files a CLD's n-th URL in queue floor(log2(1 + (n - 1) / B)), B = unit x (1 + D)",
+          "[unit][policy]") {
+  CHECK(ParseTierRule("").value() == TierRule::kYioop);
+  CHECK(ParseTierRule("beast").value() == TierRule::kBeast);
+  CHECK_FALSE(ParseTierRule("irlbot").ok());
+  CldStats st = Cld(10, 10, 0);
+  CHECK(BeastTier(st, 10) == 0);  // B = 10: URLs 1..10 in queue 0
+  st.seen = 11;
+  CHECK(BeastTier(st, 10) == 1);  // 11..30 in queue 1 (2B)
+  st.seen = 30;
+  CHECK(BeastTier(st, 10) == 1);
+  st.seen = 31;
+  CHECK(BeastTier(st, 10) == 2);  // 31..70 in queue 2 (4B)
+  // One CLD linking in doubles B: URL 11 is back in queue 0.
+  REQUIRE(AddInCld(st, CldNameHash("b.test")));
+  st.seen = 11;
+  CHECK(BeastTier(st, 10) == 0);
+  st.seen = 21;
+  CHECK(BeastTier(st, 10) == 1);
+  st.seen = uint64_t{1} << 62;
+  CHECK(BeastTier(st, 10) == 30);  // bounded
+}
+
+TEST_CASE("BEAST reads queue j for one schedule in 2^(j+1)", "[unit][policy]") {
+  std::vector<int32_t> got;
+  for (uint32_t k = 1; k <= 8; ++k) got.push_back(BeastTierForSchedule(k));
+  CHECK(got == std::vector<int32_t>{0, 1, 0, 2, 0, 1, 0, 3});
+  OrderOptions o;
+  o.kind = OrderKind::kHostBudget;
+  o.tier_rule = TierRule::kBeast;
+  TieredOrder order(o);
+  for (int32_t tier : {0, 0, 0, 0, 1, 1, 2}) {
+    FrontierEntry e;
+    e.url = "q" + std::to_string(tier) + "-" + std::to_string(order.size());
+    e.tier = tier;
+    order.Push(e, false);
+  }
+  std::vector<int32_t> tiers;
+  for (int k = 0; k < 7; ++k) {
+    order.BeginSchedule();
+    auto e = order.Pop();
+    REQUIRE(e);
+    order.Taken(*e);
+    tiers.push_back(e->entry.tier);
+  }
+  // Schedules 1..4 read queues 0, 1, 0, 2; then 0, 1, and queue 0 (empty by
+  // then) gives way to the next non-empty queue.
+  CHECK(tiers == std::vector<int32_t>{0, 1, 0, 2, 0, 1, 0});
+}
+
+TEST_CASE("BEAST through the frontier: a CLD's URLs past its budget are filed in later queues",
+          "[unit][policy]") {
+  FrontierOptions o = BudgetOptions();
+  o.order.tier_rule = TierRule::kBeast;
+  o.order.beast_unit = 4;
+  Frontier f(o);
+  auto& order = dynamic_cast<TieredOrder&>(f.order());
+  REQUIRE(f.Add(FrontierEntry{"http://a.test/", "", 0}, 0));
+  AllowAll(f);
+  std::vector<LinkInput> own;
+  for (int k = 1; k <= 11; ++k) own.push_back(Link("http://a.test/" + std::to_string(k), "http://a.test/"));
+  FetchWithLinks(f, "http://a.test/", own);
+  // SEEN 2..4 in queue 0 (B 4, the root was 1), 5..12 in queue 1.
+  CHECK(order.TierSize(0) == 3);
+  CHECK(order.TierSize(1) == 8);
+}
+
+// ---------------------------------------------------------------------------
 // Heritrix's default decide rules (trap_rules.h).
 
 TEST_CASE("trap rules: PathologicalPath (a segment 3 times in a row), 20 segments, 20 hops",
