@@ -27,6 +27,7 @@
 #       [--presets LIST] [--orders LIST] [--uncapped] [--queueservers Q] [--fetchers F]
 #       [--schedule-size N] [--timeout S] [--out DIR]
 #       [--fetcher-args "ARGS"]   # extra fetcher flags, e.g. "--schedules 1"
+#       [--start-args "ARGS"]     # extra `crawlctl start` flags, e.g. "--tier-rule beast"
 #       [--bind-base A.B.0.0]     # testweb's address block (testweb serve --bind-base)
 #   --orders takes ORDER or ORDER:FILTERS (a scoring chain, '+' between
 #   filters), e.g. "bfs host_budget:link-kind opic:opic+depth"; its results
@@ -52,7 +53,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
 helper="$root/tests/bench/order_quality.py"
 pages=155000 hosts=2000 seed=9 budget_pct=55 orders="bfs opic host_budget structure" presets="misbehaving spam"
-fetcher_args="" bind_base="" queueservers=2 fetchers=2 schedule_size=50 timeout=1800 out="" uncapped=0
+fetcher_args="" start_args="" bind_base="" queueservers=2 fetchers=2 schedule_size=50 timeout=1800 out="" uncapped=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --pages) pages=$2; shift 2 ;;
@@ -66,6 +67,7 @@ while [ $# -gt 0 ]; do
     --fetchers) fetchers=$2; shift 2 ;;
     --schedule-size) schedule_size=$2; shift 2 ;;
     --fetcher-args) fetcher_args=$2; shift 2 ;;
+    --start-args) start_args=$2; shift 2 ;;
     --bind-base) bind_base=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -128,10 +130,11 @@ crawl_one() {
     --fetchers "$fetchers" --hosts-file "$work/hosts" --allow-private --fetcher-args "$fetcher_args" > /dev/null
   . "$work/cluster/cluster.env"
   export CRAWL_NAMESERVER=$NAMESERVER
-  local budget_flag=(--max-pages "$budget")
+  local budget_flag=(--max-pages "$budget") extra=()
+  read -r -a extra <<< "$start_args"
   [ "$uncapped" = 1 ] && budget_flag=()
   if ! "$bin/crawlctl" start --seeds "$dir/seeds.txt" --allow-private --accept-self-signed --order "$order" \
-       "${chain[@]}" "${budget_flag[@]}" --schedule-size "$schedule_size" > "$work/start.log" 2>&1; then
+       "${chain[@]}" "${extra[@]}" "${budget_flag[@]}" --schedule-size "$schedule_size" > "$work/start.log" 2>&1; then
     if grep -q -i "order" "$work/start.log"; then
       echo "$preset/$order: not available in this build" | tee -a "$out/unavailable.txt"
       stop_all; return 1

@@ -7,7 +7,7 @@
 
 using crawl::nameserver::NormalizeParams;
 
-TEST_CASE("cld_rule is psl, simple or empty; anything else is refused by name", "[unit]") {
+TEST_CASE("cld_rule is psl, simple or empty, anything else is refused by name", "[unit]") {
   for (const char* ok : {"", "psl", "simple"}) {
     crawl::v1::CrawlParams p;
     p.set_cld_rule(ok);
@@ -20,7 +20,7 @@ TEST_CASE("cld_rule is psl, simple or empty; anything else is refused by name", 
   CHECK(st.message().find("cld_rule") != std::string::npos);
 }
 
-TEST_CASE("cld_budget_rule is in-clds, win or empty; anything else is refused by name", "[unit]") {
+TEST_CASE("cld_budget_rule is in-clds, win or empty, anything else is refused by name", "[unit]") {
   for (const char* ok : {"", "in-clds", "win"}) {
     crawl::v1::CrawlParams p;
     p.set_cld_budget_rule(ok);
@@ -33,7 +33,7 @@ TEST_CASE("cld_budget_rule is in-clds, win or empty; anything else is refused by
   CHECK(st.message().find("cld_budget_rule") != std::string::npos);
 }
 
-TEST_CASE("tier_rule is yioop, beast or empty; anything else is refused by name", "[unit]") {
+TEST_CASE("tier_rule is yioop, beast or empty, anything else is refused by name", "[unit]") {
   for (const char* ok : {"", "yioop", "beast"}) {
     crawl::v1::CrawlParams p;
     p.set_tier_rule(ok);
