@@ -273,6 +273,8 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
 
   DraftRobots(draft, max_urls);
   DraftPages(draft, max_urls, max_pages, now_ms);
+  // Origins DraftPages found with an expired robots.txt: its re-fetch now.
+  if (!robots_ready_.empty()) DraftRobots(draft, max_urls);
   if (draft.schedule.entries.empty()) return std::move(draft.schedule);
   return OpenDraftedLease(std::move(draft));
 }
@@ -306,6 +308,7 @@ void Frontier::DraftRobots(LeaseDraft& draft, size_t max_urls) {
       busy.push_back(std::move(e));
       continue;
     }
+    if (st.refresh_queued) st.refresh_in = draft.id;
     st.refresh_queued = false;
     TakeIntoDraft(draft, QueueKind::kRobots, std::move(e), key, st);
   }
@@ -339,7 +342,7 @@ void Frontier::DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, 
       skipped.push_back(std::move(e));
       continue;
     }
-    if (const RobotsGate gate = GateForRobots(key, st, e.entry, now_ms); gate != RobotsGate::kTake) {
+    if (const RobotsGate gate = GateForRobots(key, st, e.entry, draft.id, now_ms); gate != RobotsGate::kTake) {
       if (gate == RobotsGate::kSkip) {
         skipped.push_back(std::move(e));
       } else {

@@ -70,12 +70,12 @@ struct FetchOutcome {
   int status = 0;              // HTTP status or negative network error
   std::string robots_body;     // robots.txt body when kind == kRobots
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 answer
-  // The answer's own cache lifetime (FetchRecord.expires_unix_s: max-age or
-  // Expires, absolute unix seconds); 0 when it gave none.
-  int64_t expires_unix_s = 0;
   // What the fetch record carried back of the lease's scoring datum
   // (FetchRecord.scoring_datum); none from a fetcher that does not echo it.
   std::optional<double> scoring_datum;
+  // robots.txt: the answer's own cache lifetime (FetchRecord.expires_unix_s: max-age or
+  // Expires, absolute unix seconds); 0 when it gave none.
+  int64_t expires_unix_s = 0;
 };
 
 // What Report did with an outcome.
@@ -259,6 +259,9 @@ class Frontier {
     // A robots.txt re-fetch is queued and not yet leased: the origin's pages
     // wait so that it goes first (memory only).
     bool refresh_queued = false;
+    // The draft or schedule that carries the re-fetch: none of the origin's
+    // pages join it, so pages leased after its answer follow the new rules.
+    uint64_t refresh_in = 0;
     // Recently refused as disallowed, re-checked when the rules change
     // (memory only, bounded by FrontierOptions.robots_recheck_*).
     std::vector<FrontierEntry> disallowed;
@@ -317,7 +320,8 @@ class Frontier {
   enum class RobotsGate { kTake, kSkip, kDrop };
   // A page about to be leased: its origin's robots.txt is re-fetched first
   // when expired, and a page the new rules disallow is dropped.
-  RobotsGate GateForRobots(const std::string& origin, OriginState& state, const FrontierEntry& e, int64_t now_ms);
+  RobotsGate GateForRobots(const std::string& origin, OriginState& state, const FrontierEntry& e, uint64_t draft_id,
+                           int64_t now_ms);
   void Queue(QueueKind kind, FrontierEntry e, bool front);
   // A new URL: robots gating, then the order (or the wait list).
   void Route(FrontierEntry entry, int64_t now_ms);

@@ -55,9 +55,10 @@ void Frontier::StartRobotsRefresh(const std::string& origin, OriginState& state,
 }
 
 Frontier::RobotsGate Frontier::GateForRobots(const std::string& origin, OriginState& state, const FrontierEntry& e,
-                                             int64_t now_ms) {
+                                             uint64_t draft_id, int64_t now_ms) {
   if (RobotsDue(state, now_ms)) StartRobotsRefresh(origin, state, now_ms);
-  if (state.refresh_queued) return RobotsGate::kSkip;  // its robots.txt goes first
+  // Its robots.txt goes first, and alone.
+  if (state.refresh_queued || state.refresh_in == draft_id) return RobotsGate::kSkip;
   // Pages queued before the rules last changed may be disallowed now.
   if (state.record.robots_changes > 0 && !robots::IsAllowedUrl(state.record.rules, e.url))
     return RobotsGate::kDrop;
@@ -138,6 +139,7 @@ void Frontier::ApplyRobots(const std::string& origin, const FetchOutcome& outcom
   r.robots_fetched_ms = now_ms;
   r.robots_expires_ms = RobotsExpiryMs(now_ms, outcome.expires_unix_s);
   state.refresh_queued = false;
+  state.refresh_in = 0;
   if (r.retry_pending) {
     r.retry_pending = false;
     robots_retry_.erase(std::remove(robots_retry_.begin(), robots_retry_.end(), origin), robots_retry_.end());
