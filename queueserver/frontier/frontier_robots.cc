@@ -54,8 +54,8 @@ void Frontier::StartRobotsRefresh(const std::string& origin, OriginState& state,
   QueueRobotsFetch(origin, now_ms);
 }
 
-Frontier::RobotsGate Frontier::GateForRobots(const std::string& origin, OriginState& state, const FrontierEntry& e,
-                                             uint64_t draft_id, int64_t now_ms) {
+Frontier::RobotsGate Frontier::GateForRobots(const std::string& origin, OriginState& state,
+                                             const FrontierEntry& e, uint64_t draft_id, int64_t now_ms) {
   if (RobotsDue(state, now_ms)) StartRobotsRefresh(origin, state, now_ms);
   // Its robots.txt goes first, and alone.
   if (state.refresh_queued || state.refresh_in == draft_id) return RobotsGate::kSkip;

@@ -158,7 +158,8 @@ TEST_CASE("a re-fetch answered 4xx allows everything, as a first fetch does", "[
 
 TEST_CASE("a queued URL that the new rules disallow is not leased", "[unit][rfc9309]") {
   Frontier f(FrontierOptions{});
-  Start(f, {"http://a.test/1", "http://a.test/private/2", "http://a.test/3"}, "User-agent: *\nDisallow:\n", 0);
+  Start(f, {"http://a.test/1", "http://a.test/private/2", "http://a.test/3"}, "User-agent: *\nDisallow:\n",
+        0);
   CHECK(LeaseAll(f, 0, 1) == std::vector<std::string>{"http://a.test/1"});
   auto refetch = f.Lease("f", 100, kDay);
   REQUIRE(Urls(refetch) == std::vector<std::string>{"http://a.test/robots.txt"});

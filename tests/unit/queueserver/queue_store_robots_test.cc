@@ -2,7 +2,6 @@
 // (queueserver/frontier/frontier_robots.cc): when an origin's rules are due
 // again survives a restart, and the re-fetch then comes on time.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -71,7 +70,8 @@ void Submit(CrawlShard& shard, uint64_t id, const std::string& url, int64_t expi
 
 }  // namespace
 
-TEST_CASE("queue store: a robots.txt expiry survives a restart and the re-fetch comes on time", "[unit][rfc9309]") {
+TEST_CASE("queue store: a robots.txt expiry survives a restart and the re-fetch comes on time",
+          "[unit][rfc9309]") {
   TempDir dir;
   ManualClock clock;
   const int64_t start = clock.NowUnixMs();
