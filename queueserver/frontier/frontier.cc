@@ -92,6 +92,12 @@ void Frontier::Restore(FrontierImage image) {
       ++waiting_count_;
     }
   }
+  // A queued re-fetch still goes before its origin's pages.
+  for (const SeqEntry& e : image.robots_ready) {
+    OriginEntry* o = OriginOfUrl(e.entry.url);
+    if (o && o->second.record.robots == RobotsState::kKnown && o->second.record.robots_refreshing)
+      o->second.refresh_queued = true;
+  }
   robots_ready_.Restore(std::move(image.robots_ready));
   order_->Restore(std::move(image.ready), std::move(image.clds), image.order_state);
   order_->RestoreStructure(image.structure);
