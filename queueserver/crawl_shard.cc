@@ -380,6 +380,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     outcome.status = r.status();
     outcome.robots_body = r.robots_body();
     outcome.retry_after_seconds = r.retry_after_seconds();
+    outcome.expires_unix_s = r.expires_unix_s();
     // Input from another process: a value no chain could have sent is ignored.
     if (r.has_scoring_datum() && std::isfinite(r.scoring_datum()) && std::abs(r.scoring_datum()) <= kMaxEchoedCash)
       outcome.scoring_datum = r.scoring_datum();

@@ -92,6 +92,12 @@ void Frontier::Restore(FrontierImage image) {
       ++waiting_count_;
     }
   }
+  // A queued re-fetch still goes before its origin's pages.
+  for (const SeqEntry& e : image.robots_ready) {
+    OriginEntry* o = OriginOfUrl(e.entry.url);
+    if (o && o->second.record.robots == RobotsState::kKnown && o->second.record.robots_refreshing)
+      o->second.refresh_queued = true;
+  }
   robots_ready_.Restore(std::move(image.robots_ready));
   order_->Restore(std::move(image.ready), std::move(image.clds), image.order_state);
   order_->RestoreStructure(image.structure);
@@ -237,11 +243,12 @@ void Frontier::Route(FrontierEntry entry, int64_t now_ms) {
   OriginState& state = found->second;
   switch (state.record.robots) {
     case RobotsState::kKnown:
+      // Judged by the rules in force; expired ones are fetched again.
+      if (RobotsDue(state, now_ms)) StartRobotsRefresh(*origin, state, now_ms);
       if (robots::IsAllowedUrl(state.record.rules, entry.url)) {
         Queue(QueueKind::kPages, std::move(entry), /*front=*/false);
       } else {
-        ++robots_disallowed_;
-        order_->Dropped(entry);
+        RefuseDisallowed(state, std::move(entry));
       }
       break;
     case RobotsState::kUnknown:
@@ -254,17 +261,6 @@ void Frontier::Route(FrontierEntry entry, int64_t now_ms) {
       break;
     }
   }
-}
-
-void Frontier::QueueRobotsFetch(const std::string& origin, int64_t /*now_ms*/) {
-  OriginState& state = OriginFor(origin);
-  state.record.robots = RobotsState::kFetching;
-  state.record.retry_pending = false;
-  NoteOrigin(origin, state);
-  FrontierEntry robots_entry;
-  robots_entry.url = origin + "/robots.txt";
-  robots_entry.kind = UrlKind::kRobots;
-  Queue(QueueKind::kRobots, std::move(robots_entry), /*front=*/false);
 }
 
 Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms, size_t max_pages) {
@@ -283,6 +279,8 @@ Schedule Frontier::Lease(const std::string& fetcher_id, size_t max_urls, int64_t
 
   DraftRobots(draft, max_urls);
   DraftPages(draft, max_urls, max_pages, now_ms);
+  // Origins DraftPages found with an expired robots.txt: its re-fetch now.
+  if (!robots_ready_.empty()) DraftRobots(draft, max_urls);
   if (draft.schedule.entries.empty()) return std::move(draft.schedule);
   return OpenDraftedLease(std::move(draft));
 }
@@ -304,12 +302,25 @@ void Frontier::TakeIntoDraft(LeaseDraft& draft, QueueKind q, SeqEntry&& e, const
 }
 
 void Frontier::DraftRobots(LeaseDraft& draft, size_t max_urls) {
-  // robots.txt first: each is its origin's only URL in flight.
+  // robots.txt first: each is its origin's only URL in flight. A re-fetch
+  // whose origin another schedule holds waits for it (one schedule per host).
+  std::vector<SeqEntry> busy;
   while (!robots_ready_.empty() && draft.schedule.entries.size() < max_urls) {
     SeqEntry e = robots_ready_.PopFront();
     auto origin = url::OriginOf(e.entry.url);
     const std::string key = origin.ok() ? *origin : std::string();
-    TakeIntoDraft(draft, QueueKind::kRobots, std::move(e), key, OriginFor(key));
+    OriginState& st = OriginFor(key);
+    if (st.leased_by != 0 && st.leased_by != draft.id) {
+      busy.push_back(std::move(e));
+      continue;
+    }
+    if (st.refresh_queued) st.refresh_in = draft.id;
+    st.refresh_queued = false;
+    TakeIntoDraft(draft, QueueKind::kRobots, std::move(e), key, st);
+  }
+  while (!busy.empty()) {
+    robots_ready_.Return(std::move(busy.back()));
+    busy.pop_back();
   }
 }
 
@@ -332,9 +343,18 @@ void Frontier::DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, 
     OriginEntry* found = OriginOfUrl(e.entry.url);
     if (!found) found = &*origins_.try_emplace(std::string()).first;
     const std::string& key = found->first;
-    const OriginState& st = found->second;  // TakeIntoDraft() below marks it leased
+    OriginState& st = found->second;  // TakeIntoDraft() below marks it leased
     if ((st.leased_by != 0 && st.leased_by != draft.id) || st.record.backoff_until_ms > now_ms) {
       skipped.push_back(std::move(e));
+      continue;
+    }
+    if (const RobotsGate gate = GateForRobots(key, st, e.entry, draft.id, now_ms); gate != RobotsGate::kTake) {
+      if (gate == RobotsGate::kSkip) {
+        skipped.push_back(std::move(e));
+      } else {
+        order_->Taken(e);  // leaves the order for good
+        RefuseDisallowed(st, std::move(e.entry));
+      }
       continue;
     }
     if (const int64_t delay = CrawlDelayMs(st); delay > 0) {
@@ -432,55 +452,6 @@ std::optional<OriginRecord> Frontier::Origin(const std::string& origin) const {
   auto it = origins_.find(origin);
   if (it == origins_.end()) return std::nullopt;
   return it->second.record;
-}
-
-void Frontier::ApplyRobots(const std::string& origin, const FetchOutcome& outcome, int64_t now_ms) {
-  OriginState& state = OriginFor(origin);
-  OriginRecord& r = state.record;
-  if (r.robots == RobotsState::kKnown) return;  // a late duplicate
-  const int s = outcome.status;
-  if (s >= 200 && s < 300) {
-    r.rules = robots::Parse(outcome.robots_body, options_.user_agent);
-  } else if (s >= 300 && s < 500) {
-    // RFC 9309 2.3.1.3: 4xx means no restrictions. The fetcher follows
-    // redirects itself; one it could not follow is treated as unavailable
-    // in the 4xx sense (RFC 9309 2.3.1.2 allows either reading).
-    r.rules = robots::RobotsRules::AllowAll();
-  } else {
-    // 5xx or unreachable: complete disallow for now (RFC 9309 2.3.1.4); try
-    // again later, and give up after options_.robots_attempts.
-    ++r.robots_failures;
-    if (r.robots_failures < options_.robots_attempts) {
-      if (!r.retry_pending) robots_retry_.push_back(origin);
-      r.robots_retry_at_ms = now_ms + options_.robots_retry_ms;
-      r.retry_pending = true;
-      NoteOrigin(origin, state);
-      return;  // pages keep waiting
-    }
-    r.rules = robots::RobotsRules::DisallowAll();
-  }
-  r.robots = RobotsState::kKnown;
-  if (r.retry_pending) {
-    r.retry_pending = false;
-    robots_retry_.erase(std::remove(robots_retry_.begin(), robots_retry_.end(), origin), robots_retry_.end());
-  }
-  NoteOrigin(origin, state);
-  ReleaseWaiting(origin, state);
-}
-
-void Frontier::ReleaseWaiting(const std::string& origin, OriginState& state) {
-  waiting_count_ -= state.waiting.size();
-  for (auto& e : state.waiting) {
-    if (journal_) journal_->WaitRemoved(origin, e.seq);
-    if (robots::IsAllowedUrl(state.record.rules, e.entry.url)) {
-      Queue(QueueKind::kPages, std::move(e.entry), /*front=*/false);
-    } else {
-      ++robots_disallowed_;
-      order_->Dropped(e.entry);
-    }
-  }
-  state.waiting.clear();
-  state.waiting.shrink_to_fit();
 }
 
 int64_t Frontier::CrawlDelayMs(const OriginState& state) const {

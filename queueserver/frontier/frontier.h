@@ -12,6 +12,10 @@
 //   - a URL enters at most once (8-byte URL hash; see UrlSeen below);
 //   - a host's URLs wait until its robots.txt has been fetched, and URLs that
 //     robots.txt disallows never enter the queue (DESIGN.md section 5.1);
+//   - robots.txt expires (RFC 9309 2.4, at most 24 h): an expired one is
+//     fetched again before the origin's next pages, which keep the old rules
+//     meanwhile; pages the new rules disallow are dropped when they come up,
+//     and recently refused URLs the new rules allow enter (frontier_robots.cc);
 //   - robots.txt URLs are scheduled before any page;
 //   - a URL handed out is leased: reported back, or put back in the queue
 //     when its schedule ends without it or its lease expires;
@@ -69,6 +73,9 @@ struct FetchOutcome {
   // What the fetch record carried back of the lease's scoring datum
   // (FetchRecord.scoring_datum); none from a fetcher that does not echo it.
   std::optional<double> scoring_datum;
+  // robots.txt: the answer's own cache lifetime (FetchRecord.expires_unix_s: max-age or
+  // Expires, absolute unix seconds); 0 when it gave none.
+  int64_t expires_unix_s = 0;
 };
 
 // What Report did with an outcome.
@@ -87,6 +94,18 @@ struct FrontierOptions {
   // as fully disallowed (RFC 9309 section 2.3.1.4).
   int robots_attempts = 3;
   int64_t robots_retry_ms = 10'000;
+  // robots.txt expiry (RFC 9309 2.4): rules are fetched again after at most
+  // `robots_max_age_ms`, or the answer's cache lifetime if shorter but not
+  // under `robots_min_age_ms` (a max-age=0 server is not asked every
+  // schedule). A re-fetch that stays unreachable keeps the old rules and is
+  // tried again after `robots_unreachable_ms`.
+  int64_t robots_max_age_ms = 86'400'000;
+  int64_t robots_min_age_ms = 60'000;
+  int64_t robots_unreachable_ms = 3'600'000;
+  // URLs refused as robots-disallowed kept (in memory) to re-check when the
+  // origin's rules change: at most this many per origin and in all.
+  size_t robots_recheck_per_origin = 16;
+  size_t robots_recheck_total = 100'000;
   // Most queue entries one Lease call looks at past busy origins, which
   // bounds its cost when the queue head is one busy host.
   size_t lease_scan_limit = 50'000;
@@ -237,6 +256,15 @@ class Frontier {
     // of its last schedule plus the delay). In memory only: after a restart
     // an origin may come one delay early, once.
     int64_t not_before_ms = 0;
+    // A robots.txt re-fetch is queued and not yet leased: the origin's pages
+    // wait so that it goes first (memory only).
+    bool refresh_queued = false;
+    // The draft or schedule that carries the re-fetch: none of the origin's
+    // pages join it, so pages leased after its answer follow the new rules.
+    uint64_t refresh_in = 0;
+    // Recently refused as disallowed, re-checked when the rules change
+    // (memory only, bounded by FrontierOptions.robots_recheck_*).
+    std::vector<FrontierEntry> disallowed;
   };
   // The origin's Crawl-delay in ms, clamped; 0 when none.
   int64_t CrawlDelayMs(const OriginState& state) const;
@@ -277,6 +305,23 @@ class Frontier {
   void QueueRobotsFetch(const std::string& origin, int64_t now_ms);
   void ApplyRobots(const std::string& origin, const FetchOutcome& outcome, int64_t now_ms);
   void ReleaseWaiting(const std::string& origin, OriginState& state);
+  // frontier_robots.cc: robots.txt expiry and re-fetch (RFC 9309 2.4).
+  [[nodiscard]] int64_t RobotsExpiryMs(int64_t now_ms, int64_t expires_unix_s) const;
+  // Known rules past their expiry, no re-fetch under way.
+  [[nodiscard]] static bool RobotsDue(const OriginState& state, int64_t now_ms);
+  void StartRobotsRefresh(const std::string& origin, OriginState& state, int64_t now_ms);
+  // A failed robots.txt fetch; returns true when the origin keeps waiting
+  // for a retry or keeps its old rules (nothing more to apply).
+  bool RobotsFailed(const std::string& origin, OriginState& state, int64_t now_ms);
+  // A URL the rules in force disallow: counted, kept for a re-check.
+  void RefuseDisallowed(OriginState& state, FrontierEntry entry);
+  // After a re-fetch changed the rules: kept refused URLs now allowed enter.
+  void ReleaseNewlyAllowed(OriginState& state);
+  enum class RobotsGate { kTake, kSkip, kDrop };
+  // A page about to be leased: its origin's robots.txt is re-fetched first
+  // when expired, and a page the new rules disallow is dropped.
+  RobotsGate GateForRobots(const std::string& origin, OriginState& state, const FrontierEntry& e, uint64_t draft_id,
+                           int64_t now_ms);
   void Queue(QueueKind kind, FrontierEntry e, bool front);
   // A new URL: robots gating, then the order (or the wait list).
   void Route(FrontierEntry entry, int64_t now_ms);
@@ -318,6 +363,7 @@ class Frontier {
   uint64_t waiting_count_ = 0;
   uint64_t leased_count_ = 0;
   uint64_t robots_disallowed_ = 0;
+  size_t recheck_count_ = 0;  // entries of all OriginState::disallowed
   uint64_t activity_ = 0;
   uint64_t next_wait_seq_ = 1;
   std::vector<bool> is_new_;  // AddPageLinks' scratch

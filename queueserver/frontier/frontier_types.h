@@ -84,11 +84,24 @@ struct OriginRecord {
   // More than the error threshold of HTTP errors in one schedule made the
   // origin crawl-delayed (DESIGN.md 5.1).
   bool error_delayed = false;
+  // robots.txt expiry (RFC 9309 2.4; queueserver/frontier/frontier_robots.cc):
+  // when the rules in force were fetched and when they are due again
+  // (0: unknown, e.g. a record of an older store: due).
+  int64_t robots_fetched_ms = 0;
+  int64_t robots_expires_ms = 0;
+  // A re-fetch of a known robots.txt is queued or in flight; the old rules
+  // stay in force until it answers.
+  bool robots_refreshing = false;
+  // Re-fetches that changed the rules: while 0, queued pages were all
+  // checked against the rules in force and are not checked again.
+  uint32_t robots_changes = 0;
   bool operator==(const OriginRecord& o) const {
     return robots == o.robots && rules.Serialize() == o.rules.Serialize() &&
            robots_failures == o.robots_failures && robots_retry_at_ms == o.robots_retry_at_ms &&
            retry_pending == o.retry_pending && failures == o.failures &&
-           backoff_until_ms == o.backoff_until_ms && parked == o.parked && error_delayed == o.error_delayed;
+           backoff_until_ms == o.backoff_until_ms && parked == o.parked && error_delayed == o.error_delayed &&
+           robots_fetched_ms == o.robots_fetched_ms && robots_expires_ms == o.robots_expires_ms &&
+           robots_refreshing == o.robots_refreshing && robots_changes == o.robots_changes;
   }
 };
 

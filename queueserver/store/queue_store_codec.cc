@@ -141,18 +141,31 @@ std::string EncodeOrigin(const OriginRecord& o) {
   PutU32(&out, o.failures);
   PutU64(&out, static_cast<uint64_t>(o.backoff_until_ms));
   PutU32(&out, (o.parked ? 1u : 0u) | (o.error_delayed ? 2u : 0u));
+  PutU64(&out, static_cast<uint64_t>(o.robots_fetched_ms));
+  PutU64(&out, static_cast<uint64_t>(o.robots_expires_ms));
+  PutU32(&out, o.robots_refreshing ? 1u : 0u);
+  PutU32(&out, o.robots_changes);
   return out;
 }
 
 bool DecodeOrigin(std::string_view d, OriginRecord* o) {
   Reader r(d);
   uint32_t state = 0, failures = 0, pending = 0, host_failures = 0, flags = 0;
-  uint64_t retry_at = 0, backoff_until = 0;
+  uint32_t refreshing = 0, changes = 0;
+  uint64_t retry_at = 0, backoff_until = 0, fetched = 0, expires = 0;
   std::string rules;
   if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) || state > 2)
     return false;
   // Records written before host back-off end here.
-  if (!r.done() && (!r.U32(&host_failures) || !r.U64(&backoff_until) || !r.U32(&flags) || !r.done())) return false;
+  if (!r.done() && (!r.U32(&host_failures) || !r.U64(&backoff_until) || !r.U32(&flags))) return false;
+  // Records written before robots.txt expiry end here.
+  if (!r.done() && (!r.U64(&fetched) || !r.U64(&expires) || !r.U32(&refreshing) || !r.U32(&changes) ||
+                    refreshing > 1 || !r.done()))
+    return false;
+  o->robots_fetched_ms = static_cast<int64_t>(fetched);
+  o->robots_expires_ms = static_cast<int64_t>(expires);
+  o->robots_refreshing = refreshing != 0;
+  o->robots_changes = changes;
   o->failures = host_failures;
   o->backoff_until_ms = static_cast<int64_t>(backoff_until);
   o->parked = (flags & 1u) != 0;

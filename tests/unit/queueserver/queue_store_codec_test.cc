@@ -207,12 +207,45 @@ TEST_CASE("store codec: an origin of an older store (no host back-off) decodes w
   origin.failures = 4;
   origin.backoff_until_ms = 77;
   const std::string full = codec::EncodeOrigin(origin);
-  // The back-off fields are the last 4 + 8 + 4 bytes.
-  const std::string old = full.substr(0, full.size() - 16);
+  // The back-off fields are 4 + 8 + 4 bytes before the robots expiry's 8 + 8 + 4 + 4.
+  const std::string old = full.substr(0, full.size() - 16 - 24);
   qs::OriginRecord back;
   REQUIRE(codec::DecodeOrigin(old, &back));
   CHECK(back.robots == qs::RobotsState::kFetching);
   CHECK(back.failures == 0);
   CHECK(back.backoff_until_ms == 0);
   CHECK_FALSE(codec::DecodeOrigin(full.substr(0, full.size() - 3), &back));
+}
+
+TEST_CASE("store codec: an origin of a store before robots.txt expiry decodes as due; a damaged one does not",
+          "[unit]") {
+  qs::OriginRecord origin;
+  origin.robots = qs::RobotsState::kKnown;
+  origin.rules = crawl::robots::Parse("User-agent: *\nDisallow: /p\n", "crawler");
+  origin.failures = 2;
+  origin.backoff_until_ms = 77;
+  origin.error_delayed = true;
+  origin.robots_fetched_ms = 1'700'000'000'000;
+  origin.robots_expires_ms = 1'700'086'400'000;
+  origin.robots_refreshing = true;
+  origin.robots_changes = 3;
+  const std::string full = codec::EncodeOrigin(origin);
+  qs::OriginRecord back;
+  REQUIRE(codec::DecodeOrigin(full, &back));
+  CHECK(back == origin);
+  // A record written before the expiry fields (the last 8 + 8 + 4 + 4 bytes).
+  REQUIRE(codec::DecodeOrigin(full.substr(0, full.size() - 24), &back));
+  CHECK(back.robots == qs::RobotsState::kKnown);
+  CHECK(back.failures == 2);
+  CHECK(back.error_delayed);
+  CHECK(back.robots_fetched_ms == 0);
+  CHECK(back.robots_expires_ms == 0);  // 0: due, fetched again when its pages come up
+  CHECK_FALSE(back.robots_refreshing);
+  CHECK(back.robots_changes == 0);
+  // Cut inside the new fields, a bad flag, trailing bytes: refused.
+  for (size_t cut : {1, 4, 12, 23}) CHECK_FALSE(codec::DecodeOrigin(full.substr(0, full.size() - cut), &back));
+  std::string bad_flag = full;
+  bad_flag[bad_flag.size() - 5] = 7;  // robots_refreshing's low byte
+  CHECK_FALSE(codec::DecodeOrigin(bad_flag, &back));
+  CHECK_FALSE(codec::DecodeOrigin(full + "x", &back));
 }
