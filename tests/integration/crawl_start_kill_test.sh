@@ -41,12 +41,26 @@ wait_logged() {
   done
 }
 
+# both_live: until the name server has heard both queue servers since its
+# restart (a start with one live would fan out to one: not the fault).
+both_live() {
+  local deadline=$((SECONDS + $(scaled 30)))
+  until "$BIN/crawlctl" servers --json 2> /dev/null | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["servers"]
+sys.exit(0 if len(s) == 2 and all(0 <= x["last_seen_ms_ago"] < 5000 for x in s) else 1)'; do
+    [ $SECONDS -lt $deadline ] || fail "the queue servers did not heartbeat the restarted name server"
+    sleep 0.3
+  done
+}
+
 # killed_start STEP: `crawlctl start` with the name server exiting at STEP;
 # prints the crawl's id once the name server is back.
 killed_start() {
   restart_nameserver "$1"
   local pid
   pid=$(cat "$cluster/nameserver.pid")
+  both_live
   # The restarted name server counts queue servers live from their next
   # heartbeat: until then a start is refused, which is not the fault.
   local deadline=$((SECONDS + $(scaled 30)))
