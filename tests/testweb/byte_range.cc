@@ -6,13 +6,14 @@
 #include <optional>
 
 namespace crawl::testweb {
-namespace {
 
-std::string_view Trim(std::string_view s) {
+std::string_view TrimOws(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
+
+namespace {
 
 std::optional<uint64_t> Number(std::string_view s) {
   if (s.empty()) return std::nullopt;
@@ -26,18 +27,18 @@ std::optional<uint64_t> Number(std::string_view s) {
 
 ByteRange ParseByteRange(std::string_view header, uint64_t size) {
   ByteRange r;
-  header = Trim(header);
+  header = TrimOws(header);
   constexpr std::string_view kUnit = "bytes=";
   if (header.size() <= kUnit.size()) return r;
   for (size_t i = 0; i < kUnit.size(); ++i) {
     if (std::tolower(static_cast<unsigned char>(header[i])) != kUnit[i]) return r;
   }
-  const std::string_view spec = Trim(header.substr(kUnit.size()));
+  const std::string_view spec = TrimOws(header.substr(kUnit.size()));
   if (spec.find(',') != std::string_view::npos) return r;
   const size_t dash = spec.find('-');
   if (dash == std::string_view::npos) return r;
-  const std::string_view a = Trim(spec.substr(0, dash));
-  const std::string_view b = Trim(spec.substr(dash + 1));
+  const std::string_view a = TrimOws(spec.substr(0, dash));
+  const std::string_view b = TrimOws(spec.substr(dash + 1));
   uint64_t first = 0, last = 0;
   if (a.empty()) {
     // Suffix range: the last N bytes.

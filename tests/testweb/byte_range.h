@@ -10,6 +10,9 @@
 
 namespace crawl::testweb {
 
+// `s` without leading and trailing spaces and tabs (RFC 9110's OWS).
+[[nodiscard]] std::string_view TrimOws(std::string_view s);
+
 struct ByteRange {
   enum class Kind {
     kIgnore,         // answer 200 with the full body

@@ -23,10 +23,13 @@
 #include "nameserver/registry_store.h"
 #include "nameserver/service.h"
 #include "proto/crawl.grpc.pb.h"
+#include "tests/unit/support/temp_dir.h"
 
 namespace v1 = crawl::v1;
 using crawl::nameserver::NameServerServiceImpl;
 using crawl::nameserver::RegistryStore;
+
+using crawl::test_support::TempDir;
 
 namespace {
 
@@ -89,19 +92,6 @@ struct QueueServerProcess {
     info.set_address(address);
     return info;
   }
-};
-
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("crawl_lifecycle_faults_test." + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
 };
 
 // A name server process over the registry in `dir`: destroying it is a

@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"
+#include "tests/unit/support/temp_dir.h"
 
 using crawl::ManualClock;
 using crawl::queueserver::AppliedBatch;
@@ -20,20 +21,9 @@ using crawl::queueserver::AppliedBatches;
 using crawl::queueserver::CrawlShard;
 using crawl::queueserver::QueueStore;
 
-namespace {
+using crawl::test_support::TempDir;
 
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("applied_batches_test." + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
-};
+namespace {
 
 crawl::v1::CrawlInfo Crawl() {
   crawl::v1::CrawlInfo c;

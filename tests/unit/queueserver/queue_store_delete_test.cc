@@ -16,25 +16,15 @@
 #include "queueserver/service.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_writer.h"
+#include "tests/unit/support/temp_dir.h"
 
 using crawl::ManualClock;
 using crawl::queueserver::CrawlShard;
 using crawl::queueserver::QueueStore;
 
-namespace {
+using crawl::test_support::TempDir;
 
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("queue_store_delete_test." + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
-};
+namespace {
 
 crawl::v1::CrawlInfo Crawl(uint64_t id, const std::string& order) {
   crawl::v1::CrawlInfo c;

@@ -3,6 +3,7 @@
 // page queue, and a crawl whose old queue cannot be decoded is left whole
 // for Load to report. (The move itself: queue_store_test.cc.)
 #include "queueserver/store/queue_store.h"
+#include "tests/unit/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,23 +16,11 @@
 
 namespace qs = crawl::queueserver;
 
+using crawl::test_support::TempDir;
+
 namespace {
 
 // A fresh directory, removed at the end of the test.
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() /
-           ("queue_store_migrate_test." + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
-};
-
 std::unique_ptr<qs::QueueStore> OpenStore(const TempDir& dir) {
   auto s = qs::QueueStore::Open(dir.path.string(), {});
   REQUIRE(s.ok());

@@ -18,28 +18,18 @@
 
 #include "common/clock.h"
 #include "queueserver/crawl_shard.h"
+#include "tests/unit/support/temp_dir.h"
 
 using crawl::ManualClock;
 using crawl::queueserver::CrawlShard;
 using crawl::queueserver::QueueStore;
 using Catch::Detail::Approx;
 
+using crawl::test_support::TempDir;
+
 namespace {
 
 // A fresh directory, removed at the end of the test.
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("queue_store_test." + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
-};
-
 std::unique_ptr<QueueStore> OpenStore(const TempDir& dir) {
   auto s = QueueStore::Open(dir.path.string(), {});
   REQUIRE(s.ok());

@@ -13,10 +13,13 @@
 #include "queueserver/crawl_shard.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"
+#include "tests/unit/support/temp_dir.h"
 
 using namespace crawl::queueserver;
 using Strings = std::vector<std::string>;
 using Graph = std::map<std::string, double>;
+
+using crawl::test_support::TempDir;
 
 namespace {
 
@@ -160,20 +163,6 @@ TEST_CASE("structure order: unknown order names are refused, structure parses", 
 }
 
 namespace {
-
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() /
-           ("structure_order_test." + std::to_string(rd()) + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
-};
 
 crawl::v1::CrawlInfo StructureCrawl() {
   crawl::v1::CrawlInfo c;

@@ -15,9 +15,12 @@
 #include "queueserver/frontier/structure_order.h"
 #include "queueserver/site_report_log.h"
 #include "queueserver/store/queue_store.h"
+#include "tests/unit/support/temp_dir.h"
 
 using namespace crawl::queueserver;
 using Strings = std::vector<std::string>;
+
+using crawl::test_support::TempDir;
 
 namespace {
 
@@ -181,19 +184,6 @@ TEST_CASE("site report: the crawl's end reports every open session", "[unit]") {
 }
 
 namespace {
-
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("structure_report_test." + std::to_string(rd()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
-};
 
 crawl::v1::CrawlInfo Crawl(uint64_t max_pages_per_site) {
   crawl::v1::CrawlInfo c;
