@@ -77,3 +77,5 @@ Result<std::optional<RevisitPolicy>> CrawlShard::RevisitPolicyFor(const v1::Craw
   if (!p.recrawl()) return std::optional<RevisitPolicy>();
   return std::optional<RevisitPolicy>(policy);
 }
+
+}  // namespace crawl::queueserver

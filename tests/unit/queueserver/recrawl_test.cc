@@ -111,7 +111,7 @@ struct Driver {
 
 }  // namespace
 
-TEST_CASE("recrawl: a page is leased again after its interval, with its validators; adaptive adapts", "[unit]") {
+TEST_CASE("recrawl: a page is leased again after its interval, with its validators, and adaptive adapts", "[unit]") {
   crawl::ManualClock clock;
   qs::CrawlShard shard(Crawl(true), &clock, nullptr);
   Driver d{shard, clock};
