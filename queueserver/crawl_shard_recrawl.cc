@@ -66,7 +66,8 @@ Status CrawlShard::RebuildDueQueue() {
         return true;
       },
       &damaged);
-  if (damaged > 0) spdlog::warn("crawl {}: {} damaged fetch states not rescheduled", crawl_.crawl_id(), damaged);
+  if (damaged > 0)
+    spdlog::warn("crawl {}: {} damaged fetch states not rescheduled", crawl_.crawl_id(), damaged);
   return s;
 }
 

@@ -8,7 +8,9 @@
 namespace crawl::queueserver {
 namespace {
 
-int64_t Clamp(const RevisitPolicy& p, int64_t s) { return std::clamp<int64_t>(s, p.min_interval_s, p.max_interval_s); }
+int64_t Clamp(const RevisitPolicy& p, int64_t s) {
+  return std::clamp<int64_t>(s, p.min_interval_s, p.max_interval_s);
+}
 
 bool ParseSeconds(std::string_view t, int64_t* out) {
   if (t.empty()) return false;
@@ -57,7 +59,8 @@ Status ParseRevisitBounds(std::string_view text, RevisitPolicy* policy) {
   int64_t lo = 0, hi = 0;
   if (colon == std::string_view::npos || !ParseSeconds(text.substr(0, colon), &lo) ||
       !ParseSeconds(text.substr(colon + 1), &hi))
-    return Status::InvalidArgument("revisit bounds \"" + std::string(text) + "\": expected MIN:MAX in seconds");
+    return Status::InvalidArgument("revisit bounds \"" + std::string(text) +
+                                   "\": expected MIN:MAX in seconds");
   if (lo < 1 || lo > hi) return Status::InvalidArgument("revisit bounds: need 1 <= MIN <= MAX");
   policy->min_interval_s = lo;
   policy->max_interval_s = hi;

@@ -29,11 +29,11 @@ enum class RevisitKind { kFixed, kExpires, kAdaptive };
 
 struct RevisitPolicy {
   RevisitKind kind = RevisitKind::kFixed;
-  int64_t interval_s = 86'400;            // fixed, and where the others start
-  int64_t min_interval_s = 60;            // floor (expires, adaptive)
-  int64_t max_interval_s = 30 * 86'400;   // ceiling (expires, adaptive)
-  double inc_rate = 0.4;                  // Nutch db.fetch.schedule.adaptive.inc_rate
-  double dec_rate = 0.2;                  // Nutch db.fetch.schedule.adaptive.dec_rate
+  int64_t interval_s = 86'400;           // fixed, and where the others start
+  int64_t min_interval_s = 60;           // floor (expires, adaptive)
+  int64_t max_interval_s = 30 * 86'400;  // ceiling (expires, adaptive)
+  double inc_rate = 0.4;                 // Nutch db.fetch.schedule.adaptive.inc_rate
+  double dec_rate = 0.2;                 // Nutch db.fetch.schedule.adaptive.dec_rate
 };
 
 // "fixed", "expires", "adaptive" ("" is fixed); anything else InvalidArgument.

@@ -21,7 +21,8 @@ namespace {
 struct TempDir {
   TempDir() {
     std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("recrawl_test." + std::to_string(rd()) + std::to_string(rd()));
+    path = std::filesystem::temp_directory_path() /
+           ("recrawl_test." + std::to_string(rd()) + std::to_string(rd()));
   }
   ~TempDir() {
     std::error_code ec;
@@ -111,7 +112,8 @@ struct Driver {
 
 }  // namespace
 
-TEST_CASE("recrawl: a page is leased again after its interval, with its validators, and adaptive adapts", "[unit]") {
+TEST_CASE("recrawl: a page is leased again after its interval, with its validators, and adaptive adapts",
+          "[unit]") {
   crawl::ManualClock clock;
   qs::CrawlShard shard(Crawl(true), &clock, nullptr);
   Driver d{shard, clock};

@@ -44,7 +44,8 @@ TEST_CASE("revisit policy fixed: every page every interval", "[unit]") {
   }
 }
 
-TEST_CASE("revisit policy expires: the page's own lifetime within the floor and the ceiling (Yioop)", "[unit]") {
+TEST_CASE("revisit policy expires: the page's own lifetime within the floor and the ceiling (Yioop)",
+          "[unit]") {
   const RevisitPolicy p = Policy(RevisitKind::kExpires);
   FetchState s = Fetched(200, 0);
   s.expires_unix_s = kNowS + 2000;
