@@ -44,6 +44,10 @@ struct StartOptions {
   uint32_t beast_unit = 0;
   bool no_trap_rules = false;
   uint32_t trap_max_hops = 0;
+  // Recrawl (CrawlParams 120-124): a continuous crawl and its revisit policy.
+  bool recrawl = false;
+  std::string revisit_policy, revisit_bounds;
+  uint32_t revisit_interval_s = 0, recrawl_share_percent = 0;
 };
 
 struct StatusOptions {

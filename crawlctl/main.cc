@@ -163,6 +163,21 @@ void AddStartBackoffFlags(CLI::App* start, StartOptions& o) {
 void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--max-pages", o.max_pages, "Stop after this many pages (0: no limit)");
   start->add_flag("--allow-private", o.allow_private, "Allow private, loopback and link-local addresses");
+  start->add_flag("--recrawl", o.recrawl,
+                  "Continuous crawl: fetched pages are fetched again when due (revisit policy), and the crawl "
+                  "does not end when its frontier empties (only on stop or --max-pages)");
+  start->add_option("--revisit-policy", o.revisit_policy,
+                    "recrawl: fixed (default: every --revisit-interval), expires (the page's Expires/max-age "
+                    "within --revisit-bounds) or adaptive (Nutch: x0.8 when changed, x1.4 when not, within "
+                    "--revisit-bounds)")
+      ->check(CLI::IsMember({"fixed", "expires", "adaptive"}));
+  start->add_option("--revisit-interval", o.revisit_interval_s,
+                    "recrawl: seconds between visits, and where adaptive starts (default 86400)");
+  start->add_option("--recrawl-share", o.recrawl_share_percent,
+                    "recrawl: at most this percent of a schedule are due pages (default 50)")
+      ->check(CLI::Range(0, 100));
+  start->add_option("--revisit-bounds", o.revisit_bounds,
+                    "recrawl, expires and adaptive: MIN:MAX seconds between visits (default 60:2592000)");
   start->add_flag("--accept-self-signed", o.accept_self_signed,
                   "https: accept certificates that do not verify (test hosts); off by default");
   start->add_option("--schedule-size", o.schedule_size, "URLs per schedule (default 5000)");

@@ -21,7 +21,7 @@ std::string CompletionDetector::OnRound(const std::vector<v1::QueueServerStats>&
     idle_rounds_ = 1;
   }
   last_activity_ = std::move(activity);
-  return idle_rounds_ >= 2 ? "frontier exhausted" : "";
+  return idle_rounds_ >= 2 && !continuous_ ? "frontier exhausted" : "";
 }
 
 }  // namespace crawl::nameserver

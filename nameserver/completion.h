@@ -23,7 +23,10 @@ namespace crawl::nameserver {
 
 class CompletionDetector {
  public:
-  explicit CompletionDetector(uint64_t max_pages) : max_pages_(max_pages) {}
+  // `continuous` (CrawlParams.recrawl): an idle frontier does not end the
+  // crawl (pages are due again later); only the page budget does.
+  explicit CompletionDetector(uint64_t max_pages, bool continuous = false)
+      : max_pages_(max_pages), continuous_(continuous) {}
 
   // Feeds one complete round (one Stats answer per queue server of the
   // crawl, in a fixed order). Returns the reason the crawl is done, or "".
@@ -35,6 +38,7 @@ class CompletionDetector {
 
  private:
   uint64_t max_pages_;
+  bool continuous_ = false;
   int idle_rounds_ = 0;
   std::vector<uint64_t> last_activity_;
 };

@@ -47,9 +47,9 @@ void CrawlMonitor::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-void CrawlMonitor::Watch(uint64_t crawl_id, uint64_t max_pages) {
+void CrawlMonitor::Watch(uint64_t crawl_id, uint64_t max_pages, bool continuous) {
   std::lock_guard lock(mu_);
-  detector_ = std::make_unique<CompletionDetector>(max_pages);
+  detector_ = std::make_unique<CompletionDetector>(max_pages, continuous);
   detector_crawl_ = crawl_id;
 }
 

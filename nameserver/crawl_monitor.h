@@ -58,7 +58,7 @@ class CrawlMonitor {
 
   // Judges crawl `crawl_id` afresh against page budget `max_pages`: a new,
   // resumed or changed crawl. Call before the crawl becomes active.
-  void Watch(uint64_t crawl_id, uint64_t max_pages);
+  void Watch(uint64_t crawl_id, uint64_t max_pages, bool continuous = false);
 
   // Ends running crawl `id` with `state`, tells its queue servers and keeps
   // their final numbers. Makes RPCs. Nothing happens when it is not running.

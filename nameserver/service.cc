@@ -96,6 +96,27 @@ Status CheckSiteControl(const v1::CrawlParams& p) {
   return Status::Ok();
 }
 
+// Recrawl (CrawlParams 120-124; the queue server parses them again,
+// queueserver/revisit_policy.h). Defaults are left to the queue server.
+Status CheckRecrawl(const v1::CrawlParams& p) {
+  const std::string& policy = p.revisit_policy();
+  if (!policy.empty() && policy != "fixed" && policy != "expires" && policy != "adaptive")
+    return Status::InvalidArgument("unknown revisit_policy '" + policy + "' (fixed, expires or adaptive)");
+  if (p.revisit_interval_s() > 365 * 86'400) return Status::InvalidArgument("revisit_interval_s above 365 days");
+  if (p.recrawl_share_percent() > 100) return Status::InvalidArgument("recrawl_share_percent above 100");
+  const std::string& b = p.revisit_bounds();
+  if (b.empty()) return Status::Ok();
+  const size_t colon = b.find(':');
+  const auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (colon == std::string::npos || !digits(b.substr(0, colon)) || !digits(b.substr(colon + 1)))
+    return Status::InvalidArgument("revisit_bounds '" + b + "': want MIN:MAX in seconds");
+  const long lo = std::stol(b.substr(0, colon)), hi = std::stol(b.substr(colon + 1));
+  if (lo < 1 || lo > hi) return Status::InvalidArgument("revisit_bounds '" + b + "': need 1 <= MIN <= MAX");
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status NormalizeParams(v1::CrawlParams* p) {
@@ -130,6 +151,7 @@ Status NormalizeParams(v1::CrawlParams* p) {
       return Status::InvalidArgument("scoring param '" + sp + "' is for '" + sp.substr(0, dot) +
                                      "', which is not in the scoring filter chain");
   }
+  if (Status s = CheckRecrawl(*p); !s.ok()) return s;
   if (p->schedule_size() == 0) p->set_schedule_size(5000);
   if (p->schedule_size() > 100'000) return Status::InvalidArgument("schedule_size above 100000");
   if (p->lease_seconds() == 0) p->set_lease_seconds(300);
@@ -169,7 +191,7 @@ NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock
 Status NameServerServiceImpl::Load() {
   if (auto s = registry_.Load(); !s.ok()) return s;
   if (auto active = registry_.Active()) {
-    monitor_.Watch(active->crawl_id(), active->params().max_pages());
+    monitor_.Watch(active->crawl_id(), active->params().max_pages(), active->params().recrawl());
     spdlog::info("resuming the watch over running crawl {}", active->crawl_id());
   }
   return Status::Ok();
@@ -237,7 +259,7 @@ grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext* ctx, const v
     return s;
   }
   if (start_fault_ && start_fault_("after_fanout")) return killed("after_fanout");
-  monitor_.Watch(crawl->crawl_id(), params.max_pages());
+  monitor_.Watch(crawl->crawl_id(), params.max_pages(), params.recrawl());
   // Seeds are with the queue servers; if this write fails the crawl still
   // runs now, and the operator is told a restart rolls it back.
   if (auto s = registry_.ActivateStarted(*crawl); !s.ok()) {
@@ -347,7 +369,7 @@ grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const 
     for (const auto& id : failed) ids += (ids.empty() ? "" : ", ") + id;
     return {grpc::StatusCode::UNAVAILABLE, "cannot resume: queue server(s) " + ids + " unreachable"};
   }
-  monitor_.Watch(crawl->crawl_id(), crawl->params().max_pages());
+  monitor_.Watch(crawl->crawl_id(), crawl->params().max_pages(), crawl->params().recrawl());
   if (auto s = registry_.ActivateResumed(*crawl); !s.ok()) return ToGrpc(s);
   spdlog::info("crawl {} resumed", crawl->crawl_id());
   *resp->mutable_crawl() = *crawl;
@@ -371,7 +393,7 @@ grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext* ctx, con
   auto active = registry_.PutParams(crawl);
   if (!active.ok()) return ToGrpc(active.status());
   // The page budget may have changed; completion is judged against it.
-  if (*active) monitor_.Watch(crawl.crawl_id(), params.max_pages());
+  if (*active) monitor_.Watch(crawl.crawl_id(), params.max_pages(), params.recrawl());
   if (crawl.state() == v1::CRAWL_STATE_RUNNING) (void)fleet_.Update(crawl);
   spdlog::info("crawl {} parameters changed (version {})", crawl.crawl_id(), crawl.params_version());
   *resp->mutable_crawl() = crawl;

@@ -113,6 +113,7 @@ CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::uniq
       frontier_(OptionsFor(crawl, clock), writer_.get(), writer_.get()),
       site_reports_(crawl.params().site_reports_kept()) {
   structure_ = dynamic_cast<StructureOrder*>(&frontier_.order());
+  ApplyRecrawlParams(crawl.params());
   frontier_.SetJournal(writer_.get());
   scope_ = ScopeOf(crawl.params());
   index_ = std::make_unique<SearchIndex>(IndexOptionsFor(crawl), writer_.get());
@@ -142,6 +143,7 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
   // A partition closed before a kill may not be merged yet.
   (void)shard->index_->MergeClosed();
   shard->applied_batches_.Restore(std::move(image->applied_batches));
+  if (Status s = shard->RebuildDueQueue(); !s.ok()) return s;
   return shard;
 }
 
@@ -203,6 +205,7 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
     const uint64_t committed = counters_.pages_fetched + frontier_.Counters().leased_urls;
     max_pages = committed >= *page_cap_ ? 0 : static_cast<size_t>(*page_cap_ - committed);
   }
+  ReenterDue(max_urls);
   Schedule s = frontier_.Lease(req.fetcher_id(), max_urls, clock_->NowUnixMs(), max_pages);
   frontier_.EndRequest();
   // Commit before answering: a schedule the fetcher sees is always durable.
@@ -393,7 +396,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     v1::FetchRecord logged = LogCopy(r);
     if (r.kind() == v1::URL_KIND_PAGE) {
       // The fetch state; a revisit is marked in the log.
-      if (Status s = NoteFetch(r, &logged); !s.ok()) return s;
+      if (Status s = NoteFetch(r, &logged, reported.requeued); !s.ok()) return s;
       // A page put back after 429/503 has no score yet: tier -1, cash 0.
       logged.set_order_tier(reported.score.tier);
       logged.set_order_cash(reported.score.cash);
@@ -485,6 +488,7 @@ Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
   *crawl_.mutable_queue_servers() = crawl.queue_servers();
   scope_ = ScopeOf(crawl.params());
   frontier_.SetMinHostDelay(crawl.params().min_host_delay_ms());
+  ApplyRecrawlParams(crawl.params());
   crawl_.set_params_version(crawl.params_version());
   if (crawl.state() == v1::CRAWL_STATE_RUNNING && counters_.ended) {
     counters_.ended = false;

@@ -27,7 +27,9 @@
 #include "common/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/applied_batches.h"
+#include "queueserver/due_queue.h"
 #include "queueserver/fetch_state.h"
+#include "queueserver/revisit_policy.h"
 #include "queueserver/frontier/crawl_scope.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"
@@ -64,6 +66,11 @@ class CrawlShard {
   // The frontier options a crawl's parameters ask for; InvalidArgument for
   // an unknown order, increment, split or scoring filter, or bad bounds.
   [[nodiscard]] static Result<FrontierOptions> FrontierOptionsFor(const v1::CrawlParams& params);
+  // CrawlParams 120-124 (recrawl) as a revisit policy; none when recrawl is
+  // off; InvalidArgument for a bad policy name or bounds.
+  [[nodiscard]] static Result<std::optional<RevisitPolicy>> RevisitPolicyFor(const v1::CrawlParams& params);
+  // Pages waiting for their next visit (recrawl; tests and stats).
+  [[nodiscard]] size_t due_pages() const { return due_.size(); }
   // The frontier (tests).
   [[nodiscard]] const Frontier& frontier() const { return frontier_; }
   [[nodiscard]] Frontier& frontier() { return frontier_; }
@@ -146,7 +153,19 @@ class CrawlShard {
   // record `r` in the request's batch, marks `logged` not-modified /
   // unchanged, and notes the revisit in revisits_. Fails (the request with
   // it) only when the store cannot be read.
-  [[nodiscard]] Status NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged);
+  [[nodiscard]] Status NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, bool requeued = false);
+  // Recrawl (crawl_shard_recrawl.cc). A crawl without recrawl does nothing.
+  // Sets the state's interval and next visit from the revisit policy and
+  // queues the page in due_.
+  void ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit);
+  // Before a lease of up to `max_urls`: files up to recrawl_share x
+  // max_urls due pages into the frontier (Frontier::Revisit) and clears
+  // their stored next visit (in the request's batch).
+  void ReenterDue(size_t max_urls);
+  // Load: due_ from the stored fetch states.
+  [[nodiscard]] Status RebuildDueQueue();
+  // The crawl's parameters as revisit settings (none: not a recrawl).
+  void ApplyRecrawlParams(const v1::CrawlParams& p);
   // Attaches the remembered validators and digest to a page leased again.
   void AttachRevisit(v1::ScheduledUrl* u);
   // Files the reports of the site sessions that ended (structure order).
@@ -181,6 +200,11 @@ class CrawlShard {
   // SubmitResults.
   std::unordered_map<uint64_t, FetchState> memory_fetch_state_;
   std::unordered_map<std::string, RevisitNote> revisits_;
+  // Recrawl: the policy (none: a crawl that ends with its frontier), the
+  // share of a schedule due pages may take (percent), and the due pages.
+  std::optional<RevisitPolicy> revisit_policy_;
+  uint32_t recrawl_share_percent_ = 50;
+  DueQueue due_;
   // The structure order (null for the others) and its finished-site reports.
   StructureOrder* structure_ = nullptr;
   SiteReportLog site_reports_;

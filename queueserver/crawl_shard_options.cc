@@ -50,6 +50,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   if (!site_control.ok()) return site_control.status();
   o.order.site_control = std::move(*site_control);
   if (p.tier_window_urls() > 0) o.order.tier_window_urls = static_cast<size_t>(p.tier_window_urls());
+  if (auto revisit = RevisitPolicyFor(p); !revisit.ok()) return revisit.status();
   // The chain and its settings must parse (an unknown filter or key fails the crawl's start).
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
   if (p.backoff_base_seconds() > 0) o.backoff.base_ms = int64_t{p.backoff_base_seconds()} * 1000;
@@ -63,6 +64,18 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   o.min_host_delay_ms = std::min<int64_t>(p.min_host_delay_ms(), 60'000);
   if (p.error_crawl_delay_ms() > 0) o.error_crawl_delay_ms = std::min<int64_t>(p.error_crawl_delay_ms(), 60'000);
   return o;
+}
+
+Result<std::optional<RevisitPolicy>> CrawlShard::RevisitPolicyFor(const v1::CrawlParams& p) {
+  auto kind = ParseRevisitKind(p.revisit_policy());
+  if (!kind.ok()) return kind.status();
+  RevisitPolicy policy;
+  policy.kind = *kind;
+  if (p.revisit_interval_s() > 0) policy.interval_s = p.revisit_interval_s();
+  if (Status s = ParseRevisitBounds(p.revisit_bounds(), &policy); !s.ok()) return s;
+  if (p.recrawl_share_percent() > 100) return Status::InvalidArgument("recrawl_share_percent above 100");
+  if (!p.recrawl()) return std::optional<RevisitPolicy>();
+  return std::optional<RevisitPolicy>(policy);
 }
 
 }  // namespace crawl::queueserver

@@ -16,7 +16,7 @@ Result<std::optional<FetchState>> CrawlShard::FetchStateOf(const std::string& ur
   return std::optional<FetchState>(it->second);
 }
 
-Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged) {
+Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, bool requeued) {
   auto previous = FetchStateOf(r.url());
   if (!previous.ok()) {
     // A damaged record is replaced by what this fetch says; a store that
@@ -34,6 +34,9 @@ Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged) 
     if (!update.state.digest.empty()) logged->set_content_digest(update.state.digest);
     revisits_[r.url()] = RevisitNote{update.revisit, refers_to};
   }
+  // Recrawl: when the page is due again (a page put back after 429/503 is
+  // queued already and gets its next visit when it is fetched).
+  if (!requeued) ScheduleNextVisit(&update.state, update.revisit);
   const uint64_t h = hash::Hash8(r.url());
   if (writer_) {
     writer_->PutFetchState(h, update.state);

@@ -41,6 +41,12 @@ struct FetchState {
   uint64_t fetches = 0;
   uint64_t times_changed = 0;
   uint64_t times_unchanged = 0;
+  // Recrawl (queueserver/revisit_policy.h): the interval the revisit policy
+  // chose at the latest fetch (seconds, 0: none yet) and when the page is
+  // next due (Unix microseconds; 0: not scheduled, e.g. a crawl without
+  // recrawl, or already re-entered into the frontier).
+  int64_t revisit_interval_s = 0;
+  int64_t next_visit_unix_us = 0;
 
   bool operator==(const FetchState&) const = default;
 };

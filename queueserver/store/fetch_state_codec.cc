@@ -5,7 +5,8 @@
 
 namespace crawl::queueserver::store_internal {
 namespace {
-constexpr char kFetchStateVersion = 1;
+constexpr char kFetchStateVersion = 2;
+constexpr char kFetchStateVersion1 = 1;  // before recrawl: no interval / next visit
 }  // namespace
 
 std::string EncodeFetchState(const FetchState& s) {
@@ -23,18 +24,25 @@ std::string EncodeFetchState(const FetchState& s) {
   PutU64(&out, s.fetches);
   PutU64(&out, s.times_changed);
   PutU64(&out, s.times_unchanged);
+  PutU64(&out, static_cast<uint64_t>(s.revisit_interval_s));
+  PutU64(&out, static_cast<uint64_t>(s.next_visit_unix_us));
   return out;
 }
 
 bool DecodeFetchState(std::string_view d, FetchState* s) {
-  if (d.empty() || d[0] != kFetchStateVersion) return false;
+  if (d.empty() || (d[0] != kFetchStateVersion && d[0] != kFetchStateVersion1)) return false;
+  const bool v1 = d[0] == kFetchStateVersion1;
   Reader r(d.substr(1));
-  uint64_t last_fetch = 0, expires = 0, since = 0;
+  uint64_t last_fetch = 0, expires = 0, since = 0, interval = 0, next_visit = 0;
   uint32_t status = 0;
   if (!r.Str(&s->url) || !r.U64(&last_fetch) || !r.U32(&status) || !r.Str(&s->etag) ||
       !r.Str(&s->last_modified) || !r.U64(&expires) || !r.Str(&s->digest) || !r.U64(&since) ||
-      !r.U64(&s->fetches) || !r.U64(&s->times_changed) || !r.U64(&s->times_unchanged) || !r.done())
+      !r.U64(&s->fetches) || !r.U64(&s->times_changed) || !r.U64(&s->times_unchanged))
     return false;
+  if (!v1 && (!r.U64(&interval) || !r.U64(&next_visit))) return false;
+  if (!r.done()) return false;
+  s->revisit_interval_s = static_cast<int64_t>(interval);
+  s->next_visit_unix_us = static_cast<int64_t>(next_visit);
   s->last_fetch_unix_us = static_cast<int64_t>(last_fetch);
   s->last_status = static_cast<int32_t>(status);
   s->expires_unix_s = static_cast<int64_t>(expires);

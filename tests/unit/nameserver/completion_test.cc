@@ -51,3 +51,9 @@ TEST_CASE("the page budget ends a crawl", "[unit]") {
   CHECK(d.OnRound({Stats(50, 0, 1, 60), Stats(50, 0, 1, 39)}).empty());
   CHECK(d.OnRound({Stats(50, 0, 1, 60), Stats(50, 0, 1, 40)}) == "max pages");
 }
+
+TEST_CASE("a recrawl crawl is not done when its frontier is idle, only at its page budget", "[unit]") {
+  CompletionDetector d(100, /*continuous=*/true);
+  for (int i = 0; i < 5; ++i) CHECK(d.OnRound({Stats(0, 0, 12, 40), Stats(0, 0, 3, 10)}).empty());
+  CHECK(d.OnRound({Stats(0, 0, 12, 60), Stats(0, 0, 3, 40)}) == "max pages");
+}

@@ -1,0 +1,78 @@
+// Revisit policies (revisit_policy.h).
+#include "queueserver/revisit_policy.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+
+namespace crawl::queueserver {
+namespace {
+
+int64_t Clamp(const RevisitPolicy& p, int64_t s) {
+  return std::clamp<int64_t>(s, p.min_interval_s, p.max_interval_s);
+}
+
+bool ParseSeconds(std::string_view t, int64_t* out) {
+  if (t.empty()) return false;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), *out);
+  return ec == std::errc() && end == t.data() + t.size();
+}
+
+// The interval after this fetch (seconds), before clamping.
+int64_t NextInterval(const RevisitPolicy& p, const FetchState& s, v1::RevisitKind revisit, int64_t now_us) {
+  const int64_t current = s.revisit_interval_s > 0 ? s.revisit_interval_s : p.interval_s;
+  const bool saw_content = revisit != v1::REVISIT_NONE || (s.last_status >= 200 && s.last_status < 300);
+  switch (p.kind) {
+    case RevisitKind::kFixed:
+      return p.interval_s;
+    case RevisitKind::kExpires: {
+      // Yioop: the page's own lifetime, when it gave one and it is ahead.
+      const int64_t now_s = now_us / 1'000'000;
+      if (!saw_content || s.expires_unix_s <= 0) return Clamp(p, p.interval_s);
+      return Clamp(p, s.expires_unix_s - now_s);
+    }
+    case RevisitKind::kAdaptive: {
+      // Nutch AdaptiveFetchSchedule.setFetchSchedule: MODIFIED multiplies
+      // by (1 - DEC_RATE), NOTMODIFIED by (1 + INC_RATE), then min/max.
+      // A first fetch or an error keeps the interval.
+      if (s.revisit_interval_s <= 0 || !saw_content) return Clamp(p, current);
+      const double f = revisit == v1::REVISIT_NONE ? 1.0 - p.dec_rate : 1.0 + p.inc_rate;
+      return Clamp(p, static_cast<int64_t>(static_cast<double>(current) * f));
+    }
+  }
+  return p.interval_s;
+}
+
+}  // namespace
+
+Result<RevisitKind> ParseRevisitKind(std::string_view name) {
+  if (name.empty() || name == "fixed") return RevisitKind::kFixed;
+  if (name == "expires") return RevisitKind::kExpires;
+  if (name == "adaptive") return RevisitKind::kAdaptive;
+  return Status::InvalidArgument("unknown revisit policy \"" + std::string(name) +
+                                 "\" (fixed, expires or adaptive)");
+}
+
+Status ParseRevisitBounds(std::string_view text, RevisitPolicy* policy) {
+  if (text.empty()) return Status::Ok();
+  const size_t colon = text.find(':');
+  int64_t lo = 0, hi = 0;
+  if (colon == std::string_view::npos || !ParseSeconds(text.substr(0, colon), &lo) ||
+      !ParseSeconds(text.substr(colon + 1), &hi))
+    return Status::InvalidArgument("revisit bounds \"" + std::string(text) +
+                                   "\": expected MIN:MAX in seconds");
+  if (lo < 1 || lo > hi) return Status::InvalidArgument("revisit bounds: need 1 <= MIN <= MAX");
+  policy->min_interval_s = lo;
+  policy->max_interval_s = hi;
+  return Status::Ok();
+}
+
+NextVisit ComputeNextVisit(const RevisitPolicy& policy, const FetchState& state, v1::RevisitKind revisit,
+                           int64_t now_us) {
+  NextVisit out;
+  out.interval_s = std::max<int64_t>(1, NextInterval(policy, state, revisit, now_us));
+  out.next_visit_unix_us = now_us + out.interval_s * 1'000'000;
+  return out;
+}
+
+}  // namespace crawl::queueserver
