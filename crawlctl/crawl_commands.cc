@@ -45,6 +45,7 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   for (const auto& h : o.include_hosts) p->add_include_hosts(h);
   for (const auto& h : o.exclude_hosts) p->add_exclude_hosts(h);
   p->set_min_host_delay_ms(o.min_host_delay_ms);
+  p->set_robots_max_age_s(o.robots_max_age_s);
   p->set_wseen_increment(o.wseen_increment);
   p->set_opic_split(o.opic_split);
   p->set_scoring_filters(o.scoring_filters);

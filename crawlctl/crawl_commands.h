@@ -31,6 +31,7 @@ struct StartOptions {
   uint64_t page_range = 0;
   std::string user_agent;
   uint32_t max_depth = 0, min_host_delay_ms = 0;
+  uint32_t robots_max_age_s = 0;  // 0: 86400
   std::vector<std::string> include_hosts, exclude_hosts;
   uint32_t max_links_per_page = 0, max_links_after_prune = 0;
   std::string link_pruning;  // "" or auto, all, offsite, none (issue 22 item 6)

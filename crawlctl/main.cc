@@ -192,6 +192,10 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
       ->delimiter(',');
   start->add_option("--exclude-hosts", o.exclude_hosts, "Never crawl hosts matching these globs; comma-separated")
       ->delimiter(',');
+  start->add_option("--robots-max-age", o.robots_max_age_s,
+                    "Fetch a host's robots.txt again after at most this many seconds, or its own cache lifetime "
+                    "if shorter (default and most 86400, RFC 9309)")
+      ->check(CLI::Range(1, 86400));
   start->add_option("--min-host-delay-ms", o.min_host_delay_ms,
                     "Politeness floor: requests to one host at least this far apart (robots Crawl-delay still wins)");
   start->add_option("--max-links-per-page", o.max_links_per_page,

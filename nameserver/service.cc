@@ -176,6 +176,7 @@ Status NormalizeParams(v1::CrawlParams* p) {
   if (auto s = ValidateHostPatterns({p->exclude_hosts().begin(), p->exclude_hosts().end()}, "exclude_hosts"); !s.ok())
     return s;
   if (p->min_host_delay_ms() > 60'000) return Status::InvalidArgument("min_host_delay_ms above 60000");
+  if (p->robots_max_age_s() > 86'400) return Status::InvalidArgument("robots_max_age_s above 86400 (RFC 9309 2.4)");
   return CheckSiteControl(*p);
 }
 

@@ -51,6 +51,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   o.order.site_control = std::move(*site_control);
   if (p.tier_window_urls() > 0) o.order.tier_window_urls = static_cast<size_t>(p.tier_window_urls());
   if (auto revisit = RevisitPolicyFor(p); !revisit.ok()) return revisit.status();
+  o.order.opic_revisits = p.recrawl();
   // The chain and its settings must parse (an unknown filter or key fails the crawl's start).
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
   if (p.backoff_base_seconds() > 0) o.backoff.base_ms = int64_t{p.backoff_base_seconds()} * 1000;
@@ -61,6 +62,11 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   if (p.park_seconds() > 0) o.backoff.park_ms = int64_t{p.park_seconds()} * 1000;
   if (p.max_url_retries() > 0) o.backoff.max_url_retries = p.max_url_retries();
   if (p.host_error_threshold() > 0) o.host_error_threshold = p.host_error_threshold();
+  if (p.robots_max_age_s() > 86'400) return Status::InvalidArgument("robots_max_age_s above 86400 (RFC 9309 2.4)");
+  if (p.robots_max_age_s() > 0) {
+    o.robots_max_age_ms = int64_t{p.robots_max_age_s()} * 1000;
+    o.robots_min_age_ms = std::min(o.robots_min_age_ms, o.robots_max_age_ms);
+  }
   o.min_host_delay_ms = std::min<int64_t>(p.min_host_delay_ms(), 60'000);
   if (p.error_crawl_delay_ms() > 0) o.error_crawl_delay_ms = std::min<int64_t>(p.error_crawl_delay_ms(), 60'000);
   return o;

@@ -248,7 +248,7 @@ void Frontier::Route(FrontierEntry entry, int64_t now_ms) {
       if (robots::IsAllowedUrl(state.record.rules, entry.url)) {
         Queue(QueueKind::kPages, std::move(entry), /*front=*/false);
       } else {
-        RefuseDisallowed(state, std::move(entry));
+        RefuseDisallowed(*origin, state, std::move(entry));
       }
       break;
     case RobotsState::kUnknown:
@@ -353,7 +353,7 @@ void Frontier::DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, 
         skipped.push_back(std::move(e));
       } else {
         order_->Taken(e);  // leaves the order for good
-        RefuseDisallowed(st, std::move(e.entry));
+        RefuseDisallowed(key, st, std::move(e.entry));
       }
       continue;
     }
@@ -524,6 +524,7 @@ void Frontier::Tick(int64_t now_ms) {
     }
     robots_retry_.swap(still_waiting);
   }
+  RecheckDueRobots(now_ms);
 }
 
 bool Frontier::Idle() const {

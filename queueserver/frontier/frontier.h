@@ -321,9 +321,11 @@ class Frontier {
   // for a retry or keeps its old rules (nothing more to apply).
   bool RobotsFailed(const std::string& origin, OriginState& state, int64_t now_ms);
   // A URL the rules in force disallow: counted, kept for a re-check.
-  void RefuseDisallowed(OriginState& state, FrontierEntry entry);
+  void RefuseDisallowed(const std::string& origin, OriginState& state, FrontierEntry entry);
   // After a re-fetch changed the rules: kept refused URLs now allowed enter.
   void ReleaseNewlyAllowed(OriginState& state);
+  // Tick: the robots.txt of origins in recheck_origins_ fetched again when due.
+  void RecheckDueRobots(int64_t now_ms);
   enum class RobotsGate { kTake, kSkip, kDrop };
   // A page about to be leased: its origin's robots.txt is re-fetched first
   // when expired, and a page the new rules disallow is dropped.
@@ -371,6 +373,9 @@ class Frontier {
   uint64_t leased_count_ = 0;
   uint64_t robots_disallowed_ = 0;
   size_t recheck_count_ = 0;  // entries of all OriginState::disallowed
+  // Origins holding refused URLs to recheck: their robots.txt is fetched
+  // again when due even if no page of theirs comes up (Tick).
+  std::vector<std::string> recheck_origins_;
   uint64_t activity_ = 0;
   uint64_t next_wait_seq_ = 1;
   std::vector<bool> is_new_;  // AddPageLinks' scratch

@@ -113,6 +113,9 @@ struct OrderOptions {
   std::string scoring_filters;
   std::vector<std::string> scoring_params;
   size_t ram_budget_urls = 1'000'000;
+  // opic in a recrawl: pages keep their cash and history across visits
+  // (opic_order.h "Across visits").
+  bool opic_revisits = false;
   // bfs and host_budget: URLs of each tier's head held in RAM (the rest stay
   // in the TierStore).
   size_t tier_window_urls = 4096;

@@ -65,17 +65,32 @@ Frontier::RobotsGate Frontier::GateForRobots(const std::string& origin, OriginSt
   return RobotsGate::kTake;
 }
 
-void Frontier::RefuseDisallowed(OriginState& state, FrontierEntry entry) {
+void Frontier::RefuseDisallowed(const std::string& origin, OriginState& state, FrontierEntry entry) {
   ++robots_disallowed_;
   ++activity_;
   order_->Dropped(entry);
   if (state.disallowed.size() < options_.robots_recheck_per_origin &&
       recheck_count_ < options_.robots_recheck_total) {
+    if (state.disallowed.empty()) recheck_origins_.push_back(origin);
     entry.cash = 0;  // opic: its cash was given back by Dropped
     entry.retries = 0;
     state.disallowed.push_back(std::move(entry));
     ++recheck_count_;
   }
+}
+
+void Frontier::RecheckDueRobots(int64_t now_ms) {
+  // An origin whose every page the rules refused has nothing left to come
+  // up for leasing: without this its robots.txt would never be asked again
+  // and the refused URLs never released.
+  std::vector<std::string> still;
+  for (std::string& origin : recheck_origins_) {
+    OriginState& state = OriginFor(origin);
+    if (state.disallowed.empty()) continue;
+    if (RobotsDue(state, now_ms)) StartRobotsRefresh(origin, state, now_ms);
+    still.push_back(std::move(origin));
+  }
+  recheck_origins_.swap(still);
 }
 
 void Frontier::ReleaseNewlyAllowed(OriginState& state) {
@@ -158,7 +173,7 @@ void Frontier::ReleaseWaiting(const std::string& origin, OriginState& state) {
     if (robots::IsAllowedUrl(state.record.rules, e.entry.url)) {
       Queue(QueueKind::kPages, std::move(e.entry), /*front=*/false);
     } else {
-      RefuseDisallowed(state, std::move(e.entry));
+      RefuseDisallowed(origin, state, std::move(e.entry));
     }
   }
   state.waiting.clear();

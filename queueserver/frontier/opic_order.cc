@@ -38,6 +38,13 @@ std::vector<std::pair<OpicKey, FrontierEntry>> MemoryOpicStore::OpicTop(size_t n
   return out;
 }
 
+std::optional<OpicVisits> MemoryOpicStore::OpicVisitsGet(uint64_t url_hash) {
+  auto it = visits_.find(url_hash);
+  if (it == visits_.end()) return std::nullopt;
+  return it->second;
+}
+void MemoryOpicStore::OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) { visits_[url_hash] = v; }
+
 // ---- OpicOrder
 
 OpicOrder::OpicOrder(const OrderOptions& options, ScoringChain chain, OpicStore* store)
@@ -140,8 +147,11 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
       if (!std::isfinite(e.cash) || e.cash < 0) e.cash = 0;
       lost_ += share - e.cash;  // what a filter took (or added) is booked
       taken = true;
-    } else if (const uint64_t h = UrlKey(e.url); share > 0 && Queued(h)) {
+    } else if (const uint64_t h = share > 0 ? UrlKey(e.url) : 0; share > 0 && Queued(h)) {
       inlinks_[h].push_back(ScoreInlink{page.url, e.link_kind, share});  // UpdateDbScore at EndRequest
+      taken = true;
+    } else if (share > 0 && options_.opic_revisits && (credits_.count(h) > 0 || store_->OpicVisitsGet(h))) {
+      credits_[h] += share;  // kept for its next visit (ApplyCredits at EndRequest)
       taken = true;
     }
     if (pending != pending_.end()) {
@@ -299,19 +309,46 @@ void OpicOrder::Taken(const SeqEntry& e) {
 FetchedScore OpicOrder::OnFetched(const FrontierEntry& e) {
   // DESIGN.md 5.2: history += C; C goes to the links (OnLinks), the rest is
   // lost at EndRequest.
-  total_history_ += e.cash;
-  pending_[e.url] += e.cash;
+  double cash = e.cash, history = e.cash;
+  if (options_.opic_revisits) {
+    // Across visits: the cash received since the last one joins C.
+    const uint64_t h = UrlKey(e.url);
+    OpicVisits v = store_->OpicVisitsGet(h).value_or(OpicVisits{});
+    if (auto c = credits_.find(h); c != credits_.end()) {
+      v.credit += c->second;
+      credits_.erase(c);
+    }
+    cash += v.credit;
+    v.credit = 0;
+    v.history += cash;
+    history = v.history;
+    store_->OpicVisitsPut(h, v);
+  }
+  total_history_ += cash;
+  pending_[e.url] += cash;
   NoteState();
   FetchedScore s;
-  s.cash = e.cash;
-  s.importance = chain_.IndexerScore(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}, e.cash, total_history_);
+  s.cash = cash;
+  s.importance = chain_.IndexerScore(ScoreDatum{e.url, e.depth, e.link_kind, cash}, history, total_history_);
   return s;
 }
+
+void OpicOrder::ApplyCredits() {
+  for (const auto& [h, credit] : credits_) {
+    OpicVisits v = store_->OpicVisitsGet(h).value_or(OpicVisits{});
+    v.credit += credit;
+    store_->OpicVisitsPut(h, v);
+  }
+  credits_.clear();
+}
+
+std::optional<OpicVisits> OpicOrder::VisitsOf(const std::string& url) { return store_->OpicVisitsGet(UrlKey(url)); }
 
 void OpicOrder::Dropped(const FrontierEntry& e) { lost_ += e.cash; }
 
 void OpicOrder::EndRequest() {
   ApplyInlinks();
+  ApplyCredits();
   for (const auto& [u, c] : pending_) lost_ += c;
   pending_.clear();
   if (lost_ == 0 && (reserve_ == 0 || count_ == 0)) return;

@@ -15,6 +15,14 @@
 // number (bonus_) instead of touching every URL: a queued URL's cash is its
 // stored raw cash plus the bonus.
 //
+// Across visits (a recrawl, OrderOptions::opic_revisits; the paper's
+// definition): a page fetched here keeps a record of its history H and of
+// the cash C it received since its last visit; links to it credit C rather
+// than giving their share up as lost. At its next visit C joins the cash it
+// is fetched with, H += C, and its importance (the IndexerScore) is
+// H / total history. A 304 or unchanged page yields no links, so its cash
+// is lost to the virtual page as for any page without links.
+//
 // RAM budget: every queued URL lives in the OpicStore (RocksDB in the
 // server: column family "opic", keyed by descending sort value); at most
 // ram_budget_urls of the best are also held in memory. Invariant: no URL
@@ -50,6 +58,12 @@ struct OpicKeyBefore {
   }
 };
 
+// A page fetched here, across visits: cash received since its last visit,
+// and the history (all the cash it was fetched with).
+struct OpicVisits {
+  double credit = 0, history = 0;
+};
+
 // Where the opic order keeps its queue. Reads see the writes made before
 // them, committed or not. Errors of a durable store surface at its commit.
 class OpicStore {
@@ -63,6 +77,9 @@ class OpicStore {
   [[nodiscard]] virtual std::optional<FrontierEntry> OpicGet(const OpicKey& key) = 0;
   // Up to `n` entries, best first.
   [[nodiscard]] virtual std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) = 0;
+  // The visits record of a fetched page (opic_revisits only).
+  [[nodiscard]] virtual std::optional<OpicVisits> OpicVisitsGet(uint64_t url_hash) = 0;
+  virtual void OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) = 0;
 };
 
 // An OpicStore in RAM (tests, and shards without a store).
@@ -73,11 +90,14 @@ class MemoryOpicStore final : public OpicStore {
   [[nodiscard]] std::optional<OpicKey> OpicFind(uint64_t url_hash) override;
   [[nodiscard]] std::optional<FrontierEntry> OpicGet(const OpicKey& key) override;
   [[nodiscard]] std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) override;
+  [[nodiscard]] std::optional<OpicVisits> OpicVisitsGet(uint64_t url_hash) override;
+  void OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) override;
   [[nodiscard]] const std::map<OpicKey, FrontierEntry, OpicKeyBefore>& entries() const { return by_key_; }
 
  private:
   std::map<OpicKey, FrontierEntry, OpicKeyBefore> by_key_;
   std::unordered_map<uint64_t, OpicKey> by_hash_;
+  std::unordered_map<uint64_t, OpicVisits> visits_;
 };
 
 class OpicOrder final : public FrontierOrder {
@@ -106,6 +126,8 @@ class OpicOrder final : public FrontierOrder {
   [[nodiscard]] double total_history() const { return total_history_; }
   [[nodiscard]] double injected_total() const { return injected_total_; }
   [[nodiscard]] size_t in_memory() const { return mem_.size(); }
+  // The visits record of a fetched page (opic_revisits), if any (tests).
+  [[nodiscard]] std::optional<OpicVisits> VisitsOf(const std::string& url);
 
  private:
   struct Held {
@@ -118,6 +140,8 @@ class OpicOrder final : public FrontierOrder {
   // this request (Nutch's updatedb over the batch); the cash the inlinks
   // brought and the chain did not keep is lost.
   void ApplyInlinks();
+  // opic_revisits: the cash links gave pages fetched here, into their records.
+  void ApplyCredits();
   // Sets a queued URL's raw cash to update(entry, raw cash); false when
   // the URL is not queued.
   bool SetCash(uint64_t url_hash, const std::function<double(const FrontierEntry&, double)>& update);
@@ -147,6 +171,8 @@ class OpicOrder final : public FrontierOrder {
   std::unordered_map<std::string, double> pending_;
   // Within a request: inlinks to URLs already queued, by URL hash.
   std::unordered_map<uint64_t, std::vector<ScoreInlink>> inlinks_;
+  // Within a request (opic_revisits): cash given to pages fetched here, by URL hash.
+  std::unordered_map<uint64_t, double> credits_;
   double lost_ = 0;
 };
 

@@ -115,6 +115,8 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   [[nodiscard]] std::optional<OpicKey> OpicFind(uint64_t url_hash) override;
   [[nodiscard]] std::optional<FrontierEntry> OpicGet(const OpicKey& key) override;
   [[nodiscard]] std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) override;
+  [[nodiscard]] std::optional<OpicVisits> OpicVisitsGet(uint64_t url_hash) override;
+  void OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) override;
 
   void TierPut(int32_t tier, const SeqEntry& e) override;
   void TierErase(int32_t tier, uint64_t seq) override;

@@ -145,7 +145,8 @@ struct ShardWriter::Impl {
     }
     return tier_index.NewIteratorWithBase(tiers, store->db->NewIterator(rocksdb::ReadOptions(), tiers));
   }
-  // opic: prefix 'Q' sort(8, descending) seq(8) -> entry; prefix 'H' hash(8) -> sort(8) seq(8).
+  // opic: prefix 'Q' sort(8, descending) seq(8) -> entry; prefix 'H' hash(8) -> sort(8) seq(8);
+  // prefix 'V' hash(8) -> credit(8) history(8) (doubles' bits; a recrawl's fetched pages).
   std::string OpicQueueKey(const OpicKey& key) const {
     std::string k = prefix;
     k.push_back('Q');
@@ -153,9 +154,9 @@ struct ShardWriter::Impl {
     PutU64(&k, key.seq);
     return k;
   }
-  std::string OpicHashKey(uint64_t hash) const {
+  std::string OpicHashKey(uint64_t hash, char kind = 'H') const {
     std::string k = prefix;
-    k.push_back('H');
+    k.push_back(kind);
     PutU64(&k, hash);
     return k;
   }

@@ -2,6 +2,7 @@
 // TierStore: reads see the batch's own writes (queue_store.h).
 #include <rocksdb/db.h>
 
+#include <bit>
 #include <memory>
 
 #include "queueserver/store/queue_store.h"
@@ -56,6 +57,26 @@ std::vector<std::pair<OpicKey, FrontierEntry>> ShardWriter::OpicTop(size_t n) {
   }
   impl_->NoteRead(it->status(), "reading the opic queue");
   return out;
+}
+
+std::optional<OpicVisits> ShardWriter::OpicVisitsGet(uint64_t url_hash) {
+  std::string v;
+  auto s = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(kOpic),
+                                          impl_->OpicHashKey(url_hash, 'V'), &v);
+  if (s.IsNotFound()) return std::nullopt;
+  impl_->NoteRead(s, "reading opic visits");
+  if (!s.ok()) return std::nullopt;
+  if (v.size() != 16) {
+    if (impl_->read_error.ok()) impl_->read_error = Corrupt("opic visits", impl_->OpicHashKey(url_hash, 'V'));
+    return std::nullopt;
+  }
+  return OpicVisits{std::bit_cast<double>(ReadU64(v)), std::bit_cast<double>(ReadU64(std::string_view(v).substr(8)))};
+}
+void ShardWriter::OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) {
+  std::string value;
+  PutU64(&value, std::bit_cast<uint64_t>(v.credit));
+  PutU64(&value, std::bit_cast<uint64_t>(v.history));
+  impl_->Put(kOpic, impl_->OpicHashKey(url_hash, 'V'), value);
 }
 
 void ShardWriter::TierPut(int32_t tier, const SeqEntry& e) {

@@ -4,7 +4,7 @@
 //                  [--enable NAMES] [--disable NAMES] --hosts-file F
 //                  [--port PORT] [--access-log FILE] [--bind-base 127.20.0.0]
 //                  [--threads N] [--page-kb K] [--change-mean-interval S]
-//                  [--clock real|logical]
+//                  [--clock real|logical] [--robots-control]
 //   testweb export --seed S --hosts H --pages P [universe flags]
 //                  [--out FILE|-] [--truth FILE|-] [--at T --versions FILE|-]
 //   testweb seeds  --seed S --hosts H --pages P [universe flags]
@@ -17,6 +17,9 @@
 // --clock logical from POST /_testweb/clock?t=T (request_handler.h);
 // export --at T writes the graph (--out) and every page's state (--versions:
 // 'URL STATUS VERSION ETAG LAST_MODIFIED DIGEST') at T.
+//
+// --robots-control lets a test replace a host's robots.txt while serving
+// (robots_control.h).
 //
 // Misbehaviours (--enable/--disable, comma-separated or repeated, applied
 // after the preset in that order): see universe_options.h and universe.h.
@@ -182,6 +185,7 @@ struct ServeFlags {
   uint64_t ips = 0;  // 0: one address per host
   int threads = 1;
   std::string clock = "real";
+  bool robots_control = false;
 };
 
 int Serve(const UniverseFlags& options, const ServeFlags& flags) {
@@ -199,6 +203,8 @@ int Serve(const UniverseFlags& options, const ServeFlags& flags) {
   server_options.port = flags.port;
   ChangeClock clock(flags.clock == "logical" ? ChangeClock::Mode::kLogical : ChangeClock::Mode::kReal);
   server_options.clock = &clock;
+  RobotsControl robots_control;
+  if (flags.robots_control) server_options.robots_control = &robots_control;
   if (!flags.access_log.empty()) {
     if (Status s = access_log.Open(flags.access_log); !s.ok()) return Fail(s.message());
     server_options.access_log = &access_log;
@@ -401,6 +407,9 @@ int Main(int argc, char** argv) {
                    "/_testweb/clock?t=SECONDS on any host)")
       ->check(CLI::IsMember({"real", "logical"}))
       ->capture_default_str();
+  serve->add_flag("--robots-control", serve_flags.robots_control,
+                  "Tests: PUT /_testweb/robots on a host replaces its robots.txt with the request body, "
+                  "DELETE restores it");
   serve->add_option("--threads", serve_flags.threads, "Threads running the io_context")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();

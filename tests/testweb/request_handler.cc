@@ -122,6 +122,39 @@ bool ApplyValidators(const Request& request, const Served& served, Response& res
   return false;
 }
 
+// PUT/DELETE/GET kRobotsControlPath on `host` (see robots_control.h).
+void HandleRobotsControl(const Universe& universe, const Request& request, std::optional<uint32_t> host,
+                         RobotsControl& control, Response& res) {
+  res.set(http::field::content_type, kTextType);
+  if (!host) {
+    res.result(http::status::not_found);
+    res.body() = "no such host\n";
+    return;
+  }
+  switch (request.method()) {
+    case http::verb::put:
+      control.Set(*host, request.body());
+      res.result(http::status::ok);
+      res.body() = "robots.txt of " + universe.HostName(*host) + " replaced\n";
+      return;
+    case http::verb::delete_:
+      control.Clear(*host);
+      res.result(http::status::ok);
+      res.body() = "robots.txt of " + universe.HostName(*host) + " restored\n";
+      return;
+    case http::verb::get: {
+      auto replaced = control.Get(*host);
+      res.result(http::status::ok);
+      res.body() = replaced ? *replaced : universe.RobotsTxt(*host);
+      return;
+    }
+    default:
+      res.result(http::status::method_not_allowed);
+      res.set(http::field::allow, "GET, PUT, DELETE");
+      res.body() = "GET, PUT (the new robots.txt as the body) or DELETE\n";
+  }
+}
+
 }  // namespace
 
 const std::string& EndlessChunk() {
@@ -137,7 +170,8 @@ const std::string& EndlessChunk() {
 }
 
 Handled HandleRequest(const Universe& universe, const Request& request,
-                      std::optional<uint32_t> fallback_host, bool tls, ChangeClock* clock) {
+                      std::optional<uint32_t> fallback_host, bool tls, ChangeClock* clock,
+                      RobotsControl* robots) {
   Handled out;
   Response& res = out.response;
   res.version(request.version());
@@ -158,6 +192,13 @@ Handled HandleRequest(const Universe& universe, const Request& request,
     out.body_bytes = res.body().size();
     return out;
   }
+  if (robots != nullptr && request_target == kRobotsControlPath) {
+    out.admin = true;
+    HandleRobotsControl(universe, request, host, *robots, res);
+    res.prepare_payload();
+    out.body_bytes = res.body().size();
+    return out;
+  }
   if (request.method() != http::verb::get && !head) {
     res.result(http::status::method_not_allowed);
     res.set(http::field::allow, "GET, HEAD");
@@ -173,6 +214,11 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       served->content_type = kHtmlType;
       served->location = universe.Origin(*host) + std::string(target);
       served->body = "<!DOCTYPE html>\n<html><body><a href=\"" + served->location + "\">Moved</a></body></html>\n";
+    } else if (auto replaced = robots != nullptr && host && target == "/robots.txt" ? robots->Get(*host)
+                                                                                        : std::nullopt) {
+      served.emplace();
+      served->content_type = kTextType;
+      served->body = std::move(*replaced);
     } else if (host) {
       served = universe.ServeAt(*host, target, clock != nullptr ? clock->Now() : 0);
     }

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "tests/testweb/change_clock.h"
+#include "tests/testweb/robots_control.h"
 #include "tests/testweb/universe.h"
 
 namespace crawl::testweb {
@@ -63,10 +64,11 @@ inline constexpr size_t kEndlessChunk = 64 * 1024;
 // `fallback_host`: the host owning the address the request arrived on, used
 // when the Host header names no host of `universe`. `tls`: the request came
 // over TLS; a plain request for an https host answers 301 to its https URL.
-// `clock`: the change model's time (null: t = 0); not owned.
+// `clock`: the change model's time (null: t = 0); not owned. `robots`:
+// robots.txt replaced by a test (robots_control.h; null: no control path).
 // REQUIRES: fallback_host, if set, < universe.HostCount().
 [[nodiscard]] Handled HandleRequest(const Universe& universe, const Request& request,
                                     std::optional<uint32_t> fallback_host, bool tls = false,
-                                    ChangeClock* clock = nullptr);
+                                    ChangeClock* clock = nullptr, RobotsControl* robots = nullptr);
 
 }  // namespace crawl::testweb

@@ -47,6 +47,7 @@ struct ServerContext {
   const Universe* universe = nullptr;
   AccessLog* access_log = nullptr;
   ChangeClock* clock = nullptr;  // not owned; the pointee changes (thread-safe)
+  RobotsControl* robots_control = nullptr;  // not owned; null: off
   std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
   std::chrono::milliseconds read_timeout{};
   std::chrono::milliseconds write_timeout{};
@@ -102,7 +103,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     started_wall_ = std::chrono::system_clock::now();
     started_ = std::chrono::steady_clock::now();
     const Request request = parser_->release();
-    handled_ = HandleRequest(*context_->universe, request, fallback_host_, kTls, context_->clock);
+    handled_ = HandleRequest(*context_->universe, request, fallback_host_, kTls, context_->clock,
+                             context_->robots_control);
     target_.assign(request.target().data(), request.target().size());
     if (handled_.close) {
       // robots-unreachable: the request is read, then the connection dies.
@@ -349,6 +351,7 @@ Server::Server(const Universe& universe, ServerOptions options) : options_(std::
   context->universe = &universe;
   context->access_log = options_.access_log;
   context->clock = options_.clock;
+  context->robots_control = options_.robots_control;
   context->read_timeout = options_.read_timeout;
   context->write_timeout = options_.write_timeout;
   for (uint32_t i = 0; i < options_.addresses.size(); ++i)

@@ -25,6 +25,7 @@
 #include "common/status.h"
 #include "tests/testweb/access_log.h"
 #include "tests/testweb/change_clock.h"
+#include "tests/testweb/robots_control.h"
 #include "tests/testweb/hosts_file.h"
 #include "tests/testweb/universe.h"
 
@@ -46,6 +47,8 @@ struct ServerOptions {
   // The change model's time (change_clock.h); not owned, must outlive the
   // server; null: t = 0. Requests to its /_testweb/clock are not logged.
   ChangeClock* clock = nullptr;
+  // robots.txt replaced by tests (robots_control.h); not owned; null: off.
+  RobotsControl* robots_control = nullptr;
 };
 
 class Server {

@@ -201,3 +201,23 @@ TEST_CASE("refused URLs kept for a re-check are bounded per origin", "[unit][pol
   CHECK(LeaseAll(f, kDay) ==
         std::vector<std::string>{"http://a.test/5", "http://a.test/p/1", "http://a.test/p/2"});
 }
+
+TEST_CASE("an origin whose every URL was refused has its robots.txt fetched again when due", "[unit][rfc9309]") {
+  Frontier f(FrontierOptions{});
+  Start(f, {"http://a.test/private/1", "http://a.test/private/2"}, "User-agent: *\nDisallow: /private\n", 0);
+  CHECK(f.Counters().robots_disallowed == 2);
+  CHECK(LeaseAll(f, 0).empty());
+  // Nothing of a.test comes up for leasing and nothing new arrives; before
+  // the rules expire nothing happens, then Tick asks for robots.txt again.
+  f.Tick(kDay - 1);
+  CHECK(f.Lease("f", 100, kDay - 1).id == 0);
+  f.Tick(kDay);
+  auto refetch = f.Lease("f", 100, kDay);
+  REQUIRE(Urls(refetch) == std::vector<std::string>{"http://a.test/robots.txt"});
+  f.Report(refetch.id, Robots(200, "User-agent: *\nDisallow:\n"), kDay);
+  f.Complete(refetch.id, kDay);
+  CHECK(LeaseAll(f, kDay) == std::vector<std::string>{"http://a.test/private/1", "http://a.test/private/2"});
+  // Nothing left to re-check: no more re-fetches from Tick.
+  f.Tick(3 * kDay);
+  CHECK(f.Lease("f", 100, 3 * kDay).id == 0);
+}

@@ -91,5 +91,37 @@ TEST_CASE("keep-alive follows the request", "[unit]") {
   CHECK_FALSE(HandleRequest(u, req, 0).response.keep_alive());
 }
 
+TEST_CASE("robots control: PUT replaces a host's robots.txt, DELETE restores it, others keep theirs", "[unit]") {
+  const Universe u = Make();
+  RobotsControl control;
+  // Without a control the path is an ordinary (missing) page.
+  Request put = Get("www.site1.test", std::string(kRobotsControlPath), http::verb::put);
+  put.body() = "User-agent: *\nDisallow: /\n";
+  CHECK(HandleRequest(u, put, 0).response.result() == http::status::method_not_allowed);
+  CHECK(HandleRequest(u, Get("www.site1.test", "/robots.txt"), 0).response.body() == u.RobotsTxt(1));
+
+  const Handled set = HandleRequest(u, put, 0, false, nullptr, &control);
+  CHECK(set.response.result() == http::status::ok);
+  CHECK(set.admin);
+  const Handled served = HandleRequest(u, Get("www.site1.test", "/robots.txt"), 0, false, nullptr, &control);
+  CHECK(served.response.result() == http::status::ok);
+  CHECK(served.response.body() == "User-agent: *\nDisallow: /\n");
+  CHECK(served.response[http::field::content_type].starts_with("text/plain"));
+  CHECK_FALSE(served.admin);
+  CHECK(HandleRequest(u, Get("www.site1.test", std::string(kRobotsControlPath)), 0, false, nullptr, &control)
+            .response.body() == "User-agent: *\nDisallow: /\n");
+  CHECK(HandleRequest(u, Get("www.site2.test", "/robots.txt"), 0, false, nullptr, &control).response.body() ==
+        u.RobotsTxt(2));
+
+  const Handled restored = HandleRequest(u, Get("www.site1.test", std::string(kRobotsControlPath), http::verb::delete_),
+                                         0, false, nullptr, &control);
+  CHECK(restored.response.result() == http::status::ok);
+  CHECK(HandleRequest(u, Get("www.site1.test", "/robots.txt"), 0, false, nullptr, &control).response.body() ==
+        u.RobotsTxt(1));
+  CHECK(HandleRequest(u, Get("www.site1.test", std::string(kRobotsControlPath), http::verb::post), 0, false, nullptr,
+                      &control)
+            .response.result() == http::status::method_not_allowed);
+}
+
 }  // namespace
 }  // namespace crawl::testweb
