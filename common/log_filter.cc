@@ -52,8 +52,9 @@ Status LogFilter::ParseStatusItem(std::string_view item, std::vector<StatusRange
       return Status::Ok();
     }
   }
-  return Status::InvalidArgument("status: '" + std::string(item) +
-                                 "' is not a code (404), a class (4xx), 'error' or an error kind (timeout, dns_error, ...)");
+  return Status::InvalidArgument(
+      "status: '" + std::string(item) +
+      "' is not a code (404), a class (4xx), 'error' or an error kind (timeout, dns_error, ...)");
 }
 
 Result<LogFilter> LogFilter::Parse(const v1::GetCrawlLogRequest& req) {
@@ -80,7 +81,9 @@ Result<LogFilter> LogFilter::Parse(const v1::GetCrawlLogRequest& req) {
   return f;
 }
 
-bool LogFilter::Empty() const { return statuses_.empty() && host_.empty() && since_us_ == 0 && until_us_ == 0; }
+bool LogFilter::Empty() const {
+  return statuses_.empty() && host_.empty() && since_us_ == 0 && until_us_ == 0;
+}
 
 bool LogFilter::Matches(const v1::FetchRecord& r) const {
   const int64_t t = r.timestamp_unix_us();
@@ -88,7 +91,8 @@ bool LogFilter::Matches(const v1::FetchRecord& r) const {
   if (until_us_ != 0 && t >= until_us_) return false;
   if (!statuses_.empty()) {
     const int32_t s = r.status();
-    if (std::none_of(statuses_.begin(), statuses_.end(), [s](const StatusRange& x) { return s >= x.low && s <= x.high; }))
+    if (std::none_of(statuses_.begin(), statuses_.end(),
+                     [s](const StatusRange& x) { return s >= x.low && s <= x.high; }))
       return false;
   }
   if (!host_.empty() && !HostGlobMatch(host_, url::HostOf(r.url()))) return false;

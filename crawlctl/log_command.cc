@@ -37,7 +37,8 @@ bool Expect(const std::string& s, size_t* pos, char c) {
 }  // namespace
 
 Result<int64_t> ParseLogTime(const std::string& text) {
-  const Status bad = Status::InvalidArgument("'" + text + "' is not a time (2026-11-25, 2026-11-25T12:00:00Z or Unix seconds)");
+  const Status bad = Status::InvalidArgument(
+      "'" + text + "' is not a time (2026-11-25, 2026-11-25T12:00:00Z or Unix seconds)");
   if (AllDigits(text)) {
     int64_t seconds = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
@@ -82,13 +83,16 @@ Result<v1::GetCrawlLogRequest> LogRequest(const LogOptions& options) {
   req.set_crawl_id(options.crawl_id);
   req.set_status(options.status);
   req.set_host(options.host);
-  for (const auto& [text, flag] : {std::pair{&options.since, "--since"}, std::pair{&options.until, "--until"}}) {
+  for (const auto& [text, flag] :
+       {std::pair{&options.since, "--since"}, std::pair{&options.until, "--until"}}) {
     if (text->empty()) continue;
     auto t = ParseLogTime(*text);
     if (!t.ok()) return Status::InvalidArgument(std::string(flag) + ": " + t.status().message());
     if (*t == 0) return Status::InvalidArgument(std::string(flag) + ": must be after 1970-01-01");
-    if (text == &options.since) req.set_since_unix_us(*t);
-    else req.set_until_unix_us(*t);
+    if (text == &options.since)
+      req.set_since_unix_us(*t);
+    else
+      req.set_until_unix_us(*t);
   }
   // The name server and queue servers check these too; failing here names the flag.
   if (auto f = LogFilter::Parse(req); !f.ok()) return Status::InvalidArgument("--" + f.status().message());

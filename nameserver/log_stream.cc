@@ -69,9 +69,11 @@ class LogMerge {
       v1::CrawlLogChunk next;
       grpc::Status s = read_(i, req, &next);
       if (!s.ok()) {
-        const auto code = s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ? s.error_code() : grpc::StatusCode::UNAVAILABLE;
-        return {code, "crawl log incomplete: queue server " + servers_[i] + " failed after " + std::to_string(sent_) +
-                          " records: " + s.error_message()};
+        const auto code = s.error_code() == grpc::StatusCode::INVALID_ARGUMENT
+                              ? s.error_code()
+                              : grpc::StatusCode::UNAVAILABLE;
+        return {code, "crawl log incomplete: queue server " + servers_[i] + " failed after " +
+                          std::to_string(sent_) + " records: " + s.error_message()};
       }
       if (!next.end() && next.cursor().empty())
         return {grpc::StatusCode::UNAVAILABLE, "crawl log incomplete: queue server " + servers_[i] +
@@ -119,13 +121,14 @@ class LogMerge {
 
 }  // namespace
 
-grpc::Status MergeCrawlLog(const v1::GetCrawlLogRequest& req, uint64_t crawl_id, const std::vector<std::string>& servers,
-                           const LogPageReader& read, const LogSink& sink, const LogStreamOptions& options) {
+grpc::Status MergeCrawlLog(const v1::GetCrawlLogRequest& req, uint64_t crawl_id,
+                           const std::vector<std::string>& servers, const LogPageReader& read,
+                           const LogSink& sink, const LogStreamOptions& options) {
   return LogMerge(req, crawl_id, servers, read, sink, options).Run();
 }
 
-grpc::Status StreamCrawlLog(const v1::CrawlInfo& crawl, const v1::GetCrawlLogRequest& req, const LogSink& sink,
-                            const LogStreamOptions& options) {
+grpc::Status StreamCrawlLog(const v1::CrawlInfo& crawl, const v1::GetCrawlLogRequest& req,
+                            const LogSink& sink, const LogStreamOptions& options) {
   std::vector<std::string> names;
   std::vector<std::unique_ptr<v1::QueueServer::Stub>> stubs;
   for (const auto& qs : crawl.queue_servers()) {

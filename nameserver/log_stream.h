@@ -12,13 +12,13 @@
 // another's) can follow records a little younger than it.
 #pragma once
 
+#include <grpcpp/grpcpp.h>
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "proto/crawl.pb.h"
 

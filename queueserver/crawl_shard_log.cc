@@ -24,7 +24,8 @@ std::string EncodeCursor(uint64_t next) {
 }
 
 Result<uint64_t> DecodeCursor(const std::string& cursor) {
-  if (cursor.size() != 8) return Status::InvalidArgument("crawl log: bad cursor (" + std::to_string(cursor.size()) + " bytes)");
+  if (cursor.size() != 8)
+    return Status::InvalidArgument("crawl log: bad cursor (" + std::to_string(cursor.size()) + " bytes)");
   uint64_t v = 0;
   for (char c : cursor) v = (v << 8) | static_cast<unsigned char>(c);
   return v;
@@ -49,12 +50,14 @@ Status CrawlShard::ReadLogPage(const v1::GetCrawlLogRequest& req, v1::CrawlLogCh
     next = *start;
   }
   const uint32_t limit = req.limit() == 0 ? kDefaultLogPage : std::min(req.limit(), kMaxLogPage);
-  const uint64_t scan_end = next >= log_size_ ? next : std::min(log_size_, next + std::max<uint64_t>(kLogScanBudget, limit));
+  const uint64_t scan_end =
+      next >= log_size_ ? next : std::min(log_size_, next + std::max<uint64_t>(kLogScanBudget, limit));
   const bool all = filter->Empty();
   // Each step examines at most as many records as the page still has room
   // for, so a step never collects more than `limit`.
   while (next < scan_end && static_cast<uint32_t>(chunk->records_size()) < limit) {
-    const uint64_t want = std::min<uint64_t>(scan_end - next, limit - static_cast<uint32_t>(chunk->records_size()));
+    const uint64_t want =
+        std::min<uint64_t>(scan_end - next, limit - static_cast<uint32_t>(chunk->records_size()));
     if (writer_) {
       uint64_t read_end = next;
       Status s = writer_->ScanLog(
@@ -65,8 +68,8 @@ Status CrawlShard::ReadLogPage(const v1::GetCrawlLogRequest& req, v1::CrawlLogCh
           &read_end);
       if (!s.ok()) return s;
       if (read_end != next + want)
-        return Status::Internal("crawl log: records " + std::to_string(read_end) + "-" + std::to_string(next + want) +
-                                " missing");
+        return Status::Internal("crawl log: records " + std::to_string(read_end) + "-" +
+                                std::to_string(next + want) + " missing");
     } else {
       for (uint64_t i = next; i < next + want; ++i)
         if (all || filter->Matches(memory_log_[i])) *chunk->add_records() = memory_log_[i];

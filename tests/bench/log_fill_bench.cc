@@ -35,7 +35,8 @@ crawl::v1::FetchRecord MakeRecord(uint64_t i, int64_t ts, uint64_t hosts) {
     r.set_title("Page " + std::to_string(i) + " of the bench log");
     r.set_links_found(static_cast<uint32_t>(i % 40));
     char digest[17];
-    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(i * 0x9e3779b97f4a7c15ULL));
+    std::snprintf(digest, sizeof digest, "%016llx",
+                  static_cast<unsigned long long>(i * 0x9e3779b97f4a7c15ULL));
     r.set_content_digest(digest);
   } else if (status < 0) {
     r.set_error("timeout");
@@ -55,19 +56,27 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const char* v = argv[i + 1];
-    if (flag == "--data-dir") dir = v;
-    else if (flag == "--crawl") crawl_id = std::strtoull(v, nullptr, 10);
-    else if (flag == "--records") records = std::strtoull(v, nullptr, 10);
-    else if (flag == "--start-us") start_us = std::strtoll(v, nullptr, 10);
-    else if (flag == "--step-us") step_us = std::strtoll(v, nullptr, 10);
-    else if (flag == "--hosts") hosts = std::strtoull(v, nullptr, 10);
+    if (flag == "--data-dir")
+      dir = v;
+    else if (flag == "--crawl")
+      crawl_id = std::strtoull(v, nullptr, 10);
+    else if (flag == "--records")
+      records = std::strtoull(v, nullptr, 10);
+    else if (flag == "--start-us")
+      start_us = std::strtoll(v, nullptr, 10);
+    else if (flag == "--step-us")
+      step_us = std::strtoll(v, nullptr, 10);
+    else if (flag == "--hosts")
+      hosts = std::strtoull(v, nullptr, 10);
     else {
       std::fprintf(stderr, "unknown flag %s\n", argv[i]);
       return 2;
     }
   }
   if (dir.empty() || crawl_id == 0 || records == 0 || hosts == 0 || step_us <= 0) {
-    std::fprintf(stderr, "usage: log_fill_bench --data-dir DIR --crawl ID --records N [--start-us T] [--step-us S] [--hosts H]\n");
+    std::fprintf(stderr,
+                 "usage: log_fill_bench --data-dir DIR --crawl ID --records N [--start-us T] [--step-us S] "
+                 "[--hosts H]\n");
     return 2;
   }
   auto store = crawl::queueserver::QueueStore::Open(dir, {});
@@ -82,7 +91,9 @@ int main(int argc, char** argv) {
   }
   auto writer = (*store)->NewWriter(crawl_id);
   uint64_t end = 0;
-  if (auto s = writer->ScanLog(0, 0, [](crawl::v1::FetchRecord&&) {}, &end); !s.ok()) {
+  if (auto s = writer->ScanLog(
+          0, 0, [](crawl::v1::FetchRecord&&) {}, &end);
+      !s.ok()) {
     std::fprintf(stderr, "%s\n", s.message().c_str());
     return 1;
   }
@@ -97,7 +108,8 @@ int main(int argc, char** argv) {
     }
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("%s: crawl %llu records %llu-%llu written in %.1f s\n", dir.c_str(), static_cast<unsigned long long>(crawl_id),
-              static_cast<unsigned long long>(end), static_cast<unsigned long long>(end + records), secs);
+  std::printf("%s: crawl %llu records %llu-%llu written in %.1f s\n", dir.c_str(),
+              static_cast<unsigned long long>(crawl_id), static_cast<unsigned long long>(end),
+              static_cast<unsigned long long>(end + records), secs);
   return 0;
 }

@@ -3,7 +3,6 @@
 #include "nameserver/log_stream.h"
 
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -27,8 +26,8 @@ crawl::v1::FetchRecord Record(const std::string& url, int64_t ts, int status = 2
 // record number, filters applied, at most limit records a page.
 struct FakeServers {
   std::vector<std::vector<crawl::v1::FetchRecord>> logs;
-  int fail_server = -1;       // this server fails...
-  int fail_after_pages = 0;   // ...after answering this many pages
+  int fail_server = -1;      // this server fails...
+  int fail_after_pages = 0;  // ...after answering this many pages
   std::vector<int> pages;
   uint32_t max_limit_seen = 0;
 
@@ -76,7 +75,9 @@ grpc::Status Merge(FakeServers& servers, const crawl::v1::GetCrawlLogRequest& re
 TEST_CASE("crawl log merge interleaves servers by timestamp, page by page", "[unit]") {
   FakeServers servers;
   servers.logs.resize(3);
-  for (int t = 0; t < 30; ++t) servers.logs[static_cast<size_t>(t % 3 == 2 ? 0 : t % 2 + 1)].push_back(Record("u" + std::to_string(t), t));
+  for (int t = 0; t < 30; ++t)
+    servers.logs[static_cast<size_t>(t % 3 == 2 ? 0 : t % 2 + 1)].push_back(
+        Record("u" + std::to_string(t), t));
   servers.logs.push_back({});  // a server with an empty log
   Collected got;
   LogStreamOptions options;
@@ -96,14 +97,16 @@ TEST_CASE("crawl log merge sends the filters to the servers and skips empty page
   FakeServers servers;
   servers.logs.resize(2);
   for (int t = 0; t < 20; ++t)
-    servers.logs[static_cast<size_t>(t % 2)].push_back(Record("http://h" + std::to_string(t % 4) + ".test/" + std::to_string(t), t, t % 5 ? 200 : 404));
+    servers.logs[static_cast<size_t>(t % 2)].push_back(
+        Record("http://h" + std::to_string(t % 4) + ".test/" + std::to_string(t), t, t % 5 ? 200 : 404));
   crawl::v1::GetCrawlLogRequest req;
   req.set_status("404");
   Collected got;
   LogStreamOptions options;
   options.page_records = 1;
   REQUIRE(Merge(servers, req, &got, options).ok());
-  CHECK(got.urls == std::vector<std::string>{"http://h0.test/0", "http://h1.test/5", "http://h2.test/10", "http://h3.test/15"});
+  CHECK(got.urls == std::vector<std::string>{"http://h0.test/0", "http://h1.test/5", "http://h2.test/10",
+                                             "http://h3.test/15"});
   req.set_status("");
   req.set_host("h1.test");
   req.set_since_unix_us(6);
@@ -115,7 +118,8 @@ TEST_CASE("crawl log merge sends the filters to the servers and skips empty page
 TEST_CASE("crawl log merge reports a server failing mid-stream instead of a short log", "[unit]") {
   FakeServers servers;
   servers.logs.resize(2);
-  for (int t = 0; t < 40; ++t) servers.logs[static_cast<size_t>(t % 2)].push_back(Record("u" + std::to_string(t), t));
+  for (int t = 0; t < 40; ++t)
+    servers.logs[static_cast<size_t>(t % 2)].push_back(Record("u" + std::to_string(t), t));
   servers.fail_server = 1;
   servers.fail_after_pages = 2;
   Collected got;

@@ -1,7 +1,6 @@
 // CrawlShard::ReadLogPage (issue 24 item 3): the crawl log paged by cursor
 // with the filters applied at the queue server, read from a real store.
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -99,9 +98,11 @@ TEST_CASE("crawl log filters apply at the queue server across pages", "[unit]") 
   SECTION("status classes, codes and error kinds") {
     req.set_status("4xx, timeout");
     CHECK(ReadAll(*logged.shard, req, 2) ==
-          std::vector<std::string>{"http://www.b.test/1", "http://www.b.test/3", "http://www.b.test/5", "http://a.test/8"});
+          std::vector<std::string>{"http://www.b.test/1", "http://www.b.test/3", "http://www.b.test/5",
+                                   "http://a.test/8"});
     req.set_status("error");
-    CHECK(ReadAll(*logged.shard, req, 2) == std::vector<std::string>{"http://www.b.test/3", "http://www.b.test/7"});
+    CHECK(ReadAll(*logged.shard, req, 2) ==
+          std::vector<std::string>{"http://www.b.test/3", "http://www.b.test/7"});
   }
   SECTION("host globs and exact hosts") {
     req.set_host("*.B.test");
