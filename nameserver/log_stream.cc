@@ -43,17 +43,17 @@ class LogMerge {
       const size_t i = heads_.top().second;
       heads_.pop();
       ServerCursor& c = cursors_[i];
-      // A full chunk goes out only when another record follows, so the
-      // last chunk (end) is never empty.
-      if (out_.records_size() >= options_.chunk_records && !Flush(false)) return Cancelled();
-      *out_.add_records() = std::move(*c.page.mutable_records(c.pos));
+      Hold(std::move(*c.page.mutable_records(c.pos)));
       ++c.pos;
       ++sent_;
+      if (held_.size() > options_.reorder_records && !Emit()) return Cancelled();
       if (c.pos == c.page.records_size()) {
         if (grpc::Status s = Refill(i); !s.ok()) return s;
       }
       Push(i);
     }
+    while (!held_.empty())
+      if (!Emit()) return Cancelled();
     if (!Flush(true)) return Cancelled();
     return grpc::Status::OK;
   }
@@ -93,6 +93,33 @@ class LogMerge {
     if (c.pos < c.page.records_size()) heads_.emplace(c.page.records(c.pos).timestamp_unix_us(), i);
   }
 
+  // The reorder window: a min-heap by (timestamp, arrival) of the merged
+  // records not yet sent, so a record that reached its server late comes
+  // out in time order as long as it is fewer than reorder_records behind.
+  struct Held {
+    int64_t ts;
+    uint64_t seq;
+    v1::FetchRecord record;
+  };
+  static bool Later(const Held& a, const Held& b) { return a.ts != b.ts ? a.ts > b.ts : a.seq > b.seq; }
+
+  void Hold(v1::FetchRecord&& r) {
+    const int64_t ts = r.timestamp_unix_us();
+    held_.push_back(Held{ts, sent_, std::move(r)});
+    std::push_heap(held_.begin(), held_.end(), Later);
+  }
+
+  // Sends the earliest held record to the chunk, and a full chunk to the
+  // sink only when another record follows, so the last chunk (end) is
+  // never empty. False when the sink refused.
+  bool Emit() {
+    if (out_.records_size() >= options_.chunk_records && !Flush(false)) return false;
+    std::pop_heap(held_.begin(), held_.end(), Later);
+    *out_.add_records() = std::move(held_.back().record);
+    held_.pop_back();
+    return true;
+  }
+
   // The last chunk carries end(); an empty log sends no chunk at all (the
   // merge's OK return says it ended).
   bool Flush(bool last) {
@@ -115,6 +142,7 @@ class LogMerge {
   // server index, so the order is deterministic.
   using Head = std::pair<int64_t, size_t>;
   std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads_;
+  std::vector<Held> held_;
   v1::CrawlLogChunk out_;
   uint64_t sent_ = 0;
 };

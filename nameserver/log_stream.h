@@ -3,13 +3,15 @@
 // applied at the servers, merged by timestamp and handed to a sink chunk by
 // chunk. The sink is called before the next page is fetched, so a slow
 // reader (gRPC's blocking Write) slows the reads: memory holds one page per
-// queue server and one chunk, whatever the log's size.
+// queue server, the reorder window and one chunk, whatever the log's size.
 //
 // Order: each queue server returns its records in arrival order; this
-// merge sorts each page by timestamp and always emits the earliest head
-// across servers. The output is in time order when each server's log is;
-// a record that reached its server late (a fetcher's batch submitted after
-// another's) can follow records a little younger than it.
+// merge sorts each page by timestamp, takes the earliest head across
+// servers, and sends records through a reorder window (a min-heap of
+// reorder_records) by timestamp. The output is in time order unless a
+// record reached its server so late (a fetcher's batch submitted long after
+// another's) that more than reorder_records merged records separate it from
+// its place; such a record follows records a little younger than it.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -38,6 +40,8 @@ struct LogStreamOptions {
   uint32_t page_records = 2'000;
   // Records per chunk handed to the sink.
   int chunk_records = 1'000;
+  // Merged records held back to be sent in time order (the reorder window).
+  size_t reorder_records = 10'000;
   // Deadline of each page RPC (StreamCrawlLog); the export as a whole has none.
   std::chrono::milliseconds page_deadline{30'000};
 };

@@ -2,6 +2,7 @@
 // page by page by cursor and merged by timestamp, with fake servers.
 #include "nameserver/log_stream.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -139,6 +140,7 @@ TEST_CASE("crawl log merge stops when the reader goes away and passes bad filter
   LogStreamOptions options;
   options.page_records = 10;
   options.chunk_records = 10;
+  options.reorder_records = 0;  // the window would read that far ahead first
   int chunks = 0;
   const auto refuse_second = [&chunks](const crawl::v1::CrawlLogChunk&) { return ++chunks < 2; };
   const grpc::Status s = MergeCrawlLog({}, 7, {"qs0"}, servers.Reader(), refuse_second, options);
@@ -150,4 +152,35 @@ TEST_CASE("crawl log merge stops when the reader goes away and passes bad filter
   bad.set_status("teapot");
   Collected got;
   CHECK(Merge(servers, bad, &got).error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_CASE("crawl log merge puts records that reached their server late back in time order", "[unit]") {
+  FakeServers servers;
+  servers.logs.resize(2);
+  // Server 0 got a batch late: its records 10-14 arrived after 15-24.
+  for (int t = 0; t < 10; ++t) servers.logs[0].push_back(Record("a" + std::to_string(t), 2 * t));
+  for (int t = 15; t < 25; ++t) servers.logs[0].push_back(Record("a" + std::to_string(t), 2 * t));
+  for (int t = 10; t < 15; ++t) servers.logs[0].push_back(Record("a" + std::to_string(t), 2 * t));
+  for (int t = 0; t < 25; ++t) servers.logs[1].push_back(Record("b" + std::to_string(t), 2 * t + 1));
+  LogStreamOptions options;
+  options.page_records = 3;  // the late records are pages away from their place
+  options.chunk_records = 4;
+  auto times = [](const Collected& got) {
+    std::vector<int> ts;
+    for (const auto& u : got.urls) ts.push_back(2 * std::stoi(u.substr(1)) + (u[0] == 'b'));
+    return ts;
+  };
+  Collected got;
+  options.reorder_records = 30;
+  REQUIRE(Merge(servers, {}, &got, options).ok());
+  REQUIRE(got.urls.size() == 50);
+  const auto ts = times(got);
+  CHECK(std::is_sorted(ts.begin(), ts.end()));
+  // Without the window the late batch comes out of order (the test can fail).
+  got = {};
+  options.reorder_records = 0;
+  REQUIRE(Merge(servers, {}, &got, options).ok());
+  const auto unordered = times(got);
+  CHECK_FALSE(std::is_sorted(unordered.begin(), unordered.end()));
+  CHECK(got.urls.size() == 50);
 }
