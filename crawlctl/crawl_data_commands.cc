@@ -1,4 +1,4 @@
-// crawlctl's search, cache and log commands.
+// crawlctl's search and cache commands (log: log_command.h).
 #include "crawlctl/crawl_data_commands.h"
 
 #include <chrono>
@@ -43,19 +43,6 @@ Status RunCache(const NameServerClient& client, const CacheOptions& options) {
     std::cout << resp.body();
   }
   return Status::Ok();
-}
-
-Status RunLog(const NameServerClient& client, const CrawlIdOptions& options) {
-  grpc::ClientContext ctx;
-  client.Authenticate(ctx);
-  crawl::v1::GetCrawlLogRequest req;
-  req.set_crawl_id(options.crawl_id);
-  auto reader = client.stub->GetCrawlLog(&ctx, req);
-  crawl::v1::CrawlLogChunk chunk;
-  while (reader->Read(&chunk)) {
-    for (const auto& r : chunk.records()) std::cout << LogLine(r) << '\n';
-  }
-  return client.Check(reader->Finish());
 }
 
 }  // namespace crawl::crawlctl

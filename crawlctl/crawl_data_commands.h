@@ -7,6 +7,7 @@
 
 #include "common/status.h"
 #include "crawlctl/crawl_commands.h"
+#include "crawlctl/log_command.h"
 #include "crawlctl/nameserver_client.h"
 
 namespace crawl::crawlctl {
@@ -28,8 +29,5 @@ struct CacheOptions {
 [[nodiscard]] Status RunSearch(const NameServerClient& client, const SearchOptions& options);
 
 [[nodiscard]] Status RunCache(const NameServerClient& client, const CacheOptions& options);
-
-// Streams the log: no deadline, it may be long.
-[[nodiscard]] Status RunLog(const NameServerClient& client, const CrawlIdOptions& options);
 
 }  // namespace crawl::crawlctl

@@ -26,7 +26,8 @@ struct CommandLine {
   ConnectionFlags connection;
   StartOptions start;
   StatusOptions status, sites;
-  CrawlIdOptions stop, resume, log;
+  CrawlIdOptions stop, resume;
+  LogOptions log;
   SetParamOptions set_param;
   ListOptions list, servers;
   SearchOptions search;
@@ -275,6 +276,13 @@ void AddCrawlDataCommands(CLI::App& app, CommandLine& c, Subcommands& cmd) {
 
   cmd.log = app.add_subcommand("log", "Print the crawl log: one tab-separated line per fetch attempt");
   cmd.log->add_option("--crawl", c.log.crawl_id, "Crawl id (default: the active or latest one)");
+  cmd.log->add_option("--status", c.log.status, "Only these statuses: codes, classes, error kinds (404,5xx,error,timeout)");
+  cmd.log->add_option("--host", c.log.host, "Only this host or host glob (*.example.test)");
+  cmd.log->add_option("--since", c.log.since, "Only fetches at or after this time (2026-11-25T12:00:00Z or Unix seconds)");
+  cmd.log->add_option("--until", c.log.until, "Only fetches before this time");
+  cmd.log->add_option("--format", c.log.format, "tsv (one tab-separated line) or jsonl (one JSON object a line)")
+      ->check(CLI::IsMember({"tsv", "jsonl"}))
+      ->capture_default_str();
 }
 
 // Local tools: no name server needed.
@@ -365,7 +373,7 @@ int RunNameServerCommand(const Subcommands& cmd, const CommandLine& c) {
   else if (*cmd.servers) s = RunServers(*client, c.servers);
   else if (*cmd.search) s = RunSearch(*client, c.search);
   else if (*cmd.cache) s = RunCache(*client, c.cache);
-  else if (*cmd.log) s = RunLog(*client, c.log);
+  else if (*cmd.log) s = RunLog(*client, c.log, std::cout);
   else if (*cmd.del) s = RunDelete(*client, c.del);
   if (s.ok()) s = FlushOutput();
   return ExitCode(s);

@@ -12,9 +12,11 @@
 
 #include "common/host_glob.h"
 #include "common/link_pruning_mode.h"
+#include "common/log_filter.h"
 #include "common/process.h"
 #include "common/url.h"
 #include "common/url_glob.h"
+#include "nameserver/log_stream.h"
 
 namespace crawl::nameserver {
 namespace {
@@ -338,18 +340,10 @@ grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const 
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCrawlLog"); !denied.ok()) return denied;
   const auto crawl = registry_.Find(req->crawl_id());
   if (!crawl) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
-  std::vector<v1::FetchRecord> records;
-  if (auto s = fleet_.ReadCrawlLog(*crawl, &records); !s.ok()) return s;
-  v1::CrawlLogChunk out;
-  for (size_t i = 0; i < records.size(); ++i) {
-    *out.add_records() = std::move(records[i]);
-    if (out.records_size() == 1000 || i + 1 == records.size()) {
-      out.set_end(i + 1 == records.size());
-      if (!writer->Write(out)) return {grpc::StatusCode::CANCELLED, "client went away"};
-      out.Clear();
-    }
-  }
-  return grpc::Status::OK;
+  if (auto filter = LogFilter::Parse(*req); !filter.ok()) return ToGrpc(filter.status());
+  // Page by page from the queue servers, each chunk written before the next
+  // page is read: a slow client blocks Write and so the reads (log_stream.h).
+  return StreamCrawlLog(*crawl, *req, [writer](const v1::CrawlLogChunk& chunk) { return writer->Write(chunk); });
 }
 
 grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const v1::ResumeCrawlRequest* req,

@@ -560,25 +560,4 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   }
 }
 
-Status CrawlShard::ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const {
-  if (limit == 0) limit = 10'000;
-  if (offset >= log_size_) {
-    chunk->set_end(true);
-    return Status::Ok();
-  }
-  const uint64_t end = std::min<uint64_t>(log_size_, offset + limit);
-  if (writer_) {
-    uint64_t read_end = offset;
-    Status s = writer_->ScanLog(offset, end - offset, [&](v1::FetchRecord&& r) { *chunk->add_records() = std::move(r); },
-                                &read_end);
-    if (!s.ok()) return s;
-    if (read_end != end) return Status::Internal("crawl log: records " + std::to_string(read_end) + "-" +
-                                                   std::to_string(end) + " missing");
-  } else {
-    for (uint64_t i = offset; i < end; ++i) *chunk->add_records() = memory_log_[i];
-  }
-  chunk->set_end(end >= log_size_);
-  return Status::Ok();
-}
-
 }  // namespace crawl::queueserver

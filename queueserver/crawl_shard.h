@@ -104,6 +104,14 @@ class CrawlShard {
   // Records [offset, offset+limit) of the crawl log, in arrival order, read
   // from the store (kIoError/kCorruption if it cannot be read).
   [[nodiscard]] Status ReadLog(uint64_t offset, uint32_t limit, v1::CrawlLogChunk* chunk) const;
+  // A page of the crawl log for GetCrawlLog (crawl_shard_log.cc): from
+  // req.cursor() (else req.offset()), in arrival order, at most req.limit()
+  // records (0: 10,000; at most 50,000) that pass the request's filters
+  // (common/log_filter.h), examining at most 100,000 records so that a
+  // selective filter still answers quickly; chunk->cursor() resumes after
+  // the last record examined, so a page boundary never skips or repeats
+  // one. kInvalidArgument for a bad cursor or filter.
+  [[nodiscard]] Status ReadLogPage(const v1::GetCrawlLogRequest& req, v1::CrawlLogChunk* chunk) const;
   // Searches this shard's index (DESIGN.md 8; queueserver/index/search_index.h):
   // at most req.limit() matches (0: 200) within req.timeout_ms() (0: 1 s).
   // Bad queries give kInvalidArgument. Changes nothing in the store.

@@ -300,8 +300,10 @@ grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const
     chunk->set_end(true);
     return grpc::Status::OK;
   }
-  if (Status s = shard->ReadLog(req->offset(), req->limit(), chunk); !s.ok())
+  if (Status s = shard->ReadLogPage(*req, chunk); !s.ok()) {
+    if (s.code() == StatusCode::kInvalidArgument) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, s.message());
     return grpc::Status(grpc::StatusCode::INTERNAL, "crawl log: " + s.message());
+  }
   return grpc::Status::OK;
 }
 
