@@ -118,7 +118,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void DoRead() {
     parser_.emplace();
     parser_->header_limit(16 * 1024);
-    parser_->body_limit(64 * 1024);
+    parser_->body_limit(1024 * 1024);  // a console seed list
     stream_.expires_after(std::chrono::seconds(30));
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });

@@ -4,7 +4,7 @@
 // page and console). Boost.Beast on one io_context thread, one session object
 // per connection, a timeout on every step, GET and HEAD only (and POST to
 // /login and to HandleApp routes),
-// request headers (16 KiB), body (64 KiB) and open connections
+// request headers (16 KiB), body (1 MiB, a seed list) and open connections
 // (kMaxAdminHttpConnections) bounded.
 //
 // Pages added with HandleProtected need a token when the server listens on

@@ -1,5 +1,6 @@
 #include "nameserver/console.h"
 
+#include "nameserver/console_form.h"
 #include "nameserver/console_html.h"
 
 namespace crawl::nameserver {
@@ -46,8 +47,6 @@ HttpReply Post(const ConsoleDeps& deps, const ConsoleCall& call) {
   if (!ConsoleAuth::SameOrigin(req)) return Forbidden(call.role, "The form came from another site.");
   if (!deps.auth->CsrfValid(req, call.form))
     return Forbidden(call.role, "The form's CSRF token is missing or stale; reload the page and try again.");
-  if (req.content_type.rfind("application/x-www-form-urlencoded", 0) != 0)
-    return ConsoleHtml(415, {"unsupported form", "admin", "Forms must be sent url-encoded.", true, 0}, "");
   static const char* const kActions[] = {"/console/create", "/console/stop", "/console/resume",
                                           "/console/set-param"};
   for (const char* a : kActions)
@@ -68,7 +67,10 @@ HttpReply HandleConsole(const ConsoleDeps& deps, const HttpRequest& req) {
   call.csrf = deps.auth->CsrfToken(req);
   call.query = ParseForm(req.query);
   if (req.method == "POST") {
-    call.form = ParseForm(req.body);
+    auto form = ParseFormBody(req.content_type, req.body);
+    if (!form.ok()) return ConsoleHtml(400, {"bad form", std::string(ConsoleRoleName(call.role)),
+                                             form.status().message(), true, 0}, "");
+    call.form = std::move(*form);
     return Post(deps, call);
   }
   const std::string& p = req.path;

@@ -50,11 +50,14 @@ std::string CrawlsTable(const std::map<uint64_t, v1::CrawlInfo>& crawls, const s
 std::string Text(const ConsoleCall& call, const char* name) { return HtmlEscape(call.F(name)); }
 
 std::string CreateForm(const ConsoleCall& call) {
-  std::string o = "<h2>New crawl</h2><form method=\"post\" action=\"/console/create\" id=\"create\">" +
+  std::string o = "<h2>New crawl</h2><form method=\"post\" action=\"/console/create\" id=\"create\" "
+                  "enctype=\"multipart/form-data\">" +
                   CsrfField(call.csrf) +
                   "<fieldset><legend>Seeds</legend><textarea name=\"seeds\" id=\"seeds\" rows=\"6\" cols=\"80\" "
                   "placeholder=\"one URL a line\">" +
-                  Text(call, "seeds") + "</textarea></fieldset><fieldset><legend>Parameters</legend>";
+                  Text(call, "seeds") +
+                  "</textarea><br><label>and/or a seeds file (one URL a line, up to 1 MiB) <input type=\"file\" "
+                  "name=\"seeds_file\" id=\"seeds_file\"></label></fieldset><fieldset><legend>Parameters</legend>";
   o += "<label>order <select name=\"order\" id=\"order\">";
   for (const char* order : {"host_budget", "opic", "bfs", "structure"})
     o += std::string("<option") + (call.F("order") == order ? " selected" : "") + ">" + order + "</option>";
@@ -163,6 +166,7 @@ HttpReply Create(const ConsoleDeps& deps, const ConsoleCall& call) {
   if (auto s = ConsoleParamsFromForm(call.form, req.mutable_params()); !s.ok())
     return CrawlsPage(deps, call, 400, "Not started: " + s.message(), true);
   for (std::string& seed : SeedLines(call.F("seeds"))) req.add_seeds(std::move(seed));
+  for (std::string& seed : SeedLines(call.F("seeds_file"))) req.add_seeds(std::move(seed));
   if (req.seeds_size() == 0) return CrawlsPage(deps, call, 400, "Not started: paste at least one seed URL.", true);
   v1::StartCrawlResponse resp;
   const grpc::Status s = deps.service->StartCrawl(nullptr, &req, &resp);

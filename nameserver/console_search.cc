@@ -110,7 +110,7 @@ HttpReply ConsoleCachedPage(const ConsoleDeps& deps, const ConsoleCall& call) {
       "<table id=\"cached-info\"><tr><th>url</th><td id=\"cached-url\">" + HtmlEscape(resp.url()) +
       "</td></tr><tr><th>status</th><td>" + std::to_string(resp.status()) + "</td></tr><tr><th>type</th><td>" +
       HtmlEscape(resp.mime_type()) + "</td></tr><tr><th>fetched</th><td>" +
-      HtmlEscape(Iso8601Micros(resp.timestamp_unix_us())) + "</td></tr><tr><th>stored in</th><td>" +
+      (resp.timestamp_unix_us() > 0 ? HtmlEscape(Iso8601Micros(resp.timestamp_unix_us())) : "-") + "</td></tr><tr><th>stored in</th><td>" +
       HtmlEscape(resp.warc_file()) + " at " + std::to_string(resp.warc_offset()) + " on " +
       HtmlEscape(resp.queue_server_id()) + "</td></tr></table><p><a href=\"" + frame +
       "\">the page alone</a></p><iframe id=\"cached-frame\" sandbox src=\"" + frame +

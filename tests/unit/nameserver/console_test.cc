@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "nameserver/console.h"
 #include "nameserver/console_auth.h"
+#include "nameserver/console_form.h"
 #include "nameserver/console_html.h"
 #include "nameserver/console_log.h"
 
@@ -216,4 +217,19 @@ TEST_CASE("console actions refuse bad input with the reason and change nothing",
   HttpRequest bad_log = Req("GET", "/console/log", "reader-token");
   bad_log.query = "status=abc";
   CHECK(c.Call(bad_log).status == 400);
+}
+
+TEST_CASE("multipart forms carry the seed file's content", "[unit]") {
+  const std::string body =
+      "--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\nabc\r\n"
+      "--XyZ\r\nContent-Disposition: form-data; name=\"seeds_file\"; filename=\"s.txt\"\r\n"
+      "Content-Type: text/plain\r\n\r\nhttp://a.test/\nhttp://b.test/\n\r\n--XyZ--\r\n";
+  auto form = crawl::nameserver::ParseFormBody("multipart/form-data; boundary=XyZ", body);
+  REQUIRE(form.ok());
+  CHECK(form->at("csrf") == "abc");
+  CHECK(form->at("seeds_file") == "http://a.test/\nhttp://b.test/\n");
+  CHECK_FALSE(crawl::nameserver::ParseFormBody("multipart/form-data", body).ok());
+  CHECK_FALSE(crawl::nameserver::ParseFormBody("multipart/form-data; boundary=XyZ", "--XyZ\r\nno end").ok());
+  CHECK_FALSE(crawl::nameserver::ParseFormBody("text/plain", "a=b").ok());
+  CHECK(crawl::nameserver::ParseFormBody("application/x-www-form-urlencoded; charset=utf-8", "a=b")->at("a") == "b");
 }
