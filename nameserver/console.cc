@@ -48,7 +48,7 @@ HttpReply Post(const ConsoleDeps& deps, const ConsoleCall& call) {
   if (!deps.auth->CsrfValid(req, call.form))
     return Forbidden(call.role, "The form's CSRF token is missing or stale; reload the page and try again.");
   static const char* const kActions[] = {"/console/create", "/console/stop", "/console/resume",
-                                          "/console/set-param"};
+                                         "/console/set-param"};
   for (const char* a : kActions)
     if (req.path == a) return ConsoleCrawlAction(deps, call, req.path.substr(9));
   return ConsoleHtml(404, {"not found", "admin", "No such action: " + req.path, true, 0}, "");
@@ -68,8 +68,9 @@ HttpReply HandleConsole(const ConsoleDeps& deps, const HttpRequest& req) {
   call.query = ParseForm(req.query);
   if (req.method == "POST") {
     auto form = ParseFormBody(req.content_type, req.body);
-    if (!form.ok()) return ConsoleHtml(400, {"bad form", std::string(ConsoleRoleName(call.role)),
-                                             form.status().message(), true, 0}, "");
+    if (!form.ok())
+      return ConsoleHtml(
+          400, {"bad form", std::string(ConsoleRoleName(call.role)), form.status().message(), true, 0}, "");
     call.form = std::move(*form);
     return Post(deps, call);
   }
@@ -80,7 +81,8 @@ HttpReply HandleConsole(const ConsoleDeps& deps, const HttpRequest& req) {
   if (p == "/console/search") return ConsoleSearchPage(deps, call);
   if (p == "/console/cached") return ConsoleCachedPage(deps, call);
   if (p == "/console/log") return ConsoleLogPage(deps, call);
-  return ConsoleHtml(404, {"not found", std::string(ConsoleRoleName(call.role)), "No page " + p, true, 0}, "");
+  return ConsoleHtml(404, {"not found", std::string(ConsoleRoleName(call.role)), "No page " + p, true, 0},
+                     "");
 }
 
 void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps) {

@@ -55,7 +55,8 @@ void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps);
 // Page and action handlers (console_*.cc). Actions REQUIRE an admin call
 // with a valid CSRF token (HandleConsole checks).
 [[nodiscard]] HttpReply ConsoleCrawlsPage(const ConsoleDeps& deps, const ConsoleCall& call);
-[[nodiscard]] HttpReply ConsoleCrawlAction(const ConsoleDeps& deps, const ConsoleCall& call, const std::string& action);
+[[nodiscard]] HttpReply ConsoleCrawlAction(const ConsoleDeps& deps, const ConsoleCall& call,
+                                           const std::string& action);
 [[nodiscard]] HttpReply ConsoleCrawlPage(const ConsoleDeps& deps, const ConsoleCall& call);
 [[nodiscard]] HttpReply ConsoleHostPage(const ConsoleDeps& deps, const ConsoleCall& call);
 [[nodiscard]] HttpReply ConsoleSearchPage(const ConsoleDeps& deps, const ConsoleCall& call);
@@ -64,7 +65,8 @@ void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps);
 
 // The create form's parameters (order, max_pages, ..., and "more": lines of
 // name=value) parsed into `params` as `crawlctl set-param` parses them.
-[[nodiscard]] Status ConsoleParamsFromForm(const std::map<std::string, std::string>& form, v1::CrawlParams* params);
+[[nodiscard]] Status ConsoleParamsFromForm(const std::map<std::string, std::string>& form,
+                                           v1::CrawlParams* params);
 
 // An HTML reply: `status`, the frame and the body.
 [[nodiscard]] HttpReply ConsoleHtml(int status, const ConsoleFrame& frame, const std::string& body);

@@ -10,15 +10,20 @@ namespace crawl::nameserver {
 
 std::string_view ConsoleRoleName(ConsoleRole role) {
   switch (role) {
-    case ConsoleRole::kAdmin: return "admin";
-    case ConsoleRole::kReader: return "reader";
-    case ConsoleRole::kNone: break;
+    case ConsoleRole::kAdmin:
+      return "admin";
+    case ConsoleRole::kReader:
+      return "reader";
+    case ConsoleRole::kNone:
+      break;
   }
   return "nobody";
 }
 
 ConsoleAuth::ConsoleAuth(std::string secret, TokenRole token_role, std::function<bool()> tokens_configured)
-    : secret_(std::move(secret)), token_role_(std::move(token_role)), tokens_configured_(std::move(tokens_configured)) {}
+    : secret_(std::move(secret)),
+      token_role_(std::move(token_role)),
+      tokens_configured_(std::move(tokens_configured)) {}
 
 std::string ConsoleAuth::NewSecret() {
   std::string s(32, '\0');

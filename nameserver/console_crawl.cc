@@ -33,8 +33,8 @@ std::string Fixed(double v) {
 std::string Chart(const std::string& id, const std::string& label, const std::vector<int64_t>& times,
                   const std::vector<uint64_t>& values) {
   constexpr int kW = 420, kH = 150, kPad = 36;
-  std::string o = "<figure><figcaption>" + HtmlEscape(label) + "</figcaption><svg id=\"" + id + "\" width=\"" +
-                  std::to_string(kW) + "\" height=\"" + std::to_string(kH) + "\">";
+  std::string o = "<figure><figcaption>" + HtmlEscape(label) + "</figcaption><svg id=\"" + id +
+                  "\" width=\"" + std::to_string(kW) + "\" height=\"" + std::to_string(kH) + "\">";
   if (times.size() < 2) return o + "<text x=\"10\" y=\"20\">waiting for data</text></svg></figure>";
   const uint64_t ymax = std::max<uint64_t>(1, *std::max_element(values.begin(), values.end()));
   const double span = static_cast<double>(std::max<int64_t>(1, times.back() - times.front()));
@@ -44,9 +44,11 @@ std::string Chart(const std::string& id, const std::string& label, const std::ve
     const double y = kH - 18 - (kH - 28) * static_cast<double>(values[i]) / static_cast<double>(ymax);
     d += (i ? "L" : "M") + Fixed(x) + "," + Fixed(y);
   }
-  o += "<path d=\"" + d + "\" fill=\"none\" stroke=\"#36c\" stroke-width=\"2\"/><text x=\"2\" y=\"14\" "
-       "font-size=\"11\">" + Thousands(ymax) + "</text><text x=\"" + std::to_string(kPad) + "\" y=\"" +
-       std::to_string(kH - 4) + "\" font-size=\"11\">" + std::to_string(static_cast<int64_t>(span / 1000)) +
+  o += "<path d=\"" + d +
+       "\" fill=\"none\" stroke=\"#36c\" stroke-width=\"2\"/><text x=\"2\" y=\"14\" "
+       "font-size=\"11\">" +
+       Thousands(ymax) + "</text><text x=\"" + std::to_string(kPad) + "\" y=\"" + std::to_string(kH - 4) +
+       "\" font-size=\"11\">" + std::to_string(static_cast<int64_t>(span / 1000)) +
        " s shown</text></svg></figure>";
   return o;
 }
@@ -63,9 +65,9 @@ std::string Charts(const Snapshot& snap) {
     const int64_t ms = s.unix_ms - prev.unix_ms;
     rate.push_back(ms > 0 ? (s.pages - std::min(s.pages, prev.pages)) * 1000 / static_cast<uint64_t>(ms) : 0);
   }
-  return "<div style=\"display:flex;flex-wrap:wrap;gap:12px\">" + Chart("chart-pages", "Pages fetched", t, pages) +
-         Chart("chart-rate", "Pages per second", t, rate) + Chart("chart-frontier", "Frontier size", t, frontier) +
-         "</div>";
+  return "<div style=\"display:flex;flex-wrap:wrap;gap:12px\">" +
+         Chart("chart-pages", "Pages fetched", t, pages) + Chart("chart-rate", "Pages per second", t, rate) +
+         Chart("chart-frontier", "Frontier size", t, frontier) + "</div>";
 }
 
 std::string Totals(const Snapshot& snap, uint64_t id) {
@@ -79,31 +81,33 @@ std::string Totals(const Snapshot& snap, uint64_t id) {
   }
   const RecentRate rate = RecentRates(snap, id);
   return "<table id=\"totals\"><tr><th>pages fetched</th><th>pages/s</th><th>bytes</th><th>frontier</th>"
-         "<th>urls seen</th><th>errors</th></tr><tr><td class=\"num\" id=\"pages-fetched\">" + Thousands(pages) +
-         "</td><td class=\"num\" id=\"pages-per-second\">" + Fixed(rate.pages_per_second) + "</td>" + Num(bytes) +
-         Num(frontier) + Num(seen) + Num(errors) + "</tr></table>";
+         "<th>urls seen</th><th>errors</th></tr><tr><td class=\"num\" id=\"pages-fetched\">" +
+         Thousands(pages) + "</td><td class=\"num\" id=\"pages-per-second\">" + Fixed(rate.pages_per_second) +
+         "</td>" + Num(bytes) + Num(frontier) + Num(seen) + Num(errors) + "</tr></table>";
 }
 
 std::string QueueServers(const Snapshot& snap) {
-  std::string o = "<h2>Queue servers</h2><table id=\"queue-servers\"><tr><th>id</th><th>address</th><th>health</th>"
-                  "<th>frontier</th><th>pages</th><th>urls seen</th><th>hosts</th><th>leased</th><th>errors</th>"
-                  "<th>indexed</th><th>tiers (tier:urls)</th></tr>";
+  std::string o =
+      "<h2>Queue servers</h2><table id=\"queue-servers\"><tr><th>id</th><th>address</th><th>health</th>"
+      "<th>frontier</th><th>pages</th><th>urls seen</th><th>hosts</th><th>leased</th><th>errors</th>"
+      "<th>indexed</th><th>tiers (tier:urls)</th></tr>";
   for (const auto& m : snap.members) {
     const auto it = snap.crawl_stats.find(m.info.id());
     const v1::QueueServerStats& st = it != snap.crawl_stats.end() ? it->second : m.stats;
     const bool healthy = m.last_seen_ms_ago >= 0 && m.last_seen_ms_ago < 10'000;
     std::string tiers;
     for (const auto& t : st.tiers()) tiers += std::to_string(t.tier()) + ":" + Thousands(t.urls()) + " ";
-    o += "<tr>" + Td(m.info.id()) + Td(m.info.address()) + Td(healthy ? "up" : "down") + Num(st.frontier_size()) +
-         Num(st.pages_fetched()) + Num(st.urls_seen()) + Num(st.hosts()) + Num(st.leased_urls()) +
-         Num(st.fetch_errors()) + Num(st.index_documents()) + Td(tiers) + "</tr>";
+    o += "<tr>" + Td(m.info.id()) + Td(m.info.address()) + Td(healthy ? "up" : "down") +
+         Num(st.frontier_size()) + Num(st.pages_fetched()) + Num(st.urls_seen()) + Num(st.hosts()) +
+         Num(st.leased_urls()) + Num(st.fetch_errors()) + Num(st.index_documents()) + Td(tiers) + "</tr>";
   }
   return o + "</table>";
 }
 
 std::string Fetchers(const Snapshot& snap) {
-  std::string o = "<h2>Fetchers</h2><table id=\"fetchers\"><tr><th>id</th><th>health</th><th>fetches</th>"
-                  "<th>bytes</th><th>in flight</th><th>schedules</th><th>batches</th><th>errors</th></tr>";
+  std::string o =
+      "<h2>Fetchers</h2><table id=\"fetchers\"><tr><th>id</th><th>health</th><th>fetches</th>"
+      "<th>bytes</th><th>in flight</th><th>schedules</th><th>batches</th><th>errors</th></tr>";
   for (const auto& f : snap.fetchers)
     o += "<tr>" + Td(f.id) + Td(f.last_seen_ms_ago < 10'000 ? "up" : "down") + Num(f.stats.fetches()) +
          Num(f.stats.bytes()) + Num(f.stats.in_flight()) + Num(f.stats.schedules()) +
@@ -129,13 +133,14 @@ std::string TiersHostsErrors(const Snapshot& snap, uint64_t id) {
   if (hosts.size() > 10) hosts.resize(10);
   o += "</table><h2>Top hosts</h2><table id=\"top-hosts\"><tr><th>host</th><th>pages</th></tr>";
   for (const auto& [pages, host] : hosts)
-    o += "<tr><td><a href=\"/console/host?crawl=" + std::to_string(id) + "&amp;host=" + UrlEncode(host) + "\">" +
-         HtmlEscape(host) + "</a></td>" + Num(pages) + "</tr>";
+    o += "<tr><td><a href=\"/console/host?crawl=" + std::to_string(id) + "&amp;host=" + UrlEncode(host) +
+         "\">" + HtmlEscape(host) + "</a></td>" + Num(pages) + "</tr>";
   std::sort(errors.begin(), errors.end(),
             [](const auto* a, const auto* b) { return a->timestamp_unix_us() > b->timestamp_unix_us(); });
   if (errors.size() > 20) errors.resize(20);
-  o += "</table><h2>Recent errors</h2><table id=\"recent-errors\"><tr><th>time</th><th>status</th><th>url</th>"
-       "<th>error</th></tr>";
+  o +=
+      "</table><h2>Recent errors</h2><table id=\"recent-errors\"><tr><th>time</th><th>status</th><th>url</th>"
+      "<th>error</th></tr>";
   for (const auto* r : errors)
     o += "<tr>" + Td(Iso8601Micros(r->timestamp_unix_us())) + Td(std::to_string(r->status())) + Td(r->url()) +
          Td(r->error()) + "</tr>";
@@ -146,11 +151,14 @@ std::string TiersHostsErrors(const Snapshot& snap, uint64_t id) {
 
 namespace {
 
-std::string Time(int64_t unix_ms) { return unix_ms > 0 ? Iso8601Micros(unix_ms * 1000).substr(0, 19) + "Z" : "-"; }
+std::string Time(int64_t unix_ms) {
+  return unix_ms > 0 ? Iso8601Micros(unix_ms * 1000).substr(0, 19) + "Z" : "-";
+}
 
 std::string Actions(const v1::CrawlInfo& c, const std::string& csrf) {
   const std::string id = std::to_string(c.crawl_id());
-  const std::string hidden = CsrfField(csrf) + "<input type=\"hidden\" name=\"crawl_id\" value=\"" + id + "\">";
+  const std::string hidden =
+      CsrfField(csrf) + "<input type=\"hidden\" name=\"crawl_id\" value=\"" + id + "\">";
   std::string o;
   if (c.state() == v1::CRAWL_STATE_RUNNING)
     o += "<form class=\"inline\" method=\"post\" action=\"/console/stop\">" + hidden +
@@ -162,7 +170,8 @@ std::string Actions(const v1::CrawlInfo& c, const std::string& csrf) {
        "<label>parameter <input name=\"name\" id=\"param-name\" list=\"param-names\"></label><datalist "
        "id=\"param-names\">";
   const auto* d = v1::CrawlParams::descriptor();
-  for (int i = 0; i < d->field_count(); ++i) o += "<option value=\"" + HtmlEscape(d->field(i)->name()) + "\">";
+  for (int i = 0; i < d->field_count(); ++i)
+    o += "<option value=\"" + HtmlEscape(d->field(i)->name()) + "\">";
   o += "</datalist><label>value <input name=\"value\" id=\"param-value\"></label><button type=\"submit\" "
        "id=\"set\">Set</button></form>";
   return o;
@@ -173,11 +182,13 @@ std::string Info(const v1::CrawlInfo& c) {
   google::protobuf::TextFormat::PrintToString(c.params(), &params);
   std::string qs;
   for (const auto& q : c.queue_servers()) qs += (qs.empty() ? "" : ", ") + q.id();
-  return "<table id=\"crawl-info\"><tr><th>state</th><td id=\"crawl-state\">" + HtmlEscape(StateName(c.state())) +
-         "</td></tr><tr><th>started</th><td>" + Time(c.started_unix_ms()) + "</td></tr><tr><th>ended</th><td>" +
-         Time(c.ended_unix_ms()) + "</td></tr><tr><th>end reason</th><td>" + HtmlEscape(c.end_reason()) +
-         "</td></tr><tr><th>seeds</th><td>" + Thousands(c.seed_count()) + "</td></tr><tr><th>queue servers</th><td>" +
-         HtmlEscape(qs) + "</td></tr><tr><th>parameters (version " + std::to_string(c.params_version()) +
+  return "<table id=\"crawl-info\"><tr><th>state</th><td id=\"crawl-state\">" +
+         HtmlEscape(StateName(c.state())) + "</td></tr><tr><th>started</th><td>" + Time(c.started_unix_ms()) +
+         "</td></tr><tr><th>ended</th><td>" + Time(c.ended_unix_ms()) +
+         "</td></tr><tr><th>end reason</th><td>" + HtmlEscape(c.end_reason()) +
+         "</td></tr><tr><th>seeds</th><td>" + Thousands(c.seed_count()) +
+         "</td></tr><tr><th>queue servers</th><td>" + HtmlEscape(qs) +
+         "</td></tr><tr><th>parameters (version " + std::to_string(c.params_version()) +
          ")</th><td><pre id=\"params\">" + HtmlEscape(params) + "</pre></td></tr></table>";
 }
 
@@ -201,8 +212,9 @@ HttpReply ConsoleCrawlPage(const ConsoleDeps& deps, const ConsoleCall& call) {
                        "<p><a href=\"/console\">Crawls</a></p>");
   const v1::CrawlInfo& c = it->second;
   const std::string sid = std::to_string(id);
-  std::string body = "<p><a href=\"/console/search?crawl=" + sid + "\">Search this crawl</a> · <a href=\"/console/log?crawl=" +
-                     sid + "\">Its log</a></p>" + Info(c) + Actions(c, call.csrf);
+  std::string body = "<p><a href=\"/console/search?crawl=" + sid +
+                     "\">Search this crawl</a> · <a href=\"/console/log?crawl=" + sid + "\">Its log</a></p>" +
+                     Info(c) + Actions(c, call.csrf);
   if (id == shown) {
     body += "<h2>Progress</h2>" + Totals(snap, id) + Charts(snap) + QueueServers(snap) + Fetchers(snap) +
             TiersHostsErrors(snap, id);

@@ -13,7 +13,9 @@
 namespace crawl::nameserver {
 namespace {
 
-std::string Time(int64_t unix_ms) { return unix_ms > 0 ? Iso8601Micros(unix_ms * 1000).substr(0, 19) + "Z" : ""; }
+std::string Time(int64_t unix_ms) {
+  return unix_ms > 0 ? Iso8601Micros(unix_ms * 1000).substr(0, 19) + "Z" : "";
+}
 
 // Start, stop and resume buttons of one crawl, as forms.
 std::string ActionForms(const v1::CrawlInfo& c, const std::string& csrf) {
@@ -37,11 +39,12 @@ std::string CrawlsTable(const std::map<uint64_t, v1::CrawlInfo>& crawls, const s
     const std::string id = std::to_string(c.crawl_id());
     o += "<tr><td><a href=\"/console/crawl?id=" + id + "\">" + id + "</a></td><td class=\"state\">" +
          HtmlEscape(StateName(c.state())) + "</td><td>" +
-         HtmlEscape(c.params().order().empty() ? "host_budget" : c.params().order()) + "</td><td class=\"num\">" +
-         (c.params().max_pages() ? Thousands(c.params().max_pages()) : "no limit") + "</td><td class=\"num\">" +
-         Thousands(c.seed_count()) + "</td><td>" + Time(c.started_unix_ms()) + "</td><td>" +
-         Time(c.ended_unix_ms()) + "</td><td>" + HtmlEscape(c.end_reason()) + "</td><td>" + ActionForms(c, csrf) +
-         "</td></tr>";
+         HtmlEscape(c.params().order().empty() ? "host_budget" : c.params().order()) +
+         "</td><td class=\"num\">" +
+         (c.params().max_pages() ? Thousands(c.params().max_pages()) : "no limit") +
+         "</td><td class=\"num\">" + Thousands(c.seed_count()) + "</td><td>" + Time(c.started_unix_ms()) +
+         "</td><td>" + Time(c.ended_unix_ms()) + "</td><td>" + HtmlEscape(c.end_reason()) + "</td><td>" +
+         ActionForms(c, csrf) + "</td></tr>";
   }
   if (crawls.empty()) o += "<tr><td colspan=\"9\">No crawl yet.</td></tr>";
   return o + "</table>";
@@ -50,21 +53,22 @@ std::string CrawlsTable(const std::map<uint64_t, v1::CrawlInfo>& crawls, const s
 std::string Text(const ConsoleCall& call, const char* name) { return HtmlEscape(call.F(name)); }
 
 std::string CreateForm(const ConsoleCall& call) {
-  std::string o = "<h2>New crawl</h2><form method=\"post\" action=\"/console/create\" id=\"create\" "
-                  "enctype=\"multipart/form-data\">" +
-                  CsrfField(call.csrf) +
-                  "<fieldset><legend>Seeds</legend><textarea name=\"seeds\" id=\"seeds\" rows=\"6\" cols=\"80\" "
-                  "placeholder=\"one URL a line\">" +
-                  Text(call, "seeds") +
-                  "</textarea><br><label>and/or a seeds file (one URL a line, up to 1 MiB) <input type=\"file\" "
-                  "name=\"seeds_file\" id=\"seeds_file\"></label></fieldset><fieldset><legend>Parameters</legend>";
+  std::string o =
+      "<h2>New crawl</h2><form method=\"post\" action=\"/console/create\" id=\"create\" "
+      "enctype=\"multipart/form-data\">" +
+      CsrfField(call.csrf) +
+      "<fieldset><legend>Seeds</legend><textarea name=\"seeds\" id=\"seeds\" rows=\"6\" cols=\"80\" "
+      "placeholder=\"one URL a line\">" +
+      Text(call, "seeds") +
+      "</textarea><br><label>and/or a seeds file (one URL a line, up to 1 MiB) <input type=\"file\" "
+      "name=\"seeds_file\" id=\"seeds_file\"></label></fieldset><fieldset><legend>Parameters</legend>";
   o += "<label>order <select name=\"order\" id=\"order\">";
   for (const char* order : {"host_budget", "opic", "bfs", "structure"})
     o += std::string("<option") + (call.F("order") == order ? " selected" : "") + ">" + order + "</option>";
   o += "</select></label>";
   auto number = [&](const char* name, const char* label) {
-    return std::string("<label>") + label + " <input type=\"number\" min=\"0\" name=\"" + name + "\" id=\"" + name +
-           "\" value=\"" + Text(call, name) + "\"></label>";
+    return std::string("<label>") + label + " <input type=\"number\" min=\"0\" name=\"" + name + "\" id=\"" +
+           name + "\" value=\"" + Text(call, name) + "\"></label>";
   };
   auto check = [&](const char* name, const char* label) {
     return std::string("<label><input type=\"checkbox\" name=\"") + name + "\" id=\"" + name + "\"" +
@@ -78,7 +82,8 @@ std::string CreateForm(const ConsoleCall& call) {
        check("allow_private_addresses", "allow private addresses") + "<br>";
   o += "<label>more parameters, one <code>name=value</code> a line (as <code>crawlctl set-param</code>)<br>"
        "<textarea name=\"more\" id=\"more\" rows=\"3\" cols=\"60\">" +
-       Text(call, "more") + "</textarea></label></fieldset><button type=\"submit\" id=\"start\">Start crawl</button>"
+       Text(call, "more") +
+       "</textarea></label></fieldset><button type=\"submit\" id=\"start\">Start crawl</button>"
        "</form>";
   return o;
 }
@@ -88,7 +93,8 @@ HttpReply CrawlsPage(const ConsoleDeps& deps, const ConsoleCall& call, int statu
   const auto snap = deps.service->TakeSnapshot();
   std::string body;
   if (call.role != ConsoleRole::kAdmin)
-    body += "<p id=\"read-only\">Your token is read-only: you can look at everything, actions are refused.</p>";
+    body +=
+        "<p id=\"read-only\">Your token is read-only: you can look at everything, actions are refused.</p>";
   body += CrawlsTable(snap.crawls, call.csrf) + CreateForm(call);
   return ConsoleHtml(status, {"crawls", std::string(ConsoleRoleName(call.role)), message, error, 0}, body);
 }
@@ -114,8 +120,8 @@ std::vector<std::string> SeedLines(const std::string& text) {
 
 // Exposed for the unit tests through ConsoleCrawlAction only.
 Status ConsoleParamsFromForm(const std::map<std::string, std::string>& form, v1::CrawlParams* params) {
-  for (const char* name : {"order", "max_pages", "max_depth", "schedule_size", "min_host_delay_ms", "include_hosts",
-                           "keep_page_cache", "allow_private_addresses"}) {
+  for (const char* name : {"order", "max_pages", "max_depth", "schedule_size", "min_host_delay_ms",
+                           "include_hosts", "keep_page_cache", "allow_private_addresses"}) {
     const auto it = form.find(name);
     if (it == form.end() || it->second.empty()) continue;
     if (auto s = SetParamFromText(params, name, it->second); !s.ok()) return s;
@@ -130,7 +136,8 @@ Status ConsoleParamsFromForm(const std::map<std::string, std::string>& form, v1:
       const size_t e = s.find_last_not_of(" \t");
       return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
     };
-    if (auto s = SetParamFromText(params, trim(line.substr(0, eq)), trim(line.substr(eq + 1))); !s.ok()) return s;
+    if (auto s = SetParamFromText(params, trim(line.substr(0, eq)), trim(line.substr(eq + 1))); !s.ok())
+      return s;
   }
   return Status::Ok();
 }
@@ -148,12 +155,17 @@ bool ParseId(const std::string& text, uint64_t* id) {
 
 int HttpStatusOf(const grpc::Status& s) {
   switch (s.error_code()) {
-    case grpc::StatusCode::INVALID_ARGUMENT: return 400;
-    case grpc::StatusCode::NOT_FOUND: return 404;
+    case grpc::StatusCode::INVALID_ARGUMENT:
+      return 400;
+    case grpc::StatusCode::NOT_FOUND:
+      return 404;
     case grpc::StatusCode::FAILED_PRECONDITION:
-    case grpc::StatusCode::ALREADY_EXISTS: return 409;
-    case grpc::StatusCode::UNAVAILABLE: return 503;
-    default: return 500;
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return 409;
+    case grpc::StatusCode::UNAVAILABLE:
+      return 503;
+    default:
+      return 500;
   }
 }
 
@@ -167,14 +179,16 @@ HttpReply Create(const ConsoleDeps& deps, const ConsoleCall& call) {
     return CrawlsPage(deps, call, 400, "Not started: " + s.message(), true);
   for (std::string& seed : SeedLines(call.F("seeds"))) req.add_seeds(std::move(seed));
   for (std::string& seed : SeedLines(call.F("seeds_file"))) req.add_seeds(std::move(seed));
-  if (req.seeds_size() == 0) return CrawlsPage(deps, call, 400, "Not started: paste at least one seed URL.", true);
+  if (req.seeds_size() == 0)
+    return CrawlsPage(deps, call, 400, "Not started: paste at least one seed URL.", true);
   v1::StartCrawlResponse resp;
   const grpc::Status s = deps.service->StartCrawl(nullptr, &req, &resp);
   if (!s.ok()) return CrawlsPage(deps, call, HttpStatusOf(s), "Not started: " + s.error_message(), true);
   std::string message = "Crawl " + std::to_string(resp.crawl().crawl_id()) + " started with " +
                         std::to_string(resp.crawl().seed_count()) + " seeds.";
   if (resp.rejected_seeds_size() > 0)
-    message += " " + std::to_string(resp.rejected_seeds_size()) + " seeds rejected, first: " + resp.rejected_seeds(0);
+    message += " " + std::to_string(resp.rejected_seeds_size()) +
+               " seeds rejected, first: " + resp.rejected_seeds(0);
   for (const auto& w : resp.warnings()) message += " Warning: " + w;
   return ConsoleRedirect(Done(resp.crawl().crawl_id(), message));
 }
@@ -199,7 +213,8 @@ HttpReply ConsoleCrawlAction(const ConsoleDeps& deps, const ConsoleCall& call, c
   if (action == "create") return Create(deps, call);
   uint64_t id = 0;
   if (!ParseId(call.F("crawl_id"), &id))
-    return CrawlsPage(deps, call, 400, "crawl_id must be a crawl number, not '" + call.F("crawl_id") + "'", true);
+    return CrawlsPage(deps, call, 400, "crawl_id must be a crawl number, not '" + call.F("crawl_id") + "'",
+                      true);
   if (action == "set-param") return SetParam(deps, call, id);
   grpc::Status s;
   if (action == "stop") {
@@ -214,8 +229,9 @@ HttpReply ConsoleCrawlAction(const ConsoleDeps& deps, const ConsoleCall& call, c
     s = deps.service->ResumeCrawl(nullptr, &req, &resp);
   }
   const std::string verb = action == "stop" ? "stopped" : "resumed";
-  if (!s.ok()) return CrawlsPage(deps, call, HttpStatusOf(s), "Crawl " + std::to_string(id) + " not " + verb + ": " +
-                                                                 s.error_message(), true);
+  if (!s.ok())
+    return CrawlsPage(deps, call, HttpStatusOf(s),
+                      "Crawl " + std::to_string(id) + " not " + verb + ": " + s.error_message(), true);
   return ConsoleRedirect(Done(id, "Crawl " + std::to_string(id) + " " + verb + "."));
 }
 

@@ -32,7 +32,8 @@ std::string Param(std::string_view header, std::string_view name) {
 
 Result<FormFields> ParseMultipart(std::string_view content_type, std::string_view body) {
   const std::string boundary = Param(content_type, "boundary");
-  if (boundary.empty() || boundary.size() > 70) return Status::InvalidArgument("multipart form without a boundary");
+  if (boundary.empty() || boundary.size() > 70)
+    return Status::InvalidArgument("multipart form without a boundary");
   const std::string delimiter = "--" + boundary;
   FormFields fields;
   size_t at = body.find(delimiter);

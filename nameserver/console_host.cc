@@ -25,24 +25,26 @@ std::string Robots(const std::vector<v1::FetchRecord>& rows, const std::string& 
     std::snprintf(buf, sizeof buf, "%.1f s", *rules.crawl_delay());
     delay = buf;
   }
-  return "<h2>robots.txt</h2><p>Fetched " + HtmlEscape(Iso8601Micros(robots->timestamp_unix_us())) + ", status " +
-         std::to_string(robots->status()) + "; crawl-delay for " + HtmlEscape(user_agent) + ": <span id=\"crawl-delay\">" +
-         delay + "</span></p><pre id=\"robots\">" + HtmlEscape(robots->robots_body()) + "</pre>";
+  return "<h2>robots.txt</h2><p>Fetched " + HtmlEscape(Iso8601Micros(robots->timestamp_unix_us())) +
+         ", status " + std::to_string(robots->status()) + "; crawl-delay for " + HtmlEscape(user_agent) +
+         ": <span id=\"crawl-delay\">" + delay + "</span></p><pre id=\"robots\">" +
+         HtmlEscape(robots->robots_body()) + "</pre>";
 }
 
 std::string Fetches(const std::vector<v1::FetchRecord>& rows) {
   size_t errors = 0;
   for (const auto& r : rows)
     if (!r.error().empty() || r.status() >= 400) ++errors;
-  std::string o = "<p>Fetches logged: <span id=\"host-fetches\">" + Thousands(rows.size()) +
-                  "</span>, errors: <span id=\"host-errors\">" + Thousands(errors) +
-                  "</span></p><h2>Last fetches</h2><table id=\"host-last\"><tr><th>time</th><th>status</th><th>url</th>"
-                  "<th>title</th><th>error</th></tr>";
+  std::string o =
+      "<p>Fetches logged: <span id=\"host-fetches\">" + Thousands(rows.size()) +
+      "</span>, errors: <span id=\"host-errors\">" + Thousands(errors) +
+      "</span></p><h2>Last fetches</h2><table id=\"host-last\"><tr><th>time</th><th>status</th><th>url</th>"
+      "<th>title</th><th>error</th></tr>";
   for (size_t i = 0; i < std::min<size_t>(rows.size(), 30); ++i) {
     const auto& r = rows[rows.size() - 1 - i];
-    o += "<tr><td>" + HtmlEscape(Iso8601Micros(r.timestamp_unix_us())) + "</td><td>" + std::to_string(r.status()) +
-         "</td><td>" + HtmlEscape(r.url()) + "</td><td>" + HtmlEscape(r.title()) + "</td><td>" +
-         HtmlEscape(r.error()) + "</td></tr>";
+    o += "<tr><td>" + HtmlEscape(Iso8601Micros(r.timestamp_unix_us())) + "</td><td>" +
+         std::to_string(r.status()) + "</td><td>" + HtmlEscape(r.url()) + "</td><td>" +
+         HtmlEscape(r.title()) + "</td><td>" + HtmlEscape(r.error()) + "</td></tr>";
   }
   return o + "</table>";
 }
@@ -73,8 +75,8 @@ HttpReply ConsoleHostPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   const std::string sid = std::to_string(id);
   const std::string body = "<p>Crawl <a href=\"/console/crawl?id=" + sid + "\">" + sid +
                            "</a> · <a href=\"/console/log?crawl=" + sid + "&amp;host=" + UrlEncode(host) +
-                           "\">its log for this host</a></p>" + Robots(rows, it->second.params().user_agent()) +
-                           Fetches(rows);
+                           "\">its log for this host</a></p>" +
+                           Robots(rows, it->second.params().user_agent()) + Fetches(rows);
   return ConsoleHtml(200, {"host " + host, role, "", false, 0}, body);
 }
 

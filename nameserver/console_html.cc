@@ -7,12 +7,23 @@ std::string HtmlEscape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -64,7 +75,8 @@ fieldset{margin:8px 0}label{display:inline-block;margin:2px 12px 2px 0}pre{backg
 std::string ConsolePage(const ConsoleFrame& frame, std::string_view body_html) {
   std::string o = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>crawl console: " +
                   HtmlEscape(frame.title) + "</title>" + std::string(kStyle) + "</head><body>\n";
-  o += "<header><strong>crawl console</strong><a href=\"/console\">Crawls</a><a href=\"/console/search\">Search</a>"
+  o += "<header><strong>crawl console</strong><a href=\"/console\">Crawls</a><a "
+       "href=\"/console/search\">Search</a>"
        "<a href=\"/console/log\">Log</a><a href=\"/status\">Status</a><span class=\"role\">signed in as " +
        HtmlEscape(frame.role) + "</span></header>\n<main><h1>" + HtmlEscape(frame.title) + "</h1>\n";
   if (!frame.message.empty())
@@ -74,7 +86,8 @@ std::string ConsolePage(const ConsoleFrame& frame, std::string_view body_html) {
   o += "\n</main>";
   if (frame.refresh_ms > 0) {
     // Live view: the one use of JavaScript; without it the page is static.
-    o += "<script>setTimeout(function(){location.reload()}," + std::to_string(frame.refresh_ms) + ");</script>";
+    o += "<script>setTimeout(function(){location.reload()}," + std::to_string(frame.refresh_ms) +
+         ");</script>";
   }
   o += "</body></html>\n";
   return o;

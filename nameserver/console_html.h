@@ -19,11 +19,11 @@ namespace crawl::nameserver {
 
 // What every page shows besides its body.
 struct ConsoleFrame {
-  std::string title;     // plain text (escaped here)
-  std::string role;      // "admin" or "reader", shown in the header
-  std::string message;   // plain text notice above the body ("" none)
-  bool error = false;    // the notice is an error
-  int refresh_ms = 0;    // > 0: a small script reloads the page (live view)
+  std::string title;    // plain text (escaped here)
+  std::string role;     // "admin" or "reader", shown in the header
+  std::string message;  // plain text notice above the body ("" none)
+  bool error = false;   // the notice is an error
+  int refresh_ms = 0;   // > 0: a small script reloads the page (live view)
 };
 
 // A whole page around `body_html` (already escaped HTML).

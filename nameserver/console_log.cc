@@ -22,7 +22,8 @@ Result<int64_t> ParseUtc(const std::string& name, const std::string& text) {
   const int n = std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &s, &tail);
   const bool ok = (n == 5 || n == 6 || (n == 7 && tail == 'Z')) && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 &&
                   h >= 0 && h < 24 && mi >= 0 && mi < 60 && s >= 0 && s < 61 && y >= 1970 && y < 3000;
-  if (!ok) return Status::InvalidArgument(name + " must look like 2026-11-25T12:00:00 (UTC), not '" + text + "'");
+  if (!ok)
+    return Status::InvalidArgument(name + " must look like 2026-11-25T12:00:00 (UTC), not '" + text + "'");
   tm.tm_year = y - 1900;
   tm.tm_mon = mo - 1;
   tm.tm_mday = d;
@@ -88,17 +89,18 @@ grpc::Status ConsoleLogRows(NameServerServiceImpl& service, uint64_t crawl_id, c
 }
 
 std::string LogRowTsv(const v1::FetchRecord& r) {
-  return Iso8601Micros(r.timestamp_unix_us()) + "\t" + std::to_string(r.status()) + "\t" + std::to_string(r.bytes()) +
-         "\t" + Field(r.url()) + "\t" + Field(url::HostOf(r.url())) + "\t" + Field(r.mime_type()) + "\t" +
-         std::to_string(r.fetch_ms()) + "\t" + Field(r.title()) + "\t" + Field(r.error()) + "\n";
+  return Iso8601Micros(r.timestamp_unix_us()) + "\t" + std::to_string(r.status()) + "\t" +
+         std::to_string(r.bytes()) + "\t" + Field(r.url()) + "\t" + Field(url::HostOf(r.url())) + "\t" +
+         Field(r.mime_type()) + "\t" + std::to_string(r.fetch_ms()) + "\t" + Field(r.title()) + "\t" +
+         Field(r.error()) + "\n";
 }
 
 std::string LogRowJson(const v1::FetchRecord& r) {
-  return "{\"time\":" + JsonString(Iso8601Micros(r.timestamp_unix_us())) + ",\"status\":" +
-         std::to_string(r.status()) + ",\"bytes\":" + std::to_string(r.bytes()) + ",\"url\":" + JsonString(r.url()) +
-         ",\"host\":" + JsonString(url::HostOf(r.url())) + ",\"mime_type\":" + JsonString(r.mime_type()) +
-         ",\"fetch_ms\":" + std::to_string(r.fetch_ms()) + ",\"title\":" + JsonString(r.title()) +
-         ",\"error\":" + JsonString(r.error()) + "}\n";
+  return "{\"time\":" + JsonString(Iso8601Micros(r.timestamp_unix_us())) +
+         ",\"status\":" + std::to_string(r.status()) + ",\"bytes\":" + std::to_string(r.bytes()) +
+         ",\"url\":" + JsonString(r.url()) + ",\"host\":" + JsonString(url::HostOf(r.url())) +
+         ",\"mime_type\":" + JsonString(r.mime_type()) + ",\"fetch_ms\":" + std::to_string(r.fetch_ms()) +
+         ",\"title\":" + JsonString(r.title()) + ",\"error\":" + JsonString(r.error()) + "}\n";
 }
 
 namespace {
@@ -116,16 +118,18 @@ std::string FilterForm(const ConsoleCall& call) {
 
 std::string Table(const std::vector<v1::FetchRecord>& rows) {
   const size_t shown = std::min<size_t>(rows.size(), 500);
-  std::string o = "<p id=\"log-count\">" + Thousands(rows.size()) + " records match" +
-                  (rows.size() > shown ? "; the latest 500 are shown, newest first" : ", newest first") +
-                  ".</p><table id=\"log\"><tr><th>time</th><th>status</th><th>bytes</th><th>url</th><th>type</th>"
-                  "<th>ms</th><th>title</th><th>error</th></tr>";
+  std::string o =
+      "<p id=\"log-count\">" + Thousands(rows.size()) + " records match" +
+      (rows.size() > shown ? "; the latest 500 are shown, newest first" : ", newest first") +
+      ".</p><table id=\"log\"><tr><th>time</th><th>status</th><th>bytes</th><th>url</th><th>type</th>"
+      "<th>ms</th><th>title</th><th>error</th></tr>";
   for (size_t i = 0; i < shown; ++i) {
     const v1::FetchRecord& r = rows[rows.size() - 1 - i];
-    o += "<tr><td>" + HtmlEscape(Iso8601Micros(r.timestamp_unix_us())) + "</td><td>" + std::to_string(r.status()) +
-         "</td><td class=\"num\">" + Thousands(r.bytes()) + "</td><td>" + HtmlEscape(r.url()) + "</td><td>" +
-         HtmlEscape(r.mime_type()) + "</td><td class=\"num\">" + std::to_string(r.fetch_ms()) + "</td><td>" +
-         HtmlEscape(r.title()) + "</td><td>" + HtmlEscape(r.error()) + "</td></tr>";
+    o += "<tr><td>" + HtmlEscape(Iso8601Micros(r.timestamp_unix_us())) + "</td><td>" +
+         std::to_string(r.status()) + "</td><td class=\"num\">" + Thousands(r.bytes()) + "</td><td>" +
+         HtmlEscape(r.url()) + "</td><td>" + HtmlEscape(r.mime_type()) + "</td><td class=\"num\">" +
+         std::to_string(r.fetch_ms()) + "</td><td>" + HtmlEscape(r.title()) + "</td><td>" +
+         HtmlEscape(r.error()) + "</td></tr>";
   }
   return o + "</table>";
 }
@@ -146,19 +150,23 @@ HttpReply ConsoleLogPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   if (!filter.ok()) return ConsoleHtml(400, {"log", role, filter.status().message(), true, 0}, form);
   std::vector<v1::FetchRecord> rows;
   if (auto s = ConsoleLogRows(*deps.service, crawl, *filter, &rows); !s.ok())
-    return ConsoleHtml(s.error_code() == grpc::StatusCode::NOT_FOUND ? 404 : 503, {"log", role, s.error_message(), true, 0},
-                       form);
+    return ConsoleHtml(s.error_code() == grpc::StatusCode::NOT_FOUND ? 404 : 503,
+                       {"log", role, s.error_message(), true, 0}, form);
   const std::string format = call.Q("format");
   if (format == "tsv" || format == "jsonl") {
     std::string body;
     for (const auto& r : rows) body += format == "tsv" ? LogRowTsv(r) : LogRowJson(r);
-    return {200, format == "tsv" ? "text/tab-separated-values; charset=utf-8" : "application/x-ndjson", body,
+    return {200,
+            format == "tsv" ? "text/tab-separated-values; charset=utf-8" : "application/x-ndjson",
+            body,
             {{"Content-Disposition", "attachment; filename=\"crawl-log." + format + "\""}}};
   }
   std::string same = call.req->query;  // the filters as given, for the download links
   const std::string links = "<p>Download: <a id=\"download-tsv\" href=\"/console/log?" + HtmlEscape(same) +
-                            (same.empty() ? "" : "&amp;") + "format=tsv\">TSV</a> · <a id=\"download-jsonl\" "
-                            "href=\"/console/log?" + HtmlEscape(same) + (same.empty() ? "" : "&amp;") +
+                            (same.empty() ? "" : "&amp;") +
+                            "format=tsv\">TSV</a> · <a id=\"download-jsonl\" "
+                            "href=\"/console/log?" +
+                            HtmlEscape(same) + (same.empty() ? "" : "&amp;") +
                             "format=jsonl\">JSON lines</a></p>";
   return ConsoleHtml(200, {"log", role, "", false, 0}, form + links + Table(rows));
 }

@@ -30,8 +30,8 @@ struct LogFilter {
 
 // Records of crawl `crawl_id` (0: active, else latest) that pass `f`, oldest
 // first.
-[[nodiscard]] grpc::Status ConsoleLogRows(NameServerServiceImpl& service, uint64_t crawl_id, const LogFilter& f,
-                                          std::vector<v1::FetchRecord>* rows);
+[[nodiscard]] grpc::Status ConsoleLogRows(NameServerServiceImpl& service, uint64_t crawl_id,
+                                          const LogFilter& f, std::vector<v1::FetchRecord>* rows);
 
 // One row as TSV (time, status, bytes, url, host, mime type, fetch ms,
 // title, error; tabs and newlines become spaces) and as one JSON object.

@@ -1,11 +1,12 @@
 // The console's checks (nameserver/console*.h): roles, CSRF tokens, origin,
 // escaping, form parsing and the replies of HandleConsole for each kind of
 // caller. The browser walk-through is tests/integration/console_browser_test.sh.
+#include "nameserver/console.h"
+
 #include <catch2/catch.hpp>
 
 #include "common/admin_http.h"
 #include "common/clock.h"
-#include "nameserver/console.h"
 #include "nameserver/console_auth.h"
 #include "nameserver/console_form.h"
 #include "nameserver/console_html.h"
@@ -99,7 +100,8 @@ TEST_CASE("every value put into a page is escaped", "[unit]") {
 }
 
 TEST_CASE("forms decode plus, percent escapes and repeated names", "[unit]") {
-  const auto form = crawl::ParseForm("seeds=http%3A%2F%2Fa.test%2F%0D%0Ahttp%3A%2F%2Fb.test%2F&q=a+b&q=second&flag&bad=%zz");
+  const auto form = crawl::ParseForm(
+      "seeds=http%3A%2F%2Fa.test%2F%0D%0Ahttp%3A%2F%2Fb.test%2F&q=a+b&q=second&flag&bad=%zz");
   CHECK(form.at("seeds") == "http://a.test/\r\nhttp://b.test/");
   CHECK(form.at("q") == "a b");
   CHECK(form.at("flag").empty());
@@ -110,7 +112,10 @@ TEST_CASE("forms decode plus, percent escapes and repeated names", "[unit]") {
 TEST_CASE("the create form's parameters are parsed as set-param parses them", "[unit]") {
   crawl::v1::CrawlParams p;
   REQUIRE(crawl::nameserver::ConsoleParamsFromForm(
-              {{"order", "opic"}, {"max_pages", "500"}, {"keep_page_cache", "on"}, {"max_depth", ""},
+              {{"order", "opic"},
+               {"max_pages", "500"},
+               {"keep_page_cache", "on"},
+               {"max_depth", ""},
                {"more", "schedule_size = 50\n\n# comment\nuser_agent=mybot"}},
               &p)
               .ok());
@@ -127,7 +132,8 @@ TEST_CASE("the create form's parameters are parsed as set-param parses them", "[
 }
 
 TEST_CASE("log filters by status, host and time", "[unit]") {
-  auto f = crawl::nameserver::ParseLogFilter({{"status", "404"}, {"host", "a.test"}, {"since", "2026-11-25T12:00"}});
+  auto f = crawl::nameserver::ParseLogFilter(
+      {{"status", "404"}, {"host", "a.test"}, {"since", "2026-11-25T12:00"}});
   REQUIRE(f.ok());
   crawl::v1::FetchRecord r;
   r.set_url("http://a.test/x");
@@ -166,8 +172,11 @@ struct Console {
         crawl::nameserver::NameServerServiceImpl::Options{}, &clock, store.get());
     REQUIRE(service->Load().ok());
   }
-  crawl::HttpReply Call(HttpRequest req) { return crawl::nameserver::HandleConsole({service.get(), &clock, &auth}, req); }
-  crawl::HttpReply Post(const std::string& path, const std::string& token, const std::string& body, bool csrf = true) {
+  crawl::HttpReply Call(HttpRequest req) {
+    return crawl::nameserver::HandleConsole({service.get(), &clock, &auth}, req);
+  }
+  crawl::HttpReply Post(const std::string& path, const std::string& token, const std::string& body,
+                        bool csrf = true) {
     HttpRequest r = Req("POST", path, token);
     r.body = body + (csrf ? "&csrf=" + auth.CsrfToken(r) : "");
     return Call(r);
@@ -231,5 +240,7 @@ TEST_CASE("multipart forms carry the seed file's content", "[unit]") {
   CHECK_FALSE(crawl::nameserver::ParseFormBody("multipart/form-data", body).ok());
   CHECK_FALSE(crawl::nameserver::ParseFormBody("multipart/form-data; boundary=XyZ", "--XyZ\r\nno end").ok());
   CHECK_FALSE(crawl::nameserver::ParseFormBody("text/plain", "a=b").ok());
-  CHECK(crawl::nameserver::ParseFormBody("application/x-www-form-urlencoded; charset=utf-8", "a=b")->at("a") == "b");
+  CHECK(
+      crawl::nameserver::ParseFormBody("application/x-www-form-urlencoded; charset=utf-8", "a=b")->at("a") ==
+      "b");
 }
