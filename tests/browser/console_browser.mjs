@@ -4,7 +4,8 @@
 // change a parameter, open a host page, search a page's title and open its
 // cached copy, read and download the log, stop and resume and stop the crawl;
 // then sign in with the reader token, see every page and get 403 for every
-// action. A screenshot of each page goes to OUT_DIR.
+// action. The admin's browser runs with JavaScript off. A screenshot of each
+// page goes to OUT_DIR.
 // Usage: node console_browser.mjs BASE_URL ADMIN_TOKEN READER_TOKEN SEEDS_FILE OUT_DIR
 import { chromium } from "playwright-core";
 import { readFileSync, mkdirSync } from "node:fs";
@@ -22,7 +23,9 @@ const shot = (page, name) => page.screenshot({ path: `${outDir}/${name}.png`, fu
 const text = async (page, sel) => ((await page.locator(sel).first().textContent()) || "").trim();
 
 async function signIn(browser, token, role) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  // The admin walks the console with JavaScript off: every page and action
+  // must work without it (only the live refresh needs it).
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, javaScriptEnabled: role !== "admin" });
   const page = await context.newPage();
   const first = await page.goto(base + "/console");
   check(first.status() === 401, `${role}: the console asks for a token first`);
