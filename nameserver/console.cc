@@ -33,7 +33,10 @@ HttpReply SignIn(const HttpRequest& req) {
       HtmlEscape(next) +
       "\"><label>Token <input type=\"password\" name=\"token\" id=\"token\" autofocus></label>"
       "<button type=\"submit\" id=\"sign-in\">Sign in</button></form>";
-  return ConsoleHtml(401, {"sign in", "nobody", "", false, 0}, body);
+  // A cookie with a token the console does not know (the /login form lets
+  // any token through on loopback): say so rather than ask again silently.
+  const std::string message = req.token.empty() ? "" : "That token is not an admin or reader token.";
+  return ConsoleHtml(401, {"sign in", "nobody", message, !message.empty(), 0}, body);
 }
 
 HttpReply Forbidden(ConsoleRole role, const std::string& why) {

@@ -191,6 +191,9 @@ TEST_CASE("the console asks for a token, and only an admin with a CSRF token act
   CHECK(anonymous.status == 401);
   CHECK(anonymous.body.find("action=\"/login\"") != std::string::npos);
   CHECK(c.Call(Req("POST", "/console/stop", "")).status == 403);
+  const auto wrong = c.Call(Req("GET", "/console", "wrong-token"));
+  CHECK(wrong.status == 401);
+  CHECK(wrong.body.find("not an admin or reader token") != std::string::npos);
 
   const auto reader_page = c.Call(Req("GET", "/console", "reader-token"));
   CHECK(reader_page.status == 200);
