@@ -92,7 +92,9 @@ async function hostPage(page, id) {
   const host = (await link.textContent()).trim();
   await Promise.all([page.waitForNavigation(), link.click()]);
   check((await text(page, "h1")) === "host " + host, "the host page of " + host);
-  check((await page.locator("#robots").count()) === 1, "its robots.txt is shown");
+  const robots = await text(page, "#robots");
+  check(/user-agent/i.test(robots), "its robots.txt is shown: " + JSON.stringify(robots.slice(0, 40)));
+  check((await text(page, "#crawl-delay")).length > 0, "with the crawl-delay it sets: " + (await text(page, "#crawl-delay")));
   const titles = await page.locator("#host-last tr td:nth-child(4)").allTextContents();
   const title = titles.map((t) => t.trim()).find((t) => t.length > 3);
   check(!!title, "its last fetches have titles");
