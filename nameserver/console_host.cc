@@ -1,5 +1,5 @@
 // The console's host page (/console/host?crawl=N&host=H): the host's
-// robots.txt as fetched (the crawl log keeps its first 32 KiB) and the
+// robots.txt as fetched (the crawl log keeps its first 16 KiB) and the
 // crawl-delay it sets for the crawl's user agent, its fetch and error counts
 // and its latest fetches, all read from the crawl log (console_log.h).
 // Queued URLs per tier of one host are not shown: queue servers count tiers
@@ -30,7 +30,7 @@ std::string Robots(const std::vector<v1::FetchRecord>& rows, const std::string& 
   return "<h2>robots.txt</h2><p>Fetched " + HtmlEscape(Iso8601Micros(robots->timestamp_unix_us())) +
          ", status " + std::to_string(robots->status()) + "; crawl-delay for " + HtmlEscape(user_agent) +
          ": <span id=\"crawl-delay\">" + delay + "</span>" +
-         (robots->robots_body().size() >= 32 * 1024 ? " (the log keeps its first 32 KiB)" : "") +
+         (robots->robots_body().size() >= 16 * 1024 ? " (the log keeps its first 16 KiB)" : "") +
          "</p><pre id=\"robots\">" +
          HtmlEscape(robots->robots_body()) + "</pre>";
 }
