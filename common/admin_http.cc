@@ -28,7 +28,7 @@ using Apps = std::map<std::string, HttpAppHandler>;
 // What every session of one server shares (lives in AdminHttpServer::Impl).
 struct ServerState {
   Routes routes;
-  Apps apps;                // by path prefix
+  Apps apps;  // by path prefix
   HttpTokenCheck token_check;
   bool protect = false;     // listening off loopback: protected routes need a token
   size_t connections = 0;   // open sessions; only touched on the server's thread

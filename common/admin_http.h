@@ -31,8 +31,8 @@ namespace crawl {
 
 struct HttpReply {
   using Headers = std::vector<std::pair<std::string, std::string>>;
-  HttpReply(int status_in = 200, std::string content_type_in = "text/plain; charset=utf-8", std::string body_in = {},
-            Headers headers_in = {})
+  HttpReply(int status_in = 200, std::string content_type_in = "text/plain; charset=utf-8",
+            std::string body_in = {}, Headers headers_in = {})
       : status(status_in),
         content_type(std::move(content_type_in)),
         body(std::move(body_in)),
@@ -51,7 +51,7 @@ struct HttpRequest {
   std::string path;    // without the query
   std::string query;   // after '?', undecoded
   std::string body;
-  std::string token;   // bearer header, else the login cookie
+  std::string token;  // bearer header, else the login cookie
   std::string content_type, origin, referer, host;
   bool loopback_server = true;  // the server listens on loopback only
 };
