@@ -116,6 +116,7 @@ async function searchAndCache(page, id, title) {
   const inFrame = (await frame.locator("title").textContent({ timeout: 10000 })) || "";
   check(inFrame.includes(title), "the cached copy shows the page");
   await shot(page, "07-cached");
+  return new URL(page.url()).pathname + new URL(page.url()).search;
 }
 
 async function logPage(page, id) {
@@ -158,11 +159,16 @@ async function forgeries(page, id) {
         "admin POST from another origin: 403");
 }
 
-async function reader(browser, id, host, title) {
+async function reader(browser, id, host, title, cached) {
   const { context, page } = await signIn(browser, readerToken, "reader");
   const pages = ["/console", `/console/crawl?id=${id}&live=0`, `/console/host?crawl=${id}&host=${encodeURIComponent(host)}`,
-                 `/console/search?crawl=${id}&q=${encodeURIComponent(title)}`, `/console/log?crawl=${id}`];
-  for (const p of pages) check((await page.goto(base + p)).status() === 200, "reader sees " + p);
+                 `/console/search?crawl=${id}&q=${encodeURIComponent(title)}`, cached, `/console/log?crawl=${id}`,
+                 `/console/log?crawl=${id}&format=tsv`];
+  for (const p of pages) {
+    // A download is fetched, not navigated to (the browser would save it).
+    const status = p.includes("format=") ? (await page.request.get(base + p)).status() : (await page.goto(base + p)).status();
+    check(status === 200, "reader sees " + p);
+  }
   await page.goto(`${base}/console/crawl?id=${id}&live=0`);
   const [resp] = await Promise.all([page.waitForNavigation(), page.click("#resume")]);
   check(resp.status() === 403, "reader clicking Resume: 403");
@@ -188,13 +194,13 @@ try {
   await setParam(page, id);
   const title = await hostPage(page, id);
   const host = (await text(page, "h1")).replace(/^host /, "");
-  await searchAndCache(page, id, title);
+  const cached = await searchAndCache(page, id, title);
   await logPage(page, id);
   await page.goto(`${base}/console/crawl?id=${id}&live=0`);
   await forgeries(page, id);
   await stopResume(page, id);
   await context.close();
-  await reader(browser, id, host, title);
+  await reader(browser, id, host, title, cached);
   console.log("ok: console walk-through passed");
 } finally {
   await browser.close();
