@@ -23,10 +23,12 @@ struct Route {
   bool is_protected = false;
 };
 using Routes = std::map<std::string, Route>;
+using Apps = std::map<std::string, HttpAppHandler>;
 
 // What every session of one server shares (lives in AdminHttpServer::Impl).
 struct ServerState {
   Routes routes;
+  Apps apps;  // by path prefix
   HttpTokenCheck token_check;
   bool protect = false;     // listening off loopback: protected routes need a token
   size_t connections = 0;   // open sessions; only touched on the server's thread
@@ -52,28 +54,24 @@ int HexDigit(char c) {
   return -1;
 }
 
-// The value of `name` in an application/x-www-form-urlencoded body.
-std::string FormValue(std::string_view body, std::string_view name) {
-  while (!body.empty()) {
-    const size_t amp = body.find('&');
-    std::string_view pair = body.substr(0, amp);
-    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
-    if (pair.size() <= name.size() || pair.substr(0, name.size()) != name || pair[name.size()] != '=') continue;
-    std::string out;
-    std::string_view v = pair.substr(name.size() + 1);
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (v[i] == '+') {
-        out += ' ';
-      } else if (v[i] == '%' && i + 2 < v.size() && HexDigit(v[i + 1]) >= 0 && HexDigit(v[i + 2]) >= 0) {
-        out += static_cast<char>(HexDigit(v[i + 1]) * 16 + HexDigit(v[i + 2]));
-        i += 2;
-      } else {
-        out += v[i];
-      }
+std::string FormDecode(std::string_view v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == '+') {
+      out += ' ';
+    } else if (v[i] == '%' && i + 2 < v.size() && HexDigit(v[i + 1]) >= 0 && HexDigit(v[i + 2]) >= 0) {
+      out += static_cast<char>(HexDigit(v[i + 1]) * 16 + HexDigit(v[i + 2]));
+      i += 2;
+    } else {
+      out += v[i];
     }
-    return out;
   }
-  return "";
+  return out;
+}
+
+std::string Header(const http::request<http::string_body>& req, http::field f) {
+  auto it = req.find(f);
+  return it == req.end() ? std::string() : std::string(it->value());
 }
 
 // The token a request carries: a bearer header, else the login cookie.
@@ -120,7 +118,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void DoRead() {
     parser_.emplace();
     parser_->header_limit(16 * 1024);
-    parser_->body_limit(64 * 1024);
+    parser_->body_limit(1024 * 1024);  // a console seed list
     stream_.expires_after(std::chrono::seconds(30));
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
@@ -139,6 +137,10 @@ class Session : public std::enable_shared_from_this<Session> {
     const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
     if (path == "/login") {
       Reply(Login(req), req.method() == http::verb::head);
+      return;
+    }
+    if (const HttpAppHandler* app = FindApp(path)) {
+      ServeApp(*app, req, path, query);
       return;
     }
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
@@ -164,6 +166,43 @@ class Session : public std::enable_shared_from_this<Session> {
     Reply(reply, req.method() == http::verb::head);
   }
 
+  const HttpAppHandler* FindApp(const std::string& path) const {
+    for (const auto& [prefix, handler] : state_->apps) {
+      if (path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+                             path[prefix.size()] == '/'))
+        return &handler;
+    }
+    return nullptr;
+  }
+
+  void ServeApp(const HttpAppHandler& app, const http::request<http::string_body>& req, const std::string& path,
+                const std::string& query) {
+    const bool head = req.method() == http::verb::head;
+    if (req.method() != http::verb::get && !head && req.method() != http::verb::post) {
+      Reply({405, "text/plain; charset=utf-8", "only GET, HEAD and POST\n"}, head);
+      return;
+    }
+    HttpRequest r;
+    r.method = head ? "HEAD" : std::string(req.method_string());
+    r.path = path;
+    r.query = query;
+    r.body = req.body();
+    r.token = std::string(RequestToken(req));
+    r.content_type = Header(req, http::field::content_type);
+    r.origin = Header(req, http::field::origin);
+    r.referer = Header(req, http::field::referer);
+    r.host = Header(req, http::field::host);
+    r.loopback_server = !state_->protect;
+    HttpReply reply;
+    try {
+      reply = app(r);
+    } catch (const std::exception& e) {  // a handler bug must not end the process
+      spdlog::warn("http handler for {} failed: {}", path, e.what());
+      reply = {500, "text/plain; charset=utf-8", "internal error\n"};
+    }
+    Reply(reply, head);
+  }
+
   bool Allowed(std::string_view token) const {
     if (!state_->protect) return true;
     return !token.empty() && state_->token_check && state_->token_check(token);
@@ -172,10 +211,16 @@ class Session : public std::enable_shared_from_this<Session> {
   // GET /login: the form; POST /login: checks the token and sets the cookie.
   HttpReply Login(const http::request<http::string_body>& req) {
     if (req.method() != http::verb::post) return LoginPage(200, "Sign in with a reader or admin token.");
-    const std::string token = FormValue(req.body(), "token");
+    const auto form = ParseForm(req.body());
+    const auto field = form.find("token");
+    const std::string token = field == form.end() ? "" : field->second;
     if (!CookieSafe(token) || !Allowed(token)) return LoginPage(401, "Wrong token.");
     HttpReply reply{303, "text/plain; charset=utf-8", "signed in\n"};
-    response_.set(http::field::location, "/status");
+    // Back to the console when the sign-in came from it; never off-site.
+    const auto next = form.find("next");
+    const bool to_console = next != form.end() && next->second.rfind("/console", 0) == 0 &&
+                            next->second.find_first_of("\r\n") == std::string::npos;
+    response_.set(http::field::location, to_console ? next->second : "/status");
     response_.set(http::field::set_cookie,
                   std::string(kLoginCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
     return reply;
@@ -185,6 +230,7 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.result(static_cast<http::status>(reply.status));
     response_.set(http::field::content_type, reply.content_type);
     response_.set(http::field::cache_control, "no-store");
+    for (const auto& [name, value] : reply.headers) response_.set(name, value);
     if (head) {
       response_.content_length(reply.body.size());
     } else {
@@ -241,6 +287,10 @@ void AdminHttpServer::HandleProtected(const std::string& path, HttpHandler handl
   impl_->state.routes[path] = Route{std::move(handler), true};
 }
 
+void AdminHttpServer::HandleApp(const std::string& prefix, HttpAppHandler handler) {
+  impl_->state.apps[prefix] = std::move(handler);
+}
+
 void AdminHttpServer::RequireTokenOffLoopback(HttpTokenCheck check) { impl_->state.token_check = std::move(check); }
 
 Result<int> AdminHttpServer::Start(const std::string& listen) {
@@ -280,6 +330,21 @@ void AdminHttpServer::Stop() {
     impl_->io.stop();
   });
   impl_->thread.join();
+}
+
+std::map<std::string, std::string> ParseForm(std::string_view body) {
+  std::map<std::string, std::string> out;
+  while (!body.empty()) {
+    const size_t amp = body.find('&');
+    const std::string_view pair = body.substr(0, amp);
+    body = amp == std::string_view::npos ? std::string_view() : body.substr(amp + 1);
+    const size_t eq = pair.find('=');
+    if (pair.empty()) continue;
+    std::string name = FormDecode(pair.substr(0, eq));
+    std::string value = eq == std::string_view::npos ? "" : FormDecode(pair.substr(eq + 1));
+    out.emplace(std::move(name), std::move(value));
+  }
+  return out;
 }
 
 void AddStandardRoutes(AdminHttpServer& server) {

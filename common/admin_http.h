@@ -1,9 +1,10 @@
 // The small HTTP/1.1 server every process runs beside its gRPC port
 // (DESIGN.md section 9): Prometheus metrics at /metrics, a liveness answer at
 // /healthz, and whatever pages the process adds (the name server's status
-// page). Boost.Beast on one io_context thread, one session object per
-// connection, a timeout on every step, GET and HEAD only (and POST /login),
-// request headers (16 KiB), body (64 KiB) and open connections
+// page and console). Boost.Beast on one io_context thread, one session object
+// per connection, a timeout on every step, GET and HEAD only (and POST to
+// /login and to HandleApp routes),
+// request headers (16 KiB), body (1 MiB, a seed list) and open connections
 // (kMaxAdminHttpConnections) bounded.
 //
 // Pages added with HandleProtected need a token when the server listens on
@@ -21,16 +22,44 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "common/status.h"
 
 namespace crawl {
 
 struct HttpReply {
-  int status = 200;
-  std::string content_type = "text/plain; charset=utf-8";
+  using Headers = std::vector<std::pair<std::string, std::string>>;
+  HttpReply(int status_in = 200, std::string content_type_in = "text/plain; charset=utf-8",
+            std::string body_in = {}, Headers headers_in = {})
+      : status(status_in),
+        content_type(std::move(content_type_in)),
+        body(std::move(body_in)),
+        headers(std::move(headers_in)) {}
+  int status;
+  std::string content_type;
   std::string body;
+  // Extra response headers (Location, Content-Disposition, ...).
+  Headers headers;
 };
+
+// A whole request, for applications that read headers and forms (the name
+// server's console). Header values are as sent; "" when absent.
+struct HttpRequest {
+  std::string method;  // "GET", "HEAD" or "POST"
+  std::string path;    // without the query
+  std::string query;   // after '?', undecoded
+  std::string body;
+  std::string token;  // bearer header, else the login cookie
+  std::string content_type, origin, referer, host;
+  bool loopback_server = true;  // the server listens on loopback only
+};
+using HttpAppHandler = std::function<HttpReply(const HttpRequest&)>;
+
+// The fields of an application/x-www-form-urlencoded body or query ('+' is a
+// space, %XX decoded); the first value wins when a name repeats.
+[[nodiscard]] std::map<std::string, std::string> ParseForm(std::string_view body);
 
 // `query` is the part after '?', undecoded ("" when none).
 using HttpHandler = std::function<HttpReply(const std::string& query)>;
@@ -53,6 +82,10 @@ class AdminHttpServer {
   // Routes `path` to a page that needs a token off loopback. REQUIRES:
   // before Start.
   void HandleProtected(const std::string& path, HttpHandler handler);
+  // Routes every path under `prefix` ("/console" matches "/console" and
+  // "/console/...") to `handler`, for GET, HEAD and POST. The handler checks
+  // tokens and roles itself. REQUIRES: before Start.
+  void HandleApp(const std::string& prefix, HttpAppHandler handler);
   // How tokens for protected pages are checked. Without it, protected pages
   // off loopback are refused to everyone. REQUIRES: before Start.
   void RequireTokenOffLoopback(HttpTokenCheck check);

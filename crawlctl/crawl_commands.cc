@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "crawlctl/crawlctl_format.h"
-#include "crawlctl/param_text.h"
+#include "common/param_text.h"
 #include "crawlctl/site_report_format.h"
 
 namespace crawl::crawlctl {

@@ -52,6 +52,8 @@ TEST=(
   wget2 rust-doc
   # the status page test loads the page in a real browser
   chromium
+  # the console test drives chromium with playwright-core (npm ci in the test)
+  nodejs npm
   # deploy files test: docker-compose config, YAML
   docker-compose python3-yaml
   # fuzzing (fuzz/run.sh) and the asan/tsan stages: clang with the libFuzzer

@@ -13,6 +13,7 @@
 #include "common/security/admin_tokens.h"
 #include "common/security/authorizer.h"
 #include "common/security/process_security.h"
+#include "nameserver/console.h"
 #include "nameserver/registry_store.h"
 #include "nameserver/service.h"
 #include "nameserver/status_page.h"
@@ -113,6 +114,15 @@ int main(int argc, char** argv) {
   if (auto s = service.Load(); !s.ok()) return fail(s.message());
   crawl::AdminHttpServer http_server;
   AddStatusRoutes(http_server, authorizer, service, clock);
+  const crawl::nameserver::ConsoleAuth console_auth(
+      crawl::nameserver::ConsoleAuth::NewSecret(),
+      [&authorizer](std::string_view token) -> std::optional<crawl::security::Role> {
+        auto match = authorizer.MatchToken(token);
+        if (!match) return std::nullopt;
+        return match->role;
+      },
+      [&admin_tokens] { return admin_tokens.size() > 0; });
+  crawl::nameserver::AddConsoleRoutes(http_server, {&service, &clock, &console_auth});
   auto server = crawl::StartGrpcServer(f.listen, {&service}, crawl::kMaxNameServerRequestBytes);
   if (!server.ok()) return fail(server.status().message());
   // HTTP first: the gRPC port file is the readiness signal for both.

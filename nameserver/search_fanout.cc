@@ -84,7 +84,7 @@ std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results
 
 grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::SearchRequest* req,
                                            v1::SearchResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/Search"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/Search"); !denied.ok()) return denied;
   const auto started = std::chrono::steady_clock::now();
   const std::optional<v1::CrawlInfo> found = registry_.Find(req->crawl_id());
   if (!found) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
@@ -144,7 +144,7 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::S
 
 grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, const v1::CachedPageRequest* req,
                                                   v1::CachedPageResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCachedPage"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/GetCachedPage"); !denied.ok()) return denied;
   const std::optional<v1::CrawlInfo> found = registry_.Find(req->crawl_id());
   if (!found) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
   const v1::CrawlInfo& crawl = *found;

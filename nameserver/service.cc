@@ -237,7 +237,7 @@ grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext* ctx, cons
 
 grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext* ctx, const v1::StartCrawlRequest* req,
                                                v1::StartCrawlResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/StartCrawl"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/StartCrawl"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   v1::CrawlParams params = req->params();
   if (auto s = NormalizeParams(&params); !s.ok()) return ToGrpc(s);
@@ -301,7 +301,7 @@ grpc::Status NameServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const 
 
 grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext* ctx, const v1::StopCrawlRequest* req,
                                               v1::StopCrawlResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/StopCrawl"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/StopCrawl"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   const auto id = registry_.RunningCrawl(req->crawl_id());
   if (!id.ok()) return ToGrpc(id.status());
@@ -312,13 +312,13 @@ grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext* ctx, const v1
 
 grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext* ctx, const v1::CrawlStatusRequest* req,
                                                 v1::CrawlStatusResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/CrawlStatus"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/CrawlStatus"); !denied.ok()) return denied;
   return ToGrpc(registry_.FillCrawlStatus(req->crawl_id(), resp));
 }
 
 grpc::Status NameServerServiceImpl::ListCrawls(grpc::ServerContext* ctx, const v1::ListCrawlsRequest*,
                                                v1::ListCrawlsResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/ListCrawls"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/ListCrawls"); !denied.ok()) return denied;
   for (auto& [id, c] : registry_.Crawls()) *resp->add_crawls() = std::move(c);
   return grpc::Status::OK;
 }
@@ -348,7 +348,7 @@ grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const 
 
 grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const v1::ResumeCrawlRequest* req,
                                                 v1::ResumeCrawlResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/ResumeCrawl"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/ResumeCrawl"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   auto crawl = registry_.ResumedCrawl(req->crawl_id());
   if (!crawl.ok()) return ToGrpc(crawl.status());
@@ -373,7 +373,7 @@ grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const 
 
 grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext* ctx, const v1::SetCrawlParamsRequest* req,
                                                    v1::SetCrawlParamsResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/SetCrawlParams"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/SetCrawlParams"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   if (req->fields().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no parameter named"};
   auto found = registry_.Find(req->crawl_id());
@@ -393,6 +393,12 @@ grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext* ctx, con
   spdlog::info("crawl {} parameters changed (version {})", crawl.crawl_id(), crawl.params_version());
   *resp->mutable_crawl() = crawl;
   return grpc::Status::OK;
+}
+
+grpc::Status NameServerServiceImpl::ReadCrawlLog(uint64_t crawl_id, std::vector<v1::FetchRecord>* records) {
+  const auto crawl = registry_.Find(crawl_id);
+  if (!crawl) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+  return fleet_.ReadCrawlLog(*crawl, records);
 }
 
 NameServerServiceImpl::Snapshot NameServerServiceImpl::TakeSnapshot() {

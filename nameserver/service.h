@@ -59,6 +59,10 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   void StartMonitor();
   void StopMonitor();
 
+  // StartCrawl, StopCrawl, ResumeCrawl, SetCrawlParams, ListCrawls,
+  // CrawlStatus, Search and GetCachedPage also take a null `ctx`: an
+  // in-process caller that has checked the role itself (the console,
+  // nameserver/console.h), so both paths run the same code.
   grpc::Status RegisterQueueServer(grpc::ServerContext*, const v1::RegisterQueueServerRequest*,
                                    v1::RegisterQueueServerResponse*) override;
   grpc::Status Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest*, v1::HeartbeatResponse*) override;
@@ -88,6 +92,11 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // monitor calls it every few seconds; tests call it directly).
   void RetryPendingDeletes() { monitor_.RetryPendingDeletes(); }
 
+  // The log of crawl `crawl_id` (0: the active, else the latest) read the
+  // way GetCrawlLog reads it, for the console (nameserver/console_log.h).
+  // The caller has checked the role.
+  [[nodiscard]] grpc::Status ReadCrawlLog(uint64_t crawl_id, std::vector<v1::FetchRecord>* records);
+
   // What the status page shows (nameserver/status_page.h): a consistent copy.
   struct Snapshot {
     std::map<uint64_t, v1::CrawlInfo> crawls;
@@ -111,6 +120,10 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
 
  private:
   const security::Authorizer* auth_ = &security::Authorizer::AllowAll();
+  // auth_->Check for a gRPC caller; OK for an in-process one (ctx null).
+  [[nodiscard]] grpc::Status CheckCaller(const grpc::ServerContext* ctx, std::string_view method) const {
+    return ctx ? auth_->Check(*ctx, method) : grpc::Status::OK;
+  }
   const Clock* clock_;
   StartFaultHook start_fault_;
   CrawlRegistry registry_;

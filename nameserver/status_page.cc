@@ -42,20 +42,8 @@ std::string TotalsJson(const Snapshot& snap, const v1::CrawlInfo* shown) {
     seen += st.urls_seen();
     leased += st.leased_urls();
   }
-  double pages_per_s = 0, bytes_per_s = 0;
-  const bool history_matches = shown && snap.history_crawl == shown->crawl_id();
-  if (history_matches && snap.history.size() >= 2) {
-    const auto& last = snap.history.back();
-    size_t i = snap.history.size() - 1;
-    while (i > 0 && last.unix_ms - snap.history[i - 1].unix_ms <= 30'000) --i;
-    if (i == snap.history.size() - 1) i = snap.history.size() - 2;
-    const auto& first = snap.history[i];
-    const double secs = static_cast<double>(last.unix_ms - first.unix_ms) / 1000.0;
-    if (secs > 0) {
-      pages_per_s = static_cast<double>(last.pages - std::min(last.pages, first.pages)) / secs;
-      bytes_per_s = static_cast<double>(last.bytes - std::min(last.bytes, first.bytes)) / secs;
-    }
-  }
+  const RecentRate rate = shown ? RecentRates(snap, shown->crawl_id()) : RecentRate{};
+  const double pages_per_s = rate.pages_per_second, bytes_per_s = rate.bytes_per_second;
   o += ",\"totals\":{\"pages_fetched\":" + Num(pages) + ",\"bytes_fetched\":" + Num(bytes) +
        ",\"frontier_size\":" + Num(frontier) + ",\"fetch_errors\":" + Num(errors) + ",\"urls_seen\":" + Num(seen) +
        ",\"leased_urls\":" + Num(leased) + ",\"pages_per_second\":" + Rate(pages_per_s) +
@@ -293,6 +281,23 @@ refresh();setInterval(refresh,2000);
 )HTML";
 
 }  // namespace
+
+RecentRate RecentRates(const NameServerServiceImpl::Snapshot& snap, uint64_t crawl_id) {
+  RecentRate r;
+  if (snap.history_crawl == crawl_id && snap.history.size() >= 2) {
+    const auto& last = snap.history.back();
+    size_t i = snap.history.size() - 1;
+    while (i > 0 && last.unix_ms - snap.history[i - 1].unix_ms <= 30'000) --i;
+    if (i == snap.history.size() - 1) i = snap.history.size() - 2;
+    const auto& first = snap.history[i];
+    const double secs = static_cast<double>(last.unix_ms - first.unix_ms) / 1000.0;
+    if (secs > 0) {
+      r.pages_per_second = static_cast<double>(last.pages - std::min(last.pages, first.pages)) / secs;
+      r.bytes_per_second = static_cast<double>(last.bytes - std::min(last.bytes, first.bytes)) / secs;
+    }
+  }
+  return r;
+}
 
 std::string StatusPageJson(const Snapshot& snap, int64_t now_unix_ms) {
   const v1::CrawlInfo* shown = nullptr;

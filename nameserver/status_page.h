@@ -13,6 +13,14 @@
 
 namespace crawl::nameserver {
 
+// Pages and bytes per second of `crawl_id` over the last ~30 s of the
+// snapshot's history (0 when it holds another crawl or too few samples).
+struct RecentRate {
+  double pages_per_second = 0;
+  double bytes_per_second = 0;
+};
+[[nodiscard]] RecentRate RecentRates(const NameServerServiceImpl::Snapshot& snap, uint64_t crawl_id);
+
 // One JSON object. `now_unix_ms` dates the rates.
 [[nodiscard]] std::string StatusPageJson(const NameServerServiceImpl::Snapshot& snap, int64_t now_unix_ms);
 

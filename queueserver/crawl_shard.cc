@@ -57,6 +57,10 @@ CrawlScope ScopeOf(const v1::CrawlParams& p) {
 // the body to the WARC writer. Kept, they made each log entry (in RAM and in
 // RocksDB) larger than the page itself: 54-64 KB per 25 KB testweb page
 // (docs/BENCHMARKS.md).
+// 16 KiB: a log chunk of 10,000 robots.txt records stays under the channels'
+// 256 MiB message limit (common/grpc_util.cc).
+constexpr size_t kLoggedRobotsBytes = 16 * 1024;
+
 bool LogLeavesOut(const google::protobuf::FieldDescriptor* f) {
   return f->number() == v1::FetchRecord::kRobotsBodyFieldNumber ||
          f->number() == v1::FetchRecord::kMiniIndexFieldNumber ||
@@ -394,6 +398,9 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     counters_.bytes_fetched += r.bytes();
     // The log keeps what `crawlctl log` and the status page show.
     v1::FetchRecord logged = LogCopy(r);
+    // A robots.txt keeps its first 16 KiB in the log: the console's host
+    // page shows it (one small record per host and day, unlike page bodies).
+    if (r.kind() == v1::URL_KIND_ROBOTS) logged.set_robots_body(r.robots_body().substr(0, kLoggedRobotsBytes));
     if (r.kind() == v1::URL_KIND_PAGE) {
       // The fetch state; a revisit is marked in the log.
       if (Status s = NoteFetch(r, &logged, reported.requeued); !s.ok()) return s;

@@ -143,3 +143,47 @@ TEST_CASE("admin http closes connections past its cap", "[unit]") {
   CHECK(served);
   server.Stop();
 }
+
+TEST_CASE("app routes get the whole request under their prefix, POST included, and set headers", "[unit]") {
+  crawl::AdminHttpServer server;
+  crawl::HttpRequest seen;
+  server.HandleApp("/app", [&seen](const crawl::HttpRequest& req) {
+    seen = req;
+    return crawl::HttpReply{200, "text/plain", "ok", {{"X-Test", "yes"}}};
+  });
+  auto port = server.Start("127.0.0.1:0");
+  REQUIRE(port.ok());
+  auto posted = Get(*port, "/app/do?x=1", http::verb::post,
+                    {{http::field::cookie, "a=b; crawl_token=tok123"},
+                     {http::field::content_type, "application/x-www-form-urlencoded"},
+                     {http::field::origin, "http://127.0.0.1"}},
+                    "k=v");
+  CHECK(posted.result_int() == 200);
+  CHECK(posted[boost::beast::string_view("X-Test")] == "yes");
+  CHECK(seen.method == "POST");
+  CHECK(seen.path == "/app/do");
+  CHECK(seen.query == "x=1");
+  CHECK(seen.body == "k=v");
+  CHECK(seen.token == "tok123");
+  CHECK(seen.origin == "http://127.0.0.1");
+  CHECK(seen.host == "127.0.0.1");
+  CHECK(seen.loopback_server);
+  CHECK(Get(*port, "/app").result_int() == 200);
+  CHECK(Get(*port, "/application").result_int() == 404);  // a prefix is a whole path segment
+  CHECK(Get(*port, "/app", http::verb::put).result_int() == 405);
+  server.Stop();
+}
+
+TEST_CASE("the login form goes back to the console page it came from, never elsewhere", "[unit]") {
+  crawl::AdminHttpServer server;
+  auto port = server.Start("127.0.0.1:0");
+  REQUIRE(port.ok());
+  const std::vector<std::pair<http::field, std::string>> form = {
+      {http::field::content_type, "application/x-www-form-urlencoded"}};
+  auto back = Get(*port, "/login", http::verb::post, form, "token=t&next=%2Fconsole%2Fcrawl%3Fid%3D3");
+  CHECK(back.result_int() == 303);
+  CHECK(back[http::field::location] == "/console/crawl?id=3");
+  auto away = Get(*port, "/login", http::verb::post, form, "token=t&next=http%3A%2F%2Fevil.example%2F");
+  CHECK(away[http::field::location] == "/status");
+  server.Stop();
+}

@@ -1,4 +1,4 @@
-#include "crawlctl/param_text.h"
+#include "common/param_text.h"
 
 #include <google/protobuf/descriptor.h>
 
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace crawl::crawlctl {
+namespace crawl {
 namespace {
 
 using google::protobuf::FieldDescriptor;
@@ -97,4 +97,4 @@ Status SetParamFromText(v1::CrawlParams* params, const std::string& name, const 
   }
 }
 
-}  // namespace crawl::crawlctl
+}  // namespace crawl

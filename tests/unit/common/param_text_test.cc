@@ -1,8 +1,8 @@
-#include "crawlctl/param_text.h"
+#include "common/param_text.h"
 
 #include <catch2/catch.hpp>
 
-using crawl::crawlctl::SetParamFromText;
+using crawl::SetParamFromText;
 
 TEST_CASE("set-param parses values by the parameter's type", "[unit]") {
   crawl::v1::CrawlParams p;

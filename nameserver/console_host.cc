@@ -1,0 +1,87 @@
+// The console's host page (/console/host?crawl=N&host=H): the host's
+// robots.txt as fetched (the crawl log keeps its first 16 KiB) and the
+// crawl-delay it sets for the crawl's user agent, its fetch and error counts
+// and its latest fetches, all read from the crawl log (console_log.h).
+// Queued URLs per tier of one host are not shown: queue servers count tiers
+// per crawl, not per host.
+#include <charconv>
+
+#include "common/report_text.h"
+#include "common/robots.h"
+#include "nameserver/console.h"
+#include "nameserver/console_html.h"
+#include "nameserver/console_log.h"
+
+namespace crawl::nameserver {
+namespace {
+
+std::string Robots(const std::vector<v1::FetchRecord>& rows, const std::string& user_agent) {
+  const v1::FetchRecord* robots = nullptr;
+  for (const auto& r : rows)
+    if (r.url().size() > 11 && r.url().compare(r.url().size() - 11, 11, "/robots.txt") == 0) robots = &r;
+  if (!robots) return "<h2>robots.txt</h2><p id=\"robots-missing\">Not fetched yet.</p>";
+  const robots::RobotsRules rules = robots::Parse(robots->robots_body(), user_agent);
+  std::string delay = "none";
+  if (rules.crawl_delay()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f s", *rules.crawl_delay());
+    delay = buf;
+  }
+  return "<h2>robots.txt</h2><p>Fetched " + HtmlEscape(Iso8601Micros(robots->timestamp_unix_us())) +
+         ", status " + std::to_string(robots->status()) + "; crawl-delay for " + HtmlEscape(user_agent) +
+         ": <span id=\"crawl-delay\">" + delay + "</span>" +
+         (robots->robots_body().size() >= 16 * 1024 ? " (the log keeps its first 16 KiB)" : "") +
+         "</p><pre id=\"robots\">" +
+         HtmlEscape(robots->robots_body()) + "</pre>";
+}
+
+std::string Fetches(const std::vector<v1::FetchRecord>& rows) {
+  size_t errors = 0;
+  for (const auto& r : rows)
+    if (!r.error().empty() || r.status() >= 400) ++errors;
+  std::string o =
+      "<p>Fetches logged: <span id=\"host-fetches\">" + Thousands(rows.size()) +
+      "</span>, errors: <span id=\"host-errors\">" + Thousands(errors) +
+      "</span></p><h2>Last fetches</h2><table id=\"host-last\"><tr><th>time</th><th>status</th><th>url</th>"
+      "<th>title</th><th>error</th></tr>";
+  for (size_t i = 0; i < std::min<size_t>(rows.size(), 30); ++i) {
+    const auto& r = rows[rows.size() - 1 - i];
+    o += "<tr><td>" + HtmlEscape(Iso8601Micros(r.timestamp_unix_us())) + "</td><td>" +
+         std::to_string(r.status()) + "</td><td>" + HtmlEscape(r.url()) + "</td><td>" +
+         HtmlEscape(r.title()) + "</td><td>" + HtmlEscape(r.error()) + "</td></tr>";
+  }
+  return o + "</table>";
+}
+
+}  // namespace
+
+HttpReply ConsoleHostPage(const ConsoleDeps& deps, const ConsoleCall& call) {
+  const std::string role(ConsoleRoleName(call.role));
+  const std::string host = call.Q("host");
+  uint64_t crawl = 0;
+  const std::string text = call.Q("crawl");
+  if (!text.empty()) {
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), crawl);
+    if (ec != std::errc() || ptr != text.data() + text.size())
+      return ConsoleHtml(400, {"host", role, "crawl must be a number", true, 0}, "");
+  }
+  if (host.empty()) return ConsoleHtml(400, {"host", role, "name a host (host=...)", true, 0}, "");
+  const auto snap = deps.service->TakeSnapshot();
+  uint64_t id = crawl ? crawl : snap.active_crawl;
+  if (id == 0 && !snap.crawls.empty()) id = snap.crawls.rbegin()->first;
+  const auto it = snap.crawls.find(id);
+  if (it == snap.crawls.end()) return ConsoleHtml(404, {"host " + host, role, "No such crawl", true, 0}, "");
+  LogFilter f;
+  f.host = host;
+  std::vector<v1::FetchRecord> rows;
+  if (auto s = ConsoleLogRows(*deps.service, id, f, &rows); !s.ok())
+    return ConsoleHtml(503, {"host " + host, role, s.error_message(), true, 0}, "");
+  const std::string sid = std::to_string(id);
+  const std::string body = "<p>Crawl <a href=\"/console/crawl?id=" + sid + "\">" + sid +
+                           "</a> · <a href=\"/console/log?crawl=" + sid + "&amp;host=" + UrlEncode(host) +
+                           "\">its log for this host</a></p>" +
+                           Robots(rows, it->second.params().user_agent()) + Fetches(rows);
+  return ConsoleHtml(200, {"host " + host, role, "", false, 0}, body);
+}
+
+}  // namespace crawl::nameserver
