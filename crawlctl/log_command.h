@@ -23,11 +23,6 @@ struct LogOptions {
   std::string format = "tsv";  // tsv (LogLine) or jsonl
 };
 
-// A time for --since/--until: "2026-11-25", "2026-11-25T12:00:00Z" (with
-// optional fraction of a second), or Unix seconds ("1764072000"). Returns
-// Unix microseconds; InvalidArgument otherwise.
-[[nodiscard]] Result<int64_t> ParseLogTime(const std::string& text);
-
 // The request for `options`, its filters checked (InvalidArgument names
 // the flag).
 [[nodiscard]] Result<v1::GetCrawlLogRequest> LogRequest(const LogOptions& options);

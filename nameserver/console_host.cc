@@ -5,6 +5,8 @@
 // Queued URLs per tier of one host are not shown: queue servers count tiers
 // per crawl, not per host.
 #include <charconv>
+#include <deque>
+#include <optional>
 
 #include "common/report_text.h"
 #include "common/robots.h"
@@ -15,10 +17,22 @@
 namespace crawl::nameserver {
 namespace {
 
-std::string Robots(const std::vector<v1::FetchRecord>& rows, const std::string& user_agent) {
-  const v1::FetchRecord* robots = nullptr;
-  for (const auto& r : rows)
-    if (r.url().size() > 11 && r.url().compare(r.url().size() - 11, 11, "/robots.txt") == 0) robots = &r;
+// What the host page shows of the host's log, gathered as it streams by.
+struct HostLog {
+  uint64_t fetches = 0, errors = 0;
+  std::optional<v1::FetchRecord> robots;  // the latest robots.txt fetch
+  std::deque<v1::FetchRecord> last;       // the latest 30, oldest first
+  void Add(const v1::FetchRecord& r) {
+    ++fetches;
+    if (!r.error().empty() || r.status() >= 400) ++errors;
+    if (r.url().size() > 11 && r.url().compare(r.url().size() - 11, 11, "/robots.txt") == 0) robots = r;
+    if (last.size() == 30) last.pop_front();
+    last.push_back(r);
+  }
+};
+
+std::string Robots(const HostLog& log, const std::string& user_agent) {
+  const v1::FetchRecord* robots = log.robots ? &*log.robots : nullptr;
   if (!robots) return "<h2>robots.txt</h2><p id=\"robots-missing\">Not fetched yet.</p>";
   const robots::RobotsRules rules = robots::Parse(robots->robots_body(), user_agent);
   std::string delay = "none";
@@ -35,13 +49,11 @@ std::string Robots(const std::vector<v1::FetchRecord>& rows, const std::string& 
          HtmlEscape(robots->robots_body()) + "</pre>";
 }
 
-std::string Fetches(const std::vector<v1::FetchRecord>& rows) {
-  size_t errors = 0;
-  for (const auto& r : rows)
-    if (!r.error().empty() || r.status() >= 400) ++errors;
+std::string Fetches(const HostLog& log) {
+  const std::deque<v1::FetchRecord>& rows = log.last;
   std::string o =
-      "<p>Fetches logged: <span id=\"host-fetches\">" + Thousands(rows.size()) +
-      "</span>, errors: <span id=\"host-errors\">" + Thousands(errors) +
+      "<p>Fetches logged: <span id=\"host-fetches\">" + Thousands(log.fetches) +
+      "</span>, errors: <span id=\"host-errors\">" + Thousands(log.errors) +
       "</span></p><h2>Last fetches</h2><table id=\"host-last\"><tr><th>time</th><th>status</th><th>url</th>"
       "<th>title</th><th>error</th></tr>";
   for (size_t i = 0; i < std::min<size_t>(rows.size(), 30); ++i) {
@@ -71,16 +83,21 @@ HttpReply ConsoleHostPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   if (id == 0 && !snap.crawls.empty()) id = snap.crawls.rbegin()->first;
   const auto it = snap.crawls.find(id);
   if (it == snap.crawls.end()) return ConsoleHtml(404, {"host " + host, role, "No such crawl", true, 0}, "");
-  LogFilter f;
-  f.host = host;
-  std::vector<v1::FetchRecord> rows;
-  if (auto s = ConsoleLogRows(*deps.service, id, f, &rows); !s.ok())
+  v1::GetCrawlLogRequest req;
+  req.set_host(host);
+  HostLog log;
+  if (auto s = deps.service->StreamLog(id, req,
+                                       [&log](const v1::CrawlLogChunk& chunk) {
+                                         for (const auto& r : chunk.records()) log.Add(r);
+                                         return true;
+                                       });
+      !s.ok())
     return ConsoleHtml(503, {"host " + host, role, s.error_message(), true, 0}, "");
   const std::string sid = std::to_string(id);
   const std::string body = "<p>Crawl <a href=\"/console/crawl?id=" + sid + "\">" + sid +
                            "</a> · <a href=\"/console/log?crawl=" + sid + "&amp;host=" + UrlEncode(host) +
                            "\">its log for this host</a></p>" +
-                           Robots(rows, it->second.params().user_agent()) + Fetches(rows);
+                           Robots(log, it->second.params().user_agent()) + Fetches(log);
   return ConsoleHtml(200, {"host " + host, role, "", false, 0}, body);
 }
 

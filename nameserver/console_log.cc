@@ -6,6 +6,8 @@
 #include <charconv>
 #include <ctime>
 
+#include "common/log_filter.h"
+#include "common/log_time.h"
 #include "common/report_text.h"
 #include "common/url.h"
 #include "nameserver/console.h"
@@ -13,25 +15,6 @@
 
 namespace crawl::nameserver {
 namespace {
-
-// "2026-11-25T12:00" or "2026-11-25T12:00:30" (UTC) as Unix microseconds.
-Result<int64_t> ParseUtc(const std::string& name, const std::string& text) {
-  std::tm tm{};
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-  char tail = 0;
-  const int n = std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &s, &tail);
-  const bool ok = (n == 5 || n == 6 || (n == 7 && tail == 'Z')) && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 &&
-                  h >= 0 && h < 24 && mi >= 0 && mi < 60 && s >= 0 && s < 61 && y >= 1970 && y < 3000;
-  if (!ok)
-    return Status::InvalidArgument(name + " must look like 2026-11-25T12:00:00 (UTC), not '" + text + "'");
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = s;
-  return static_cast<int64_t>(timegm(&tm)) * 1'000'000;
-}
 
 std::string Field(const std::string& v) {
   std::string out = v.empty() ? "-" : v;
@@ -47,45 +30,42 @@ std::string Get(const std::map<std::string, std::string>& q, const char* name) {
 
 }  // namespace
 
-Result<LogFilter> ParseLogFilter(const std::map<std::string, std::string>& query) {
-  LogFilter f;
+Result<v1::GetCrawlLogRequest> ConsoleLogRequest(const std::map<std::string, std::string>& query) {
+  v1::GetCrawlLogRequest req;
   const std::string status = Get(query, "status");
-  if (status == "errors") {
-    f.errors_only = true;
-  } else if (!status.empty()) {
-    auto [ptr, ec] = std::from_chars(status.data(), status.data() + status.size(), f.status);
-    if (ec != std::errc() || ptr != status.data() + status.size() || f.status < 0 || f.status > 999)
-      return Status::InvalidArgument("status must be an HTTP status or 'errors', not '" + status + "'");
-  }
-  f.host = Get(query, "host");
+  req.set_status(status == "errors" ? "4xx,5xx,error" : status);
+  req.set_host(Get(query, "host"));
   for (const char* name : {"since", "until"}) {
-    const std::string text = Get(query, name);
+    std::string text = Get(query, name);
     if (text.empty()) continue;
-    auto t = ParseUtc(name, text);
-    if (!t.ok()) return t.status();
-    (name[0] == 's' ? f.since_us : f.until_us) = *t;
+    // A browser's datetime-local field: "2026-11-25T12:00", no zone (UTC here).
+    if (text.size() == 16 && text[10] == 'T') text += ":00";
+    if (text.size() >= 19 && text[10] == 'T' && text.back() != 'Z') text += 'Z';
+    auto t = ParseLogTime(text);
+    if (!t.ok()) return Status::InvalidArgument(std::string(name) + ": " + t.status().message());
+    if (name[0] == 's')
+      req.set_since_unix_us(*t);
+    else
+      req.set_until_unix_us(*t);
   }
-  return f;
+  if (auto f = LogFilter::Parse(req); !f.ok()) return f.status();
+  return req;
 }
 
-bool LogRowMatches(const v1::FetchRecord& r, const LogFilter& f) {
-  if (f.status >= 0 && r.status() != f.status) return false;
-  if (f.errors_only && r.error().empty() && r.status() < 400) return false;
-  if (f.since_us > 0 && r.timestamp_unix_us() < f.since_us) return false;
-  if (f.until_us > 0 && r.timestamp_unix_us() >= f.until_us) return false;
-  return f.host.empty() || url::HostOf(r.url()) == f.host;
-}
-
-grpc::Status ConsoleLogRows(NameServerServiceImpl& service, uint64_t crawl_id, const LogFilter& f,
-                            std::vector<v1::FetchRecord>* rows) {
-  std::vector<v1::FetchRecord> all;
-  if (auto s = service.ReadCrawlLog(crawl_id, &all); !s.ok()) return s;
-  for (auto& r : all)
-    if (LogRowMatches(r, f)) rows->push_back(std::move(r));
-  std::stable_sort(rows->begin(), rows->end(), [](const auto& a, const auto& b) {
-    return a.timestamp_unix_us() < b.timestamp_unix_us();
+grpc::Status ConsoleLogTail(NameServerServiceImpl& service, uint64_t crawl_id, const v1::GetCrawlLogRequest& req,
+                            size_t keep, LogTail* tail) {
+  std::deque<v1::FetchRecord> latest;
+  const grpc::Status s = service.StreamLog(crawl_id, req, [&](const v1::CrawlLogChunk& chunk) {
+    for (const auto& r : chunk.records()) {
+      ++tail->matched;
+      if (keep == 0) continue;
+      if (latest.size() == keep) latest.pop_front();
+      latest.push_back(r);
+    }
+    return true;
   });
-  return grpc::Status::OK;
+  tail->rows.assign(std::make_move_iterator(latest.begin()), std::make_move_iterator(latest.end()));
+  return s;
 }
 
 std::string LogRowTsv(const v1::FetchRecord& r) {
@@ -116,11 +96,12 @@ std::string FilterForm(const ConsoleCall& call) {
          input("until", "until", "UTC") + "<button type=\"submit\" id=\"filter\">Filter</button></form>";
 }
 
-std::string Table(const std::vector<v1::FetchRecord>& rows) {
-  const size_t shown = std::min<size_t>(rows.size(), 500);
+std::string Table(const LogTail& tail) {
+  const std::vector<v1::FetchRecord>& rows = tail.rows;
+  const size_t shown = rows.size();
   std::string o =
-      "<p id=\"log-count\">" + Thousands(rows.size()) + " records match" +
-      (rows.size() > shown ? "; the latest 500 are shown, newest first" : ", newest first") +
+      "<p id=\"log-count\">" + Thousands(tail.matched) + " records match" +
+      (tail.matched > shown ? "; the latest " + Thousands(shown) + " are shown, newest first" : ", newest first") +
       ".</p><table id=\"log\"><tr><th>time</th><th>status</th><th>bytes</th><th>url</th><th>type</th>"
       "<th>ms</th><th>title</th><th>error</th></tr>";
   for (size_t i = 0; i < shown; ++i) {
@@ -139,7 +120,7 @@ std::string Table(const std::vector<v1::FetchRecord>& rows) {
 HttpReply ConsoleLogPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   const std::string role(ConsoleRoleName(call.role));
   const std::string form = FilterForm(call);
-  auto filter = ParseLogFilter(call.query);
+  auto filter = ConsoleLogRequest(call.query);
   uint64_t crawl = 0;
   const std::string text = call.Q("crawl");
   if (!text.empty()) {
@@ -148,19 +129,34 @@ HttpReply ConsoleLogPage(const ConsoleDeps& deps, const ConsoleCall& call) {
       return ConsoleHtml(400, {"log", role, "crawl must be a number", true, 0}, form);
   }
   if (!filter.ok()) return ConsoleHtml(400, {"log", role, filter.status().message(), true, 0}, form);
-  std::vector<v1::FetchRecord> rows;
-  if (auto s = ConsoleLogRows(*deps.service, crawl, *filter, &rows); !s.ok())
+  auto failed = [&](const grpc::Status& s) {
     return ConsoleHtml(s.error_code() == grpc::StatusCode::NOT_FOUND ? 404 : 503,
                        {"log", role, s.error_message(), true, 0}, form);
+  };
   const std::string format = call.Q("format");
   if (format == "tsv" || format == "jsonl") {
+    // The download is built as it streams in, up to kConsoleDownloadRecords
+    // (crawlctl log has no limit); a cut file says so in a header.
     std::string body;
-    for (const auto& r : rows) body += format == "tsv" ? LogRowTsv(r) : LogRowJson(r);
-    return {200,
-            format == "tsv" ? "text/tab-separated-values; charset=utf-8" : "application/x-ndjson",
-            body,
-            {{"Content-Disposition", "attachment; filename=\"crawl-log." + format + "\""}}};
+    uint64_t records = 0;
+    const grpc::Status s = deps.service->StreamLog(crawl, *filter, [&](const v1::CrawlLogChunk& chunk) {
+      for (const auto& r : chunk.records()) {
+        if (records == kConsoleDownloadRecords) return false;
+        body += format == "tsv" ? LogRowTsv(r) : LogRowJson(r);
+        ++records;
+      }
+      return true;
+    });
+    const bool cut = s.error_code() == grpc::StatusCode::CANCELLED && records == kConsoleDownloadRecords;
+    if (!s.ok() && !cut) return failed(s);
+    HttpReply reply{200, format == "tsv" ? "text/tab-separated-values; charset=utf-8" : "application/x-ndjson",
+                    std::move(body),
+                    {{"Content-Disposition", "attachment; filename=\"crawl-log." + format + "\""}}};
+    if (cut) reply.headers.emplace_back("X-Crawl-Log-Cut", std::to_string(records) + " records; use crawlctl log");
+    return reply;
   }
+  LogTail tail;
+  if (auto s = ConsoleLogTail(*deps.service, crawl, *filter, 500, &tail); !s.ok()) return failed(s);
   std::string same = call.req->query;  // the filters as given, for the download links
   const std::string links = "<p>Download: <a id=\"download-tsv\" href=\"/console/log?" + HtmlEscape(same) +
                             (same.empty() ? "" : "&amp;") +
@@ -168,7 +164,7 @@ HttpReply ConsoleLogPage(const ConsoleDeps& deps, const ConsoleCall& call) {
                             "href=\"/console/log?" +
                             HtmlEscape(same) + (same.empty() ? "" : "&amp;") +
                             "format=jsonl\">JSON lines</a></p>";
-  return ConsoleHtml(200, {"log", role, "", false, 0}, form + links + Table(rows));
+  return ConsoleHtml(200, {"log", role, "", false, 0}, form + links + Table(tail));
 }
 
 }  // namespace crawl::nameserver

@@ -1,12 +1,12 @@
 // The console's view of the crawl log (issue 24 item 1): filters by status,
-// host and time, and the TSV and JSON-lines downloads. ConsoleLogRows is the
-// one place the console reads the log; it goes through the name server's
-// existing whole-log path and filters here, until the streaming log with
-// server-side filters (nameserver/log_stream.*) replaces it.
+// host and time, applied at the queue servers, and the TSV and JSON-lines
+// downloads. The log is streamed page by page (nameserver/log_stream.h)
+// as crawlctl log reads it.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -15,23 +15,27 @@
 
 namespace crawl::nameserver {
 
-struct LogFilter {
-  int status = -1;           // -1: any; else the HTTP status (0: no answer)
-  bool errors_only = false;  // status "errors": an error text or a status >= 400
-  std::string host;          // "" any; else the URL's host, exactly
-  int64_t since_us = 0;      // 0: from the start; else Unix microseconds
-  int64_t until_us = 0;      // 0: to the end
+// The log request for the page's query fields: status ("" any; a code,
+// a class such as 4xx, a network error's name, "error" or a comma list, as
+// crawlctl log --status; "errors" = 4xx, 5xx and network errors), host (a
+// host or glob), since and until (UTC: "2026-11-25T12:00" as a browser's
+// datetime field sends it, with or without seconds and 'Z', a date, or Unix
+// seconds). The filters apply at the queue servers. Bad values are
+// InvalidArgument naming the field.
+[[nodiscard]] Result<v1::GetCrawlLogRequest> ConsoleLogRequest(const std::map<std::string, std::string>& query);
+
+// What a page shows of a filtered log: how many records match and the
+// latest `keep` of them, oldest first. Memory holds `keep` records however
+// long the log is.
+struct LogTail {
+  uint64_t matched = 0;
+  std::vector<v1::FetchRecord> rows;
 };
+[[nodiscard]] grpc::Status ConsoleLogTail(NameServerServiceImpl& service, uint64_t crawl_id,
+                                          const v1::GetCrawlLogRequest& req, size_t keep, LogTail* tail);
 
-// From the query fields status ("", a number or "errors"), host, since and
-// until ("YYYY-MM-DDTHH:MM[:SS]", UTC). Bad values are InvalidArgument.
-[[nodiscard]] Result<LogFilter> ParseLogFilter(const std::map<std::string, std::string>& query);
-[[nodiscard]] bool LogRowMatches(const v1::FetchRecord& r, const LogFilter& f);
-
-// Records of crawl `crawl_id` (0: active, else latest) that pass `f`, oldest
-// first.
-[[nodiscard]] grpc::Status ConsoleLogRows(NameServerServiceImpl& service, uint64_t crawl_id,
-                                          const LogFilter& f, std::vector<v1::FetchRecord>* rows);
+// The most records one console download holds.
+inline constexpr uint64_t kConsoleDownloadRecords = 1'000'000;
 
 // One row as TSV (time, status, bytes, url, host, mime type, fetch ms,
 // title, error; tabs and newlines become spaces) and as one JSON object.

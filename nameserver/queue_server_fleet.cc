@@ -138,30 +138,4 @@ std::vector<v1::QueueServerStats> QueueServerFleet::PollStats(const v1::CrawlInf
   return round;
 }
 
-grpc::Status QueueServerFleet::ReadCrawlLog(const v1::CrawlInfo& crawl, std::vector<v1::FetchRecord>* records) const {
-  for (const auto& qs : crawl.queue_servers()) {
-    auto stub = StubFor(qs.address());
-    uint64_t offset = 0;
-    for (;;) {
-      grpc::ClientContext ctx;
-      SetTimeout(ctx, std::chrono::seconds(30));
-      v1::GetCrawlLogRequest page;
-      page.set_crawl_id(crawl.crawl_id());
-      page.set_offset(offset);
-      page.set_limit(10'000);
-      v1::CrawlLogChunk chunk;
-      grpc::Status s = stub->GetCrawlLog(&ctx, page, &chunk);
-      if (!s.ok())
-        return {grpc::StatusCode::UNAVAILABLE, "queue server " + qs.id() + ": " + s.error_message()};
-      offset += chunk.records_size();
-      for (auto& r : *chunk.mutable_records()) records->push_back(std::move(r));
-      if (chunk.end() || chunk.records_size() == 0) break;
-    }
-  }
-  std::stable_sort(records->begin(), records->end(), [](const v1::FetchRecord& a, const v1::FetchRecord& b) {
-    return a.timestamp_unix_us() < b.timestamp_unix_us();
-  });
-  return grpc::Status::OK;
-}
-
 }  // namespace crawl::nameserver

@@ -50,10 +50,6 @@ class QueueServerFleet {
   // given, are sent along: each server's share of the crawl's page budget.
   std::vector<v1::QueueServerStats> PollStats(const v1::CrawlInfo& crawl, bool* complete,
                                               const std::map<std::string, uint64_t>* page_caps = nullptr) const;
-
-  // Reads the whole fetch log of `crawl` from each of its queue servers,
-  // oldest first. UNAVAILABLE names the server that did not answer.
-  [[nodiscard]] grpc::Status ReadCrawlLog(const v1::CrawlInfo& crawl, std::vector<v1::FetchRecord>* records) const;
 };
 
 }  // namespace crawl::nameserver

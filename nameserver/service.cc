@@ -338,12 +338,17 @@ grpc::Status NameServerServiceImpl::ListQueueServers(grpc::ServerContext* ctx, c
 grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const v1::GetCrawlLogRequest* req,
                                                 grpc::ServerWriter<v1::CrawlLogChunk>* writer) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCrawlLog"); !denied.ok()) return denied;
-  const auto crawl = registry_.Find(req->crawl_id());
-  if (!crawl) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
-  if (auto filter = LogFilter::Parse(*req); !filter.ok()) return ToGrpc(filter.status());
   // Page by page from the queue servers, each chunk written before the next
   // page is read: a slow client blocks Write and so the reads (log_stream.h).
-  return StreamCrawlLog(*crawl, *req, [writer](const v1::CrawlLogChunk& chunk) { return writer->Write(chunk); });
+  return StreamLog(req->crawl_id(), *req, [writer](const v1::CrawlLogChunk& chunk) { return writer->Write(chunk); });
+}
+
+grpc::Status NameServerServiceImpl::StreamLog(uint64_t crawl_id, const v1::GetCrawlLogRequest& req,
+                                              const LogSink& sink) {
+  const auto crawl = registry_.Find(crawl_id);
+  if (!crawl) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+  if (auto filter = LogFilter::Parse(req); !filter.ok()) return ToGrpc(filter.status());
+  return StreamCrawlLog(*crawl, req, sink);
 }
 
 grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const v1::ResumeCrawlRequest* req,
@@ -393,12 +398,6 @@ grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext* ctx, con
   spdlog::info("crawl {} parameters changed (version {})", crawl.crawl_id(), crawl.params_version());
   *resp->mutable_crawl() = crawl;
   return grpc::Status::OK;
-}
-
-grpc::Status NameServerServiceImpl::ReadCrawlLog(uint64_t crawl_id, std::vector<v1::FetchRecord>* records) {
-  const auto crawl = registry_.Find(crawl_id);
-  if (!crawl) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
-  return fleet_.ReadCrawlLog(*crawl, records);
 }
 
 NameServerServiceImpl::Snapshot NameServerServiceImpl::TakeSnapshot() {

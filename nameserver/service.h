@@ -20,6 +20,7 @@
 #include "nameserver/crawl_monitor.h"
 #include "nameserver/crawl_registry.h"
 #include "nameserver/fetcher_tracker.h"
+#include "nameserver/log_stream.h"
 #include "nameserver/queue_server_fleet.h"
 #include "nameserver/registry_store.h"
 #include "nameserver/start_fault.h"
@@ -92,10 +93,10 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // monitor calls it every few seconds; tests call it directly).
   void RetryPendingDeletes() { monitor_.RetryPendingDeletes(); }
 
-  // The log of crawl `crawl_id` (0: the active, else the latest) read the
-  // way GetCrawlLog reads it, for the console (nameserver/console_log.h).
-  // The caller has checked the role.
-  [[nodiscard]] grpc::Status ReadCrawlLog(uint64_t crawl_id, std::vector<v1::FetchRecord>* records);
+  // The log of crawl `crawl_id` (0: the active, else the latest) with
+  // `req`'s filters, streamed to `sink` as GetCrawlLog streams it
+  // (nameserver/log_stream.h). The console calls it having checked the role.
+  [[nodiscard]] grpc::Status StreamLog(uint64_t crawl_id, const v1::GetCrawlLogRequest& req, const LogSink& sink);
 
   // What the status page shows (nameserver/status_page.h): a consistent copy.
   struct Snapshot {

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "common/log_filter.h"
+
 #include "common/admin_http.h"
 #include "common/clock.h"
 #include "nameserver/console_auth.h"
@@ -131,27 +133,28 @@ TEST_CASE("the create form's parameters are parsed as set-param parses them", "[
   CHECK_FALSE(crawl::nameserver::ConsoleParamsFromForm({{"more", "just text"}}, &q).ok());
 }
 
-TEST_CASE("log filters by status, host and time", "[unit]") {
-  auto f = crawl::nameserver::ParseLogFilter(
-      {{"status", "404"}, {"host", "a.test"}, {"since", "2026-11-25T12:00"}});
-  REQUIRE(f.ok());
-  crawl::v1::FetchRecord r;
-  r.set_url("http://a.test/x");
-  r.set_status(404);
-  r.set_timestamp_unix_us(1'795'608'000'000'000);  // 2026-11-25T12:00:00Z
-  CHECK(crawl::nameserver::LogRowMatches(r, *f));
-  r.set_timestamp_unix_us(1'795'607'999'000'000);
-  CHECK_FALSE(crawl::nameserver::LogRowMatches(r, *f));
-  r.set_timestamp_unix_us(1'795'608'000'000'000);
-  r.set_url("http://b.test/x");
-  CHECK_FALSE(crawl::nameserver::LogRowMatches(r, *f));
-  auto errors = crawl::nameserver::ParseLogFilter({{"status", "errors"}});
+TEST_CASE("the log page's query becomes the queue servers' filters", "[unit]") {
+  auto req = crawl::nameserver::ConsoleLogRequest(
+      {{"status", "404"}, {"host", "a.test"}, {"since", "2026-11-25T12:00"}, {"until", "2026-11-25T13:00:30"}});
+  REQUIRE(req.ok());
+  CHECK(req->status() == "404");
+  CHECK(req->host() == "a.test");
+  CHECK(req->since_unix_us() == 1'795'608'000'000'000);  // 2026-11-25T12:00:00Z
+  CHECK(req->until_unix_us() == 1'795'611'630'000'000);
+  auto errors = crawl::nameserver::ConsoleLogRequest({{"status", "errors"}});
   REQUIRE(errors.ok());
-  CHECK(crawl::nameserver::LogRowMatches(r, *errors));
+  auto filter = crawl::LogFilter::Parse(*errors);
+  REQUIRE(filter.ok());
+  crawl::v1::FetchRecord r;
+  r.set_url("http://b.test/x");
+  r.set_status(404);
+  CHECK(filter->Matches(r));
+  r.set_status(-3);  // a network error
+  CHECK(filter->Matches(r));
   r.set_status(200);
-  CHECK_FALSE(crawl::nameserver::LogRowMatches(r, *errors));
-  CHECK_FALSE(crawl::nameserver::ParseLogFilter({{"status", "abc"}}).ok());
-  CHECK_FALSE(crawl::nameserver::ParseLogFilter({{"since", "yesterday"}}).ok());
+  CHECK_FALSE(filter->Matches(r));
+  CHECK_FALSE(crawl::nameserver::ConsoleLogRequest({{"status", "abc"}}).ok());
+  CHECK_FALSE(crawl::nameserver::ConsoleLogRequest({{"since", "yesterday"}}).ok());
   r.set_title("tab\there");
   CHECK(crawl::nameserver::LogRowTsv(r).find("tab here") != std::string::npos);
 }
