@@ -27,6 +27,7 @@
 #include "common/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/applied_batches.h"
+#include "queueserver/change_rate.h"
 #include "queueserver/due_queue.h"
 #include "queueserver/fetch_state.h"
 #include "queueserver/revisit_policy.h"
@@ -156,8 +157,12 @@ class CrawlShard {
   [[nodiscard]] Status NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, bool requeued = false);
   // Recrawl (crawl_shard_recrawl.cc). A crawl without recrawl does nothing.
   // Sets the state's interval and next visit from the revisit policy and
-  // queues the page in due_.
-  void ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit);
+  // queues the page in due_; `previous` is the state before the fetch
+  // (optimal: its change rate leaves change_rates_).
+  void ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit, const FetchState* previous = nullptr);
+  // optimal: re-solves the multiplier from change_rates_ (every 64 pages
+  // scheduled, and after a load).
+  void SolveOptimalMu();
   // Before a lease of up to `max_urls`: files up to recrawl_share x
   // max_urls due pages into the frontier (Frontier::Revisit) and clears
   // their stored next visit (in the request's batch).
@@ -205,6 +210,10 @@ class CrawlShard {
   std::optional<RevisitPolicy> revisit_policy_;
   uint32_t recrawl_share_percent_ = 50;
   DueQueue due_;
+  // optimal (change_rate.h): the change rates of the shard's scheduled
+  // pages, and pages scheduled since the multiplier was last solved.
+  ChangeRates change_rates_;
+  uint64_t rates_since_solve_ = 0;
   // The structure order (null for the others) and its finished-site reports.
   StructureOrder* structure_ = nullptr;
   SiteReportLog site_reports_;
