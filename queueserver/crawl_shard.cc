@@ -113,6 +113,8 @@ CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::uniq
       frontier_(OptionsFor(crawl, clock), writer_.get(), writer_.get()),
       site_reports_(crawl.params().site_reports_kept()) {
   structure_ = dynamic_cast<StructureOrder*>(&frontier_.order());
+  // Without a store the due window is the only copy: never drop from it.
+  if (!writer_) due_.set_capacity(SIZE_MAX);
   ApplyRecrawlParams(crawl.params());
   frontier_.SetJournal(writer_.get());
   scope_ = ScopeOf(crawl.params());

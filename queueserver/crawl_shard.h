@@ -72,6 +72,10 @@ class CrawlShard {
   [[nodiscard]] static Result<std::optional<RevisitPolicy>> RevisitPolicyFor(const v1::CrawlParams& params);
   // Pages waiting for their next visit (recrawl; tests and stats).
   [[nodiscard]] size_t due_pages() const { return due_.size(); }
+  // The most due pages kept in memory (due_queue.h; default 131,072 per
+  // shard), and how often the window was refilled from the store.
+  void set_due_window(size_t pages) { due_.set_capacity(pages); }
+  [[nodiscard]] uint64_t due_refills() const { return due_refills_; }
   // The frontier (tests).
   [[nodiscard]] const Frontier& frontier() const { return frontier_; }
   [[nodiscard]] Frontier& frontier() { return frontier_; }
@@ -214,6 +218,7 @@ class CrawlShard {
   // pages, and pages scheduled since the multiplier was last solved.
   ChangeRates change_rates_;
   uint64_t rates_since_solve_ = 0;
+  uint64_t due_refills_ = 0;
   // The structure order (null for the others) and its finished-site reports.
   StructureOrder* structure_ = nullptr;
   SiteReportLog site_reports_;

@@ -45,8 +45,15 @@ void CrawlShard::ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit, c
 }
 
 void CrawlShard::ReenterDue(size_t max_urls) {
-  if (!revisit_policy_ || due_.empty()) return;
+  if (!revisit_policy_) return;
   const int64_t now_ms = clock_->NowUnixMs();
+  // The window ran low and pages due now may be only in the store.
+  if (writer_ && due_.NeedsRefill(now_ms * 1000)) {
+    ++due_refills_;
+    if (Status s = RebuildDueQueue(); !s.ok())
+      spdlog::warn("crawl {}: refilling the due pages: {}", crawl_.crawl_id(), s.message());
+  }
+  if (due_.empty()) return;
   const size_t share = std::max<size_t>(1, max_urls * recrawl_share_percent_ / 100);
   std::unordered_set<std::string> taken;
   for (auto& [due_us, url] : due_.PopDue(now_ms * 1000, share)) {
