@@ -534,6 +534,11 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_fetch_errors(counters_.fetch_errors);
   stats->set_over_budget_urls(c.over_budget);
   stats->set_trap_refused_links(c.trap_refused);
+  stats->set_due_pages(due_.size());
+  stats->set_revisits_entered(revisits_entered_);
+  stats->set_revisits_unchanged(revisits_unchanged_);
+  stats->set_revisits_changed(revisits_changed_);
+  stats->set_due_refills(due_refills_);
   stats->set_index_documents(index_->documents());
   site_reports_.Fill(stats);
   for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {

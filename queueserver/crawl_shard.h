@@ -218,6 +218,11 @@ class CrawlShard {
   // pages, and pages scheduled since the multiplier was last solved.
   ChangeRates change_rates_;
   uint64_t rates_since_solve_ = 0;
+  // Recrawl counters (QueueServerStats 325-329): due pages re-entered,
+  // revisits unchanged / changed, window refills.
+  uint64_t revisits_entered_ = 0;
+  uint64_t revisits_unchanged_ = 0;
+  uint64_t revisits_changed_ = 0;
   uint64_t due_refills_ = 0;
   // The structure order (null for the others) and its finished-site reports.
   StructureOrder* structure_ = nullptr;

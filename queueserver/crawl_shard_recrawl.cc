@@ -73,6 +73,7 @@ void CrawlShard::ReenterDue(size_t max_urls) {
     FrontierEntry e;
     e.url = url;
     frontier_.Revisit(std::move(e), now_ms);
+    ++revisits_entered_;
   }
 }
 

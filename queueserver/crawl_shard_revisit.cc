@@ -38,6 +38,8 @@ Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, 
   }
   // Recrawl: when the page is due again (a page put back after 429/503 is
   // queued already and gets its next visit when it is fetched).
+  if (update.revisit != v1::REVISIT_NONE) ++revisits_unchanged_;
+  if (*previous && update.state.times_changed > (*previous)->times_changed) ++revisits_changed_;
   // The time this revisit covered (the optimal policy's estimate).
   if (*previous && update.state.times_changed + update.state.times_unchanged >
                        (*previous)->times_changed + (*previous)->times_unchanged)

@@ -23,12 +23,12 @@
 #
 #   tests/bench/freshness.sh [--policies "fixed expires adaptive optimal"] [--seconds 600]
 #       [--hosts 6] [--pages 300] [--change-mean-interval 40] [--delay-ms 600]
-#       [--bounds MIN:MAX] [--seed 1] [--out DIR]
+#       [--bounds MIN:MAX] [--seed 1] [--out DIR] [--crawl-args "--recrawl-share 100"]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
 policies="fixed expires adaptive optimal" seconds=600 hosts=6 pages=300 mean=40 delay_ms=600
-bounds="" seed=1 out=""
+bounds="" seed=1 out="" crawl_args=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --policies) policies=$2; shift 2 ;;
@@ -40,6 +40,7 @@ while [ $# -gt 0 ]; do
     --bounds) bounds=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --crawl-args) crawl_args=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -82,7 +83,7 @@ for p in $policies; do
     . "$work/cluster-$p/cluster.env"
     export CRAWL_NAMESERVER=$NAMESERVER
     "$bin/crawlctl" start --seeds "$work/seeds.txt" --allow-private --recrawl --revisit-policy "$p" \
-      --revisit-interval "$interval" --revisit-bounds "$bounds" --min-host-delay-ms "$delay_ms" > /dev/null
+      --revisit-interval "$interval" --revisit-bounds "$bounds" --min-host-delay-ms "$delay_ms" $crawl_args > /dev/null
   )
 done
 start=$(date +%s)
@@ -107,6 +108,6 @@ done
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "universe: ${web[*]}; $seconds s (ticks) per policy, all policies at once"
-echo "cap: $hosts hosts x one fetch per $delay_ms ms; revisit interval $interval s, bounds $bounds"
+echo "cap: $hosts hosts x one fetch per $delay_ms ms; revisit interval $interval s, bounds $bounds; $crawl_args"
 python3 "$root/tests/bench/freshness_score.py" --bin "$bin" --work "$work" --end-wall-us "$end_wall" \
   --seconds "$seconds" --policies "$policies" -- "${web[@]}"

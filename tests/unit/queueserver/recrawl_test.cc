@@ -248,4 +248,11 @@ TEST_CASE("recrawl: a due window smaller than the due pages re-enters each once,
   CHECK(leased.size() == 6);
   CHECK(std::set<std::string>(leased.begin(), leased.end()).size() == 6);
   CHECK((*shard)->due_refills() >= 1);
+  // The stats count this process's part: four re-entered and found unchanged.
+  v1::QueueServerStats st;
+  (*shard)->FillStats(&st);
+  CHECK(st.revisits_entered() == 4);
+  CHECK(st.revisits_unchanged() == 4);
+  CHECK(st.revisits_changed() == 0);
+  CHECK(st.due_refills() == (*shard)->due_refills());
 }
