@@ -16,7 +16,9 @@ void StatsFields(std::ostringstream& o, const v1::QueueServerStats& s) {
     << ",\"leased_urls\":" << s.leased_urls() << ",\"outstanding_schedules\":" << s.outstanding_schedules()
     << ",\"fetch_attempts\":" << s.fetch_attempts() << ",\"fetch_errors\":" << s.fetch_errors()
     << ",\"urls_seen\":" << s.urls_seen() << ",\"hosts\":" << s.hosts()
-    << ",\"robots_disallowed\":" << s.robots_disallowed() << ",\"bytes_fetched\":" << s.bytes_fetched();
+    << ",\"robots_disallowed\":" << s.robots_disallowed() << ",\"bytes_fetched\":" << s.bytes_fetched()
+    << ",\"due_pages\":" << s.due_pages() << ",\"revisits_entered\":" << s.revisits_entered()
+    << ",\"revisits_unchanged\":" << s.revisits_unchanged() << ",\"revisits_changed\":" << s.revisits_changed();
 }
 
 void CrawlFields(std::ostringstream& o, const v1::CrawlInfo& c) {
@@ -73,6 +75,12 @@ std::string StatusText(const v1::CrawlStatusResponse& status) {
     << " pages/s), " << t.bytes_fetched() << " bytes, " << t.fetch_errors() << " network errors\n";
   o << "  frontier " << t.frontier_size() << ", leased " << t.leased_urls() << ", urls seen " << t.urls_seen()
     << ", hosts " << t.hosts() << ", robots-disallowed " << t.robots_disallowed() << "\n";
+  if (c.params().recrawl()) {
+    const std::string& policy = c.params().revisit_policy();
+    o << "  recrawl (" << (policy.empty() ? "fixed" : policy) << "): due in memory " << t.due_pages()
+      << ", revisits entered " << t.revisits_entered() << ", unchanged " << t.revisits_unchanged()
+      << ", changed " << t.revisits_changed() << "\n";
+  }
   for (const auto& s : status.queue_servers()) {
     o << "  " << s.queue_server_id() << ": pages " << s.pages_fetched() << ", frontier " << s.frontier_size()
       << ", leased " << s.leased_urls() << "\n";

@@ -169,16 +169,17 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
                   "does not end when its frontier empties (only on stop or --max-pages)");
   start->add_option("--revisit-policy", o.revisit_policy,
                     "recrawl: fixed (default: every --revisit-interval), expires (the page's Expires/max-age "
-                    "within --revisit-bounds) or adaptive (Nutch: x0.8 when changed, x1.4 when not, within "
-                    "--revisit-bounds)")
-      ->check(CLI::IsMember({"fixed", "expires", "adaptive"}));
+                    "within --revisit-bounds), adaptive (Nutch: x0.8 when changed, x1.4 when not, within "
+                    "--revisit-bounds) or optimal (Cho & Garcia-Molina: each page's estimated change rate, "
+                    "intervals that maximise freshness at one fetch per page per --revisit-interval on average)")
+      ->check(CLI::IsMember({"fixed", "expires", "adaptive", "optimal"}));
   start->add_option("--revisit-interval", o.revisit_interval_s,
-                    "recrawl: seconds between visits, and where adaptive starts (default 86400)");
+                    "recrawl: seconds between visits, where adaptive starts, and optimal's mean (default 86400)");
   start->add_option("--recrawl-share", o.recrawl_share_percent,
                     "recrawl: at most this percent of a schedule are due pages (default 50)")
       ->check(CLI::Range(0, 100));
   start->add_option("--revisit-bounds", o.revisit_bounds,
-                    "recrawl, expires and adaptive: MIN:MAX seconds between visits (default 60:2592000)");
+                    "recrawl, expires, adaptive and optimal: MIN:MAX seconds between visits (default 60:2592000)");
   start->add_flag("--accept-self-signed", o.accept_self_signed,
                   "https: accept certificates that do not verify (test hosts); off by default");
   start->add_option("--schedule-size", o.schedule_size, "URLs per schedule (default 5000)");

@@ -20,6 +20,10 @@ void AddTotals(const v1::QueueServerStats& s, v1::QueueServerStats* t) {
   t->set_activity_counter(t->activity_counter() + s.activity_counter());
   t->set_bytes_fetched(t->bytes_fetched() + s.bytes_fetched());
   t->set_fetch_errors(t->fetch_errors() + s.fetch_errors());
+  t->set_due_pages(t->due_pages() + s.due_pages());
+  t->set_revisits_entered(t->revisits_entered() + s.revisits_entered());
+  t->set_revisits_unchanged(t->revisits_unchanged() + s.revisits_unchanged());
+  t->set_revisits_changed(t->revisits_changed() + s.revisits_changed());
 }
 
 // The pending delete of `crawl`: its id and queue servers.

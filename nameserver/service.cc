@@ -102,8 +102,9 @@ Status CheckSiteControl(const v1::CrawlParams& p) {
 // queueserver/revisit_policy.h). Defaults are left to the queue server.
 Status CheckRecrawl(const v1::CrawlParams& p) {
   const std::string& policy = p.revisit_policy();
-  if (!policy.empty() && policy != "fixed" && policy != "expires" && policy != "adaptive")
-    return Status::InvalidArgument("unknown revisit_policy '" + policy + "' (fixed, expires or adaptive)");
+  if (!policy.empty() && policy != "fixed" && policy != "expires" && policy != "adaptive" &&
+      policy != "optimal")
+    return Status::InvalidArgument("unknown revisit_policy '" + policy + "' (fixed, expires, adaptive or optimal)");
   if (p.revisit_interval_s() > 365 * 86'400) return Status::InvalidArgument("revisit_interval_s above 365 days");
   if (p.recrawl_share_percent() > 100) return Status::InvalidArgument("recrawl_share_percent above 100");
   const std::string& b = p.revisit_bounds();

@@ -117,6 +117,8 @@ CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::uniq
       frontier_(OptionsFor(crawl, clock), writer_.get(), writer_.get()),
       site_reports_(crawl.params().site_reports_kept()) {
   structure_ = dynamic_cast<StructureOrder*>(&frontier_.order());
+  // Without a store the due window is the only copy: never drop from it.
+  if (!writer_) due_.set_capacity(SIZE_MAX);
   ApplyRecrawlParams(crawl.params());
   frontier_.SetJournal(writer_.get());
   scope_ = ScopeOf(crawl.params());
@@ -539,6 +541,11 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_fetch_errors(counters_.fetch_errors);
   stats->set_over_budget_urls(c.over_budget);
   stats->set_trap_refused_links(c.trap_refused);
+  stats->set_due_pages(due_.size());
+  stats->set_revisits_entered(revisits_entered_);
+  stats->set_revisits_unchanged(revisits_unchanged_);
+  stats->set_revisits_changed(revisits_changed_);
+  stats->set_due_refills(due_refills_);
   stats->set_index_documents(index_->documents());
   site_reports_.Fill(stats);
   for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {

@@ -27,6 +27,7 @@
 #include "common/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/applied_batches.h"
+#include "queueserver/change_rate.h"
 #include "queueserver/due_queue.h"
 #include "queueserver/fetch_state.h"
 #include "queueserver/revisit_policy.h"
@@ -71,6 +72,10 @@ class CrawlShard {
   [[nodiscard]] static Result<std::optional<RevisitPolicy>> RevisitPolicyFor(const v1::CrawlParams& params);
   // Pages waiting for their next visit (recrawl; tests and stats).
   [[nodiscard]] size_t due_pages() const { return due_.size(); }
+  // The most due pages kept in memory (due_queue.h; default 131,072 per
+  // shard), and how often the window was refilled from the store.
+  void set_due_window(size_t pages) { due_.set_capacity(pages); }
+  [[nodiscard]] uint64_t due_refills() const { return due_refills_; }
   // The frontier (tests).
   [[nodiscard]] const Frontier& frontier() const { return frontier_; }
   [[nodiscard]] Frontier& frontier() { return frontier_; }
@@ -164,8 +169,12 @@ class CrawlShard {
   [[nodiscard]] Status NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, bool requeued = false);
   // Recrawl (crawl_shard_recrawl.cc). A crawl without recrawl does nothing.
   // Sets the state's interval and next visit from the revisit policy and
-  // queues the page in due_.
-  void ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit);
+  // queues the page in due_; `previous` is the state before the fetch
+  // (optimal: its change rate leaves change_rates_).
+  void ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit, const FetchState* previous = nullptr);
+  // optimal: re-solves the multiplier from change_rates_ (every 64 pages
+  // scheduled, and after a load).
+  void SolveOptimalMu();
   // Before a lease of up to `max_urls`: files up to recrawl_share x
   // max_urls due pages into the frontier (Frontier::Revisit) and clears
   // their stored next visit (in the request's batch).
@@ -213,6 +222,16 @@ class CrawlShard {
   std::optional<RevisitPolicy> revisit_policy_;
   uint32_t recrawl_share_percent_ = 50;
   DueQueue due_;
+  // optimal (change_rate.h): the change rates of the shard's scheduled
+  // pages, and pages scheduled since the multiplier was last solved.
+  ChangeRates change_rates_;
+  uint64_t rates_since_solve_ = 0;
+  // Recrawl counters (QueueServerStats 325-329): due pages re-entered,
+  // revisits unchanged / changed, window refills.
+  uint64_t revisits_entered_ = 0;
+  uint64_t revisits_unchanged_ = 0;
+  uint64_t revisits_changed_ = 0;
+  uint64_t due_refills_ = 0;
   // The structure order (null for the others) and its finished-site reports.
   StructureOrder* structure_ = nullptr;
   SiteReportLog site_reports_;

@@ -18,13 +18,26 @@ void CrawlShard::ApplyRecrawlParams(const v1::CrawlParams& p) {
     spdlog::warn("crawl {}: {}", crawl_.crawl_id(), policy.status().message());
     return;
   }
+  // optimal: the multiplier outlives a parameter change (solved again).
+  const double mu = revisit_policy_ ? revisit_policy_->optimal_mu : 0;
   revisit_policy_ = *policy;
+  if (revisit_policy_) {
+    revisit_policy_->optimal_mu = mu;
+    if (revisit_policy_->kind == RevisitKind::kOptimal) SolveOptimalMu();
+  }
   recrawl_share_percent_ = p.recrawl_share_percent() > 0 ? p.recrawl_share_percent() : 50;
 }
 
-void CrawlShard::ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit) {
+void CrawlShard::ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit, const FetchState* previous) {
   if (!revisit_policy_) return;
   const int64_t now_us = clock_->NowUnixMs() * 1000;
+  if (revisit_policy_->kind == RevisitKind::kOptimal) {
+    // A page counts once: its former rate leaves when it is scheduled again.
+    if (previous && previous->revisit_interval_s > 0)
+      change_rates_.Remove(AssumedChangeRate(*revisit_policy_, *previous));
+    change_rates_.Add(AssumedChangeRate(*revisit_policy_, *state));
+    if (++rates_since_solve_ >= 64 || revisit_policy_->optimal_mu <= 0) SolveOptimalMu();
+  }
   const NextVisit next = ComputeNextVisit(*revisit_policy_, *state, revisit, now_us);
   state->revisit_interval_s = next.interval_s;
   state->next_visit_unix_us = next.next_visit_unix_us;
@@ -32,8 +45,15 @@ void CrawlShard::ScheduleNextVisit(FetchState* state, v1::RevisitKind revisit) {
 }
 
 void CrawlShard::ReenterDue(size_t max_urls) {
-  if (!revisit_policy_ || due_.empty()) return;
+  if (!revisit_policy_) return;
   const int64_t now_ms = clock_->NowUnixMs();
+  // The window ran low and pages due now may be only in the store.
+  if (writer_ && due_.NeedsRefill(now_ms * 1000)) {
+    ++due_refills_;
+    if (Status s = RebuildDueQueue(); !s.ok())
+      spdlog::warn("crawl {}: refilling the due pages: {}", crawl_.crawl_id(), s.message());
+  }
+  if (due_.empty()) return;
   const size_t share = std::max<size_t>(1, max_urls * recrawl_share_percent_ / 100);
   std::unordered_set<std::string> taken;
   for (auto& [due_us, url] : due_.PopDue(now_ms * 1000, share)) {
@@ -53,19 +73,34 @@ void CrawlShard::ReenterDue(size_t max_urls) {
     FrontierEntry e;
     e.url = url;
     frontier_.Revisit(std::move(e), now_ms);
+    ++revisits_entered_;
   }
+}
+
+void CrawlShard::SolveOptimalMu() {
+  rates_since_solve_ = 0;
+  if (!revisit_policy_ || change_rates_.pages() == 0) return;
+  RevisitPolicy& p = *revisit_policy_;
+  // The budget: every scheduled page once per interval_s on average.
+  const double budget = static_cast<double>(change_rates_.pages()) / static_cast<double>(p.interval_s);
+  p.optimal_mu = change_rates_.SolveMu(budget, static_cast<double>(p.min_interval_s),
+                                       static_cast<double>(p.max_interval_s));
 }
 
 Status CrawlShard::RebuildDueQueue() {
   due_.clear();
+  change_rates_.Clear();
   if (!writer_ || !revisit_policy_) return Status::Ok();
   uint64_t damaged = 0;
+  const bool optimal = revisit_policy_->kind == RevisitKind::kOptimal;
   Status s = writer_->ScanFetchStates(
       [&](uint64_t, const FetchState& st) {
         if (st.next_visit_unix_us > 0) due_.Push(st.next_visit_unix_us, st.url);
+        if (optimal && st.revisit_interval_s > 0) change_rates_.Add(AssumedChangeRate(*revisit_policy_, st));
         return true;
       },
       &damaged);
+  if (optimal) SolveOptimalMu();
   if (damaged > 0)
     spdlog::warn("crawl {}: {} damaged fetch states not rescheduled", crawl_.crawl_id(), damaged);
   return s;

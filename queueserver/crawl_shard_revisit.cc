@@ -3,6 +3,8 @@
 // leased again, and the not-modified / unchanged marks of the crawl log.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "common/hash.h"
 #include "queueserver/crawl_shard.h"
 
@@ -36,7 +38,13 @@ Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, 
   }
   // Recrawl: when the page is due again (a page put back after 429/503 is
   // queued already and gets its next visit when it is fetched).
-  if (!requeued) ScheduleNextVisit(&update.state, update.revisit);
+  if (update.revisit != v1::REVISIT_NONE) ++revisits_unchanged_;
+  if (*previous && update.state.times_changed > (*previous)->times_changed) ++revisits_changed_;
+  // The time this revisit covered (the optimal policy's estimate).
+  if (*previous && update.state.times_changed + update.state.times_unchanged >
+                       (*previous)->times_changed + (*previous)->times_unchanged)
+    update.state.observed_us += std::max<int64_t>(0, r.timestamp_unix_us() - (*previous)->last_fetch_unix_us);
+  if (!requeued) ScheduleNextVisit(&update.state, update.revisit, *previous ? &**previous : nullptr);
   const uint64_t h = hash::Hash8(r.url());
   if (writer_) {
     writer_->PutFetchState(h, update.state);

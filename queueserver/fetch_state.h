@@ -47,6 +47,10 @@ struct FetchState {
   // recrawl, or already re-entered into the frontier).
   int64_t revisit_interval_s = 0;
   int64_t next_visit_unix_us = 0;
+  // The time the revisits counted in times_changed + times_unchanged
+  // covered (microseconds: each adds the time since the fetch before it),
+  // for the `optimal` policy's change-rate estimate (change_rate.h).
+  int64_t observed_us = 0;
 
   bool operator==(const FetchState&) const = default;
 };

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <string>
+
+#include "queueserver/change_rate.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -39,6 +42,13 @@ int64_t NextInterval(const RevisitPolicy& p, const FetchState& s, v1::RevisitKin
       const double f = revisit == v1::REVISIT_NONE ? 1.0 - p.dec_rate : 1.0 + p.inc_rate;
       return Clamp(p, static_cast<int64_t>(static_cast<double>(current) * f));
     }
+    case RevisitKind::kOptimal: {
+      if (p.optimal_mu <= 0 || s.times_changed + s.times_unchanged == 0) return Clamp(p, p.interval_s);
+      const double interval =
+          ChangeRates::Interval(AssumedChangeRate(p, s), p.optimal_mu, static_cast<double>(p.min_interval_s),
+                                static_cast<double>(p.max_interval_s));
+      return Clamp(p, static_cast<int64_t>(std::llround(interval)));
+    }
   }
   return p.interval_s;
 }
@@ -49,8 +59,9 @@ Result<RevisitKind> ParseRevisitKind(std::string_view name) {
   if (name.empty() || name == "fixed") return RevisitKind::kFixed;
   if (name == "expires") return RevisitKind::kExpires;
   if (name == "adaptive") return RevisitKind::kAdaptive;
+  if (name == "optimal") return RevisitKind::kOptimal;
   return Status::InvalidArgument("unknown revisit policy \"" + std::string(name) +
-                                 "\" (fixed, expires or adaptive)");
+                                 "\" (fixed, expires, adaptive or optimal)");
 }
 
 Status ParseRevisitBounds(std::string_view text, RevisitPolicy* policy) {
@@ -73,6 +84,16 @@ NextVisit ComputeNextVisit(const RevisitPolicy& policy, const FetchState& state,
   out.interval_s = std::max<int64_t>(1, NextInterval(policy, state, revisit, now_us));
   out.next_visit_unix_us = now_us + out.interval_s * 1'000'000;
   return out;
+}
+
+double AssumedChangeRate(const RevisitPolicy& policy, const FetchState& state) {
+  const uint64_t n = state.times_changed + state.times_unchanged;
+  const double observed_s = static_cast<double>(state.observed_us) / 1e6;
+  if (n == 0 || observed_s <= 0) return 1.0 / static_cast<double>(std::max<int64_t>(1, policy.interval_s));
+  if (state.times_changed > 0) return EstimateChangeRate(n, state.times_changed, observed_s);
+  // Half a change: -ln(n / (n + 0.5)) / I, the estimator's X = 0.5.
+  const double dn = static_cast<double>(n);
+  return std::log((dn + 0.5) / dn) / (observed_s / dn);
 }
 
 }  // namespace crawl::queueserver

@@ -11,6 +11,13 @@
 //             [min_interval_s, max_interval_s] (Nutch's defaults 0.2 / 0.4).
 //             Nutch's optional SYNC_DELTA (syncing with Last-Modified) is not
 //             built.
+//   optimal:  Cho and Garcia-Molina (TODS 2003; queueserver/change_rate.h):
+//             the page's change rate estimated from its history, and the
+//             interval that maximises the shard's expected freshness when
+//             its pages are fetched on average every `interval_s` (the
+//             multiplier `optimal_mu`, which the shard solves from all its
+//             pages' rates); a page changing too often for that budget gets
+//             the ceiling. Before its first revisit a page gets `interval_s`.
 // A first fetch, and any fetch that saw no content (an error), start from or
 // keep the current interval. Pure: no clock, no store.
 #pragma once
@@ -25,7 +32,7 @@
 
 namespace crawl::queueserver {
 
-enum class RevisitKind { kFixed, kExpires, kAdaptive };
+enum class RevisitKind { kFixed, kExpires, kAdaptive, kOptimal };
 
 struct RevisitPolicy {
   RevisitKind kind = RevisitKind::kFixed;
@@ -34,9 +41,11 @@ struct RevisitPolicy {
   int64_t max_interval_s = 30 * 86'400;  // ceiling (expires, adaptive)
   double inc_rate = 0.4;                 // Nutch db.fetch.schedule.adaptive.inc_rate
   double dec_rate = 0.2;                 // Nutch db.fetch.schedule.adaptive.dec_rate
+  double optimal_mu = 0;                 // optimal: the shard's multiplier (0: not solved yet)
 };
 
-// "fixed", "expires", "adaptive" ("" is fixed); anything else InvalidArgument.
+// "fixed", "expires", "adaptive", "optimal" ("" is fixed); anything else
+// InvalidArgument.
 [[nodiscard]] Result<RevisitKind> ParseRevisitKind(std::string_view name);
 // "MIN:MAX" seconds ("" keeps the defaults); MIN >= 1 and MIN <= MAX.
 [[nodiscard]] Status ParseRevisitBounds(std::string_view text, RevisitPolicy* policy);
@@ -51,5 +60,11 @@ struct NextVisit {
 // what ApplyFetch said of the fetch; `now_us` the fetch time.
 [[nodiscard]] NextVisit ComputeNextVisit(const RevisitPolicy& policy, const FetchState& state,
                                          v1::RevisitKind revisit, int64_t now_us);
+
+// The change rate (per second) the optimal policy assumes for a page:
+// EstimateChangeRate of its revisits, a page with no change seen counting
+// half a change (so one unchanged revisit does not park it at the
+// ceiling); before any revisit 1 / interval_s.
+[[nodiscard]] double AssumedChangeRate(const RevisitPolicy& policy, const FetchState& state);
 
 }  // namespace crawl::queueserver

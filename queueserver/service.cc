@@ -37,6 +37,16 @@ struct QueueServerMetrics {
       "URLs the active crawl refused to queue, by reason: cld_budget (host_budget), trap_rules");
   prometheus::Gauge& over_budget = refused.Add({{"reason", "cld_budget"}});
   prometheus::Gauge& trap_refused = refused.Add({{"reason", "trap_rules"}});
+  // Recrawl (QueueServerStats 325-329).
+  prometheus::Gauge& due_pages =
+      metrics::GaugeFamily("crawl_queueserver_due_pages", "Pages waiting for their next visit in memory (recrawl)")
+          .Add({});
+  prometheus::Family<prometheus::Gauge>& revisits = metrics::GaugeFamily(
+      "crawl_queueserver_revisits",
+      "Recrawl revisits of the active crawl by event: entered (due pages re-entered), unchanged, changed");
+  prometheus::Gauge& revisits_entered = revisits.Add({{"event", "entered"}});
+  prometheus::Gauge& revisits_unchanged = revisits.Add({{"event", "unchanged"}});
+  prometheus::Gauge& revisits_changed = revisits.Add({{"event", "changed"}});
   uint64_t expired_seen = 0;
   // Tier 0 is exported from the start (0: nothing queued yet), so the
   // dashboard's per-tier panel has its series before the first stats fill.
@@ -52,6 +62,10 @@ struct QueueServerMetrics {
     urls_seen.Set(static_cast<double>(st.urls_seen()));
     over_budget.Set(static_cast<double>(st.over_budget_urls()));
     trap_refused.Set(static_cast<double>(st.trap_refused_links()));
+    due_pages.Set(static_cast<double>(st.due_pages()));
+    revisits_entered.Set(static_cast<double>(st.revisits_entered()));
+    revisits_unchanged.Set(static_cast<double>(st.revisits_unchanged()));
+    revisits_changed.Set(static_cast<double>(st.revisits_changed()));
     std::set<int32_t> now;
     for (const auto& t : st.tiers()) {
       frontier.Add({{"tier", std::to_string(t.tier())}}).Set(static_cast<double>(t.urls()));

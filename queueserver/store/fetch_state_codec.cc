@@ -5,8 +5,9 @@
 
 namespace crawl::queueserver::store_internal {
 namespace {
-constexpr char kFetchStateVersion = 2;
+constexpr char kFetchStateVersion = 3;
 constexpr char kFetchStateVersion1 = 1;  // before recrawl: no interval / next visit
+constexpr char kFetchStateVersion2 = 2;  // before the optimal policy: no observed time
 }  // namespace
 
 std::string EncodeFetchState(const FetchState& s) {
@@ -26,12 +27,15 @@ std::string EncodeFetchState(const FetchState& s) {
   PutU64(&out, s.times_unchanged);
   PutU64(&out, static_cast<uint64_t>(s.revisit_interval_s));
   PutU64(&out, static_cast<uint64_t>(s.next_visit_unix_us));
+  PutU64(&out, static_cast<uint64_t>(s.observed_us));
   return out;
 }
 
 bool DecodeFetchState(std::string_view d, FetchState* s) {
-  if (d.empty() || (d[0] != kFetchStateVersion && d[0] != kFetchStateVersion1)) return false;
+  if (d.empty() || (d[0] != kFetchStateVersion && d[0] != kFetchStateVersion1 && d[0] != kFetchStateVersion2))
+    return false;
   const bool v1 = d[0] == kFetchStateVersion1;
+  uint64_t observed = 0;
   Reader r(d.substr(1));
   uint64_t last_fetch = 0, expires = 0, since = 0, interval = 0, next_visit = 0;
   uint32_t status = 0;
@@ -40,7 +44,9 @@ bool DecodeFetchState(std::string_view d, FetchState* s) {
       !r.U64(&s->fetches) || !r.U64(&s->times_changed) || !r.U64(&s->times_unchanged))
     return false;
   if (!v1 && (!r.U64(&interval) || !r.U64(&next_visit))) return false;
+  if (d[0] == kFetchStateVersion && !r.U64(&observed)) return false;
   if (!r.done()) return false;
+  s->observed_us = static_cast<int64_t>(observed);
   s->revisit_interval_s = static_cast<int64_t>(interval);
   s->next_visit_unix_us = static_cast<int64_t>(next_visit);
   s->last_fetch_unix_us = static_cast<int64_t>(last_fetch);

@@ -25,5 +25,8 @@ awk -F'\t' '$4 == 304' "$WORK/access.log" | grep -q . || fail "testweb answered 
 fetches=$(awk -F'\t' '$4 !~ /robots.txt$/' "$WORK/log.tsv" | wc -l)
 urls=$(awk -F'\t' '$4 !~ /robots.txt$/ {print $4}' "$WORK/log.tsv" | sort -u | wc -l)
 [ "$fetches" -gt "$urls" ] || fail "no page was fetched twice ($fetches fetches of $urls URLs)"
+# The queue server counts the revisits (QueueServerStats 325-329) and crawlctl shows them.
+[ "$(status_field revisits_entered)" -gt 0 ] || fail "no revisit counted: $(cat "$WORK/.status-field.json")"
+"$BIN/crawlctl" status | grep -q "recrawl (adaptive): due in memory" || fail "crawlctl status has no recrawl line"
 echo "recrawl: $fetches fetches of $urls URLs, $(grep -c $'\tnot-modified$' "$WORK/log.tsv") not modified"
 "$BIN/crawlctl" stop > /dev/null

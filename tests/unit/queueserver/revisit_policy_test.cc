@@ -82,6 +82,7 @@ TEST_CASE("revisit policy: names and bounds are checked", "[unit]") {
   CHECK(*qs::ParseRevisitKind("") == RevisitKind::kFixed);
   CHECK(*qs::ParseRevisitKind("adaptive") == RevisitKind::kAdaptive);
   CHECK(*qs::ParseRevisitKind("expires") == RevisitKind::kExpires);
+  CHECK(*qs::ParseRevisitKind("optimal") == RevisitKind::kOptimal);
   CHECK_FALSE(qs::ParseRevisitKind("sometimes").ok());
   RevisitPolicy p;
   REQUIRE(qs::ParseRevisitBounds("60:86400", &p).ok());
@@ -96,12 +97,20 @@ TEST_CASE("fetch state codec: the recrawl fields round-trip and a version 1 reco
   namespace codec = qs::store_internal;
   FetchState s = Fetched(200, 1234);
   s.next_visit_unix_us = kNowUs;
+  s.observed_us = 777;
   FetchState back;
   REQUIRE(codec::DecodeFetchState(codec::EncodeFetchState(s), &back));
   CHECK(back == s);
-  // A version 1 record: the same fields without the last two.
+  // A version 2 record: without the observed time.
+  std::string v2 = codec::EncodeFetchState(s);
+  v2.resize(v2.size() - 8);
+  v2[0] = 2;
+  REQUIRE(codec::DecodeFetchState(v2, &back));
+  CHECK(back.observed_us == 0);
+  CHECK(back.next_visit_unix_us == kNowUs);
+  // A version 1 record: the same fields without the last three.
   std::string old = codec::EncodeFetchState(s);
-  old.resize(old.size() - 16);
+  old.resize(old.size() - 24);
   old[0] = 1;
   REQUIRE(codec::DecodeFetchState(old, &back));
   CHECK(back.revisit_interval_s == 0);
