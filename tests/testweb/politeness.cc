@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <ctime>
 #include <map>
+
+#include "common/log_time.h"
 
 namespace crawl::testweb {
 namespace {
@@ -29,25 +30,10 @@ bool ParseNumber(std::string_view s, T& out) {
 
 // "2024-05-01T12:34:56.123456Z" -> microseconds since the epoch.
 bool ParseTimestamp(std::string_view s, int64_t& us) {
-  if (s.size() != 27 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
-      s[19] != '.' || s[26] != 'Z')
-    return false;
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  int64_t micros = 0;
-  if (!ParseNumber(s.substr(0, 4), year) || !ParseNumber(s.substr(5, 2), month) ||
-      !ParseNumber(s.substr(8, 2), day) || !ParseNumber(s.substr(11, 2), hour) ||
-      !ParseNumber(s.substr(14, 2), minute) || !ParseNumber(s.substr(17, 2), second) ||
-      !ParseNumber(s.substr(20, 6), micros))
-    return false;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return false;
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  us = static_cast<int64_t>(timegm(&tm)) * 1'000'000 + micros;
+  if (s.size() != 27 || s[19] != '.') return false;  // the access log's own form only
+  auto t = ParseLogTime(std::string(s));
+  if (!t.ok()) return false;
+  us = *t;
   return true;
 }
 
