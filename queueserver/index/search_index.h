@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -102,10 +103,21 @@ class IndexJournal {
 // An IndexJournal in memory (tests, a queue server without a data
 // directory). Writes by one thread; its snapshots may read from others.
 class MemoryIndexJournal final : public IndexJournal {
+ public:
+  // The records, shared with the snapshots. While a snapshot lives, every
+  // write notes the value it replaced (none: absent) under its sequence
+  // number, so a snapshot reads a record as it was when it was taken.
   struct State {
     std::shared_mutex mu;  // writes exclusive; snapshots' reads shared
     std::map<std::string, std::string> families[4];
+    uint64_t sequence = 0;            // writes so far
+    std::multiset<uint64_t> snapshots;  // the live snapshots' sequences
+    std::map<std::pair<int, std::string>, std::vector<std::pair<uint64_t, std::optional<std::string>>>> history;
+    // REQUIRES: mu held exclusively.
+    void Write(int family, const std::string& key, const std::optional<std::string>& value);
   };
+
+ private:
   std::shared_ptr<State> state_ = std::make_shared<State>();
 
  public:
@@ -122,9 +134,8 @@ class MemoryIndexJournal final : public IndexJournal {
   [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
                                      const std::string& erase_from, const std::string& erase_to) override;
   // Not a copy: reads the live records under the lock (sharing them, so it
-  // outlives the journal). The records a search reads (summaries, doc map
-  // entries, merged lists) are written once and never changed, so it
-  // answers as a snapshot would.
+  // outlives the journal), and the values that writes since replaced from
+  // the State's history, so it answers as a RocksDB snapshot would.
   [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
   // The records by IndexFamily (tests read and corrupt them).
   std::map<std::string, std::string> (&families)[4] = state_->families;
@@ -242,6 +253,22 @@ class SearchIndex {
   [[nodiscard]] uint64_t partitions() const { return partitions_.size(); }
   [[nodiscard]] text::Stemmer& StemmerFor(const std::string& iso_language) { return stemmers_.For(iso_language); }
 
+  // The index follows the web (issue 21 item 5; index_records.h
+  // PageLiveness). AddPage makes the page document it adds (or finds
+  // already indexed) the URL's one live page document, in the request's
+  // batch: the URL's earlier version stops answering. RemovePage takes the
+  // URL's page (and its link documents) out of search results (a page gone
+  // 404/410 twice, moved 301/308, or now noindex); RevivePage brings a
+  // removed page back when a revisit finds its content unchanged (304, same
+  // digest). Both return whether they changed anything. Term statistics
+  // still count the documents no longer live.
+  bool RemovePage(const std::string& url);
+  bool RevivePage(const std::string& url);
+  // Since this process took the index: versions replaced by a newer one,
+  // pages removed.
+  [[nodiscard]] uint64_t pages_replaced() const { return pages_replaced_; }
+  [[nodiscard]] uint64_t pages_removed() const { return pages_removed_; }
+
   // Words dropped from anchor text (DESIGN.md 7: "click", "here", ...).
   [[nodiscard]] static bool IsAnchorStopWord(std::string_view word);
 
@@ -307,6 +334,11 @@ class SearchIndex {
   };
 
   bool DocExists(const std::array<uint8_t, 24>& id);
+  // The URL's liveness record: false when it has none (or a corrupt one,
+  // which the next write replaces).
+  bool ReadLiveness(uint64_t url_hash, PageLiveness* out);
+  // Makes the page document (url_hash, text_hash) the URL's live one.
+  void MakeLive(uint64_t url_hash, uint64_t text_hash);
   // The description sentences' weight as a step function of the position,
   // into scratch_steps_.
   void DescriptionSteps(const v1::FetchRecord& record);
@@ -362,6 +394,7 @@ class SearchIndex {
   // Summary records (one zlib stream for every summary).
   SummaryEncoder summaries_;
   bool totals_changed_ = false;
+  uint64_t pages_replaced_ = 0, pages_removed_ = 0;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
   // Per-document scratch, reused.
