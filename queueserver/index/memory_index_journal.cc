@@ -4,7 +4,8 @@
 
 namespace crawl::queueserver {
 
-void MemoryIndexJournal::State::Write(int family, const std::string& key, const std::optional<std::string>& value) {
+void MemoryIndexJournal::State::Write(int family, const std::string& key,
+                                      const std::optional<std::string>& value) {
   auto& m = families[family];
   auto it = m.find(key);
   if (!snapshots.empty()) {
@@ -48,7 +49,8 @@ Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFami
     const int f = static_cast<int>(erase_family);
     auto& m = families[f];
     std::vector<std::string> keys;
-    for (auto it = m.lower_bound(erase_from); it != m.end() && it->first < erase_to; ++it) keys.push_back(it->first);
+    for (auto it = m.lower_bound(erase_from); it != m.end() && it->first < erase_to; ++it)
+      keys.push_back(it->first);
     for (const std::string& k : keys) state_->Write(f, k, std::nullopt);
   }
   return Status::Ok();

@@ -110,9 +110,10 @@ class MemoryIndexJournal final : public IndexJournal {
   struct State {
     std::shared_mutex mu;  // writes exclusive; snapshots' reads shared
     std::map<std::string, std::string> families[4];
-    uint64_t sequence = 0;            // writes so far
+    uint64_t sequence = 0;              // writes so far
     std::multiset<uint64_t> snapshots;  // the live snapshots' sequences
-    std::map<std::pair<int, std::string>, std::vector<std::pair<uint64_t, std::optional<std::string>>>> history;
+    std::map<std::pair<int, std::string>, std::vector<std::pair<uint64_t, std::optional<std::string>>>>
+        history;
     // REQUIRES: mu held exclusively.
     void Write(int family, const std::string& key, const std::optional<std::string>& value);
   };

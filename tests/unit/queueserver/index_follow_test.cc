@@ -3,9 +3,9 @@
 // a page gone 404/410 twice in a row (or moved 301/308) leaves search and a
 // later 200 brings it back, across a reopen of the store, and a search
 // prepared before a replacement answers with the old version only.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -115,10 +115,13 @@ TEST_CASE("a changed page's new version replaces its old one in search", "[unit]
   CHECK(Hits(restored, "pelican") == kNone);
 }
 
-TEST_CASE("a search prepared before a replacement answers with the old version only", "[unit]") {
-  MemoryIndexJournal journal;
-  SearchIndex index({}, &journal);
+// The replacement is committed in one request (`commit`) after the
+// searches were prepared.
+static void CheckPreparedSeesOldVersion(IndexJournal* journal, const std::function<void()>& commit) {
+  SearchIndex index({}, journal);
   REQUIRE(index.AddPage(Page("http://a.test/p", "heron marsh")));
+  index.Flush();
+  commit();
   crawl::text::Stemmer en("en");
   crawl::ManualClock clock;
   auto old_word = index.Prepare(*ParseQuery("heron", en));
@@ -127,6 +130,7 @@ TEST_CASE("a search prepared before a replacement answers with the old version o
   REQUIRE(shared_word.ok());
   REQUIRE(index.AddPage(Page("http://a.test/p", "egret marsh")));
   index.Flush();
+  commit();
   auto run = [&](const std::shared_ptr<const PreparedSearch>& p) {
     auto out = SearchIndex::Run(*p, {}, clock, en);
     REQUIRE(out.ok());
@@ -139,6 +143,22 @@ TEST_CASE("a search prepared before a replacement answers with the old version o
   CHECK(Hits(index, "heron") == kNone);
   CHECK(Hits(index, "egret") == kPage);
   CHECK(Hits(index, "marsh") == kPage);
+}
+
+TEST_CASE("a search prepared before a replacement answers with the old version only", "[unit]") {
+  SECTION("in memory") {
+    MemoryIndexJournal journal;
+    CheckPreparedSeesOldVersion(&journal, [] {});
+  }
+  SECTION("in the queue store") {
+    crawl::test_support::TempDir dir;
+    auto store = QueueStore::Open(dir.path.string(), {});
+    REQUIRE(store.ok());
+    auto writer = (*store)->NewWriter(5);
+    CheckPreparedSeesOldVersion(writer.get(), [&] { REQUIRE(writer->Commit().ok()); });
+    writer.reset();
+    store->reset();
+  }
 }
 
 TEST_CASE("only a second 404/410 in a row or a permanent redirect takes a page out of search", "[unit]") {
@@ -179,7 +199,7 @@ TEST_CASE("a crawl's page gone twice leaves search, comes back with a 200, acros
     REQUIRE(shard.Create().ok());
     submit(shard, Page("http://a.test/p", "puffin cliff"));
     submit(shard, Page("http://a.test/p", "", 404));
-    CHECK(Hits(shard, "puffin") == kPage);  // one 404 may be a slip
+    CHECK(Hits(shard, "puffin") == kPage);            // one 404 may be a slip
     submit(shard, Page("http://a.test/p", "", 200));  // a 200 between: counting starts again
     submit(shard, Page("http://a.test/p", "puffin cliff"));
     submit(shard, Page("http://a.test/p", "", 404));
