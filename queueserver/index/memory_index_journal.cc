@@ -41,11 +41,14 @@ Status MemoryIndexJournal::ScanIndex(IndexFamily family, const std::string& pref
   }
   return Status::Ok();
 }
-Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                         const std::string& erase_from, const std::string& erase_to) {
-  for (const Put& p : puts) PutIndex(p.family, p.key, p.value);
+Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                         IndexFamily erase_family, const std::string& erase_from,
+                                         const std::string& erase_to) {
+  // One lock: a snapshot sees all of the write or none of it.
+  std::unique_lock lock(state_->mu);
+  for (const Put& p : puts) state_->Write(static_cast<int>(p.family), p.key, p.value);
+  for (const Key& k : deletes) state_->Write(static_cast<int>(k.family), k.key, std::nullopt);
   if (!erase_from.empty()) {
-    std::unique_lock lock(state_->mu);
     const int f = static_cast<int>(erase_family);
     auto& m = families[f];
     std::vector<std::string> keys;

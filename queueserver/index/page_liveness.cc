@@ -18,6 +18,11 @@ void SearchIndex::MakeLive(uint64_t url_hash, uint64_t text_hash) {
   const bool known = ReadLiveness(url_hash, &now);
   if (known && now.live && now.text_hash == text_hash) return;
   if (known && now.live) ++pages_replaced_;
+  // The version the record named is dead (compaction drops it).
+  if (known) {
+    ++garbage_;
+    garbage_changed_ = true;
+  }
   journal_->PutIndex(IndexFamily::kDocMap, LivenessKey(url_hash), EncodeLiveness({true, text_hash}));
 }
 

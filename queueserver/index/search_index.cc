@@ -385,6 +385,11 @@ void SearchIndex::Flush() {
     journal_->PutIndex(IndexFamily::kDocMap, "s", v);
     totals_changed_ = false;
   }
+  if (garbage_changed_) {
+    IndexJournal::Put g = GarbagePut();
+    journal_->PutIndex(g.family, g.key, g.value);
+    garbage_changed_ = false;
+  }
 }
 
 }  // namespace crawl::queueserver

@@ -87,15 +87,21 @@ class IndexJournal {
       IndexFamily family, const std::string& prefix,
       const std::function<bool(std::string_view key, std::string_view value)>& visit) = 0;
   // A rewrite of stored records outside any request (a closed partition's
-  // postings merge): `puts`, then the keys of `erase_family` in
-  // [erase_from, erase_to) removed (none when erase_from is empty), written
-  // atomically now. REQUIRES: no request batch pending.
+  // postings merge, a compaction): `puts`, then the keys `deletes`
+  // removed, then the keys of `erase_family` in [erase_from, erase_to)
+  // (none when erase_from is empty), written atomically now (one
+  // WriteBatch). REQUIRES: no request batch pending.
   struct Put {
     IndexFamily family;
     std::string key, value;
   };
-  [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                             const std::string& erase_from, const std::string& erase_to) = 0;
+  struct Key {
+    IndexFamily family;
+    std::string key;
+  };
+  [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                             IndexFamily erase_family, const std::string& erase_from,
+                                             const std::string& erase_to) = 0;
   // The index records now, the pending request's writes included.
   [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
 };
@@ -132,8 +138,9 @@ class MemoryIndexJournal final : public IndexJournal {
   [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
   [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
                                  const std::function<bool(std::string_view, std::string_view)>& visit) override;
-  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                     const std::string& erase_from, const std::string& erase_to) override;
+  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                     IndexFamily erase_family, const std::string& erase_from,
+                                     const std::string& erase_to) override;
   // Not a copy: reads the live records under the lock (sharing them, so it
   // outlives the journal), and the values that writes since replaced from
   // the State's history, so it answers as a RocksDB snapshot would.
@@ -150,6 +157,9 @@ struct IndexOptions {
   // a description occurrence adds its sentence's weight to the body's.
   double title_weight = 2.0;
   double body_weight = 1.0;
+  // Merged partitions are compacted again (SearchIndex::Compact) once the
+  // dead documents awaiting it reach this share of the live ones.
+  double compact_share = 0.25;
 };
 
 struct SearchOptions {
@@ -247,8 +257,24 @@ class SearchIndex {
   // term in doc-map order (WriteIndexNow). Call after the request that
   // closed it is committed; a partition not merged yet (a failure, a kill)
   // is still searched from its chunks and merged at the next call.
+  // Then, when the dead documents awaiting compaction reach
+  // options.compact_share of the live ones, Compact.
   [[nodiscard]] Status MergeClosed();
+  // A merge, or a compaction, is due.
   [[nodiscard]] bool merge_pending() const;
+  // Compaction of dead documents (index_compact.cc): a page document whose
+  // URL's liveness record names another version loses its postings, its
+  // summary (kDocs) and its doc map entries ('a', 'r'); a merge drops
+  // those of its partition, Compact those of every merged partition (one
+  // atomic write a partition). Kept: the version a record names (live or
+  // removed: RevivePage brings it back) and link documents. A version
+  // compacted and seen again is indexed as a new document. Term statistics
+  // and totals still count the compacted documents (so scores do not move).
+  [[nodiscard]] Status Compact();
+  // Dead documents counted since the last Compact (an upper bound of those
+  // in merged partitions), and documents compacted so far.
+  [[nodiscard]] uint64_t garbage() const { return garbage_; }
+  [[nodiscard]] uint64_t compacted() const { return compacted_; }
 
   [[nodiscard]] uint64_t documents() const { return documents_; }
   [[nodiscard]] uint64_t partitions() const { return partitions_.size(); }
@@ -359,6 +385,15 @@ class SearchIndex {
                           uint64_t occurrences);
   Status LoadSegments(uint32_t part, Lists* lists);
   Status MergePartition(uint32_t part);
+  // Of closed partition `part`: which places hold a document to keep (a
+  // doc map entry, not dead), and the records of the dead ones still
+  // stored (appended to `deletes`, counted in `dropped`).
+  Status KeptPlaces(uint32_t part, std::vector<bool>* keep, std::vector<IndexJournal::Key>* deletes,
+                    uint64_t* dropped);
+  Status CompactPartition(uint32_t part);
+  [[nodiscard]] bool CompactDue() const;
+  // The compaction counters record 'g' (garbage, compacted).
+  [[nodiscard]] IndexJournal::Put GarbagePut() const;
   // Place -> arrival (or, with `inverse`, arrival -> place) of a closed
   // partition, from its 'r' records.
   Status ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_t>* out);
@@ -396,6 +431,8 @@ class SearchIndex {
   SummaryEncoder summaries_;
   bool totals_changed_ = false;
   uint64_t pages_replaced_ = 0, pages_removed_ = 0;
+  uint64_t garbage_ = 0, compacted_ = 0;
+  bool garbage_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
   // Per-document scratch, reused.
