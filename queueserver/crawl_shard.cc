@@ -535,6 +535,7 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_index_documents(index_->documents());
   stats->set_index_pages_replaced(index_->pages_replaced());
   stats->set_index_pages_removed(index_->pages_removed());
+  stats->set_index_documents_compacted(index_->compacted());
   site_reports_.Fill(stats);
   for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {
     auto* t = stats->add_tiers();

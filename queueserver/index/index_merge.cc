@@ -50,6 +50,37 @@ Status SearchIndex::ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_
   return Status::Ok();
 }
 
+// The stored term statistics cover the merged partitions: the closing
+// partition's terms get theirs less what later, unmerged partitions hold.
+void SearchIndex::MergedTermStats(uint32_t part, const Closing& closing, std::vector<IndexJournal::Put>* puts) {
+  for (const auto& entry : closing.lists) {
+    // Not a structured binding: clang 14 (the sanitizer build) cannot
+    // capture one in a lambda.
+    const auto& term = entry.first;
+    TermStats st = terms_[term];
+    auto less = [&](const Lists& other) {
+      auto o = other.find(term);
+      if (o == other.end()) return;
+      st.docs -= o->second.docs;
+      st.occurrences -= o->second.occurrences;
+    };
+    less(active_lists_);
+    if (const TermList* p = PendingOf(term)) {
+      st.docs -= p->docs;
+      st.occurrences -= p->occurrences;
+    }
+    for (const auto& [later, c] : closing_) {
+      if (later > part) less(c.lists);
+    }
+    std::string k;
+    PutU64Be(&k, term);
+    std::string v;
+    PutVarint(&v, st.docs);
+    PutVarint(&v, st.occurrences);
+    puts->push_back({IndexFamily::kTerms, std::move(k), std::move(v)});
+  }
+}
+
 Status SearchIndex::MergePartition(uint32_t part) {
   auto it = closing_.find(part);
   if (it == closing_.end()) return Status::Internal("index partition " + std::to_string(part) + " not loaded");
@@ -98,34 +129,7 @@ Status SearchIndex::MergePartition(uint32_t part) {
       bytes = 0;
     }
   }
-  // The stored term statistics cover the merged partitions: this one's
-  // terms get theirs less what later, unmerged partitions hold.
-  for (const auto& entry : closing.lists) {
-    // Not a structured binding: clang 14 (the sanitizer build) cannot
-    // capture one in a lambda.
-    const auto& term = entry.first;
-    TermStats st = terms_[term];
-    auto less = [&](const Lists& other) {
-      auto o = other.find(term);
-      if (o == other.end()) return;
-      st.docs -= o->second.docs;
-      st.occurrences -= o->second.occurrences;
-    };
-    less(active_lists_);
-    if (const TermList* p = PendingOf(term)) {
-      st.docs -= p->docs;
-      st.occurrences -= p->occurrences;
-    }
-    for (const auto& [later, c] : closing_) {
-      if (later > part) less(c.lists);
-    }
-    std::string k;
-    PutU64Be(&k, term);
-    std::string v;
-    PutVarint(&v, st.docs);
-    PutVarint(&v, st.occurrences);
-    puts.push_back({IndexFamily::kTerms, std::move(k), std::move(v)});
-  }
+  MergedTermStats(part, closing, &puts);
   std::string marker = "m";
   PutU32Be(&marker, part);
   puts.push_back({IndexFamily::kDocMap, marker, ""});

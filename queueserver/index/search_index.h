@@ -56,7 +56,8 @@ namespace crawl::queueserver {
 enum class IndexFamily {
   kDocs,      // doc id (24) -> zlib(summary)
   kDocMap,    // 'a' partition(4) doc(4) -> document entry; 'r' partition(4) place(4) -> doc(4);
-              // 'c' partition(4) -> documents (closed); 'm' partition(4) -> "" (merged); 's' -> totals
+              // 'c' partition(4) -> documents (closed); 'm' partition(4) -> "" (merged); 's' -> totals;
+              // 'u' url hash(8) -> liveness (PageLiveness); 'g' -> compaction counters (index_compact.cc)
   kPostings,  // 'c' partition(4) first doc(4) -> segment (a request's postings); 'm' partition(4) term id(8) -> blocked list
   kTerms,     // term id (8) -> varint documents, varint occurrences (of the merged partitions)
 };
@@ -385,6 +386,7 @@ class SearchIndex {
                           uint64_t occurrences);
   Status LoadSegments(uint32_t part, Lists* lists);
   Status MergePartition(uint32_t part);
+  void MergedTermStats(uint32_t part, const Closing& closing, std::vector<IndexJournal::Put>* puts);
   // Of closed partition `part`: which places hold a document to keep (a
   // doc map entry, not dead), and the records of the dead ones still
   // stored (appended to `deletes`, counted in `dropped`).
