@@ -24,8 +24,8 @@ bool SearchIndex::CompactDue() const {
   return merged && static_cast<double>(garbage_) >= options_.compact_share * static_cast<double>(live);
 }
 
-Status SearchIndex::KeptPlaces(uint32_t part, std::vector<bool>* keep, std::vector<IndexJournal::Key>* deletes,
-                               uint64_t* dropped) {
+Status SearchIndex::KeptPlaces(uint32_t part, std::vector<bool>* keep,
+                               std::vector<IndexJournal::Key>* deletes, uint64_t* dropped) {
   keep->assign(partitions_[part].docs, false);
   // The doc map's places still stored (a compacted document has none).
   std::vector<std::pair<uint32_t, uint32_t>> places;  // (place, arrival)

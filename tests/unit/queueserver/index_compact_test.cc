@@ -4,6 +4,7 @@
 // records the live pages need; searches answer the same before and after,
 // from a snapshot taken before, and after a reload; a version seen again
 // after its compaction is found once.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <map>
@@ -14,6 +15,7 @@
 #include "common/hash.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
+#include "queueserver/crawl_shard.h"
 #include "queueserver/index/search_index.h"
 #include "queueserver/store/queue_store.h"
 #include "tests/unit/support/temp_dir.h"
@@ -32,6 +34,7 @@ v1::FetchRecord Page(const std::string& url, const std::string& body) {
   r.set_title("Page");
   r.set_language("en");
   r.set_text_hash(crawl::hash::Hash8(body));
+  r.set_content_digest(std::to_string(crawl::hash::Hash8(body)));
   v1::MiniIndex* mi = r.mutable_mini_index();
   mi->set_stem_language("english");
   std::map<std::string, v1::IndexTerm*> terms;
@@ -91,8 +94,8 @@ Counts Stored(IndexJournal* journal) {
   return c;
 }
 
-const std::vector<std::string> kQueries = {"common", "harbour", "alpha",  "charlie",        "echo",
-                                           "foxtrot", "otter",  "ripple", "common harbour", "bravo"};
+const std::vector<std::string> kQueries = {"common",  "harbour", "alpha",  "charlie",        "echo",
+                                           "foxtrot", "otter",   "ripple", "common harbour", "bravo"};
 const std::vector<std::string> kVersions = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
 
 std::map<std::string, std::vector<std::string>> Answers(SearchIndex& index) {
@@ -207,4 +210,63 @@ TEST_CASE("compaction keeps a removed page's last version for its revival", "[un
   index.Flush();
   CHECK(Hits(index, "fen") == std::vector<std::string>{"http://a.test/p"});
   CHECK(Hits(index, "moor").empty());
+}
+
+TEST_CASE("a crawl shard compacts its replaced versions after its commits, across a reopen", "[unit]") {
+  crawl::test_support::TempDir dir;
+  crawl::ManualClock clock;
+  v1::CrawlInfo crawl;
+  crawl.set_crawl_id(9);
+  crawl.set_state(v1::CRAWL_STATE_RUNNING);
+  crawl.mutable_params()->set_index_partition_docs(2);
+  uint64_t sequence = 0;
+  auto submit = [&](CrawlShard& shard, const v1::FetchRecord& r) {
+    v1::SubmitResultsRequest req;
+    req.set_crawl_id(9);
+    req.set_fetcher_id("f");
+    req.set_schedule_id(1);
+    req.set_sequence(sequence++);
+    *req.add_records() = r;
+    v1::SubmitResultsResponse resp;
+    REQUIRE(shard.SubmitResults(req, &resp).ok());
+  };
+  auto search = [](CrawlShard& shard, const std::string& text) {
+    v1::SearchRequest sr;
+    sr.set_query(text);
+    v1::SearchResponse out;
+    REQUIRE(shard.Search(sr, &out).ok());
+    std::vector<std::string> urls;
+    for (const auto& r : out.results()) urls.push_back(r.url());
+    std::sort(urls.begin(), urls.end());
+    return urls;
+  };
+  const std::vector<std::string> both{"http://a.test/p", "http://a.test/q"};
+  auto store = QueueStore::Open(dir.path.string(), {});
+  REQUIRE(store.ok());
+  {
+    CrawlShard shard(crawl, &clock, (*store)->NewWriter(9));
+    REQUIRE(shard.Create().ok());
+    submit(shard, Page("http://a.test/q", "common otter"));
+    // Eight versions: each replaced one is compacted at its partition's
+    // merge, or at the next commit (one dead of three live passes 25%).
+    for (int v = 1; v <= 8; ++v) submit(shard, Page("http://a.test/p", "common version" + std::to_string(v)));
+    v1::QueueServerStats stats;
+    shard.FillStats(&stats);
+    CHECK(stats.index_documents() == 9);
+    CHECK(stats.index_documents_compacted() == 7);
+    CHECK(search(shard, "common") == both);
+  }
+  {
+    auto writer = (*store)->NewWriter(9);
+    CHECK(Stored(writer.get()).docs == 2);
+    CHECK(Stored(writer.get()).entries == 2);
+  }
+  auto shard = CrawlShard::Load(store->get(), 9, &clock);
+  REQUIRE(shard.ok());
+  v1::QueueServerStats stats;
+  (*shard)->FillStats(&stats);
+  CHECK(stats.index_documents_compacted() == 7);
+  CHECK(search(**shard, "common") == both);
+  CHECK(search(**shard, "version8") == std::vector<std::string>{"http://a.test/p"});
+  CHECK(search(**shard, "version7").empty());
 }
