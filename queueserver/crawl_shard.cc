@@ -253,8 +253,7 @@ void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRe
   // this batch (links from AddUrls come without it: English).
   std::unordered_map<std::string, std::string> language;
   for (const v1::FetchRecord& r : records) {
-    // Unchanged content (304, same digest): its postings stay as they are.
-    if (revisits_.contains(r.url())) continue;
+    if (RemovedOrUnchanged(r)) continue;
     auto boost = boosts.find(r.url());
     (void)index_->AddPage(r, boost == boosts.end() ? 0.0 : boost->second);
     if (!r.language().empty()) language[r.url()] = r.language();
@@ -380,6 +379,7 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
   }
   NoteApplied(key);
   revisits_.clear();
+  index_removals_.clear();
   const int64_t now = clock_->NowUnixMs();
   std::unordered_map<std::string, double> boosts;
   for (const v1::FetchRecord& r : req.records()) {
@@ -547,6 +547,9 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_revisits_changed(revisits_changed_);
   stats->set_due_refills(due_refills_);
   stats->set_index_documents(index_->documents());
+  stats->set_index_pages_replaced(index_->pages_replaced());
+  stats->set_index_pages_removed(index_->pages_removed());
+  stats->set_index_documents_compacted(index_->compacted());
   site_reports_.Fill(stats);
   for (const auto& [tier, urls] : frontier_.order().QueuedByTier()) {
     auto* t = stats->add_tiers();

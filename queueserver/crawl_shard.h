@@ -167,6 +167,11 @@ class CrawlShard {
   // unchanged, and notes the revisit in revisits_. Fails (the request with
   // it) only when the store cannot be read.
   [[nodiscard]] Status NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, bool requeued = false);
+  // For IndexBatch (crawl_shard_revisit.cc): whether `r` takes its page out
+  // of search (gone, moved, now noindex) or is unchanged content (its
+  // postings stay; a page removed before answers again). Either way it is
+  // not indexed.
+  bool RemovedOrUnchanged(const v1::FetchRecord& r);
   // Recrawl (crawl_shard_recrawl.cc). A crawl without recrawl does nothing.
   // Sets the state's interval and next visit from the revisit policy and
   // queues the page in due_; `previous` is the state before the fetch
@@ -217,6 +222,8 @@ class CrawlShard {
   // SubmitResults.
   std::unordered_map<uint64_t, FetchState> memory_fetch_state_;
   std::unordered_map<std::string, RevisitNote> revisits_;
+  // Pages of the last SubmitResults that leave search (LeavesSearch).
+  std::set<std::string> index_removals_;
   // Recrawl: the policy (none: a crawl that ends with its frontier), the
   // share of a schedule due pages may take (percent), and the due pages.
   std::optional<RevisitPolicy> revisit_policy_;

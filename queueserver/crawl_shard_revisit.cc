@@ -29,6 +29,7 @@ Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, 
     previous = std::optional<FetchState>();
   }
   const int64_t refers_to = *previous ? (*previous)->content_since_unix_us : 0;
+  if (LeavesSearch(*previous ? (*previous)->last_status : 0, r.status())) index_removals_.insert(r.url());
   FetchUpdate update = ApplyFetch(*previous, r);
   logged->set_revisit(update.revisit);
   if (update.revisit != v1::REVISIT_NONE) {
@@ -52,6 +53,17 @@ Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, 
     memory_fetch_state_[h] = std::move(update.state);
   }
   return Status::Ok();
+}
+
+bool CrawlShard::RemovedOrUnchanged(const v1::FetchRecord& r) {
+  const bool ok = r.status() >= 200 && r.status() < 300;
+  if (index_removals_.contains(r.url()) || (ok && r.noindex() && r.kind() == v1::URL_KIND_PAGE)) {
+    (void)index_->RemovePage(r.url());
+    return true;
+  }
+  if (!revisits_.contains(r.url())) return false;
+  (void)index_->RevivePage(r.url());
+  return true;
 }
 
 void CrawlShard::AttachRevisit(v1::ScheduledUrl* u) {

@@ -41,6 +41,11 @@ FetchUpdate ApplyFetch(const std::optional<FetchState>& previous, const v1::Fetc
   return out;
 }
 
+bool LeavesSearch(int32_t previous_status, int32_t status) {
+  auto gone = [](int32_t s) { return s == 404 || s == 410; };
+  return (gone(previous_status) && gone(status)) || status == 301 || status == 308;
+}
+
 void AttachValidators(const FetchState& state, v1::ScheduledUrl* scheduled) {
   scheduled->set_if_none_match(state.etag);
   scheduled->set_if_modified_since(state.last_modified);

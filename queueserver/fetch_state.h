@@ -70,6 +70,13 @@ struct FetchUpdate {
 [[nodiscard]] FetchUpdate ApplyFetch(const std::optional<FetchState>& previous,
                                      const v1::FetchRecord& record);
 
+// Whether a page's fetch answering `status` takes the page out of search
+// (issue 21 item 5), the previous fetch having answered `previous_status`
+// (0: none): a 404 or 410 after a 404 or 410 (one alone may be a slip of
+// the site), or a permanent redirect (301, 308: RFC 9110 15.4.2 and 15.4.9,
+// the target replaces the URL; a temporary one keeps it, 15.4.3).
+[[nodiscard]] bool LeavesSearch(int32_t previous_status, int32_t status);
+
 // Sets the revisit fields of a ScheduledUrl (if_none_match,
 // if_modified_since, previous_digest) from a remembered state.
 void AttachValidators(const FetchState& state, v1::ScheduledUrl* scheduled);

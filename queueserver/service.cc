@@ -97,11 +97,33 @@ prometheus::Gauge& IndexDocumentsGauge() {
           .Add({});
   return g;
 }
+// The current crawl's index following the web (QueueServerStats 320-321;
+// since this process took the crawl).
+prometheus::Gauge& IndexFollowGauge(bool removed) {
+  static auto& family = metrics::GaugeFamily(
+      "crawl_queueserver_index_pages",
+      "Pages of the current crawl's index replaced by a new version (event=replaced) or taken out of search "
+      "(event=removed: gone, moved, noindex) since this queue server took the crawl");
+  static prometheus::Gauge& replaced = family.Add({{"event", "replaced"}});
+  static prometheus::Gauge& gone = family.Add({{"event", "removed"}});
+  return removed ? gone : replaced;
+}
+// Dead documents compacted out of the current crawl's index (QueueServerStats
+// 322; kept across restarts).
+prometheus::Gauge& IndexCompactedGauge() {
+  static auto& g = metrics::GaugeFamily("crawl_queueserver_index_documents_compacted",
+                                        "Dead documents (replaced page versions) compacted out of the current "
+                                        "crawl's index: postings, summaries and doc map entries deleted")
+                       .Add({});
+  return g;
+}
 }  // namespace
 
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
     : id_(std::move(id)), clock_(clock), store_(store) {
   (void)IndexDocumentsGauge();  // registered from the start, for dashboards
+  (void)IndexFollowGauge(false);
+  (void)IndexCompactedGauge();
   (void)Metrics();
 }
 
@@ -370,6 +392,9 @@ void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
   stats->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(0)) shard->FillStats(stats);
   IndexDocumentsGauge().Set(static_cast<double>(stats->index_documents()));
+  IndexFollowGauge(false).Set(static_cast<double>(stats->index_pages_replaced()));
+  IndexFollowGauge(true).Set(static_cast<double>(stats->index_pages_removed()));
+  IndexCompactedGauge().Set(static_cast<double>(stats->index_documents_compacted()));
 }
 
 void QueueServerServiceImpl::EnableWarc(std::string dir, uint64_t max_file_bytes) {

@@ -66,6 +66,16 @@ Status SearchIndex::Load() {
     if (!s.ok()) return s;
     if (any) return Status::Internal("the index was written by an older version (no totals record); start a new crawl");
   }
+  garbage_ = compacted_ = 0;
+  garbage_changed_ = false;
+  std::string counters;
+  s = journal_->GetIndex(IndexFamily::kDocMap, "g", &counters);
+  if (s.ok()) {
+    size_t pos = 0;
+    if (!GetVarint(counters, &pos, &garbage_) || !GetVarint(counters, &pos, &compacted_)) return corrupt("compaction");
+  } else if (s.code() != StatusCode::kNotFound) {
+    return s;
+  }
   bool ok = true;
   s = journal_->ScanIndex(IndexFamily::kDocMap, "c", [&](std::string_view k, std::string_view v) {
     size_t pos = 0;

@@ -2,6 +2,7 @@
 // chunks rewritten as one blocked list per term in doc-map order, with the
 // term statistics of the merged partitions.
 #include <algorithm>
+#include <iterator>
 
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/search_index.h"
@@ -18,7 +19,7 @@ bool SearchIndex::merge_pending() const {
   for (const Partition& p : partitions_) {
     if (p.closed && !p.merged) return true;
   }
-  return false;
+  return CompactDue();
 }
 
 Status SearchIndex::MergeClosed() {
@@ -26,7 +27,7 @@ Status SearchIndex::MergeClosed() {
     if (!partitions_[part].closed || partitions_[part].merged) continue;
     if (Status s = MergePartition(part); !s.ok()) return s;
   }
-  return Status::Ok();
+  return CompactDue() ? Compact() : Status::Ok();
 }
 
 Status SearchIndex::ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_t>* out) {
@@ -49,41 +50,9 @@ Status SearchIndex::ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_
   return Status::Ok();
 }
 
-Status SearchIndex::MergePartition(uint32_t part) {
-  auto it = closing_.find(part);
-  if (it == closing_.end()) return Status::Internal("index partition " + std::to_string(part) + " not loaded");
-  Closing& closing = it->second;
-  if (closing.place.empty() && partitions_[part].docs > 0) {
-    if (Status s = ClosedOrder(part, /*inverse=*/true, &closing.place); !s.ok()) return s;
-  }
-  std::vector<IndexJournal::Put> puts;
-  size_t bytes = 0;
-  FlatPostings flat;
-  std::vector<uint32_t> order;
-  for (const auto& [term, list] : closing.lists) {
-    flat.clear();
-    if (Status d = DecodeAppend(list.bytes, &flat, &closing.place); !d.ok())
-      return Status::Internal("corrupt index postings of partition " + std::to_string(part));
-    order.resize(flat.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return flat.doc[a] < flat.doc[b]; });
-    std::string key = "m";
-    PutU32Be(&key, part);
-    PutU64Be(&key, term);
-    std::string value;
-    EncodeBlocked(flat, order, &value);
-    bytes += key.size() + value.size();
-    puts.push_back({IndexFamily::kPostings, std::move(key), std::move(value)});
-    // Bounded memory: write what is merged so far (the segments stay until
-    // the last write, so a kill in between merges again after the restart).
-    if (bytes >= kMergeWriteBytes) {
-      if (Status w = journal_->WriteIndexNow(puts, IndexFamily::kPostings, "", ""); !w.ok()) return w;
-      puts.clear();
-      bytes = 0;
-    }
-  }
-  // The stored term statistics cover the merged partitions: this one's
-  // terms get theirs less what later, unmerged partitions hold.
+// The stored term statistics cover the merged partitions: the closing
+// partition's terms get theirs less what later, unmerged partitions hold.
+void SearchIndex::MergedTermStats(uint32_t part, const Closing& closing, std::vector<IndexJournal::Put>* puts) {
   for (const auto& entry : closing.lists) {
     // Not a structured binding: clang 14 (the sanitizer build) cannot
     // capture one in a lambda.
@@ -108,15 +77,75 @@ Status SearchIndex::MergePartition(uint32_t part) {
     std::string v;
     PutVarint(&v, st.docs);
     PutVarint(&v, st.occurrences);
-    puts.push_back({IndexFamily::kTerms, std::move(k), std::move(v)});
+    puts->push_back({IndexFamily::kTerms, std::move(k), std::move(v)});
   }
+}
+
+Status SearchIndex::MergePartition(uint32_t part) {
+  auto it = closing_.find(part);
+  if (it == closing_.end()) return Status::Internal("index partition " + std::to_string(part) + " not loaded");
+  Closing& closing = it->second;
+  if (closing.place.empty() && partitions_[part].docs > 0) {
+    if (Status s = ClosedOrder(part, /*inverse=*/true, &closing.place); !s.ok()) return s;
+  }
+  // The dead documents' postings are left out; their records go in the
+  // last write (a merge tried again decides anew: lists emptied by an
+  // earlier try are deleted).
+  std::vector<bool> keep;
+  std::vector<IndexJournal::Key> dead, gone;
+  uint64_t dropped = 0;
+  if (Status s = KeptPlaces(part, &keep, &dead, &dropped); !s.ok()) return s;
+  std::vector<IndexJournal::Put> puts;
+  size_t bytes = 0;
+  FlatPostings flat;
+  std::vector<uint32_t> order;
+  for (const auto& [term, list] : closing.lists) {
+    flat.clear();
+    if (Status d = DecodeAppend(list.bytes, &flat, &closing.place); !d.ok())
+      return Status::Internal("corrupt index postings of partition " + std::to_string(part));
+    order.clear();
+    for (uint32_t i = 0; i < flat.size(); ++i) {
+      if (flat.doc[i] < keep.size() && keep[flat.doc[i]]) order.push_back(i);
+    }
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return flat.doc[a] < flat.doc[b]; });
+    std::string key = "m";
+    PutU32Be(&key, part);
+    PutU64Be(&key, term);
+    bytes += key.size();
+    if (order.empty()) {
+      gone.push_back({IndexFamily::kPostings, std::move(key)});
+    } else {
+      std::string value;
+      EncodeBlocked(flat, order, &value);
+      bytes += value.size();
+      puts.push_back({IndexFamily::kPostings, std::move(key), std::move(value)});
+    }
+    // Bounded memory: write what is merged so far (the segments stay until
+    // the last write, so a kill in between merges again after the restart).
+    if (bytes >= kMergeWriteBytes) {
+      if (Status w = journal_->WriteIndexNow(puts, gone, IndexFamily::kPostings, "", ""); !w.ok()) return w;
+      puts.clear();
+      gone.clear();
+      bytes = 0;
+    }
+  }
+  MergedTermStats(part, closing, &puts);
   std::string marker = "m";
   PutU32Be(&marker, part);
   puts.push_back({IndexFamily::kDocMap, marker, ""});
+  const uint64_t garbage_before = garbage_, compacted_before = compacted_;
+  garbage_ -= std::min(garbage_, dropped);
+  compacted_ += dropped;
+  puts.push_back(GarbagePut());
+  gone.insert(gone.end(), std::make_move_iterator(dead.begin()), std::make_move_iterator(dead.end()));
   std::string from = "c", to = "c";
   PutU32Be(&from, part);
   PutU32Be(&to, part + 1);
-  if (Status w = journal_->WriteIndexNow(puts, IndexFamily::kPostings, from, to); !w.ok()) return w;
+  if (Status w = journal_->WriteIndexNow(puts, gone, IndexFamily::kPostings, from, to); !w.ok()) {
+    garbage_ = garbage_before;
+    compacted_ = compacted_before;
+    return w;
+  }
   partitions_[part].merged = true;
   closing_.erase(it);
   return Status::Ok();

@@ -46,6 +46,28 @@ std::array<uint8_t, 24> MakeDocId(uint64_t url_hash, char type, uint64_t text_ha
 }
 std::string IdString(const std::array<uint8_t, 24>& id) { return std::string(id.begin(), id.end()); }
 
+std::string LivenessKey(uint64_t url_hash) {
+  std::string key = "u";
+  PutU64Be(&key, url_hash);
+  return key;
+}
+std::string EncodeLiveness(const PageLiveness& l) {
+  std::string v(1, l.live ? '+' : '-');
+  for (int i = 6; i >= 0; --i) v.push_back(static_cast<char>((l.text_hash >> (8 * i)) & 0xff));
+  return v;
+}
+bool DecodeLiveness(std::string_view value, PageLiveness* l) {
+  if (value.size() != 8 || (value[0] != '+' && value[0] != '-')) return false;
+  l->live = value[0] == '+';
+  l->text_hash = ReadBe(value.substr(1), 7);
+  return true;
+}
+bool DocIsLive(const IndexedDoc& doc, const PageLiveness* l) {
+  if (l == nullptr) return true;
+  if (doc.link) return l->live;
+  return l->live && l->text_hash == doc.text_hash;
+}
+
 std::string CutUtf8(std::string s, size_t n) {
   if (s.size() <= n) return s;
   while (n > 0 && (static_cast<uint8_t>(s[n]) & 0xc0) == 0x80) --n;

@@ -41,6 +41,25 @@ struct IndexedDoc {
   std::string url;
 };
 
+// Which page document of a URL answers searches (issue 21 item 5): doc map
+// record 'u' + url hash (8) -> state ('+' live, '-' removed: gone, moved or
+// noindex) + the 7-byte text hash of the page document it names. Written in
+// the same batch as the document it names, so a search's snapshot sees one
+// version of a page. No record (a URL never indexed, or indexed before the
+// record existed): every page document of the URL is live.
+struct PageLiveness {
+  bool live = true;
+  uint64_t text_hash = 0;  // 7 bytes
+};
+std::string LivenessKey(uint64_t url_hash);
+std::string EncodeLiveness(const PageLiveness& l);
+// False for a record of another size or state byte.
+[[nodiscard]] bool DecodeLiveness(std::string_view value, PageLiveness* l);
+// Whether `doc` answers searches under its URL's liveness record `l` (none:
+// always): a page document when the record is live and names its text; a
+// link document unless the page was removed.
+[[nodiscard]] bool DocIsLive(const IndexedDoc& doc, const PageLiveness* l);
+
 // Cuts `s` to at most `n` bytes on a UTF-8 character boundary.
 std::string CutUtf8(std::string s, size_t n);
 

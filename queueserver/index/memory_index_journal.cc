@@ -1,12 +1,29 @@
 // MemoryIndexJournal (search_index.h): the index records in memory, and
-// snapshots that read them under a shared lock.
+// snapshots that read them under a shared lock, as they were when taken.
 #include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
 
+void MemoryIndexJournal::State::Write(int family, const std::string& key,
+                                      const std::optional<std::string>& value) {
+  auto& m = families[family];
+  auto it = m.find(key);
+  if (!snapshots.empty()) {
+    std::optional<std::string> before;
+    if (it != m.end()) before = it->second;
+    history[{family, key}].emplace_back(sequence, std::move(before));
+  }
+  ++sequence;
+  if (value) {
+    m[key] = *value;
+  } else if (it != m.end()) {
+    m.erase(it);
+  }
+}
+
 void MemoryIndexJournal::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
   std::unique_lock lock(state_->mu);
-  families[static_cast<int>(family)][key] = value;
+  state_->Write(static_cast<int>(family), key, value);
 }
 // The writing thread's own reads need no lock (no one else writes).
 Status MemoryIndexJournal::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
@@ -24,13 +41,20 @@ Status MemoryIndexJournal::ScanIndex(IndexFamily family, const std::string& pref
   }
   return Status::Ok();
 }
-Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                         const std::string& erase_from, const std::string& erase_to) {
-  for (const Put& p : puts) PutIndex(p.family, p.key, p.value);
+Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                         IndexFamily erase_family, const std::string& erase_from,
+                                         const std::string& erase_to) {
+  // One lock: a snapshot sees all of the write or none of it.
+  std::unique_lock lock(state_->mu);
+  for (const Put& p : puts) state_->Write(static_cast<int>(p.family), p.key, p.value);
+  for (const Key& k : deletes) state_->Write(static_cast<int>(k.family), k.key, std::nullopt);
   if (!erase_from.empty()) {
-    std::unique_lock lock(state_->mu);
-    auto& m = families[static_cast<int>(erase_family)];
-    m.erase(m.lower_bound(erase_from), m.lower_bound(erase_to));
+    const int f = static_cast<int>(erase_family);
+    auto& m = families[f];
+    std::vector<std::string> keys;
+    for (auto it = m.lower_bound(erase_from); it != m.end() && it->first < erase_to; ++it)
+      keys.push_back(it->first);
+    for (const std::string& k : keys) state_->Write(f, k, std::nullopt);
   }
   return Status::Ok();
 }
@@ -38,12 +62,32 @@ Status MemoryIndexJournal::WriteIndexNow(const std::vector<Put>& puts, IndexFami
 namespace {
 class MemoryIndexSnapshot final : public IndexSnapshot {
  public:
-  explicit MemoryIndexSnapshot(std::shared_ptr<void> state, std::shared_mutex* mu,
-                               const std::map<std::string, std::string>* families)
-      : state_(std::move(state)), mu_(mu), families_(families) {}
+  explicit MemoryIndexSnapshot(std::shared_ptr<MemoryIndexJournal::State> state) : state_(std::move(state)) {
+    std::unique_lock lock(state_->mu);
+    sequence_ = state_->sequence;
+    state_->snapshots.insert(sequence_);
+  }
+  ~MemoryIndexSnapshot() override {
+    std::unique_lock lock(state_->mu);
+    state_->snapshots.erase(state_->snapshots.find(sequence_));
+    if (state_->snapshots.empty()) state_->history.clear();
+  }
+  MemoryIndexSnapshot(const MemoryIndexSnapshot&) = delete;
+  MemoryIndexSnapshot& operator=(const MemoryIndexSnapshot&) = delete;
+
   Status GetIndex(IndexFamily family, const std::string& key, std::string* value) const override {
-    std::shared_lock lock(*mu_);
-    const auto& m = families_[static_cast<int>(family)];
+    std::shared_lock lock(state_->mu);
+    const int f = static_cast<int>(family);
+    // The first write at or after this snapshot noted the value it saw.
+    if (auto h = state_->history.find({f, key}); h != state_->history.end()) {
+      for (const auto& [sequence, before] : h->second) {
+        if (sequence < sequence_) continue;
+        if (!before) return Status::NotFound("no index record");
+        *value = *before;
+        return Status::Ok();
+      }
+    }
+    const auto& m = state_->families[f];
     auto it = m.find(key);
     if (it == m.end()) return Status::NotFound("no index record");
     *value = it->second;
@@ -51,14 +95,13 @@ class MemoryIndexSnapshot final : public IndexSnapshot {
   }
 
  private:
-  std::shared_ptr<void> state_;  // keeps mu_ and families_ alive
-  std::shared_mutex* mu_;
-  const std::map<std::string, std::string>* families_;
+  std::shared_ptr<MemoryIndexJournal::State> state_;
+  uint64_t sequence_ = 0;
 };
 }  // namespace
 
 std::shared_ptr<const IndexSnapshot> MemoryIndexJournal::SnapshotIndex() {
-  return std::make_shared<MemoryIndexSnapshot>(state_, &state_->mu, state_->families);
+  return std::make_shared<MemoryIndexSnapshot>(state_);
 }
 
 }  // namespace crawl::queueserver

@@ -71,7 +71,12 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   d.link = false;
   d.boost = std::isfinite(boost) ? std::clamp(boost, 0.0, 10.0) : 0.0;
   d.id = MakeDocId(d.url_hash, 'p', d.text_hash, d.host_hash);
-  if (DocExists(d.id)) return false;
+  if (DocExists(d.id)) {
+    // A version indexed before (the page changed back, or came back after
+    // its removal) answers again.
+    MakeLive(d.url_hash, d.text_hash);
+    return false;
+  }
 
   DescriptionSteps(r);
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
@@ -113,6 +118,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   summary.nosnippet = r.nosnippet();
   for (const v1::DescriptionSentence& s : r.description()) summary.description.push_back(s.text());
   FinishDocument(d, summary);
+  MakeLive(d.url_hash, d.text_hash);
   return true;
 }
 
@@ -378,6 +384,11 @@ void SearchIndex::Flush() {
     PutVarint(&v, total_length_);
     journal_->PutIndex(IndexFamily::kDocMap, "s", v);
     totals_changed_ = false;
+  }
+  if (garbage_changed_) {
+    IndexJournal::Put g = GarbagePut();
+    journal_->PutIndex(g.family, g.key, g.value);
+    garbage_changed_ = false;
   }
 }
 

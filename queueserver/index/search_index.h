@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -55,7 +56,8 @@ namespace crawl::queueserver {
 enum class IndexFamily {
   kDocs,      // doc id (24) -> zlib(summary)
   kDocMap,    // 'a' partition(4) doc(4) -> document entry; 'r' partition(4) place(4) -> doc(4);
-              // 'c' partition(4) -> documents (closed); 'm' partition(4) -> "" (merged); 's' -> totals
+              // 'c' partition(4) -> documents (closed); 'm' partition(4) -> "" (merged); 's' -> totals;
+              // 'u' url hash(8) -> liveness (PageLiveness); 'g' -> compaction counters (index_compact.cc)
   kPostings,  // 'c' partition(4) first doc(4) -> segment (a request's postings); 'm' partition(4) term id(8) -> blocked list
   kTerms,     // term id (8) -> varint documents, varint occurrences (of the merged partitions)
 };
@@ -86,15 +88,21 @@ class IndexJournal {
       IndexFamily family, const std::string& prefix,
       const std::function<bool(std::string_view key, std::string_view value)>& visit) = 0;
   // A rewrite of stored records outside any request (a closed partition's
-  // postings merge): `puts`, then the keys of `erase_family` in
-  // [erase_from, erase_to) removed (none when erase_from is empty), written
-  // atomically now. REQUIRES: no request batch pending.
+  // postings merge, a compaction): `puts`, then the keys `deletes`
+  // removed, then the keys of `erase_family` in [erase_from, erase_to)
+  // (none when erase_from is empty), written atomically now (one
+  // WriteBatch). REQUIRES: no request batch pending.
   struct Put {
     IndexFamily family;
     std::string key, value;
   };
-  [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                             const std::string& erase_from, const std::string& erase_to) = 0;
+  struct Key {
+    IndexFamily family;
+    std::string key;
+  };
+  [[nodiscard]] virtual Status WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                             IndexFamily erase_family, const std::string& erase_from,
+                                             const std::string& erase_to) = 0;
   // The index records now, the pending request's writes included.
   [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
 };
@@ -102,10 +110,22 @@ class IndexJournal {
 // An IndexJournal in memory (tests, a queue server without a data
 // directory). Writes by one thread; its snapshots may read from others.
 class MemoryIndexJournal final : public IndexJournal {
+ public:
+  // The records, shared with the snapshots. While a snapshot lives, every
+  // write notes the value it replaced (none: absent) under its sequence
+  // number, so a snapshot reads a record as it was when it was taken.
   struct State {
     std::shared_mutex mu;  // writes exclusive; snapshots' reads shared
     std::map<std::string, std::string> families[4];
+    uint64_t sequence = 0;              // writes so far
+    std::multiset<uint64_t> snapshots;  // the live snapshots' sequences
+    std::map<std::pair<int, std::string>, std::vector<std::pair<uint64_t, std::optional<std::string>>>>
+        history;
+    // REQUIRES: mu held exclusively.
+    void Write(int family, const std::string& key, const std::optional<std::string>& value);
   };
+
+ private:
   std::shared_ptr<State> state_ = std::make_shared<State>();
 
  public:
@@ -119,12 +139,12 @@ class MemoryIndexJournal final : public IndexJournal {
   [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
   [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
                                  const std::function<bool(std::string_view, std::string_view)>& visit) override;
-  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                     const std::string& erase_from, const std::string& erase_to) override;
+  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                     IndexFamily erase_family, const std::string& erase_from,
+                                     const std::string& erase_to) override;
   // Not a copy: reads the live records under the lock (sharing them, so it
-  // outlives the journal). The records a search reads (summaries, doc map
-  // entries, merged lists) are written once and never changed, so it
-  // answers as a snapshot would.
+  // outlives the journal), and the values that writes since replaced from
+  // the State's history, so it answers as a RocksDB snapshot would.
   [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
   // The records by IndexFamily (tests read and corrupt them).
   std::map<std::string, std::string> (&families)[4] = state_->families;
@@ -138,6 +158,9 @@ struct IndexOptions {
   // a description occurrence adds its sentence's weight to the body's.
   double title_weight = 2.0;
   double body_weight = 1.0;
+  // Merged partitions are compacted again (SearchIndex::Compact) once the
+  // dead documents awaiting it reach this share of the live ones.
+  double compact_share = 0.25;
 };
 
 struct SearchOptions {
@@ -235,12 +258,44 @@ class SearchIndex {
   // term in doc-map order (WriteIndexNow). Call after the request that
   // closed it is committed; a partition not merged yet (a failure, a kill)
   // is still searched from its chunks and merged at the next call.
+  // Then, when the dead documents awaiting compaction reach
+  // options.compact_share of the live ones, Compact.
   [[nodiscard]] Status MergeClosed();
+  // A merge, or a compaction, is due.
   [[nodiscard]] bool merge_pending() const;
+  // Compaction of dead documents (index_compact.cc): a page document whose
+  // URL's liveness record names another version loses its postings, its
+  // summary (kDocs) and its doc map entries ('a', 'r'); a merge drops
+  // those of its partition, Compact those of every merged partition (one
+  // atomic write a partition). Kept: the version a record names (live or
+  // removed: RevivePage brings it back) and link documents. A version
+  // compacted and seen again is indexed as a new document. Term statistics
+  // and totals still count the compacted documents (so scores do not move).
+  [[nodiscard]] Status Compact();
+  // Dead documents counted since the last Compact (an upper bound of those
+  // in merged partitions), and documents compacted so far.
+  [[nodiscard]] uint64_t garbage() const { return garbage_; }
+  [[nodiscard]] uint64_t compacted() const { return compacted_; }
 
   [[nodiscard]] uint64_t documents() const { return documents_; }
   [[nodiscard]] uint64_t partitions() const { return partitions_.size(); }
   [[nodiscard]] text::Stemmer& StemmerFor(const std::string& iso_language) { return stemmers_.For(iso_language); }
+
+  // The index follows the web (issue 21 item 5; index_records.h
+  // PageLiveness). AddPage makes the page document it adds (or finds
+  // already indexed) the URL's one live page document, in the request's
+  // batch: the URL's earlier version stops answering. RemovePage takes the
+  // URL's page (and its link documents) out of search results (a page gone
+  // 404/410 twice, moved 301/308, or now noindex); RevivePage brings a
+  // removed page back when a revisit finds its content unchanged (304, same
+  // digest). Both return whether they changed anything. Term statistics
+  // still count the documents no longer live.
+  bool RemovePage(const std::string& url);
+  bool RevivePage(const std::string& url);
+  // Since this process took the index: versions replaced by a newer one,
+  // pages removed.
+  [[nodiscard]] uint64_t pages_replaced() const { return pages_replaced_; }
+  [[nodiscard]] uint64_t pages_removed() const { return pages_removed_; }
 
   // Words dropped from anchor text (DESIGN.md 7: "click", "here", ...).
   [[nodiscard]] static bool IsAnchorStopWord(std::string_view word);
@@ -307,6 +362,11 @@ class SearchIndex {
   };
 
   bool DocExists(const std::array<uint8_t, 24>& id);
+  // The URL's liveness record: false when it has none (or a corrupt one,
+  // which the next write replaces).
+  bool ReadLiveness(uint64_t url_hash, PageLiveness* out);
+  // Makes the page document (url_hash, text_hash) the URL's live one.
+  void MakeLive(uint64_t url_hash, uint64_t text_hash);
   // The description sentences' weight as a step function of the position,
   // into scratch_steps_.
   void DescriptionSteps(const v1::FetchRecord& record);
@@ -326,6 +386,16 @@ class SearchIndex {
                           uint64_t occurrences);
   Status LoadSegments(uint32_t part, Lists* lists);
   Status MergePartition(uint32_t part);
+  void MergedTermStats(uint32_t part, const Closing& closing, std::vector<IndexJournal::Put>* puts);
+  // Of closed partition `part`: which places hold a document to keep (a
+  // doc map entry, not dead), and the records of the dead ones still
+  // stored (appended to `deletes`, counted in `dropped`).
+  Status KeptPlaces(uint32_t part, std::vector<bool>* keep, std::vector<IndexJournal::Key>* deletes,
+                    uint64_t* dropped);
+  Status CompactPartition(uint32_t part);
+  [[nodiscard]] bool CompactDue() const;
+  // The compaction counters record 'g' (garbage, compacted).
+  [[nodiscard]] IndexJournal::Put GarbagePut() const;
   // Place -> arrival (or, with `inverse`, arrival -> place) of a closed
   // partition, from its 'r' records.
   Status ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_t>* out);
@@ -362,6 +432,9 @@ class SearchIndex {
   // Summary records (one zlib stream for every summary).
   SummaryEncoder summaries_;
   bool totals_changed_ = false;
+  uint64_t pages_replaced_ = 0, pages_removed_ = 0;
+  uint64_t garbage_ = 0, compacted_ = 0;
+  bool garbage_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
   // Per-document scratch, reused.

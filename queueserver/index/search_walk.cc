@@ -104,6 +104,22 @@ Status PreparedList(const PreparedSearch& p, uint32_t part, uint64_t term_id, st
   return Status::Ok();
 }
 
+// Whether `d` answers searches: its URL's liveness record in the snapshot
+// (index_records.h PageLiveness), so the walk sees one version of a page.
+Status IsLive(const PreparedSearch& p, const IndexedDoc& d, bool* live) {
+  std::string v;
+  Status s = p.snapshot->GetIndex(IndexFamily::kDocMap, LivenessKey(d.url_hash), &v);
+  if (s.code() == StatusCode::kNotFound) {
+    *live = true;
+    return Status::Ok();
+  }
+  if (!s.ok()) return s;
+  PageLiveness l;
+  if (!DecodeLiveness(v, &l)) return Status::Internal("corrupt index liveness record");
+  *live = DocIsLive(d, &l);
+  return Status::Ok();
+}
+
 Status CorruptList() { return Status::Internal("corrupt index postings list"); }
 
 }  // namespace
@@ -228,6 +244,8 @@ Status SearchWalk::TakeMatch(size_t c, int pass, const PartitionWalk& w,
   if (pass == 1 && title_found_.contains(key)) return Status::Ok();
   IndexedDoc d;
   if (Status s = DocAt(p_, w.part, w.place, &d); !s.ok()) return s;
+  bool live = true;
+  if (Status s = IsLive(p_, d, &live); !s.ok() || !live) return s;
   if (!clause.sites.empty() && !HostMatches(url::HostOf(d.url), clause.sites)) return Status::Ok();
   ++clause_matches_;
   ++out_.matches;

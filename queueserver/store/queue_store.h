@@ -151,8 +151,9 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
   [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
                                  const std::function<bool(std::string_view, std::string_view)>& visit) override;
-  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                     const std::string& erase_from, const std::string& erase_to) override;
+  [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                     IndexFamily erase_family, const std::string& erase_from,
+                                     const std::string& erase_to) override;
   // A RocksDB snapshot of the index families, and a copy of this request's
   // pending index writes (none between requests, where searches take it).
   [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;

@@ -103,11 +103,13 @@ std::shared_ptr<const IndexSnapshot> ShardWriter::SnapshotIndex() {
                                               std::move(overlay));
 }
 
-Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, IndexFamily erase_family,
-                                  const std::string& erase_from, const std::string& erase_to) {
+Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
+                                  IndexFamily erase_family, const std::string& erase_from,
+                                  const std::string& erase_to) {
   if (impl_->store->fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
   rocksdb::WriteBatch batch;
   for (const Put& p : puts) (void)batch.Put(impl_->cf(IndexCf(p.family)), impl_->Key(p.key), p.value);
+  for (const Key& k : deletes) (void)batch.Delete(impl_->cf(IndexCf(k.family)), impl_->Key(k.key));
   if (!erase_from.empty())
     (void)batch.DeleteRange(impl_->cf(IndexCf(erase_family)), impl_->Key(erase_from), impl_->Key(erase_to));
   return FromRocks(impl_->store->db->Write(impl_->store->write_options, &batch), "queue store index write");

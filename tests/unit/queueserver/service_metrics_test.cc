@@ -14,6 +14,7 @@ TEST_CASE("queue server exports its dashboard metrics before any crawl", "[queue
   CHECK(text.find("crawl_queueserver_frontier_urls{tier=\"0\"} 0") != std::string::npos);
   CHECK(text.find("crawl_queueserver_urls_seen 0") != std::string::npos);
   CHECK(text.find("crawl_queueserver_index_documents 0") != std::string::npos);
+  CHECK(text.find("crawl_queueserver_index_documents_compacted 0") != std::string::npos);
   CHECK(text.find("crawl_queueserver_refused_urls{reason=\"cld_budget\"} 0") != std::string::npos);
   CHECK(text.find("crawl_queueserver_refused_urls{reason=\"trap_rules\"} 0") != std::string::npos);
 }

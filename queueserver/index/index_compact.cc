@@ -1,0 +1,143 @@
+// Compaction of dead documents (SearchIndex::Compact, search_index.h): the
+// page documents whose URL's liveness record names another version lose
+// their postings, summaries and doc map entries, at their partition's merge
+// (index_merge.cc) and, once enough of them wait, in every merged partition.
+#include <cmath>
+
+#include "queueserver/index/index_records.h"
+#include "queueserver/index/search_index.h"
+
+namespace crawl::queueserver {
+
+IndexJournal::Put SearchIndex::GarbagePut() const {
+  std::string v;
+  PutVarint(&v, garbage_);
+  PutVarint(&v, compacted_);
+  return {IndexFamily::kDocMap, "g", std::move(v)};
+}
+
+bool SearchIndex::CompactDue() const {
+  if (garbage_ == 0 || !std::isfinite(options_.compact_share)) return false;
+  bool merged = false;
+  for (const Partition& p : partitions_) merged = merged || p.merged;
+  const uint64_t live = documents_ > compacted_ ? documents_ - compacted_ : 0;
+  return merged && static_cast<double>(garbage_) >= options_.compact_share * static_cast<double>(live);
+}
+
+Status SearchIndex::KeptPlaces(uint32_t part, std::vector<bool>* keep,
+                               std::vector<IndexJournal::Key>* deletes, uint64_t* dropped) {
+  keep->assign(partitions_[part].docs, false);
+  // The doc map's places still stored (a compacted document has none).
+  std::vector<std::pair<uint32_t, uint32_t>> places;  // (place, arrival)
+  std::string prefix = "r";
+  PutU32Be(&prefix, part);
+  bool ok = true;
+  Status s = journal_->ScanIndex(IndexFamily::kDocMap, prefix, [&](std::string_view k, std::string_view v) {
+    if (k.size() != 9 || v.size() != 4) return ok = false;
+    places.emplace_back(static_cast<uint32_t>(ReadBe(k.substr(5), 4)), static_cast<uint32_t>(ReadBe(v, 4)));
+    return ok = places.back().first < keep->size();
+  });
+  if (!s.ok()) return s;
+  if (!ok) return Status::Internal("corrupt index doc map of partition " + std::to_string(part));
+  for (const auto& [place, arrival] : places) {
+    std::string rkey = "r", akey = "a";
+    PutU32Be(&rkey, part);
+    PutU32Be(&rkey, place);
+    PutU32Be(&akey, part);
+    PutU32Be(&akey, arrival);
+    std::string entry;
+    s = journal_->GetIndex(IndexFamily::kDocMap, akey, &entry);
+    if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
+    if (s.ok() && entry.size() < 24) return Status::Internal("corrupt index doc map entry");
+    bool dead = !s.ok();
+    // A page document (the id's type byte) whose URL's record names
+    // another version.
+    PageLiveness l;
+    if (!dead && entry[8] == 'p' && ReadLiveness(ReadBe(entry, 8), &l))
+      dead = l.text_hash != ReadBe(std::string_view(entry).substr(9), 7);
+    if (!dead) {
+      (*keep)[place] = true;
+      continue;
+    }
+    deletes->push_back({IndexFamily::kDocMap, rkey});
+    if (s.ok()) {
+      deletes->push_back({IndexFamily::kDocMap, akey});
+      deletes->push_back({IndexFamily::kDocs, entry.substr(0, 24)});
+      ++*dropped;
+    }
+  }
+  return Status::Ok();
+}
+
+Status SearchIndex::CompactPartition(uint32_t part) {
+  std::vector<bool> keep;
+  std::vector<IndexJournal::Key> deletes;
+  uint64_t dropped = 0;
+  if (Status s = KeptPlaces(part, &keep, &deletes, &dropped); !s.ok()) return s;
+  // Each compaction is one write, so no list holds a compacted document.
+  if (deletes.empty()) return Status::Ok();
+  std::vector<IndexJournal::Put> puts;
+  std::string prefix = "m";
+  PutU32Be(&prefix, part);
+  bool ok = true;
+  FlatPostings flat;
+  Status s = journal_->ScanIndex(IndexFamily::kPostings, prefix, [&](std::string_view k, std::string_view v) {
+    BlockedReader r;
+    bool any = r.Open(v) && r.Seek(0);
+    bool cut = false;
+    flat.clear();
+    for (; any; any = r.Next()) {
+      const Posting& p = r.current();
+      if (p.doc >= keep.size() || !keep[p.doc]) {
+        cut = true;
+        continue;
+      }
+      flat.doc.push_back(p.doc);
+      flat.freq100.push_back(static_cast<uint32_t>(std::llround(p.frequency * 100.0)));
+      flat.positions.insert(flat.positions.end(), p.positions.begin(), p.positions.end());
+      flat.first.push_back(static_cast<uint32_t>(flat.positions.size()));
+    }
+    if (r.corrupt()) return ok = false;
+    if (!cut) return true;
+    if (flat.size() == 0) {
+      deletes.push_back({IndexFamily::kPostings, std::string(k)});
+      return true;
+    }
+    std::vector<uint32_t> order(flat.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::string value;
+    EncodeBlocked(flat, order, &value);
+    puts.push_back({IndexFamily::kPostings, std::string(k), std::move(value)});
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (!ok) return Status::Internal("corrupt index postings of partition " + std::to_string(part));
+  const uint64_t garbage_before = garbage_, compacted_before = compacted_;
+  garbage_ -= std::min(garbage_, dropped);
+  compacted_ += dropped;
+  puts.push_back(GarbagePut());
+  if (Status w = journal_->WriteIndexNow(puts, deletes, IndexFamily::kPostings, "", ""); !w.ok()) {
+    garbage_ = garbage_before;
+    compacted_ = compacted_before;
+    return w;
+  }
+  return Status::Ok();
+}
+
+Status SearchIndex::Compact() {
+  for (uint32_t part = 0; part < partitions_.size(); ++part) {
+    if (!partitions_[part].merged) continue;
+    if (Status s = CompactPartition(part); !s.ok()) return s;
+  }
+  // What is still counted waits in partitions not merged yet (their merge
+  // drops it) or was brought back.
+  const uint64_t before = garbage_;
+  garbage_ = 0;
+  if (Status w = journal_->WriteIndexNow({GarbagePut()}, {}, IndexFamily::kPostings, "", ""); !w.ok()) {
+    garbage_ = before;
+    return w;
+  }
+  return Status::Ok();
+}
+
+}  // namespace crawl::queueserver
