@@ -42,17 +42,9 @@ Status SearchIndex::LoadSegments(uint32_t part, Lists* lists) {
   return Status::Ok();
 }
 
-Status SearchIndex::Load() {
+// The totals ('s') and the compaction counters ('g') of the doc map.
+Status SearchIndex::LoadCounters() {
   auto corrupt = [](const char* what) { return Status::Internal(std::string("corrupt index ") + what + " record"); };
-  partitions_.clear();
-  active_ = Active{};
-  active_lists_.clear();
-  closing_.clear();
-  pending_.clear();
-  pending_used_ = 0;
-  word_ids_.clear();  // its pointers are into terms_
-  terms_.clear();
-  documents_ = total_length_ = 0;
   std::string totals;
   Status s = journal_->GetIndex(IndexFamily::kDocMap, "s", &totals);
   if (s.ok()) {
@@ -76,6 +68,22 @@ Status SearchIndex::Load() {
   } else if (s.code() != StatusCode::kNotFound) {
     return s;
   }
+  return Status::Ok();
+}
+
+Status SearchIndex::Load() {
+  auto corrupt = [](const char* what) { return Status::Internal(std::string("corrupt index ") + what + " record"); };
+  partitions_.clear();
+  active_ = Active{};
+  active_lists_.clear();
+  closing_.clear();
+  pending_.clear();
+  pending_used_ = 0;
+  word_ids_.clear();  // its pointers are into terms_
+  terms_.clear();
+  documents_ = total_length_ = 0;
+  Status s = LoadCounters();
+  if (!s.ok()) return s;
   bool ok = true;
   s = journal_->ScanIndex(IndexFamily::kDocMap, "c", [&](std::string_view k, std::string_view v) {
     size_t pos = 0;

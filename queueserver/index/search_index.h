@@ -385,6 +385,8 @@ class SearchIndex {
   static void AppendChunk(TermList* list, std::string_view chunk, uint32_t last, uint32_t docs,
                           uint64_t occurrences);
   Status LoadSegments(uint32_t part, Lists* lists);
+  // Load: the doc map's totals and compaction counters.
+  Status LoadCounters();
   Status MergePartition(uint32_t part);
   void MergedTermStats(uint32_t part, const Closing& closing, std::vector<IndexJournal::Put>* puts);
   // Of closed partition `part`: which places hold a document to keep (a
