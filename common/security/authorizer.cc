@@ -35,6 +35,7 @@ constexpr std::array kPolicies = {
     RpcPolicy{"crawl.v1.QueueServer/GetCrawlLog", kNameServerOrPeople},
     RpcPolicy{"crawl.v1.QueueServer/Search", kNameServerOrPeople},
     RpcPolicy{"crawl.v1.QueueServer/GetCachedPage", kNameServerOrPeople},
+    RpcPolicy{"crawl.v1.QueueServer/HostQueue", kNameServerOrPeople},
     // Queue server: fetchers lease schedules and ship what they fetched.
     RpcPolicy{"crawl.v1.QueueServer/GetSchedule", {Role::kFetcher}},
     RpcPolicy{"crawl.v1.QueueServer/SubmitResults", {Role::kFetcher}},
