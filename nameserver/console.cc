@@ -51,7 +51,7 @@ HttpReply Post(const ConsoleDeps& deps, const ConsoleCall& call) {
   if (!deps.auth->CsrfValid(req, call.form))
     return Forbidden(call.role, "The form's CSRF token is missing or stale; reload the page and try again.");
   static const char* const kActions[] = {"/console/create", "/console/stop", "/console/resume",
-                                         "/console/set-param"};
+                                         "/console/set-param", "/console/delete"};
   for (const char* a : kActions)
     if (req.path == a) return ConsoleCrawlAction(deps, call, req.path.substr(9));
   return ConsoleHtml(404, {"not found", "admin", "No such action: " + req.path, true, 0}, "");

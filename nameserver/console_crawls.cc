@@ -1,5 +1,5 @@
 // The console's crawls page (/console) and its actions: create (start),
-// stop, resume and set-param. Parameters are parsed by common/param_text.h,
+// stop, resume, set-param and delete. Parameters are parsed by common/param_text.h,
 // as `crawlctl set-param` does, and checked by the service's own StartCrawl
 // and SetCrawlParams (called with a null context; the role was checked by
 // nameserver/console.cc).
@@ -17,17 +17,22 @@ std::string Time(int64_t unix_ms) {
   return unix_ms > 0 ? Iso8601Micros(unix_ms * 1000).substr(0, 19) + "Z" : "";
 }
 
-// Start, stop and resume buttons of one crawl, as forms.
+// Stop, resume and delete buttons of one crawl, as forms. Delete (of a
+// crawl that does not run) needs its confirm box ticked: the browser asks
+// for it (`required`), and ConsoleCrawlAction refuses the form without it.
 std::string ActionForms(const v1::CrawlInfo& c, const std::string& csrf) {
   const std::string id = std::to_string(c.crawl_id());
-  auto form = [&](const char* action, const char* label) {
+  auto form = [&](const char* action, const char* label, const std::string& extra) {
     return std::string("<form class=\"inline\" method=\"post\" action=\"/console/") + action + "\">" +
-           CsrfField(csrf) + "<input type=\"hidden\" name=\"crawl_id\" value=\"" + id +
-           "\"><button type=\"submit\" id=\"" + action + "-" + id + "\">" + label + "</button></form>";
+           CsrfField(csrf) + "<input type=\"hidden\" name=\"crawl_id\" value=\"" + id + "\">" + extra +
+           "<button type=\"submit\" id=\"" + action + "-" + id + "\">" + label + "</button></form>";
   };
-  if (c.state() == v1::CRAWL_STATE_RUNNING) return form("stop", "Stop");
-  if (c.state() == v1::CRAWL_STATE_STOPPED) return form("resume", "Resume");
-  return "";
+  if (c.state() == v1::CRAWL_STATE_RUNNING) return form("stop", "Stop", "");
+  const std::string confirm = "<label><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required id=\"confirm-" +
+                              id + "\"> its data too</label> ";
+  const std::string remove = form("delete", "Delete", confirm);
+  if (c.state() == v1::CRAWL_STATE_STOPPED) return form("resume", "Resume", "") + " " + remove;
+  return remove;
 }
 
 std::string CrawlsTable(const std::map<uint64_t, v1::CrawlInfo>& crawls, const std::string& csrf) {
@@ -207,6 +212,26 @@ HttpReply SetParam(const ConsoleDeps& deps, const ConsoleCall& call, uint64_t id
                                       std::to_string(resp.crawl().params_version()) + ")."));
 }
 
+// `crawlctl delete`: the crawl, its RocksDB data and WARC files on every
+// queue server (nameserver/service.cc DeleteCrawl), refused while it runs.
+HttpReply Delete(const ConsoleDeps& deps, const ConsoleCall& call, uint64_t id) {
+  const std::string name = "Crawl " + std::to_string(id);
+  if (call.F("confirm") != "yes")
+    return CrawlsPage(deps, call, 400, name + " not deleted: tick the box to confirm that its data goes too.", true);
+  v1::DeleteCrawlRequest req;
+  req.set_crawl_id(id);
+  v1::DeleteCrawlResponse resp;
+  const grpc::Status s = deps.service->DeleteCrawl(nullptr, &req, &resp);
+  if (!s.ok()) return CrawlsPage(deps, call, HttpStatusOf(s), name + " not deleted: " + s.error_message(), true);
+  std::string message = resp.existed() ? name + " deleted." : name + " was not here (already deleted).";
+  if (resp.pending_queue_servers_size() > 0) {
+    message += " Its data goes from queue servers";
+    for (const auto& qs : resp.pending_queue_servers()) message += " " + qs;
+    message += " when they are back.";
+  }
+  return ConsoleRedirect("/console?msg=" + UrlEncode(message));
+}
+
 }  // namespace
 
 HttpReply ConsoleCrawlAction(const ConsoleDeps& deps, const ConsoleCall& call, const std::string& action) {
@@ -216,6 +241,7 @@ HttpReply ConsoleCrawlAction(const ConsoleDeps& deps, const ConsoleCall& call, c
     return CrawlsPage(deps, call, 400, "crawl_id must be a crawl number, not '" + call.F("crawl_id") + "'",
                       true);
   if (action == "set-param") return SetParam(deps, call, id);
+  if (action == "delete") return Delete(deps, call, id);
   grpc::Status s;
   if (action == "stop") {
     v1::StopCrawlRequest req;

@@ -284,7 +284,7 @@ void NameServerServiceImpl::RollBackStart(const v1::CrawlInfo& crawl) {
 
 grpc::Status NameServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const v1::DeleteCrawlRequest* req,
                                                 v1::DeleteCrawlResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/DeleteCrawl"); !denied.ok()) return denied;
+  if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/DeleteCrawl"); !denied.ok()) return denied;
   if (req->crawl_id() == 0) return {grpc::StatusCode::INVALID_ARGUMENT, "name the crawl to delete (its id)"};
   std::lock_guard start_lock(start_mu_);
   bool existed = false;

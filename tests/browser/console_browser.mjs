@@ -4,7 +4,7 @@
 // change a parameter, open a host page, search a page's title and open its
 // cached copy, read and download the log, stop and resume and stop the crawl;
 // then sign in with the reader token, see every page and get 403 for every
-// action. The admin's browser runs with JavaScript off. A screenshot of each
+// action; last, the admin deletes the stopped crawl. The admin's browser runs with JavaScript off. A screenshot of each
 // page goes to OUT_DIR.
 // Usage: node console_browser.mjs BASE_URL ADMIN_TOKEN READER_TOKEN SEEDS_FILE OUT_DIR
 import { chromium } from "playwright-core";
@@ -176,8 +176,23 @@ async function reader(browser, id, host, title, cached) {
   const csrf = await page.goto(base + "/console").then(() => page.locator("input[name=csrf]").first().getAttribute("value"));
   const actions = [["/console/create", { seeds: "http://example.com/", csrf }], ["/console/stop", { crawl_id: id, csrf }],
                    ["/console/resume", { crawl_id: id, csrf }],
-                   ["/console/set-param", { crawl_id: id, name: "max_pages", value: "5", csrf }]];
+                   ["/console/set-param", { crawl_id: id, name: "max_pages", value: "5", csrf }],
+                   ["/console/delete", { crawl_id: id, confirm: "yes", csrf }]];
   for (const [path, form] of actions) check((await post(page, path, form)) === 403, "reader POST " + path + ": 403");
+  await context.close();
+}
+
+// Delete needs its box ticked: the browser keeps the form until it is
+// (`required`), then the crawl leaves the list.
+async function deleteCrawl(browser, id) {
+  const { context, page } = await signIn(browser, adminToken, "admin");
+  await page.click(`#delete-${id}`);
+  check(page.url().endsWith("/console"), "Delete without its box ticked stays on the form");
+  await page.check(`#confirm-${id}`);
+  await Promise.all([page.waitForNavigation(), page.click(`#delete-${id}`)]);
+  check((await text(page, "#message")) === `Crawl ${id} deleted.`, "Delete deletes the crawl");
+  check((await page.locator(`a[href="/console/crawl?id=${id}"]`).count()) === 0, "the deleted crawl leaves the list");
+  await shot(page, "12-crawl-deleted");
   await context.close();
 }
 
@@ -201,6 +216,7 @@ try {
   await stopResume(page, id);
   await context.close();
   await reader(browser, id, host, title, cached);
+  await deleteCrawl(browser, id);
   console.log("ok: console walk-through passed");
 } finally {
   await browser.close();

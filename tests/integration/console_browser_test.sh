@@ -5,7 +5,8 @@
 # cluster's console on a testweb universe (tests/browser/console_browser.mjs:
 # sign in, create and start a crawl, watch pages/s rise, set a parameter,
 # host page, search and cached copy, log, stop/resume/stop, forged posts;
-# the reader token sees every page and gets 403 for every action).
+# the reader token sees every page and gets 403 for every action; the admin
+# deletes the crawl).
 # Screenshots go to $CRAWL_TEST_OUTPUT/console_browser (default
 # BIN/../test-output/console_browser). Skipped (exit 77) without chromium,
 # node or npm (deploy/install-deps.sh installs them).
@@ -35,7 +36,9 @@ CHROMIUM=$browser timeout "$(scaled 400)" node "$WORK/browser/console_browser.mj
   "$(cat "$tls/admin.token")" "$(cat "$tls/reader.token")" "$WORK/seeds.txt" "$OUT" 2>&1 | tee "$WORK/browser.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || fail "the console walk-through failed (screenshots in $OUT)"
 ls "$OUT"/*.png > /dev/null || fail "no screenshots in $OUT"
-# What the browser did, seen from crawlctl: the crawl exists and is stopped.
-state=$("$BIN/crawlctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])')
-[ "$state" = stopped ] || fail "crawlctl sees the crawl as $state, not stopped"
+# What the browser did, seen from crawlctl: the crawl is gone, and so are
+# its WARC files on the queue servers.
+"$BIN/crawlctl" list > "$WORK/list.txt" || fail "crawlctl list failed"
+[ "$(cat "$WORK/list.txt")" = "no crawls" ] || fail "crawlctl still lists a crawl: $(cat "$WORK/list.txt")"
+! find "$WORK/cluster" -name 'crawl-*.warc.gz' | grep -q . || fail "WARC files outlived the deleted crawl"
 echo "ok: console walk-through in chromium; screenshots in $OUT"

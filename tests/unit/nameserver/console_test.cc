@@ -13,6 +13,7 @@
 #include "nameserver/console_form.h"
 #include "nameserver/console_html.h"
 #include "nameserver/console_log.h"
+#include "tests/unit/support/temp_dir.h"
 
 namespace {
 
@@ -162,15 +163,19 @@ TEST_CASE("the log page's query becomes the queue servers' filters", "[unit]") {
 namespace {
 
 struct Console {
+  crawl::test_support::TempDir dir;
   std::unique_ptr<crawl::nameserver::RegistryStore> store;
   crawl::ManualClock clock;
   std::unique_ptr<crawl::nameserver::NameServerServiceImpl> service;
   ConsoleAuth auth = MakeAuth(true);
 
-  Console() {
-    auto opened = crawl::nameserver::RegistryStore::Open("");
+  // `stored`: crawls the registry holds before the service loads it.
+  explicit Console(const std::vector<crawl::v1::CrawlInfo>& stored = {}) {
+    // On disk when crawls are stored first (an in-memory registry keeps none).
+    auto opened = crawl::nameserver::RegistryStore::Open(stored.empty() ? "" : dir.path.string());
     REQUIRE(opened.ok());
     store = std::move(*opened);
+    for (const auto& c : stored) REQUIRE(store->PutCrawl(c).ok());
     service = std::make_unique<crawl::nameserver::NameServerServiceImpl>(
         crawl::nameserver::NameServerServiceImpl::Options{}, &clock, store.get());
     REQUIRE(service->Load().ok());
@@ -201,7 +206,8 @@ TEST_CASE("the console asks for a token, and only an admin with a CSRF token act
   const auto reader_page = c.Call(Req("GET", "/console", "reader-token"));
   CHECK(reader_page.status == 200);
   CHECK(reader_page.body.find("read-only") != std::string::npos);
-  for (const char* path : {"/console/create", "/console/stop", "/console/resume", "/console/set-param"})
+  for (const char* path :
+       {"/console/create", "/console/stop", "/console/resume", "/console/set-param", "/console/delete"})
     CHECK(c.Post(path, "reader-token", "crawl_id=1&seeds=http%3A%2F%2Fa.test%2F").status == 403);
 
   CHECK(c.Post("/console/stop", "admin-token", "crawl_id=1", false).status == 403);
@@ -249,4 +255,32 @@ TEST_CASE("multipart forms carry the seed file's content", "[unit]") {
   CHECK(
       crawl::nameserver::ParseFormBody("application/x-www-form-urlencoded; charset=utf-8", "a=b")->at("a") ==
       "b");
+}
+
+TEST_CASE("the console deletes a crawl that does not run, once its box is ticked", "[unit]") {
+  crawl::v1::CrawlInfo stopped;
+  stopped.set_crawl_id(5);
+  stopped.set_state(crawl::v1::CRAWL_STATE_STOPPED);
+  Console c({stopped});
+  const auto list = c.Call(Req("GET", "/console", "admin-token"));
+  REQUIRE(list.status == 200);
+  CHECK(list.body.find("id=\"delete-5\"") != std::string::npos);
+  CHECK(list.body.find("name=\"confirm\" value=\"yes\" required") != std::string::npos);
+
+  const auto unconfirmed = c.Post("/console/delete", "admin-token", "crawl_id=5");
+  CHECK(unconfirmed.status == 400);
+  CHECK(unconfirmed.body.find("tick the box") != std::string::npos);
+  CHECK(c.service->TakeSnapshot().crawls.count(5) == 1);
+  CHECK(c.Post("/console/delete", "reader-token", "crawl_id=5&confirm=yes").status == 403);
+  CHECK(c.service->TakeSnapshot().crawls.count(5) == 1);
+
+  const auto deleted = c.Post("/console/delete", "admin-token", "crawl_id=5&confirm=yes");
+  CHECK(deleted.status == 303);
+  CHECK(c.service->TakeSnapshot().crawls.count(5) == 0);
+  const auto again = c.Post("/console/delete", "admin-token", "crawl_id=5&confirm=yes");
+  CHECK(again.status == 303);  // gone already: said so, not an error
+  bool said = false;
+  for (const auto& [name, value] : again.headers)
+    if (name == "Location") said = value.find("already%20deleted") != std::string::npos;
+  CHECK(said);
 }
