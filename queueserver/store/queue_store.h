@@ -189,7 +189,7 @@ class QueueStore {
     bool sync = false;
     // Memory for RocksDB: all memtables together (a full one is flushed when
     // the sum passes this) and one block cache shared by every column family.
-    // Without the cap each of the ~15 families may hold two 64 MB memtables.
+    // Without the cap each of the ~18 families may hold two 64 MB memtables.
     size_t memtable_bytes = size_t{128} << 20;
     size_t block_cache_bytes = size_t{64} << 20;
   };

@@ -5,7 +5,8 @@
 // QueueStore::WarcLocations), so neither the writer's RAM nor its start-up
 // work grows with the crawl (issue 24 item 4); MemoryWarcLocationIndex is
 // the index of a queue server without a store (whose whole state is in RAM
-// anyway) and of tests.
+// anyway) and of tests. A mark per crawl (MarkIndexed) says every WARC
+// file so far has its locations in the index.
 //
 // Also the value's codec (pure functions): a version byte (1), the URL
 // (u32 length + bytes), the file number (u32) and the offset (u64), all
