@@ -69,7 +69,7 @@ std::unique_ptr<QueueStore> OpenStore(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("warc locations: a value round-trips; a cut, longer or unknown-version one does not decode",
+TEST_CASE("warc locations: a value round-trips, a cut, longer or unknown-version one does not decode",
           "[unit]") {
   const WarcLocationEntry e{"http://a.test/p?q=1", 70000, (uint64_t{1} << 40) + 17};
   const std::string v = EncodeWarcLocation(e);
@@ -88,7 +88,7 @@ TEST_CASE("warc locations: a value round-trips; a cut, longer or unknown-version
   CHECK_FALSE(DecodeWarcLocation(long_url, &back));
 }
 
-TEST_CASE("warc locations: stored locations survive a reopen of the store; the later of one URL wins",
+TEST_CASE("warc locations: stored locations survive a reopen of the store and the later of one URL wins",
           "[unit]") {
   TempDir dir;
   {
