@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -202,20 +203,55 @@ TEST_CASE("warc reopen: a migration cut before its mark is done again in full", 
   CHECK(*index.Indexed());
 }
 
-TEST_CASE("warc reopen: a damaged location is an error from Find, not a crash", "[unit]") {
+TEST_CASE("warc reopen: a failed location write drops the batch's locations and the next Open recovers them",
+          "[unit]") {
   TempDir dir;
   auto store = OpenStore(dir.path / "store");
   auto index = store->WarcLocations(8);
-  WarcWriter w((dir.path / "warc").string(), 8, 1 << 20, index.get());
+  const std::string warc = (dir.path / "warc").string();
+  {
+    WarcWriter w(warc, 8, 1 << 20, index.get());
+    REQUIRE(w.Open().ok());
+    REQUIRE(w.Write(Fetched(Url(0), "zero"), "").ok());
+    REQUIRE(w.FlushLocations().ok());
+    REQUIRE(w.Write(Fetched(Url(1), "one"), "").ok());
+    store->FailWritesForTest(true);
+    CHECK_FALSE(w.FlushLocations().ok());
+    store->FailWritesForTest(false);
+    CHECK_FALSE(w.Find(Url(1))->has_value());
+    CHECK(BodyAt(Located(w, Url(0))) == "zero");
+  }
+  WarcWriter again(warc, 8, 1 << 20, index.get());
+  REQUIRE(again.Open().ok());
+  CHECK(BodyAt(Located(again, Url(1))) == "one");
+}
+
+namespace {
+// An index whose every stored record is damaged.
+class DamagedIndex final : public WarcLocationIndex {
+ public:
+  crawl::Status PutLocations(const std::vector<crawl::queueserver::WarcLocationEntry>&) override {
+    return crawl::Status::Ok();
+  }
+  crawl::Result<std::optional<crawl::queueserver::WarcLocationEntry>> GetLocation(
+      const std::string&) const override {
+    return crawl::Status::Internal("corrupt page cache location record");
+  }
+  crawl::Result<bool> Indexed() const override { return true; }
+  crawl::Status MarkIndexed() override { return crawl::Status::Ok(); }
+};
+}  // namespace
+
+TEST_CASE("warc reopen: a damaged location is an error from Find, not a crash", "[unit]") {
+  TempDir dir;
+  DamagedIndex index;
+  WarcWriter w(dir.path.string(), 8, 1 << 20, &index);
   REQUIRE(w.Open().ok());
+  auto found = w.Find(Url(0));
+  REQUIRE_FALSE(found.ok());
+  CHECK(found.status().code() == crawl::StatusCode::kInternal);
+  // One written since the last flush is found without the index.
   REQUIRE(w.Write(Fetched(Url(0), "zero"), "").ok());
-  REQUIRE(w.FlushLocations().ok());
-  // A failed flush drops the batch's locations (the next Open() recovers them).
-  REQUIRE(w.Write(Fetched(Url(1), "one"), "").ok());
-  store->FailWritesForTest(true);
-  CHECK_FALSE(w.FlushLocations().ok());
-  store->FailWritesForTest(false);
-  CHECK_FALSE(w.Find(Url(1))->has_value());
   CHECK(BodyAt(Located(w, Url(0))) == "zero");
 }
 
