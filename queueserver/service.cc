@@ -281,6 +281,9 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, con
         if (!w.ok())
           spdlog::error("crawl {}: page cache: {}", req->crawl_id(), w.ToString());
       }
+      // One small write for the batch's locations, after its records.
+      if (Status f = warc->FlushLocations(); !f.ok())
+        spdlog::error("crawl {}: page cache locations: {}", req->crawl_id(), f.ToString());
     }
   }
   return grpc::Status::OK;
@@ -418,13 +421,17 @@ void QueueServerServiceImpl::AttachSiteReports(CrawlShard& shard) {
 WarcWriter* QueueServerServiceImpl::WarcFor(const CrawlShard& shard) {
   if (warc_dir_.empty()) return nullptr;
   auto it = warc_.find(shard.crawl_id());
-  if (it != warc_.end()) return it->second.get();
-  auto w = std::make_unique<WarcWriter>(warc_dir_, shard.crawl_id(), warc_max_file_bytes_);
-  if (Status s = w->Open(); !s.ok()) {
+  if (it != warc_.end()) return it->second.writer.get();
+  PageCache cache;
+  // Without a store the writer keeps its locations in RAM, like the rest of the crawl.
+  if (store_) cache.index = store_->WarcLocations(shard.crawl_id());
+  cache.writer =
+      std::make_unique<WarcWriter>(warc_dir_, shard.crawl_id(), warc_max_file_bytes_, cache.index.get());
+  if (Status s = cache.writer->Open(); !s.ok()) {
     spdlog::error("crawl {}: page cache unavailable: {}", shard.crawl_id(), s.ToString());
     return nullptr;
   }
-  return warc_.emplace(shard.crawl_id(), std::move(w)).first->second.get();
+  return warc_.emplace(shard.crawl_id(), std::move(cache)).first->second.writer.get();
 }
 
 grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, const v1::CachedPageRequest* req,
@@ -434,8 +441,11 @@ grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, con
   CrawlShard* shard = ShardFor(req->crawl_id());
   if (!shard) return grpc::Status::OK;
   WarcWriter* warc = WarcFor(*shard);
-  const WarcWriter::Location* at = warc ? warc->Find(req->url()) : nullptr;
-  if (!at) return grpc::Status::OK;
+  if (!warc) return grpc::Status::OK;
+  auto found = warc->Find(req->url());
+  if (!found.ok()) return grpc::Status(grpc::StatusCode::INTERNAL, found.status().message());
+  if (!*found) return grpc::Status::OK;
+  const WarcWriter::Location* at = &**found;
   auto record = ReadWarcRecordAt(at->path, at->offset);
   if (!record.ok()) return grpc::Status(grpc::StatusCode::INTERNAL, record.status().message());
   auto http = ParseHttpResponse(record->block);

@@ -94,12 +94,17 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
 
   QueueStore* const store_;
 
-  // Page caches: WARC writer per crawl, opened on first use.
+  // Page caches: WARC writer per crawl, opened on first use, with its
+  // location index in the store (none without a store: the writer's own in RAM).
   // REQUIRES: mu_ held.
   WarcWriter* WarcFor(const CrawlShard& shard);
+  struct PageCache {
+    std::unique_ptr<WarcLocationIndex> index;  // declared first: outlives the writer
+    std::unique_ptr<WarcWriter> writer;
+  };
   std::string warc_dir_;  // "" = no page caches
   uint64_t warc_max_file_bytes_ = 1'000'000'000;
-  std::map<uint64_t, std::unique_ptr<WarcWriter>> warc_;  // GUARDED_BY(mu_)
+  std::map<uint64_t, PageCache> warc_;  // GUARDED_BY(mu_)
   // Site reports: DIR/crawl-<id>-sites.jsonl ("" = memory only).
   // REQUIRES: mu_ held.
   void AttachSiteReports(CrawlShard& shard);

@@ -34,6 +34,10 @@
 //   fetch_state id hash8(url) -> FetchState        (per page URL: last fetch,
 //            validators, digest, change history; queueserver/fetch_state.h;
 //            read by key through the ShardWriter, not loaded at start-up)
+//   warc_loc id hash8(url) -> url, file number, offset  (the page cache's
+//            newest response record per URL, warc_location_index.h; written
+//            after the WARC appends, one batch per request, outside the
+//            request's commit; read by key, not loaded at start-up)
 //
 // A ShardWriter collects the changes of one request (it is the Frontier's
 // journal): families read back before Commit (opic, the index) in an
@@ -47,7 +51,9 @@
 // Files: queue_store.cc opens (column families, migrations of older
 // layouts: queue_store_migrate.h); queue_store_load.cc loads one loader per
 // family; queue_store_codec.h encodes keys and values; queue_store_db.h
-// holds the families and the open database; shard_writer*.cc the writer.
+// holds the families and the open database; shard_writer*.cc the writer;
+// warc_location_store.cc the page cache's location index. A store from
+// before a family was added gets it empty when it opens.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +72,7 @@
 #include "queueserver/index/search_index.h"
 #include "queueserver/frontier/tier_store.h"
 #include "queueserver/applied_batches.h"
+#include "queueserver/store/warc_location_index.h"
 
 namespace crawl::queueserver {
 
@@ -182,7 +189,7 @@ class QueueStore {
     bool sync = false;
     // Memory for RocksDB: all memtables together (a full one is flushed when
     // the sum passes this) and one block cache shared by every column family.
-    // Without the cap each of the ~15 families may hold two 64 MB memtables.
+    // Without the cap each of the ~18 families may hold two 64 MB memtables.
     size_t memtable_bytes = size_t{128} << 20;
     size_t block_cache_bytes = size_t{64} << 20;
   };
@@ -210,7 +217,14 @@ class QueueStore {
   // it. May take a while: call it without holding locks others wait on.
   void CompactCrawl(uint64_t crawl_id);
 
-  // Tests: every Commit fails with kIoError while set, writing nothing.
+  // The page cache's location index of `crawl_id` (family warc_loc),
+  // written and read directly, not through a ShardWriter: WARC files are
+  // written after the request's commit. The store must outlive it; it may be
+  // used from any one thread at a time.
+  [[nodiscard]] std::unique_ptr<WarcLocationIndex> WarcLocations(uint64_t crawl_id);
+
+  // Tests: every Commit (and PutLocations) fails with kIoError while set,
+  // writing nothing.
   void FailWritesForTest(bool fail);
 
  private:

@@ -8,7 +8,7 @@ namespace crawl::queueserver::store_internal {
 const char* const kCfNames[kCfCount] = {"meta", "seen",  "queue", "waiting", "origins", "leases",  "log",
                                         "batches", "clds", "opic",  "docs",    "doc_map", "postings", "terms",
                                         "structure", "tiers",
-                                        "fetch_state"};
+                                        "fetch_state", "warc_loc"};
 Cf IndexCf(IndexFamily f) {
   switch (f) {
     case IndexFamily::kDocs: return kDocs;

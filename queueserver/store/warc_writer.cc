@@ -185,17 +185,21 @@ Result<HttpResponseParts> ParseHttpResponse(std::string_view block) {
   return p;
 }
 
-WarcWriter::WarcWriter(std::string dir, uint64_t crawl_id, uint64_t max_file_bytes)
-    : dir_(std::move(dir)), crawl_id_(crawl_id), max_file_bytes_(max_file_bytes) {
+WarcWriter::WarcWriter(std::string dir, uint64_t crawl_id, uint64_t max_file_bytes, WarcLocationIndex* index)
+    : dir_(std::move(dir)), crawl_id_(crawl_id), max_file_bytes_(max_file_bytes), index_(index) {
+  if (index_ == nullptr) {
+    own_index_ = std::make_unique<MemoryWarcLocationIndex>();
+    index_ = own_index_.get();
+  }
   std::random_device rd;
   uuid_state_ = (uint64_t{rd()} << 32) ^ rd() ^
                 static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
-std::string WarcWriter::NewFilePath() {
+std::string WarcWriter::FilePath(uint32_t number) const {
   char name[64];
   std::snprintf(name, sizeof name, "crawl-%llu-%05u.warc.gz", static_cast<unsigned long long>(crawl_id_),
-                next_number_++);
+                number);
   return (std::filesystem::path(dir_) / name).string();
 }
 
@@ -221,24 +225,44 @@ Status WarcWriter::Open() {
   std::filesystem::create_directories(dir_, ec);
   if (ec) return Status::IoError("cannot create " + dir_ + ": " + ec.message());
   const std::string prefix = "crawl-" + std::to_string(crawl_id_) + "-";
-  std::vector<std::string> found;
+  std::vector<std::pair<uint32_t, std::string>> found;  // by file number, not name (past 99999)
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.starts_with(prefix) && name.ends_with(".warc.gz")) found.push_back(entry.path().string());
+    if (!name.starts_with(prefix) || !name.ends_with(".warc.gz")) continue;
+    const auto number = static_cast<uint32_t>(std::strtoul(name.c_str() + prefix.size(), nullptr, 10));
+    found.emplace_back(number, entry.path().string());
   }
   if (ec) return Status::IoError("cannot list " + dir_ + ": " + ec.message());
   std::sort(found.begin(), found.end());
-  for (const std::string& path : found) {
-    const std::string name = std::filesystem::path(path).filename().string();
-    const auto number = static_cast<uint32_t>(std::strtoul(name.c_str() + prefix.size(), nullptr, 10));
+  for (const auto& [number, path] : found) {
     next_number_ = std::max(next_number_, number + 1);
     files_.push_back(path);
-    Status s = ReadWarcFile(path, [&](WarcRecord&& r) {
-      if (r.headers["WARC-Type"] == "response") where_[r.headers["WARC-Target-URI"]] = {path, r.offset};
-    });
-    if (!s.ok()) return s;
   }
-  return Status::Ok();
+  auto indexed = index_->Indexed();
+  if (!indexed.ok()) return indexed.status();
+  // A mark rather than "any location stored": a migration cut by a kill
+  // after some files has locations but no mark, and is done again.
+  const size_t first = *indexed && !found.empty() ? found.size() - 1 : 0;
+  for (size_t i = first; i < found.size(); ++i) {
+    if (Status s = IndexFile(found[i].first, found[i].second); !s.ok()) return s;
+  }
+  return *indexed ? Status::Ok() : index_->MarkIndexed();
+}
+
+Status WarcWriter::IndexFile(uint32_t number, const std::string& path) {
+  std::vector<WarcLocationEntry> entries;
+  Status s = ReadWarcFile(path, [&](WarcRecord&& r) {
+    if (r.headers["WARC-Type"] == "response")
+      entries.push_back({r.headers["WARC-Target-URI"], number, r.offset});
+  });
+  if (!s.ok()) return s;
+  return index_->PutLocations(entries);
+}
+
+Status WarcWriter::FlushLocations() {
+  Status s = index_->PutLocations(pending_);
+  pending_.clear();
+  return s;
 }
 
 Status WarcWriter::Append(const std::string& record_text, uint64_t* offset) {
@@ -266,7 +290,8 @@ std::string WarcWriter::NewRecordId() {
 
 Status WarcWriter::StartFileIfDue(const std::string& date) {
   if (!current_.empty() && current_size_ < max_file_bytes_) return Status::Ok();
-  current_ = NewFilePath();
+  current_number_ = next_number_++;
+  current_ = FilePath(current_number_);
   current_size_ = 0;
   files_.push_back(current_);
   const std::string info = "software: crawl queue server\r\nformat: WARC File Format 1.1\r\n";
@@ -309,7 +334,7 @@ Status WarcWriter::Write(const v1::FetchRecord& record, const std::string& user_
                            response),
                     &offset);
   if (!s.ok()) return s;
-  where_[record.url()] = {current_, offset};
+  pending_.push_back({record.url(), current_number_, offset});
   uint64_t ignored = 0;
   return Append(Record({{"WARC-Type", "request"},
                         {"WARC-Record-ID", uuid()},
@@ -358,9 +383,18 @@ Status WarcWriter::WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind k
   return Append(Record(headers, block), &ignored);
 }
 
-const WarcWriter::Location* WarcWriter::Find(const std::string& url) const {
-  auto it = where_.find(url);
-  return it == where_.end() ? nullptr : &it->second;
+Result<std::optional<WarcWriter::Location>> WarcWriter::Find(const std::string& url) const {
+  std::optional<WarcLocationEntry> at;
+  auto newest = std::find_if(pending_.rbegin(), pending_.rend(), [&](const auto& e) { return e.url == url; });
+  if (newest != pending_.rend()) {
+    at = *newest;
+  } else {
+    auto stored = index_->GetLocation(url);
+    if (!stored.ok()) return stored.status();
+    at = std::move(*stored);
+  }
+  if (!at) return std::optional<Location>();
+  return std::optional<Location>(Location{FilePath(at->file_number), at->offset});
 }
 
 }  // namespace crawl::queueserver

@@ -16,12 +16,22 @@
 // a member cut by a kill is skipped by ReadWarcFile and a restarted writer
 // starts a new file.
 //
+// Where each URL's newest response record is lives in a WarcLocationIndex
+// (warc_location_index.h; the queue store's family warc_loc), not in RAM:
+// Write() collects one request's locations and FlushLocations() stores them
+// in one small write after the appends. A kill between the two loses only
+// those locations, and Open() reads them again from the newest file, the
+// only one it reads (the locations of the older ones are in the index; a
+// crawl whose files were never indexed, from before the index, has every
+// file read once).
+//
 // Revisits (WARC 1.1 section 6.7): a fetch of unchanged content (304 Not
 // Modified, or a 2xx with the digest of the last fetch) gets one `revisit`
 // record, profile server-not-modified or identical-payload-digest, whose
 // block is the HTTP response header only, with WARC-Refers-To-Target-URI
 // (the same URL) and WARC-Refers-To-Date (the fetch of the content it
-// confirms, when known). Find() keeps pointing at the last response record.
+// confirms, when known). Find() keeps pointing at the last response record
+// (revisits are not indexed).
 //
 // Not thread-safe: one writer per crawl, used under the service mutex.
 #pragma once
@@ -29,12 +39,15 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/status.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/store/warc_location_index.h"
 
 namespace crawl::queueserver {
 
@@ -79,11 +92,17 @@ inline constexpr char kRevisitNotModifiedProfile[] = "http://netpreserve.org/war
 class WarcWriter {
  public:
   // Files go to `dir` (created if missing) as crawl-<crawl_id>-<n>.warc.gz;
-  // a file is closed once it holds `max_file_bytes` or more.
-  WarcWriter(std::string dir, uint64_t crawl_id, uint64_t max_file_bytes);
+  // a file is closed once it holds `max_file_bytes` or more. Locations go
+  // to `index` (not owned; must outlive the writer), or, if null, to a
+  // MemoryWarcLocationIndex of the writer's own.
+  WarcWriter(std::string dir, uint64_t crawl_id, uint64_t max_file_bytes, WarcLocationIndex* index = nullptr);
 
-  // Scans the files already in `dir` for this crawl: learns where every
-  // cached URL is, and continues with a new file number.
+  // Lists the crawl's files already in `dir` and continues with a new file
+  // number. Reads only the newest file, storing its response records'
+  // locations again (those a kill kept FlushLocations from storing); a crawl
+  // the index was never marked for has every file read and stored, oldest
+  // first, then marked (WarcLocationIndex::MarkIndexed). Errors when a file
+  // to read cannot be read or the index fails.
   [[nodiscard]] Status Open();
 
   // Appends the request and response records of a fetched page (a record
@@ -96,17 +115,28 @@ class WarcWriter {
   // without it nothing is written.
   [[nodiscard]] Status WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind kind, int64_t refers_to_unix_us);
 
-  // Where the newest response record of `url` is: file path and offset.
+  // Stores the locations of the response records written since the last
+  // call in one write to the index (call once per request, after its
+  // records). On error they are dropped, as they are when the writer goes
+  // without this call (the next Open() recovers them if their file is still
+  // the newest).
+  [[nodiscard]] Status FlushLocations();
+
+  // Where the newest response record of `url` is (one not yet flushed
+  // included): file path and offset; nullopt when the URL has none. Errors
+  // are the index's (kInternal for a damaged record, kIoError).
   struct Location {
     std::string path;
     uint64_t offset = 0;
   };
-  [[nodiscard]] const Location* Find(const std::string& url) const;
+  [[nodiscard]] Result<std::optional<Location>> Find(const std::string& url) const;
 
   [[nodiscard]] const std::vector<std::string>& files() const { return files_; }
 
  private:
-  std::string NewFilePath();
+  std::string FilePath(uint32_t number) const;
+  // Stores the locations of the response records of file `number`.
+  Status IndexFile(uint32_t number, const std::string& path);
   std::string NewRecordId();
   // Opens a new file (with its warcinfo record) before the first record
   // and once the current one is full.
@@ -118,9 +148,12 @@ class WarcWriter {
   uint64_t max_file_bytes_;
   uint32_t next_number_ = 0;
   std::string current_;  // "" until the first write
+  uint32_t current_number_ = 0;
   uint64_t current_size_ = 0;
   std::vector<std::string> files_;
-  std::map<std::string, Location> where_;
+  std::unique_ptr<WarcLocationIndex> own_index_;  // when none was given
+  WarcLocationIndex* index_;
+  std::vector<WarcLocationEntry> pending_;  // written, not yet flushed
   uint64_t uuid_state_;
 };
 

@@ -50,7 +50,10 @@ TEST_CASE("warc revisit: 304 and same-digest records are well-formed WARC 1.1 re
   REQUIRE(w.Open().ok());
   const int64_t first_at = 1'700'000'000'000'000;  // 2023-11-14T22:13:20Z
   REQUIRE(w.Write(Page(200, "<p>hello</p>", first_at), "bot").ok());
-  const WarcWriter::Location original = *w.Find("http://a.test/p?q=1");
+  auto found = w.Find("http://a.test/p?q=1");
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  const WarcWriter::Location original = **found;
 
   v1::FetchRecord not_modified = Page(304, "", first_at + 60'000'000);
   not_modified.set_etag("\"v1\"");
@@ -94,7 +97,11 @@ TEST_CASE("warc revisit: 304 and same-digest records are well-formed WARC 1.1 re
   CHECK(parts->status == 200);
 
   // The cached page is still the original response.
-  CHECK(w.Find("http://a.test/p?q=1")->offset == original.offset);
+  REQUIRE(w.FlushLocations().ok());
+  auto after = w.Find("http://a.test/p?q=1");
+  REQUIRE(after.ok());
+  REQUIRE(after->has_value());
+  CHECK((*after)->offset == original.offset);
 }
 
 TEST_CASE("warc revisit: no record for a non-revisit, a failure or a bad URL", "[unit]") {

@@ -75,8 +75,10 @@ TEST_CASE("request and response records come back with their digests", "[unit]")
   CHECK(req.headers["WARC-Concurrent-To"] == resp.headers["WARC-Record-ID"]);
   CHECK(req.block.starts_with("GET /x?y=1 HTTP/1.1\r\nHost: a.test:8080\r\nUser-Agent: testbot\r\n"));
   // Each record is its own gzip member: the response can be read alone.
-  const WarcWriter::Location* at = w.Find("http://a.test:8080/x?y=1");
-  REQUIRE(at);
+  auto found = w.Find("http://a.test:8080/x?y=1");
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  const WarcWriter::Location* at = &**found;
   CHECK(at->offset == resp.offset);
   auto alone = ReadWarcRecordAt(at->path, at->offset);
   REQUIRE(alone.ok());
@@ -99,8 +101,10 @@ TEST_CASE("files roll at the size limit and a reopened writer finds its pages", 
   }
   WarcWriter again(dir.path.string(), 3, 200);
   REQUIRE(again.Open().ok());
-  const WarcWriter::Location* at = again.Find("http://a.test/2");
-  REQUIRE(at);
+  auto found = again.Find("http://a.test/2");
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  const WarcWriter::Location* at = &**found;
   auto rec = ReadWarcRecordAt(at->path, at->offset);
   REQUIRE(rec.ok());
   auto http = ParseHttpResponse(rec->block);
@@ -108,8 +112,8 @@ TEST_CASE("files roll at the size limit and a reopened writer finds its pages", 
   CHECK(http->body == std::string(300, 'c'));
   REQUIRE(again.Write(Fetched("http://a.test/new", "n"), "").ok());
   CHECK(again.files().back().ends_with("crawl-3-00004.warc.gz"));
-  CHECK(again.Find("http://a.test/3") != nullptr);
-  CHECK(again.Find("http://a.test/none") == nullptr);
+  CHECK(again.Find("http://a.test/3")->has_value());
+  CHECK_FALSE(again.Find("http://a.test/none")->has_value());
 }
 
 TEST_CASE("reading stops at a damaged gzip member; the records before it are read", "[unit]") {
