@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!service.Load().ok()) std::abort();
 
   crawl::fuzz::ForEachCall(data, size, [&](uint8_t selector, std::string_view bytes) {
-    switch (selector % 12) {
+    switch (selector % 13) {
       case 0: CallRpc<v1::RegisterQueueServerRequest, v1::RegisterQueueServerResponse>(service, bytes, &S::RegisterQueueServer); break;
       case 1: CallRpc<v1::HeartbeatRequest, v1::HeartbeatResponse>(service, bytes, &S::Heartbeat); break;
       case 2: CallRpc<v1::GetCrawlStateRequest, v1::GetCrawlStateResponse>(service, bytes, &S::GetCrawlState); break;
@@ -64,6 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 9: CallRpc<v1::ResumeCrawlRequest, v1::ResumeCrawlResponse>(service, bytes, &S::ResumeCrawl); break;
       case 10: CallRpc<v1::SetCrawlParamsRequest, v1::SetCrawlParamsResponse>(service, bytes, &S::SetCrawlParams); break;
       case 11: (void)service.TakeSnapshot(); break;
+      case 12: CallRpc<v1::DeleteCrawlRequest, v1::DeleteCrawlResponse>(service, bytes, &S::DeleteCrawl); break;
     }
   });
   return 0;

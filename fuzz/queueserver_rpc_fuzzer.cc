@@ -5,7 +5,8 @@
 // length][that many bytes of serialized request]; the last call takes the
 // rest of the input. Calls go to one fresh in-memory service (no store) with
 // a manual clock, so a sequence can build a crawl (InjectSeeds) and then
-// schedule, submit results, add URLs and end it. Bytes that do not parse as
+// schedule, submit results, add URLs, search, read a host's queue, end it
+// and delete it. Bytes that do not parse as
 // the message are rejected like gRPC would (no call).
 // A handler must answer every request with a status; anything else (crash,
 // sanitizer report, abort) is a finding.
@@ -35,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   crawl::ManualClock clock;
   crawl::queueserver::QueueServerServiceImpl service("qs-fuzz", &clock);
   crawl::fuzz::ForEachCall(data, size, [&](uint8_t selector, std::string_view bytes) {
-    switch (selector % 9) {
+    switch (selector % 12) {
       case 0: CallRpc<v1::InjectSeedsRequest, v1::InjectSeedsResponse>(service, bytes, &S::InjectSeeds); break;
       case 1: CallRpc<v1::GetScheduleRequest, v1::GetScheduleResponse>(service, bytes, &S::GetSchedule); break;
       case 2: CallRpc<v1::SubmitResultsRequest, v1::SubmitResultsResponse>(service, bytes, &S::SubmitResults); break;
@@ -45,6 +46,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 6: CallRpc<v1::GetCrawlLogRequest, v1::CrawlLogChunk>(service, bytes, &S::GetCrawlLog); break;
       case 7: service.Tick(); break;  // the periodic work (lease expiry) in between
       case 8: clock.Advance(std::chrono::milliseconds(1000L * (static_cast<uint8_t>(bytes.empty() ? 0 : bytes[0]) + 1))); break;
+      case 9: CallRpc<v1::SearchRequest, v1::SearchResponse>(service, bytes, &S::Search); break;
+      case 10: CallRpc<v1::HostQueueRequest, v1::HostQueueResponse>(service, bytes, &S::HostQueue); break;
+      case 11: CallRpc<v1::DeleteCrawlRequest, v1::DeleteCrawlResponse>(service, bytes, &S::DeleteCrawl); break;
     }
   });
   crawl::v1::QueueServerStats stats;

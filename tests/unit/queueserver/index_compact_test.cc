@@ -18,6 +18,7 @@
 #include "queueserver/crawl_shard.h"
 #include "queueserver/index/search_index.h"
 #include "queueserver/store/queue_store.h"
+#include "tests/unit/support/indexed_page.h"
 #include "tests/unit/support/temp_dir.h"
 
 using namespace crawl::queueserver;
@@ -26,31 +27,7 @@ namespace v1 = crawl::v1;
 namespace {
 
 v1::FetchRecord Page(const std::string& url, const std::string& body) {
-  crawl::text::Stemmer en("en");
-  v1::FetchRecord r;
-  r.set_url(url);
-  r.set_kind(v1::URL_KIND_PAGE);
-  r.set_status(200);
-  r.set_title("Page");
-  r.set_language("en");
-  r.set_text_hash(crawl::hash::Hash8(body));
-  r.set_content_digest(std::to_string(crawl::hash::Hash8(body)));
-  v1::MiniIndex* mi = r.mutable_mini_index();
-  mi->set_stem_language("english");
-  std::map<std::string, v1::IndexTerm*> terms;
-  uint32_t pos = 0;
-  crawl::text::ForEachToken(body, [&](std::string_view w) {
-    std::string stem(en.Stem(w));
-    v1::IndexTerm*& t = terms[stem];
-    if (!t) {
-      t = mi->add_terms();
-      t->set_term(stem);
-    }
-    t->add_positions(pos++);
-    t->set_body_count(t->body_count() + 1);
-  });
-  mi->set_token_count(pos);
-  return r;
+  return crawl::test_support::IndexedPage(url, body);
 }
 
 std::vector<std::string> Urls(const SearchOutcome& out) {

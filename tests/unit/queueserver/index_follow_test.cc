@@ -18,6 +18,7 @@
 #include "queueserver/fetch_state.h"
 #include "queueserver/index/search_index.h"
 #include "queueserver/store/queue_store.h"
+#include "tests/unit/support/indexed_page.h"
 #include "tests/unit/support/temp_dir.h"
 
 using namespace crawl::queueserver;
@@ -25,35 +26,8 @@ namespace v1 = crawl::v1;
 
 namespace {
 
-// A 200 page record as the fetcher ships it (body words only, English stems),
-// its digest and text hash drawn from the body.
 v1::FetchRecord Page(const std::string& url, const std::string& body, int status = 200) {
-  crawl::text::Stemmer en("en");
-  v1::FetchRecord r;
-  r.set_url(url);
-  r.set_kind(v1::URL_KIND_PAGE);
-  r.set_status(status);
-  r.set_title("Page");
-  r.set_language("en");
-  if (status != 200) return r;
-  r.set_text_hash(crawl::hash::Hash8(body));
-  r.set_content_digest(std::to_string(crawl::hash::Hash8(body)));
-  v1::MiniIndex* mi = r.mutable_mini_index();
-  mi->set_stem_language("english");
-  std::map<std::string, v1::IndexTerm*> terms;
-  uint32_t pos = 0;
-  crawl::text::ForEachToken(body, [&](std::string_view w) {
-    std::string stem(en.Stem(w));
-    v1::IndexTerm*& t = terms[stem];
-    if (!t) {
-      t = mi->add_terms();
-      t->set_term(stem);
-    }
-    t->add_positions(pos++);
-    t->set_body_count(t->body_count() + 1);
-  });
-  mi->set_token_count(pos);
-  return r;
+  return crawl::test_support::IndexedPage(url, body, status);
 }
 
 // URLs of the hits, in answer order (duplicates kept).
