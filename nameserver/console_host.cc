@@ -89,7 +89,7 @@ std::string ConsoleHostQueueHtml(const grpc::Status& status, const v1::HostQueue
   o += "<tr><th>waiting for robots.txt</th><td id=\"host-waiting\">" + Thousands(queue.waiting_for_robots()) +
        "</td></tr><tr><th>leased</th><td id=\"host-leased\">" + Thousands(queue.leased()) + "</td></tr></table>";
   if (queue.sample_urls_size() == 0) return o;
-  o += "<h3>Next queued URLs</h3><ol id=\"host-queue-urls\">";
+  o += "<h3>First queued URLs (lowest tier first, in queue order)</h3><ol id=\"host-queue-urls\">";
   for (const std::string& u : queue.sample_urls()) o += "<li>" + HtmlEscape(u) + "</li>";
   return o + "</ol>";
 }

@@ -39,10 +39,13 @@ struct QueueServer {
   grpc::ServerContext ctx;
   uint64_t crawl_id = 0;
 
-  explicit QueueServer(const std::string& order = "", uint64_t id = 7) : crawl_id(id) {
-    auto opened = qs::QueueStore::Open(dir.path.string(), {});
-    REQUIRE(opened.ok());
-    store = std::move(*opened);
+  // `durable`: with a store in a temp dir (else the shard lives in memory).
+  explicit QueueServer(const std::string& order = "", bool durable = true, uint64_t id = 7) : crawl_id(id) {
+    if (durable) {
+      auto opened = qs::QueueStore::Open(dir.path.string(), {});
+      REQUIRE(opened.ok());
+      store = std::move(*opened);
+    }
     service = std::make_unique<qs::QueueServerServiceImpl>("qs-host", &clock, store.get());
     v1::InjectSeedsRequest seeds;
     seeds.mutable_crawl()->set_crawl_id(crawl_id);
@@ -206,6 +209,23 @@ TEST_CASE("host queue: reading it changes nothing", "[unit]") {
   const v1::HostQueueResponse loaded = q.Queue("a.test");
   CHECK(Tiers(loaded) == Tiers(live));
   CHECK(Sample(loaded) == Sample(live));
+}
+
+TEST_CASE("host queue: a shard without a store counts the same", "[unit]") {
+  QueueServer q("", /*durable=*/false);
+  q.FetchRobots();
+  const v1::HostQueueResponse a = q.Queue("a.test");
+  CHECK(Tiers(a) == std::map<int32_t, uint64_t>{{0, 9}, {1, 3}});
+  CHECK(Sample(a) == Concat(kHttpA, kHttpsA));
+  CHECK(q.Queue("a.test", 100, 5).truncated());
+}
+
+TEST_CASE("host queue: a bfs crawl keeps one FIFO, tier 0", "[unit]") {
+  QueueServer q("bfs");
+  q.FetchRobots();
+  const v1::HostQueueResponse a = q.Queue("a.test");
+  CHECK(Tiers(a) == std::map<int32_t, uint64_t>{{0, 12}});
+  CHECK(Sample(a) == Concat(kHttpA, kHttpsA));
 }
 
 TEST_CASE("host queue: an opic crawl counts its queued URLs in tier 0", "[unit]") {
