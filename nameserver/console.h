@@ -63,6 +63,12 @@ void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps);
 [[nodiscard]] HttpReply ConsoleCachedPage(const ConsoleDeps& deps, const ConsoleCall& call);
 [[nodiscard]] HttpReply ConsoleLogPage(const ConsoleDeps& deps, const ConsoleCall& call);
 
+// The host page's queue section (console_host.cc): a table tier -> URLs
+// queued, the URLs waiting for robots.txt and leased, a note when the scan
+// stopped early, and the first queued URLs, all escaped; `status` not OK
+// (the owning queue server unreachable, say) gives a short error line.
+[[nodiscard]] std::string ConsoleHostQueueHtml(const grpc::Status& status, const v1::HostQueueResponse& queue);
+
 // The create form's parameters (order, max_pages, ..., and "more": lines of
 // name=value) parsed into `params` as `crawlctl set-param` parses them.
 [[nodiscard]] Status ConsoleParamsFromForm(const std::map<std::string, std::string>& form,

@@ -1,9 +1,12 @@
 // The console's host page (/console/host?crawl=N&host=H): the host's
 // robots.txt as fetched (the crawl log keeps its first 16 KiB) and the
 // crawl-delay it sets for the crawl's user agent, its fetch and error counts
-// and its latest fetches, all read from the crawl log (console_log.h).
-// Queued URLs per tier of one host are not shown: queue servers count tiers
-// per crawl, not per host.
+// and its latest fetches, all read from the crawl log (console_log.h), and
+// its queue: URLs queued per tier, waiting for robots.txt and leased, and
+// the first queued ones, from the queue server that owns the host
+// (QueueServer.HostQueue, which scans that server's queue). A queue server
+// that does not answer leaves an error line in its section, not a failed
+// page.
 #include <charconv>
 #include <deque>
 #include <optional>
@@ -67,6 +70,30 @@ std::string Fetches(const HostLog& log) {
 
 }  // namespace
 
+std::string ConsoleHostQueueHtml(const grpc::Status& status, const v1::HostQueueResponse& queue) {
+  std::string o = "<h2>Queue</h2>";
+  if (!status.ok())
+    return o + "<p class=\"msg error\" id=\"host-queue-error\">Queue not available: " +
+           HtmlEscape(status.error_message()) + "</p>";
+  if (queue.unknown_crawl())
+    return o + "<p id=\"host-queue-error\">Queue server " + HtmlEscape(queue.queue_server_id()) +
+           " does not have this crawl.</p>";
+  o += "<p>On queue server <span id=\"host-queue-server\">" + HtmlEscape(queue.queue_server_id()) + "</span>";
+  if (queue.truncated())
+    o += " <span id=\"host-queue-truncated\">(at least: the scan stopped at " + Thousands(queue.scanned()) +
+         " entries)</span>";
+  o += "</p><table id=\"host-queue\"><tr><th>tier</th><th>URLs queued</th></tr>";
+  for (const auto& t : queue.tiers())
+    o += "<tr><td>" + std::to_string(t.tier()) + "</td><td>" + Thousands(t.urls()) + "</td></tr>";
+  if (queue.tiers_size() == 0) o += "<tr><td colspan=\"2\">none queued</td></tr>";
+  o += "<tr><th>waiting for robots.txt</th><td id=\"host-waiting\">" + Thousands(queue.waiting_for_robots()) +
+       "</td></tr><tr><th>leased</th><td id=\"host-leased\">" + Thousands(queue.leased()) + "</td></tr></table>";
+  if (queue.sample_urls_size() == 0) return o;
+  o += "<h3>First queued URLs (lowest tier first, in queue order)</h3><ol id=\"host-queue-urls\">";
+  for (const std::string& u : queue.sample_urls()) o += "<li>" + HtmlEscape(u) + "</li>";
+  return o + "</ol>";
+}
+
 HttpReply ConsoleHostPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   const std::string role(ConsoleRoleName(call.role));
   const std::string host = call.Q("host");
@@ -86,18 +113,27 @@ HttpReply ConsoleHostPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   v1::GetCrawlLogRequest req;
   req.set_host(host);
   HostLog log;
-  if (auto s = deps.service->StreamLog(id, req,
-                                       [&log](const v1::CrawlLogChunk& chunk) {
-                                         for (const auto& r : chunk.records()) log.Add(r);
-                                         return true;
-                                       });
-      !s.ok())
-    return ConsoleHtml(503, {"host " + host, role, s.error_message(), true, 0}, "");
+  const grpc::Status logged = deps.service->StreamLog(id, req, [&log](const v1::CrawlLogChunk& chunk) {
+    for (const auto& r : chunk.records()) log.Add(r);
+    return true;
+  });
+  v1::HostQueueRequest ask;
+  ask.set_host(host);
+  ask.set_sample_urls(20);
+  v1::HostQueueResponse queue;
+  const grpc::Status queued = deps.service->HostQueue(id, ask, &queue);
   const std::string sid = std::to_string(id);
-  const std::string body = "<p>Crawl <a href=\"/console/crawl?id=" + sid + "\">" + sid +
-                           "</a> · <a href=\"/console/log?crawl=" + sid + "&amp;host=" + UrlEncode(host) +
-                           "\">its log for this host</a></p>" +
-                           Robots(log, it->second.params().user_agent()) + Fetches(log);
+  std::string body = "<p>Crawl <a href=\"/console/crawl?id=" + sid + "\">" + sid +
+                     "</a> · <a href=\"/console/log?crawl=" + sid + "&amp;host=" + UrlEncode(host) +
+                     "\">its log for this host</a></p>";
+  // A queue server that does not answer costs its section, not the page.
+  if (logged.ok()) {
+    body += Robots(log, it->second.params().user_agent()) + Fetches(log);
+  } else {
+    body += "<p class=\"msg error\" id=\"host-log-error\">Crawl log not available: " +
+            HtmlEscape(logged.error_message()) + "</p>";
+  }
+  body += ConsoleHostQueueHtml(queued, queue);
   return ConsoleHtml(200, {"host " + host, role, "", false, 0}, body);
 }
 

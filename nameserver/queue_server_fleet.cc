@@ -112,6 +112,29 @@ void QueueServerFleet::End(uint64_t crawl_id, v1::CrawlState state,
   }
 }
 
+grpc::Status QueueServerFleet::HostQueue(const v1::CrawlInfo& crawl, const v1::HostQueueRequest& req,
+                                         v1::HostQueueResponse* resp) const {
+  if (crawl.queue_servers_size() == 0)
+    return {grpc::StatusCode::FAILED_PRECONDITION, "crawl " + std::to_string(crawl.crawl_id()) + " has no queue servers"};
+  std::vector<std::string> ids;
+  for (const auto& qs : crawl.queue_servers()) ids.push_back(qs.id());
+  // The host as StartCrawl hashes a seed's (url::HostOf: lower case,
+  // punycode); a host that is none goes as given, for its owner to refuse.
+  std::string host = url::HostOf("http://" + req.host() + "/");
+  if (host.empty()) host = req.host();
+  const v1::QueueServerInfo& owner = crawl.queue_servers(static_cast<int>(OwnerIndex(ids, host)));
+  auto stub = StubFor(owner.address());
+  grpc::ClientContext ctx;
+  // The server reads up to max_scan queue entries before it answers.
+  SetTimeout(ctx, std::chrono::seconds(30));
+  v1::HostQueueRequest ask = req;
+  ask.set_crawl_id(crawl.crawl_id());
+  grpc::Status s = stub->HostQueue(&ctx, ask, resp);
+  if (!s.ok()) return {s.error_code(), "queue server " + owner.id() + ": " + s.error_message()};
+  resp->set_queue_server_id(owner.id());
+  return grpc::Status::OK;
+}
+
 std::vector<v1::QueueServerStats> QueueServerFleet::PollStats(const v1::CrawlInfo& crawl, bool* complete,
                                                               const std::map<std::string, uint64_t>* page_caps) const {
   std::vector<v1::QueueServerStats> round;

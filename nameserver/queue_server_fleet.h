@@ -45,6 +45,14 @@ class QueueServerFleet {
   // logged).
   void End(uint64_t crawl_id, v1::CrawlState state, const std::vector<v1::QueueServerInfo>& servers) const;
 
+  // Asks the queue server of `crawl` that owns `req.host()` (the rendezvous
+  // hash StartCrawl partitions seeds by) for the host's queue
+  // (QueueServer.HostQueue) and names it in resp->queue_server_id(). An
+  // error names the server; a crawl without queue servers is
+  // FAILED_PRECONDITION.
+  [[nodiscard]] grpc::Status HostQueue(const v1::CrawlInfo& crawl, const v1::HostQueueRequest& req,
+                                       v1::HostQueueResponse* resp) const;
+
   // Asks every queue server of `crawl` for its Stats; complete is false when
   // one did not answer for this crawl. `page_caps` (by server id), when
   // given, are sent along: each server's share of the crawl's page budget.

@@ -352,6 +352,13 @@ grpc::Status NameServerServiceImpl::StreamLog(uint64_t crawl_id, const v1::GetCr
   return StreamCrawlLog(*crawl, req, sink);
 }
 
+grpc::Status NameServerServiceImpl::HostQueue(uint64_t crawl_id, const v1::HostQueueRequest& req,
+                                              v1::HostQueueResponse* resp) {
+  const auto crawl = registry_.Find(crawl_id);
+  if (!crawl) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+  return fleet_.HostQueue(*crawl, req, resp);
+}
+
 grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const v1::ResumeCrawlRequest* req,
                                                 v1::ResumeCrawlResponse* resp) {
   if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/ResumeCrawl"); !denied.ok()) return denied;

@@ -98,6 +98,13 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // (nameserver/log_stream.h). The console calls it having checked the role.
   [[nodiscard]] grpc::Status StreamLog(uint64_t crawl_id, const v1::GetCrawlLogRequest& req, const LogSink& sink);
 
+  // One host's queue in crawl `crawl_id` (0: the active, else the latest),
+  // from the queue server that owns the host (QueueServerFleet::HostQueue).
+  // The console calls it having checked the role; NOT_FOUND for no such
+  // crawl.
+  [[nodiscard]] grpc::Status HostQueue(uint64_t crawl_id, const v1::HostQueueRequest& req,
+                                       v1::HostQueueResponse* resp);
+
   // What the status page shows (nameserver/status_page.h): a consistent copy.
   struct Snapshot {
     std::map<uint64_t, v1::CrawlInfo> crawls;

@@ -51,6 +51,18 @@ inline constexpr size_t kMaxIdBytes = 256;  // fetcher ids and batch ids
 // could not have sent (DiscoveredLink 20-23) is dropped, not trusted.
 [[nodiscard]] LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url);
 
+// The host of a HostQueue request (QueueServer.HostQueue) as url::HostOf
+// gives it for the queued URLs (lower case, IDN as punycode, IPv6 without
+// brackets); kInvalidArgument when `host` is empty or not a bare host name
+// (a scheme, port, path or userinfo, characters no host has).
+[[nodiscard]] Result<std::string> HostOfRequest(std::string_view host);
+
+// HostQueue bounds: queued entries read when the request names none, the
+// most a request may ask to read, and the most sample URLs returned.
+inline constexpr uint64_t kDefaultHostQueueScan = 1'000'000;
+inline constexpr uint64_t kMaxHostQueueScan = 10'000'000;
+inline constexpr uint32_t kMaxHostQueueSample = 100;
+
 class StructureOrder;
 
 class CrawlShard {
@@ -129,6 +141,15 @@ class CrawlShard {
   using SearchJob = std::function<Status(v1::SearchResponse*)>;
   [[nodiscard]] Result<SearchJob> PrepareSearch(const v1::SearchRequest& req);
   [[nodiscard]] const SearchIndex& index() const { return *index_; }
+  // What the shard holds of host `host` (HostOfRequest's form): queued URLs
+  // per tier, those waiting for robots.txt, those leased, and the first
+  // req.sample_urls() queued ones (at most kMaxHostQueueSample); reads at
+  // most req.max_scan() queued entries (0: kDefaultHostQueueScan; at most
+  // kMaxHostQueueScan) and says so when it stopped there. Changes nothing
+  // (crawl_shard_host_queue.cc). REQUIRES: between requests. Errors are
+  // the store's read errors.
+  [[nodiscard]] Status HostQueue(const std::string& host, const v1::HostQueueRequest& req,
+                                 v1::HostQueueResponse* resp) const;
   // The structure order's finished-site reports go to `path` too (and the
   // ones it holds come back); see queueserver/site_report_log.h.
   [[nodiscard]] Status OpenSiteReports(std::string path) { return site_reports_.Open(std::move(path)); }

@@ -461,6 +461,26 @@ grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, con
   return grpc::Status::OK;
 }
 
+grpc::Status QueueServerServiceImpl::HostQueue(grpc::ServerContext* ctx, const v1::HostQueueRequest* req,
+                                               v1::HostQueueResponse* resp) {
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/HostQueue"); !denied.ok()) return denied;
+  if (req->crawl_id() == 0) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
+  auto host = HostOfRequest(req->host());
+  if (!host.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, host.status().message());
+  std::lock_guard lock(mu_);
+  CrawlShard* shard = ShardFor(req->crawl_id());
+  if (!shard) {
+    resp->set_unknown_crawl(true);
+    return grpc::Status::OK;
+  }
+  if (Status s = shard->HostQueue(*host, *req, resp); !s.ok()) {
+    spdlog::error("crawl {}: host queue of {}: {}", req->crawl_id(), *host, s.ToString());
+    return grpc::Status(grpc::StatusCode::INTERNAL, "host queue: " + s.message());
+  }
+  resp->set_queue_server_id(id_);
+  return grpc::Status::OK;
+}
+
 grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::SearchRequest* req,
                                             v1::SearchResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/Search"); !denied.ok()) return denied;

@@ -176,6 +176,17 @@ struct FrontierImage {
   FrontierScalars scalars;
 };
 
+// What the frontier holds of one host (the console's host page; proto
+// HostQueueResponse): every origin of it (scheme, port).
+struct HostQueueCounts {
+  std::map<int32_t, uint64_t> tiers;  // queued pages per tier (counted ones)
+  uint64_t waiting_for_robots = 0;    // pages waiting for robots.txt
+  uint64_t leased = 0;                // leased, not yet reported (robots.txt too)
+  uint64_t scanned = 0;               // queued entries read (of every host)
+  bool truncated = false;             // the read stopped at max_scan: counts are lower bounds
+  std::vector<std::string> sample;    // lowest tier first, hand-out order in a tier
+};
+
 class Frontier {
  public:
   // REQUIRES: options.order is valid (MakeOrder succeeds; an invalid one is
@@ -251,6 +262,13 @@ class Frontier {
   // Changes the politeness floor (a parameter change mid-crawl).
   void SetMinHostDelay(int64_t ms) { options_.min_host_delay_ms = std::clamp<int64_t>(ms, 0, 60'000); }
   [[nodiscard]] FrontierOrder& order() { return *order_; }
+  // The queued, waiting and leased URLs of `host` (as url::HostOf gives
+  // it), and the first `sample` queued ones. Reads at most `max_scan` of the
+  // order's queued entries (FrontierOrder::VisitQueued: the store for bfs,
+  // host_budget and opic), and the wait lists and leases, which are in RAM,
+  // in full. Changes nothing. REQUIRES: between requests (a durable store is
+  // read as committed). Errors are the store's read errors.
+  [[nodiscard]] Result<HostQueueCounts> QueueOfHost(std::string_view host, uint64_t max_scan, size_t sample) const;
   // The persisted state of an origin (tests).
   [[nodiscard]] std::optional<OriginRecord> Origin(const std::string& origin) const;
 

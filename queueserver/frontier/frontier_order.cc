@@ -298,6 +298,10 @@ std::map<int32_t, size_t> TieredOrder::QueuedByTier() const {
   return out;
 }
 
+Status TieredOrder::VisitQueued(const QueuedVisitor& visit) const {
+  return store_->TierScan([&visit](int32_t tier, const SeqEntry& e) { return visit(tier, e.entry); });
+}
+
 size_t TieredOrder::TierSize(int32_t tier) const {
   auto it = tiers_.find(tier);
   return it == tiers_.end() ? 0 : it->second.size();

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -176,6 +177,14 @@ class FrontierOrder {
   [[nodiscard]] virtual std::map<int32_t, size_t> QueuedByTier() const { return {{0, size()}}; }
   // New URLs refused because their CLD was over its budget (host_budget).
   [[nodiscard]] virtual uint64_t over_budget() const { return 0; }
+  // Visits every queued URL with its tier (as QueuedByTier counts it), in
+  // the order Pop hands them out within a tier, until `visit` returns false
+  // (the console's host page: Frontier::QueueOfHost). Read-only: changes
+  // nothing in memory or in the store; a durable store is read as committed
+  // (REQUIRES: between requests, no Pop outstanding). Errors are the
+  // store's read errors.
+  using QueuedVisitor = std::function<bool(int32_t tier, const FrontierEntry& e)>;
+  [[nodiscard]] virtual Status VisitQueued(const QueuedVisitor& visit) const = 0;
   // Rebuilds what the journal recorded. REQUIRES: a new order.
   virtual void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                        const std::string& state) = 0;
@@ -238,6 +247,9 @@ class TieredOrder final : public FrontierOrder {
   // URLs queued in `tier`.
   [[nodiscard]] size_t TierSize(int32_t tier) const;
   [[nodiscard]] std::map<int32_t, size_t> QueuedByTier() const override;
+  // From the TierStore, where every queued URL is filed: tier by tier,
+  // lowest first, in sequence order (the window is the tier's head).
+  [[nodiscard]] Status VisitQueued(const QueuedVisitor& visit) const override;
   // URLs held in RAM over all tier windows (tests, stats).
   [[nodiscard]] size_t in_memory() const;
 

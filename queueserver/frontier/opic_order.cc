@@ -44,8 +44,18 @@ std::optional<OpicVisits> MemoryOpicStore::OpicVisitsGet(uint64_t url_hash) {
   return it->second;
 }
 void MemoryOpicStore::OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) { visits_[url_hash] = v; }
+Status MemoryOpicStore::OpicScan(const ScanVisitor& visit) const {
+  for (const auto& [key, entry] : by_key_)
+    if (!visit(entry)) break;
+  return Status::Ok();
+}
 
 // ---- OpicOrder
+
+Status OpicOrder::VisitQueued(const QueuedVisitor& visit) const {
+  // Every queued URL is filed in the store (memory holds a copy of the best).
+  return store_->OpicScan([&visit](const FrontierEntry& e) { return visit(0, e); });
+}
 
 OpicOrder::OpicOrder(const OrderOptions& options, ScoringChain chain, OpicStore* store)
     : options_(options), store_(store ? store : &own_store_) {

@@ -80,6 +80,12 @@ class OpicStore {
   // The visits record of a fetched page (opic_revisits only).
   [[nodiscard]] virtual std::optional<OpicVisits> OpicVisitsGet(uint64_t url_hash) = 0;
   virtual void OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) = 0;
+  // Visits every queued entry, best first (the order Pop hands them out
+  // in), until `visit` returns false. Read-only, as TierStore::TierScan: a
+  // durable store reads only what was committed (REQUIRES: between
+  // requests) and returns its read errors.
+  using ScanVisitor = std::function<bool(const FrontierEntry& e)>;
+  [[nodiscard]] virtual Status OpicScan(const ScanVisitor& visit) const = 0;
 };
 
 // An OpicStore in RAM (tests, and shards without a store).
@@ -92,6 +98,7 @@ class MemoryOpicStore final : public OpicStore {
   [[nodiscard]] std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) override;
   [[nodiscard]] std::optional<OpicVisits> OpicVisitsGet(uint64_t url_hash) override;
   void OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) override;
+  [[nodiscard]] Status OpicScan(const ScanVisitor& visit) const override;
   [[nodiscard]] const std::map<OpicKey, FrontierEntry, OpicKeyBefore>& entries() const { return by_key_; }
 
  private:
@@ -118,6 +125,8 @@ class OpicOrder final : public FrontierOrder {
   [[nodiscard]] size_t size() const override { return count_ - popped_.size(); }
   void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                const std::string& state) override;
+  // Every queued URL in tier 0, best first (the store's order).
+  [[nodiscard]] Status VisitQueued(const QueuedVisitor& visit) const override;
 
   // The cash of a queued URL, if it is queued (tests, stats).
   [[nodiscard]] std::optional<double> CashOf(const std::string& url);

@@ -242,6 +242,21 @@ std::optional<SeqEntry> StructureOrder::Pop() {
   return std::nullopt;
 }
 
+Status StructureOrder::VisitQueued(const QueuedVisitor& visit) const {
+  std::vector<const SeqEntry*> targets;
+  for (const auto& [origin, site] : sites_) {
+    const int32_t tier = TierOf(*site);
+    for (const SeqEntry& e : site->batch)
+      if (!visit(tier, e.entry)) return Status::Ok();
+    targets.clear();
+    for (const auto& [url, e] : site->entries) targets.push_back(&e);
+    std::sort(targets.begin(), targets.end(), [](const SeqEntry* a, const SeqEntry* b) { return a->seq < b->seq; });
+    for (const SeqEntry* e : targets)
+      if (!visit(tier, e->entry)) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
 void StructureOrder::Unpop(SeqEntry e) {
   Site& s = SiteFor(e.entry.url);
   if (s.popped > 0) --s.popped;

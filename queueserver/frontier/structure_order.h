@@ -78,6 +78,10 @@ class StructureOrder final : public FrontierOrder {
   void Restore(std::vector<SeqEntry> ready, std::vector<std::pair<std::string, CldStats>> clds,
                const std::string& state) override;
   void RestoreStructure(const std::vector<StructureNodeRecord>& nodes) override;
+  // From memory, site by site (origin order) with the site's tier: its
+  // batch in order, then its other targets by arrival (which of them the
+  // next iteration loads is the site frontier's choice).
+  [[nodiscard]] Status VisitQueued(const QueuedVisitor& visit) const override;
 
   // Closes every open session with `reason` ("crawl ended"), or its
   // Objective's when one ended it.

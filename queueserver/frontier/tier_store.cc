@@ -30,4 +30,12 @@ std::map<int32_t, TierStore::TierInfo> MemoryTierStore::TierSummary() {
   return out;
 }
 
+Status MemoryTierStore::TierScan(const ScanVisitor& visit) const {
+  for (const auto& [tier, entries] : tiers_) {
+    for (const auto& [seq, entry] : entries)
+      if (!visit(tier, SeqEntry{seq, entry})) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
 }  // namespace crawl::queueserver

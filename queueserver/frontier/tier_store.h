@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
+#include "common/status.h"
 #include "queueserver/frontier/frontier_types.h"
 
 namespace crawl::queueserver {
@@ -34,6 +36,13 @@ class TierStore {
   };
   // Every non-empty tier, without reading its entries.
   [[nodiscard]] virtual std::map<int32_t, TierInfo> TierSummary() = 0;
+  // Visits every filed entry, tier by tier (lowest first) and in sequence
+  // order within a tier, until `visit` returns false. Read-only: changes
+  // nothing, not even what a later commit reports. A durable store reads
+  // only what was committed (REQUIRES: between requests); its read errors
+  // come back here.
+  using ScanVisitor = std::function<bool(int32_t tier, const SeqEntry& e)>;
+  [[nodiscard]] virtual Status TierScan(const ScanVisitor& visit) const = 0;
 };
 
 // A TierStore in RAM (tests, and shards without a store).
@@ -43,6 +52,7 @@ class MemoryTierStore final : public TierStore {
   void TierErase(int32_t tier, uint64_t seq) override;
   [[nodiscard]] std::vector<SeqEntry> TierRead(int32_t tier, uint64_t after, size_t n) override;
   [[nodiscard]] std::map<int32_t, TierInfo> TierSummary() override;
+  [[nodiscard]] Status TierScan(const ScanVisitor& visit) const override;
   // Reads so far (tests: the window is refilled in chunks).
   [[nodiscard]] uint64_t reads() const { return reads_; }
 

@@ -124,11 +124,16 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   [[nodiscard]] std::vector<std::pair<OpicKey, FrontierEntry>> OpicTop(size_t n) override;
   [[nodiscard]] std::optional<OpicVisits> OpicVisitsGet(uint64_t url_hash) override;
   void OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) override;
+  // The committed queue only (REQUIRES: between requests); no read error is
+  // kept for the next Commit: it comes back here.
+  [[nodiscard]] Status OpicScan(const OpicStore::ScanVisitor& visit) const override;
 
   void TierPut(int32_t tier, const SeqEntry& e) override;
   void TierErase(int32_t tier, uint64_t seq) override;
   [[nodiscard]] std::vector<SeqEntry> TierRead(int32_t tier, uint64_t after, size_t n) override;
   [[nodiscard]] std::map<int32_t, TierInfo> TierSummary() override;
+  // As OpicScan: committed entries, errors returned.
+  [[nodiscard]] Status TierScan(const TierStore::ScanVisitor& visit) const override;
 
   void AppendLog(uint64_t index, const v1::FetchRecord& record);
   // Visits the committed crawl log from record `from` on, in arrival order,

@@ -79,6 +79,19 @@ void ShardWriter::OpicVisitsPut(uint64_t url_hash, const OpicVisits& v) {
   impl_->Put(kOpic, impl_->OpicHashKey(url_hash, 'V'), value);
 }
 
+Status ShardWriter::OpicScan(const OpicStore::ScanVisitor& visit) const {
+  const std::string p = impl_->prefix + "Q";
+  std::unique_ptr<rocksdb::Iterator> it(impl_->store->db->NewIterator(rocksdb::ReadOptions(), impl_->cf(kOpic)));
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+    const std::string_view k(it->key().data(), it->key().size());
+    FrontierEntry e;
+    if (k.size() != p.size() + 16 || !DecodeEntry(std::string_view(it->value().data(), it->value().size()), &e))
+      return Corrupt("opic queue", k);
+    if (!visit(e)) return Status::Ok();
+  }
+  return FromRocks(it->status(), "reading the opic queue");
+}
+
 void ShardWriter::TierPut(int32_t tier, const SeqEntry& e) {
   impl_->Put(kTiers, impl_->TierEntryKey(tier, e.seq), EncodeEntry(e.entry));
   ++impl_->tier_delta[tier];
@@ -107,6 +120,21 @@ std::vector<SeqEntry> ShardWriter::TierRead(int32_t tier, uint64_t after, size_t
   impl_->NoteRead(it->status(), "reading a tier queue");
   return out;
 }
+Status ShardWriter::TierScan(const TierStore::ScanVisitor& visit) const {
+  // Keys sort by tier (PutTier keeps signed order) then sequence number.
+  const std::string p = impl_->prefix + "T";
+  std::unique_ptr<rocksdb::Iterator> it(impl_->store->db->NewIterator(rocksdb::ReadOptions(), impl_->cf(kTiers)));
+  for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
+    const std::string_view k(it->key().data(), it->key().size());
+    SeqEntry e;
+    if (k.size() != p.size() + 12 || !DecodeEntry(std::string_view(it->value().data(), it->value().size()), &e.entry))
+      return Corrupt("tier queue", k);
+    e.seq = ReadU64(k.substr(p.size() + 4));
+    if (!visit(ReadTier(k.substr(p.size(), 4)), e)) return Status::Ok();
+  }
+  return FromRocks(it->status(), "reading the tier queues");
+}
+
 std::map<int32_t, TierStore::TierInfo> ShardWriter::TierSummary() {
   Impl& m = *impl_;
   m.LoadTierCounts();

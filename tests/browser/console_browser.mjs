@@ -98,6 +98,10 @@ async function hostPage(page, id) {
   const titles = await page.locator("#host-last tr td:nth-child(4)").allTextContents();
   const title = titles.map((t) => t.trim()).find((t) => t.length > 3);
   check(!!title, "its last fetches have titles");
+  const queue = (await page.locator("#host-queue").count()) === 1;
+  check(queue && /^\d[\d,]*$/.test(await text(page, "#host-waiting")),
+        "its queue from the owning queue server: " +
+        (queue ? (await text(page, "#host-queue")) : await text(page, "main, body")).replace(/\s+/g, " ").slice(0, 120));
   await shot(page, "05-host");
   return title;
 }
