@@ -60,7 +60,7 @@ inline constexpr size_t kMaxIdBytes = 256;  // fetcher ids and batch ids
 // HostQueue bounds: queued entries read when the request names none, the
 // most a request may ask to read, and the most sample URLs returned.
 inline constexpr uint64_t kDefaultHostQueueScan = 1'000'000;
-inline constexpr uint64_t kMaxHostQueueScan = 10'000'000;
+inline constexpr uint64_t kMaxHostQueueScan = 2'000'000;  // about a second of the shard's lock
 inline constexpr uint32_t kMaxHostQueueSample = 100;
 
 class StructureOrder;
