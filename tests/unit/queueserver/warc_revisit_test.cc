@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "queueserver/store/warc_writer.h"
+#include "tests/unit/support/fetched_page.h"
 
 using namespace crawl::queueserver;
 namespace v1 = crawl::v1;
@@ -24,15 +25,7 @@ struct RevisitDir {
 };
 
 v1::FetchRecord Page(int status, const std::string& body, int64_t at_us) {
-  v1::FetchRecord r;
-  r.set_url("http://a.test/p?q=1");
-  r.set_kind(v1::URL_KIND_PAGE);
-  r.set_status(status);
-  r.set_mime_type("text/html");
-  r.set_timestamp_unix_us(at_us);
-  r.set_body(body);
-  r.set_bytes(body.size());
-  return r;
+  return crawl::test_support::FetchedPage("http://a.test/p?q=1", body, status, at_us);
 }
 
 std::vector<WarcRecord> ReadAll(const RevisitDir& dir, const WarcWriter& w) {

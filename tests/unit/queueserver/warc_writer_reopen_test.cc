@@ -19,6 +19,7 @@
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_location_index.h"
 #include "queueserver/store/warc_writer.h"
+#include "tests/unit/support/fetched_page.h"
 #include "tests/unit/support/temp_dir.h"
 
 using crawl::queueserver::MemoryWarcLocationIndex;
@@ -33,15 +34,7 @@ namespace v1 = crawl::v1;
 namespace {
 
 v1::FetchRecord Fetched(const std::string& url, const std::string& body) {
-  v1::FetchRecord r;
-  r.set_url(url);
-  r.set_kind(v1::URL_KIND_PAGE);
-  r.set_status(200);
-  r.set_mime_type("text/html");
-  r.set_timestamp_unix_us(1'700'000'000'000'000);
-  r.set_body(body);
-  r.set_bytes(body.size());
-  return r;
+  return crawl::test_support::FetchedPage(url, body);
 }
 
 std::string Url(int i) { return "http://a.test/" + std::to_string(i); }

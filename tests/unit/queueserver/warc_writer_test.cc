@@ -9,31 +9,16 @@
 #include <fstream>
 #include <random>
 
+#include "tests/unit/support/fetched_page.h"
+#include "tests/unit/support/temp_dir.h"
+
 using namespace crawl::queueserver;
+using crawl::test_support::TempDir;
 namespace v1 = crawl::v1;
 
 namespace {
-struct TempDir {
-  TempDir() {
-    std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("warc_writer_test." + std::to_string(rd()));
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::filesystem::path path;
-};
-
 v1::FetchRecord Fetched(const std::string& url, const std::string& body) {
-  v1::FetchRecord r;
-  r.set_url(url);
-  r.set_kind(v1::URL_KIND_PAGE);
-  r.set_status(200);
-  r.set_mime_type("text/html");
-  r.set_timestamp_unix_us(1'700'000'000'000'000);
-  r.set_body(body);
-  return r;
+  return crawl::test_support::FetchedPage(url, body);
 }
 }  // namespace
 
