@@ -509,6 +509,12 @@ Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
   return Commit();
 }
 
+Status CrawlShard::ReturnSchedule(uint64_t schedule_id) {
+  frontier_.Complete(schedule_id, clock_->NowUnixMs());
+  frontier_.EndRequest();
+  return Commit();
+}
+
 Status CrawlShard::Tick() {
   frontier_.Tick(clock_->NowUnixMs());
   frontier_.EndRequest();

@@ -103,6 +103,10 @@ class CrawlShard {
   [[nodiscard]] Status Create();
   [[nodiscard]] Status InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeedsResponse* resp);
   [[nodiscard]] Status GetSchedule(const v1::GetScheduleRequest& req, v1::GetScheduleResponse* resp);
+  // Ends the lease of a schedule its fetcher never received (the caller gave
+  // up while it was leased): its URLs go back to the front of their queues
+  // now, not when the lease runs out. Unknown ids change nothing.
+  [[nodiscard]] Status ReturnSchedule(uint64_t schedule_id);
   [[nodiscard]] Status SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitResultsResponse* resp);
   [[nodiscard]] Status AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* resp);
   // Marks the crawl ended: no more schedules are handed out.

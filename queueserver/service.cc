@@ -247,6 +247,14 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const
     return grpc::Status::OK;
   }
   if (grpc::Status s = Finish(req->crawl_id(), shard->GetSchedule(*req, resp)); !s.ok()) return s;
+  // The same when the caller gave up while the schedule was leased (the
+  // server was paused mid-call): hand the URLs back at once.
+  if (resp->schedule_id() != 0 && (ctx->IsCancelled() || ctx->deadline() <= std::chrono::system_clock::now())) {
+    spdlog::warn("schedule {} ({} urls) returned: {} gave up waiting for it", resp->schedule_id(), resp->urls_size(),
+                 req->fetcher_id());
+    if (grpc::Status s = Finish(req->crawl_id(), shard->ReturnSchedule(resp->schedule_id())); !s.ok()) return s;
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "the caller's deadline passed while a schedule was leased");
+  }
   if (resp->schedule_id() != 0) {
     Metrics().leased.Increment();
     Metrics().leased_urls.Increment(resp->urls_size());
