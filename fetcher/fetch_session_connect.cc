@@ -136,8 +136,15 @@ void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint
     if (ec == beast::error::timeout) return FailIo(ec, ("connecting to " + origin_.host).c_str());
     return Fail(kConnectError, "connecting to " + origin_.host + ": " + ec.message());
   }
-  remote_ = endpoint.address().is_v6() ? "[" + endpoint.address().to_string() + "]" : endpoint.address().to_string();
-  remote_ += ":" + std::to_string(endpoint.port());
+  // Appended piece by piece: gcc 12's -Wrestrict misreads `":" + std::string&&`
+  // in Release builds (a false positive that -Werror turns into a failure).
+  const bool v6 = endpoint.address().is_v6();
+  remote_.clear();
+  if (v6) remote_.push_back('[');
+  remote_.append(endpoint.address().to_string());
+  if (v6) remote_.push_back(']');
+  remote_.push_back(':');
+  remote_.append(std::to_string(endpoint.port()));
   if (tls_) {
     SetDeadline(options_.connect_timeout, "connect timeout");
     tls_->async_handshake(ssl::stream_base::client,
