@@ -8,26 +8,29 @@
 #   - GNU wget2 --recursive (robots on, same host only; 1 and 8 threads),
 #     writing to a tmpfs;
 #   - crawlee's CheerioCrawler (npm crawlee@3, tests/bench/peers/
-#     cheerio_crawl.js) with the same concurrency as wget2's threads (1, 8).
+#     cheerio_crawl.js) with the same concurrency as wget2's threads (1, 8);
+#   - Scrapy (Debian's python3-scrapy 2.8 under /usr/bin/python3, tests/bench/
+#     peers/scrapy_crawl.py): robots obeyed, one request at a time per host,
+#     no delay, 256 requests in all (issue 23 item 4: many hosts).
 #   Peers' CPU and peak RSS come from GNU time (wait4 rusage).
 # Sites: python3-doc, postgresql-doc-15, rust-doc, libboost1.81-doc served by
 # nginx on loopback (installed if missing), and `testweb`: a testweb universe
 # (preset bench, no politeness delay) whose host names the peers resolve
 # through an /etc/hosts bind-mounted in a private mount namespace.
 # Pages found = distinct URLs answered 200/206 with an HTML body (wget2: .html
-# files written; crawlee: pages handed to its handler).
+# files written; crawlee, scrapy: HTML pages handed to their handlers).
 #
 #   tests/bench/crawl_throughput.sh [--sites LIST] [--tools LIST] [--queueservers Q]
 #       [--fetchers F] [--testweb-pages N] [--testweb-hosts H] [--timeout S] [--out DIR]
-#       [--fetcher-args "ARGS"] [--crawl-args "ARGS"] [--crawlee-timeout S]
+#       [--fetcher-args "ARGS"] [--crawl-args "ARGS"] [--crawlee-timeout S] [--scrapy-timeout S]
 # crawlee is slow (7-35 CPU ms per page): its runs stop after --crawlee-timeout
-# seconds (default 150); its pages/s is then that of a partial crawl and the
-# row says "cut by timeout".
+# seconds (default 150), scrapy's after --scrapy-timeout (default 600); its
+# pages/s is then that of a partial crawl and the row says "cut by timeout".
 # Addresses: testweb on ${TW_BIND_BASE:-127.21.0.0}+i port 80, nginx on
 # ${NGINX_ADDR_PREFIX:-127.22.0}.i:8080 (set them to run two at once).
 # LIST is comma-separated; tools: crawler (mutual TLS, local-cluster.sh's
 # default), crawler-insecure (the same cluster in plain text: TLS's cost is
-# the difference), wget2-1, wget2-8, crawlee-1, crawlee-8.
+# the difference), wget2-1, wget2-8, crawlee-1, crawlee-8, scrapy.
 # --crawl-args (crawlctl start flags) defaults to following every link of a
 # page (--max-links-per-page 20000 --max-links-after-prune 20000), as the
 # peers do: the crawler's default keeps 50 links per page after pruning
@@ -44,7 +47,7 @@ bin="${CRAWL_BIN:-$root/build/bin}"
 sites="python3-doc,postgresql-doc-15,rust-doc,libboost1.81-doc,testweb"
 tools="crawler,wget2-1,wget2-8,crawlee-1,crawlee-8"
 crawl_args="--max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000" fetcher_args=""
-crawlee_timeout=150
+crawlee_timeout=150 scrapy_timeout=600
 queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 timeout=900 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -58,8 +61,9 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --crawl-args) crawl_args=$2; shift 2 ;;
     --crawlee-timeout) crawlee_timeout=$2; shift 2 ;;
+    --scrapy-timeout) scrapy_timeout=$2; shift 2 ;;
     --fetcher-args) fetcher_args=$2; shift 2 ;;
-    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "crawl_throughput: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -76,6 +80,8 @@ command -v wget2 > /dev/null || need_pkgs+=(wget2)
 command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || need_pkgs+=(nginx)
 [ -x /usr/bin/time ] || need_pkgs+=(time)
 command -v node > /dev/null || need_pkgs+=(nodejs npm)
+# Debian's Scrapy is for the system python3 (python3 on PATH may be pyenv's).
+[[ "$tools" != *scrapy* ]] || /usr/bin/python3 -c 'import scrapy' 2> /dev/null || need_pkgs+=(python3-scrapy)
 for p in python3-doc postgresql-doc-15 rust-doc libboost1.81-doc; do
   [[ ",$sites," == *",$p,"* ]] || continue
   dpkg -s "$p" > /dev/null 2>&1 || need_pkgs+=("$p")
@@ -299,6 +305,18 @@ run_crawlee() {  # run_crawlee SITE START CONCURRENCY
   rm -rf "$shm/crawlee"
 }
 
+run_scrapy() {  # run_scrapy SITE START
+  local site=$1 start=$2 suffix=""
+  [ "$site" = testweb ] && suffix=test
+  ns_prefix "$site"
+  timed scrapy "$scrapy_timeout" "${ns[@]}" /usr/bin/python3 "$root/tests/bench/peers/scrapy_crawl.py" "$start" 256 $suffix
+  local counts
+  counts=$(python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]); print(d["pages"], d["all"])' \
+    "$work/scrapy.out" 2>/dev/null || echo "0 0")
+  cp "$work/scrapy.out" "$out/scrapy-$site.json" 2> /dev/null || true
+  record_peer "$site" scrapy $counts "$(cut_note scrapy "$scrapy_timeout")"
+}
+
 echo "crawl_throughput: machine $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for site in ${sites//,/ }; do
   start=${site_start[$site]}
@@ -309,6 +327,7 @@ for site in ${sites//,/ }; do
       crawler-insecure) run_crawler "$site" "$start" insecure ;;
       wget2-*) run_wget2 "$site" "$start" "${tool#wget2-}" ;;
       crawlee-*) run_crawlee "$site" "$start" "${tool#crawlee-}" ;;
+      scrapy) run_scrapy "$site" "$start" ;;
       *) die "unknown tool $tool" ;;
     esac
   done
