@@ -14,6 +14,10 @@ const EVP_MD* Md5Algorithm() {
   static EVP_MD* const md = EVP_MD_fetch(nullptr, "MD5", nullptr);
   return md;
 }
+const EVP_MD* Sha1Algorithm() {
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA1", nullptr);
+  return md;
+}
 struct DigestContext {
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   DigestContext() = default;
@@ -21,19 +25,32 @@ struct DigestContext {
   DigestContext& operator=(const DigestContext&) = delete;
   ~DigestContext() { EVP_MD_CTX_free(ctx); }
 };
+
+// The digest of `data` by `fetched` (fetched once per process), into `out`
+// (at least its size), with this thread's context.
+void Digest(const EVP_MD* fetched, const EVP_MD* fallback, std::string_view data, uint8_t* out) {
+  unsigned int len = 0;
+  thread_local DigestContext context;
+  if (fetched != nullptr && context.ctx != nullptr && EVP_DigestInit_ex2(context.ctx, fetched, nullptr) == 1 &&
+      EVP_DigestUpdate(context.ctx, data.data(), data.size()) == 1 && EVP_DigestFinal_ex(context.ctx, out, &len) == 1)
+    return;
+  // Allocation failure above: the one-shot call (which only fails the same way).
+  EVP_Digest(data.data(), data.size(), out, &len, fallback, nullptr);
+}
+
+void AppendHex(const uint8_t* bytes, size_t n, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; ++i) {
+    out->push_back(kHex[bytes[i] >> 4]);
+    out->push_back(kHex[bytes[i] & 15]);
+  }
+}
+
 }  // namespace
 
 std::array<uint8_t, 16> Md5(std::string_view data) {
   std::array<uint8_t, 16> out{};
-  unsigned int len = 0;
-  thread_local DigestContext context;
-  const EVP_MD* md = Md5Algorithm();
-  if (md != nullptr && context.ctx != nullptr && EVP_DigestInit_ex2(context.ctx, md, nullptr) == 1 &&
-      EVP_DigestUpdate(context.ctx, data.data(), data.size()) == 1 &&
-      EVP_DigestFinal_ex(context.ctx, out.data(), &len) == 1)
-    return out;
-  // Allocation failure above: the one-shot call (which only fails the same way).
-  EVP_Digest(data.data(), data.size(), out.data(), &len, EVP_md5(), nullptr);
+  Digest(Md5Algorithm(), EVP_md5(), data, out.data());
   return out;
 }
 
@@ -52,14 +69,19 @@ uint64_t Hash8(std::string_view data) {
 }
 
 std::string Hash8Hex(std::string_view data) {
-  static constexpr char kHex[] = "0123456789abcdef";
   const auto bytes = Hash8Bytes(data);
   std::string out;
   out.reserve(16);
-  for (uint8_t b : bytes) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
-  }
+  AppendHex(bytes.data(), bytes.size(), &out);
+  return out;
+}
+
+std::string ContentDigestHex(std::string_view body) {
+  std::array<uint8_t, 20> sha1{};
+  Digest(Sha1Algorithm(), EVP_sha1(), body, sha1.data());
+  std::string out;
+  out.reserve(16);
+  AppendHex(sha1.data(), 8, &out);
   return out;
 }
 

@@ -97,7 +97,7 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   r.set_timestamp_unix_us(result.start_unix_us);
   r.set_error(ValidUtf8(result.error));
   r.set_truncated(result.truncated);
-  if (result.status > 0) r.set_content_digest(hash::Hash8Hex(result.body));
+  if (result.status > 0) r.set_content_digest(hash::ContentDigestHex(result.body));
   // A revisit of unchanged content (304, or the same digest as last time)
   // costs no processing: the queue server keeps what it has (revisit.h).
   if (NoteValidators(scheduled, result, &r)) return out;

@@ -16,6 +16,14 @@ TEST_CASE("the 8-byte hash xors the two halves of md5", "[unit]") {
   CHECK(crawl::hash::Hash8("") == 0x3d9d854163f8f07aULL);
 }
 
+TEST_CASE("a body's digest is the first 8 bytes of its SHA-1, interleaved with MD5 calls on one thread", "[unit]") {
+  // FIPS 180-2 appendix A: SHA-1("abc") = a9993e36 4706816a ba3e2571 7850c26c 9cd0d89d.
+  CHECK(crawl::hash::ContentDigestHex("abc") == "a9993e364706816a");
+  CHECK(crawl::hash::Hash8Hex("") == "3d9d854163f8f07a");  // the same thread context, another algorithm
+  CHECK(crawl::hash::ContentDigestHex("") == "da39a3ee5e6b4b0d");
+  CHECK(crawl::hash::ContentDigestHex(std::string(1'000'000, 'a')) == "34aa973cd4c4daa4");
+}
+
 TEST_CASE("md5 gives the RFC 1321 test suite's digests, on any thread, call after call", "[unit]") {
   // RFC 1321 appendix A.5; the digest context is reused per thread, so each
   // input is hashed twice and on a second thread too.

@@ -527,7 +527,7 @@ TEST_CASE("worker over gRPC: a revisit sends the leased validators; 304 and same
   not_modified.set_if_none_match("\"v1\"");
   not_modified.set_previous_digest("0011223344556677");
   v1::ScheduledUrl same = Scheduled(web.base() + "/b", v1::URL_KIND_PAGE);
-  same.set_previous_digest(crawl::hash::Hash8Hex(html));
+  same.set_previous_digest(crawl::hash::ContentDigestHex(html));
   auto outcome = RunScheduleFull({not_modified, same});
   REQUIRE(outcome.records.count(not_modified.url()) == 1);
   REQUIRE(outcome.records.count(same.url()) == 1);

@@ -146,7 +146,7 @@ TEST_CASE("revisit: a 304 becomes a not-modified record with no processing", "[u
 TEST_CASE(
     "revisit: a 200 with the previous digest is unchanged and not processed, another digest is processed",
     "[unit]") {
-  const std::string digest = crawl::hash::Hash8Hex(kPage);
+  const std::string digest = crawl::hash::ContentDigestHex(kPage);
   auto same = fe::ProcessFetch(Page("http://a.test/p", digest), Fetched("http://a.test/p", 200, kPage), {});
   CHECK(same.record.revisit() == v1::REVISIT_IDENTICAL_DIGEST);
   CHECK(same.record.content_digest() == digest);
