@@ -451,7 +451,7 @@ void CrawlWorker::ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& schedu
 
 void CrawlWorker::AddPage(ScheduleRun& run, ProcessedPage processed, const v1::ScheduledUrl* scheduled) {
   run.batcher.Add(std::move(processed), scheduled);
-  if (run.batcher.pages() >= run.batch_pages) {
+  if (run.batcher.pages() >= run.batch_pages || run.batcher.links() >= options_.max_batch_links) {
     const auto ship_start = std::chrono::steady_clock::now();
     QueueShip({run.crawl, run.server_index, run.schedule.schedule_id(), run.sequence++, false, run.batcher.Take()});
     run.ship_wait += std::chrono::steady_clock::now() - ship_start;

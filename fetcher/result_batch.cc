@@ -82,6 +82,7 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       link->set_referrer_weight(scheduled->order_weight());
       link->set_referrer_cash(scheduled->order_cash());
       v1::DiscoveredLink& copy = batch_.links_by_server[home_].emplace_back();
+      ++links_;
       copy.set_url(link->url());
       copy.set_referrer(link->referrer());
       copy.set_link_rank(link->link_rank());
@@ -94,11 +95,13 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
     }
   }
   for (const Owned& o : owned) batch_.links_by_server[o.owner].push_back(std::move(*o.link));
+  links_ += owned.size();
 }
 
 ResultBatch ResultBatcher::Take() {
   ResultBatch out = std::move(batch_);
   batch_ = ResultBatch();
+  links_ = 0;
   batch_.links_by_server.resize(server_ids_.size());
   return out;
 }

@@ -47,6 +47,8 @@ class ResultBatcher {
   void Add(ProcessedPage page, const v1::ScheduledUrl* scheduled = nullptr);
   // Pages added since the last Take.
   [[nodiscard]] size_t pages() const { return batch_.records.size(); }
+  // Links added since the last Take, to every queue server.
+  [[nodiscard]] size_t links() const { return links_; }
   // Hands over what was collected and starts a new batch.
   ResultBatch Take();
 
@@ -55,6 +57,7 @@ class ResultBatcher {
   const url::TrackingParams* tracking_;
   size_t home_;
   ResultBatch batch_;
+  size_t links_ = 0;
 };
 
 }  // namespace crawl::fetcher

@@ -31,6 +31,7 @@ class FakeQueueServer final : public v1::QueueServer::Service {
     uint64_t sequence;
     bool final;
     int records;
+    int links;
   };
   // `submit_delay`: how long each SubmitResults takes (a busy queue server).
   explicit FakeQueueServer(std::vector<v1::ScheduledUrl> urls,
@@ -48,7 +49,7 @@ class FakeQueueServer final : public v1::QueueServer::Service {
                              v1::SubmitResultsResponse*) override {
     std::this_thread::sleep_for(submit_delay_);
     std::lock_guard lock(mu_);
-    batches_.push_back({req->sequence(), req->final(), req->records_size()});
+    batches_.push_back({req->sequence(), req->final(), req->records_size(), req->links_size()});
     for (const auto& r : req->records()) records_[r.url()] = r;
     for (const auto& h : req->host_errors()) host_errors_[h.origin()] += h.errors();
     for (const auto& l : req->links()) links_.push_back(l.url());
@@ -140,6 +141,8 @@ struct Outcome {
 // Threads of the worker's process pool in RunScheduleFull (the fetcher's
 // default is one per core); 0: pages processed on the control thread.
 size_t g_process_threads = 2;
+// WorkerOptions::max_batch_links in RunScheduleFull.
+size_t g_max_batch_links = crawl::fetcher::WorkerOptions{}.max_batch_links;
 
 // Runs one schedule through a CrawlWorker and returns what reached the queue server.
 Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_self_signed = false,
@@ -156,6 +159,7 @@ Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_s
   options.fetcher_id = "test";
   options.nameserver = "127.0.0.1:" + std::to_string(ns_server->port);
   options.idle_backoff = std::chrono::milliseconds(20);
+  options.max_batch_links = g_max_batch_links;
   if (g_process_threads > 0) options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(g_process_threads);
   crawl::fetcher::CrawlWorker worker(options);
   std::thread run([&] { worker.Run(); });
@@ -334,6 +338,39 @@ TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in or
     CHECK(std::any_of(r.mini_index().terms().begin(), r.mini_index().terms().end(),
                       [&](const v1::IndexTerm& t) { return t.term() == word; }));
   }
+}
+
+TEST_CASE("worker over gRPC: a batch ships once it holds max_batch_links links, however few its pages", "[unit]") {
+  struct Restore {
+    size_t saved = g_max_batch_links;
+    ~Restore() { g_max_batch_links = saved; }
+  } restore;
+  g_max_batch_links = 12;
+  // Five distinct links a page: a batch reaches 12 links at its third page.
+  TestServer web([](const Request& r) -> Reply {
+    if (r.target() == "/robots.txt") return {Response(404, "")};
+    std::string html = "<p>page</p>";
+    for (int k = 0; k < 5; ++k) {
+      html += "<a href=\"" + std::string(r.target()) + "/l" + std::to_string(k) + "\">link " + std::to_string(k) + "</a>";
+    }
+    return {Response(200, html)};
+  });
+  std::vector<v1::ScheduledUrl> schedule{Scheduled(web.base() + "/robots.txt", v1::URL_KIND_ROBOTS)};
+  for (int i = 0; i < 10; ++i) schedule.push_back(Scheduled(web.base() + "/p" + std::to_string(i), v1::URL_KIND_PAGE));
+  auto outcome = RunScheduleFull(schedule);  // results_batch_pages 400: only the links cut batches
+  CHECK(outcome.records.size() == 11);
+  CHECK(outcome.links.size() == 50);
+  REQUIRE(outcome.batches.size() >= 4);
+  int records = 0;
+  for (size_t i = 0; i < outcome.batches.size(); ++i) {
+    INFO("batch " << i);
+    CHECK(outcome.batches[i].sequence == i);
+    // At most 2 pages' links short of the bound, plus the page that crossed it.
+    CHECK(outcome.batches[i].links <= 15);
+    if (!outcome.batches[i].final) CHECK(outcome.batches[i].links >= 12);
+    records += outcome.batches[i].records;
+  }
+  CHECK(records == 11);
 }
 
 TEST_CASE("what counts as a host error", "[unit][policy]") {
