@@ -120,8 +120,7 @@ void MiniIndexBuilder::Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const 
     while (table[i].second != 0 && table[i].first != info.id) i = (i + 1) & (table_size - 1);
     if (table[i].second == 0) {
       v1::IndexTerm* t = out->add_terms();
-      t->set_term(info.term);
-      t->set_term_id(info.id);
+      t->set_term(info.term);  // not its id: the queue server computes ids itself (crawl.proto)
       terms.push_back(t);
       occurrences.push_back(0);
       table[i] = {info.id, static_cast<uint32_t>(terms.size())};

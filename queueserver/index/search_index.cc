@@ -175,31 +175,45 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   const std::string host = url::HostOf(link.url());
   if (host.empty()) return false;
   text::Stemmer& stemmer = stemmers_.For(iso_language.empty() ? "en" : iso_language);
-  std::map<std::string, std::vector<uint32_t>> stems;
+  // (stem, position) of each word; grouped by stem below, in stem order.
+  std::vector<std::pair<std::string, uint32_t>>& stems = scratch_link_stems_;
+  stems.clear();
   std::string text;
   uint32_t position = 0;
   text::ForEachToken(link.anchor_text(), [&](std::string_view w) {
     if (IsAnchorStopWord(w)) return;
     if (!text.empty()) text.push_back(' ');
     text.append(w);
-    stems[std::string(stemmer.Stem(w))].push_back(position++);
+    stems.emplace_back(std::string(stemmer.Stem(w)), position++);
   });
   if (stems.empty()) return false;
   Doc d;
   d.url = link.url();
   d.url_hash = hash::Hash8(d.url);
   d.text_hash = hash::Hash8(text) >> 8;
-  d.host_hash = hash::Hash8(host);
+  // A page's links mostly share its host: its hash once per run of them.
+  if (host != last_link_host_) {
+    last_link_host_ = host;
+    last_link_host_hash_ = hash::Hash8(host);
+  }
+  d.host_hash = last_link_host_hash_;
   d.length = position;
   d.link = true;
   d.id = MakeDocId(d.url_hash, 'l', d.text_hash, d.host_hash);
   if (DocExists(d.id)) return false;
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
-  for (auto& [stem, positions] : stems) {
-    const uint64_t term_id = hash::Hash8(stem);
-    AddPosting(term_id, terms_[term_id], doc, options_.body_weight * static_cast<double>(positions.size()),
-               positions.data(), positions.size(), positions.size());
+  if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
+  std::stable_sort(stems.begin(), stems.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<uint32_t>& positions = scratch_positions_;
+  for (size_t i = 0; i < stems.size();) {
+    positions.clear();
+    size_t j = i;
+    for (; j < stems.size() && stems[j].first == stems[i].first; ++j) positions.push_back(stems[j].second);
+    const WordIds& w = IdsOf(stems[i].first);  // the stem's id, cached
+    AddPosting(w.id, *w.stats, doc, options_.body_weight * static_cast<double>(positions.size()), positions.data(),
+               positions.size(), positions.size());
+    i = j;
   }
   DocSummary summary;
   summary.url = d.url;

@@ -421,6 +421,11 @@ class SearchIndex {
   // tokenising and stemming. Bounded (cleared when full); the doc id check
   // stays the authority.
   std::unordered_set<uint64_t> links_seen_;
+  // AddLink's scratch: the anchor's (stem, position) pairs, and the last
+  // link host with its hash.
+  std::vector<std::pair<std::string, uint32_t>> scratch_link_stems_;
+  std::string last_link_host_;
+  uint64_t last_link_host_hash_ = 0;
   // This request's postings per term (self-contained chunks), written as
   // one segment by Flush; the segment's key is its first document. Only
   // pending_[0, pending_used_) are this request's.
