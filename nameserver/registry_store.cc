@@ -47,6 +47,11 @@ Result<std::unique_ptr<RegistryStore>> RegistryStore::Open(const std::string& di
     rocksdb::Options options;
     options.create_if_missing = true;
     options.max_open_files = 64;
+    // The registry is a few crawls and members rewritten at every heartbeat:
+    // RocksDB's 64 MB memtable let the name server's RSS climb for hours
+    // (36 -> 77 MB over a 2 h soak) before the first flush; 4 MB flushes soon
+    // and holds the same data.
+    options.write_buffer_size = 4 << 20;
     const std::string path = (std::filesystem::path(dir) / "registry").string();
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
