@@ -133,6 +133,13 @@ struct FetcherOptions {
   // Decompression bomb guard: cap on the decoded body; 0 means
   // page_range_bytes (the body cut-off applies to the decoded bytes).
   uint64_t max_decoded_bytes = 0;
+  // HTTP/2 (RFC 9113): most requests in flight on a host's one h2
+  // connection (also bounded by the server's SETTINGS_MAX_CONCURRENT_STREAMS);
+  // 0 never speaks h2. https offers "h2,http/1.1" by ALPN when > 0.
+  size_t h2_streams = 4;
+  // Cleartext http: speak h2 from the first byte (RFC 9113 3.3, "prior
+  // knowledge"), for servers known to take it; no HTTP/1.1 fallback.
+  bool h2_prior_knowledge = false;
 };
 
 // The outcome of one URL. Exactly one per URL given to FetchSequence.
