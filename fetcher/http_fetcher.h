@@ -1,5 +1,5 @@
-// The fetcher's asynchronous HTTP/1.1 client engine (DESIGN.md section 3,
-// step 4), on Boost.Beast over Boost.Asio.
+// The fetcher's asynchronous HTTP/1.1 and HTTP/2 client engine (DESIGN.md
+// section 3, step 4), on Boost.Beast over Boost.Asio, and libnghttp2 for h2.
 //
 // One call of FetchSequence downloads a list of URLs of one origin in order
 // over a single keep-alive connection: the politeness unit of the crawler
@@ -29,6 +29,16 @@
 //   - https via OpenSSL with peer verification (system trust store, host name
 //     checked, SNI sent) unless accept_self_signed. TLS connections are
 //     closed without close_notify (as most crawlers do).
+//
+// HTTP/2 (RFC 9113): https offers ALPN "h2,http/1.1" (with h2_streams > 0)
+// and speaks h2 when the server picks it; http speaks it only with
+// h2_prior_knowledge. The sequence then keeps up to h2_streams requests in
+// flight on its one connection (fewer if the server's
+// SETTINGS_MAX_CONCURRENT_STREAMS says so), starts them at least
+// delay_between apart, and reports them in order with the same fields and
+// limits as above; see fetcher/h2_exchange.h for what differs (a body cut
+// resets the stream, not the connection; GOAWAY'd URLs are asked again on
+// a new connection, once).
 //
 // Name resolution: the hosts file first (its port, when given, overrides the
 // URL's; the Host header keeps the URL's name and port), else DNS through
