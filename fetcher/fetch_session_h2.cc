@@ -70,6 +70,11 @@ void FetchSession::StartH2() {
     return Fail(kProtocolError, s.message());
   }
   Tcp().expires_never();  // every stream has its own limits
+  // Frames go out as they are made (a request, a WINDOW_UPDATE) while
+  // earlier ones are unacknowledged: Nagle's algorithm would hold each
+  // behind the server's delayed ACK.
+  beast::error_code ignored;
+  Tcp().socket().set_option(tcp::no_delay(true), ignored);
   // The URL that opened the connection is the first stream; its in-flight
   // count moves to the exchange.
   in_flight_ = false;

@@ -60,7 +60,8 @@ struct H2Callbacks {
   }
 };
 
-Result<std::unique_ptr<H2Client>> H2Client::Create(H2Events& events, size_t max_header_list_bytes) {
+Result<std::unique_ptr<H2Client>> H2Client::Create(H2Events& events, size_t max_header_list_bytes,
+                                                   uint32_t stream_window) {
   std::unique_ptr<H2Client> client(new H2Client(events));
   nghttp2_session_callbacks* callbacks = nullptr;
   if (nghttp2_session_callbacks_new(&callbacks) != 0) return Status::Internal("nghttp2: out of memory");
@@ -74,9 +75,12 @@ Result<std::unique_ptr<H2Client>> H2Client::Create(H2Events& events, size_t max_
   const nghttp2_settings_entry settings[] = {
       {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
       {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, static_cast<uint32_t>(std::min<size_t>(max_header_list_bytes, UINT32_MAX))},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, std::clamp<uint32_t>(stream_window, 65'535, NGHTTP2_MAX_WINDOW_SIZE)},
   };
   const int sv = nghttp2_submit_settings(client->session_, NGHTTP2_FLAG_NONE, settings, std::size(settings));
   if (sv != 0) return Status::Internal(LibError("nghttp2_submit_settings", sv));
+  const int wv = nghttp2_session_set_local_window_size(client->session_, NGHTTP2_FLAG_NONE, 0, kConnectionWindow);
+  if (wv != 0) return Status::Internal(LibError("nghttp2_session_set_local_window_size", wv));
   return client;
 }
 

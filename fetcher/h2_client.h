@@ -52,8 +52,13 @@ class H2Events {
 class H2Client {
  public:
   // A session that has queued its connection preface and SETTINGS (no server
-  // push, `max_header_list_bytes` advertised). `events` must outlive it.
-  [[nodiscard]] static Result<std::unique_ptr<H2Client>> Create(H2Events& events, size_t max_header_list_bytes);
+  // push, `max_header_list_bytes` advertised, flow-control windows of
+  // `stream_window` bytes per stream and kConnectionWindow for the
+  // connection: bodies are consumed as they arrive, so small windows would
+  // only add WINDOW_UPDATE round trips). `events` must outlive it.
+  [[nodiscard]] static Result<std::unique_ptr<H2Client>> Create(H2Events& events, size_t max_header_list_bytes,
+                                                                uint32_t stream_window);
+  static constexpr int32_t kConnectionWindow = 32 << 20;
   ~H2Client();
   H2Client(const H2Client&) = delete;
   H2Client& operator=(const H2Client&) = delete;

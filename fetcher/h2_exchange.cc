@@ -32,7 +32,10 @@ H2Exchange::H2Exchange(const FetcherOptions& options, std::string scheme, std::s
 H2Exchange::~H2Exchange() = default;
 
 Status H2Exchange::Open() {
-  auto client = H2Client::Create(*this, options_.max_header_bytes);
+  // A stream may send what we keep of a body, and a little more (the byte
+  // past the cap that proves a cut), without waiting for WINDOW_UPDATE.
+  const uint64_t window = std::min<uint64_t>(options_.page_range_bytes + 16 * 1024, 16 << 20);
+  auto client = H2Client::Create(*this, options_.max_header_bytes, static_cast<uint32_t>(window));
   if (!client.ok()) return client.status();
   client_ = std::move(*client);
   return Status::Ok();
