@@ -77,13 +77,12 @@ void FetchSession::StartH2() {
   Tcp().socket().set_option(tcp::no_delay(true), ignored);
   // The URL that opened the connection is the first stream; its in-flight
   // count moves to the exchange.
-  in_flight_ = false;
   h2_next_ = index_ + 1;
-  if (Status s = h2_->exchange.Start(index_, urls_[index_], target_, std::move(result_), start_); !s.ok()) {
+  if (Status s = h2_->exchange.Start(index_, urls_[index_], target_, result_, start_); !s.ok()) {
     h2_.reset();
-    in_flight_ = true;
     return Fail(kProtocolError, s.message());
   }
+  in_flight_ = false;
   result_ = FetchResult{};
   h2_->last_start = std::chrono::steady_clock::now();
   // Holding the connection idle between spaced requests longer than the

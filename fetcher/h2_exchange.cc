@@ -89,22 +89,24 @@ Status H2Exchange::Submit(Stream stream) {
 }
 
 void H2Exchange::Expire(Clock::time_point now) {
+  std::vector<int32_t> expired;
   for (auto& [id, stream] : streams_) {
-    if (stream.fail_status != 0 || stream.cut) continue;
     if (!stream.responded && now >= stream.first_byte_deadline && stream.first_byte_deadline < stream.total_deadline) {
       FailStream(id, stream, kTimeout, "waiting for the response: first-byte timeout exceeded");
+      expired.push_back(id);
     } else if (now >= stream.total_deadline) {
       FailStream(id, stream, kTimeout,
                  std::string(stream.responded ? "reading response body" : "waiting for the response") +
                      ": total time limit exceeded");
+      expired.push_back(id);
     }
   }
+  for (int32_t id : expired) streams_.erase(id);
 }
 
 std::optional<H2Exchange::Clock::time_point> H2Exchange::NextDeadline() const {
   std::optional<Clock::time_point> next;
   for (const auto& [id, stream] : streams_) {
-    if (stream.fail_status != 0 || stream.cut) continue;
     auto deadline = stream.responded ? stream.total_deadline : std::min(stream.total_deadline, stream.first_byte_deadline);
     if (!next || deadline < *next) next = deadline;
   }
@@ -128,15 +130,9 @@ Status H2Exchange::TakeOutput(std::string& out) {
 
 void H2Exchange::FailAll(int status, const std::string& message) {
   for (auto& [id, stream] : streams_) {
-    if (stream.fail_status == 0) {
-      stream.fail_status = stream.cut ? 0 : status;
-      stream.fail_message = message;
-    }
-    if (stream.cut) {
-      Complete(stream);
-    } else {
-      Finish(stream);
-    }
+    stream.fail_status = status;
+    stream.fail_message = message;
+    Finish(stream);
   }
   streams_.clear();
   auto again = std::move(again_);
@@ -166,10 +162,11 @@ bool H2Exchange::OnHeader(int32_t id, std::string_view name, std::string_view va
   stream->header_bytes += name.size() + value.size() + 32;
   stream->result.wire_bytes += name.size() + value.size();
   if (stream->header_bytes > options_.max_header_bytes) {
-    if (stream->fail_status == 0) {
-      stream->fail_status = kProtocolError;
-      stream->fail_message = "response header larger than " + std::to_string(options_.max_header_bytes) + " bytes";
-    }
+    // Refused: nghttp2 resets the stream; the URL is done now.
+    stream->fail_status = kProtocolError;
+    stream->fail_message = "response header larger than " + std::to_string(options_.max_header_bytes) + " bytes";
+    Finish(*stream);
+    streams_.erase(id);
     return false;
   }
   // Repeated fields are joined as HTTP/1.1 would fold them (RFC 9110 5.3).
@@ -180,7 +177,7 @@ bool H2Exchange::OnHeader(int32_t id, std::string_view name, std::string_view va
 
 void H2Exchange::OnHeadersDone(int32_t id) {
   Stream* stream = Find(id);
-  if (stream == nullptr || stream->fail_status != 0) return;
+  if (stream == nullptr) return;
   auto status = ParseStatus(stream->fields.count(":status") ? stream->fields[":status"] : "");
   if (!status) {
     stream->fields.clear();  // trailers (a second block without :status) are ignored
@@ -192,6 +189,7 @@ void H2Exchange::OnHeadersDone(int32_t id) {
     stream->header_bytes = 0;
     if (++stream->interim_responses > kMaxInterimResponses) {
       FailStream(id, *stream, kProtocolError, "more than " + std::to_string(kMaxInterimResponses) + " interim responses");
+      streams_.erase(id);
     }
     return;
   }
@@ -204,16 +202,18 @@ void H2Exchange::OnHeadersDone(int32_t id) {
 
 void H2Exchange::OnData(int32_t id, std::string_view data) {
   Stream* stream = Find(id);
-  if (stream == nullptr || stream->cut || stream->fail_status != 0) return;
+  if (stream == nullptr) return;
   stream->result.wire_bytes += data.size();
   const size_t room = static_cast<size_t>(options_.page_range_bytes) - std::min<size_t>(stream->raw.size(), options_.page_range_bytes);
   stream->raw.append(data.substr(0, room));
   if (data.size() > room) {
     // One byte past the cap proves the body was longer: keep the cap, stop
-    // the stream (the connection carries on, unlike HTTP/1.1).
-    stream->cut = true;
+    // the stream (the connection carries on, unlike HTTP/1.1). The URL is
+    // done now, not when the reset is written.
     stream->result.truncated = true;
     client_->ResetStream(id);
+    Complete(*stream);
+    streams_.erase(id);
   }
 }
 
@@ -221,7 +221,7 @@ void H2Exchange::OnStreamClose(int32_t id, uint32_t error_code) {
   auto it = streams_.find(id);
   if (it == streams_.end()) return;
   Stream& stream = it->second;
-  if (stream.fail_status == 0 && !stream.cut && error_code != NGHTTP2_NO_ERROR) {
+  if (error_code != NGHTTP2_NO_ERROR) {
     if (error_code == NGHTTP2_REFUSED_STREAM && !stream.responded) {
       refused_.push_back(stream.index);
       stream.result.wire_bytes = 0;
@@ -290,11 +290,9 @@ void H2Exchange::FailStream(int32_t id, Stream& stream, int status, std::string 
     stream.fail_status = status;
     stream.fail_message = std::move(message);
   }
-  if (id > 0) {
-    client_->ResetStream(id);
-  } else {
-    Finish(stream);  // never submitted
-  }
+  if (id > 0) client_->ResetStream(id);
+  // Done now: a server that stopped reading may never let the reset out.
+  Finish(stream);
 }
 
 }  // namespace crawl::fetcher

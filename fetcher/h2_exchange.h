@@ -93,8 +93,9 @@ class H2Exchange final : private H2Events {
     int interim_responses = 0;
     std::map<std::string, std::string, std::less<>> fields;  // lower-case names
     std::string raw;             // content-coded body so far
-    bool cut = false;            // reset by us after page_range_bytes
-    int fail_status = 0;         // reset by us for this reason (timeout, header size)
+    // Why the URL failed, once it has (streams_ holds live streams only: a
+    // stream we cut, time out or refuse is finished at once).
+    int fail_status = 0;
     std::string fail_message;
   };
 
