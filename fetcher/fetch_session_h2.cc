@@ -137,6 +137,9 @@ void FetchSession::H2StartMore() {
 void FetchSession::H2Pump() {
   if (!h2_ || h2_->closing) return;
   H2Connection& c = *h2_;
+  // Finished results go first: their bodies count in the result budget
+  // before another request may start.
+  H2TakeFinished();
   H2StartMore();
   if (Status s = c.exchange.TakeOutput(c.out); !s.ok()) return H2ConnectionLost(kProtocolError, s.message());
   if (!c.writing && !c.out.empty()) H2Write();

@@ -189,7 +189,7 @@ class HttpFetcher {
 
   // Fetches `urls` in order over one connection at a time (reconnecting after
   // a close or an error), waiting `delay_between` between the end of one
-  // request and the start of the next. Calls `on_result` once per URL, in
+  // request and the start of the next (over HTTP/2, between the starts). Calls `on_result` once per URL, in
   // order, then `on_done` once. Returns immediately; callbacks run on the
   // io_context (on this sequence's strand: callbacks of one sequence never
   // overlap; those of different sequences may, if several threads run the

@@ -360,3 +360,64 @@ TEST_CASE("h2: CancelAll reports the streams in flight and the rest as cancelled
   CHECK(fetcher.requests_in_flight() == 0);
   CHECK(server.requests().size() >= 2);  // several streams were open when cancelled
 }
+
+TEST_CASE("h2: a full result budget holds new streams until the consumer releases bodies", "[unit]") {
+  H2TestServer server(Page);  // bodies of 8 bytes
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, H2Options(4));
+  auto budget = std::make_shared<crawl::fetcher::ResultBudget>(10);
+  std::vector<FetchResult> results;
+  int done = 0;
+  fetcher.FetchSequence(
+      Urls(server.base(), 8), [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { ++done; }, 0ms,
+      budget);
+  // Streams start while under 10 bytes are held (how many depends on how
+  // the server's frames are read together); then the sequence waits, with
+  // every stream it started delivered.
+  ioc.run_for(500ms);
+  CHECK(results.size() >= 2);
+  CHECK(results.size() < 8);
+  CHECK(server.requests().size() == results.size());
+  CHECK(budget->held_bytes() >= 10);
+  CHECK(budget->waiting() == 1);
+  CHECK(done == 0);
+  while (done == 0) {
+    budget->Release(budget->held_bytes());
+    ioc.restart();
+    ioc.run_for(200ms);
+  }
+  REQUIRE(results.size() == 8);
+  for (size_t i = 0; i < results.size(); ++i) CHECK(results[i].body == "page /p" + std::to_string(i));
+  CHECK(server.connections() == 1);  // pausing kept the connection
+}
+
+TEST_CASE("h2: a sequence waiting for the result budget is cancelled at once", "[unit]") {
+  H2TestServer server(Page);
+  net::io_context ioc;
+  HttpFetcher fetcher(ioc, H2Options(2));
+  auto budget = std::make_shared<crawl::fetcher::ResultBudget>(1);
+  std::vector<FetchResult> results;
+  int done = 0;
+  fetcher.FetchSequence(
+      Urls(server.base(), 5), [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { ++done; }, 0ms,
+      budget);
+  ioc.run_for(500ms);
+  const size_t fetched = results.size();
+  REQUIRE(fetched >= 1);
+  REQUIRE(fetched < 5);
+  REQUIRE(budget->waiting() == 1);
+  fetcher.CancelAll();
+  ioc.restart();
+  ioc.run_for(500ms);
+  CHECK(done == 1);
+  REQUIRE(results.size() == 5);
+  for (size_t i = 0; i < fetched; ++i) CHECK(results[i].status == 200);
+  for (size_t i = fetched; i < 5; ++i) CHECK(results[i].status == crawl::kCancelled);
+  CHECK(server.requests().size() == fetched);
+  CHECK(fetcher.requests_in_flight() == 0);
+  budget->Release(budget->held_bytes());  // the stale resume does nothing
+  ioc.restart();
+  ioc.run_for(100ms);
+  CHECK(results.size() == 5);
+  CHECK(fetcher.active_sequences() == 0);
+}
