@@ -11,7 +11,9 @@
 // cancel, an error); then, with no operation pending, the socket is
 // dropped, refused streams are made to start again (once each), and the
 // ordinary NextUrl path takes over: a URL not yet fetched starts on a new
-// connection, which may be h2 again.
+// connection, which may be h2 again. The socket is closed without a GOAWAY
+// of ours, as TLS connections are closed without close_notify: nothing is
+// in flight by then, and the server sees the close at once.
 #include <array>
 #include <cstring>
 #include <optional>

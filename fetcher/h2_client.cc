@@ -101,8 +101,6 @@ void H2Client::ResetStream(int32_t stream) {
   (void)nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream, NGHTTP2_CANCEL);
 }
 
-void H2Client::Shutdown() { (void)nghttp2_session_terminate_session(session_, NGHTTP2_NO_ERROR); }
-
 Status H2Client::Receive(std::string_view bytes) {
   const auto n = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   if (n < 0) return Status::IoError(LibError("HTTP/2", n));
@@ -121,10 +119,6 @@ Status H2Client::TakeOutput(std::string& out) {
 
 uint32_t H2Client::RemoteMaxStreams() const {
   return nghttp2_session_get_remote_settings(session_, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
-}
-
-bool H2Client::Finished() const {
-  return nghttp2_session_want_read(session_) == 0 && nghttp2_session_want_write(session_) == 0;
 }
 
 }  // namespace crawl::fetcher

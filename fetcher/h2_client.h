@@ -70,8 +70,6 @@ class H2Client {
                                           const std::vector<std::pair<std::string, std::string>>& fields);
   // Queues RST_STREAM(CANCEL): the stream's remaining frames are dropped.
   void ResetStream(int32_t stream);
-  // Queues GOAWAY(NO_ERROR): the polite end of the connection.
-  void Shutdown();
 
   // Feeds bytes read from the connection; an error is a connection error
   // (the session is over).
@@ -83,8 +81,6 @@ class H2Client {
   [[nodiscard]] uint32_t RemoteMaxStreams() const;
   // The server's first SETTINGS frame has arrived (its limits are known).
   [[nodiscard]] bool SettingsReceived() const { return settings_received_; }
-  // Neither side has anything left to say (after GOAWAY both ways).
-  [[nodiscard]] bool Finished() const;
 
  private:
   explicit H2Client(H2Events& events) : events_(events) {}

@@ -140,8 +140,6 @@ void H2Exchange::FailAll(int status, const std::string& message) {
   for (Stream& stream : again) FailStream(0, stream, status, message);
 }
 
-void H2Exchange::Shutdown() { client_->Shutdown(); }
-
 std::vector<size_t> H2Exchange::TakeRefused() {
   std::vector<size_t> refused = std::move(refused_);
   refused_.clear();

@@ -69,8 +69,6 @@ class H2Exchange final : private H2Events {
   [[nodiscard]] Status TakeOutput(std::string& out);
   // The connection is gone: every active stream ends with status/message.
   void FailAll(int status, const std::string& message);
-  // Queues GOAWAY (the polite close).
-  void Shutdown();
 
   // Results of ended streams, by sequence index; the caller takes them.
   std::map<size_t, FetchResult>& finished() { return finished_; }
