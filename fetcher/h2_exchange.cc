@@ -177,10 +177,9 @@ void H2Exchange::OnHeadersDone(int32_t id) {
   Stream* stream = Find(id);
   if (stream == nullptr) return;
   auto status = ParseStatus(stream->fields.count(":status") ? stream->fields[":status"] : "");
-  if (!status) {
-    stream->fields.clear();  // trailers (a second block without :status) are ignored
-    return;
-  }
+  // Without :status it is a trailer block (nghttp2 refuses a response
+  // without one): its fields join the others, nothing else changes.
+  if (!status) return;
   if (*status >= 100 && *status < 200) {
     // Interim responses (RFC 9110 15.2) precede the final one.
     stream->fields.clear();
