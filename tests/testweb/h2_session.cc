@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "tests/testweb/request_handler.h"
 
@@ -244,7 +245,7 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
     Flush();
   }
 
-  static nghttp2_nv Nv(const std::string& name, const std::string& value) {
+  static nghttp2_nv Nv(std::string_view name, std::string_view value) {  // views of live strings or literals
     return {reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
             reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
             NGHTTP2_NV_FLAG_NONE};

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -253,7 +254,7 @@ class H2TestServer::Connection : public std::enable_shared_from_this<Connection<
     Flush();
   }
 
-  static nghttp2_nv Nv(const std::string& name, const std::string& value) {
+  static nghttp2_nv Nv(std::string_view name, std::string_view value) {  // views of live strings or literals
     return {reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),
             reinterpret_cast<uint8_t*>(const_cast<char*>(value.data())), name.size(), value.size(),
             NGHTTP2_NV_FLAG_NONE};
