@@ -37,6 +37,7 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_max_pages(o.max_pages);
   p->set_allow_private_addresses(o.allow_private);
   p->set_accept_self_signed(o.accept_self_signed);
+  p->set_h2_prior_knowledge(o.h2_prior_knowledge);
   p->set_schedule_size(o.schedule_size);
   p->set_lease_seconds(o.lease_seconds);
   p->set_page_range_bytes(o.page_range);

@@ -27,6 +27,7 @@ struct StartOptions {
   uint64_t max_pages = 0;
   bool allow_private = false;
   bool accept_self_signed = false;
+  bool h2_prior_knowledge = false;
   uint32_t schedule_size = 0, lease_seconds = 0;
   uint64_t page_range = 0;
   std::string user_agent;

@@ -182,6 +182,9 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
                     "recrawl, expires, adaptive and optimal: MIN:MAX seconds between visits (default 60:2592000)");
   start->add_flag("--accept-self-signed", o.accept_self_signed,
                   "https: accept certificates that do not verify (test hosts); off by default");
+  start->add_flag("--h2-prior-knowledge", o.h2_prior_knowledge,
+                  "http: speak HTTP/2 from the first byte to every host (servers known to take h2 "
+                  "cleartext; no HTTP/1.1 fallback); https negotiates h2 by ALPN anyway");
   start->add_option("--schedule-size", o.schedule_size, "URLs per schedule (default 5000)");
   start->add_option("--lease-seconds", o.lease_seconds, "Schedule lease (default 300)");
   start->add_option("--page-range", o.page_range,

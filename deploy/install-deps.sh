@@ -34,6 +34,8 @@ BUILD=(
   librocksdb-dev zlib1g-dev libssl-dev
   # asynchronous DNS with TTLs (fetcher/dns_resolver.h)
   libc-ares-dev
+  # HTTP/2 framing: the fetcher's h2 client, testweb's h2c (fetcher/h2_client.h)
+  libnghttp2-dev
   # companions
   libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
   # the servers' allocator (CMakeLists.txt CRAWL_JEMALLOC)
@@ -50,6 +52,9 @@ TEST=(
   # site coverage test (crawl_site_coverage_test.sh): a default scoped crawl
   # of rust-doc served by nginx finds every page wget2 finds
   wget2 rust-doc
+  # nghttp, an HTTP/2 client to look at testweb's h2c by hand and in the
+  # h2 benchmark (tests/bench/h2_throughput.sh)
+  nghttp2-client
   # the status page test loads the page in a real browser
   chromium
   # the console test drives chromium with playwright-core (npm ci in the test)
@@ -71,7 +76,7 @@ BENCH=(
 RUNTIME=(
   libgrpc++1.51 libgrpc29 libprotobuf32 librocksdb7.8 libpsl5 libidn2-0 publicsuffix libstemmer0d
   libjemalloc2 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0
-  libssl3 zlib1g libc-ares2 libabsl20220623
+  libssl3 zlib1g libc-ares2 libabsl20220623 libnghttp2-14
   ca-certificates
   # deploy/certs.sh makes the cluster's CA, certificates and tokens
   openssl

@@ -172,6 +172,8 @@ bool CrawlWorker::RefreshCrawlState() {
   http.allow_private = options_.allow_private || info.params().allow_private_addresses();
   http.hosts_file = options_.hosts_file;
   http.accept_self_signed = info.params().accept_self_signed();
+  http.h2_streams = options_.h2_streams;
+  http.h2_prior_knowledge = info.params().h2_prior_knowledge();
   next->http = std::make_shared<HttpFetcher>(io_, http);
   if (!info.params().keep_tracking_params()) {
     if (info.params().tracking_params_size() == 0) {

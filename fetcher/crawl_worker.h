@@ -60,6 +60,9 @@ struct WorkerOptions {
   // Most connections to one IP address at a time (0: no limit beyond one
   // per host).
   size_t max_connections_per_ip = 0;
+  // HTTP/2: most requests in flight on one host's connection (the server's
+  // SETTINGS_MAX_CONCURRENT_STREAMS may lower it); see FetcherOptions.
+  size_t h2_streams = FetcherOptions{}.h2_streams;
   // DNS resolver and cache settings.
   DnsOptions dns;
   // How often a "fetcher status" line (requests in flight, fetches, DNS

@@ -11,6 +11,7 @@
 #include "fetcher/content_decoding.h"
 #include "fetcher/http_date.h"
 #include "fetcher/http_field_values.h"
+#include "fetcher/response_fields.h"
 
 namespace crawl::fetcher {
 
@@ -33,17 +34,6 @@ int ClassifyIoError(const beast::error_code& ec) {
   if (ec == ssl::error::stream_truncated) return kConnectError;
   if (ec.category() == net::error::get_ssl_category()) return kTlsError;
   return kConnectError;
-}
-
-// A validator from another process goes into a request header only when it
-// is non-empty, short, and free of control characters (no header
-// injection, no request the server must refuse).
-bool SendableValidator(const std::string& v) {
-  if (v.empty() || v.size() > kMaxValidatorBytes) return false;
-  return std::all_of(v.begin(), v.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u >= 0x20 && u != 0x7f;
-  });
 }
 
 }  // namespace
@@ -173,7 +163,6 @@ void FetchSession::Deliver() {
   result_.fetch_ms = static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                                std::chrono::steady_clock::now() - start_)
                                                .count());
-  if (result_.status < 0) result_.body.clear();
   if (in_flight_) {
     in_flight_ = false;
     std::lock_guard<std::mutex> lock(shared_->mu);
@@ -181,9 +170,22 @@ void FetchSession::Deliver() {
   }
   FetchResult result = std::move(result_);
   result_ = FetchResult{};
+  Hand(std::move(result));
+  FlushEarly();
+}
+
+void FetchSession::Hand(FetchResult result) {
+  if (result.status < 0) result.body.clear();
   ++index_;
   if (budget_) budget_->Add(result.body.size());
   if (on_result_) on_result_(std::move(result));
+}
+
+void FetchSession::FlushEarly() {
+  while (!early_.empty() && early_.begin()->first == index_) {
+    auto node = early_.extract(early_.begin());
+    Hand(std::move(node.mapped()));
+  }
 }
 
 void FetchSession::Report() {
@@ -354,22 +356,7 @@ void FetchSession::OnHeader(beast::error_code ec, size_t bytes) {
     }
     return ReadHeader();
   }
-  result_.status = status;
-  auto field = [&](http::field f) { return std::string(response[f]); };
-  result_.content_type = field(http::field::content_type);
-  result_.mime_type = MimeTypeOf(result_.content_type);
-  result_.content_encoding = field(http::field::content_encoding);
-  result_.location = field(http::field::location);
-  result_.etag = field(http::field::etag);
-  result_.last_modified = field(http::field::last_modified);
-  result_.expires = field(http::field::expires);
-  result_.cache_control = field(http::field::cache_control);
-  if (status == 429 || status == 503) {
-    const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-    if (auto delay = ParseRetryAfter(response[http::field::retry_after], now)) result_.retry_after_seconds = *delay;
-  }
+  ReadResponseFields(status, [&response](std::string_view name) { return response[name]; }, result_);
   raw_.clear();
   if (parser_->is_done()) return OnMessageDone();
   ReadBody();

@@ -22,9 +22,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +53,7 @@ namespace ssl = boost::asio::ssl;
 using tcp = net::ip::tcp;
 
 class FetchSession;
+struct H2Connection;  // fetch_session_h2.cc
 
 struct HttpFetcher::Shared {
   explicit Shared(FetcherOptions options_in) : options(std::move(options_in)) {}
@@ -107,8 +110,12 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   // in a timeout's error message.
   void SetDeadline(std::optional<std::chrono::milliseconds> step_limit, const char* step);
 
-  // Hands result_ to the caller and moves to the next URL (without starting it).
+  // Hands result_ to the caller and moves to the next URL (without starting
+  // it), then any results fetched ahead that are now next (early_).
   void Deliver();
+  // Hands `result` (for index_) to the caller; ++index_.
+  void Hand(FetchResult result);
+  void FlushEarly();
 
   void Report();
 
@@ -150,6 +157,22 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void OnMessageDone();
   [[nodiscard]] bool ShouldAskWithoutRange() const;
   void AskWithoutRange(bool keep_alive);
+
+  // ---- HTTP/2 (fetch_session_h2.cc) ----
+
+  // The new connection speaks h2: ALPN chose it, or prior knowledge.
+  [[nodiscard]] bool NegotiatedH2();
+  // Runs the current URL and the ones after it on the h2 connection.
+  void StartH2();
+  void H2StartMore();
+  void H2Pump();
+  void H2TakeFinished();
+  void H2ArmTimer();
+  void H2Read();
+  void H2Write();
+  void H2ConnectionLost(int status, std::string message);
+  void H2Close();
+  void H2MaybeDrop(const std::shared_ptr<H2Connection>& conn);
 
   // ---- connection ----
 
@@ -203,6 +226,14 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   beast::flat_buffer buffer_;
   size_t responses_on_connection_ = 0;
   std::string remote_;
+
+  // HTTP/2: the connection in h2 mode (null otherwise), the next index to
+  // start on it, results fetched ahead of index_ (handed on in order), and
+  // the URLs already asked again after the server refused them.
+  std::shared_ptr<H2Connection> h2_;
+  size_t h2_next_ = 0;
+  std::map<size_t, FetchResult> early_;
+  std::set<size_t> h2_refused_;
 
   // The request in flight.
   FetchResult result_;

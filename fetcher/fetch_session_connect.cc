@@ -151,6 +151,7 @@ void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint
                           beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
     return;
   }
+  if (NegotiatedH2()) return StartH2();
   Write(/*reused=*/false);
 }
 
@@ -160,6 +161,7 @@ void FetchSession::OnHandshake(beast::error_code ec) {
     if (ec == beast::error::timeout) return FailIo(ec, "TLS handshake");
     return Fail(kTlsError, "TLS handshake: " + ec.message());
   }
+  if (NegotiatedH2()) return StartH2();
   Write(/*reused=*/false);
 }
 

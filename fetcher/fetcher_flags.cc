@@ -24,6 +24,12 @@ void AddWorkerFlags(CLI::App& app, FetcherFlags& flags) {
                  "Most connections to one IP address at a time; 0 = no limit beyond one per host")
       ->capture_default_str()
       ->check(CLI::Range(0, 10'000));
+  app.add_option("--h2-streams", flags.h2_streams,
+                 "HTTP/2: most requests in flight on a host's one connection (also bounded by the "
+                 "server's SETTINGS_MAX_CONCURRENT_STREAMS); h2 is used when a https server picks it "
+                 "by ALPN, or on http when the crawl asks for prior knowledge")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   app.add_option("--result-buffer-mb", flags.result_buffer_mb,
                  "Downloaded bodies waiting for processing, per lane (MiB): past this, downloads pause "
                  "until processing and shipping catch up")
@@ -110,6 +116,7 @@ WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::Hos
   options.max_in_flight = flags.max_in_flight;
   options.max_buffered_result_bytes = flags.result_buffer_mb << 20;
   options.max_connections_per_ip = flags.max_per_ip;
+  options.h2_streams = flags.h2_streams;
   if (flags.process_threads > 0)
     options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(flags.process_threads);
   options.poll_interval = std::chrono::milliseconds(flags.poll_ms);

@@ -30,6 +30,7 @@ struct FetcherFlags {
   size_t max_in_flight = WorkerOptions{}.max_in_flight;
   size_t result_buffer_mb = WorkerOptions{}.max_buffered_result_bytes >> 20;
   size_t max_per_ip = 0;
+  size_t h2_streams = FetcherOptions{}.h2_streams;
   size_t lanes = 4;
   // One per core by default: a one-site crawl works one schedule at a time,
   // and its pages are then processed on every core, not on one lane's thread.

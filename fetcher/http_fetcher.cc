@@ -41,8 +41,15 @@ HttpFetcher::HttpFetcher(net::io_context& io_context, FetcherOptions options)
         if (ec) shared_->tls_setup_error = "loading ca_file " + shared_->options.ca_file + ": " + ec.message();
       }
     }
+    // ALPN (RFC 7301): offer h2 first; a server that picks nothing or
+    // http/1.1 gets HTTP/1.1 as before.
+    static constexpr unsigned char kAlpn[] = "\x02h2\x08http/1.1";
+    if (!ec && shared_->options.h2_streams > 0 &&
+        SSL_CTX_set_alpn_protos(context->native_handle(), kAlpn, sizeof(kAlpn) - 1) != 0) {
+      shared_->tls_setup_error = "cannot offer ALPN protocols";
+    }
     if (ec && shared_->tls_setup_error.empty()) shared_->tls_setup_error = ec.message();
-    if (!ec) shared_->tls = std::move(context);
+    if (!ec && shared_->tls_setup_error.empty()) shared_->tls = std::move(context);
   } catch (const std::exception& e) {  // ssl::context's constructor throws
     shared_->tls_setup_error = e.what();
   }

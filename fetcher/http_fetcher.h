@@ -1,5 +1,5 @@
-// The fetcher's asynchronous HTTP/1.1 client engine (DESIGN.md section 3,
-// step 4), on Boost.Beast over Boost.Asio.
+// The fetcher's asynchronous HTTP/1.1 and HTTP/2 client engine (DESIGN.md
+// section 3, step 4), on Boost.Beast over Boost.Asio, and libnghttp2 for h2.
 //
 // One call of FetchSequence downloads a list of URLs of one origin in order
 // over a single keep-alive connection: the politeness unit of the crawler
@@ -29,6 +29,16 @@
 //   - https via OpenSSL with peer verification (system trust store, host name
 //     checked, SNI sent) unless accept_self_signed. TLS connections are
 //     closed without close_notify (as most crawlers do).
+//
+// HTTP/2 (RFC 9113): https offers ALPN "h2,http/1.1" (with h2_streams > 0)
+// and speaks h2 when the server picks it; http speaks it only with
+// h2_prior_knowledge. The sequence then keeps up to h2_streams requests in
+// flight on its one connection (fewer if the server's
+// SETTINGS_MAX_CONCURRENT_STREAMS says so), starts them at least
+// delay_between apart, and reports them in order with the same fields and
+// limits as above; see fetcher/h2_exchange.h for what differs (a body cut
+// resets the stream, not the connection; GOAWAY'd URLs are asked again on
+// a new connection, once).
 //
 // Name resolution: the hosts file first (its port, when given, overrides the
 // URL's; the Host header keeps the URL's name and port), else DNS through
@@ -133,6 +143,13 @@ struct FetcherOptions {
   // Decompression bomb guard: cap on the decoded body; 0 means
   // page_range_bytes (the body cut-off applies to the decoded bytes).
   uint64_t max_decoded_bytes = 0;
+  // HTTP/2 (RFC 9113): most requests in flight on a host's one h2
+  // connection (also bounded by the server's SETTINGS_MAX_CONCURRENT_STREAMS);
+  // 0 never speaks h2. https offers "h2,http/1.1" by ALPN when > 0.
+  size_t h2_streams = 4;
+  // Cleartext http: speak h2 from the first byte (RFC 9113 3.3, "prior
+  // knowledge"), for servers known to take it; no HTTP/1.1 fallback.
+  bool h2_prior_knowledge = false;
 };
 
 // The outcome of one URL. Exactly one per URL given to FetchSequence.
@@ -172,7 +189,7 @@ class HttpFetcher {
 
   // Fetches `urls` in order over one connection at a time (reconnecting after
   // a close or an error), waiting `delay_between` between the end of one
-  // request and the start of the next. Calls `on_result` once per URL, in
+  // request and the start of the next (over HTTP/2, between the starts). Calls `on_result` once per URL, in
   // order, then `on_done` once. Returns immediately; callbacks run on the
   // io_context (on this sequence's strand: callbacks of one sequence never
   // overlap; those of different sequences may, if several threads run the

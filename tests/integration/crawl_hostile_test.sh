@@ -56,7 +56,8 @@ for f in "$WORK"/cluster/fetcher*.pid; do fetcher_pids+=("$(cat "$f")"); done
 ) > "$WORK/rss.samples" &
 _bg_pids+=($!)
 
-"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-depth "$max_depth" > /dev/null
+# CRAWL_START_ARGS: more `crawlctl start` flags (crawl_h2_hostile_test.sh).
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-depth "$max_depth" ${CRAWL_START_ARGS:-} > /dev/null
 # A slowloris URL holds its schedule's results until the total time limit
 # ends it (30 s by default); 10 s keeps the test short. The first schedule
 # (the seeds) has no slowloris URL; fetchers pick this up at their next poll.

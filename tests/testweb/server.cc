@@ -25,7 +25,9 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "tests/testweb/h2_session.h"
 #include "tests/testweb/request_handler.h"
+#include "tests/testweb/server_context.h"
 #include "tests/testweb/tls_cert.h"
 
 namespace crawl::testweb {
@@ -42,18 +44,6 @@ constexpr uint64_t kBodyLimit = 64 * 1024;
 
 }  // namespace
 
-// What every session needs; immutable once the server starts.
-struct ServerContext {
-  const Universe* universe = nullptr;
-  AccessLog* access_log = nullptr;
-  ChangeClock* clock = nullptr;  // not owned; the pointee changes (thread-safe)
-  RobotsControl* robots_control = nullptr;  // not owned; null: off
-  std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
-  std::chrono::milliseconds read_timeout{};
-  std::chrono::milliseconds write_timeout{};
-  std::shared_ptr<asio::ssl::context> tls;        // null: no https hosts, TLS bytes are refused
-  mutable std::atomic<uint64_t> connections{0};  // numbers sessions for the access log
-};
 
 namespace {
 
@@ -256,16 +246,30 @@ class Detector : public std::enable_shared_from_this<Detector> {
 
   void OnDetect(beast::error_code ec, bool tls) {
     if (ec) return;
-    if (!tls || !context_->tls) {
-      // A plain connection (or TLS without a TLS context: the HTTP parser
-      // rejects the bytes and drops the connection).
-      std::make_shared<Session<beast::tcp_stream>>(std::move(stream_), std::move(buffer_), context_)->Run();
-      return;
-    }
+    if (!tls || !context_->tls) return SniffH2();
     tls_.emplace(std::move(stream_), *context_->tls);
     beast::get_lowest_layer(*tls_).expires_after(context_->read_timeout);
     tls_->async_handshake(ssl::stream_base::server, buffer_.data(),
                           beast::bind_front_handler(&Detector::OnHandshake, shared_from_this()));
+  }
+
+  // A plain connection that opens with the HTTP/2 preface is h2c (prior
+  // knowledge, h2_session.h); anything else is HTTP/1.1 (or TLS without a
+  // TLS context: the HTTP parser rejects the bytes and drops the connection).
+  void SniffH2() {
+    const auto data = buffer_.data();
+    const std::string_view seen(static_cast<const char*>(data.data()), data.size());
+    const size_t n = std::min(seen.size(), kH2Preface.size());
+    if (seen.substr(0, n) != kH2Preface.substr(0, n)) {
+      std::make_shared<Session<beast::tcp_stream>>(std::move(stream_), std::move(buffer_), context_)->Run();
+      return;
+    }
+    if (n == kH2Preface.size()) return ServeH2(std::move(stream_), std::move(buffer_), context_);
+    stream_.async_read_some(buffer_.prepare(1024), [self = shared_from_this()](beast::error_code ec, size_t bytes) {
+      if (ec) return;
+      self->buffer_.commit(bytes);
+      self->SniffH2();
+    });
   }
 
   void OnHandshake(beast::error_code ec, std::size_t used) {

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# HTTP/2 against HTTP/1.1 on one site over one connection (issue 23 item 3;
+# run by hand, never in CI). One nginx serves a documentation site on
+# loopback over TLS twice: port 8443 with `http2` (ALPN picks h2) and port
+# 8444 without (ALPN picks http/1.1). In the same run:
+#   - our cluster (1 name server, 1 queue server, 1 fetcher; robots and one
+#     connection per host kept) crawling the site over h2 (--h2-streams N
+#     for each N in --streams) and over HTTP/1.1, wall time from `crawlctl
+#     start` to done;
+#   - GNU wget2 --recursive over h2 (its default, --http2) with 1 thread and
+#     with its default 5, and over HTTP/1.1 (--no-http2) with 1 thread.
+# Pages/s = distinct non-robots URLs answered 200/206 (ours) or files written (wget2)
+# per second of wall time; "connections" = distinct nginx connection
+# numbers in that run's access log (the politeness unit).
+#
+#   tests/bench/h2_throughput.sh [--site DIR] [--streams LIST] [--timeout S] [--out DIR]
+# Address: ${H2_ADDR:-127.23.0.1}, ports 8443 and 8444.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin="${CRAWL_BIN:-$root/build/bin}"
+site=/usr/share/doc/libboost1.81-doc/doc/html streams="4,16" timeout=600 out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --site) site=$2; shift 2 ;;
+    --streams) streams=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "h2_throughput: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+die() { echo "h2_throughput: $*" >&2; exit 1; }
+for b in crawlctl nameserver queueserver fetcher; do [ -x "$bin/$b" ] || die "$bin/$b missing; build first"; done
+for c in wget2 openssl; do command -v "$c" > /dev/null || die "$c missing (deploy/install-deps.sh --test)"; done
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$nginx_bin" ] || die "nginx missing (deploy/install-deps.sh --test)"
+[ -d "$site" ] || die "no site at $site"
+[ -n "$out" ] || out=$(mktemp -d /tmp/h2-throughput.XXXXXX)
+mkdir -p "$out"; out=$(cd "$out" && pwd)
+addr=${H2_ADDR:-127.23.0.1}
+work=$(mktemp -d /tmp/h2-throughput-work.XXXXXX)
+shm=$(mktemp -d /dev/shm/h2-throughput.XXXXXX)
+nginx_pid=""
+cleanup() {
+  [ ! -f "$work/cluster/cluster.env" ] || "$root/deploy/local-cluster.sh" down --dir "$work/cluster" > /dev/null 2>&1 || true
+  [ -z "$nginx_pid" ] || kill "$nginx_pid" 2> /dev/null || true
+  rm -rf "$work" "$shm"
+}
+trap cleanup EXIT
+
+mkdir -p "$work/nginx"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=$addr" \
+  -keyout "$work/nginx/key.pem" -out "$work/nginx/cert.pem" 2> /dev/null
+root_dir=$(readlink -f "$site")
+tls="ssl_certificate $work/nginx/cert.pem; ssl_certificate_key $work/nginx/key.pem; root $root_dir;"
+cat > "$work/nginx/nginx.conf" <<EOF
+daemon off; worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http { include /etc/nginx/mime.types; default_type application/octet-stream; sendfile on;
+  keepalive_requests 1000000; log_format conn '\$connection \$server_protocol \$status';
+  client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
+  fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
+  server { listen $addr:8443 ssl http2; $tls access_log $work/nginx/access.log conn; }
+  server { listen $addr:8444 ssl; $tls access_log $work/nginx/access.log conn; }
+}
+EOF
+"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx" > "$work/nginx/out.log" 2>&1 &
+nginx_pid=$!
+for _ in $(seq 1 50); do curl -skf -o /dev/null "https://$addr:8444/index.html" && break; sleep 0.1; done
+curl -skf -o /dev/null "https://$addr:8444/index.html" || die "nginx did not start: $(cat "$work/nginx/error.log")"
+
+results="$out/h2_throughput.tsv"
+printf 'tool\tprotocol\tpages\twall_s\tpages_per_s\tconnections\tnote\n' > "$results"
+log_mark() { wc -l < "$work/nginx/access.log" 2> /dev/null || echo 0; }
+log_summary() {  # log_summary FROM_LINE: "CONNECTIONS PROTOCOLS" of the access log lines after FROM_LINE
+  tail -n +"$(($1 + 1))" "$work/nginx/access.log" |
+    awk '{c[$1] = 1; p[$2] = 1} END {n = 0; for (k in c) n++; s = ""; for (k in p) s = s (s ? "," : "") k; print n, s}'
+}
+record() {  # record TOOL PAGES T0 T1 MARK NOTE
+  local summary; summary=$(log_summary "$5")
+  python3 -c '
+import sys
+tool, pages, t0, t1, summary, note = sys.argv[1:]
+conns, protocols = (summary.split() + ["-"])[:2]
+wall = float(t1) - float(t0)
+print(f"{tool}\t{protocols}\t{pages}\t{wall:.2f}\t{int(pages) / wall:.0f}\t{conns}\t{note}")
+' "$1" "$2" "$3" "$4" "$summary" "$6" >> "$results"
+  tail -n 1 "$results" >&2
+}
+
+run_crawler() {  # run_crawler LABEL PORT STREAMS
+  local label=$1 port=$2 n=$3 state=running t0 t1 mark pages
+  rm -rf "$work/cluster"
+  CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers 1 --fetchers 1 \
+    --allow-private --fetcher-args "--h2-streams $n" > /dev/null
+  unset CRAWL_TLS_CA CRAWL_TLS_CERT CRAWL_TLS_KEY CRAWL_TOKEN_FILE
+  . "$work/cluster/cluster.env"
+  export CRAWL_NAMESERVER=$NAMESERVER
+  echo "https://$addr:$port/index.html" > "$work/seeds.txt"
+  mark=$(log_mark); t0=$(date +%s.%N)
+  "$bin/crawlctl" start --seeds "$work/seeds.txt" --allow-private --accept-self-signed --include-hosts "$addr" \
+    --max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000 > /dev/null
+  while [ "$state" = running ]; do
+    sleep 0.2
+    state=$("$bin/crawlctl" status --json 2> /dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2> /dev/null || echo running)
+    python3 -c "import sys,time; sys.exit(0 if time.time() - $t0 > $timeout else 1)" && { state=timeout; break; }
+  done
+  t1=$(date +%s.%N)
+  "$bin/crawlctl" log > "$work/crawl.log"
+  pages=$(awk -F'\t' '$4 !~ /\/robots\.txt$/ && ($2 == 200 || $2 == 206) {u[$4] = 1} END {n = 0; for (k in u) n++; print n}' "$work/crawl.log")
+  record "$label" "$pages" "$t0" "$t1" "$mark" "$([ "$state" = done ] || echo "$state")"
+  "$root/deploy/local-cluster.sh" down --dir "$work/cluster" > /dev/null 2>&1 || true
+}
+
+run_wget2() {  # run_wget2 LABEL PORT THREADS HTTP2_FLAG
+  local label=$1 port=$2 n=$3 flag=$4 dir="$shm/wget2" t0 t1 mark rc=0 pages
+  rm -rf "$dir"; mkdir -p "$dir"
+  mark=$(log_mark); t0=$(date +%s.%N)
+  timeout -s INT "$timeout" wget2 --recursive --level=inf --robots=on "$flag" --max-threads="$n" \
+    --no-check-certificate --no-verbose --tries=1 --timeout=10 --directory-prefix="$dir" \
+    "https://$addr:$port/index.html" > "$work/wget2.out" 2>&1 || rc=$?
+  t1=$(date +%s.%N)
+  pages=$(find "$dir" -type f | wc -l)
+  record "$label" "$pages" "$t0" "$t1" "$mark" "$([ "$rc" != 124 ] || echo "cut by timeout")"
+  rm -rf "$dir"
+}
+
+echo "h2_throughput: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
+  "load $(cut -d' ' -f1-3 /proc/loadavg); site $site" >&2
+for n in ${streams//,/ }; do run_crawler "crawler h2 --h2-streams $n" 8443 "$n"; done
+run_crawler "crawler http/1.1" 8444 4
+run_wget2 "wget2 --http2 1 thread" 8443 1 --http2
+run_wget2 "wget2 --http2 5 threads" 8443 5 --http2
+run_wget2 "wget2 --no-http2 1 thread" 8444 1 --no-http2
+echo "h2_throughput: load after $(cut -d' ' -f1-3 /proc/loadavg); results in $results" >&2
+column -t -s $'\t' "$results"
