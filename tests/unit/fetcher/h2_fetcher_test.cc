@@ -17,6 +17,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <thread>
+
 #include "common/fetch_error.h"
 
 namespace {
@@ -133,6 +135,22 @@ TEST_CASE("h2: crawl delay spaces request starts", "[unit][policy]") {
   for (size_t i = 1; i < results.size(); ++i) {
     CHECK(results[i].status == 200);
     CHECK(results[i].start_unix_us - results[i - 1].start_unix_us >= 60'000);
+  }
+  CHECK(server.connections() == 1);
+}
+
+TEST_CASE("h2: with a crawl delay the next request starts the delay after the previous one ended", "[unit][policy]") {
+  // As over HTTP/1.1: spaced from starts, a server that logs a request late
+  // sees two requests closer than the delay.
+  H2TestServer server([](const H2SeenRequest& r) {
+    std::this_thread::sleep_for(40ms);
+    return Page(r);
+  });
+  auto results = FetchAll(H2Options(4), Urls(server.base(), 4), 60ms);
+  REQUIRE(results.size() == 4);
+  for (size_t i = 1; i < results.size(); ++i) {
+    CHECK(results[i].status == 200);
+    CHECK(results[i].start_unix_us - results[i - 1].start_unix_us >= 100'000);  // 40 ms answer + 60 ms delay
   }
   CHECK(server.connections() == 1);
 }
