@@ -1,8 +1,9 @@
 // FetchSession's HTTP/2 mode (RFC 9113): once a connection speaks h2 (ALPN
 // chose it, or the crawl asked for prior knowledge on cleartext), the
 // session keeps up to H2Exchange::StreamLimit() requests of its sequence in
-// flight on that one connection, starting them in order and at least
-// delay_between apart (crawl-delay spaces request starts), and hands the
+// flight on that one connection, starting them in order (with a crawl
+// delay: one at a time, each delay_between after the previous one ended),
+// and hands the
 // results on in order. See fetch_session.h and h2_exchange.h.
 //
 // Unlike the HTTP/1.1 steps, a read, a write and a timer may be pending at
