@@ -72,6 +72,18 @@ void CrawlWorker::RequestStop() {
   cv_.notify_all();
 }
 
+std::chrono::milliseconds IdlePollPeriod(std::chrono::milliseconds poll_interval) {
+  return std::min(poll_interval, std::chrono::milliseconds(500));
+}
+
+std::chrono::milliseconds UntilPollSlot(std::chrono::milliseconds now, std::chrono::milliseconds period,
+                                        std::chrono::milliseconds offset) {
+  if (period.count() <= 0) return std::chrono::milliseconds(1);
+  const int64_t p = period.count();
+  const int64_t wait = ((offset.count() % p) - (now.count() % p) + 2 * p) % p;
+  return std::chrono::milliseconds(wait == 0 ? p : wait);
+}
+
 bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
   std::unique_lock lock(mu_);
   cv_.wait_for(lock, d, [this] { return stop_.load(); });
@@ -202,8 +214,12 @@ void CrawlWorker::Run() {
   while (!stop_) {
     if (!crawl_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval) {
       if (!RefreshCrawlState() || !crawl_) {
-        // No crawl yet: look again soon, so a new crawl starts promptly.
-        Sleep(std::min(options_.poll_interval, std::chrono::milliseconds(500)));
+        // No crawl yet: look again soon, so a new crawl starts promptly, in
+        // this lane's slot of the period (lanes polling together would see
+        // it no sooner than one).
+        const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now().time_since_epoch());
+        Sleep(UntilPollSlot(now, IdlePollPeriod(options_.poll_interval), options_.idle_poll_offset));
         continue;
       }
     }

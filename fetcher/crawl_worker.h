@@ -73,6 +73,10 @@ struct WorkerOptions {
   size_t max_buffered_result_bytes = size_t{32} << 20;
   // How often the crawl state is polled.
   std::chrono::milliseconds poll_interval{2000};
+  // While there is no crawl, the state is polled every IdlePollPeriod, at
+  // this offset into the period: LaneOptions spreads a process's lanes over
+  // it, so one of them sees a new crawl within period / lanes.
+  std::chrono::milliseconds idle_poll_offset{0};
   // Pause after every queue server had nothing to hand out.
   std::chrono::milliseconds idle_backoff{300};
   // How long a batch is retried before it is dropped (its URLs come back
@@ -102,6 +106,16 @@ struct WorkerCounters {
   std::atomic<uint64_t> bytes{0};
   std::atomic<uint64_t> fetch_errors{0};
 };
+
+// How often a worker with no crawl polls the name server.
+[[nodiscard]] std::chrono::milliseconds IdlePollPeriod(std::chrono::milliseconds poll_interval);
+
+// Time from `now` (on any steady clock, as time since its epoch) to the next
+// instant that is `offset` into a `period` (never 0: a poll that took no time
+// waits a whole period, not none).
+[[nodiscard]] std::chrono::milliseconds UntilPollSlot(std::chrono::milliseconds now,
+                                                      std::chrono::milliseconds period,
+                                                      std::chrono::milliseconds offset);
 
 class CrawlWorker {
  public:

@@ -36,6 +36,11 @@ class CompletionDetector {
   // run of idle rounds.
   void OnIncompleteRound() { idle_rounds_ = 0; }
 
+  // One idle round seen and a second would end the crawl. The second round
+  // proves nothing more for being later (the argument above holds for any
+  // gap), so the monitor runs it at once rather than a poll interval later.
+  [[nodiscard]] bool AwaitingConfirmation() const { return idle_rounds_ == 1 && !continuous_; }
+
  private:
   uint64_t max_pages_;
   bool continuous_ = false;

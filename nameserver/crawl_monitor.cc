@@ -1,6 +1,9 @@
 // The monitor of the active crawl (crawl_monitor.h).
 #include "nameserver/crawl_monitor.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <spdlog/spdlog.h>
 
 #include "common/metrics.h"
@@ -63,9 +66,21 @@ void CrawlMonitor::Loop() {
       last_delete_retry_ms_ = now;
       RetryPendingDeletes();
     }
+    const std::chrono::milliseconds wait = NextRoundIn();
     std::unique_lock lock(thread_mu_);
-    if (thread_cv_.wait_for(lock, poll_interval_, [this] { return stop_; })) return;
+    if (thread_cv_.wait_for(lock, wait, [this] { return stop_; })) return;
   }
+}
+
+std::chrono::milliseconds CrawlMonitor::NextRoundIn() const {
+  // Only for the crawl still running: one stopped between the two rounds
+  // must not keep the loop spinning.
+  const std::optional<v1::CrawlInfo> active = registry_->Active();
+  if (!active) return poll_interval_;
+  std::lock_guard lock(mu_);
+  if (detector_ && detector_crawl_ == active->crawl_id() && detector_->AwaitingConfirmation())
+    return std::min(poll_interval_, kConfirmDelay);
+  return poll_interval_;
 }
 
 void CrawlMonitor::RetryPendingDeletes() {

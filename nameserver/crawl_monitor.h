@@ -82,6 +82,9 @@ class CrawlMonitor {
   void RecordSample(uint64_t crawl_id, const std::map<std::string, v1::QueueServerStats>& stats);
   // Sets the name server's Prometheus gauges.
   void UpdateGauges();
+  // How long until the next round: the poll interval, or kConfirmDelay when
+  // the detector waits for a round to confirm an idle one.
+  [[nodiscard]] std::chrono::milliseconds NextRoundIn() const;
 
   const std::chrono::milliseconds poll_interval_;
   const std::chrono::milliseconds member_timeout_;
@@ -98,6 +101,7 @@ class CrawlMonitor {
   uint64_t history_crawl_ = 0;          // GUARDED_BY(mu_)
 
   static constexpr int64_t kDeleteRetryMs = 2000;
+  static constexpr std::chrono::milliseconds kConfirmDelay{10};
   int64_t last_delete_retry_ms_ = 0;  // polling thread only
 
   std::mutex thread_mu_;

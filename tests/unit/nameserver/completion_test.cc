@@ -57,3 +57,22 @@ TEST_CASE("a recrawl crawl is not done when its frontier is idle, only at its pa
   for (int i = 0; i < 5; ++i) CHECK(d.OnRound({Stats(0, 0, 12, 40), Stats(0, 0, 3, 10)}).empty());
   CHECK(d.OnRound({Stats(0, 0, 12, 60), Stats(0, 0, 3, 40)}) == "max pages");
 }
+
+TEST_CASE("after one idle round the detector waits for the confirming round", "[unit]") {
+  CompletionDetector d(0);
+  CHECK_FALSE(d.AwaitingConfirmation());
+  (void)d.OnRound({Stats(3, 0, 1)});
+  CHECK_FALSE(d.AwaitingConfirmation());  // busy
+  (void)d.OnRound({Stats(0, 0, 2)});
+  CHECK(d.AwaitingConfirmation());  // one idle round
+  (void)d.OnRound({Stats(0, 0, 5)});
+  CHECK(d.AwaitingConfirmation());  // activity moved: idle again, count restarted at one
+  (void)d.OnRound({Stats(0, 2, 5)});
+  CHECK_FALSE(d.AwaitingConfirmation());  // a lease
+  d.OnIncompleteRound();
+  CHECK_FALSE(d.AwaitingConfirmation());
+
+  CompletionDetector recrawl(0, /*continuous=*/true);
+  (void)recrawl.OnRound({Stats(0, 0, 2)});
+  CHECK_FALSE(recrawl.AwaitingConfirmation());  // an idle recrawl does not end
+}
