@@ -4,9 +4,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "crawlctl/crawlctl_format.h"
@@ -189,6 +191,42 @@ Status RunStatus(const NameServerClient& client, const StatusOptions& options) {
   if (!resp.ok()) return resp.status();
   std::cout << (options.json ? StatusJson(*resp) : StatusText(*resp));
   return Status::Ok();
+}
+
+Status RunWait(const NameServerClient& client, const WaitOptions& options, bool* timed_out) {
+  using SteadyClock = std::chrono::steady_clock;
+  *timed_out = false;
+  const auto start = SteadyClock::now();
+  const auto interval = std::chrono::milliseconds(std::max<uint32_t>(1, options.interval_ms));
+  uint64_t id = options.crawl_id;
+  Status unreachable;
+  for (;;) {
+    auto resp = GetStatus(client, id);
+    if (resp.ok()) {
+      id = resp->crawl().crawl_id();  // the crawl first seen, even if another starts
+      if (resp->crawl().state() != crawl::v1::CRAWL_STATE_RUNNING) {
+        std::cout << (options.json ? StatusJson(*resp) : StatusText(*resp));
+        if (resp->crawl().state() == crawl::v1::CRAWL_STATE_DONE) return Status::Ok();
+        return Status::FailedPrecondition("crawl " + std::to_string(id) + " ended " +
+                                          StateName(resp->crawl().state()) + ", not done");
+      }
+    } else if (resp.status().code() == StatusCode::kUnavailable) {
+      unreachable = resp.status();  // a restarting name server: ask again
+    } else {
+      return resp.status();  // waiting will not change it
+    }
+    const double waited = std::chrono::duration<double>(SteadyClock::now() - start).count();
+    if (options.timeout_s > 0 && waited >= options.timeout_s) {
+      *timed_out = true;
+      std::ostringstream what;
+      what << (id == 0 ? std::string("the crawl") : "crawl " + std::to_string(id))
+           << (unreachable.ok() ? " still running" : " unknown") << " after " << options.timeout_s << " s";
+      if (!unreachable.ok()) what << " (" << unreachable.message() << ")";
+      return Status::Unavailable(what.str());
+    }
+    unreachable = Status::Ok();
+    std::this_thread::sleep_for(interval);
+  }
 }
 
 Status RunSites(const NameServerClient& client, const StatusOptions& options) {

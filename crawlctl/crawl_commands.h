@@ -1,4 +1,4 @@
-// crawlctl's crawl commands: start, status (and --follow), stop, resume,
+// crawlctl's crawl commands: start, status (and --follow), wait, stop, resume,
 // set-param, list and servers; each one name-server call and its output.
 #pragma once
 
@@ -58,6 +58,14 @@ struct StatusOptions {
   bool follow = false;
 };
 
+// `wait`: until the crawl is no longer running.
+struct WaitOptions {
+  uint64_t crawl_id = 0;  // 0: the active or latest crawl
+  double timeout_s = 0;   // 0: no limit
+  uint32_t interval_ms = 100;
+  bool json = false;
+};
+
 struct SetParamOptions {
   uint64_t crawl_id = 0;
   std::string name;
@@ -81,6 +89,13 @@ struct CrawlIdOptions {
 [[nodiscard]] Status RunStart(const NameServerClient& client, const StartOptions& options);
 
 [[nodiscard]] Status RunStatus(const NameServerClient& client, const StatusOptions& options);
+
+// `wait`: polls the crawl's status every interval until it is no longer
+// running, then prints its final status (text, or JSON). Ok when it ended
+// done; an error naming the state when it ended otherwise (stopped); and
+// when the timeout passes first, an error with *timed_out set. A name server
+// that cannot be reached is asked again until the timeout.
+[[nodiscard]] Status RunWait(const NameServerClient& client, const WaitOptions& options, bool* timed_out);
 
 // `sites`: the structure order's per-site reports (text, or JSON).
 [[nodiscard]] Status RunSites(const NameServerClient& client, const StatusOptions& options);

@@ -37,6 +37,7 @@ struct CommandLine {
   CldOptions cld;
   PageOptions page;
   CrawlIdOptions del;
+  WaitOptions wait;
 };
 
 // The subcommands; after parsing, the one given converts to true.
@@ -44,6 +45,7 @@ struct Subcommands {
   CLI::App *start, *status, *sites, *stop, *resume, *set_param, *list, *servers, *search, *cache, *log;
   CLI::App *robots, *url, *cld, *page;
   CLI::App* del = nullptr;
+  CLI::App* wait = nullptr;
 };
 
 void AddConnectionFlags(CLI::App& app, ConnectionFlags& c) {
@@ -237,6 +239,16 @@ void AddCrawlCommands(CLI::App& app, CommandLine& c, Subcommands& cmd) {
   cmd.status->add_flag("--follow", c.status.follow, "Print progress every second until the crawl ends, then a summary");
   cmd.status->add_option("--crawl", c.status.crawl_id, "Crawl id (default: the active or latest one)");
 
+  cmd.wait = app.add_subcommand("wait", "Wait until a crawl is no longer running, then show its status "
+                                       "(exit 0: done; 1: stopped or an error; 2: still running at --timeout)");
+  cmd.wait->add_option("--crawl", c.wait.crawl_id, "Crawl id (default: the active or latest one)");
+  cmd.wait->add_option("--timeout", c.wait.timeout_s, "Give up after this many seconds (0: never)")
+      ->check(CLI::Range(0.0, 1e9));
+  cmd.wait->add_option("--interval-ms", c.wait.interval_ms, "How often the status is asked for")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 60'000));
+  cmd.wait->add_flag("--json", c.wait.json, "The final status as one JSON object");
+
   cmd.sites = app.add_subcommand("sites", "Show the structure order's per-site reports (latest finished sites)");
   cmd.sites->add_flag("--json", c.sites.json, "One JSON object");
   cmd.sites->add_option("--crawl", c.sites.crawl_id, "Crawl id (default: the active or latest one)");
@@ -367,6 +379,12 @@ int RunNameServerCommand(const Subcommands& cmd, const CommandLine& c) {
   auto client = ConnectToNameServer(c.connection);
   if (!client.ok()) return ExitCode(client.status());
   if (*cmd.status) return ExitCode(RunStatus(*client, c.status));
+  if (*cmd.wait) {
+    bool timed_out = false;
+    Status s = RunWait(*client, c.wait, &timed_out);
+    if (s.ok()) s = FlushOutput();
+    return ExitCode(s, timed_out ? 2 : 1);
+  }
   Status s;
   if (*cmd.start) s = RunStart(*client, c.start);
   else if (*cmd.sites) s = RunSites(*client, c.sites);

@@ -100,12 +100,11 @@ run_crawler() {  # run_crawler LABEL PORT STREAMS
   mark=$(log_mark); t0=$(date +%s.%N)
   "$bin/crawlctl" start --seeds "$work/seeds.txt" --allow-private --accept-self-signed --include-hosts "$addr" \
     --max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000 > /dev/null
-  while [ "$state" = running ]; do
-    sleep 0.2
-    state=$("$bin/crawlctl" status --json 2> /dev/null |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2> /dev/null || echo running)
-    python3 -c "import sys,time; sys.exit(0 if time.time() - $t0 > $timeout else 1)" && { state=timeout; break; }
-  done
+  # crawlctl wait asks every 50 ms in one process (a status process every
+  # 0.2 s cost the crawler up to 0.3 s of wall time it did not use).
+  state=$({ "$bin/crawlctl" wait --timeout "$timeout" --interval-ms 50 --json 2> /dev/null || true; } |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2> /dev/null || true)
+  [ -n "$state" ] || state=timeout
   t1=$(date +%s.%N)
   "$bin/crawlctl" log > "$work/crawl.log"
   pages=$(awk -F'\t' '$4 !~ /\/robots\.txt$/ && ($2 == 200 || $2 == 206) {u[$4] = 1} END {n = 0; for (k in u) n++; print n}' "$work/crawl.log")

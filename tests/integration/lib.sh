@@ -84,20 +84,18 @@ start_cluster() {
   export CRAWL_NAMESERVER=$NAMESERVER
 }
 
-# wait_crawl_over TIMEOUT_S: polls crawlctl status --json until not running.
+# wait_crawl_over TIMEOUT_S: waits (crawlctl wait) until the crawl is not
+# running and prints its state; a name server restarting meanwhile is asked
+# again.
 wait_crawl_over() {
-  local limit=$(scaled "$1")
-  local deadline=$((SECONDS + limit)) state=""
-  while [ $SECONDS -lt $deadline ]; do
-    # A failed status call (a loaded machine, a name server restarting) is
-    # asked again, not taken for the end of the crawl.
-    state=$("$BIN/crawlctl" status --json 2>/dev/null |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2>/dev/null || echo unknown)
-    [ "$state" != running ] && [ "$state" != unknown ] && { echo "$state"; return 0; }
-    sleep 0.5
-  done
-  "$BIN/crawlctl" status >&2 || true
-  fail "crawl still running after $limit s"
+  local limit=$(scaled "$1") out rc=0
+  out=$("$BIN/crawlctl" wait --timeout "$limit" --interval-ms 250 --json 2>"$WORK/wait.err") || rc=$?
+  if [ "$rc" -eq 2 ] || [ -z "$out" ]; then
+    cat "$WORK/wait.err" >&2
+    "$BIN/crawlctl" status >&2 || true
+    fail "crawl still running after $limit s"
+  fi
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' <<< "$out"
 }
 
 # check_index_consistent WHAT: once a crawl is over, the frontier is empty and
