@@ -8,7 +8,9 @@
 
 #include <cstddef>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace crawl::bench {
 
@@ -35,6 +37,25 @@ inline size_t RssBytes() {
   size_t pages = 0, resident = 0;
   statm >> pages >> resident;
   return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// A page corpus: the files a list names (one path a line), each read whole;
+// files that cannot be read are skipped.
+struct CorpusFile {
+  std::string path;
+  std::string body;
+};
+inline std::vector<CorpusFile> ReadCorpusList(const std::string& list) {
+  std::vector<CorpusFile> files;
+  std::ifstream in(list);
+  for (std::string path; std::getline(in, path);) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) continue;
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    files.push_back({path, ss.str()});
+  }
+  return files;
 }
 
 }  // namespace crawl::bench

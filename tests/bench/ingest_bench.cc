@@ -70,14 +70,8 @@ v1::CrawlInfo Crawl() {
 
 std::vector<Page> ReadCorpus(const std::string& list) {
   std::vector<Page> pages;
-  std::ifstream in(list);
-  for (std::string path; std::getline(in, path);) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) continue;
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    pages.push_back({"http://docs.test" + path, ss.str()});
-  }
+  for (crawl::bench::CorpusFile& file : crawl::bench::ReadCorpusList(list))
+    pages.push_back({"http://docs.test" + file.path, std::move(file.body)});
   return pages;
 }
 

@@ -142,20 +142,15 @@ int main(int argc, char** argv) {
     std::cerr << "usage: processing_bench [--repeat N] FILE_LIST\n";
     return 2;
   }
-  std::ifstream in(list);
-  if (!in) {
+  if (!std::ifstream(list)) {
     std::cerr << "processing_bench: cannot read " << list << "\n";
     return 2;
   }
   std::vector<Page> pages;
   std::size_t bytes = 0;
-  for (std::string path; std::getline(in, path);) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) continue;
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    pages.push_back({path, ss.str()});
-    bytes += pages.back().body.size();
+  for (crawl::bench::CorpusFile& file : crawl::bench::ReadCorpusList(list)) {
+    bytes += file.body.size();
+    pages.push_back({std::move(file.path), std::move(file.body)});
   }
   if (pages.empty()) {
     std::cerr << "processing_bench: no readable page in " << list << "\n";

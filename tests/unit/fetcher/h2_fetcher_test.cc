@@ -6,6 +6,7 @@
 // HTTP/1.1 when the server does not offer it.
 #include "fetcher/http_fetcher.h"
 
+#include "tests/unit/fetcher/fetch_test_util.h"
 #include "tests/unit/fetcher/test_http_server.h"
 #include "tests/unit/fetcher/test_h2_server.h"
 
@@ -31,33 +32,11 @@ using crawl::fetcher::HttpFetcher;
 using namespace crawl::fetcher::testing;
 
 FetcherOptions H2Options(size_t streams = 4) {
-  FetcherOptions options;
-  options.user_agent = "crawl-test/1.0";
-  options.allow_private = true;
-  options.connect_timeout = 2000ms;
-  options.request_timeout = 5000ms;
+  FetcherOptions options = TestOptions();
   options.h2_streams = streams;
   options.h2_prior_knowledge = true;
   options.accept_self_signed = true;
   return options;
-}
-
-std::vector<FetchResult> FetchAll(const FetcherOptions& options, std::vector<FetchTarget> targets,
-                                  std::chrono::milliseconds delay = 0ms) {
-  net::io_context ioc;
-  HttpFetcher fetcher(ioc, options);
-  std::vector<FetchResult> results;
-  int done = 0;
-  fetcher.FetchSequence(
-      targets, [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { ++done; }, delay);
-  ioc.run();
-  CHECK(done == 1);
-  CHECK(fetcher.active_sequences() == 0);
-  CHECK(fetcher.requests_in_flight() == 0);
-  // Every URL gets exactly one result, in order.
-  REQUIRE(results.size() == targets.size());
-  for (size_t i = 0; i < targets.size(); ++i) CHECK(results[i].url == targets[i].url);
-  return results;
 }
 
 std::vector<FetchTarget> Urls(const std::string& base, int n, const std::string& prefix = "/p") {
@@ -92,7 +71,7 @@ TEST_CASE("h2: a sequence runs over one connection with at most h2_streams in fl
     reply.delay = 40ms;  // so that streams overlap
     return reply;
   });
-  auto results = FetchAll(H2Options(3), Urls(server.base(), 12));
+  auto results = FetchTargets(H2Options(3), Urls(server.base(), 12));
   for (size_t i = 0; i < results.size(); ++i) {
     CHECK(results[i].status == 200);
     CHECK(results[i].body == "page /p" + std::to_string(i));
@@ -123,7 +102,7 @@ TEST_CASE("h2: the server's SETTINGS_MAX_CONCURRENT_STREAMS bounds the streams",
       /*max_streams=*/2);
   FetcherOptions options = H2Options(10);
   options.first_byte_timeout = 600ms;
-  auto results = FetchAll(options, Urls(server.base(), 10));
+  auto results = FetchTargets(options, Urls(server.base(), 10));
   for (const auto& r : results) CHECK(r.status == 200);
   CHECK(server.connections() == 1);
   CHECK(server.max_open_streams() == 2);
@@ -131,7 +110,7 @@ TEST_CASE("h2: the server's SETTINGS_MAX_CONCURRENT_STREAMS bounds the streams",
 
 TEST_CASE("h2: crawl delay spaces request starts", "[unit][policy]") {
   H2TestServer server(Page);
-  auto results = FetchAll(H2Options(4), Urls(server.base(), 4), 60ms);
+  auto results = FetchTargets(H2Options(4), Urls(server.base(), 4), 60ms);
   for (size_t i = 1; i < results.size(); ++i) {
     CHECK(results[i].status == 200);
     CHECK(results[i].start_unix_us - results[i - 1].start_unix_us >= 60'000);
@@ -146,7 +125,7 @@ TEST_CASE("h2: with a crawl delay the next request starts the delay after the pr
     std::this_thread::sleep_for(40ms);
     return Page(r);
   });
-  auto results = FetchAll(H2Options(4), Urls(server.base(), 4), 60ms);
+  auto results = FetchTargets(H2Options(4), Urls(server.base(), 4), 60ms);
   REQUIRE(results.size() == 4);
   for (size_t i = 1; i < results.size(); ++i) {
     CHECK(results[i].status == 200);
@@ -162,7 +141,7 @@ TEST_CASE("h2: Range is asked and a body past it is cut, the connection kept", "
   });
   FetcherOptions options = H2Options();
   options.page_range_bytes = 1000;
-  auto results = FetchAll(options, {{server.base() + "/big", "", ""}, {server.base() + "/after", "", ""}});
+  auto results = FetchTargets(options, {{server.base() + "/big", "", ""}, {server.base() + "/after", "", ""}});
   CHECK(results[0].status == 200);
   CHECK(results[0].truncated);
   CHECK(results[0].body == std::string(1000, 'a'));
@@ -179,7 +158,7 @@ TEST_CASE("h2: an endless body is cut at the range and does not hold the sequenc
   });
   FetcherOptions options = H2Options();
   options.page_range_bytes = 200'000;
-  auto results = FetchAll(options, {{server.base() + "/endless", "", ""}, {server.base() + "/next", "", ""}});
+  auto results = FetchTargets(options, {{server.base() + "/endless", "", ""}, {server.base() + "/next", "", ""}});
   CHECK(results[0].status == 200);
   CHECK(results[0].truncated);
   CHECK(results[0].body.size() == 200'000);
@@ -192,7 +171,7 @@ TEST_CASE("h2: a 206 of a larger document is marked truncated; a 416 is asked ag
     if (!r.Field("range").empty()) return H2Reply{416, {}, ""};
     return H2Reply{200, {}, "whole"};
   });
-  auto results = FetchAll(H2Options(), {{server.base() + "/partial", "", ""}, {server.base() + "/empty", "", ""}});
+  auto results = FetchTargets(H2Options(), {{server.base() + "/partial", "", ""}, {server.base() + "/empty", "", ""}});
   CHECK(results[0].status == 206);
   CHECK(results[0].truncated);
   CHECK(results[1].status == 200);
@@ -205,7 +184,7 @@ TEST_CASE("h2: gzip bodies are decoded", "[unit]") {
   H2TestServer server([&](const H2SeenRequest&) {
     return H2Reply{200, {{"content-encoding", "gzip"}, {"content-type", "text/plain"}}, Gzip(text)};
   });
-  auto results = FetchAll(H2Options(), Urls(server.base(), 2));
+  auto results = FetchTargets(H2Options(), Urls(server.base(), 2));
   CHECK(results[0].status == 200);
   CHECK(results[0].content_encoding == "gzip");
   CHECK(results[0].body == text);
@@ -217,7 +196,7 @@ TEST_CASE("h2: validators are sent and a 304 is reported with its fields", "[uni
     if (r.Field("if-none-match") == "\"v1\"") return H2Reply{304, {{"etag", "\"v1\""}}, ""};
     return H2Reply{200, {{"etag", "\"v1\""}, {"last-modified", "Tue, 24 Nov 2026 10:00:00 GMT"}}, "x"};
   });
-  auto results = FetchAll(H2Options(), {{server.base() + "/a", "\"v1\"", "Tue, 24 Nov 2026 10:00:00 GMT"},
+  auto results = FetchTargets(H2Options(), {{server.base() + "/a", "\"v1\"", "Tue, 24 Nov 2026 10:00:00 GMT"},
                                         {server.base() + "/b", "", ""}});
   CHECK(results[0].status == 304);
   CHECK(results[0].conditional);
@@ -234,7 +213,7 @@ TEST_CASE("h2: 3xx is not followed and 503 carries Retry-After", "[unit]") {
     if (r.Field(":path") == "/moved") return H2Reply{301, {{"location", "/elsewhere"}}, ""};
     return H2Reply{503, {{"retry-after", "120"}}, "busy"};
   });
-  auto results = FetchAll(H2Options(), {{server.base() + "/moved", "", ""}, {server.base() + "/busy", "", ""}});
+  auto results = FetchTargets(H2Options(), {{server.base() + "/moved", "", ""}, {server.base() + "/busy", "", ""}});
   CHECK(results[0].status == 301);
   CHECK(results[0].location == "/elsewhere");
   CHECK(results[1].status == 503);
@@ -249,7 +228,7 @@ TEST_CASE("h2: a stream that never answers hits the first-byte timeout; others g
   });
   FetcherOptions options = H2Options();
   options.first_byte_timeout = 300ms;
-  auto results = FetchAll(options, Urls(server.base(), 3));
+  auto results = FetchTargets(options, Urls(server.base(), 3));
   CHECK(results[0].status == crawl::kTimeout);
   CHECK(results[0].error.find("first-byte") != std::string::npos);
   CHECK(results[1].status == 200);
@@ -266,7 +245,7 @@ TEST_CASE("h2: a slow answer hits the total time limit", "[unit]") {
   FetcherOptions options = H2Options();
   options.first_byte_timeout = 5000ms;
   options.request_timeout = 300ms;
-  auto results = FetchAll(options, Urls(server.base(), 1));
+  auto results = FetchTargets(options, Urls(server.base(), 1));
   CHECK(results[0].status == crawl::kTimeout);
   CHECK(results[0].error.find("total time limit") != std::string::npos);
 }
@@ -276,7 +255,7 @@ TEST_CASE("h2: RST_STREAM fails that URL only", "[unit]") {
     if (r.Field(":path") == "/p1") return H2Reply{200, {}, "", 0ms, false, /*reset=*/true};
     return Page(r);
   });
-  auto results = FetchAll(H2Options(), Urls(server.base(), 3));
+  auto results = FetchTargets(H2Options(), Urls(server.base(), 3));
   CHECK(results[0].status == 200);
   CHECK(results[1].status == crawl::kConnectError);
   CHECK(results[1].error.find("reset") != std::string::npos);
@@ -291,7 +270,7 @@ TEST_CASE("h2: after GOAWAY the unprocessed URLs go on a new connection", "[unit
     if (r.Field(":path") == "/p1" && r.connection == 1) reply.goaway = true;
     return reply;
   });
-  auto results = FetchAll(H2Options(4), Urls(server.base(), 6));
+  auto results = FetchTargets(H2Options(4), Urls(server.base(), 6));
   for (size_t i = 0; i < results.size(); ++i) {
     CHECK(results[i].status == 200);
     CHECK(results[i].body == "page /p" + std::to_string(i));
@@ -306,7 +285,7 @@ TEST_CASE("h2: a response header list over the limit is a protocol error", "[uni
   });
   FetcherOptions options = H2Options();
   options.max_header_bytes = 8 * 1024;
-  auto results = FetchAll(options, Urls(server.base(), 2));
+  auto results = FetchTargets(options, Urls(server.base(), 2));
   CHECK(results[0].status == crawl::kProtocolError);
   CHECK(results[0].error.find("header") != std::string::npos);
   CHECK(results[1].status == 200);
@@ -314,7 +293,7 @@ TEST_CASE("h2: a response header list over the limit is a protocol error", "[uni
 
 TEST_CASE("h2: a server that does not speak h2 fails clearly under prior knowledge", "[unit]") {
   TestServer server([](const Request&) { return Reply{Response(200, "http/1.1")}; });
-  auto results = FetchAll(H2Options(), {{server.base() + "/a", "", ""}, {server.base() + "/b", "", ""}});
+  auto results = FetchTargets(H2Options(), {{server.base() + "/a", "", ""}, {server.base() + "/b", "", ""}});
   for (const auto& r : results) {
     CHECK(r.status < 0);
     CHECK_FALSE(r.error.empty());
@@ -325,7 +304,7 @@ TEST_CASE("h2: without prior knowledge cleartext stays HTTP/1.1", "[unit]") {
   TestServer server([](const Request&) { return Reply{Response(200, "http/1.1")}; });
   FetcherOptions options = H2Options();
   options.h2_prior_knowledge = false;
-  auto results = FetchAll(options, {{server.base() + "/a", "", ""}});
+  auto results = FetchTargets(options, {{server.base() + "/a", "", ""}});
   CHECK(results[0].status == 200);
   CHECK(results[0].body == "http/1.1");
 }
@@ -336,7 +315,7 @@ TEST_CASE("h2: https negotiates h2 by ALPN", "[unit]") {
   H2TestServer server(Page, 100, tls.get());
   FetcherOptions options = H2Options();
   options.h2_prior_knowledge = false;
-  auto results = FetchAll(options, Urls(server.base(), 5));
+  auto results = FetchTargets(options, Urls(server.base(), 5));
   for (const auto& r : results) CHECK(r.status == 200);
   CHECK(server.connections() == 1);
   CHECK(server.requests().size() == 5);  // the h2 server saw them: h2 was used
@@ -349,7 +328,7 @@ TEST_CASE("h2: https falls back to HTTP/1.1 when the server does not pick h2", "
   FetcherOptions options = H2Options();
   options.h2_prior_knowledge = false;
   const std::string base = "https://127.0.0.1:" + std::to_string(server.port());
-  auto results = FetchAll(options, {{base + "/a", "", ""}, {base + "/b", "", ""}});
+  auto results = FetchTargets(options, {{base + "/a", "", ""}, {base + "/b", "", ""}});
   for (const auto& r : results) {
     CHECK(r.status == 200);
     CHECK(r.body == "over http/1.1");
