@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace crawl::fetcher {
 
 std::size_t Utf8Length(std::string_view s) {
@@ -11,6 +15,38 @@ std::size_t Utf8Length(std::string_view s) {
   for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   return n;
 }
+
+namespace {
+
+// The first index from `i` on whose byte may end a sentence ('\n', '.', '!',
+// '?', or 0xE3, the lead byte of U+3002), or text.size(). Most of a page's
+// text holds none of these: with SSE2, 16 bytes are looked at a time.
+std::size_t SkipOrdinary(std::string_view text, std::size_t i) {
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i dot = _mm_set1_epi8('.');
+  const __m128i bang = _mm_set1_epi8('!');
+  const __m128i question = _mm_set1_epi8('?');
+  const __m128i ideographic = _mm_set1_epi8(static_cast<char>(0xE3));
+  while (i + 16 <= text.size()) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, newline), _mm_cmpeq_epi8(v, dot)),
+                     _mm_or_si128(_mm_cmpeq_epi8(v, bang), _mm_cmpeq_epi8(v, question))),
+        _mm_cmpeq_epi8(v, ideographic));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    i += 16;
+  }
+#endif
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n' || c == '.' || c == '!' || c == '?' || c == '\xE3') return i;
+  }
+  return i;
+}
+
+}  // namespace
 
 std::vector<std::string_view> SplitSentences(std::string_view text) {
   std::vector<std::string_view> out;
@@ -21,6 +57,8 @@ std::vector<std::string_view> SplitSentences(std::string_view text) {
   };
   std::size_t start = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
+    i = SkipOrdinary(text, i);
+    if (i == text.size()) break;
     const char c = text[i];
     if (c == '\n') {
       emit(start, i);
@@ -39,12 +77,10 @@ std::vector<std::string_view> SplitSentences(std::string_view text) {
 
 std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences,
                                        const std::vector<uint8_t>& is_content, std::size_t max_chars) {
-  // Word ids are dense: per-id arrays instead of hash maps.
-  uint32_t ids = 0;
-  for (const SentenceWords& s : sentences) {
-    for (uint32_t w : s.words) ids = std::max(ids, w + 1);
-  }
-  auto content = [&](uint32_t w) { return w < is_content.size() && is_content[w] != 0; };
+  // Word ids are dense: per-id arrays instead of hash maps. Only content
+  // words are counted, and those are below is_content.size().
+  const std::size_t ids = is_content.size();
+  auto content = [&](uint32_t w) { return w < ids && is_content[w] != 0; };
   std::vector<uint32_t> frequency(ids, 0);
   for (const SentenceWords& s : sentences) {
     for (uint32_t w : s.words) {

@@ -359,15 +359,27 @@ class Scanner {
         ++i;
         continue;
       }
-      // A run of ordinary bytes.
+      // A run of ordinary bytes, through single spaces between words (a
+      // single space collapses to itself), so that a sentence is appended
+      // at once rather than word by word.
+      auto ordinary = [](unsigned char c) { return !IsHtmlSpace(static_cast<char>(c)) && c != 0xC2 && c != 0; };
       std::size_t j = i + 1;
+      std::size_t first_word_end = 0;
       while (j < n) {
         const auto c = static_cast<unsigned char>(piece[j]);
-        if (IsHtmlSpace(static_cast<char>(c)) || c == 0xC2 || c == 0) break;
-        ++j;
+        if (ordinary(c)) {
+          ++j;
+        } else if (c == ' ' && j + 1 < n && ordinary(static_cast<unsigned char>(piece[j + 1]))) {
+          if (first_word_end == 0) first_word_end = j;
+          j += 2;
+        } else {
+          break;
+        }
       }
       if (text_pending_ != 0 && !out.empty()) out.push_back(text_pending_ == 2 ? '\n' : ' ');
       text_pending_ = 0;
+      // Near the text limit, word by word as always: the cut falls where it did.
+      if (first_word_end != 0 && out.size() + (j - i) > opt_.max_text_bytes) j = first_word_end;
       std::size_t len = j - i;
       if (out.size() + len > opt_.max_text_bytes) {
         len = opt_.max_text_bytes > out.size() ? opt_.max_text_bytes - out.size() : 0;
