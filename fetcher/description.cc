@@ -78,13 +78,14 @@ std::vector<std::string_view> SplitSentences(std::string_view text) {
 std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences,
                                        const std::vector<uint8_t>& is_content, std::size_t max_chars) {
   // Word ids are dense: per-id arrays instead of hash maps. Only content
-  // words are counted, and those are below is_content.size().
+  // words are counted, and those are below is_content.size(); a word that
+  // is not content has frequency 0, so it adds nothing to a sum and the
+  // loops below need no branch on it.
   const std::size_t ids = is_content.size();
-  auto content = [&](uint32_t w) { return w < ids && is_content[w] != 0; };
   std::vector<uint32_t> frequency(ids, 0);
   for (const SentenceWords& s : sentences) {
     for (uint32_t w : s.words) {
-      if (content(w)) ++frequency[w];
+      if (w < ids) frequency[w] += is_content[w] != 0 ? 1 : 0;
     }
   }
   // seen[w] == k + 1: word w already counted for sentence k.
@@ -97,19 +98,20 @@ std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentenc
   for (std::size_t k = 0; k < sentences.size(); ++k) {
     const SentenceWords& s = sentences[k];
     if (s.words.size() < kMinSentenceWords) continue;
-    double sum = 0;
+    uint64_t sum = 0;  // exact: the same double as adding one by one
     for (uint32_t w : s.words) {
-      if (content(w) && seen[w] != k + 1) {
-        seen[w] = k + 1;
-        sum += frequency[w];
-      }
+      if (w >= ids) continue;
+      const uint64_t fresh = seen[w] != k + 1 ? 1 : 0;
+      seen[w] = k + 1;
+      sum += fresh * frequency[w];
     }
-    if (sum <= 0) continue;
-    candidates.push_back({k, sum / std::sqrt(static_cast<double>(s.words.size()))});
+    if (sum == 0) continue;
+    candidates.push_back({k, static_cast<double>(sum) / std::sqrt(static_cast<double>(s.words.size()))});
   }
-  // Best first; ties keep page order.
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  // Best first; ties keep page order (the sentence index breaks them).
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return a.score != b.score ? a.score > b.score : a.sentence < b.sentence;
+  });
   std::vector<DescriptionPick> picks;
   std::size_t used = 0;
   double best = 0;

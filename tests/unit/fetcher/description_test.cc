@@ -1,7 +1,11 @@
 // Sentence splitting and description scoring (fetcher/description.h).
 #include "fetcher/description.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <string>
 
 using namespace crawl::fetcher;
 
@@ -116,5 +120,94 @@ TEST_CASE("sentence splitting agrees with the byte-at-a-time reference on random
     for (uint32_t k = 0; k < n; ++k) text += pieces[next() % pieces.size()];
     INFO(text);
     CHECK(SplitSentences(text) == SplitSentencesByByte(text));
+  }
+}
+
+namespace {
+
+// Summarize as first written (three passes, branches on content words, a
+// stable sort): the reference the faster one must agree with.
+std::vector<DescriptionPick> SummarizeReference(const std::vector<SentenceWords>& sentences,
+                                                const std::vector<uint8_t>& is_content, std::size_t max_chars) {
+  uint32_t ids = 0;
+  for (const SentenceWords& s : sentences) {
+    for (uint32_t w : s.words) ids = std::max(ids, w + 1);
+  }
+  auto content = [&](uint32_t w) { return w < is_content.size() && is_content[w] != 0; };
+  std::vector<uint32_t> frequency(ids, 0);
+  for (const SentenceWords& s : sentences) {
+    for (uint32_t w : s.words) {
+      if (content(w)) ++frequency[w];
+    }
+  }
+  std::vector<std::size_t> seen(ids, 0);
+  struct Candidate {
+    std::size_t sentence;
+    double score;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t k = 0; k < sentences.size(); ++k) {
+    const SentenceWords& s = sentences[k];
+    if (s.words.size() < kMinSentenceWords) continue;
+    double sum = 0;
+    for (uint32_t w : s.words) {
+      if (content(w) && seen[w] != k + 1) {
+        seen[w] = k + 1;
+        sum += frequency[w];
+      }
+    }
+    if (sum <= 0) continue;
+    candidates.push_back({k, sum / std::sqrt(static_cast<double>(s.words.size()))});
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  std::vector<DescriptionPick> picks;
+  std::size_t used = 0;
+  double best = 0;
+  for (const Candidate& c : candidates) {
+    const std::string_view text = sentences[c.sentence].text;
+    if (used + text.size() / 4 + 1 > max_chars) continue;
+    const std::size_t len = Utf8Length(text) + 1;
+    if (used + len > max_chars) continue;
+    used += len;
+    if (picks.empty()) best = c.score;
+    picks.push_back({c.sentence, static_cast<float>(c.score / best)});
+    if (used + kMinSentenceWords * 2 > max_chars) break;
+  }
+  std::sort(picks.begin(), picks.end(),
+            [](const DescriptionPick& a, const DescriptionPick& b) { return a.sentence < b.sentence; });
+  return picks;
+}
+
+}  // namespace
+
+TEST_CASE("Summarize agrees with its first, branchy version on random pages", "[unit]") {
+  uint64_t state = 99;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const std::string text(400, 'x');
+  for (int round = 0; round < 2000; ++round) {
+    const uint32_t vocabulary = 1 + next() % 60;
+    std::vector<uint8_t> is_content(vocabulary);
+    for (auto& c : is_content) c = next() % 3 != 0;
+    std::vector<std::vector<uint32_t>> words(next() % 30);
+    std::vector<SentenceWords> sentences(words.size());
+    for (std::size_t k = 0; k < words.size(); ++k) {
+      // Ids past is_content's end too (not content), and repeated words.
+      words[k].resize(next() % 12);
+      for (auto& w : words[k]) w = next() % (vocabulary + 5);
+      sentences[k].text = std::string_view(text).substr(0, 1 + next() % 120);
+      sentences[k].words = words[k];
+    }
+    const std::size_t max_chars = 20 + next() % 600;
+    const auto got = Summarize(sentences, is_content, max_chars);
+    const auto want = SummarizeReference(sentences, is_content, max_chars);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      CHECK(got[i].sentence == want[i].sentence);
+      CHECK(got[i].weight == want[i].weight);
+    }
   }
 }
