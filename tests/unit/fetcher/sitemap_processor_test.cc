@@ -2,29 +2,16 @@
 // their links through ProcessFetch (fetcher/page_processor.h).
 #include "fetcher/sitemap_processor.h"
 
-#include <zlib.h>
 
 #include <catch2/catch.hpp>
 
 #include "fetcher/page_processor.h"
+#include "tests/unit/fetcher/fetch_test_util.h"
 
 using namespace crawl::fetcher;
+using crawl::fetcher::testing::Compress;
 
 namespace {
-
-std::string GzipOf(std::string_view data) {
-  z_stream zs{};
-  REQUIRE(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-  std::string out(deflateBound(&zs, data.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&zs, Z_FINISH) == Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 const std::string kUrlset =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -85,7 +72,7 @@ TEST_CASE("malformed sitemaps yield what can be read, capped at max_urls", "[uni
 }
 
 TEST_CASE("gunzip: round trip, size cap against bombs, corrupt data, cut stream", "[unit]") {
-  const std::string gz = GzipOf(kUrlset);
+  const std::string gz = Compress(kUrlset, 15 + 16);
   REQUIRE(IsGzip(gz));
   bool cut = false;
   auto plain = Gunzip(gz, kMaxSitemapBytes, &cut);
@@ -93,7 +80,7 @@ TEST_CASE("gunzip: round trip, size cap against bombs, corrupt data, cut stream"
   CHECK(*plain == kUrlset);
   CHECK_FALSE(cut);
   // A bomb: 20 MB of zeros compresses to ~20 KB; the cap stops it.
-  const std::string bomb = GzipOf(std::string(20 * 1024 * 1024, '\0'));
+  const std::string bomb = Compress(std::string(20 * 1024 * 1024, '\0'), 15 + 16);
   auto capped = Gunzip(bomb, 1024 * 1024, &cut);
   REQUIRE(capped.ok());
   CHECK(capped->size() == 1024 * 1024);
@@ -111,7 +98,7 @@ TEST_CASE("gunzip: round trip, size cap against bombs, corrupt data, cut stream"
 }
 
 TEST_CASE("gunzip: an exact fit is not truncated, one byte more is; the first member only", "[unit]") {
-  const std::string gz = GzipOf(kUrlset);
+  const std::string gz = Compress(kUrlset, 15 + 16);
   bool cut = true;
   auto exact = Gunzip(gz, kUrlset.size(), &cut);
   REQUIRE(exact.ok());
@@ -122,7 +109,7 @@ TEST_CASE("gunzip: an exact fit is not truncated, one byte more is; the first me
   CHECK(*over == kUrlset.substr(0, kUrlset.size() - 1));
   CHECK(cut);
   // Whatever follows the first member (a second member, padding) is ignored.
-  auto two = Gunzip(gz + GzipOf("<url><loc>http://b.test/</loc></url>"), kMaxSitemapBytes, &cut);
+  auto two = Gunzip(gz + Compress("<url><loc>http://b.test/</loc></url>", 15 + 16), kMaxSitemapBytes, &cut);
   REQUIRE(two.ok());
   CHECK(*two == kUrlset);
   CHECK_FALSE(cut);
@@ -136,9 +123,9 @@ TEST_CASE("sitemap fetches become links with from_sitemap and link_rank = positi
   for (const auto& [body, mime] : std::vector<std::pair<std::string, std::string>>{
            {kUrlset, "application/xml"},
            {kUrlset, "text/xml"},
-           {GzipOf(kUrlset), "application/gzip"},
-           {GzipOf(kUrlset), "application/x-gzip"},
-           {GzipOf(kUrlset), "application/xml"}}) {
+           {Compress(kUrlset, 15 + 16), "application/gzip"},
+           {Compress(kUrlset, 15 + 16), "application/x-gzip"},
+           {Compress(kUrlset, 15 + 16), "application/xml"}}) {
     INFO(mime);
     auto p = ProcessFetch(Scheduled("http://a.test/sitemap.xml"), Ok("http://a.test/sitemap.xml", body, mime), {});
     REQUIRE(p.links.size() == 3);
@@ -155,7 +142,7 @@ TEST_CASE("sitemap fetches become links with from_sitemap and link_rank = positi
 }
 
 TEST_CASE("a corrupt gzip sitemap is an error in the record, not a crash", "[unit]") {
-  std::string gz = GzipOf(kUrlset);
+  std::string gz = Compress(kUrlset, 15 + 16);
   for (std::size_t i = 10; i < gz.size(); i += 3) gz[i] = static_cast<char>(gz[i] ^ 0xA5);
   auto p = ProcessFetch(Scheduled("http://a.test/s.xml.gz"), Ok("http://a.test/s.xml.gz", gz, "application/gzip"), {});
   CHECK(p.links.size() <= 3);
