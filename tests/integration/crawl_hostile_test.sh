@@ -14,7 +14,11 @@
 #     host is often first reached through a long cross-host path, so a page
 #     at true depth 5 was seen at depth 11 in one run, and under ASan a page
 #     at true depth 3 at depth 20 (its only out-link, at 21, was then cut by
-#     the old bound of 2 x 6 + 8); the bound leaves room;
+#     the old bound of 2 x 6 + 8); the bound leaves room. The trap rules'
+#     hop limit (--trap-max-hops, 20 by default) is raised to the same bound,
+#     or it cuts such a page's out-links at 21 as the old bound did (an
+#     ASan run found www.site0.test/blog/a4/p280.html, true depth 4, never
+#     fetched: its only in-link was first seen 20 hops out);
 #   - fetch every reachable, allowed normal page, none more than twice;
 #   - fetch nothing outside the ground truth except past-the-cut trap,
 #     chain and bad-byte URLs of hostile and trap hosts;
@@ -57,7 +61,8 @@ for f in "$WORK"/cluster/fetcher*.pid; do fetcher_pids+=("$(cat "$f")"); done
 _bg_pids+=($!)
 
 # CRAWL_START_ARGS: more `crawlctl start` flags (crawl_h2_hostile_test.sh).
-"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-depth "$max_depth" ${CRAWL_START_ARGS:-} > /dev/null
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-depth "$max_depth" --trap-max-hops "$max_depth" \
+  ${CRAWL_START_ARGS:-} > /dev/null
 # A slowloris URL holds its schedule's results until the total time limit
 # ends it (30 s by default); 10 s keeps the test short. The first schedule
 # (the seeds) has no slowloris URL; fetchers pick this up at their next poll.
