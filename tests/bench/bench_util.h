@@ -6,7 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdlib>
+#include <iostream>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -56,6 +59,28 @@ inline std::vector<CorpusFile> ReadCorpusList(const std::string& list) {
     files.push_back({path, ss.str()});
   }
   return files;
+}
+
+// The command line of a corpus benchmark: [--repeat N] FILE_LIST. Prints
+// the usage line and gives false when FILE_LIST is missing.
+struct CorpusArgs {
+  int repeat = 3;
+  std::string list;
+};
+inline bool ParseCorpusArgs(int argc, char** argv, const char* name, CorpusArgs* args) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--repeat" && i + 1 < argc) {
+      args->repeat = std::max(1, std::atoi(argv[++i]));
+    } else {
+      args->list = a;
+    }
+  }
+  if (args->list.empty()) {
+    std::cerr << "usage: " << name << " [--repeat N] FILE_LIST\n";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace crawl::bench

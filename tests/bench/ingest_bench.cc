@@ -153,20 +153,10 @@ Totals RunOnce(const std::vector<Page>& pages, const std::filesystem::path& dir)
 }  // namespace
 
 int main(int argc, char** argv) {
-  int repeat = 3;
-  std::string list;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--repeat" && i + 1 < argc) {
-      repeat = std::max(1, std::atoi(argv[++i]));
-    } else {
-      list = a;
-    }
-  }
-  if (list.empty()) {
-    std::cerr << "usage: ingest_bench [--repeat N] FILE_LIST\n";
-    return 2;
-  }
+  crawl::bench::CorpusArgs args;
+  if (!crawl::bench::ParseCorpusArgs(argc, argv, "ingest_bench", &args)) return 2;
+  const int repeat = args.repeat;
+  const std::string& list = args.list;
   const std::vector<Page> pages = ReadCorpus(list);
   if (pages.empty()) {
     std::cerr << "ingest_bench: no readable page in " << list << "\n";

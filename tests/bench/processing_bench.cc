@@ -128,20 +128,10 @@ double BestSeconds(int repeat, F&& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int repeat = 3;
-  std::string list;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--repeat" && i + 1 < argc) {
-      repeat = std::max(1, std::atoi(argv[++i]));
-    } else {
-      list = a;
-    }
-  }
-  if (list.empty()) {
-    std::cerr << "usage: processing_bench [--repeat N] FILE_LIST\n";
-    return 2;
-  }
+  crawl::bench::CorpusArgs args;
+  if (!crawl::bench::ParseCorpusArgs(argc, argv, "processing_bench", &args)) return 2;
+  const int repeat = args.repeat;
+  const std::string& list = args.list;
   if (!std::ifstream(list)) {
     std::cerr << "processing_bench: cannot read " << list << "\n";
     return 2;
