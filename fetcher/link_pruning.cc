@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/string_hash.h"
 #include "common/text/tokenizer.h"
 #include "common/zlib_stream.h"
 
@@ -23,15 +24,7 @@ struct LinkPruner::Deflater {
 };
 
 struct LinkPruner::Cache {
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
-  struct Equal {
-    using is_transparent = void;
-    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-  };
-  std::unordered_map<std::string, double, Hash, Equal> effective_terms;
+  StringMap<double> effective_terms;
 };
 
 LinkPruner::LinkPruner() : deflater_(std::make_unique<Deflater>()), cache_(std::make_unique<Cache>()) {}

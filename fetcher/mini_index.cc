@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "common/hash.h"
+#include "common/string_hash.h"
+#include "common/text/packed_terms.h"
 
 namespace crawl::fetcher {
 namespace {
@@ -20,17 +22,8 @@ struct TermInfo {
   uint64_t id;
 };
 
-// Hash and equality that accept std::string_view, so lookups need no
-// std::string (C++20 heterogeneous lookup).
-struct WordHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-};
-struct WordEqual {
-  using is_transparent = void;
-  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-};
-using TermCache = std::unordered_map<std::string, TermInfo, WordHash, WordEqual>;
+// Lookups by string_view need no std::string (common/string_hash.h).
+using TermCache = StringMap<TermInfo>;
 
 // The per-thread (word -> term, term id) cache of one stemmer algorithm
 // ("" for none), shared by all pages of this thread.
@@ -105,11 +98,12 @@ void MiniIndexBuilder::Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const 
 
   // Word -> term, terms numbered in order of first occurrence (word ids
   // already are; anchor-only words come last). Terms are told apart by id
-  // (a 64-bit hash) in a small open-addressing table.
+  // (a 64-bit hash) in a small open-addressing table; their text is copied
+  // into one buffer (the cache may be emptied by a later lookup).
   const std::size_t words = word_count();
   std::vector<uint32_t> word_term(words);
-  std::vector<v1::IndexTerm*> terms;
-  std::vector<uint32_t> occurrences;
+  std::string term_text;
+  std::vector<uint32_t> term_start{0};
   std::size_t table_size = 16;
   while (table_size < words * 2) table_size *= 2;
   std::vector<std::pair<uint64_t, uint32_t>> table(table_size, {0, 0});  // (term id, term index + 1)
@@ -119,31 +113,37 @@ void MiniIndexBuilder::Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const 
     std::size_t i = static_cast<std::size_t>(info.id) & (table_size - 1);
     while (table[i].second != 0 && table[i].first != info.id) i = (i + 1) & (table_size - 1);
     if (table[i].second == 0) {
-      v1::IndexTerm* t = out->add_terms();
-      t->set_term(info.term);  // not its id: the queue server computes ids itself (crawl.proto)
-      terms.push_back(t);
-      occurrences.push_back(0);
-      table[i] = {info.id, static_cast<uint32_t>(terms.size())};
+      // The term, not its id: the queue server computes ids itself (crawl.proto).
+      term_text.append(info.term);
+      term_start.push_back(static_cast<uint32_t>(term_text.size()));
+      table[i] = {info.id, static_cast<uint32_t>(term_start.size() - 1)};
     }
     word_term[w] = table[i].second - 1;
   }
-  for (uint32_t p = 0; p < stored; ++p) ++occurrences[word_term[position_words_[p]]];
-  for (std::size_t t = 0; t < terms.size(); ++t) terms[t]->mutable_positions()->Reserve(static_cast<int>(occurrences[t]));
-  std::vector<uint32_t> title(terms.size(), 0), description(terms.size(), 0), anchor(terms.size(), 0);
+  const std::size_t terms = term_start.size() - 1;
+  // Each term's positions, grouped (a counting sort of the position stream:
+  // ascending within a term).
+  std::vector<uint32_t> first(terms + 1, 0);
+  std::vector<text::TermCounts> counts(terms);
+  for (uint32_t p = 0; p < stored; ++p) ++first[word_term[position_words_[p]] + 1];
+  for (std::size_t t = 0; t < terms; ++t) first[t + 1] += first[t];
+  std::vector<uint32_t> grouped(stored);
+  std::vector<uint32_t> next(first.begin(), first.end() - 1);
   for (uint32_t p = 0; p < stored; ++p) {
     const uint32_t t = word_term[position_words_[p]];
-    terms[t]->add_positions(p);
-    if (p < title_tokens_) ++title[t];
+    grouped[next[t]++] = p;
+    if (p < title_tokens_) ++counts[t].title;
   }
-  for (const auto& [first, end] : description_) {
-    for (uint32_t p = first; p < std::min(end, stored); ++p) ++description[word_term[position_words_[p]]];
+  for (const auto& [begin, end] : description_) {
+    for (uint32_t p = begin; p < std::min(end, stored); ++p) ++counts[word_term[position_words_[p]]].description;
   }
-  for (std::size_t w = 0; w < words; ++w) anchor[word_term[w]] += anchor_counts_[w];
-  for (std::size_t t = 0; t < terms.size(); ++t) {
-    terms[t]->set_title_count(title[t]);
-    terms[t]->set_body_count(occurrences[t] - title[t]);
-    terms[t]->set_description_count(description[t]);
-    terms[t]->set_anchor_count(anchor[t]);
+  for (std::size_t w = 0; w < words; ++w) counts[word_term[w]].anchor += anchor_counts_[w];
+  std::string* packed = out->mutable_postings();
+  packed->reserve(term_text.size() + terms * 7 + std::size_t{stored} * 2);
+  for (std::size_t t = 0; t < terms; ++t) {
+    counts[t].body = first[t + 1] - first[t] - counts[t].title;
+    const std::string_view term = std::string_view(term_text).substr(term_start[t], term_start[t + 1] - term_start[t]);
+    text::AppendPackedTerm(packed, term, counts[t], grouped.data() + first[t], first[t + 1] - first[t]);
   }
 }
 

@@ -255,7 +255,10 @@ void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRe
   for (const v1::FetchRecord& r : records) {
     if (RemovedOrUnchanged(r)) continue;
     auto boost = boosts.find(r.url());
+    const uint64_t rejected = index_->pages_rejected();
     (void)index_->AddPage(r, boost == boosts.end() ? 0.0 : boost->second);
+    if (index_->pages_rejected() != rejected)
+      spdlog::warn("page {} not indexed: its mini index's postings are malformed", r.url().substr(0, 300));
     if (!r.language().empty()) language[r.url()] = r.language();
   }
   for (const v1::DiscoveredLink& link : links) {

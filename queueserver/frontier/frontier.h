@@ -379,7 +379,7 @@ class Frontier {
   uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
   uint64_t trap_refused_ = 0;    // in memory, as leases_expired_
   UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
-  std::unordered_map<std::string, OriginState, StringViewHash, std::equal_to<>> origins_;
+  StringMap<OriginState> origins_;
   SeqQueue robots_ready_;                             // robots.txt URLs to lease first
   std::unique_ptr<FrontierOrder> order_;              // ready pages
   // Pages reported in the current request, for the links found on them.

@@ -286,7 +286,7 @@ class TieredOrder final : public FrontierOrder {
   std::unordered_map<std::string, CldStats> clds_;
   // CLD of recently seen hosts (CldOf), cleared when it reaches its size.
   static constexpr size_t kHostCacheSize = 1 << 16;
-  std::unordered_map<std::string, CldEntry*, StringViewHash, std::equal_to<>> host_cld_;
+  StringMap<CldEntry*> host_cld_;
   std::string last_host_;
   CldEntry* last_cld_ = nullptr;
   size_t size_ = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/robots.h"
+#include "common/string_hash.h"
 
 namespace crawl::queueserver {
 
@@ -24,14 +25,6 @@ enum class QueueKind { kRobots, kPages };
 
 // A URL waiting in, or leased from, the frontier, with the data the crawl
 // orders attach to it (DESIGN.md section 5).
-// Hash of std::string keys that also takes string_views, so a lookup by
-// a view into a URL needs no temporary string (C++20 heterogeneous lookup:
-// use with std::equal_to<>).
-struct StringViewHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-
 // Where the link a URL was found by sits (DiscoveredLink.source and
 // in_nav), for the scoring filters (queueserver/frontier/scoring_filter.h).
 enum class LinkKind : uint8_t {

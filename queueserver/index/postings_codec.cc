@@ -6,28 +6,6 @@
 
 namespace crawl::queueserver {
 
-void PutVarint(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-bool GetVarint(std::string_view in, size_t* pos, uint64_t* v) {
-  uint64_t result = 0;
-  for (int shift = 0; shift <= 63; shift += 7) {
-    if (*pos >= in.size()) return false;
-    const auto byte = static_cast<uint8_t>(in[(*pos)++]);
-    result |= uint64_t{byte & 0x7fu} << shift;
-    if ((byte & 0x80) == 0) {
-      *v = result;
-      return true;
-    }
-  }
-  return false;
-}
-
 void EncodePostings(const std::vector<Posting>& postings, std::string* out, int64_t previous_doc) {
   EncodePostingRange(postings.data(), postings.data() + postings.size(), out, previous_doc);
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/varint.h"
 
 namespace crawl::queueserver {
 
@@ -27,11 +28,6 @@ struct Posting {
   std::vector<uint32_t> positions;  // ascending
   bool operator==(const Posting&) const = default;
 };
-
-void PutVarint(std::string* out, uint64_t v);
-// Reads a varint at *pos and moves past it; false on truncated or over-long
-// input.
-[[nodiscard]] bool GetVarint(std::string_view in, size_t* pos, uint64_t* v);
 
 // Appends `postings` (doc numbers ascending and above `previous_doc`, or any
 // when previous_doc is -1) to `out`.

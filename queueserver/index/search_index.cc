@@ -58,7 +58,7 @@ bool SearchIndex::DocExists(const std::array<uint8_t, 24>& id) {
 bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   if (r.kind() != v1::URL_KIND_PAGE || r.status() < 200 || r.status() >= 300 || r.noindex()) return false;
   const v1::MiniIndex& mi = r.mini_index();
-  if (mi.terms_size() == 0) return false;
+  if (mi.postings().empty() && mi.terms_size() == 0) return false;
   const std::string host = url::HostOf(r.url());
   if (host.empty()) return false;
   Doc d;
@@ -78,6 +78,12 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
     return false;
   }
 
+  // Read whole first: a bad buffer indexes nothing of the page.
+  if (Status s = ReadPageTerms(mi); !s.ok()) {
+    ++pages_rejected_;
+    return false;
+  }
+  const PageTerms& terms = scratch_terms_;
   DescriptionSteps(r);
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
@@ -85,18 +91,18 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   const uint64_t stamp = ++document_stamp_;
   auto& positions = scratch_positions_;
   bool any = false;
-  for (const v1::IndexTerm& t : mi.terms()) {
-    if (t.term().empty()) continue;
+  for (size_t i = 0; i < terms.term.size(); ++i) {
+    if (terms.term[i].empty()) continue;
     // The id is recomputed (from the word, IdsOf): input from another
     // process must not be able to file a term under another term's id.
-    WordIds& w = IdsOf(t.term());
+    WordIds& w = IdsOf(terms.term[i]);
     if (w.last_doc == stamp) continue;  // the word listed twice: its first entry counts
     w.last_doc = stamp;
-    positions.assign(t.positions().begin(), t.positions().end());
+    positions.assign(terms.positions.begin() + terms.first[i], terms.positions.begin() + terms.first[i + 1]);
     if (!std::is_sorted(positions.begin(), positions.end())) std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
     double f = PositionsFrequency(positions, d.title_tokens);
-    const uint64_t counted = uint64_t{t.title_count()} + t.body_count();
+    const uint64_t counted = uint64_t{terms.counts[i].title} + terms.counts[i].body;
     // Occurrences past the position cap count as body occurrences.
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());
     const uint64_t occurrences = std::max<uint64_t>(counted, positions.size());
@@ -224,8 +230,38 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   return true;
 }
 
-SearchIndex::WordIds& SearchIndex::IdsOf(const std::string& word) {
-  auto [it, added] = word_ids_.try_emplace(word);
+void SearchIndex::PageTerms::clear() {
+  term.clear();
+  counts.clear();
+  first.assign(1, 0);
+  positions.clear();
+}
+
+template <typename Positions>
+void SearchIndex::PageTerms::Add(std::string_view t, const text::TermCounts& c, const Positions& p) {
+  term.push_back(t);
+  counts.push_back(c);
+  positions.insert(positions.end(), p.begin(), p.end());
+  first.push_back(static_cast<uint32_t>(positions.size()));
+}
+
+Status SearchIndex::ReadPageTerms(const v1::MiniIndex& mi) {
+  PageTerms& out = scratch_terms_;
+  out.clear();
+  if (!mi.postings().empty()) {
+    text::PackedTermReader reader(mi.postings());
+    while (reader.Next()) out.Add(reader.term(), reader.counts(), reader.positions());
+    return reader.status();
+  }
+  for (const v1::IndexTerm& t : mi.terms())
+    out.Add(t.term(), {t.title_count(), t.description_count(), t.body_count(), t.anchor_count()}, t.positions());
+  return Status::Ok();
+}
+
+SearchIndex::WordIds& SearchIndex::IdsOf(std::string_view word) {
+  auto it = word_ids_.find(word);
+  const bool added = it == word_ids_.end();
+  if (added) it = word_ids_.emplace(std::string(word), WordIds{}).first;
   WordIds& w = it->second;
   if (added) {
     w.id = hash::Hash8(word);

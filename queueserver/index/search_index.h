@@ -41,6 +41,8 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "common/string_hash.h"
+#include "common/text/packed_terms.h"
 #include "common/text/stemmer.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/index/doc_map.h"
@@ -296,6 +298,9 @@ class SearchIndex {
   // pages removed.
   [[nodiscard]] uint64_t pages_replaced() const { return pages_replaced_; }
   [[nodiscard]] uint64_t pages_removed() const { return pages_removed_; }
+  // Pages AddPage did not index because their mini index's `postings` were
+  // malformed (input from another process).
+  [[nodiscard]] uint64_t pages_rejected() const { return pages_rejected_; }
 
   // Words dropped from anchor text (DESIGN.md 7: "click", "here", ...).
   [[nodiscard]] static bool IsAnchorStopWord(std::string_view word);
@@ -374,7 +379,7 @@ class SearchIndex {
   // title, else the body weight plus the weight of the description
   // sentences covering the position (scratch_steps_).
   [[nodiscard]] double PositionsFrequency(const std::vector<uint32_t>& positions, uint32_t title_tokens) const;
-  WordIds& IdsOf(const std::string& word);
+  WordIds& IdsOf(std::string_view word);
   void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
                   size_t n, uint64_t occurrences);
   TermList* PendingOf(uint64_t term_id);
@@ -434,17 +439,32 @@ class SearchIndex {
   uint32_t segment_first_ = 0;
   // Word -> ids and statistics (WordIds), so that a word costs no MD5 after
   // its first document. Bounded (cleared when full, between documents).
-  std::unordered_map<std::string, WordIds> word_ids_;
+  StringMap<WordIds> word_ids_;
   uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
   // Summary records (one zlib stream for every summary).
   SummaryEncoder summaries_;
   bool totals_changed_ = false;
-  uint64_t pages_replaced_ = 0, pages_removed_ = 0;
+  uint64_t pages_replaced_ = 0, pages_removed_ = 0, pages_rejected_ = 0;
   uint64_t garbage_ = 0, compacted_ = 0;
   bool garbage_changed_ = false;
   uint64_t documents_ = 0;
   uint64_t total_length_ = 0;
+  // A page's terms, read whole from its mini index before the page changes
+  // anything (ReadPageTerms): term i's positions are
+  // positions[first[i], first[i + 1]).
+  struct PageTerms {
+    std::vector<std::string_view> term;
+    std::vector<text::TermCounts> counts;
+    std::vector<uint32_t> first{0}, positions;
+    void clear();
+    template <typename Positions>
+    void Add(std::string_view t, const text::TermCounts& c, const Positions& p);
+  };
+  // The terms of `index` (its `postings`, or its `terms` when that is empty)
+  // into scratch_terms_; an error on a bad `postings`.
+  [[nodiscard]] Status ReadPageTerms(const v1::MiniIndex& index);
   // Per-document scratch, reused.
+  PageTerms scratch_terms_;
   std::vector<uint32_t> scratch_positions_;
   std::vector<std::tuple<uint32_t, uint32_t, double>> scratch_regions_;
   // The description weight as a step function of the position: (first

@@ -35,6 +35,7 @@
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"
 #include "tests/bench/bench_util.h"
+#include "common/text/packed_terms.h"
 
 namespace v1 = crawl::v1;
 using crawl::bench::CpuModel;
@@ -138,7 +139,8 @@ Totals RunOnce(const std::vector<Page>& pages, const std::filesystem::path& dir)
     r.mime_type = "text/html";
     r.content_type = "text/html";
     crawl::fetcher::ProcessedPage processed = crawl::fetcher::ProcessFetch(s, r, options);
-    t.terms += static_cast<size_t>(processed.record.mini_index().terms_size());
+    const auto counted = crawl::text::CountPackedTerms(processed.record.mini_index().postings());
+    t.terms += counted.ok() ? *counted : 0;
     batcher.Add(std::move(processed), &s);
     t.fetcher_s += ThreadCpuSeconds() - start;
     if (batcher.pages() >= 400 || batcher.links() >= max_links) ShipAndIngest(batcher, shard, sequence++, t);

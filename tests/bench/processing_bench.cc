@@ -34,6 +34,7 @@
 #include "fetcher/html_links.h"
 #include "fetcher/page_processor.h"
 #include "common/text/tokenizer.h"
+#include "common/text/packed_terms.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;
@@ -174,7 +175,8 @@ int main(int argc, char** argv) {
       r.mime_type = "text/html";
       r.content_type = "text/html";
       auto out = crawl::fetcher::ProcessFetch(s, r, options);
-      terms += static_cast<std::size_t>(out.record.mini_index().terms_size());
+      const auto counted = crawl::text::CountPackedTerms(out.record.mini_index().postings());
+      terms += counted.ok() ? *counted : 0;
       kept_links += out.links.size();
     }
   });

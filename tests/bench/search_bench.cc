@@ -40,6 +40,7 @@
 #include "common/text/stemmer.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/index/search_index.h"
+#include "common/text/packed_terms.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;
@@ -195,6 +196,7 @@ int main(int argc, char** argv) {
     }
     mi->set_title_tokens(5);
     mi->set_token_count(tokens + 5);
+    if (!crawl::text::PackTerms(mi).ok()) std::abort();  // as fetchers send it; positions ascend
     r.set_title(title);
     r.add_description()->set_text(text);
     r.set_text_hash(crawl::hash::Hash8(r.url()));

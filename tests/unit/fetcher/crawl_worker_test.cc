@@ -17,6 +17,7 @@
 
 #include "common/grpc_util.h"
 #include "common/hash.h"
+#include "tests/unit/support/mini_index_terms.h"
 
 namespace {
 
@@ -334,8 +335,8 @@ TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in or
     const std::string word = "p" + std::to_string(i);
     const v1::FetchRecord& r = outcome.records[web.base() + "/" + word];
     INFO(r.url());
-    CHECK(std::any_of(r.mini_index().terms().begin(), r.mini_index().terms().end(),
-                      [&](const v1::IndexTerm& t) { return t.term() == word; }));
+    const auto terms = crawl::test_support::Terms(r.mini_index());
+    CHECK(std::any_of(terms.begin(), terms.end(), [&](const v1::IndexTerm& t) { return t.term() == word; }));
   }
 }
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "fetcher/page_processor.h"
+#include "tests/unit/support/mini_index_terms.h"
 
 using namespace crawl::fetcher;
 
@@ -56,7 +57,7 @@ bool ValidUtf8(const std::string& s) {
 void CheckAllUtf8(const ProcessedPage& p) {
   CHECK(ValidUtf8(p.record.title()));
   for (const auto& d : p.record.description()) CHECK(ValidUtf8(d.text()));
-  for (const auto& t : p.record.mini_index().terms()) CHECK(ValidUtf8(t.term()));
+  for (const auto& t : crawl::test_support::Terms(p.record.mini_index())) CHECK(ValidUtf8(t.term()));
   for (const auto& l : p.links) CHECK(ValidUtf8(l.anchor_text()));
 }
 
@@ -88,7 +89,8 @@ TEST_CASE("html: title, language, description, hash, charset, robot metas", "[un
   CHECK_FALSE(r.noindex());
   // Script text is not indexed: "crawler" occurs 2x in the text, once in an anchor.
   const crawl::v1::IndexTerm* crawler = nullptr;
-  for (const auto& t : r.mini_index().terms()) {
+  const auto terms = crawl::test_support::Terms(r.mini_index());
+  for (const auto& t : terms) {
     if (t.term() == "crawler") crawler = &t;
   }
   REQUIRE(crawler != nullptr);
@@ -277,7 +279,7 @@ TEST_CASE("plain text: title is the first line, text indexed, no links", "[unit]
   CHECK(p.record.description(0).text() == "This release fixes the crawler.");
   CHECK(p.record.description(1).text() == "It also adds new features to the index.");
   CHECK(p.record.language() == "en");
-  CHECK(p.record.mini_index().terms_size() > 5);
+  CHECK(crawl::test_support::Terms(p.record.mini_index()).size() > 5);
 }
 
 TEST_CASE("non-HTML types get a record only", "[unit]") {
@@ -285,7 +287,7 @@ TEST_CASE("non-HTML types get a record only", "[unit]") {
     INFO(type);
     const auto p = Run("<a href=/x>x</a> \x89PNG\r\n", type);
     CHECK(p.links.empty());
-    CHECK(p.record.mini_index().terms_size() == 0);
+    CHECK(crawl::test_support::Terms(p.record.mini_index()).empty());
     CHECK(p.record.title().empty());
     CHECK(p.record.status() == 200);
   }
@@ -324,7 +326,7 @@ TEST_CASE("html: the mini index of a huge page is capped, the rest still counted
   CHECK(index.token_count() == 60000);
   CHECK(index.truncated());
   std::size_t stored = 0;
-  for (const auto& t : index.terms()) stored += static_cast<std::size_t>(t.positions_size());
+  for (const auto& t : crawl::test_support::Terms(index)) stored += static_cast<std::size_t>(t.positions_size());
   CHECK(stored == ProcessOptions{}.max_index_positions);
 }
 
@@ -373,7 +375,7 @@ TEST_CASE("html: Cyrillic text is lower-cased and stemmed in Russian", "[unit]")
   CHECK(p.record.language() == "ru");
   CHECK(p.record.mini_index().stem_language() == "russian");
   bool found = false;
-  for (const auto& t : p.record.mini_index().terms()) {
+  for (const auto& t : crawl::test_support::Terms(p.record.mini_index())) {
     if (t.term() == "книг") {
       found = true;
       CHECK(t.title_count() == 1);

@@ -4,18 +4,21 @@
 
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 #include "common/hash.h"
 #include "fetcher/text_analysis.h"
+#include "tests/unit/support/mini_index_terms.h"
 
 using namespace crawl::fetcher;
 namespace text = crawl::text;
 
 namespace {
-const crawl::v1::IndexTerm* FindTerm(const crawl::v1::MiniIndex& index, const std::string& term) {
-  for (const auto& t : index.terms()) {
-    if (t.term() == term) return &t;
+std::optional<crawl::v1::IndexTerm> FindTerm(const crawl::v1::MiniIndex& index, const std::string& term) {
+  for (const auto& t : crawl::test_support::Terms(index)) {
+    if (t.term() == term) return t;
   }
-  return nullptr;
+  return std::nullopt;
 }
 }  // namespace
 
@@ -48,8 +51,8 @@ TEST_CASE("mini index: stemmed terms, positions, title region, hashed ids", "[un
   CHECK(index.stem_language() == "english");
   CHECK(index.token_count() == 4);
   CHECK(index.title_tokens() == 1);
-  const auto* crawl_term = FindTerm(index, "crawl");
-  REQUIRE(crawl_term != nullptr);
+  const auto crawl_term = FindTerm(index, "crawl");
+  REQUIRE(crawl_term.has_value());
   CHECK(std::vector<uint32_t>(crawl_term->positions().begin(), crawl_term->positions().end()) ==
         std::vector<uint32_t>{0, 3});
   CHECK(crawl_term->title_count() == 1);
@@ -57,8 +60,8 @@ TEST_CASE("mini index: stemmed terms, positions, title region, hashed ids", "[un
   CHECK(crawl_term->description_count() == 0);  // position 3 is past the description [1, 3)
   CHECK(crawl_term->anchor_count() == 1);
   CHECK(crawl_term->term_id() == 0);  // not sent: the queue server computes ids from the terms
-  const auto* crawler = FindTerm(index, "crawler");
-  REQUIRE(crawler != nullptr);
+  const auto crawler = FindTerm(index, "crawler");
+  REQUIRE(crawler.has_value());
   CHECK(crawler->description_count() == 1);
 }
 
@@ -69,8 +72,9 @@ TEST_CASE("mini index stops storing positions at its cap", "[unit]") {
   b.Finish(nullptr, &index);
   CHECK(index.token_count() == 5);
   CHECK(index.truncated());
-  REQUIRE(index.terms_size() == 1);
-  CHECK(index.terms(0).positions_size() == 2);
+  const auto terms = crawl::test_support::Terms(index);
+  REQUIRE(terms.size() == 1);
+  CHECK(terms[0].positions_size() == 2);
   CHECK(index.stem_language().empty());
 }
 
@@ -96,8 +100,8 @@ TEST_CASE("text analysis: language, description weights and positions, text hash
   CHECK(best == Approx(1.0));
   CHECK(r.mini_index().stem_language() == "english");
   CHECK(r.mini_index().title_tokens() == 2);
-  const auto* web = FindTerm(r.mini_index(), "web");
-  REQUIRE(web != nullptr);
+  const auto web = FindTerm(r.mini_index(), "web");
+  REQUIRE(web.has_value());
   CHECK(web->title_count() == 1);
   CHECK(web->anchor_count() == 1);
   CHECK(web->description_count() >= 2);

@@ -1,4 +1,5 @@
-// Delta + varint postings (queueserver/index/postings_codec.h): round trips and bad input.
+// Delta + varint postings (queueserver/index/postings_codec.h) and the
+// varints under them (common/varint.h): round trips and bad input.
 #include "queueserver/index/postings_codec.h"
 
 #include <catch2/catch.hpp>
@@ -6,6 +7,8 @@
 #include <random>
 
 using namespace crawl::queueserver;
+using crawl::GetVarint;
+using crawl::PutVarint;
 
 TEST_CASE("varints round-trip at their byte boundaries", "[unit]") {
   for (uint64_t v : {0ull, 1ull, 127ull, 128ull, 16383ull, 16384ull, 0xffffffffull, ~0ull}) {

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/hash.h"
+#include "common/text/packed_terms.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
 #include "queueserver/index/search_index.h"
@@ -20,8 +22,11 @@ namespace v1 = crawl::v1;
 
 
 // A page record as the fetcher ships it: title words then body words, stemmed
-// with the English stemmer; the body is one description sentence.
-inline v1::FetchRecord Page(const std::string& url, const std::string& title, const std::string& body) {
+// with the English stemmer; the body is one description sentence. Terms
+// packed into `postings` as fetchers send them, or (`packed` false) in
+// `terms`, as older fetchers did.
+inline v1::FetchRecord Page(const std::string& url, const std::string& title, const std::string& body,
+                            bool packed = true) {
   crawl::text::Stemmer en("en");
   v1::FetchRecord r;
   r.set_url(url);
@@ -59,6 +64,7 @@ inline v1::FetchRecord Page(const std::string& url, const std::string& title, co
   d->set_weight(1.0f);
   d->set_first_position(body_start);
   d->set_end_position(pos);
+  if (packed) REQUIRE(crawl::text::PackTerms(mi).ok());
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/hash.h"
+#include "common/text/packed_terms.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
 #include "proto/crawl.pb.h"
@@ -43,6 +44,9 @@ inline v1::FetchRecord IndexedPage(const std::string& url, const std::string& bo
     t->set_body_count(t->body_count() + 1);
   });
   mi->set_token_count(pos);
+  // As fetchers send it (common/text/packed_terms.h); packing checked terms
+  // cannot fail.
+  (void)text::PackTerms(mi);
   return r;
 }
 

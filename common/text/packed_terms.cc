@@ -1,0 +1,104 @@
+// Packed mini index terms (packed_terms.h).
+#include "common/text/packed_terms.h"
+
+#include <limits>
+
+#include "common/varint.h"
+
+namespace crawl::text {
+
+void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts, const uint32_t* positions,
+                      size_t n) {
+  PutVarint(out, term.size());
+  out->append(term);
+  PutVarint(out, counts.title);
+  PutVarint(out, counts.description);
+  PutVarint(out, counts.body);
+  PutVarint(out, counts.anchor);
+  PutVarint(out, n);
+  uint32_t previous = 0;
+  for (size_t i = 0; i < n; ++i) {
+    PutVarint(out, positions[i] - previous);
+    previous = positions[i];
+  }
+}
+
+bool PackedTermReader::Fail(const char* what) {
+  status_ = Status::InvalidArgument(std::string("mini index postings: ") + what + " at byte " + std::to_string(pos_));
+  pos_ = in_.size();
+  return false;
+}
+
+bool PackedTermReader::Next() {
+  if (!status_.ok() || pos_ >= in_.size()) return false;
+  constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
+  uint64_t length = 0;
+  if (!GetVarint(in_, &pos_, &length)) return Fail("bad term length");
+  if (length > in_.size() - pos_) return Fail("term past the end");
+  term_ = in_.substr(pos_, length);
+  pos_ += length;
+  uint64_t c[4];
+  for (uint64_t& v : c) {
+    if (!GetVarint(in_, &pos_, &v) || v > kMax32) return Fail("bad count");
+  }
+  counts_ = {static_cast<uint32_t>(c[0]), static_cast<uint32_t>(c[1]), static_cast<uint32_t>(c[2]),
+             static_cast<uint32_t>(c[3])};
+  uint64_t n = 0;
+  // Each position takes a byte at least: a count past what is left is a lie,
+  // not something to allocate for.
+  if (!GetVarint(in_, &pos_, &n) || n > in_.size() - pos_) return Fail("bad position count");
+  positions_.resize(n);
+  uint64_t position = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t gap = 0;
+    if (!GetVarint(in_, &pos_, &gap)) return Fail("bad position");
+    if (gap == 0 && i > 0) return Fail("positions not ascending");
+    if (gap > kMax32) return Fail("position past 2^32 - 1");
+    position += gap;
+    if (position > kMax32) return Fail("position past 2^32 - 1");
+    positions_[i] = static_cast<uint32_t>(position);
+  }
+  return true;
+}
+
+Result<size_t> CountPackedTerms(std::string_view in) {
+  PackedTermReader reader(in);
+  size_t terms = 0;
+  while (reader.Next()) ++terms;
+  if (!reader.status().ok()) return reader.status();
+  return terms;
+}
+
+Status PackTerms(v1::MiniIndex* index) {
+  std::string packed = index->postings();
+  for (const v1::IndexTerm& t : index->terms()) {
+    for (int i = 1; i < t.positions_size(); ++i) {
+      if (t.positions(i) <= t.positions(i - 1)) return Status::InvalidArgument("mini index: positions not ascending");
+    }
+    AppendPackedTerm(&packed, t.term(), {t.title_count(), t.description_count(), t.body_count(), t.anchor_count()},
+                     t.positions().data(), static_cast<size_t>(t.positions_size()));
+  }
+  index->set_postings(std::move(packed));
+  index->clear_terms();
+  return Status::Ok();
+}
+
+Status UnpackTerms(v1::MiniIndex* index) {
+  google::protobuf::RepeatedPtrField<v1::IndexTerm> terms;
+  PackedTermReader reader(index->postings());
+  while (reader.Next()) {
+    v1::IndexTerm* t = terms.Add();
+    t->set_term(std::string(reader.term()));
+    t->set_title_count(reader.counts().title);
+    t->set_description_count(reader.counts().description);
+    t->set_body_count(reader.counts().body);
+    t->set_anchor_count(reader.counts().anchor);
+    t->mutable_positions()->Add(reader.positions().begin(), reader.positions().end());
+  }
+  if (!reader.status().ok()) return reader.status();
+  for (v1::IndexTerm& t : terms) *index->add_terms() = std::move(t);
+  index->clear_postings();
+  return Status::Ok();
+}
+
+}  // namespace crawl::text

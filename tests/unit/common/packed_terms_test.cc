@@ -1,0 +1,161 @@
+// Packed mini index terms (common/text/packed_terms.h): round trips, and
+// every kind of bad buffer read as an error, never a crash.
+#include "common/text/packed_terms.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/varint.h"
+
+using crawl::text::AppendPackedTerm;
+using crawl::text::CountPackedTerms;
+using crawl::text::PackedTermReader;
+using crawl::text::TermCounts;
+
+namespace {
+
+struct Term {
+  std::string text;
+  TermCounts counts;
+  std::vector<uint32_t> positions;
+  bool operator==(const Term&) const = default;
+};
+
+std::string Pack(const std::vector<Term>& terms) {
+  std::string out;
+  for (const Term& t : terms) AppendPackedTerm(&out, t.text, t.counts, t.positions.data(), t.positions.size());
+  return out;
+}
+
+std::vector<Term> Read(std::string_view in, bool* ok) {
+  std::vector<Term> out;
+  PackedTermReader reader(in);
+  while (reader.Next()) out.push_back({std::string(reader.term()), reader.counts(), reader.positions()});
+  *ok = reader.status().ok();
+  return out;
+}
+
+std::vector<Term> RandomTerms(std::mt19937& rng) {
+  std::vector<Term> terms(rng() % 20);
+  for (Term& t : terms) {
+    t.text.assign(rng() % 12, 'a');
+    for (char& c : t.text) c = static_cast<char>(rng());  // any bytes: UTF-8 is not the codec's business
+    t.counts = {static_cast<uint32_t>(rng() % 5), static_cast<uint32_t>(rng() % 300), static_cast<uint32_t>(rng()),
+                rng() % 2 == 0 ? 0u : 0xffffffffu};
+    uint64_t at = rng() % 3 == 0 ? 0 : rng() % 100'000;
+    for (uint32_t k = rng() % 40; k > 0 && at <= 0xffffffffu; --k) {
+      t.positions.push_back(static_cast<uint32_t>(at));
+      at += 1 + (rng() % 4 == 0 ? rng() % 1'000'000 : rng() % 50);
+    }
+  }
+  return terms;
+}
+
+}  // namespace
+
+TEST_CASE("packed terms: what is written reads back, in order", "[unit]") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 500; ++round) {
+    const std::vector<Term> terms = RandomTerms(rng);
+    const std::string packed = Pack(terms);
+    bool ok = false;
+    CHECK(Read(packed, &ok) == terms);
+    CHECK(ok);
+    REQUIRE(CountPackedTerms(packed).ok());
+    CHECK(*CountPackedTerms(packed) == terms.size());
+  }
+  bool ok = false;
+  CHECK(Read("", &ok).empty());
+  CHECK(ok);
+  // The largest values fit.
+  const std::vector<Term> edge = {{"x", {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0, 0xffffffffu}}};
+  CHECK(Read(Pack(edge), &ok) == edge);
+  CHECK(ok);
+}
+
+TEST_CASE("packed terms: a cut buffer is an error or a shorter list, never a crash", "[unit]") {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 50; ++round) {
+    const std::vector<Term> terms = RandomTerms(rng);
+    const std::string packed = Pack(terms);
+    for (size_t cut = 0; cut < packed.size(); ++cut) {
+      bool ok = false;
+      const std::vector<Term> read = Read(std::string_view(packed).substr(0, cut), &ok);
+      // What was read is a prefix of what was written.
+      REQUIRE(read.size() <= terms.size());
+      CHECK(std::equal(read.begin(), read.end(), terms.begin()));
+      if (ok) CHECK(Pack(read).size() == cut);  // cut at a term's end
+    }
+  }
+}
+
+TEST_CASE("packed terms: each kind of bad value is an error", "[unit]") {
+  auto bad = [](const std::string& in) {
+    PackedTermReader reader(in);
+    while (reader.Next()) {
+    }
+    return !reader.status().ok() && !CountPackedTerms(in).ok();
+  };
+  auto head = [](std::string term, std::vector<uint64_t> counts) {
+    std::string out;
+    crawl::PutVarint(&out, term.size());
+    out += term;
+    for (uint64_t c : counts) crawl::PutVarint(&out, c);
+    return out;
+  };
+  CHECK(bad(head("ab", {})));                                    // counts missing
+  CHECK(bad(std::string("\x05" "ab", 3)));                        // term past the end
+  CHECK(bad(head("a", {0x100000000ull, 0, 0, 0, 0})));            // a count past 2^32 - 1
+  CHECK(bad(head("a", {0, 0, 0, 0, 3}) + "\x01\x01"));            // 3 positions, 2 bytes left
+  CHECK(bad(head("a", {0, 0, 0, 0, 2}) + "\x01\x00"));            // gap 0: not ascending
+  CHECK(bad(head("a", {0, 0, 0, 0, 2, 0xffffffffull, 1})));       // position past 2^32 - 1
+  CHECK(bad(head("a", {0, 0, 0, 0, 1, 0x100000000ull})));         // first position past 2^32 - 1
+  CHECK(bad(std::string(11, '\xff')));                            // varint over 10 bytes
+  CHECK_FALSE(bad(head("a", {0, 0, 0, 0, 2, 0, 1})));             // 0 then 1: fine
+  CHECK_FALSE(bad(head("", {0, 0, 0, 0, 0})));                    // an empty term reads (the index skips it)
+  // The reader stops at the first error and stays stopped.
+  PackedTermReader reader(head("a", {1, 0, 0, 0, 0}) + "\x7f");
+  CHECK(reader.Next());
+  CHECK_FALSE(reader.Next());
+  CHECK_FALSE(reader.status().ok());
+  CHECK_FALSE(reader.Next());
+}
+
+TEST_CASE("packed terms: PackTerms and UnpackTerms move a mini index between its two forms", "[unit]") {
+  crawl::v1::MiniIndex index;
+  index.set_token_count(5);
+  auto* a = index.add_terms();
+  a->set_term("crawl");
+  a->set_title_count(1);
+  a->set_body_count(2);
+  a->set_anchor_count(4);
+  for (uint32_t p : {0u, 3u, 4u}) a->add_positions(p);
+  auto* b = index.add_terms();
+  b->set_term("web");
+  b->set_body_count(1);
+  b->set_description_count(1);
+  b->add_positions(2);
+  const crawl::v1::MiniIndex original = index;
+  REQUIRE(crawl::text::PackTerms(&index).ok());
+  CHECK(index.terms_size() == 0);
+  CHECK_FALSE(index.postings().empty());
+  REQUIRE(crawl::text::UnpackTerms(&index).ok());
+  CHECK(index.SerializeAsString() == original.SerializeAsString());
+
+  // Positions out of order cannot be packed; nothing changes.
+  crawl::v1::MiniIndex unsorted = original;
+  unsorted.mutable_terms(0)->set_positions(1, 5);
+  const std::string before = unsorted.SerializeAsString();
+  CHECK_FALSE(crawl::text::PackTerms(&unsorted).ok());
+  CHECK(unsorted.SerializeAsString() == before);
+
+  // A bad buffer cannot be unpacked; nothing changes.
+  crawl::v1::MiniIndex broken;
+  broken.set_postings("\x05" "ab");
+  CHECK_FALSE(crawl::text::UnpackTerms(&broken).ok());
+  CHECK(broken.postings() == "\x05" "ab");
+  CHECK(broken.terms_size() == 0);
+}
