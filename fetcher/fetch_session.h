@@ -59,8 +59,22 @@ struct HttpFetcher::Shared {
   explicit Shared(FetcherOptions options_in) : options(std::move(options_in)) {}
 
   FetcherOptions options;
-  std::unique_ptr<ssl::context> tls;  // null if OpenSSL could not be set up
+  // The TLS client context, made on the first https request (or
+  // tls_setup_error() call) and shared with every HttpFetcher of the process
+  // that has the same TLS options: loading the system's CA bundle, once per
+  // lane and crawl, was 4% of a fetcher's CPU in a one-site crawl over plain
+  // HTTP (docs/BENCHMARKS.md "Cost per page"). Null if OpenSSL could not be
+  // set up; then TlsError() says why.
+  ssl::context* Tls();
+  const std::string& TlsError();
+
+ private:
+  void SetUpTls();
+  std::once_flag tls_once;
+  std::shared_ptr<ssl::context> tls;
   std::string tls_setup_error;
+
+ public:
 
   std::shared_ptr<DnsResolver> resolver;  // null if c-ares could not be set up
   std::string resolver_error;

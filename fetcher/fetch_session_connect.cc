@@ -111,8 +111,9 @@ void FetchSession::Connect() {
 void FetchSession::ConnectNow() {
   sent_any_ = true;  // the host was contacted: later requests are spaced
   if (origin_.scheme == "https") {
-    if (!shared_->tls) return Fail(kTlsError, "TLS unavailable: " + shared_->tls_setup_error);
-    tls_.emplace(strand_, *shared_->tls);
+    ssl::context* context = shared_->Tls();
+    if (context == nullptr) return Fail(kTlsError, "TLS unavailable: " + shared_->TlsError());
+    tls_.emplace(strand_, *context);
     // SNI (RFC 6066 3): names only, never IP literals.
     beast::error_code ec;
     net::ip::make_address(origin_.host, ec);

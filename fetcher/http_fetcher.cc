@@ -5,8 +5,11 @@
 #include "fetcher/http_fetcher.h"
 
 #include <exception>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <utility>
 
 #include <boost/asio/ssl.hpp>
@@ -15,6 +18,83 @@
 #include "fetcher/fetch_session.h"
 
 namespace crawl::fetcher {
+namespace {
+
+struct TlsSetUp {
+  std::shared_ptr<ssl::context> context;  // null on error
+  std::string error;
+};
+
+TlsSetUp MakeTlsContext(const FetcherOptions& options) {
+  TlsSetUp out;
+  try {
+    auto context = std::make_shared<ssl::context>(ssl::context::tls_client);
+    context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3);
+    beast::error_code ec;
+    if (options.accept_self_signed) {
+      context->set_verify_mode(ssl::verify_none, ec);
+    } else {
+      context->set_verify_mode(ssl::verify_peer, ec);
+      if (!ec) context->set_default_verify_paths(ec);
+      if (!ec && !options.ca_file.empty()) {
+        context->load_verify_file(options.ca_file, ec);
+        if (ec) out.error = "loading ca_file " + options.ca_file + ": " + ec.message();
+      }
+    }
+    // ALPN (RFC 7301): offer h2 first; a server that picks nothing or
+    // http/1.1 gets HTTP/1.1 as before.
+    static constexpr unsigned char kAlpn[] = "\x02h2\x08http/1.1";
+    if (!ec && options.h2_streams > 0 &&
+        SSL_CTX_set_alpn_protos(context->native_handle(), kAlpn, sizeof(kAlpn) - 1) != 0) {
+      out.error = "cannot offer ALPN protocols";
+    }
+    if (ec && out.error.empty()) out.error = ec.message();
+    if (!ec && out.error.empty()) out.context = std::move(context);
+  } catch (const std::exception& e) {  // ssl::context's constructor throws
+    out.error = e.what();
+  }
+  return out;
+}
+
+// One context per set of TLS options in the process (an SSL_CTX serves
+// connections on any thread). A ca_file is told apart by its modification
+// time too, so a renewed file is read again; a failed set-up is not kept.
+TlsSetUp SharedTlsContext(const FetcherOptions& options) {
+  static std::mutex mu;
+  static std::map<std::tuple<bool, std::string, int64_t, bool>, std::shared_ptr<ssl::context>> contexts;
+  std::error_code ec;
+  const int64_t modified =
+      options.ca_file.empty() ? 0
+                              : static_cast<int64_t>(
+                                    std::filesystem::last_write_time(options.ca_file, ec).time_since_epoch().count());
+  const auto key = std::make_tuple(options.accept_self_signed, options.accept_self_signed ? "" : options.ca_file,
+                                   ec ? -1 : modified, options.h2_streams > 0);
+  std::lock_guard lock(mu);
+  if (auto it = contexts.find(key); it != contexts.end()) return {it->second, ""};
+  TlsSetUp made = MakeTlsContext(options);
+  if (made.context) contexts.emplace(key, made.context);
+  return made;
+}
+
+}  // namespace
+
+void HttpFetcher::Shared::SetUpTls() {
+  std::call_once(tls_once, [this] {
+    TlsSetUp set_up = SharedTlsContext(options);
+    tls = std::move(set_up.context);
+    tls_setup_error = std::move(set_up.error);
+  });
+}
+
+ssl::context* HttpFetcher::Shared::Tls() {
+  SetUpTls();
+  return tls.get();
+}
+
+const std::string& HttpFetcher::Shared::TlsError() {
+  SetUpTls();
+  return tls_setup_error;
+}
 
 HttpFetcher::HttpFetcher(net::io_context& io_context, FetcherOptions options)
     : io_context_(io_context), shared_(std::make_shared<Shared>(std::move(options))) {
@@ -26,32 +106,6 @@ HttpFetcher::HttpFetcher(net::io_context& io_context, FetcherOptions options)
     } else {
       shared_->resolver_error = resolver.status().message();
     }
-  }
-  try {
-    auto context = std::make_unique<ssl::context>(ssl::context::tls_client);
-    context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3);
-    beast::error_code ec;
-    if (shared_->options.accept_self_signed) {
-      context->set_verify_mode(ssl::verify_none, ec);
-    } else {
-      context->set_verify_mode(ssl::verify_peer, ec);
-      if (!ec) context->set_default_verify_paths(ec);
-      if (!ec && !shared_->options.ca_file.empty()) {
-        context->load_verify_file(shared_->options.ca_file, ec);
-        if (ec) shared_->tls_setup_error = "loading ca_file " + shared_->options.ca_file + ": " + ec.message();
-      }
-    }
-    // ALPN (RFC 7301): offer h2 first; a server that picks nothing or
-    // http/1.1 gets HTTP/1.1 as before.
-    static constexpr unsigned char kAlpn[] = "\x02h2\x08http/1.1";
-    if (!ec && shared_->options.h2_streams > 0 &&
-        SSL_CTX_set_alpn_protos(context->native_handle(), kAlpn, sizeof(kAlpn) - 1) != 0) {
-      shared_->tls_setup_error = "cannot offer ALPN protocols";
-    }
-    if (ec && shared_->tls_setup_error.empty()) shared_->tls_setup_error = ec.message();
-    if (!ec && shared_->tls_setup_error.empty()) shared_->tls = std::move(context);
-  } catch (const std::exception& e) {  // ssl::context's constructor throws
-    shared_->tls_setup_error = e.what();
   }
 }
 
@@ -85,7 +139,7 @@ void HttpFetcher::CancelAll() {
   for (auto& session : sessions) session->Cancel();
 }
 
-const std::string& HttpFetcher::tls_setup_error() const { return shared_->tls_setup_error; }
+const std::string& HttpFetcher::tls_setup_error() const { return shared_->TlsError(); }
 
 size_t HttpFetcher::requests_in_flight() const {
   std::lock_guard<std::mutex> lock(shared_->mu);
