@@ -51,13 +51,20 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
   std::vector<Owned> owned;
   owned.reserve(page.links.size());
   bool any_elsewhere = false;
+  // A page's links mostly come in runs of one host: its owner once per run.
+  std::string run_host;
+  size_t run_owner = 0;
   for (auto& link : page.links) {
     if (strip) {
       link.set_url(url::RemoveTrackingParams(link.url(), *tracking_));
       if (!seen.insert(link.url()).second) continue;
     }
     std::string host = url::HostOf(link.url());
-    const size_t owner = OwnerIndex(server_ids_, host);
+    if (owned.empty() || host != run_host) {
+      run_host = host;
+      run_owner = OwnerIndex(server_ids_, host);
+    }
+    const size_t owner = run_owner;
     owned.push_back(Owned{owner, &link, std::move(host)});
     any_elsewhere = any_elsewhere || (home_ < server_ids_.size() && owner != home_);
   }
