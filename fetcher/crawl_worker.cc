@@ -65,6 +65,7 @@ CrawlWorker::~CrawlWorker() {
   // destroyed during io_'s own shutdown, which Asio allows.
   crawl_.reset();
   dns_.reset();
+  while (notifying_.load(std::memory_order_acquire) > 0) std::this_thread::yield();
 }
 
 void CrawlWorker::RequestStop() {
@@ -91,12 +92,18 @@ bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
 }
 
 void CrawlWorker::PushEvent(Event e) {
-  // Notified under the lock: a process-pool thread must not touch cv_ after
-  // the control thread could have taken the event, ended the schedule and
-  // let the worker be destroyed (the pool's threads outlive a worker).
-  std::lock_guard lock(mu_);
-  events_.push_back(std::move(e));
-  cv_.notify_all();
+  // Notified after the lock, so the woken control thread does not block on
+  // mu_ at once (two more futex calls per page: 2% of the fetcher's CPU).
+  // A process-pool thread may then touch cv_ after the control thread took
+  // the event, ended the schedule and let the worker go (the pool's threads
+  // outlive a worker): the destructor waits until no PushEvent is notifying.
+  {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(e));
+    notifying_.fetch_add(1, std::memory_order_relaxed);  // under mu_: counted before the event can be taken
+  }
+  cv_.notify_one();  // only the control thread waits on cv_
+  notifying_.fetch_sub(1, std::memory_order_release);
 }
 
 void CrawlWorker::QueueShip(ShipJob job) {

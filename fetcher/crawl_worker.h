@@ -234,6 +234,7 @@ class CrawlWorker {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Event> events_;  // GUARDED_BY(mu_)
+  std::atomic<int> notifying_{0};  // PushEvent calls between their push and their notify
   // The bodies in events_ (and the one being processed) against
   // options_.max_buffered_result_bytes.
   std::shared_ptr<ResultBudget> budget_;
