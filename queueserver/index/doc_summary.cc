@@ -1,5 +1,5 @@
-// Summary records of the docs family (doc_summary.h): writing them with
-// one reused zlib stream, and reading them back.
+// Summary records of the docs family (doc_summary.h): writing them, and
+// reading them back (zlib-compressed ones of older stores too).
 #include "queueserver/index/doc_summary.h"
 
 #include "common/zlib_stream.h"
@@ -9,11 +9,8 @@
 namespace crawl::queueserver {
 namespace {
 
-// Summaries start with 'r' (stored raw: short ones, such as link
-// documents', where zlib costs more than it saves) or 'z' (varint raw size,
-// then zlib level 1).
-constexpr size_t kCompressAbove = 256;
-
+// Summaries start with 'r' (the fields as they are) or, written by older
+// versions, 'z' (varint raw size, then the fields in zlib).
 Result<std::string> Decompress(std::string_view in) {
   if (!in.empty() && in[0] == 'r') return std::string(in.substr(1));
   if (in.empty() || in[0] != 'z') return Status::InvalidArgument("corrupt summary");
@@ -31,35 +28,15 @@ Result<std::string> Decompress(std::string_view in) {
 
 }  // namespace
 
-// zlib level 1 from one reused stream (crawl::Deflater keeps the state's
-// allocations, which compress2 makes and frees per call).
-class SummaryEncoder::Deflater {
- public:
-  std::string Compress(const std::string& raw) {
-    if (raw.size() <= kCompressAbove) return "r" + raw;
-    std::string out = "z";
-    PutVarint(&out, raw.size());
-    // Raw stays readable if zlib fails (it cannot, short of memory).
-    if (!zlib_.Compress(raw, &out).ok()) return "r" + raw;
-    return out;
-  }
-
- private:
-  crawl::Deflater zlib_{{.format = ZlibFormat::kZlib, .level = 1}};
-};
-
-SummaryEncoder::SummaryEncoder() : deflater_(std::make_unique<Deflater>()) {}
-SummaryEncoder::~SummaryEncoder() = default;
-
-std::string SummaryEncoder::Encode(const DocSummary& s) {
-  std::string raw;
+std::string EncodeSummary(const DocSummary& s) {
+  std::string raw = "r";
   PutString(&raw, s.url);
   PutString(&raw, s.title);
   PutString(&raw, s.language);
   raw.push_back(static_cast<char>((s.nosnippet ? 1 : 0) | (s.link ? 2 : 0)));
   PutVarint(&raw, s.description.size());
   for (const std::string& d : s.description) PutString(&raw, d);
-  return deflater_->Compress(raw);
+  return raw;
 }
 
 Result<DocSummary> ParseSummary(std::string_view bytes) {

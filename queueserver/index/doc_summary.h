@@ -21,23 +21,12 @@ struct DocSummary {
   bool link = false;
 };
 
-// Writes summary records: 'r' and the fields when they take 256 bytes or
-// less (link documents' summaries: zlib would cost more than it saves),
-// else 'z', the fields' varint size and the fields in zlib level 1. One
-// zlib stream for every summary: compress2 allocates and frees its 256 KB
-// of state per call. Not thread-safe.
-class SummaryEncoder {
- public:
-  SummaryEncoder();
-  ~SummaryEncoder();
-  SummaryEncoder(const SummaryEncoder&) = delete;
-  SummaryEncoder& operator=(const SummaryEncoder&) = delete;
-  [[nodiscard]] std::string Encode(const DocSummary& s);
-
- private:
-  class Deflater;
-  std::unique_ptr<Deflater> deflater_;
-};
+// A summary record: 'r' and the fields. Not compressed here: the docs
+// family compresses its tables with zstd (queueserver/store/queue_store.cc).
+// zlib level 1 per record cost 11% of the queue server's CPU in a crawl,
+// and a compacted store is smaller with zstd over whole blocks
+// (docs/BENCHMARKS.md "Cost per page").
+[[nodiscard]] std::string EncodeSummary(const DocSummary& s);
 
 // A summary record ('r' raw or 'z' zlib, then the fields) back to its
 // summary; corrupt records are an InvalidArgument error.

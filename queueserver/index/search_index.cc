@@ -330,7 +330,7 @@ void SearchIndex::FinishDocument(const Doc& doc, const DocSummary& summary) {
   const auto part = static_cast<uint32_t>(partitions_.size() - 1);
   const auto n = static_cast<uint32_t>(active_.keys.size());
   const std::string id = IdString(doc.id);
-  journal_->PutIndex(IndexFamily::kDocs, id, summaries_.Encode(summary));
+  journal_->PutIndex(IndexFamily::kDocs, id, EncodeSummary(summary));
   std::string key = "a";
   PutU32Be(&key, part);
   PutU32Be(&key, n);

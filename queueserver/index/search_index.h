@@ -442,7 +442,6 @@ class SearchIndex {
   StringMap<WordIds> word_ids_;
   uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
   // Summary records (one zlib stream for every summary).
-  SummaryEncoder summaries_;
   bool totals_changed_ = false;
   uint64_t pages_replaced_ = 0, pages_removed_ = 0, pages_rejected_ = 0;
   uint64_t garbage_ = 0, compacted_ = 0;

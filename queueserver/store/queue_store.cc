@@ -61,6 +61,10 @@ std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore:
       table.block_cache = index_cache;
       cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     }
+    // Summaries are written raw (queueserver/index/doc_summary.h): zstd over
+    // a whole block compresses them better than zlib did one by one, and
+    // only when a memtable is flushed or tables compacted.
+    if (cf == kDocs) cf_options.compression = rocksdb::kZSTD;
     families.emplace_back(kCfNames[cf], cf_options);
   }
   return families;

@@ -52,6 +52,7 @@ struct Totals {
   double fetcher_s = 0, queue_s = 0;
   size_t batches = 0, wire_bytes = 0, links = 0, terms = 0;
   uint64_t urls_seen = 0, frontier = 0;
+  uint64_t store_bytes = 0, compacted_store_bytes = 0;
 };
 
 v1::CrawlInfo Crawl() {
@@ -109,6 +110,15 @@ void ShipAndIngest(crawl::fetcher::ResultBatcher& batcher, crawl::queueserver::C
   t.queue_s += ThreadCpuSeconds() - start;
 }
 
+uint64_t DirectoryBytes(const std::filesystem::path& dir) {
+  uint64_t bytes = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    if (e.is_regular_file(ec)) bytes += e.file_size(ec);
+  }
+  return bytes;
+}
+
 Totals RunOnce(const std::vector<Page>& pages, const std::filesystem::path& dir) {
   std::filesystem::remove_all(dir);
   auto store = crawl::queueserver::QueueStore::Open(dir.string(), {});
@@ -149,6 +159,12 @@ Totals RunOnce(const std::vector<Page>& pages, const std::filesystem::path& dir)
   const crawl::queueserver::FrontierCounters c = shard.frontier_counters();
   t.urls_seen = c.urls_seen;
   t.frontier = c.frontier_size;
+  // What the store takes on disk as the crawl left it (the write-ahead log
+  // holds what the memtables do), then once everything is flushed and
+  // compacted into tables, as after a long crawl.
+  t.store_bytes = DirectoryBytes(dir);
+  (*store)->CompactCrawl(1);
+  t.compacted_store_bytes = DirectoryBytes(dir);
   return t;
 }
 
@@ -180,6 +196,8 @@ int main(int argc, char** argv) {
               static_cast<double>(best.wire_bytes) / 1e6, best.links, best.terms);
   std::printf("queue server: urls seen %llu, frontier %llu\n", static_cast<unsigned long long>(best.urls_seen),
               static_cast<unsigned long long>(best.frontier));
+  std::printf("store %.1f MB as left, %.1f MB flushed and compacted\n", static_cast<double>(best.store_bytes) / 1e6,
+              static_cast<double>(best.compacted_store_bytes) / 1e6);
   std::printf("fetcher      %.3f CPU ms/page (%.2f s)\n", best.fetcher_s * 1e3 / n, best.fetcher_s);
   std::printf("queue server %.3f CPU ms/page (%.2f s)\n", best.queue_s * 1e3 / n, best.queue_s);
   std::printf("both         %.3f CPU ms/page\n", (best.fetcher_s + best.queue_s) * 1e3 / n);

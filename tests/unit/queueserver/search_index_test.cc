@@ -18,6 +18,8 @@
 #include "common/hash.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
+#include "common/varint.h"
+#include "common/zlib_stream.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/index/doc_summary.h"
 #include "queueserver/index/index_records.h"
@@ -267,36 +269,42 @@ TEST_CASE("doc rank counts the documents of later partitions too", "[unit]") {
 }
 
 
-TEST_CASE("summary records round-trip, raw when short and zlib-compressed when long", "[unit]") {
-  SummaryEncoder encoder;
+TEST_CASE("summary records round-trip, and zlib records of older stores still read", "[unit]") {
   DocSummary s;
   s.url = "http://k.test/1";
   s.title = "Kingfisher";
   s.language = "en";
   s.link = true;
-  const std::string short_record = encoder.Encode(s);
+  const std::string short_record = EncodeSummary(s);
   CHECK(short_record.front() == 'r');
   s.nosnippet = true;
   s.link = false;
   s.description = {std::string(2000, 'k'), "the kingfisher dives"};
-  const std::string long_record = encoder.Encode(s);
-  CHECK(long_record.front() == 'z');
-  CHECK(long_record.size() < 1000);
-  for (const std::string& record : {short_record, long_record}) {
+  const std::string long_record = EncodeSummary(s);
+  CHECK(long_record.front() == 'r');
+  // As older versions wrote a long one: 'z', the raw size, the fields in zlib.
+  std::string zlib_record = "z";
+  crawl::PutVarint(&zlib_record, long_record.size() - 1);
+  crawl::Deflater deflater({.format = crawl::ZlibFormat::kZlib, .level = 1});
+  REQUIRE(deflater.Compress(long_record.substr(1), &zlib_record).ok());
+  CHECK(zlib_record.size() < 1000);
+  for (const std::string& record : {short_record, long_record, zlib_record}) {
     auto back = ParseSummary(record);
     REQUIRE(back.ok());
     CHECK(back->url == s.url);
     CHECK(back->title == s.title);
     CHECK(back->language == s.language);
   }
-  auto back = ParseSummary(long_record);
-  REQUIRE(back.ok());
-  CHECK(back->description == s.description);
-  CHECK(back->nosnippet);
-  CHECK_FALSE(back->link);
+  for (const std::string& record : {long_record, zlib_record}) {
+    auto back = ParseSummary(record);
+    REQUIRE(back.ok());
+    CHECK(back->description == s.description);
+    CHECK(back->nosnippet);
+    CHECK_FALSE(back->link);
+    CHECK_FALSE(ParseSummary(record.substr(0, record.size() / 2)).ok());
+  }
   CHECK_FALSE(ParseSummary("").ok());
   CHECK_FALSE(ParseSummary("x").ok());
-  CHECK_FALSE(ParseSummary(long_record.substr(0, long_record.size() / 2)).ok());
 }
 
 TEST_CASE("snippets are the description sentences holding a query term", "[unit]") {
