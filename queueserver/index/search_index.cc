@@ -175,7 +175,12 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso
   if (link.anchor_text().empty() || link.from_sitemap() || link.source() == "redirect" ||
       link.source() == "sitemap")
     return false;
-  const uint64_t seen_key = hash::Hash8(link.url() + '\0' + link.anchor_text() + '\0' + iso_language);
+  // In memory only: a fast hash will do (MD5, Hash8's, was 2% of the queue
+  // server's CPU here).
+  const std::string_view parts[] = {link.url(), link.anchor_text(), iso_language};
+  uint64_t seen_key = 0;
+  for (std::string_view part : parts)
+    seen_key = (seen_key ^ std::hash<std::string_view>{}(part)) * 0x9e3779b97f4a7c15ull + part.size();
   if (links_seen_.size() >= kMaxLinksSeen) links_seen_.clear();
   if (!links_seen_.insert(seen_key).second) return false;
   const std::string host = url::HostOf(link.url());
