@@ -450,6 +450,10 @@ void CrawlWorker::OnFetched(ScheduleRun& run, FetchResult result, size_t& unrele
 void CrawlWorker::ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& scheduled, FetchResult result,
                                 size_t& unreleased) {
   ProcessPool* pool = options_.process_pool.get();
+  if (pool != nullptr && result.body.size() < options_.pool_body_bytes) {
+    std::lock_guard lock(mu_);
+    if (events_.size() < options_.pool_backlog) pool = nullptr;  // keeping up: process it here
+  }
   if (pool == nullptr) {
     const auto process_start = std::chrono::steady_clock::now();
     ProcessedPage processed = ProcessPage(scheduled, result, run.process, run.keep_page_cache);

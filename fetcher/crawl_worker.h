@@ -89,8 +89,15 @@ struct WorkerOptions {
   // (peak RSS of a rust-doc crawl: 950-1,050 MB before, 690-770 after).
   size_t max_batch_links = 20'000;
   // Threads that process pages, shared by the fetcher's lanes; null: each
-  // lane processes its pages on its control thread.
+  // lane processes its pages on its control thread. With a pool, a lane
+  // still processes a page itself unless the page is large
+  // (pool_body_bytes) or results wait behind it (pool_backlog events): a
+  // small page handed to the pool and back cost more in thread hand-offs
+  // than its processing (docs/BENCHMARKS.md "Cost per page"), while a page
+  // of thousands of links must not hold up the rest.
   std::shared_ptr<ProcessPool> process_pool;
+  size_t pool_body_bytes = 256 * 1024;
+  size_t pool_backlog = 4;
 };
 
 struct WorkerCounters {
@@ -178,7 +185,8 @@ class CrawlWorker {
   // the caller releases unless this sets it to 0 (the process pool then
   // releases it).
   void OnFetched(ScheduleRun& run, FetchResult result, size_t& unreleased);
-  // Processes a result here or hands it to the process pool.
+  // Processes a result here or hands it to the process pool (see
+  // WorkerOptions::process_pool).
   void ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& scheduled, FetchResult result, size_t& unreleased);
   // Adds a processed page to the batch, and queues the batch once full.
   void AddPage(ScheduleRun& run, ProcessedPage processed, const v1::ScheduledUrl* scheduled);

@@ -41,8 +41,9 @@ void AddWorkerFlags(CLI::App& app, FetcherFlags& flags) {
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
   app.add_option("--process-threads", flags.process_threads,
-                 "Threads that process pages for all lanes (default: one per core, at most 8); "
-                 "0 = each lane processes its pages on its control thread")
+                 "Threads that process a lane's large pages, or its pages when it falls behind, for "
+                 "all lanes (default: one per core past the first two, at most 8); "
+                 "0 = each lane processes all its pages on its control thread")
       ->capture_default_str()
       ->check(CLI::Range(0, 64));
   app.add_option("--status-ms", flags.status_ms,

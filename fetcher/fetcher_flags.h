@@ -18,6 +18,12 @@
 
 namespace crawl::fetcher {
 
+// --process-threads' default for a machine of `cores` cores: one per core
+// past the first two, at most 8 (see FetcherFlags::process_threads).
+[[nodiscard]] constexpr size_t DefaultProcessThreads(size_t cores) {
+  return cores <= 2 ? 0 : std::min<size_t>(cores - 2, 8);
+}
+
 // The fetcher's flags, with their defaults.
 struct FetcherFlags {
   std::string id;  // "": hostname-pid
@@ -32,9 +38,13 @@ struct FetcherFlags {
   size_t max_per_ip = 0;
   size_t h2_streams = FetcherOptions{}.h2_streams;
   size_t lanes = 4;
-  // One per core by default: a one-site crawl works one schedule at a time,
-  // and its pages are then processed on every core, not on one lane's thread.
-  size_t process_threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+  // A one-site crawl works one schedule at a time: a pool lets its pages
+  // be processed on more cores than its lane's thread. By default one per
+  // core past the first two, at most 8: on 2 cores (which the lanes, and
+  // in a one-machine cluster the queue and name servers, keep busy) a pool
+  // only added thread hand-offs, and crawls ran faster and cheaper without
+  // one (docs/BENCHMARKS.md "Cost per page").
+  size_t process_threads = DefaultProcessThreads(std::thread::hardware_concurrency());
   int poll_ms = 2000;
   int status_ms = 5000;
   std::string dns_servers;

@@ -141,6 +141,9 @@ struct Outcome {
 // Threads of the worker's process pool in RunScheduleFull (the fetcher's
 // default is one per core); 0: pages processed on the control thread.
 size_t g_process_threads = 2;
+// WorkerOptions::pool_body_bytes in RunScheduleFull: 0 hands every page to
+// the pool (the test pages are small: by default their lane keeps them).
+size_t g_pool_body_bytes = 0;
 // WorkerOptions::max_batch_links in RunScheduleFull.
 size_t g_max_batch_links = crawl::fetcher::WorkerOptions{}.max_batch_links;
 
@@ -161,6 +164,7 @@ Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_s
   options.idle_backoff = std::chrono::milliseconds(20);
   options.max_batch_links = g_max_batch_links;
   if (g_process_threads > 0) options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(g_process_threads);
+  options.pool_body_bytes = g_pool_body_bytes;
   crawl::fetcher::CrawlWorker worker(options);
   std::thread run([&] { worker.Run(); });
   Outcome outcome;
@@ -301,14 +305,21 @@ TEST_CASE("worker over gRPC: tracking parameters are removed from discovered lin
 }
 
 TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in order, the final one last", "[unit]") {
-  // Pages processed by the pool (the default here) and on the control thread.
+  // Pages processed by the pool (the default here), on the control thread,
+  // and by the pool only when the lane falls behind (the fetcher's default).
   const size_t threads = GENERATE(size_t{0}, size_t{2}, size_t{5});
-  INFO("process threads: " << threads);
+  const size_t pool_body_bytes = GENERATE(size_t{0}, crawl::fetcher::WorkerOptions{}.pool_body_bytes);
+  INFO("process threads: " << threads << ", pool_body_bytes: " << pool_body_bytes);
   struct Restore {
     size_t saved = g_process_threads;
-    ~Restore() { g_process_threads = saved; }
+    size_t saved_bytes = g_pool_body_bytes;
+    ~Restore() {
+      g_process_threads = saved;
+      g_pool_body_bytes = saved_bytes;
+    }
   } restore;
   g_process_threads = threads;
+  g_pool_body_bytes = pool_body_bytes;
   // Pages are processed while the shipping thread waits on a slow queue
   // server; the lease protocol still needs every batch of a schedule once,
   // in sequence order, and the one that ends the lease after all others.

@@ -54,3 +54,13 @@ TEST_CASE("an idle lane waits for its own slot of the poll period", "[unit]") {
   CHECK(UntilPollSlot(ms(10'000), ms(500), ms(625)) == ms(125));
   CHECK(UntilPollSlot(ms(10'000), ms(0), ms(0)) == ms(1));
 }
+
+TEST_CASE("fetcher flags: a process pool only on machines of more than two cores", "[unit]") {
+  using crawl::fetcher::DefaultProcessThreads;
+  CHECK(DefaultProcessThreads(0) == 0);  // hardware_concurrency() may not know
+  CHECK(DefaultProcessThreads(1) == 0);
+  CHECK(DefaultProcessThreads(2) == 0);
+  CHECK(DefaultProcessThreads(3) == 1);
+  CHECK(DefaultProcessThreads(8) == 6);
+  CHECK(DefaultProcessThreads(64) == 8);
+}
