@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "common/text/packed_terms.h"
 #include "common/url.h"
 #include "fetcher/page_processor.h"
 
@@ -78,7 +79,10 @@ Result<std::string> PageReportJson(const LocalPage& page) {
   for (char& c : result.mime_type) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
   result.content_type = result.mime_type + (page.charset.empty() ? "" : "; charset=" + page.charset);
 
-  const ProcessedPage processed = ProcessFetch(scheduled, result, ProcessOptions{});
+  ProcessedPage processed = ProcessFetch(scheduled, result, ProcessOptions{});
+  // The terms as messages (mini_index.terms), which JSON shows; fetchers
+  // ship them packed (mini_index.postings, common/text/packed_terms.h).
+  if (Status s = text::UnpackTerms(processed.record.mutable_mini_index()); !s.ok()) return s;
   auto record = ToJson(processed.record);
   if (!record.ok()) return record.status();
   std::string out = "{\"url\":" + Quote(*canonical) + ",\"kind\":" +
