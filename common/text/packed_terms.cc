@@ -1,26 +1,49 @@
 // Packed mini index terms (packed_terms.h).
 #include "common/text/packed_terms.h"
 
+#include <cstring>
 #include <limits>
 
 #include "common/varint.h"
 
 namespace crawl::text {
 
+namespace {
+
+// Writes a varint at p (room for 10 bytes) and returns the byte after it.
+char* WriteVarint(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+}  // namespace
+
 void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts, const uint32_t* positions,
                       size_t n) {
-  PutVarint(out, term.size());
-  out->append(term);
-  PutVarint(out, counts.title);
-  PutVarint(out, counts.description);
-  PutVarint(out, counts.body);
-  PutVarint(out, counts.anchor);
-  PutVarint(out, n);
+  // Written in place into room for the longest encoding, then cut to size:
+  // a string append per byte was 6% of the fetcher's and queue server's
+  // work on text-heavy pages (ingest_bench).
+  const size_t start = out->size();
+  out->resize(start + 10 * 6 + term.size() + 5 * n);
+  char* p = out->data() + start;
+  p = WriteVarint(p, term.size());
+  if (!term.empty()) std::memcpy(p, term.data(), term.size());
+  p += term.size();
+  p = WriteVarint(p, counts.title);
+  p = WriteVarint(p, counts.description);
+  p = WriteVarint(p, counts.body);
+  p = WriteVarint(p, counts.anchor);
+  p = WriteVarint(p, n);
   uint32_t previous = 0;
   for (size_t i = 0; i < n; ++i) {
-    PutVarint(out, positions[i] - previous);
+    p = WriteVarint(p, positions[i] - previous);
     previous = positions[i];
   }
+  out->resize(static_cast<size_t>(p - out->data()));
 }
 
 bool PackedTermReader::Fail(const char* what) {
@@ -51,7 +74,12 @@ bool PackedTermReader::Next() {
   uint64_t position = 0;
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t gap = 0;
-    if (!GetVarint(in_, &pos_, &gap)) return Fail("bad position");
+    // Most gaps take one byte.
+    if (pos_ < in_.size() && static_cast<uint8_t>(in_[pos_]) < 0x80) {
+      gap = static_cast<uint8_t>(in_[pos_++]);
+    } else if (!GetVarint(in_, &pos_, &gap)) {
+      return Fail("bad position");
+    }
     if (gap == 0 && i > 0) return Fail("positions not ascending");
     if (gap > kMax32) return Fail("position past 2^32 - 1");
     position += gap;

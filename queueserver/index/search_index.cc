@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <set>
+#include <span>
 #include <tuple>
 
 #include "common/hash.h"
@@ -89,7 +90,6 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   const auto doc = static_cast<uint32_t>(active_.keys.size());
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
   const uint64_t stamp = ++document_stamp_;
-  auto& positions = scratch_positions_;
   bool any = false;
   for (size_t i = 0; i < terms.term.size(); ++i) {
     if (terms.term[i].empty()) continue;
@@ -98,9 +98,9 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
     WordIds& w = IdsOf(terms.term[i]);
     if (w.last_doc == stamp) continue;  // the word listed twice: its first entry counts
     w.last_doc = stamp;
-    positions.assign(terms.positions.begin() + terms.first[i], terms.positions.begin() + terms.first[i + 1]);
-    if (!std::is_sorted(positions.begin(), positions.end())) std::sort(positions.begin(), positions.end());
-    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    // Ascending and distinct (ReadPageTerms).
+    const std::span<const uint32_t> positions(terms.positions.data() + terms.first[i],
+                                              terms.first[i + 1] - terms.first[i]);
     double f = PositionsFrequency(positions, d.title_tokens);
     const uint64_t counted = uint64_t{terms.counts[i].title} + terms.counts[i].body;
     // Occurrences past the position cap count as body occurrences.
@@ -155,7 +155,7 @@ void SearchIndex::DescriptionSteps(const v1::FetchRecord& r) {
   }
 }
 
-double SearchIndex::PositionsFrequency(const std::vector<uint32_t>& positions, uint32_t title_tokens) const {
+double SearchIndex::PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_tokens) const {
   const auto& steps = scratch_steps_;
   double f = 0;
   size_t step = 0;
@@ -258,8 +258,14 @@ Status SearchIndex::ReadPageTerms(const v1::MiniIndex& mi) {
     while (reader.Next()) out.Add(reader.term(), reader.counts(), reader.positions());
     return reader.status();
   }
-  for (const v1::IndexTerm& t : mi.terms())
+  for (const v1::IndexTerm& t : mi.terms()) {
     out.Add(t.term(), {t.title_count(), t.description_count(), t.body_count(), t.anchor_count()}, t.positions());
+    // Packed positions ascend by construction; these may come in any order.
+    const auto first = out.positions.begin() + out.first[out.first.size() - 2];
+    if (!std::is_sorted(first, out.positions.end())) std::sort(first, out.positions.end());
+    out.positions.erase(std::unique(first, out.positions.end()), out.positions.end());
+    out.first.back() = static_cast<uint32_t>(out.positions.size());
+  }
   return Status::Ok();
 }
 

@@ -32,6 +32,7 @@
 #include <optional>
 #include <set>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -378,7 +379,7 @@ class SearchIndex {
   // A term's frequency f from its sorted positions: the title weight in the
   // title, else the body weight plus the weight of the description
   // sentences covering the position (scratch_steps_).
-  [[nodiscard]] double PositionsFrequency(const std::vector<uint32_t>& positions, uint32_t title_tokens) const;
+  [[nodiscard]] double PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_tokens) const;
   WordIds& IdsOf(std::string_view word);
   void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
                   size_t n, uint64_t occurrences);
@@ -460,7 +461,8 @@ class SearchIndex {
     void Add(std::string_view t, const text::TermCounts& c, const Positions& p);
   };
   // The terms of `index` (its `postings`, or its `terms` when that is empty)
-  // into scratch_terms_; an error on a bad `postings`.
+  // into scratch_terms_, each term's positions ascending and distinct; an
+  // error on a bad `postings`.
   [[nodiscard]] Status ReadPageTerms(const v1::MiniIndex& index);
   // Per-document scratch, reused.
   PageTerms scratch_terms_;
