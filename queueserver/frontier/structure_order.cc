@@ -326,6 +326,13 @@ void StructureOrder::RestoreStructure(const std::vector<StructureNodeRecord>& no
       it->second->structure->RestoreNode(n.graph, n.node, n.value);
     }
   }
+  // A site still open may have nothing left to do: its last targets were
+  // fetched by a schedule the stop cut short, or re-queued with it and
+  // done elsewhere. Nothing would touch it again, so it would never end
+  // nor get its report: the end of the next request looks at each.
+  for (const auto& [origin, site] : sites_) {
+    if (site->open) touched_.insert(origin);
+  }
 }
 
 void StructureOrder::JournalSession(const Site& s) {

@@ -117,7 +117,8 @@ TEST_CASE("packed terms: each kind of bad value is an error", "[unit]") {
   CHECK_FALSE(bad(head("a", {0, 0, 0, 0, 2, 0, 1})));             // 0 then 1: fine
   CHECK_FALSE(bad(head("", {0, 0, 0, 0, 0})));                    // an empty term reads (the index skips it)
   // The reader stops at the first error and stays stopped.
-  PackedTermReader reader(head("a", {1, 0, 0, 0, 0}) + "\x7f");
+  const std::string stops = head("a", {1, 0, 0, 0, 0}) + "\x7f";
+  PackedTermReader reader(stops);  // a view: the buffer must outlive it
   CHECK(reader.Next());
   CHECK_FALSE(reader.Next());
   CHECK_FALSE(reader.status().ok());
