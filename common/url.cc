@@ -2,6 +2,8 @@
 // (common/whatwg_url.h); the canonical form is described in url.h.
 #include "common/url.h"
 
+#include <algorithm>
+
 #include "common/whatwg_url.h"
 
 namespace crawl::url {
@@ -191,6 +193,34 @@ std::string RemoveTrackingParams(std::string_view canonical, const TrackingParam
   return out;
 }
 
+namespace {
+// Characters no percent-encode set of the parser touches and that need no
+// normalisation: unreserved, sub-delims, ':' and '@' ('/', '?' and '%'
+// are the callers' cases).
+bool IsPlainChar(unsigned char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  switch (c) {
+    case '-': case '.': case '_': case '~': case '!': case '$': case '&': case '(': case ')':
+    case '*': case '+': case ',': case ';': case '=': case ':': case '@':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether the '%' at u[i] starts an escape the normalisation keeps as it
+// is: "%XX" in upper-case hex of an octet that is not unreserved (it would
+// decode or upper-case anything else).
+bool IsKeptEscape(std::string_view u, size_t i) {
+  if (i + 2 >= u.size()) return false;
+  auto hex = [](char h) { return (h >= '0' && h <= '9') ? h - '0' : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1; };
+  const int hi = hex(u[i + 1]), lo = hex(u[i + 2]);
+  return hi >= 0 && lo >= 0 && !IsUnreserved(static_cast<unsigned char>(hi * 16 + lo));
+}
+
+bool IsDotSegment(std::string_view segment) { return segment == "." || segment == ".."; }
+}  // namespace
+
 bool IsPlainCanonical(std::string_view u) {
   const std::string_view origin = FastOriginOf(u);
   if (origin.empty()) return false;
@@ -198,17 +228,11 @@ bool IsPlainCanonical(std::string_view u) {
   // query, in characters that no percent-encode set of the parser touches.
   bool in_query = false;
   size_t segment_start = origin.size() + 1;  // just past the path's first '/'
-  auto dot_segment = [&](size_t end) {
-    const std::string_view seg = u.substr(segment_start, end - segment_start);
-    return seg == "." || seg == "..";
-  };
+  auto dot_segment = [&](size_t end) { return IsDotSegment(u.substr(segment_start, end - segment_start)); };
   for (size_t i = origin.size() + 1; i < u.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(u[i]);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
+    if (IsPlainChar(c)) continue;
     switch (c) {
-      case '-': case '.': case '_': case '~': case '!': case '$': case '&': case '(': case ')':
-      case '*': case '+': case ',': case ';': case '=': case ':': case '@':
-        continue;
       case '/':
         if (!in_query) {
           if (dot_segment(i)) return false;
@@ -221,22 +245,10 @@ bool IsPlainCanonical(std::string_view u) {
           in_query = true;
         }
         continue;
-      case '%': {
-        // Only "%XX" with upper-case hex of an octet that is not unreserved:
-        // the normalisation would decode or upper-case anything else.
-        if (i + 2 >= u.size()) return false;
-        auto hex = [](char h) {
-          return (h >= '0' && h <= '9') ? h - '0' : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
-        };
-        const int hi = hex(u[i + 1]), lo = hex(u[i + 2]);
-        if (hi < 0 || lo < 0) return false;
-        const int octet = hi * 16 + lo;
-        if ((octet >= 'a' && octet <= 'z') || (octet >= 'A' && octet <= 'Z') || (octet >= '0' && octet <= '9') ||
-            octet == '-' || octet == '.' || octet == '_' || octet == '~')
-          return false;
+      case '%':
+        if (!IsKeptEscape(u, i)) return false;
         i += 2;
         continue;
-      }
       default:
         return false;  // '#', '\\', quotes, spaces, controls, non-ASCII...: the parser decides
     }
@@ -264,11 +276,78 @@ Result<std::string> Resolve(std::string_view base, std::string_view reference) {
 Result<Resolver> Resolver::ForBase(std::string_view base) {
   auto b = whatwg::Parse(base);
   if (!b.ok()) return Status::InvalidArgument("bad base URL: " + b.status().message());
-  return Resolver(std::move(*b));
+  auto canonical = Finish(b);
+  Resolver resolver(std::move(*b));
+  if (canonical.ok() && IsPlainCanonical(*canonical)) {
+    resolver.origin_size_ = FastOriginOf(*canonical).size();
+    resolver.path_end_ = std::min(canonical->find('?'), canonical->size());
+    resolver.plain_base_ = std::move(*canonical);
+  }
+  return resolver;
 }
 
 Result<std::string> Resolver::Resolve(std::string_view reference) const {
+  if (!plain_base_.empty()) {
+    if (auto fast = ResolvePlain(reference)) return std::move(*fast);
+  }
   return Finish(whatwg::Parse(reference, &base_));
+}
+
+std::optional<std::string> Resolver::ResolvePlain(std::string_view reference) const {
+  reference = reference.substr(0, reference.find('#'));  // the fragment is dropped
+  if (reference.empty()) return plain_base_;
+  // The reference in IsPlainCanonical's characters (so the parser would
+  // neither trim, drop, re-encode nor read a backslash in it), with no
+  // scheme (a ':' before any '/' or '?': "mailto:", "http:x") and no
+  // authority ("//").
+  size_t query = std::string_view::npos, colon = std::string_view::npos, slash = std::string_view::npos;
+  for (size_t i = 0; i < reference.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(reference[i]);
+    if (c == '%') {
+      if (!IsKeptEscape(reference, i)) return std::nullopt;
+      i += 2;
+    } else if (c == '?') {
+      if (query == std::string_view::npos) query = i;
+    } else if (c == '/') {
+      if (slash == std::string_view::npos) slash = i;
+    } else if (c == ':') {
+      if (colon == std::string_view::npos) colon = i;
+    } else if (!IsPlainChar(c)) {
+      return std::nullopt;
+    }
+  }
+  if (colon != std::string_view::npos && colon < std::min(query, slash)) return std::nullopt;
+  if (reference.starts_with("//")) return std::nullopt;
+  const std::string_view path = reference.substr(0, query);
+  const std::string_view base(plain_base_);
+  std::string out;
+  out.reserve(path_end_ + reference.size());
+  if (path.empty()) {
+    out.append(base.substr(0, path_end_));  // "?q": the base's path, a new query
+  } else {
+    // The directory to start from, ending in '/': the root for "/x", else
+    // the base's path up to its last '/'. Then the reference's segments as
+    // the WHATWG path state takes them: ".." drops the segment before it
+    // (none at the root), "." is skipped, and a last "." or ".." leaves the
+    // path ending in '/'.
+    const size_t root = origin_size_;  // out[root] is the path's first '/'
+    const bool absolute = path.front() == '/';
+    out.append(base.substr(0, absolute ? root + 1 : base.rfind('/', path_end_ - 1) + 1));
+    for (size_t i = absolute ? 1 : 0;;) {
+      const size_t end = std::min(path.find('/', i), path.size());
+      const std::string_view segment = path.substr(i, end - i);
+      if (segment == "..") {
+        if (out.size() - 1 > root) out.resize(out.rfind('/', out.size() - 2) + 1);
+      } else if (segment != ".") {
+        out.append(segment);
+        if (end < path.size()) out.push_back('/');
+      }
+      if (end == path.size()) break;
+      i = end + 1;
+    }
+  }
+  if (query != std::string_view::npos) out.append(reference.substr(query));
+  return out;
 }
 
 Result<UrlParts> Split(std::string_view absolute) {

@@ -48,6 +48,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -108,7 +109,15 @@ class Resolver {
 
  private:
   explicit Resolver(whatwg::Url base) : base_(std::move(base)) {}
+  // The fast path: a relative reference of plain characters (as
+  // IsPlainCanonical reads them) against a plain canonical base, merged and
+  // its dot segments removed as text; nullopt when the parser must decide
+  // (a scheme, an authority, an escape the normalisation would change...).
+  [[nodiscard]] std::optional<std::string> ResolvePlain(std::string_view reference) const;
   whatwg::Url base_;
+  std::string plain_base_;   // the base's canonical form if IsPlainCanonical, else ""
+  size_t origin_size_ = 0;   // "scheme://host[:port]" of plain_base_
+  size_t path_end_ = 0;      // where plain_base_'s path ends (its '?' or its end)
 };
 
 // The parts of a canonical URL that a fetcher needs.
