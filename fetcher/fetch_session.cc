@@ -366,8 +366,11 @@ void FetchSession::ReadBody() {
   // Read one byte past the cap: receiving it proves the body was longer.
   const uint64_t budget = options_.page_range_bytes + 1;
   const size_t have = raw_.size();
-  const size_t want = static_cast<size_t>(std::min<uint64_t>(budget - have, kBodyReadChunk));
-  raw_.resize(have + want);
+  uint64_t want = std::min<uint64_t>(budget - have, kBodyReadChunk);
+  // A body of known length gets room for what is left of it, no more: the
+  // room is zero-filled, and 64 KiB per read was 1.7% of the fetcher.
+  if (const auto left = parser_->content_length_remaining(); left && *left > 0) want = std::min(want, *left);
+  raw_.resize(have + static_cast<size_t>(want));
   auto& body = parser_->get().body();
   body.data = raw_.data() + have;
   body.size = want;
