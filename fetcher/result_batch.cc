@@ -17,6 +17,20 @@ ResultBatcher::ResultBatcher(std::vector<std::string> server_ids, const url::Tra
                              size_t home)
     : server_ids_(std::move(server_ids)), tracking_(tracking), home_(home) {
   batch_.links_by_server.resize(server_ids_.size());
+  last_referrer_.resize(server_ids_.size());
+}
+
+void ResultBatcher::Append(size_t owner, v1::DiscoveredLink link) {
+  std::vector<v1::DiscoveredLink>& list = batch_.links_by_server[owner];
+  std::string& last = last_referrer_[owner];
+  if (!list.empty() && link.referrer() == last) {
+    link.clear_referrer();
+    link.set_same_referrer(true);
+  } else {
+    last = link.referrer();
+  }
+  list.push_back(std::move(link));
+  ++links_;
 }
 
 namespace {
@@ -88,8 +102,7 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       link->set_referrer_tier(scheduled->order_tier());
       link->set_referrer_weight(scheduled->order_weight());
       link->set_referrer_cash(scheduled->order_cash());
-      v1::DiscoveredLink& copy = batch_.links_by_server[home_].emplace_back();
-      ++links_;
+      v1::DiscoveredLink copy;
       copy.set_url(link->url());
       copy.set_referrer(link->referrer());
       copy.set_link_rank(link->link_rank());
@@ -99,10 +112,10 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       copy.set_source(link->source());
       copy.set_in_nav(link->in_nav());
       copy.set_sent_elsewhere(true);
+      Append(home_, std::move(copy));
     }
   }
-  for (const Owned& o : owned) batch_.links_by_server[o.owner].push_back(std::move(*o.link));
-  links_ += owned.size();
+  for (const Owned& o : owned) Append(o.owner, std::move(*o.link));
 }
 
 ResultBatch ResultBatcher::Take() {
@@ -110,6 +123,7 @@ ResultBatch ResultBatcher::Take() {
   batch_ = ResultBatch();
   links_ = 0;
   batch_.links_by_server.resize(server_ids_.size());
+  for (std::string& r : last_referrer_) r.clear();
   return out;
 }
 

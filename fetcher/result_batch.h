@@ -3,7 +3,9 @@
 // to the queue server that owns each link's host (rendezvous hash over the
 // crawl's frozen server list), with the crawl's tracking parameters removed
 // from every link (common/url.h), and host error counts per origin
-// (DESIGN.md 5.1). Pure; not thread-safe.
+// (DESIGN.md 5.1). A link whose referrer is the previous link's in its
+// server's list leaves it out (DiscoveredLink.same_referrer). Pure; not
+// thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -53,10 +55,16 @@ class ResultBatcher {
   ResultBatch Take();
 
  private:
+  // Appends `link` to server `owner`'s list; a link whose referrer is the
+  // previous one's in that list says so (`same_referrer`) instead of
+  // carrying it again. The lists go into requests whole and in order.
+  void Append(size_t owner, v1::DiscoveredLink link);
+
   std::vector<std::string> server_ids_;
   const url::TrackingParams* tracking_;
   size_t home_;
   ResultBatch batch_;
+  std::vector<std::string> last_referrer_;  // by server: of the last link in its list
   size_t links_ = 0;
 };
 

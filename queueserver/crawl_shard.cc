@@ -17,12 +17,6 @@
 namespace crawl::queueserver {
 namespace {
 
-// Bounds on the order data a fetcher echoes (DiscoveredLink 20-23): the
-// whole crawl's cash is about 1 (DESIGN.md 5.2) and tiers are log10 of a
-// count, so anything beyond these is not from a queue server.
-constexpr double kMaxEchoedCash = 1e6;
-constexpr int32_t kMaxEchoedTier = 1000;
-
 FrontierOptions OptionsFor(const v1::CrawlInfo& crawl, const Clock* clock) {
   auto o = CrawlShard::FrontierOptionsFor(crawl.params());
   // The service checked the parameters before creating the shard; a stored
@@ -248,10 +242,11 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
 
 void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRecord>& records,
                             const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links,
+                            const std::vector<std::string_view>& referrers,
                             const std::unordered_map<std::string, double>& boosts) {
   // Link documents are stemmed in their page's language when the page is in
   // this batch (links from AddUrls come without it: English).
-  std::unordered_map<std::string, std::string> language;
+  std::unordered_map<std::string_view, std::string_view> language;
   for (const v1::FetchRecord& r : records) {
     if (RemovedOrUnchanged(r)) continue;
     auto boost = boosts.find(r.url());
@@ -261,10 +256,11 @@ void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRe
       spdlog::warn("page {} not indexed: its mini index's postings are malformed", r.url().substr(0, 300));
     if (!r.language().empty()) language[r.url()] = r.language();
   }
-  for (const v1::DiscoveredLink& link : links) {
+  for (int i = 0; i < links.size(); ++i) {
+    const v1::DiscoveredLink& link = links[i];
     if (link.sent_elsewhere()) continue;  // indexed by the queue server it went to
-    auto it = language.find(link.referrer());
-    (void)index_->AddLink(link, it == language.end() ? std::string() : it->second);
+    auto it = language.find(referrers[static_cast<size_t>(i)]);
+    (void)index_->AddLink(link, it == language.end() ? std::string_view() : it->second);
   }
   index_->Flush();
 }
@@ -317,37 +313,12 @@ Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest&
   });
 }
 
-LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url) {
-  LinkInput in;
-  in.entry.url = std::move(canonical_url);
-  in.entry.referrer = link.referrer();
-  in.entry.depth = link.depth();
-  in.link_rank = link.link_rank();
-  in.links_on_page = link.links_on_page();
-  in.from_sitemap = link.from_sitemap();
-  in.likely_non_html = link.likely_non_html();
-  in.anchor_text = link.anchor_text();
-  in.sent_elsewhere = link.sent_elsewhere();
-  in.entry.link_kind = LinkKindOf(link.source(), link.in_nav(), link.from_sitemap());
-  // The referrer's order data, echoed by the fetcher when another queue
-  // server scheduled the referrer. Input from another process: a value no
-  // queue server could have sent is ignored, not trusted.
-  if (link.referrer_order_known() && std::isfinite(link.referrer_cash()) && link.referrer_cash() >= 0 &&
-      link.referrer_cash() <= kMaxEchoedCash && link.referrer_tier() >= 0 &&
-      link.referrer_tier() <= kMaxEchoedTier) {
-    in.referrer_known = true;
-    in.referrer_tier = link.referrer_tier();
-    in.referrer_weight = link.referrer_weight();
-    in.referrer_cash = link.referrer_cash();
-    in.same_cld_links_on_page = link.same_cld_links_on_page();
-  }
-  return in;
-}
-
-void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms) {
+void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links,
+                          const std::vector<std::string_view>& referrers, int64_t now_ms) {
   std::vector<LinkInput> inputs;
   inputs.reserve(static_cast<size_t>(links.size()));
-  for (const v1::DiscoveredLink& link : links) {
+  for (int i = 0; i < links.size(); ++i) {
+    const v1::DiscoveredLink& link = links[i];
     // Links arrive canonical from fetchers; canonicalise again because this
     // is input from another process and the URL-seen set relies on one
     // spelling.
@@ -360,7 +331,7 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
       ++out_of_scope_;
       continue;
     }
-    inputs.push_back(LinkFromWire(link, std::move(*canonical)));
+    inputs.push_back(LinkFromWire(link, std::move(*canonical), referrers[static_cast<size_t>(i)]));
   }
   frontier_.AddLinks(std::move(inputs), now_ms);
 }
@@ -437,10 +408,11 @@ Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::Submit
     }
     for (const auto& [origin, n] : errors) frontier_.NoteHostErrors(req.schedule_id(), origin, n);
   }
-  AddLinks(req.links(), now);
+  const std::vector<std::string_view> referrers = LinkReferrers(req.links());
+  AddLinks(req.links(), referrers, now);
   if (req.final()) frontier_.Complete(req.schedule_id(), now);
   frontier_.EndRequest();
-  IndexBatch(req.records(), req.links(), boosts);
+  IndexBatch(req.records(), req.links(), referrers, boosts);
   return Commit();
 }
 
@@ -456,10 +428,11 @@ Status CrawlShard::AddUrls(const v1::AddUrlsRequest& req, v1::AddUrlsResponse* r
   NoteApplied(key);
   const uint64_t before = frontier_.Counters().urls_seen;
   const int64_t now = clock_->NowUnixMs();
-  AddLinks(req.links(), now);
+  const std::vector<std::string_view> referrers = LinkReferrers(req.links());
+  AddLinks(req.links(), referrers, now);
   frontier_.EndRequest();
   resp->set_accepted(frontier_.Counters().urls_seen - before);
-  IndexBatch({}, req.links(), {});
+  IndexBatch({}, req.links(), referrers, {});
   return Commit();
 }
 

@@ -35,6 +35,7 @@
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/index/search_index.h"
+#include "queueserver/link_wire.h"
 #include "queueserver/site_report_log.h"
 
 namespace crawl::queueserver {
@@ -45,11 +46,6 @@ inline constexpr int kMaxRecordsPerRequest = 20'000;
 inline constexpr int kMaxLinksPerRequest = 1'000'000;
 inline constexpr int kMaxSeedsPerRequest = 1'000'000;
 inline constexpr size_t kMaxIdBytes = 256;  // fetcher ids and batch ids
-
-// The frontier's view of a link as fetchers send it (`canonical_url`: its
-// URL, already canonicalised). Echoed referrer order data a queue server
-// could not have sent (DiscoveredLink 20-23) is dropped, not trusted.
-[[nodiscard]] LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url);
 
 // The host of a HostQueue request (QueueServer.HostQueue) as url::HostOf
 // gives it for the queued URLs (lower case, IDN as punycode, IPv6 without
@@ -179,11 +175,14 @@ class CrawlShard {
   [[nodiscard]] const std::unordered_map<std::string, RevisitNote>& last_revisits() const { return revisits_; }
 
  private:
-  void AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links, int64_t now_ms);
+  // `referrers`: LinkReferrers(links).
+  void AddLinks(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links,
+                const std::vector<std::string_view>& referrers, int64_t now_ms);
   // Indexes a request's pages and links (search_index.h) into writer_'s batch.
   // `boosts`: the chain's indexer score of each fetched page, by URL.
   void IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRecord>& records,
                   const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links,
+                  const std::vector<std::string_view>& referrers,
                   const std::unordered_map<std::string, double>& boosts);
   // Writes counters and commits the request's changes.
   Status Commit();

@@ -171,7 +171,7 @@ double SearchIndex::PositionsFrequency(std::span<const uint32_t> positions, uint
   return f;
 }
 
-bool SearchIndex::AddLink(const v1::DiscoveredLink& link, const std::string& iso_language) {
+bool SearchIndex::AddLink(const v1::DiscoveredLink& link, std::string_view iso_language) {
   if (link.anchor_text().empty() || link.from_sitemap() || link.source() == "redirect" ||
       link.source() == "sitemap")
     return false;

@@ -228,7 +228,7 @@ class SearchIndex {
   // `iso_language` (the linking page's language; "" = English). Returns
   // whether it did (not for empty anchors, redirects, sitemap entries, or
   // anchors made only of stop words).
-  bool AddLink(const v1::DiscoveredLink& link, const std::string& iso_language);
+  bool AddLink(const v1::DiscoveredLink& link, std::string_view iso_language);
 
   // Reads what the journal holds (totals, partitions, the active
   // partition's doc map, term statistics); postings and summaries stay in

@@ -151,11 +151,13 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
     const size_t away = 1 - home;
     size_t copies = 0, local = 0;
     std::set<std::string> copied;
+    std::string referrer;  // as the queue server reads it (DiscoveredLink.same_referrer)
     for (const auto& l : batch.links_by_server[home]) {
+      if (!l.same_referrer()) referrer = l.referrer();
       if (l.sent_elsewhere()) {
         ++copies;
         copied.insert(l.url());
-        CHECK(l.referrer() == "http://www.a.test/");
+        CHECK(referrer == "http://www.a.test/");
         CHECK(l.links_on_page() == 40);
         CHECK(l.source() == "a");  // the link-kind filter weighs the copy as the original
         CHECK(l.in_nav() == (l.url() == "http://h0.test/"));
@@ -198,4 +200,32 @@ TEST_CASE("the lease's scoring datum comes back on the record; nav links are mar
   CHECK(p.record.scoring_datum() == 0.125);
   REQUIRE(p.links.size() == 2);
   for (const auto& l : p.links) CHECK(l.in_nav() == (l.url() == "http://a.test/n"));
+}
+
+// A page's links share its URL as referrer: in each server's list only the
+// first link of a run names it, the rest say "same as the previous link"
+// (DiscoveredLink.same_referrer), and each batch starts afresh.
+TEST_CASE("a batch names a referrer once per run of links that share it", "[unit]") {
+  crawl::fetcher::ResultBatcher batcher({"qs0"}, nullptr, 0);
+  const std::string body = "<a href=/1>1</a><a href=/2>2</a><a href=/3>3</a>";
+  batcher.Add(ProcessFetch(Scheduled("http://a.test/p"), Html("http://a.test/p", body), {}));
+  batcher.Add(ProcessFetch(Scheduled("http://a.test/q"), Html("http://a.test/q", body), {}));
+  auto batch = batcher.Take();
+  const auto& links = batch.links_by_server[0];
+  REQUIRE(links.size() == 6);
+  std::vector<std::string> read;
+  std::string referrer;
+  for (size_t i = 0; i < links.size(); ++i) {
+    CHECK(links[i].same_referrer() == (i % 3 != 0));
+    CHECK(links[i].referrer().empty() == links[i].same_referrer());
+    if (!links[i].same_referrer()) referrer = links[i].referrer();
+    read.push_back(referrer);
+  }
+  CHECK(read == std::vector<std::string>{"http://a.test/p", "http://a.test/p", "http://a.test/p", "http://a.test/q",
+                                         "http://a.test/q", "http://a.test/q"});
+  batcher.Add(ProcessFetch(Scheduled("http://a.test/q"), Html("http://a.test/q", body), {}));
+  batch = batcher.Take();
+  REQUIRE(batch.links_by_server[0].size() == 3);
+  CHECK(batch.links_by_server[0][0].referrer() == "http://a.test/q");  // a new batch names it again
+  CHECK_FALSE(batch.links_by_server[0][0].same_referrer());
 }
