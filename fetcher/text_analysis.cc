@@ -26,7 +26,8 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   // The hashed text: title and body words, one space apart.
   std::string hashed;
   hashed.reserve(input.title.size() + input.body.size());
-  std::string token;
+  std::string scratch;
+  std::string_view token;
   auto add_token = [&](std::string_view t) {
     if (!hashed.empty()) hashed.push_back(' ');
     hashed.append(t);
@@ -34,7 +35,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   };
 
   std::size_t pos = 0;
-  while (text::NextToken(input.title, &pos, &token)) add_token(token);
+  while (text::NextTokenView(input.title, &pos, &scratch, &token)) add_token(token);
   index.EndTitle();
 
   // Body, sentence by sentence, so sentences know their positions.
@@ -43,7 +44,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     spans[k].first = index.positions();
     pos = 0;
-    while (text::NextToken(pieces[k], &pos, &token)) add_token(token);
+    while (text::NextTokenView(pieces[k], &pos, &scratch, &token)) add_token(token);
     spans[k].second = index.positions();
   }
   record->set_text_hash(hash::Hash8(hashed));
@@ -78,7 +79,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
 
   for (std::string_view anchor : input.anchors) {
     pos = 0;
-    while (text::NextToken(anchor, &pos, &token)) index.AddAnchorWord(index.Intern(token));
+    while (text::NextTokenView(anchor, &pos, &scratch, &token)) index.AddAnchorWord(index.Intern(token));
   }
   index.Finish(&stemmers.For(language.language), record->mutable_mini_index());
 }

@@ -163,4 +163,53 @@ bool NextToken(std::string_view text, std::size_t* pos, std::string* token) {
   return false;
 }
 
+bool NextTokenView(std::string_view text, std::size_t* pos, std::string* scratch, std::string_view* token) {
+  const std::size_t n = text.size();
+  std::size_t i = *pos;
+  while (i < n) {
+    // Separators, as NextToken skips them.
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      if (!kAsciiWord[b]) {
+        ++i;
+        continue;
+      }
+    } else {
+      uint32_t cp;
+      const std::size_t len = Decode(text, i, &cp);
+      if (!IsWordCodePoint(cp)) {
+        i += len;
+        continue;
+      }
+    }
+    // A word starts at i: a run of lower-case ASCII letters and digits that
+    // ends at an ASCII separator (or the end) is its own token.
+    std::size_t j = i;
+    bool upper = false;
+    while (j < n) {
+      const auto c = static_cast<unsigned char>(text[j]);
+      if (c >= 0x80 || !kAsciiWord[c]) break;
+      upper = upper || (c >= 'A' && c <= 'Z');
+      ++j;
+    }
+    if (!upper && (j == n || static_cast<unsigned char>(text[j]) < 0x80)) {
+      if (j - i <= kMaxTokenBytes) {
+        *pos = j;
+        *token = text.substr(i, j - i);
+        return true;
+      }
+      i = j;  // too long: skipped, as NextToken does
+      continue;
+    }
+    // Upper case or non-ASCII: NextToken builds it from here.
+    *pos = i;
+    const bool found = NextToken(text, pos, scratch);
+    *token = *scratch;
+    return found;
+  }
+  *pos = n;
+  *token = {};
+  return false;
+}
+
 }  // namespace crawl::text

@@ -27,12 +27,18 @@ inline constexpr std::size_t kMaxTokenBytes = 64;
 // replacing its contents) and moves *pos past it. False at the end.
 bool NextToken(std::string_view text, std::size_t* pos, std::string* token);
 
+// The same tokens as NextToken, as views: into `text` itself when the token
+// is a run of ASCII letters and digits with no upper case (most words; no
+// copy), else into *scratch (valid until the next call with it).
+bool NextTokenView(std::string_view text, std::size_t* pos, std::string* scratch, std::string_view* token);
+
 // Calls f(std::string_view token) for every token of `text`, in order.
 template <typename F>
 void ForEachToken(std::string_view text, F&& f) {
-  std::string token;
+  std::string scratch;
+  std::string_view token;
   std::size_t pos = 0;
-  while (NextToken(text, &pos, &token)) f(std::string_view(token));
+  while (NextTokenView(text, &pos, &scratch, &token)) f(token);
 }
 
 // Whether code point `cp` is a word character (see above).

@@ -2,6 +2,8 @@
 #include "common/text/tokenizer.h"
 
 #include <catch2/catch.hpp>
+#include <random>
+#include <string>
 #include <vector>
 
 using namespace crawl;
@@ -35,4 +37,33 @@ TEST_CASE("punctuation, symbols, U+FFFD and invalid bytes separate tokens", "[un
 
 TEST_CASE("over-long tokens are skipped", "[unit]") {
   CHECK(Tokens("x " + std::string(100, 'a') + " y") == std::vector<std::string>{"x", "y"});
+}
+
+// NextTokenView (a view into the text when the token needs no change)
+// against NextToken (always a built string), on text made of the pieces
+// that decide between them: upper case, digits, UTF-8 words and separators,
+// invalid bytes, and runs past kMaxTokenBytes.
+TEST_CASE("NextTokenView gives NextToken's tokens", "[unit]") {
+  const std::vector<std::string> pieces = {
+      "word", "Word", "WORD", "w0rd", "42", " ", ",", "-", "\n", "\xc3\xa9" /* é */, "\xc3\x89" /* É */,
+      "\xe2\x80\x94" /* em dash */, "\xe4\xb8\xad" /* 中 */, "\xff", "\xc3", std::string(60, 'a'),
+      std::string(70, 'b'), std::string(65, 'C'), "\xef\xbf\xbd", "x"};
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<size_t> count(0, 12), pick(0, pieces.size() - 1);
+  for (int round = 0; round < 20'000; ++round) {
+    std::string text;
+    for (size_t n = count(rng); n > 0; --n) text += pieces[pick(rng)];
+    std::vector<std::string> built, viewed;
+    std::string token;
+    size_t pos = 0;
+    while (text::NextToken(text, &pos, &token)) built.push_back(token);
+    CHECK(pos == text.size());
+    std::string scratch;
+    std::string_view view;
+    pos = 0;
+    while (text::NextTokenView(text, &pos, &scratch, &view)) viewed.emplace_back(view);
+    CHECK(pos == text.size());
+    INFO(text);
+    REQUIRE(viewed == built);
+  }
 }
