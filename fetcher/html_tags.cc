@@ -8,10 +8,22 @@ namespace crawl::html::internal {
 
 // Elements whose content is not markup (WHATWG 13.2.5.2-13.2.5.3).
 std::optional<TextKind> SpecialContent(const Name& tag) {
-  for (std::string_view raw : {"script", "style", "xmp", "iframe", "noembed", "noframes"}) {
-    if (tag == raw) return TextKind::kRawText;
+  // By length, as IsInlineTag: every tag of a page comes here.
+  const std::string_view v = tag.view();
+  switch (v.size()) {
+    case 3: if (v == "xmp") return TextKind::kRawText; break;
+    case 5:
+      if (v == "style") return TextKind::kRawText;
+      if (v == "title") return TextKind::kEscapable;
+      break;
+    case 6: if (v == "script" || v == "iframe") return TextKind::kRawText; break;
+    case 7: if (v == "noembed") return TextKind::kRawText; break;
+    case 8:
+      if (v == "noframes") return TextKind::kRawText;
+      if (v == "textarea") return TextKind::kEscapable;
+      break;
+    default: break;
   }
-  if (tag == "title" || tag == "textarea") return TextKind::kEscapable;
   return std::nullopt;
 }
 
@@ -54,7 +66,9 @@ bool IsSkippedScheme(std::string_view href) {
     prefix[n++] = Lower(c);
   }
   const std::string_view p(prefix, n);
-  for (std::string_view scheme : {"javascript:", "vbscript:", "mailto:", "data:", "tel:"}) {
+  if (p.find(':') == std::string_view::npos) return false;  // most links: a path, no scheme
+  static constexpr std::string_view kSkipped[] = {"javascript:", "vbscript:", "mailto:", "data:", "tel:"};
+  for (std::string_view scheme : kSkipped) {
     if (p.starts_with(scheme)) return true;
   }
   return false;
