@@ -73,18 +73,6 @@ void CrawlWorker::RequestStop() {
   cv_.notify_all();
 }
 
-std::chrono::milliseconds IdlePollPeriod(std::chrono::milliseconds poll_interval) {
-  return std::min(poll_interval, std::chrono::milliseconds(500));
-}
-
-std::chrono::milliseconds UntilPollSlot(std::chrono::milliseconds now, std::chrono::milliseconds period,
-                                        std::chrono::milliseconds offset) {
-  if (period.count() <= 0) return std::chrono::milliseconds(1);
-  const int64_t p = period.count();
-  const int64_t wait = ((offset.count() % p) - (now.count() % p) + 2 * p) % p;
-  return std::chrono::milliseconds(wait == 0 ? p : wait);
-}
-
 bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
   std::unique_lock lock(mu_);
   cv_.wait_for(lock, d, [this] { return stop_.load(); });
@@ -148,6 +136,7 @@ bool CrawlWorker::RefreshCrawlState() {
   SetTimeout(ctx, kRpcTimeout);
   v1::GetCrawlStateRequest req;
   req.set_fetcher_id(options_.fetcher_id);
+  if (!crawl_) req.set_wait_ms(static_cast<uint32_t>(IdlePollPeriod(options_.poll_interval).count()));
   // Our numbers, for the name server's status page.
   auto* st = req.mutable_stats();
   st->set_fetches(counters_.fetches);
@@ -220,13 +209,16 @@ bool CrawlWorker::RefreshCrawlState() {
 void CrawlWorker::Run() {
   while (!stop_) {
     if (!crawl_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval) {
+      const auto asked = std::chrono::steady_clock::now();
       if (!RefreshCrawlState() || !crawl_) {
-        // No crawl yet: look again soon, so a new crawl starts promptly, in
-        // this lane's slot of the period (lanes polling together would see
-        // it no sooner than one).
-        const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-            std::chrono::steady_clock::now().time_since_epoch());
-        Sleep(UntilPollSlot(now, IdlePollPeriod(options_.poll_interval), options_.idle_poll_offset));
+        // No crawl yet. The name server held the poll until one started or
+        // the period ran out (a long poll): ask again at once. Answered
+        // sooner (unreachable, or a name server that does not hold it):
+        // look again in this lane's slot of the period.
+        const auto now = std::chrono::steady_clock::now();
+        if (now - asked >= IdlePollPeriod(options_.poll_interval) / 2) continue;
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch());
+        Sleep(UntilPollSlot(ms, IdlePollPeriod(options_.poll_interval), options_.idle_poll_offset));
         continue;
       }
     }

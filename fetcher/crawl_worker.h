@@ -114,7 +114,8 @@ struct WorkerCounters {
   std::atomic<uint64_t> fetch_errors{0};
 };
 
-// How often a worker with no crawl polls the name server.
+// How often a worker with no crawl polls the name server: also how long it
+// asks the name server to hold the poll (GetCrawlStateRequest.wait_ms).
 [[nodiscard]] std::chrono::milliseconds IdlePollPeriod(std::chrono::milliseconds poll_interval);
 
 // Time from `now` (on any steady clock, as time since its epoch) to the next

@@ -68,8 +68,18 @@ void CrawlMonitor::Loop() {
     }
     const std::chrono::milliseconds wait = NextRoundIn();
     std::unique_lock lock(thread_mu_);
-    if (thread_cv_.wait_for(lock, wait, [this] { return stop_; })) return;
+    thread_cv_.wait_for(lock, wait, [this] { return stop_ || poll_soon_; });
+    if (stop_) return;
+    poll_soon_ = false;
   }
+}
+
+void CrawlMonitor::PollSoon() {
+  {
+    std::lock_guard lock(thread_mu_);
+    poll_soon_ = true;
+  }
+  thread_cv_.notify_all();
 }
 
 std::chrono::milliseconds CrawlMonitor::NextRoundIn() const {

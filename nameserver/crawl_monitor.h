@@ -69,6 +69,11 @@ class CrawlMonitor {
   // every kDeleteRetryMs. Makes RPCs.
   void RetryPendingDeletes();
 
+  // Runs the next round now rather than a poll interval later: a queue
+  // server of the active crawl reported itself idle (its heartbeat), so the
+  // crawl may be done.
+  void PollSoon();
+
   // Progress samples (oldest first) of crawl `*crawl_id`.
   [[nodiscard]] std::vector<ProgressSample> History(uint64_t* crawl_id) const;
 
@@ -106,7 +111,8 @@ class CrawlMonitor {
 
   std::mutex thread_mu_;
   std::condition_variable thread_cv_;
-  bool stop_ = false;  // GUARDED_BY(thread_mu_)
+  bool stop_ = false;       // GUARDED_BY(thread_mu_)
+  bool poll_soon_ = false;  // GUARDED_BY(thread_mu_)
   std::thread thread_;
 };
 

@@ -141,6 +141,14 @@ std::optional<v1::CrawlInfo> CrawlRegistry::Active() const {
   return it == crawls_.end() ? v1::CrawlInfo() : it->second;
 }
 
+std::optional<v1::CrawlInfo> CrawlRegistry::WaitActive(std::chrono::milliseconds at_most) const {
+  std::unique_lock lock(mu_);
+  activated_.wait_for(lock, at_most, [this] { return active_crawl_ != 0; });
+  if (active_crawl_ == 0) return std::nullopt;
+  auto it = crawls_.find(active_crawl_);
+  return it == crawls_.end() ? v1::CrawlInfo() : it->second;
+}
+
 std::optional<v1::CrawlInfo> CrawlRegistry::Find(uint64_t id) const {
   std::lock_guard lock(mu_);
   const v1::CrawlInfo* c = FindLocked(id);
@@ -210,6 +218,7 @@ Status CrawlRegistry::ActivateStarted(const v1::CrawlInfo& crawl) {
   Status stored = store_->PutCrawlAndActive(crawl, crawl.crawl_id());
   crawls_[crawl.crawl_id()] = crawl;
   active_crawl_ = crawl.crawl_id();
+  activated_.notify_all();
   return stored;
 }
 
@@ -218,6 +227,7 @@ Status CrawlRegistry::ActivateResumed(const v1::CrawlInfo& crawl) {
   if (auto s = store_->PutCrawlAndActive(crawl, crawl.crawl_id()); !s.ok()) return s;
   crawls_[crawl.crawl_id()] = crawl;
   active_crawl_ = crawl.crawl_id();
+  activated_.notify_all();
   return Status::Ok();
 }
 

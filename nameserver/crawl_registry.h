@@ -10,6 +10,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -53,6 +54,9 @@ class CrawlRegistry {
   // ---- Crawls ----
   [[nodiscard]] uint64_t ActiveId() const;  // 0: none
   [[nodiscard]] std::optional<v1::CrawlInfo> Active() const;
+  // Active(), waiting up to `at_most` for a crawl to become active when
+  // none is (GetCrawlState's long poll: idle fetchers see a start at once).
+  [[nodiscard]] std::optional<v1::CrawlInfo> WaitActive(std::chrono::milliseconds at_most) const;
   // Crawl by id; 0 = the active one, else the latest.
   [[nodiscard]] std::optional<v1::CrawlInfo> Find(uint64_t id) const;
   [[nodiscard]] std::map<uint64_t, v1::CrawlInfo> Crawls() const;
@@ -126,6 +130,7 @@ class CrawlRegistry {
   std::map<std::string, Member> members_;     // GUARDED_BY(mu_), by id
   std::map<uint64_t, v1::CrawlInfo> crawls_;  // GUARDED_BY(mu_), by id
   uint64_t active_crawl_ = 0;                 // GUARDED_BY(mu_), 0 = none
+  mutable std::condition_variable activated_;  // a crawl became active
   // Latest Stats per queue server, per crawl: polled while the crawl runs,
   // and once more when it ends (so a finished crawl reports exact totals).
   std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_;  // GUARDED_BY(mu_)

@@ -222,6 +222,12 @@ grpc::Status NameServerServiceImpl::Heartbeat(grpc::ServerContext* ctx, const v1
                                               v1::HeartbeatResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/Heartbeat"); !denied.ok()) return denied;
   resp->set_known(registry_.Heartbeat(req->server(), req->stats()));
+  // A queue server of the running crawl just went idle: the crawl may be
+  // over, judged now, not a poll interval later. Only on that news, not on
+  // every heartbeat of an idle server (one extra round each).
+  if (req->became_idle() && resp->known() && req->stats().crawl_id() != 0 &&
+      req->stats().crawl_id() == registry_.ActiveId())
+    monitor_.PollSoon();
   return grpc::Status::OK;
 }
 
@@ -229,7 +235,10 @@ grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext* ctx, cons
                                                   v1::GetCrawlStateResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCrawlState"); !denied.ok()) return denied;
   fetchers_.Saw(req->fetcher_id(), req->stats());
-  auto active = registry_.Active();
+  // A long poll when asked: the answer waits (bounded, so shutdown's grace
+  // covers it) until a crawl starts.
+  const auto wait = std::chrono::milliseconds(std::min<uint32_t>(req->wait_ms(), kMaxCrawlStateWaitMs));
+  auto active = wait.count() > 0 ? registry_.WaitActive(wait) : registry_.Active();
   if (!active) return grpc::Status::OK;
   resp->set_active(true);
   *resp->mutable_crawl() = std::move(*active);

@@ -32,6 +32,10 @@ namespace crawl::nameserver {
 // before the first query.
 void RegisterSearchMetrics();
 
+// The longest GetCrawlState holds an idle fetcher's long poll
+// (GetCrawlStateRequest.wait_ms).
+inline constexpr uint32_t kMaxCrawlStateWaitMs = 1000;
+
 // Fills the defaults of unset crawl parameters and checks the rest.
 [[nodiscard]] Status NormalizeParams(v1::CrawlParams* params);
 

@@ -114,6 +114,12 @@ class CrawlShard {
   // Re-queues expired leases and due robots.txt retries.
   [[nodiscard]] Status Tick();
   void FillStats(v1::QueueServerStats* stats) const;
+  // Nothing queued, waiting or leased: the name server's completion
+  // detector's idle (nameserver/completion.h).
+  [[nodiscard]] bool Idle() const {
+    const FrontierCounters c = frontier_.Counters();
+    return c.frontier_size == 0 && c.leased_urls == 0 && c.outstanding_schedules == 0;
+  }
   // New URLs are leased only while pages fetched + URLs leased stay below
   // `cap` (this server's share of the page budget). Not persisted: the name
   // server sends it with every Stats poll.

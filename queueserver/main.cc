@@ -15,6 +15,7 @@
 #include "common/security/process_security.h"
 #include "common/status.h"
 #include "queueserver/store/queue_store.h"
+#include "queueserver/nameserver_link.h"
 #include "queueserver/service.h"
 
 namespace {
@@ -126,10 +127,12 @@ int main(int argc, char** argv) {
   crawl::queueserver::NameServerLink link(flags.nameserver, self, &service,
                                           std::chrono::milliseconds(flags.heartbeat_ms));
   link.Start();
+  service.SetIdleHook([&link] { link.Nudge(); });
 
   const int sig = crawl::WaitForShutdownSignal(crawl::security::ProcessSignalHooks("queueserver", flags.tls));
   spdlog::info("signal {}: shutting down", sig);
   // Shutdown order: stop heartbeats, then drain in-flight rpcs (2 s grace).
+  service.SetIdleHook(nullptr);
   link.Stop();
   server->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   http_server.Stop();

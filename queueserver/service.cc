@@ -276,6 +276,7 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, con
   grpc::Status s = Finish(req->crawl_id(), shard->SubmitResults(*req, resp));
   Metrics().Batch("submit_results", s, resp->duplicate());
   if (!s.ok()) return s;
+  if (req->final() && !resp->duplicate() && idle_hook_ && shard->Idle()) idle_hook_();
   // After the commit: the cache is written at most once per applied batch.
   if (!resp->duplicate() && shard->crawl().params().keep_page_cache()) {
     if (WarcWriter* warc = WarcFor(*shard)) {
@@ -518,66 +519,9 @@ void QueueServerServiceImpl::Tick() {
   if (CrawlShard* shard = ShardFor(0)) (void)Finish(shard->crawl_id(), shard->Tick());
 }
 
-NameServerLink::NameServerLink(std::string nameserver, v1::QueueServerInfo self,
-                               QueueServerServiceImpl* service, std::chrono::milliseconds interval)
-    : nameserver_(std::move(nameserver)), self_(std::move(self)), service_(service), interval_(interval) {}
-
-NameServerLink::~NameServerLink() { Stop(); }
-
-void NameServerLink::Start() { thread_ = std::thread([this] { Run(); }); }
-
-void NameServerLink::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-void NameServerLink::Run() {
-  auto stub = v1::NameServer::NewStub(MakeChannel(nameserver_, {security::Role::kNameServer}));
-  bool registered = false;
-  bool warned = false;
-  for (;;) {
-    service_->Tick();
-    if (!registered) {
-      grpc::ClientContext ctx;
-      SetTimeout(ctx, std::chrono::seconds(5));
-      v1::RegisterQueueServerRequest req;
-      *req.mutable_server() = self_;
-      v1::RegisterQueueServerResponse resp;
-      grpc::Status s = stub->RegisterQueueServer(&ctx, req, &resp);
-      if (s.ok()) {
-        registered = true;
-        warned = false;
-        spdlog::info("registered with name server {} as {}", nameserver_, self_.id());
-        if (resp.has_active_crawl()) service_->JoinCrawl(resp.active_crawl());
-      } else if (!warned) {
-        spdlog::warn("cannot register with name server {}: {} (retrying)", nameserver_, s.error_message());
-        warned = true;
-      }
-    } else {
-      grpc::ClientContext ctx;
-      SetTimeout(ctx, std::chrono::seconds(5));
-      v1::HeartbeatRequest req;
-      *req.mutable_server() = self_;
-      service_->FillStats(req.mutable_stats());
-      v1::HeartbeatResponse resp;
-      grpc::Status s = stub->Heartbeat(&ctx, req, &resp);
-      if (s.ok() && !resp.known()) registered = false;
-      if (!s.ok() && !warned) {
-        spdlog::warn("heartbeat to {} failed: {}", nameserver_, s.error_message());
-        warned = true;
-      } else if (s.ok()) {
-        warned = false;
-      }
-    }
-    std::unique_lock lock(mu_);
-    if (cv_.wait_for(lock, registered ? interval_ : std::chrono::milliseconds(300),
-                     [this] { return stop_; }))
-      return;
-  }
+void QueueServerServiceImpl::SetIdleHook(std::function<void()> hook) {
+  std::lock_guard lock(mu_);
+  idle_hook_ = std::move(hook);
 }
 
 }  // namespace crawl::queueserver

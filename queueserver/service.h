@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -85,12 +86,17 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   void FillStats(v1::QueueServerStats* stats);
   // Periodic work: lease expiry, robots retries.
   void Tick();
+  // Called (under the service's lock) when a schedule's final batch leaves
+  // the current crawl idle here (CrawlShard::Idle): NameServerLink::Nudge,
+  // so the name server hears at once. Null: nobody is told.
+  void SetIdleHook(std::function<void()> hook);
 
  private:
   const security::Authorizer* auth_ = &security::Authorizer::AllowAll();
   const std::string id_;
   const Clock* clock_;
   std::mutex mu_;
+  std::function<void()> idle_hook_;  // GUARDED_BY(mu_)
   // Returns the shard of crawl `id` (0: the current one), or null.
   // REQUIRES: mu_ held.
   CrawlShard* ShardFor(uint64_t id);
@@ -123,29 +129,6 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // Every crawl this process has joined, by id; the highest id is current.
   // Older crawls stay for their logs and late results.
   std::map<uint64_t, std::unique_ptr<CrawlShard>> shards_;  // GUARDED_BY(mu_)
-};
-
-// Registers with the name server and heartbeats every `interval` until
-// Stop(). Re-registers when the name server forgets us (restart).
-class NameServerLink {
- public:
-  NameServerLink(std::string nameserver, v1::QueueServerInfo self, QueueServerServiceImpl* service,
-                 std::chrono::milliseconds interval);
-  ~NameServerLink();
-  void Start();
-  void Stop();
-
- private:
-  void Run();
-
-  std::string nameserver_;
-  v1::QueueServerInfo self_;
-  QueueServerServiceImpl* service_;
-  std::chrono::milliseconds interval_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // GUARDED_BY(mu_)
-  std::thread thread_;
 };
 
 }  // namespace crawl::queueserver

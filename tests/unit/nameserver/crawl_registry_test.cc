@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <random>
+#include <thread>
 
 #include "nameserver/crawl_monitor.h"
 
@@ -225,4 +226,20 @@ TEST_CASE("page budget: each queue server gets what it holds plus an even share 
   // 61 left, shared two ways rounding up: 31 each.
   CHECK(caps.at("a") == 40 + 31);
   CHECK(caps.at("b") == 31);
+}
+
+// GetCrawlState's long poll (GetCrawlStateRequest.wait_ms): an idle
+// fetcher's question is answered when a crawl starts, not a period later.
+TEST_CASE("crawl registry: WaitActive answers when a crawl starts, or when its wait is over", "[unit]") {
+  Fixture f;
+  (void)f.registry->RegisterMember(Server("qs", "127.0.0.1:1"));
+  CHECK_FALSE(f.registry->WaitActive(1ms).has_value());  // none starts: nothing, after the wait
+  std::optional<v1::CrawlInfo> seen;
+  std::thread waiter([&] { seen = f.registry->WaitActive(60s); });
+  std::this_thread::sleep_for(20ms);  // most likely waiting by now; either way it must see the crawl
+  const v1::CrawlInfo started = f.Start();
+  waiter.join();  // long before 60 s: the start woke it
+  REQUIRE(seen.has_value());
+  CHECK(seen->crawl_id() == started.crawl_id());
+  CHECK(f.registry->WaitActive(60s)->crawl_id() == started.crawl_id());  // already active: at once
 }

@@ -1,0 +1,83 @@
+// Registration and heartbeats (nameserver_link.h).
+#include "queueserver/nameserver_link.h"
+
+#include <spdlog/spdlog.h>
+
+#include "common/grpc_util.h"
+
+namespace crawl::queueserver {
+
+NameServerLink::NameServerLink(std::string nameserver, v1::QueueServerInfo self,
+                               QueueServerServiceImpl* service, std::chrono::milliseconds interval)
+    : nameserver_(std::move(nameserver)), self_(std::move(self)), service_(service), interval_(interval) {}
+
+NameServerLink::~NameServerLink() { Stop(); }
+
+void NameServerLink::Start() { thread_ = std::thread([this] { Run(); }); }
+
+void NameServerLink::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void NameServerLink::Nudge() {
+  {
+    std::lock_guard lock(mu_);
+    nudged_ = true;
+  }
+  cv_.notify_all();
+}
+
+void NameServerLink::Run() {
+  auto stub = v1::NameServer::NewStub(MakeChannel(nameserver_, {security::Role::kNameServer}));
+  bool registered = false;
+  bool warned = false;
+  bool became_idle = false;
+  for (;;) {
+    service_->Tick();
+    if (!registered) {
+      grpc::ClientContext ctx;
+      SetTimeout(ctx, std::chrono::seconds(5));
+      v1::RegisterQueueServerRequest req;
+      *req.mutable_server() = self_;
+      v1::RegisterQueueServerResponse resp;
+      grpc::Status s = stub->RegisterQueueServer(&ctx, req, &resp);
+      if (s.ok()) {
+        registered = true;
+        warned = false;
+        spdlog::info("registered with name server {} as {}", nameserver_, self_.id());
+        if (resp.has_active_crawl()) service_->JoinCrawl(resp.active_crawl());
+      } else if (!warned) {
+        spdlog::warn("cannot register with name server {}: {} (retrying)", nameserver_, s.error_message());
+        warned = true;
+      }
+    } else {
+      grpc::ClientContext ctx;
+      SetTimeout(ctx, std::chrono::seconds(5));
+      v1::HeartbeatRequest req;
+      *req.mutable_server() = self_;
+      service_->FillStats(req.mutable_stats());
+      req.set_became_idle(became_idle);
+      v1::HeartbeatResponse resp;
+      grpc::Status s = stub->Heartbeat(&ctx, req, &resp);
+      if (s.ok() && !resp.known()) registered = false;
+      if (!s.ok() && !warned) {
+        spdlog::warn("heartbeat to {} failed: {}", nameserver_, s.error_message());
+        warned = true;
+      } else if (s.ok()) {
+        warned = false;
+      }
+    }
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, registered ? interval_ : std::chrono::milliseconds(300), [this] { return stop_ || nudged_; });
+    if (stop_) return;
+    became_idle = nudged_;
+    nudged_ = false;
+  }
+}
+
+}  // namespace crawl::queueserver
