@@ -18,6 +18,14 @@ namespace {
 
 using namespace internal;
 
+// Bytes that end a run of body text (AppendBodyText): HTML spaces, NUL and
+// 0xC2, the lead byte of U+00A0 (no-break space, also a word break).
+constexpr std::array<bool, 256> kTextSpecial = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = IsHtmlSpace(static_cast<char>(c)) || c == 0 || c == 0xC2;
+  return t;
+}();
+
 // ------------------------------------------------------------- scanner --
 
 class Scanner {
@@ -362,7 +370,7 @@ class Scanner {
       // A run of ordinary bytes, through single spaces between words (a
       // single space collapses to itself), so that a sentence is appended
       // at once rather than word by word.
-      auto ordinary = [](unsigned char c) { return !IsHtmlSpace(static_cast<char>(c)) && c != 0xC2 && c != 0; };
+      auto ordinary = [](unsigned char c) { return !kTextSpecial[c]; };
       std::size_t j = i + 1;
       std::size_t first_word_end = 0;
       while (j < n) {

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "common/flat_string_map.h"
 #include "common/hash.h"
-#include "common/string_hash.h"
 #include "common/text/packed_terms.h"
 
 namespace crawl::fetcher {
@@ -17,27 +17,44 @@ uint32_t HashWord(std::string_view w) {
   return h;
 }
 
-struct TermInfo {
-  std::string term;
-  uint64_t id;
+// The per-thread (word -> term, term id) cache of one stemmer algorithm,
+// shared by all pages of the thread, keyed by Intern's hash of the word (so
+// a word is not hashed again). Emptied when it holds kMaxCachedTerms words.
+class TermCache {
+ public:
+  struct Term {
+    std::string_view text;  // valid until the next Lookup()
+    uint64_t id;
+  };
+
+  Term Lookup(text::Stemmer* stemmer, std::string_view word, uint32_t word_hash) {
+    if (const Stored* known = words_.Find(word, word_hash)) return TermOf(*known);
+    if (words_.size() >= MiniIndexBuilder::kMaxCachedTerms) {
+      words_.clear();
+      terms_.clear();
+    }
+    const std::string_view term = stemmer != nullptr ? stemmer->Stem(word) : word;
+    Stored* added = words_.Insert(word, word_hash).first;
+    *added = Stored{static_cast<uint32_t>(terms_.size()), static_cast<uint32_t>(term.size()), hash::Hash8(term)};
+    terms_.append(term);
+    return TermOf(*added);
+  }
+
+ private:
+  struct Stored {
+    uint32_t term_at = 0, term_size = 0;
+    uint64_t id = 0;
+  };
+
+  Term TermOf(const Stored& s) const { return {std::string_view(terms_).substr(s.term_at, s.term_size), s.id}; }
+
+  FlatStringMap<Stored> words_;
+  std::string terms_;  // every cached term, back to back
 };
 
-// Lookups by string_view need no std::string (common/string_hash.h).
-using TermCache = StringMap<TermInfo>;
-
-// The per-thread (word -> term, term id) cache of one stemmer algorithm
-// ("" for none), shared by all pages of this thread.
 TermCache& CacheFor(text::Stemmer* stemmer) {
   thread_local std::unordered_map<std::string_view, TermCache> caches;
   return caches[stemmer != nullptr ? stemmer->algorithm() : std::string_view()];
-}
-
-const TermInfo& LookupTerm(TermCache& cache, text::Stemmer* stemmer, std::string_view word) {
-  if (auto it = cache.find(word); it != cache.end()) return it->second;
-  if (cache.size() >= MiniIndexBuilder::kMaxCachedTerms) cache.clear();
-  std::string term(stemmer != nullptr ? stemmer->Stem(word) : word);
-  const uint64_t id = hash::Hash8(term);
-  return cache.emplace(std::string(word), TermInfo{std::move(term), id}).first->second;
 }
 
 }  // namespace
@@ -109,12 +126,12 @@ void MiniIndexBuilder::Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const 
   std::vector<std::pair<uint64_t, uint32_t>> table(table_size, {0, 0});  // (term id, term index + 1)
   TermCache& cache = CacheFor(stemmer);
   for (std::size_t w = 0; w < words; ++w) {
-    const TermInfo& info = LookupTerm(cache, stemmer, word(static_cast<uint32_t>(w)));
+    const TermCache::Term info = cache.Lookup(stemmer, word(static_cast<uint32_t>(w)), word_hash_[w]);
     std::size_t i = static_cast<std::size_t>(info.id) & (table_size - 1);
     while (table[i].second != 0 && table[i].first != info.id) i = (i + 1) & (table_size - 1);
     if (table[i].second == 0) {
       // The term, not its id: the queue server computes ids itself (crawl.proto).
-      term_text.append(info.term);
+      term_text.append(info.text);
       term_start.push_back(static_cast<uint32_t>(term_text.size()));
       table[i] = {info.id, static_cast<uint32_t>(term_start.size() - 1)};
     }

@@ -270,10 +270,8 @@ Status SearchIndex::ReadPageTerms(const v1::MiniIndex& mi) {
 }
 
 SearchIndex::WordIds& SearchIndex::IdsOf(std::string_view word) {
-  auto it = word_ids_.find(word);
-  const bool added = it == word_ids_.end();
-  if (added) it = word_ids_.emplace(std::string(word), WordIds{}).first;
-  WordIds& w = it->second;
+  const auto [found, added] = word_ids_.Insert(word, std::hash<std::string_view>{}(word));
+  WordIds& w = *found;
   if (added) {
     w.id = hash::Hash8(word);
     w.title_id = TitleTermId(w.id);

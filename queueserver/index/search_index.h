@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/flat_string_map.h"
 #include "common/status.h"
 #include "common/string_hash.h"
 #include "common/text/packed_terms.h"
@@ -440,7 +441,7 @@ class SearchIndex {
   uint32_t segment_first_ = 0;
   // Word -> ids and statistics (WordIds), so that a word costs no MD5 after
   // its first document. Bounded (cleared when full, between documents).
-  StringMap<WordIds> word_ids_;
+  FlatStringMap<WordIds> word_ids_;
   uint64_t document_stamp_ = 0;  // counts AddPage calls, for WordIds::last_doc
   // Summary records (one zlib stream for every summary).
   bool totals_changed_ = false;

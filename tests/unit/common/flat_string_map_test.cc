@@ -1,0 +1,83 @@
+// FlatStringMap (common/flat_string_map.h) against std::unordered_map: the
+// same keys found, the same values kept, through growth, clear() and hashes
+// that collide (a weak hash that maps many keys to a few slots, and equal
+// low 32 bits for different keys).
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <random>
+#include <string>
+#include <unordered_map>
+
+#include "common/flat_string_map.h"
+
+namespace {
+
+std::string RandomKey(std::mt19937& rng, int max_length) {
+  std::uniform_int_distribution<int> length(0, max_length);
+  std::uniform_int_distribution<int> letter('a', 'e');
+  std::string key;
+  for (int n = length(rng); n > 0; --n) key.push_back(static_cast<char>(letter(rng)));
+  return key;
+}
+
+// Runs random inserts, finds and clears against a reference map.
+void CheckAgainstReference(const std::function<uint64_t(const std::string&)>& hash, int max_key_length,
+                           uint32_t seed) {
+  std::mt19937 rng(seed);
+  crawl::FlatStringMap<int> map;
+  std::unordered_map<std::string, int> reference;
+  std::uniform_int_distribution<int> op(0, 999);
+  for (int step = 0; step < 60000; ++step) {
+    const std::string key = RandomKey(rng, max_key_length);
+    const int what = op(rng);
+    if (what == 0) {
+      map.clear();
+      reference.clear();
+    } else if (what < 500) {
+      const auto [value, added] = map.Insert(key, hash(key));
+      REQUIRE(added == (reference.count(key) == 0));
+      if (added) REQUIRE(*value == 0);  // value-initialised
+      *value = step;
+      reference[key] = step;
+    } else {
+      const int* value = map.Find(key, hash(key));
+      const auto it = reference.find(key);
+      REQUIRE((value != nullptr) == (it != reference.end()));
+      if (value != nullptr) REQUIRE(*value == it->second);
+    }
+    REQUIRE(map.size() == reference.size());
+  }
+  for (const auto& [key, value] : reference) {
+    const int* found = map.Find(key, hash(key));
+    REQUIRE(found != nullptr);
+    CHECK(*found == value);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("FlatStringMap keeps what an unordered_map keeps") {
+  CheckAgainstReference([](const std::string& k) { return std::hash<std::string>{}(k); }, 12, 1);
+}
+
+TEST_CASE("FlatStringMap tells keys apart when their hashes collide") {
+  // Few distinct hashes: long probe runs and equal slot hashes (781 keys).
+  CheckAgainstReference([](const std::string& k) { return uint64_t{k.size() % 3}; }, 4, 2);
+  // Equal low 32 bits, different high bits.
+  CheckAgainstReference([](const std::string& k) { return (std::hash<std::string>{}(k) << 32) | 7; }, 6, 3);
+}
+
+TEST_CASE("FlatStringMap stores the empty key and keys with NUL bytes") {
+  crawl::FlatStringMap<int> map;
+  const std::string with_nul("a\0b", 3);
+  *map.Insert("", 5).first = 1;
+  *map.Insert(with_nul, 5).first = 2;
+  *map.Insert("a", 5).first = 3;
+  REQUIRE(map.Find("", 5) != nullptr);
+  CHECK(*map.Find("", 5) == 1);
+  CHECK(*map.Find(with_nul, 5) == 2);
+  CHECK(*map.Find("a", 5) == 3);
+  CHECK(map.Find("ab", 5) == nullptr);
+  CHECK(map.size() == 3);
+}
