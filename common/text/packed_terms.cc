@@ -71,6 +71,8 @@ bool PackedTermReader::Next() {
   // not something to allocate for.
   if (!GetVarint(in_, &pos_, &n) || n > in_.size() - pos_) return Fail("bad position count");
   positions_.resize(n);
+  const size_t gaps_at = pos_;
+  bool shortest = true;
   uint64_t position = 0;
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t gap = 0;
@@ -79,6 +81,8 @@ bool PackedTermReader::Next() {
       gap = static_cast<uint8_t>(in_[pos_++]);
     } else if (!GetVarint(in_, &pos_, &gap)) {
       return Fail("bad position");
+    } else {
+      shortest = shortest && in_[pos_ - 1] != 0;  // a longer varint ends in a non-zero byte
     }
     if (gap == 0 && i > 0) return Fail("positions not ascending");
     if (gap > kMax32) return Fail("position past 2^32 - 1");
@@ -86,6 +90,7 @@ bool PackedTermReader::Next() {
     if (position > kMax32) return Fail("position past 2^32 - 1");
     positions_[i] = static_cast<uint32_t>(position);
   }
+  shortest_gaps_ = shortest ? in_.substr(gaps_at, pos_ - gaps_at) : std::string_view();
   return true;
 }
 

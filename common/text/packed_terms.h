@@ -49,6 +49,11 @@ class PackedTermReader {
   [[nodiscard]] const TermCounts& counts() const { return counts_; }
   // Its positions, ascending; valid until the next Next().
   [[nodiscard]] const std::vector<uint32_t>& positions() const { return positions_; }
+  // Its positions' gap varints as read, when each is in its shortest form
+  // (as AppendPackedTerm and PutVarint write them): a copy of these bytes is
+  // what encoding positions() again would write. Empty otherwise, and when
+  // the term has no positions. Valid while the buffer lives.
+  [[nodiscard]] std::string_view shortest_gaps() const { return shortest_gaps_; }
   [[nodiscard]] const Status& status() const { return status_; }
 
  private:
@@ -59,6 +64,7 @@ class PackedTermReader {
   std::string_view term_;
   TermCounts counts_;
   std::vector<uint32_t> positions_;
+  std::string_view shortest_gaps_;
   Status status_;
 };
 

@@ -101,18 +101,18 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
     // Ascending and distinct (ReadPageTerms).
     const std::span<const uint32_t> positions(terms.positions.data() + terms.first[i],
                                               terms.first[i + 1] - terms.first[i]);
-    double f = PositionsFrequency(positions, d.title_tokens);
+    double f = PositionsFrequency(positions, d.title_tokens, scratch_steps_, options_.title_weight, options_.body_weight);
     const uint64_t counted = uint64_t{terms.counts[i].title} + terms.counts[i].body;
     // Occurrences past the position cap count as body occurrences.
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());
     const uint64_t occurrences = std::max<uint64_t>(counted, positions.size());
     if (occurrences == 0) continue;
-    AddPosting(w.id, *w.stats, doc, f, positions.data(), positions.size(), occurrences);
+    AddPosting(w.id, *w.stats, doc, f, positions.data(), positions.size(), occurrences, terms.gaps[i]);
     if (!positions.empty() && positions.front() < d.title_tokens) {
       ++d.title_terms;
       // The same posting again under the term's title key, so that a query
       // can walk the pages whose title holds all its terms first (Search).
-      AddPosting(w.title_id, *w.title_stats, doc, f, positions.data(), positions.size(), occurrences);
+      AddPosting(w.title_id, *w.title_stats, doc, f, positions.data(), positions.size(), occurrences, terms.gaps[i]);
     }
     any = true;
   }
@@ -153,22 +153,6 @@ void SearchIndex::DescriptionSteps(const v1::FetchRecord& r) {
     if (open == 0) weight = 0;  // no rounding residue outside every sentence
     steps.emplace_back(at, weight);
   }
-}
-
-double SearchIndex::PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_tokens) const {
-  const auto& steps = scratch_steps_;
-  double f = 0;
-  size_t step = 0;
-  double sentence_weight = 0;
-  for (uint32_t pos : positions) {
-    if (pos < title_tokens) {
-      f += options_.title_weight;
-      continue;
-    }
-    for (; step < steps.size() && steps[step].first <= pos; ++step) sentence_weight = steps[step].second;
-    f += options_.body_weight + sentence_weight;
-  }
-  return f;
 }
 
 bool SearchIndex::AddLink(const v1::DiscoveredLink& link, std::string_view iso_language) {
@@ -240,11 +224,14 @@ void SearchIndex::PageTerms::clear() {
   counts.clear();
   first.assign(1, 0);
   positions.clear();
+  gaps.clear();
 }
 
 template <typename Positions>
-void SearchIndex::PageTerms::Add(std::string_view t, const text::TermCounts& c, const Positions& p) {
+void SearchIndex::PageTerms::Add(std::string_view t, const text::TermCounts& c, const Positions& p,
+                                 std::string_view g) {
   term.push_back(t);
+  gaps.push_back(g);
   counts.push_back(c);
   positions.insert(positions.end(), p.begin(), p.end());
   first.push_back(static_cast<uint32_t>(positions.size()));
@@ -255,7 +242,7 @@ Status SearchIndex::ReadPageTerms(const v1::MiniIndex& mi) {
   out.clear();
   if (!mi.postings().empty()) {
     text::PackedTermReader reader(mi.postings());
-    while (reader.Next()) out.Add(reader.term(), reader.counts(), reader.positions());
+    while (reader.Next()) out.Add(reader.term(), reader.counts(), reader.positions(), reader.shortest_gaps());
     return reader.status();
   }
   for (const v1::IndexTerm& t : mi.terms()) {
@@ -289,7 +276,7 @@ SearchIndex::TermList* SearchIndex::PendingOf(uint64_t term_id) {
 }
 
 void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, double frequency,
-                             const uint32_t* positions, size_t n, uint64_t occurrences) {
+                             const uint32_t* positions, size_t n, uint64_t occurrences, std::string_view gaps) {
   ++st.docs;
   st.occurrences += occurrences;
   if (pending_used_ == 0) segment_first_ = doc;
@@ -314,6 +301,10 @@ void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, doub
   p.occurrences += occurrences;
   PutVarint(&out, static_cast<uint64_t>(std::llround(std::max(0.0, frequency) * 100.0)));
   PutVarint(&out, n);
+  if (!gaps.empty()) {
+    out.append(gaps);
+    return;
+  }
   uint32_t previous = 0;
   for (size_t i = 0; i < n; ++i) {
     PutVarint(&out, positions[i] - previous);

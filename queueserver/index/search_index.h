@@ -377,13 +377,11 @@ class SearchIndex {
   // The description sentences' weight as a step function of the position,
   // into scratch_steps_.
   void DescriptionSteps(const v1::FetchRecord& record);
-  // A term's frequency f from its sorted positions: the title weight in the
-  // title, else the body weight plus the weight of the description
-  // sentences covering the position (scratch_steps_).
-  [[nodiscard]] double PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_tokens) const;
   WordIds& IdsOf(std::string_view word);
+  // `gaps`, when not empty, is `positions` already written as gap varints
+  // (PackedTermReader::shortest_gaps): copied, not encoded again.
   void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
-                  size_t n, uint64_t occurrences);
+                  size_t n, uint64_t occurrences, std::string_view gaps = {});
   TermList* PendingOf(uint64_t term_id);
   void FinishDocument(const Doc& doc, const DocSummary& summary);
   void EnsureOrder();
@@ -457,9 +455,10 @@ class SearchIndex {
     std::vector<std::string_view> term;
     std::vector<text::TermCounts> counts;
     std::vector<uint32_t> first{0}, positions;
+    std::vector<std::string_view> gaps;  // the positions' bytes, when the reader could give them
     void clear();
     template <typename Positions>
-    void Add(std::string_view t, const text::TermCounts& c, const Positions& p);
+    void Add(std::string_view t, const text::TermCounts& c, const Positions& p, std::string_view g = {});
   };
   // The terms of `index` (its `postings`, or its `terms` when that is empty)
   // into scratch_terms_, each term's positions ascending and distinct; an

@@ -93,4 +93,30 @@ double Bonus(const BonusInput& in, const BonusWeights& w) {
   return b;
 }
 
+double PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_tokens,
+                          std::span<const std::pair<uint32_t, double>> steps, double title, double body) {
+  // The sum runs position by position, in order, as it always has (a
+  // different order of additions could round differently): title positions
+  // (they come first), then body positions before the first step (weight
+  // 0), under the steps, and past the last one.
+  const size_t n = positions.size();
+  double f = 0;
+  size_t i = 0;
+  for (; i < n && positions[i] < title_tokens; ++i) f += title;
+  if (!steps.empty()) {
+    for (; i < n && positions[i] < steps.front().first; ++i) f += body + 0.0;
+    const uint32_t last = steps.back().first;
+    size_t step = 0;
+    double sentence_weight = 0;
+    for (; i < n && positions[i] < last; ++i) {
+      for (; steps[step].first <= positions[i]; ++step) sentence_weight = steps[step].second;
+      f += body + sentence_weight;
+    }
+    sentence_weight = steps.back().second;
+    for (; i < n; ++i) f += body + sentence_weight;
+  }
+  for (; i < n; ++i) f += body + 0.0;
+  return f;
+}
+
 }  // namespace crawl::queueserver

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,16 @@ namespace crawl::queueserver {
 // (DESIGN.md 7 and Yioop's DOC_RANK: log10(number of documents after)). The
 // last document (0 after) gets 0 rather than -infinity.
 [[nodiscard]] double DocRank(uint64_t docs_after);
+
+// A term's region-weighted frequency f in a page (DESIGN.md 6-7) from its
+// positions (ascending): `title` for each position in the title (below
+// title_tokens), else `body` plus the weight of the description sentences
+// covering the position. `steps` is that weight as a step function:
+// (position, weight from there on), positions ascending, weight 0 before
+// the first.
+[[nodiscard]] double PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_tokens,
+                                        std::span<const std::pair<uint32_t, double>> steps, double title,
+                                        double body);
 
 // One query term's DFR relevance (DESIGN.md 8, Amati and van Rijsbergen's
 // divergence from randomness with normalisation 2, as Yioop uses it):

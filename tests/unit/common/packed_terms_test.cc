@@ -160,3 +160,32 @@ TEST_CASE("packed terms: PackTerms and UnpackTerms move a mini index between its
   CHECK(broken.postings() == "\x05" "ab");
   CHECK(broken.terms_size() == 0);
 }
+
+TEST_CASE("packed terms: shortest_gaps are the bytes that encoding the positions again writes", "[unit]") {
+  std::mt19937 rng(23);
+  for (int round = 0; round < 300; ++round) {
+    const std::vector<Term> terms = RandomTerms(rng);
+    const std::string packed = Pack(terms);
+    PackedTermReader reader(packed);
+    while (reader.Next()) {
+      std::string again;
+      uint32_t previous = 0;
+      for (uint32_t p : reader.positions()) {
+        crawl::PutVarint(&again, p - previous);
+        previous = p;
+      }
+      CHECK(reader.shortest_gaps() == again);
+    }
+    CHECK(reader.status().ok());
+  }
+  // A gap written longer than it needs (1 as 0x81 0x00) reads as 1, and
+  // gives no bytes to copy: copying them would not be what encoding writes.
+  std::string longer;
+  AppendPackedTerm(&longer, "t", {}, nullptr, 0);
+  longer.back() = 2;  // two positions
+  longer += std::string("\x05\x81\x00", 3);
+  PackedTermReader reader(longer);
+  REQUIRE(reader.Next());
+  CHECK(reader.positions() == std::vector<uint32_t>{5, 6});
+  CHECK(reader.shortest_gaps().empty());
+}

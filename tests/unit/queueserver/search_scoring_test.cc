@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <random>
+#include <vector>
+
 #include "queueserver/index/doc_map.h"
 
 using namespace crawl::queueserver;
@@ -123,4 +127,40 @@ TEST_CASE("doc map groups by URL then text hash and orders groups by score", "[u
   // inside group A, text hash 1 (3 + 1 = 4) before text hash 2 (2).
   CHECK(OrderDocMap({{2, 1}, {1, 1}, {1, 2}, {1, 1}}) == std::vector<uint32_t>{1, 3, 2, 0});
   CHECK(OrderDocMap({}).empty());
+}
+
+// PositionsFrequency against the loop it replaced, which walked the steps
+// at every position: the same sum, to the last bit, on random pages.
+TEST_CASE("PositionsFrequency adds what the position-by-position loop added", "[unit]") {
+  auto reference = [](const std::vector<uint32_t>& positions, uint32_t title_tokens,
+                      const std::vector<std::pair<uint32_t, double>>& steps, double title, double body) {
+    double f = 0;
+    size_t step = 0;
+    double sentence_weight = 0;
+    for (uint32_t pos : positions) {
+      if (pos < title_tokens) {
+        f += title;
+        continue;
+      }
+      for (; step < steps.size() && steps[step].first <= pos; ++step) sentence_weight = steps[step].second;
+      f += body + sentence_weight;
+    }
+    return f;
+  };
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<uint32_t> positions;
+    for (uint32_t at = rng() % 30; positions.size() < rng() % 60; at += 1 + rng() % 20) positions.push_back(at);
+    std::vector<std::pair<uint32_t, double>> steps;
+    double open_weight = 0;
+    for (uint32_t at = rng() % 200; steps.size() < rng() % 8; at += 1 + rng() % 40) {
+      open_weight = rng() % 3 == 0 ? 0.0 : std::ldexp(static_cast<double>(rng() % 1000), -7) + 0.1;
+      steps.emplace_back(at, open_weight);
+    }
+    if (!steps.empty() && rng() % 4 != 0) steps.back().second = 0;  // as DescriptionSteps ends
+    const uint32_t title_tokens = rng() % 40;
+    const double title = 1.0 + 0.1 * (rng() % 30), body = 0.3 + 0.01 * (rng() % 90);
+    REQUIRE(PositionsFrequency(positions, title_tokens, steps, title, body) ==
+            reference(positions, title_tokens, steps, title, body));
+  }
 }
