@@ -29,6 +29,8 @@ constexpr size_t kMaxLinksSeen = 1'000'000;
 
 // word_ids_ is cleared past this many words (about 100 bytes each).
 constexpr size_t kMaxWordIds = 1u << 19;
+// AddPage's table of position weights covers at most this many positions.
+constexpr size_t kMaxWeighedPositions = 1u << 20;
 
 }  // namespace
 
@@ -86,6 +88,14 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   }
   const PageTerms& terms = scratch_terms_;
   DescriptionSteps(r);
+  // Each position's weight, looked up per occurrence below; a term with a
+  // position past kMaxWeighedPositions (only from a bad fetcher) is weighed
+  // position by position.
+  const uint32_t last_position =
+      terms.positions.empty() ? 0 : *std::max_element(terms.positions.begin(), terms.positions.end());
+  std::vector<double>& weights = scratch_weights_;
+  PositionWeights(d.title_tokens, scratch_steps_, options_.title_weight, options_.body_weight,
+                  std::min<size_t>(size_t{last_position} + 1, kMaxWeighedPositions), &weights);
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
@@ -101,7 +111,12 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
     // Ascending and distinct (ReadPageTerms).
     const std::span<const uint32_t> positions(terms.positions.data() + terms.first[i],
                                               terms.first[i + 1] - terms.first[i]);
-    double f = PositionsFrequency(positions, d.title_tokens, scratch_steps_, options_.title_weight, options_.body_weight);
+    double f = 0;
+    if (positions.empty() || positions.back() < weights.size()) {
+      for (uint32_t p : positions) f += weights[p];
+    } else {
+      f = PositionsFrequency(positions, d.title_tokens, scratch_steps_, options_.title_weight, options_.body_weight);
+    }
     const uint64_t counted = uint64_t{terms.counts[i].title} + terms.counts[i].body;
     // Occurrences past the position cap count as body occurrences.
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());

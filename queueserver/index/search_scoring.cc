@@ -119,4 +119,19 @@ double PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_to
   return f;
 }
 
+void PositionWeights(uint32_t title_tokens, std::span<const std::pair<uint32_t, double>> steps, double title,
+                     double body, size_t size, std::vector<double>* weights) {
+  weights->resize(size);
+  size_t step = 0;
+  double sentence_weight = 0;
+  for (size_t p = 0; p < size; ++p) {
+    if (p < title_tokens) {
+      (*weights)[p] = title;
+      continue;
+    }
+    for (; step < steps.size() && steps[step].first <= p; ++step) sentence_weight = steps[step].second;
+    (*weights)[p] = body + sentence_weight;
+  }
+}
+
 }  // namespace crawl::queueserver

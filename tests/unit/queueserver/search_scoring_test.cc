@@ -164,3 +164,21 @@ TEST_CASE("PositionsFrequency adds what the position-by-position loop added", "[
             reference(positions, title_tokens, steps, title, body));
   }
 }
+
+TEST_CASE("PositionWeights summed over a term's positions give PositionsFrequency", "[unit]") {
+  std::mt19937 rng(11);
+  std::vector<double> weights;
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<uint32_t> positions;
+    for (uint32_t at = rng() % 30; positions.size() < rng() % 60; at += 1 + rng() % 20) positions.push_back(at);
+    std::vector<std::pair<uint32_t, double>> steps;
+    for (uint32_t at = rng() % 200; steps.size() < rng() % 8; at += 1 + rng() % 40)
+      steps.emplace_back(at, rng() % 3 == 0 ? 0.0 : std::ldexp(static_cast<double>(rng() % 1000), -7) + 0.1);
+    const uint32_t title_tokens = rng() % 40;
+    const double title = 1.0 + 0.1 * (rng() % 30), body = 0.3 + 0.01 * (rng() % 90);
+    PositionWeights(title_tokens, steps, title, body, positions.empty() ? 0 : positions.back() + 1, &weights);
+    double f = 0;
+    for (uint32_t p : positions) f += weights[p];
+    REQUIRE(f == PositionsFrequency(positions, title_tokens, steps, title, body));
+  }
+}
