@@ -369,25 +369,25 @@ class Scanner {
       }
       // A run of ordinary bytes, through single spaces between words (a
       // single space collapses to itself), so that a sentence is appended
-      // at once rather than word by word.
-      auto ordinary = [](unsigned char c) { return !kTextSpecial[c]; };
+      // at once rather than word by word. One test per byte, no branch but
+      // the run's end: a special byte ends it unless it is a space before
+      // an ordinary byte.
+      const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
       std::size_t j = i + 1;
-      std::size_t first_word_end = 0;
-      while (j < n) {
-        const auto c = static_cast<unsigned char>(piece[j]);
-        if (ordinary(c)) {
-          ++j;
-        } else if (c == ' ' && j + 1 < n && ordinary(static_cast<unsigned char>(piece[j + 1]))) {
-          if (first_word_end == 0) first_word_end = j;
-          j += 2;
-        } else {
-          break;
-        }
+      while (j + 1 < n) {
+        const unsigned char c = p[j];
+        if (kTextSpecial[c] & ((c != ' ') | kTextSpecial[p[j + 1]])) break;
+        ++j;
       }
+      if (j == n - 1 && !kTextSpecial[p[j]]) j = n;
       if (text_pending_ != 0 && !out.empty()) out.push_back(text_pending_ == 2 ? '\n' : ' ');
       text_pending_ = 0;
-      // Near the text limit, word by word as always: the cut falls where it did.
-      if (first_word_end != 0 && out.size() + (j - i) > opt_.max_text_bytes) j = first_word_end;
+      // Near the text limit, word by word as always: the cut falls where it
+      // did, after the run's first word (every space in the run is a single
+      // one between words).
+      if (out.size() + (j - i) > opt_.max_text_bytes) {
+        if (const void* space = std::memchr(p + i + 1, ' ', j - i - 1)) j = static_cast<const unsigned char*>(space) - p;
+      }
       std::size_t len = j - i;
       if (out.size() + len > opt_.max_text_bytes) {
         len = opt_.max_text_bytes > out.size() ? opt_.max_text_bytes - out.size() : 0;
