@@ -23,12 +23,15 @@ class FlatStringMap {
  public:
   FlatStringMap() : slots_(kFirstSlots) {}
 
-  // The value of `key`, or null.
+  // The value of `key`, or null. Only the hash's low 32 bits count.
   [[nodiscard]] Value* Find(std::string_view key, uint64_t hash) {
+    return const_cast<Value*>(std::as_const(*this).Find(key, hash));
+  }
+  [[nodiscard]] const Value* Find(std::string_view key, uint64_t hash) const {
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = hash & mask; slots_[i].entry != 0; i = (i + 1) & mask) {
       if (slots_[i].hash == static_cast<uint32_t>(hash)) {
-        Entry& e = entries_[slots_[i].entry - 1];
+        const Entry& e = entries_[slots_[i].entry - 1];
         if (KeyOf(e) == key) return &e.value;
       }
     }

@@ -6,19 +6,21 @@
 #include <utility>
 #include <vector>
 
+#include "common/flat_string_map.h"
+#include "common/string_hash.h"
 #include "fetcher/frequent_words.h"
 #include "common/text/tokenizer.h"
 
 namespace crawl::fetcher {
 namespace {
 
-// word -> bit i set if it is in FrequentWordLists()[i].
-const std::unordered_map<std::string_view, uint32_t>& WordMasks() {
+// word -> bit i set if it is in FrequentWordLists()[i], by ShortStringHash.
+const FlatStringMap<uint32_t>& WordMasks() {
   static const auto* masks = [] {
-    auto* m = new std::unordered_map<std::string_view, uint32_t>();
+    auto* m = new FlatStringMap<uint32_t>();
     const auto lists = FrequentWordLists();
     for (std::size_t i = 0; i < lists.size(); ++i) {
-      for (std::string_view w : lists[i].words) (*m)[w] |= 1u << i;
+      for (std::string_view w : lists[i].words) *m->Insert(w, ShortStringHash(w)).first |= 1u << i;
     }
     return m;
   }();
@@ -54,10 +56,10 @@ std::string LanguageFromWordCounts(const std::vector<std::pair<std::string_view,
   for (const auto& [word, n] : counts) {
     const std::size_t bytes = word.size() * n;
     total += bytes;
-    const auto it = masks.find(word);
-    if (it == masks.end()) continue;
+    const uint32_t* mask = masks.Find(word, ShortStringHash(word));
+    if (mask == nullptr) continue;
     for (std::size_t i = 0; i < lists.size(); ++i) {
-      if (it->second & (1u << i)) covered[i] += bytes;
+      if (*mask & (1u << i)) covered[i] += bytes;
     }
   }
   std::size_t best = 0;
@@ -101,12 +103,15 @@ LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,
 }
 
 bool IsFrequentWord(std::string_view language, std::string_view word) {
-  const auto& masks = WordMasks();
-  const auto it = masks.find(word);
-  if (it == masks.end()) return false;
+  return IsFrequentWord(language, word, ShortStringHash(word));
+}
+
+bool IsFrequentWord(std::string_view language, std::string_view word, uint64_t word_hash) {
+  const uint32_t* mask = WordMasks().Find(word, word_hash);
+  if (mask == nullptr) return false;
   const auto lists = FrequentWordLists();
   for (std::size_t i = 0; i < lists.size(); ++i) {
-    if (lists[i].language == language) return (it->second & (1u << i)) != 0;
+    if (lists[i].language == language) return (*mask & (1u << i)) != 0;
   }
   return false;
 }

@@ -50,5 +50,7 @@ struct LanguageGuess {
 // Whether `word` (lower-case token) is among the frequent words of
 // `language` (used as stop words by the description scorer).
 [[nodiscard]] bool IsFrequentWord(std::string_view language, std::string_view word);
+// The same, given the word's ShortStringHash (common/string_hash.h).
+[[nodiscard]] bool IsFrequentWord(std::string_view language, std::string_view word, uint64_t word_hash);
 
 }  // namespace crawl::fetcher

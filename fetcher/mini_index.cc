@@ -5,17 +5,11 @@
 
 #include "common/flat_string_map.h"
 #include "common/hash.h"
+#include "common/string_hash.h"
 #include "common/text/packed_terms.h"
 
 namespace crawl::fetcher {
 namespace {
-
-// FNV-1a: words are short, so a simple byte hash is fastest.
-uint32_t HashWord(std::string_view w) {
-  uint32_t h = 2166136261u;
-  for (char c : w) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-  return h;
-}
 
 // The per-thread (word -> term, term id) cache of one stemmer algorithm,
 // shared by all pages of the thread, keyed by Intern's hash of the word (so
@@ -73,7 +67,7 @@ void MiniIndexBuilder::Grow() {
 }
 
 uint32_t MiniIndexBuilder::Intern(std::string_view w) {
-  const uint32_t h = HashWord(w);
+  const auto h = static_cast<uint32_t>(ShortStringHash(w));
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = h & mask;
   while (slots_[i] != 0) {

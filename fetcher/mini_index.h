@@ -45,6 +45,8 @@ class MiniIndexBuilder {
     return std::string_view(arena_).substr(word_start_[id], word_start_[id + 1] - word_start_[id]);
   }
   [[nodiscard]] std::size_t word_count() const { return word_start_.size() - 1; }
+  // The low 32 bits of the word's ShortStringHash (common/string_hash.h).
+  [[nodiscard]] uint32_t word_hash(uint32_t id) const { return word_hash_[id]; }
 
   // Gives `word_id` the next position and returns it.
   uint32_t AddPosition(uint32_t word_id) {

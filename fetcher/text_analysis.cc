@@ -58,7 +58,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   std::vector<uint8_t> is_content(index.word_count());
   for (std::size_t w = 0; w < is_content.size(); ++w) {
     const std::string_view word = index.word(static_cast<uint32_t>(w));
-    is_content[w] = word.size() >= 2 && !IsFrequentWord(language.language, word);
+    is_content[w] = word.size() >= 2 && !IsFrequentWord(language.language, word, index.word_hash(static_cast<uint32_t>(w)));
   }
   const std::vector<uint32_t>& words = index.position_words();
   std::vector<SentenceWords> sentences(pieces.size());
