@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/string_hash.h"
+
 namespace crawl {
 
 template <typename Value>
@@ -32,7 +34,7 @@ class FlatStringMap {
     for (std::size_t i = hash & mask; slots_[i].entry != 0; i = (i + 1) & mask) {
       if (slots_[i].hash == static_cast<uint32_t>(hash)) {
         const Entry& e = entries_[slots_[i].entry - 1];
-        if (KeyOf(e) == key) return &e.value;
+        if (SameShortString(KeyOf(e), key)) return &e.value;
       }
     }
     return nullptr;
@@ -45,7 +47,7 @@ class FlatStringMap {
     for (; slots_[i].entry != 0; i = (i + 1) & mask) {
       if (slots_[i].hash == static_cast<uint32_t>(hash)) {
         Entry& e = entries_[slots_[i].entry - 1];
-        if (KeyOf(e) == key) return {&e.value, false};
+        if (SameShortString(KeyOf(e), key)) return {&e.value, false};
       }
     }
     entries_.push_back(Entry{hash, static_cast<uint32_t>(keys_.size()), static_cast<uint32_t>(key.size()), Value{}});

@@ -38,6 +38,16 @@ inline uint64_t ShortStringHash(std::string_view s) {
   return h ^ (h >> 32);
 }
 
+// a == b, without a call to memcmp for short strings (words mostly are).
+inline bool SameShortString(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() > 16) return std::memcmp(a.data(), b.data(), a.size()) == 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 template <typename Value>
 using StringMap = std::unordered_map<std::string, Value, StringViewHash, std::equal_to<>>;
 

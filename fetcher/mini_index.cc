@@ -72,7 +72,7 @@ uint32_t MiniIndexBuilder::Intern(std::string_view w) {
   std::size_t i = h & mask;
   while (slots_[i] != 0) {
     const uint32_t id = slots_[i] - 1;
-    if (word_hash_[id] == h && word(id) == w) return id;
+    if (word_hash_[id] == h && SameShortString(word(id), w)) return id;
     i = (i + 1) & mask;
   }
   const auto id = static_cast<uint32_t>(word_hash_.size());
