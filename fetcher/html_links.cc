@@ -4,9 +4,14 @@
 #include "fetcher/html_links.h"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <optional>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "fetcher/html_chars.h"
 #include "fetcher/html_entities.h"
@@ -25,6 +30,36 @@ constexpr std::array<bool, 256> kTextSpecial = [] {
   for (int c = 0; c < 256; ++c) t[c] = IsHtmlSpace(static_cast<char>(c)) || c == 0 || c == 0xC2;
   return t;
 }();
+
+// Where a run of body text that reaches `j` ends, 16 bytes at a time: the
+// first k >= j whose byte is special and is not a space before an ordinary
+// byte, or where fewer than 17 bytes are left (the caller goes on byte by
+// byte from there).
+inline std::size_t RunEnd16(const unsigned char* p, std::size_t j, std::size_t n) {
+#if defined(__SSE2__)
+  auto special = [](__m128i v) {
+    __m128i m = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\f')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_setzero_si128()));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(0xC2))));
+    return static_cast<uint32_t>(_mm_movemask_epi8(m));
+  };
+  while (j + 17 <= n) {
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + j));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + j + 1));
+    const auto spaces = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(here, _mm_set1_epi8(' '))));
+    const uint32_t stop = special(here) & (~spaces | special(next)) & 0xFFFFu;
+    if (stop != 0) return j + static_cast<std::size_t>(std::countr_zero(stop));
+    j += 16;
+  }
+#endif
+  (void)p;
+  (void)n;
+  return j;
+}
 
 // ------------------------------------------------------------- scanner --
 
@@ -373,7 +408,7 @@ class Scanner {
       // the run's end: a special byte ends it unless it is a space before
       // an ordinary byte.
       const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
-      std::size_t j = i + 1;
+      std::size_t j = RunEnd16(p, i + 1, n);
       while (j + 1 < n) {
         const unsigned char c = p[j];
         if (kTextSpecial[c] & ((c != ' ') | kTextSpecial[p[j + 1]])) break;
