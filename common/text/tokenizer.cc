@@ -2,6 +2,11 @@
 #include "common/text/tokenizer.h"
 
 #include <array>
+#include <bit>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace crawl::text {
 namespace {
@@ -15,6 +20,35 @@ constexpr std::array<uint8_t, 128> MakeAsciiWord() {
   return t;
 }
 constexpr std::array<uint8_t, 128> kAsciiWord = MakeAsciiWord();
+
+// The end of the run of ASCII letters and digits at text[i]; sets *upper
+// when it holds an upper-case letter. 16 bytes at a time while 16 are left.
+std::size_t AsciiWordEnd(std::string_view text, std::size_t i, bool* upper) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+#if defined(__SSE2__)
+  // Signed compares: bytes of 0x80 and up are negative, outside every range.
+  auto in = [](__m128i v, char lo, char hi) {
+    return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(lo - 1))),
+                         _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(hi + 1)), v));
+  };
+  while (i + 16 <= n) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const __m128i caps = in(v, 'A', 'Z');
+    const __m128i word = _mm_or_si128(_mm_or_si128(in(v, '0', '9'), in(v, 'a', 'z')), caps);
+    const auto words = static_cast<uint32_t>(_mm_movemask_epi8(word));
+    const uint32_t end = ~words & 0xFFFFu;
+    const uint32_t inside = end == 0 ? 0xFFFFu : (1u << std::countr_zero(end)) - 1;
+    if ((static_cast<uint32_t>(_mm_movemask_epi8(caps)) & inside) != 0) *upper = true;
+    if (end != 0) return i + static_cast<std::size_t>(std::countr_zero(end));
+    i += 16;
+  }
+#endif
+  for (; i < n && s[i] < 0x80 && kAsciiWord[s[i]]; ++i) {
+    if (s[i] >= 'A' && s[i] <= 'Z') *upper = true;
+  }
+  return i;
+}
 
 // Decodes the UTF-8 character at text[i]; returns its length (1 for an
 // invalid byte, with *cp = U+FFFD).
@@ -182,26 +216,29 @@ bool NextTokenView(std::string_view text, std::size_t* pos, std::string* scratch
         continue;
       }
     }
-    // A word starts at i: a run of lower-case ASCII letters and digits that
-    // ends at an ASCII separator (or the end) is its own token.
-    std::size_t j = i;
+    // A word starts at i: a run of ASCII letters and digits that ends at an
+    // ASCII separator (or the end) is its own token, lower-cased into
+    // `scratch` when it holds upper case and a view into the text otherwise.
     bool upper = false;
-    while (j < n) {
-      const auto c = static_cast<unsigned char>(text[j]);
-      if (c >= 0x80 || !kAsciiWord[c]) break;
-      upper = upper || (c >= 'A' && c <= 'Z');
-      ++j;
-    }
-    if (!upper && (j == n || static_cast<unsigned char>(text[j]) < 0x80)) {
-      if (j - i <= kMaxTokenBytes) {
-        *pos = j;
+    const std::size_t j = AsciiWordEnd(text, i, &upper);
+    if (j == n || static_cast<unsigned char>(text[j]) < 0x80) {
+      if (j - i > kMaxTokenBytes) {
+        i = j;  // too long: skipped, as NextToken does
+        continue;
+      }
+      *pos = j;
+      if (!upper) {
         *token = text.substr(i, j - i);
         return true;
       }
-      i = j;  // too long: skipped, as NextToken does
-      continue;
+      scratch->assign(text.data() + i, j - i);
+      for (char& c : *scratch) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      }
+      *token = *scratch;
+      return true;
     }
-    // Upper case or non-ASCII: NextToken builds it from here.
+    // A word with non-ASCII characters: NextToken builds it from here.
     *pos = i;
     const bool found = NextToken(text, pos, scratch);
     *token = *scratch;
