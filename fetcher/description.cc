@@ -108,14 +108,21 @@ std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentenc
     if (sum == 0) continue;
     candidates.push_back({k, static_cast<double>(sum) / std::sqrt(static_cast<double>(s.words.size()))});
   }
-  // Best first; ties keep page order (the sentence index breaks them).
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return a.score != b.score ? a.score > b.score : a.sentence < b.sentence;
-  });
+  // Best first; ties keep page order (the sentence index breaks them). A
+  // heap, popped only as far as the description fills: a few of a page's
+  // sentences, not a sort of all of them (the order is total, so the pops
+  // come in the order a sort would give).
+  auto worse = [](const Candidate& a, const Candidate& b) {
+    return a.score != b.score ? a.score < b.score : a.sentence > b.sentence;
+  };
+  std::make_heap(candidates.begin(), candidates.end(), worse);
   std::vector<DescriptionPick> picks;
   std::size_t used = 0;
   double best = 0;
-  for (const Candidate& c : candidates) {
+  while (!candidates.empty()) {
+    std::pop_heap(candidates.begin(), candidates.end(), worse);
+    const Candidate c = candidates.back();
+    candidates.pop_back();
     const std::string_view text = sentences[c.sentence].text;
     // A UTF-8 character has at most 4 bytes: skip without counting when
     // even that lower bound does not fit.
