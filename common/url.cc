@@ -434,9 +434,12 @@ std::string_view FastOriginOf(std::string_view u) {
     host = auth.substr(0, colon);
     const std::string_view port = auth.substr(colon + 1);
     if (port.empty() || port.size() > 5 || port[0] == '0' || port == default_port) return {};
-    for (char c : port)
+    uint32_t value = 0;  // at most 5 digits: no overflow
+    for (char c : port) {
       if (c < '0' || c > '9') return {};
-    if (std::stoul(std::string(port)) > 65535) return {};
+      value = value * 10 + static_cast<uint32_t>(c - '0');
+    }
+    if (value > 65535) return {};
   }
   if (host.empty() || host.size() > 253 || host.front() == '.' || host.back() == '.' ||
       host.find("..") != std::string_view::npos)

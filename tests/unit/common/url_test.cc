@@ -201,7 +201,7 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
   // Plain canonical URLs take the fast path.
   for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
                         "https://h.test:444/", "http://localhost/", "http://127.42.0.1:8080/a", "http://0.0.0.0/",
-                        "http://255.255.255.255/", "http://10.1.2.3/x"}) {
+                        "http://255.255.255.255/", "http://10.1.2.3/x", "http://h.test:65535/", "http://h.test:1/"}) {
     INFO(u);
     auto slow = OriginOf(u);
     REQUIRE(slow.ok());
@@ -212,7 +212,7 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
                         "http://01.2.3.4/", "http://1.2.3.256/", "http://1.2.3.4.5/", "http://1.2.3.0x4/", "http://1.2..4/",
                         "http://1234.2.3.4/", "http://1.2.3.4a/", "http://a.1.2.3/",
                         "http://a.0x7f/", "http://xn--nxasmq6b.test/", "http://u:p@a.test/", "http://a..b/",
-                        "http://a.test./", "http://-a.test/", "http://a.test:0080/", "http://a.test:99999/",
+                        "http://a.test./", "http://-a.test/", "http://a.test:0080/", "http://a.test:99999/", "http://a.test:65536/",
                         "ftp://a.test/", "http://a%41.test/", "http://[::1]/", "http://a.test:/"}) {
     INFO(u);
     CHECK(FastOriginOf(u).empty());
