@@ -1,10 +1,10 @@
 // HTML and plain text processors (html_processor.h).
 #include "fetcher/html_processor.h"
 
-#include <unordered_map>
-
-#include "fetcher/html_links.h"
+#include "common/flat_string_map.h"
+#include "common/string_hash.h"
 #include "common/url.h"
+#include "fetcher/html_links.h"
 #include "fetcher/charset.h"
 #include "fetcher/text_analysis.h"
 #include "fetcher/url_extension.h"
@@ -104,18 +104,19 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
   if (!resolver.ok()) return;  // the page's own URL is not a URL: nothing to resolve against
 
   std::vector<Candidate> candidates;
-  std::unordered_map<std::string, std::size_t> seen;
+  FlatStringMap<std::size_t> seen;  // target -> its candidate
   for (const html::Link& link : scanned.links) {
     if (link.nofollow) continue;
     auto target = resolver->Resolve(link.href);
     if (!target.ok()) continue;  // mailto:, javascript:, ftp:, malformed, ...
-    auto [it, inserted] = seen.try_emplace(*target, candidates.size());
+    auto [index, inserted] = seen.Insert(*target, ShortStringHash(*target));
     if (!inserted) {
       // A duplicate adds nothing but may name the link when the first did not.
-      Candidate& first = candidates[it->second];
+      Candidate& first = candidates[*index];
       if (first.anchor.empty()) first.anchor = link.anchor_text;
       continue;
     }
+    *index = candidates.size();
     candidates.push_back({std::move(*target), link.anchor_text, link.tag.c_str(), link.in_nav});
   }
 
