@@ -99,15 +99,20 @@ Status SearchIndex::MergePartition(uint32_t part) {
   size_t bytes = 0;
   FlatPostings flat;
   std::vector<uint32_t> order;
+  std::vector<uint64_t> by_doc;
   for (const auto& [term, list] : closing.lists) {
     flat.clear();
     if (Status d = DecodeAppend(list.bytes, &flat, &closing.place); !d.ok())
       return Status::Internal("corrupt index postings of partition " + std::to_string(part));
-    order.clear();
+    // The kept postings in doc order: (doc, index) packed in one integer
+    // and sorted as such (no indirection per comparison), then unpacked.
+    by_doc.clear();
     for (uint32_t i = 0; i < flat.size(); ++i) {
-      if (flat.doc[i] < keep.size() && keep[flat.doc[i]]) order.push_back(i);
+      if (flat.doc[i] < keep.size() && keep[flat.doc[i]]) by_doc.push_back(uint64_t{flat.doc[i]} << 32 | i);
     }
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return flat.doc[a] < flat.doc[b]; });
+    std::sort(by_doc.begin(), by_doc.end());
+    order.resize(by_doc.size());
+    for (size_t k = 0; k < by_doc.size(); ++k) order[k] = static_cast<uint32_t>(by_doc[k]);
     std::string key = "m";
     PutU32Be(&key, part);
     PutU64Be(&key, term);
