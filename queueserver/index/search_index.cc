@@ -87,15 +87,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
     return false;
   }
   const PageTerms& terms = scratch_terms_;
-  DescriptionSteps(r);
-  // Each position's weight, looked up per occurrence below; a term with a
-  // position past kMaxWeighedPositions (only from a bad fetcher) is weighed
-  // position by position.
-  const uint32_t last_position =
-      terms.positions.empty() ? 0 : *std::max_element(terms.positions.begin(), terms.positions.end());
-  std::vector<double>& weights = scratch_weights_;
-  PositionWeights(d.title_tokens, scratch_steps_, options_.title_weight, options_.body_weight,
-                  std::min<size_t>(size_t{last_position} + 1, kMaxWeighedPositions), &weights);
+  WeighPositions(r, d.title_tokens);
   if (active_.keys.size() >= options_.partition_docs) ClosePartition();
   const auto doc = static_cast<uint32_t>(active_.keys.size());
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
@@ -111,12 +103,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
     // Ascending and distinct (ReadPageTerms).
     const std::span<const uint32_t> positions(terms.positions.data() + terms.first[i],
                                               terms.first[i + 1] - terms.first[i]);
-    double f = 0;
-    if (positions.empty() || positions.back() < weights.size()) {
-      for (uint32_t p : positions) f += weights[p];
-    } else {
-      f = PositionsFrequency(positions, d.title_tokens, scratch_steps_, options_.title_weight, options_.body_weight);
-    }
+    double f = TermFrequency(positions, d.title_tokens);
     const uint64_t counted = uint64_t{terms.counts[i].title} + terms.counts[i].body;
     // Occurrences past the position cap count as body occurrences.
     if (counted > positions.size()) f += options_.body_weight * static_cast<double>(counted - positions.size());
@@ -141,6 +128,27 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   FinishDocument(d, summary);
   MakeLive(d.url_hash, d.text_hash);
   return true;
+}
+
+void SearchIndex::WeighPositions(const v1::FetchRecord& r, uint32_t title_tokens) {
+  DescriptionSteps(r);
+  // The table costs a slot per position up to the last, so it is made
+  // only when positions are not far sparser than a fetcher's (a position
+  // each token) and not past kMaxWeighedPositions; otherwise (only from a
+  // bad fetcher) TermFrequency weighs them position by position.
+  const std::vector<uint32_t>& positions = scratch_terms_.positions;
+  const size_t size = positions.empty() ? 0 : size_t{*std::max_element(positions.begin(), positions.end())} + 1;
+  const bool table = size <= kMaxWeighedPositions && size <= 4 * positions.size() + 4096;
+  PositionWeights(title_tokens, scratch_steps_, options_.title_weight, options_.body_weight, table ? size : 0,
+                  &scratch_weights_);
+}
+
+double SearchIndex::TermFrequency(std::span<const uint32_t> positions, uint32_t title_tokens) const {
+  if (!positions.empty() && positions.back() >= scratch_weights_.size())
+    return PositionsFrequency(positions, title_tokens, scratch_steps_, options_.title_weight, options_.body_weight);
+  double f = 0;
+  for (uint32_t p : positions) f += scratch_weights_[p];
+  return f;
 }
 
 // Description sentences add their weight to their positions (DESIGN.md 6-7).

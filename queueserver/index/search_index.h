@@ -377,6 +377,12 @@ class SearchIndex {
   // The description sentences' weight as a step function of the position,
   // into scratch_steps_.
   void DescriptionSteps(const v1::FetchRecord& record);
+  // Each position's weight (PositionWeights, search_scoring.h) for the page
+  // whose terms are in scratch_terms_, into scratch_weights_.
+  void WeighPositions(const v1::FetchRecord& record, uint32_t title_tokens);
+  // A term's f from its positions (ascending): the table's weights summed,
+  // or PositionsFrequency for a position past the table.
+  [[nodiscard]] double TermFrequency(std::span<const uint32_t> positions, uint32_t title_tokens) const;
   WordIds& IdsOf(std::string_view word);
   // `gaps`, when not empty, is `positions` already written as gap varints
   // (PackedTermReader::shortest_gaps): copied, not encoded again.

@@ -88,3 +88,41 @@ TEST_CASE("index: a page with malformed postings is not indexed, and nothing els
   CHECK(Urls(index, "red") == std::vector<std::string>{"http://a.test/1", "http://b.test/3"});
   CHECK(index.pages_rejected() == 1);
 }
+
+// A page's f is summed from a table of position weights (PositionWeights);
+// a term with a position past the table (2^20, only from a bad fetcher) is
+// weighed position by position. Shifting every position, the title and the
+// description by 2^21 moves a page onto that path: its scores stay the
+// same, to the bit.
+TEST_CASE("index: positions past the weight table weigh what the table weighs", "[unit]") {
+  constexpr uint32_t kShift = 1u << 21;
+  std::mt19937 rng(9);
+  SearchIndex near({}, nullptr), far({}, nullptr);
+  for (int i = 0; i < 40; ++i) {
+    const std::string url = "http://h" + std::to_string(i % 3) + ".test/" + std::to_string(i);
+    const v1::FetchRecord page = Page(url, Words(rng, 1 + static_cast<int>(rng() % 3)),
+                                      Words(rng, 1 + static_cast<int>(rng() % 30)), false);
+    v1::FetchRecord shifted = page;
+    v1::MiniIndex* mi = shifted.mutable_mini_index();
+    mi->set_title_tokens(mi->title_tokens() + kShift);
+    for (v1::IndexTerm& t : *mi->mutable_terms()) {
+      for (int k = 0; k < t.positions_size(); ++k) t.set_positions(k, t.positions(k) + kShift);
+    }
+    for (v1::DescriptionSentence& s : *shifted.mutable_description()) {
+      s.set_first_position(s.first_position() + kShift);
+      s.set_end_position(s.end_position() + kShift);
+    }
+    CHECK(near.AddPage(page) == far.AddPage(shifted));
+  }
+  for (const std::string q : {"red", "apple", "green car", "the", "sweet pie tree"}) {
+    INFO(q);
+    const auto x = Hits(near, q), y = Hits(far, q);
+    REQUIRE(x.size() == y.size());
+    REQUIRE_FALSE(x.empty());
+    for (size_t i = 0; i < x.size(); ++i) {
+      CHECK(x[i].url == y[i].url);
+      CHECK(x[i].relevance == y[i].relevance);
+      CHECK(x[i].total() == y[i].total());
+    }
+  }
+}
