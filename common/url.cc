@@ -3,6 +3,7 @@
 #include "common/url.h"
 
 #include <algorithm>
+#include <array>
 
 #include "common/whatwg_url.h"
 
@@ -197,7 +198,7 @@ namespace {
 // Characters no percent-encode set of the parser touches and that need no
 // normalisation: unreserved, sub-delims, ':' and '@' ('/', '?' and '%'
 // are the callers' cases).
-bool IsPlainChar(unsigned char c) {
+constexpr bool IsPlainCharSlow(unsigned char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
     case '-': case '.': case '_': case '~': case '!': case '$': case '&': case '(': case ')':
@@ -207,6 +208,13 @@ bool IsPlainChar(unsigned char c) {
       return false;
   }
 }
+constexpr std::array<bool, 256> kPlainChars = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = IsPlainCharSlow(static_cast<unsigned char>(c));
+  return t;
+}();
+// Every byte of every link passes here: one table load.
+inline bool IsPlainChar(unsigned char c) { return kPlainChars[c]; }
 
 // Whether the '%' at u[i] starts an escape the normalisation keeps as it
 // is: "%XX" in upper-case hex of an octet that is not unreserved (it would
