@@ -9,6 +9,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/find_any.h"
+
 namespace crawl::robots {
 namespace {
 
@@ -381,12 +383,12 @@ std::string GetPathParamsQuery(std::string_view url) {
   constexpr auto npos = std::string_view::npos;
   // Two leading slashes start an authority ("//host/path").
   const std::size_t search_start = url.starts_with("//") ? 2 : 0;
-  const std::size_t early_path = url.find_first_of("/?;", search_start);
+  const std::size_t early_path = FindAnyOf(url, "/?;", search_start);
   std::size_t protocol_end = url.find("://", search_start);
   // A "://" after the path started is part of the path or query.
   if (early_path < protocol_end) protocol_end = npos;
   protocol_end = protocol_end == npos ? search_start : protocol_end + 3;
-  const std::size_t path_start = url.find_first_of("/?;", protocol_end);
+  const std::size_t path_start = FindAnyOf(url, "/?;", protocol_end);
   if (path_start == npos) return "/";
   const std::size_t hash = url.find('#', search_start);
   if (hash < path_start) return "/";

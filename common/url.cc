@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "common/find_any.h"
 #include "common/whatwg_url.h"
 
 namespace crawl::url {
@@ -433,7 +434,7 @@ std::string_view FastOriginOf(std::string_view u) {
   } else {
     return {};
   }
-  size_t end = u.find_first_of("/?#", start);
+  size_t end = FindAnyOf(u, "/?#", start);
   // A canonical http(s) URL has a path: "http://host" is not canonical.
   if (end == std::string_view::npos || u[end] != '/') return {};
   std::string_view auth = u.substr(start, end - start);

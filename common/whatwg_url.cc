@@ -6,6 +6,8 @@
 
 #include <array>
 
+#include "common/find_any.h"
+
 namespace crawl::whatwg {
 namespace {
 
@@ -498,7 +500,7 @@ namespace {
 std::string_view CleanInput(std::string_view raw, std::string* cleaned) {
   while (!raw.empty() && IsC0OrSpace(static_cast<unsigned char>(raw.front()))) raw.remove_prefix(1);
   while (!raw.empty() && IsC0OrSpace(static_cast<unsigned char>(raw.back()))) raw.remove_suffix(1);
-  if (raw.find_first_of("\t\n\r") == std::string_view::npos) return raw;
+  if (FindAnyOf(raw, "\t\n\r") == std::string_view::npos) return raw;
   cleaned->reserve(raw.size());
   for (char c : raw)
     if (c != '\t' && c != '\n' && c != '\r') cleaned->push_back(c);

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "common/find_any.h"
+
 namespace crawl::fetcher {
 
 bool LikelyNonHtml(std::string_view url) {
@@ -10,7 +12,7 @@ bool LikelyNonHtml(std::string_view url) {
   std::size_t path = scheme == std::string_view::npos ? 0 : url.find('/', scheme + 3);
   if (path == std::string_view::npos) return false;
   std::string_view p = url.substr(path);
-  p = p.substr(0, p.find_first_of("?#"));
+  p = p.substr(0, FindAnyOf(p, "?#"));
   const std::size_t slash = p.rfind('/');
   const std::string_view segment = p.substr(slash + 1);
   const std::size_t dot = segment.rfind('.');

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "common/find_any.h"
+
 namespace crawl::queueserver {
 namespace {
 double Log5(double x) { return std::log(x) / std::log(5.0); }
@@ -63,7 +65,7 @@ int32_t BeastTierForSchedule(uint32_t k) {
 
 bool IsSitemapUrl(std::string_view url, std::string_view referrer, bool from_sitemap) {
   const auto path_of = [](std::string_view u) {
-    u = u.substr(0, u.find_first_of("?#"));
+    u = u.substr(0, FindAnyOf(u, "?#"));
     const size_t scheme = u.find("://");
     if (scheme == std::string_view::npos) return std::string_view();
     const size_t slash = u.find('/', scheme + 3);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/find_any.h"
+
 namespace crawl::queueserver {
 
 std::string LeafNodeOf(std::string_view url) {
@@ -9,10 +11,10 @@ std::string LeafNodeOf(std::string_view url) {
   std::string_view rest = url;
   if (const size_t p = rest.find("://"); p != std::string_view::npos) {
     rest.remove_prefix(p + 3);
-    const size_t slash = rest.find_first_of("/?#");
+    const size_t slash = FindAnyOf(rest, "/?#");
     rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
   }
-  if (const size_t q = rest.find_first_of("?#"); q != std::string_view::npos) rest = rest.substr(0, q);
+  if (const size_t q = FindAnyOf(rest, "?#"); q != std::string_view::npos) rest = rest.substr(0, q);
   std::vector<std::string_view> segments;
   size_t i = 0;
   while (i < rest.size()) {

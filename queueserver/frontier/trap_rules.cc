@@ -1,11 +1,13 @@
 #include "queueserver/frontier/trap_rules.h"
 
+#include "common/find_any.h"
+
 namespace crawl::queueserver {
 namespace {
 
 // The path of an absolute URL, without query and fragment ("" if none).
 std::string_view PathOf(std::string_view url) {
-  url = url.substr(0, url.find_first_of("?#"));
+  url = url.substr(0, FindAnyOf(url, "?#"));
   const size_t scheme = url.find("://");
   if (scheme == std::string_view::npos) return {};
   const size_t slash = url.find('/', scheme + 3);
