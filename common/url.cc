@@ -89,7 +89,7 @@ std::string FilterPathParams(std::string_view path, const TrackingParams& tracki
     }
     out.append(path.substr(i, semi - i));
     // The parameter runs to the next ';' or '/'.
-    size_t end = path.find_first_of(";/", semi + 1);
+    size_t end = FindAnyOf(path, ";/", semi + 1);
     if (end == std::string_view::npos) end = path.size();
     const std::string_view param = path.substr(semi + 1, end - semi - 1);
     const std::string_view name = param.substr(0, param.find('='));
@@ -159,7 +159,9 @@ std::string RemoveTrackingParams(std::string_view canonical, const TrackingParam
   // scheme "://" host[:port] path [? query]; canonical URLs have no fragment.
   const size_t authority = canonical.find("://");
   const size_t path_start = authority == std::string_view::npos ? 0 : canonical.find('/', authority + 3);
-  if (path_start == std::string_view::npos) return std::string(canonical);
+  // Without a path parameter or a query there is nothing to remove.
+  if (path_start == std::string_view::npos || FindAnyOf(canonical, ";?", path_start) == std::string_view::npos)
+    return std::string(canonical);
   const size_t q = canonical.find('?', path_start);
   const std::string_view path =
       canonical.substr(path_start, q == std::string_view::npos ? std::string_view::npos : q - path_start);

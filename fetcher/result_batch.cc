@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "common/cld.h"
+#include "common/find_any.h"
 #include "common/rendezvous.h"
 #include "common/url.h"
 #include "common/fetch_error.h"
@@ -70,7 +71,9 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
   size_t run_owner = 0;
   for (auto& link : page.links) {
     if (strip) {
-      link.set_url(url::RemoveTrackingParams(link.url(), *tracking_));
+      // Only a path parameter or a query can hold a tracking parameter.
+      if (FindAnyOf(link.url(), ";?") != std::string::npos)
+        link.set_url(url::RemoveTrackingParams(link.url(), *tracking_));
       if (!seen.insert(link.url()).second) continue;
     }
     std::string host = url::HostOf(link.url());
