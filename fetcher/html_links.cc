@@ -411,7 +411,8 @@ class Scanner {
       std::size_t j = RunEnd16(p, i + 1, n);
       while (j + 1 < n) {
         const unsigned char c = p[j];
-        if (kTextSpecial[c] & ((c != ' ') | kTextSpecial[p[j + 1]])) break;
+        const unsigned special = kTextSpecial[c], next_special = kTextSpecial[p[j + 1]];
+        if (special & (static_cast<unsigned>(c != ' ') | next_special)) break;
         ++j;
       }
       if (j == n - 1 && !kTextSpecial[p[j]]) j = n;
