@@ -13,19 +13,26 @@
 # per second of wall time; "connections" = distinct nginx connection
 # numbers in that run's access log (the politeness unit).
 #
-#   tests/bench/h2_throughput.sh [--site DIR] [--streams LIST] [--timeout S] [--out DIR]
+# --rtt-ms R puts a network's round trip between every tool and nginx: a
+# relay (build/bin/testweb_delay_proxy, tests/testweb/delay_proxy.h) holds
+# each byte R/2 ms in each direction, on ports 9443 -> 8443 and 9444 -> 8444
+# (on loopback a round trip is tens of microseconds, which hides what
+# requests in flight on one connection buy).
+#
+#   tests/bench/h2_throughput.sh [--site DIR] [--streams LIST] [--rtt-ms R] [--timeout S] [--out DIR]
 # Address: ${H2_ADDR:-127.23.0.1}, ports 8443 and 8444.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
-site=/usr/share/doc/libboost1.81-doc/doc/html streams="4,16" timeout=600 out=""
+site=/usr/share/doc/libboost1.81-doc/doc/html streams="4,16" timeout=600 out="" rtt_ms=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --site) site=$2; shift 2 ;;
     --streams) streams=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
+    --rtt-ms) rtt_ms=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "h2_throughput: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -40,8 +47,9 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 addr=${H2_ADDR:-127.23.0.1}
 work=$(mktemp -d /tmp/h2-throughput-work.XXXXXX)
 shm=$(mktemp -d /dev/shm/h2-throughput.XXXXXX)
-nginx_pid=""
+nginx_pid="" proxy_pids=""
 cleanup() {
+  [ -z "$proxy_pids" ] || kill $proxy_pids 2> /dev/null || true
   [ ! -f "$work/cluster/cluster.env" ] || "$root/deploy/local-cluster.sh" down --dir "$work/cluster" > /dev/null 2>&1 || true
   [ -z "$nginx_pid" ] || kill "$nginx_pid" 2> /dev/null || true
   rm -rf "$work" "$shm"
@@ -68,6 +76,20 @@ EOF
 nginx_pid=$!
 for _ in $(seq 1 50); do curl -skf -o /dev/null "https://$addr:8444/index.html" && break; sleep 0.1; done
 curl -skf -o /dev/null "https://$addr:8444/index.html" || die "nginx did not start: $(cat "$work/nginx/error.log")"
+
+# h2_port and h1_port: where the tools connect (nginx, or the delay relays).
+h2_port=8443 h1_port=8444
+if [ "$rtt_ms" != 0 ]; then
+  [ -x "$bin/testweb_delay_proxy" ] || die "$bin/testweb_delay_proxy missing; build first"
+  for pair in 9443:8443 9444:8444; do
+    "$bin/testweb_delay_proxy" --listen "$addr:${pair%:*}" --upstream "$addr:${pair#*:}" --rtt-ms "$rtt_ms" \
+      > "$work/proxy-${pair%:*}.log" 2>&1 &
+    proxy_pids="$proxy_pids $!"
+  done
+  h2_port=9443 h1_port=9444
+  for _ in $(seq 1 50); do curl -skf -o /dev/null "https://$addr:$h1_port/index.html" && break; sleep 0.1; done
+  curl -skf -o /dev/null "https://$addr:$h1_port/index.html" || die "delay relay did not start: $(cat "$work"/proxy-*.log)"
+fi
 
 results="$out/h2_throughput.tsv"
 printf 'tool\tprotocol\tpages\twall_s\tpages_per_s\tconnections\tnote\n' > "$results"
@@ -126,11 +148,11 @@ run_wget2() {  # run_wget2 LABEL PORT THREADS HTTP2_FLAG
 }
 
 echo "h2_throughput: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
-  "load $(cut -d' ' -f1-3 /proc/loadavg); site $site" >&2
-for n in ${streams//,/ }; do run_crawler "crawler h2 --h2-streams $n" 8443 "$n"; done
-run_crawler "crawler http/1.1" 8444 4
-run_wget2 "wget2 --http2 1 thread" 8443 1 --http2
-run_wget2 "wget2 --http2 5 threads" 8443 5 --http2
-run_wget2 "wget2 --no-http2 1 thread" 8444 1 --no-http2
+  "load $(cut -d' ' -f1-3 /proc/loadavg); site $site; added round trip ${rtt_ms} ms" >&2
+for n in ${streams//,/ }; do run_crawler "crawler h2 --h2-streams $n" "$h2_port" "$n"; done
+run_crawler "crawler http/1.1" "$h1_port" 4
+run_wget2 "wget2 --http2 1 thread" "$h2_port" 1 --http2
+run_wget2 "wget2 --http2 5 threads" "$h2_port" 5 --http2
+run_wget2 "wget2 --no-http2 1 thread" "$h1_port" 1 --no-http2
 echo "h2_throughput: load after $(cut -d' ' -f1-3 /proc/loadavg); results in $results" >&2
 column -t -s $'\t' "$results"
