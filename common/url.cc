@@ -377,6 +377,22 @@ Result<UrlParts> Split(std::string_view absolute) {
   return parts;
 }
 
+std::string_view OriginMemo::Origin(std::string_view canonical) {
+  const size_t n = last_.size();
+  if (n != 0 && canonical.size() > n && canonical[n] == '/' && canonical.starts_with(last_)) return canonical.substr(0, n);
+  const std::string_view origin = FastOriginOf(canonical);
+  if (origin.empty()) return origin;
+  last_.assign(origin);
+  host_begin_ = origin.find("://") + 3;
+  host_size_ = std::min(origin.find(':', host_begin_), origin.size()) - host_begin_;
+  return origin;
+}
+
+std::string_view OriginMemo::Host(std::string_view canonical) {
+  if (Origin(canonical).empty()) return {};
+  return canonical.substr(host_begin_, host_size_);
+}
+
 std::string HostOf(std::string_view absolute) {
   // Most callers pass canonical URLs (every link of every page, in the
   // fetcher and the queue server): their host is read off without a parse.

@@ -327,9 +327,18 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
       ++invalid_urls_;
       continue;
     }
-    if (!scope_.unlimited() && !scope_.Keeps(url::HostOf(*canonical), link.depth())) {
-      ++out_of_scope_;
-      continue;
+    if (!scope_.unlimited()) {
+      // A page's links mostly share an origin: no scan of it per link.
+      std::string_view host = link_origins_.Host(*canonical);
+      std::string parsed;
+      if (host.empty()) {
+        parsed = url::HostOf(*canonical);
+        host = parsed;
+      }
+      if (!scope_.Keeps(host, link.depth())) {
+        ++out_of_scope_;
+        continue;
+      }
     }
     inputs.push_back(LinkFromWire(link, std::move(*canonical), referrers[static_cast<size_t>(i)]));
   }

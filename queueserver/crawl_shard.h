@@ -25,6 +25,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "common/url.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/applied_batches.h"
 #include "queueserver/change_rate.h"
@@ -235,6 +236,7 @@ class CrawlShard {
   // Which links the crawl keeps (max_depth, include/exclude hosts); follows
   // parameter changes.
   CrawlScope scope_;
+  url::OriginMemo link_origins_;  // AddLinks' hosts of links
   uint64_t out_of_scope_ = 0;
   // For the status page (QueueServerStats top_hosts, recent_errors): pages
   // per host and the latest failed fetches, rebuilt from the log on load.

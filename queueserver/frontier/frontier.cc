@@ -48,7 +48,7 @@ Frontier::OriginState& Frontier::OriginFor(const std::string& origin) { return o
 Frontier::OriginEntry* Frontier::OriginOfUrl(const std::string& url) {
   // Most URLs are canonical with a plain host, and runs of them share one
   // origin: no parse, and one map lookup per run.
-  std::string_view origin = url::FastOriginOf(url);
+  std::string_view origin = origin_memo_.Origin(url);
   std::string parsed;
   if (origin.empty()) {
     auto o = url::OriginOf(url);

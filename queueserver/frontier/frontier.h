@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "common/robots.h"
+#include "common/url.h"
 #include "queueserver/frontier/url_seen.h"
 #include "queueserver/frontier/frontier_order.h"
 #include "queueserver/frontier/frontier_types.h"
@@ -398,6 +399,7 @@ class Frontier {
   uint64_t next_wait_seq_ = 1;
   std::vector<bool> is_new_;  // AddPageLinks' scratch
   OriginEntry* last_origin_ = nullptr;  // OriginOfUrl's last answer
+  url::OriginMemo origin_memo_;         // OriginOfUrl's origin of a URL
   FrontierJournal* journal_ = nullptr;
 };
 

@@ -60,12 +60,9 @@ std::string_view TieredOrder::name() const { return budget() ? "host_budget" : "
 
 TieredOrder::CldEntry& TieredOrder::CldOf(const std::string& u) {
   // The host without a parse when the URL is plain and canonical.
-  std::string_view host = url::FastOriginOf(u);
+  std::string_view host = origin_memo_.Host(u);
   std::string parsed;
-  if (!host.empty()) {
-    host.remove_prefix(host.find("://") + 3);
-    host = host.substr(0, host.find(':'));
-  } else {
+  if (host.empty()) {
     parsed = url::HostOf(u);
     host = parsed;
   }

@@ -34,6 +34,7 @@
 #include "common/cld.h"
 #include "common/clock.h"
 #include "common/status.h"
+#include "common/url.h"
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_budget.h"
 #include "queueserver/frontier/scoring_filter.h"
@@ -287,6 +288,7 @@ class TieredOrder final : public FrontierOrder {
   // CLD of recently seen hosts (CldOf), cleared when it reaches its size.
   static constexpr size_t kHostCacheSize = 1 << 16;
   StringMap<CldEntry*> host_cld_;
+  url::OriginMemo origin_memo_;  // CldOf's host of a URL
   std::string last_host_;
   CldEntry* last_cld_ = nullptr;
   size_t size_ = 0;

@@ -237,6 +237,36 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
   CHECK(fast > 1000);
 }
 
+TEST_CASE("OriginMemo answers what FastOriginOf answers, URL after URL", "[unit]") {
+  // Runs of one origin, origins that extend another ("a.test" and
+  // "a.test.x", a port), and URLs that need a parse, in random order.
+  const std::vector<std::string> urls = {
+      "http://a.test/", "http://a.test/x?y", "http://a.test.x/", "http://a.test:8080/", "http://a.test:80/",
+      "https://a.test/", "http://a.tes/", "http://a.test", "http://a.test?x/", "http://a.test#/",
+      "http://A.test/", "http://b.test/p", "http://a.testb/", "http://127.0.0.1/x", "http://127.0.0.12/",
+      "http://a.test:8080x/", "http://u@a.test/", "ftp://a.test/", "", "h"};
+  std::mt19937 rng(4);
+  crawl::url::OriginMemo memo;
+  int hits = 0;
+  std::string previous_origin;
+  for (int k = 0; k < 20000; ++k) {
+    // Mostly the same URL family as before, as a page's links are.
+    const std::string& u = urls[rng() % 4 == 0 ? rng() % urls.size() : rng() % 3];
+    INFO(u);
+    const std::string_view fast = crawl::url::FastOriginOf(u);
+    const std::string_view memo_origin = memo.Origin(u);
+    CHECK(memo_origin == fast);
+    // A view into the URL itself, as FastOriginOf's is.
+    if (!memo_origin.empty()) CHECK(memo_origin.data() == u.data());
+    std::string host(fast.empty() ? "" : fast.substr(fast.find("://") + 3));
+    host = host.substr(0, host.find(':'));
+    CHECK(memo.Host(u) == host);
+    if (!fast.empty() && fast == previous_origin) ++hits;
+    if (!fast.empty()) previous_origin = fast;
+  }
+  CHECK(hits > 5000);  // the memo's own path was taken
+}
+
 TEST_CASE("IsPlainCanonical says yes only to URLs the full parse leaves unchanged", "[unit]") {
   using crawl::url::IsPlainCanonical;
   // url::Resolve always parses: the oracle for Canonicalize's fast path.
