@@ -1,9 +1,11 @@
 #include "fetcher/result_batch.h"
 
-#include <unordered_set>
+#include <deque>
+#include <string_view>
 
 #include "common/cld.h"
 #include "common/find_any.h"
+#include "common/flat_string_map.h"
 #include "common/rendezvous.h"
 #include "common/url.h"
 #include "common/fetch_error.h"
@@ -57,32 +59,36 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
   batch_.records.push_back(std::move(page.record));
   if (server_ids_.empty()) return;
   // Links that differ only in tracking parameters are one link.
-  std::unordered_set<std::string> seen;
+  FlatStringMap<char> seen;
   struct Owned {
     size_t owner;
     v1::DiscoveredLink* link;
-    std::string host;
+    std::string_view host;  // in link->url(), or in parsed_hosts
   };
   std::vector<Owned> owned;
   owned.reserve(page.links.size());
+  // Hosts that needed a parse (a deque: its strings never move).
+  std::deque<std::string> parsed_hosts;
   bool any_elsewhere = false;
   // A page's links mostly come in runs of one host: its owner once per run.
-  std::string run_host;
+  url::OriginMemo origins;
+  std::string_view run_host;
   size_t run_owner = 0;
   for (auto& link : page.links) {
     if (strip) {
       // Only a path parameter or a query can hold a tracking parameter.
       if (FindAnyOf(link.url(), ";?") != std::string::npos)
         link.set_url(url::RemoveTrackingParams(link.url(), *tracking_));
-      if (!seen.insert(link.url()).second) continue;
+      if (!seen.Insert(link.url(), ShortStringHash(link.url())).second) continue;
     }
-    std::string host = url::HostOf(link.url());
+    std::string_view host = origins.Host(link.url());
+    if (host.empty()) host = parsed_hosts.emplace_back(url::HostOf(link.url()));
     if (owned.empty() || host != run_host) {
       run_host = host;
       run_owner = OwnerIndex(server_ids_, host);
     }
     const size_t owner = run_owner;
-    owned.push_back(Owned{owner, &link, std::move(host)});
+    owned.push_back(Owned{owner, &link, host});
     any_elsewhere = any_elsewhere || (home_ < server_ids_.size() && owner != home_);
   }
   if (any_elsewhere && scheduled != nullptr) {
@@ -90,11 +96,12 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
     // links mostly come in runs of one host: one CLD lookup per run.
     const std::string page_cld = CldOfHost(page_host);
     uint32_t same_cld = 0;
-    std::string run_host, run_cld;
+    std::string_view run_host;
+    std::string run_cld;
     for (const Owned& o : owned) {
       if (o.host != run_host || run_cld.empty()) {
         run_host = o.host;
-        run_cld = CldOfHost(o.host);
+        run_cld = CldOfHost(std::string(o.host));
       }
       same_cld += run_cld == page_cld ? 1 : 0;
     }

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "queueserver/index/index_records.h"
+#include "queueserver/index/postings_codec.h"
 #include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
@@ -104,15 +105,7 @@ Status SearchIndex::MergePartition(uint32_t part) {
     flat.clear();
     if (Status d = DecodeAppend(list.bytes, &flat, &closing.place); !d.ok())
       return Status::Internal("corrupt index postings of partition " + std::to_string(part));
-    // The kept postings in doc order: (doc, index) packed in one integer
-    // and sorted as such (no indirection per comparison), then unpacked.
-    by_doc.clear();
-    for (uint32_t i = 0; i < flat.size(); ++i) {
-      if (flat.doc[i] < keep.size() && keep[flat.doc[i]]) by_doc.push_back(uint64_t{flat.doc[i]} << 32 | i);
-    }
-    std::sort(by_doc.begin(), by_doc.end());
-    order.resize(by_doc.size());
-    for (size_t k = 0; k < by_doc.size(); ++k) order[k] = static_cast<uint32_t>(by_doc[k]);
+    KeptInDocOrder(flat, keep, &order, &by_doc);
     std::string key = "m";
     PutU32Be(&key, part);
     PutU64Be(&key, term);

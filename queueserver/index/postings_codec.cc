@@ -2,6 +2,7 @@
 #include "queueserver/index/postings_codec.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace crawl::queueserver {
@@ -168,5 +169,39 @@ bool BlockedReader::Seek(uint32_t target) {
 }
 
 bool BlockedReader::Next() { return valid_ && DecodeOne(); }
+
+void KeptInDocOrder(const FlatPostings& in, const std::vector<bool>& keep, std::vector<uint32_t>* order,
+                    std::vector<uint64_t>* scratch) {
+  const std::vector<uint32_t>& doc = in.doc;
+  order->clear();
+  uint32_t max_doc = 0;
+  for (uint32_t i = 0; i < doc.size(); ++i) {
+    if (doc[i] < keep.size() && keep[doc[i]]) {
+      order->push_back(i);
+      max_doc = std::max(max_doc, doc[i]);
+    }
+  }
+  constexpr size_t kRadixFrom = 256;  // below it, a comparison sort is as quick
+  if (order->size() < kRadixFrom) {
+    // (doc, index) packed in one integer: no indirection per comparison.
+    scratch->clear();
+    for (uint32_t i : *order) scratch->push_back(uint64_t{doc[i]} << 32 | i);
+    std::sort(scratch->begin(), scratch->end());
+    for (size_t k = 0; k < scratch->size(); ++k) (*order)[k] = static_cast<uint32_t>((*scratch)[k]);
+    return;
+  }
+  // LSD radix on the doc: each counting pass is stable, so equal docs keep
+  // the index order the list came in.
+  constexpr int kBits = 11;
+  constexpr uint32_t kMask = (1u << kBits) - 1;
+  std::vector<uint32_t> next(order->size());
+  for (int shift = 0; shift < 32 && (max_doc >> shift) != 0; shift += kBits) {
+    std::array<uint32_t, kMask + 2> start{};
+    for (uint32_t i : *order) ++start[((doc[i] >> shift) & kMask) + 1];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (uint32_t i : *order) next[start[(doc[i] >> shift) & kMask]++] = i;
+    order->swap(next);
+  }
+}
 
 }  // namespace crawl::queueserver

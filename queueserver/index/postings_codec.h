@@ -58,6 +58,14 @@ struct FlatPostings {
 // it, or on bad input).
 [[nodiscard]] Status DecodeAppend(std::string_view in, FlatPostings* out, const std::vector<uint32_t>* map = nullptr);
 
+// The postings of `in` whose doc d has keep[d] (d < keep.size()), as
+// indices into `in`, ordered by doc and, for equal docs, by index: what
+// sorting (doc << 32 | index) gives, which is how a partition merge puts a
+// list in doc-map order. Long lists take a stable radix sort on the doc
+// (11 bits a pass); `scratch` is its buffer, reused between calls.
+void KeptInDocOrder(const FlatPostings& in, const std::vector<bool>& keep, std::vector<uint32_t>* order,
+                    std::vector<uint64_t>* scratch);
+
 // A list in blocks (the stored form of a closed partition's postings, and
 // what queries read): varint(blocks), then per block varint(last doc),
 // varint(bytes), then the blocks, each EncodePostings-coded with doc deltas

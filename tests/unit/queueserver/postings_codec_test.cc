@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 using namespace crawl::queueserver;
@@ -150,4 +151,30 @@ TEST_CASE("blocked lists: a reader seeks across blocks and sees every posting", 
   }
   CHECK(steps <= list.size() * 2);
   CHECK((c.corrupt() || ascending));
+}
+
+TEST_CASE("KeptInDocOrder orders kept postings as sorting (doc, index) does", "[unit]") {
+  std::mt19937 rng(23);
+  std::vector<uint32_t> order;
+  std::vector<uint64_t> scratch;
+  // Short lists (the comparison sort) and long ones (the radix passes), doc
+  // ranges from one pass to three, repeated docs, and dead docs left out.
+  for (const uint32_t n : {0u, 1u, 5u, 255u, 256u, 257u, 3000u, 40000u}) {
+    for (const uint32_t docs : {1u, 7u, 2048u, 2049u, 100000u, 5000000u}) {
+      FlatPostings flat;
+      for (uint32_t i = 0; i < n; ++i) flat.doc.push_back(static_cast<uint32_t>(rng() % (docs + docs / 10 + 1)));
+      std::vector<bool> keep(docs);
+      for (size_t d = 0; d < keep.size(); ++d) keep[d] = rng() % 5 != 0;
+      std::vector<uint64_t> packed;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (flat.doc[i] < keep.size() && keep[flat.doc[i]]) packed.push_back(uint64_t{flat.doc[i]} << 32 | i);
+      }
+      std::sort(packed.begin(), packed.end());
+      std::vector<uint32_t> expected;
+      for (uint64_t p : packed) expected.push_back(static_cast<uint32_t>(p));
+      INFO("n " << n << " docs " << docs);
+      KeptInDocOrder(flat, keep, &order, &scratch);
+      CHECK(order == expected);
+    }
+  }
 }
