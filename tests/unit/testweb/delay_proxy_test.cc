@@ -4,6 +4,8 @@
 // than the delay it was given), never as a speed.
 #include "tests/testweb/delay_proxy.h"
 
+#include <sys/socket.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
@@ -25,7 +27,9 @@ using Clock = std::chrono::steady_clock;
 // then closes.
 class EchoServer {
  public:
-  EchoServer() : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+  EchoServer()
+      : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
+        port_(acceptor_.local_endpoint().port()) {
     thread_ = std::thread([this] {
       boost::system::error_code ec;
       tcp::socket socket(ioc_);
@@ -45,15 +49,16 @@ class EchoServer {
     boost::system::error_code ec;
     // Unblock an accept that never got a connection.
     tcp::socket poke(ioc_);
-    poke.connect(acceptor_.local_endpoint(), ec);
+    poke.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_), ec);
     poke.close(ec);
     thread_.join();
   }
-  uint16_t port() const { return acceptor_.local_endpoint().port(); }
+  uint16_t port() const { return port_; }
 
  private:
   asio::io_context ioc_;
   tcp::acceptor acceptor_;
+  const uint16_t port_;
   std::thread thread_;
 };
 
@@ -91,10 +96,15 @@ std::string EchoThrough(uint16_t port, const std::string& payload, Clock::durati
   tcp::socket socket(ioc);
   socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   const Clock::time_point start = Clock::now();
-  std::thread writer([&] {
-    boost::system::error_code ec;
-    asio::write(socket, asio::buffer(payload), ec);
-    socket.shutdown(tcp::socket::shutdown_send, ec);
+  // The writer uses the descriptor, not the socket object the reader uses.
+  const int fd = socket.native_handle();
+  std::thread writer([fd, &payload] {
+    for (size_t sent = 0; sent < payload.size();) {
+      const ssize_t n = ::send(fd, payload.data() + sent, payload.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) break;  // the proxy closed: the reader sees it
+      sent += static_cast<size_t>(n);
+    }
+    ::shutdown(fd, SHUT_WR);
   });
   std::string back;
   char buffer[16384];
