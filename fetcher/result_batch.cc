@@ -44,6 +44,24 @@ std::string CldOfHost(const std::string& host) {
   return cld.ok() ? *cld : host;
 }
 
+// s of DESIGN.md 5.2: how many of a page's links share its CLD. A page's
+// links mostly come in runs of one host: one CLD lookup per run.
+template <typename Owned>
+uint32_t SameCldLinks(const std::string& page_host, const std::vector<Owned>& owned) {
+  const std::string page_cld = CldOfHost(page_host);
+  uint32_t same_cld = 0;
+  std::string_view run_host;
+  std::string run_cld;
+  for (const Owned& o : owned) {
+    if (o.host != run_host || run_cld.empty()) {
+      run_host = o.host;
+      run_cld = CldOfHost(std::string(o.host));
+    }
+    same_cld += run_cld == page_cld ? 1 : 0;
+  }
+  return same_cld;
+}
+
 }  // namespace
 
 void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
@@ -92,19 +110,8 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
     any_elsewhere = any_elsewhere || (home_ < server_ids_.size() && owner != home_);
   }
   if (any_elsewhere && scheduled != nullptr) {
-    // s over the whole page, which only this process sees whole. A page's
-    // links mostly come in runs of one host: one CLD lookup per run.
-    const std::string page_cld = CldOfHost(page_host);
-    uint32_t same_cld = 0;
-    std::string_view run_host;
-    std::string run_cld;
-    for (const Owned& o : owned) {
-      if (o.host != run_host || run_cld.empty()) {
-        run_host = o.host;
-        run_cld = CldOfHost(std::string(o.host));
-      }
-      same_cld += run_cld == page_cld ? 1 : 0;
-    }
+    // s over the whole page, which only this process sees whole.
+    const uint32_t same_cld = SameCldLinks(page_host, owned);
     for (const auto& [owner, link, host] : owned) {
       if (owner == home_) continue;
       link->set_same_cld_links_on_page(same_cld);
