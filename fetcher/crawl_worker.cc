@@ -71,6 +71,8 @@ CrawlWorker::~CrawlWorker() {
 void CrawlWorker::RequestStop() {
   stop_ = true;
   cv_.notify_all();
+  std::lock_guard lock(poll_mu_);
+  if (held_poll_ != nullptr) held_poll_->TryCancel();
 }
 
 bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
@@ -147,9 +149,22 @@ bool CrawlWorker::RefreshCrawlState() {
   st->set_batches_dropped(counters_.batches_dropped);
   st->set_fetch_errors(counters_.fetch_errors);
   v1::GetCrawlStateResponse resp;
+  const bool held = req.wait_ms() > 0;
+  if (held) {
+    // Registered before the stop flag is read: RequestStop sets the flag
+    // first, so either it sees this call and cancels it or we see the flag.
+    std::lock_guard lock(poll_mu_);
+    held_poll_ = &ctx;
+    if (stop_) ctx.TryCancel();
+  }
   grpc::Status s = nameserver_->GetCrawlState(&ctx, req, &resp);
+  if (held) {
+    std::lock_guard lock(poll_mu_);
+    held_poll_ = nullptr;
+  }
   if (!s.ok()) {
-    spdlog::warn("name server {} unreachable: {}", options_.nameserver, s.error_message());
+    if (!(stop_ && s.error_code() == grpc::StatusCode::CANCELLED))
+      spdlog::warn("name server {} unreachable: {}", options_.nameserver, s.error_message());
     return false;
   }
   if (!resp.active()) {

@@ -133,7 +133,8 @@ class CrawlWorker {
   // Runs until RequestStop(). A schedule in progress is cut short: what was
   // fetched is reported, the rest goes back to its queue server.
   void Run();
-  // Thread-safe; may be called from any thread.
+  // Thread-safe; may be called from any thread. An idle lane's held
+  // crawl-state poll is cancelled, so Run() returns without waiting for it.
   void RequestStop();
 
   [[nodiscard]] const WorkerCounters& counters() const { return counters_; }
@@ -248,6 +249,10 @@ class CrawlWorker {
   // options_.max_buffered_result_bytes.
   std::shared_ptr<ResultBudget> budget_;
   std::atomic<bool> stop_{false};
+  // The idle long poll in flight (RefreshCrawlState), cancelled by
+  // RequestStop so a stop does not wait for the name server to answer.
+  std::mutex poll_mu_;
+  grpc::ClientContext* held_poll_ = nullptr;  // GUARDED_BY(poll_mu_)
 
   // Batches waiting for the shipping thread, oldest first.
   static constexpr size_t kMaxQueuedShips = 2;
