@@ -2,12 +2,53 @@
 // page documents whose URL's liveness record names another version lose
 // their postings, summaries and doc map entries, at their partition's merge
 // (index_merge.cc) and, once enough of them wait, in every merged partition.
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
+namespace {
+
+// A partition's doc map entry "a" part arrival -> document id (24 bytes)...
+struct ArrivalEntry {
+  enum : uint8_t { kAbsent, kPresent, kShort } state = kAbsent;
+  std::array<char, 24> id{};
+};
+
+// The partition's arrival entries for arrivals below out->size(), in one
+// scan of their prefix: the same records point lookups would find (the scan
+// sees the pending batch too), without a skip-list search per document.
+Status ReadArrivals(IndexJournal* journal, uint32_t part, std::vector<ArrivalEntry>* out) {
+  std::string prefix = "a";
+  PutU32Be(&prefix, part);
+  return journal->ScanIndex(IndexFamily::kDocMap, prefix, [&](std::string_view k, std::string_view v) {
+    if (k.size() != 9) return true;  // not an arrival key: never looked up
+    const auto arrival = static_cast<uint32_t>(ReadBe(k.substr(5), 4));
+    if (arrival >= out->size()) return true;
+    ArrivalEntry& e = (*out)[arrival];
+    e.state = v.size() < 24 ? ArrivalEntry::kShort : ArrivalEntry::kPresent;
+    if (e.state == ArrivalEntry::kPresent) std::copy_n(v.data(), 24, e.id.data());
+    return true;
+  });
+}
+
+// One arrival entry by point lookup.
+Status LookUpArrival(IndexJournal* journal, const std::string& akey, ArrivalEntry* out) {
+  std::string entry;
+  Status s = journal->GetIndex(IndexFamily::kDocMap, akey, &entry);
+  if (s.code() == StatusCode::kNotFound) return Status::Ok();
+  if (!s.ok()) return s;
+  out->state = entry.size() < 24 ? ArrivalEntry::kShort : ArrivalEntry::kPresent;
+  if (out->state == ArrivalEntry::kPresent) std::copy_n(entry.data(), 24, out->id.data());
+  return Status::Ok();
+}
+
+}  // namespace
 
 IndexJournal::Put SearchIndex::GarbagePut() const {
   std::string v;
@@ -39,30 +80,38 @@ Status SearchIndex::KeptPlaces(uint32_t part, std::vector<bool>* keep,
   });
   if (!s.ok()) return s;
   if (!ok) return Status::Internal("corrupt index doc map of partition " + std::to_string(part));
+  // Arrivals are below the partition's size; one that is not (a damaged
+  // record) is looked up alone.
+  std::vector<ArrivalEntry> arrivals(keep->size());
+  if (s = ReadArrivals(journal_, part, &arrivals); !s.ok()) return s;
   for (const auto& [place, arrival] : places) {
     std::string rkey = "r", akey = "a";
     PutU32Be(&rkey, part);
     PutU32Be(&rkey, place);
     PutU32Be(&akey, part);
     PutU32Be(&akey, arrival);
-    std::string entry;
-    s = journal_->GetIndex(IndexFamily::kDocMap, akey, &entry);
-    if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
-    if (s.ok() && entry.size() < 24) return Status::Internal("corrupt index doc map entry");
-    bool dead = !s.ok();
+    ArrivalEntry found;
+    if (arrival < arrivals.size()) {
+      found = arrivals[arrival];
+    } else if (Status g = LookUpArrival(journal_, akey, &found); !g.ok()) {
+      return g;
+    }
+    if (found.state == ArrivalEntry::kShort) return Status::Internal("corrupt index doc map entry");
+    const std::string_view entry(found.id.data(), found.id.size());
+    bool dead = found.state == ArrivalEntry::kAbsent;
     // A page document (the id's type byte) whose URL's record names
     // another version.
     PageLiveness l;
     if (!dead && entry[8] == 'p' && ReadLiveness(ReadBe(entry, 8), &l))
-      dead = l.text_hash != ReadBe(std::string_view(entry).substr(9), 7);
+      dead = l.text_hash != ReadBe(entry.substr(9), 7);
     if (!dead) {
       (*keep)[place] = true;
       continue;
     }
     deletes->push_back({IndexFamily::kDocMap, rkey});
-    if (s.ok()) {
+    if (found.state == ArrivalEntry::kPresent) {
       deletes->push_back({IndexFamily::kDocMap, akey});
-      deletes->push_back({IndexFamily::kDocs, entry.substr(0, 24)});
+      deletes->push_back({IndexFamily::kDocs, std::string(entry)});
       ++*dropped;
     }
   }
