@@ -4,7 +4,6 @@
 
 #include <spdlog/spdlog.h>
 
-
 #include "common/grpc_util.h"
 #include "common/link_pruning_mode.h"
 #include "common/url.h"
@@ -14,7 +13,6 @@
 
 namespace crawl::fetcher {
 namespace {
-constexpr auto kRpcTimeout = std::chrono::seconds(10);
 
 // Processing of one result: ProcessFetch, the Retry-After, and for page
 // caches (CrawlParams.keep_page_cache) the body, which the queue server
@@ -96,40 +94,20 @@ void CrawlWorker::PushEvent(Event e) {
   notifying_.fetch_sub(1, std::memory_order_release);
 }
 
-void CrawlWorker::QueueShip(ShipJob job) {
-  std::unique_lock lock(ship_mu_);
-  ship_cv_.wait(lock, [this] { return ships_.size() < kMaxQueuedShips; });
-  ships_.push_back(std::move(job));
-  lock.unlock();
-  ship_cv_.notify_all();
-}
-
-void CrawlWorker::WaitShipped() {
-  std::unique_lock lock(ship_mu_);
-  ship_cv_.wait(lock, [this] { return ships_.empty() && !shipping_; });
-}
-
-void CrawlWorker::ShipLoop() {
-  std::unique_lock lock(ship_mu_);
-  for (;;) {
-    ship_cv_.wait(lock, [this] { return !ships_.empty() || ship_exit_; });
-    if (ships_.empty()) return;  // ship_exit_, nothing left
-    ShipJob job = std::move(ships_.front());
-    ships_.pop_front();
-    shipping_ = true;
-    lock.unlock();
-    ship_cv_.notify_all();  // room in the queue
-    const auto start = std::chrono::steady_clock::now();
-    const size_t records = job.batch.records.size();
-    Ship(*job.crawl, job.server_index, job.schedule_id, job.sequence, job.final, std::move(job.batch));
-    spdlog::debug("schedule {} batch {}{}: {} records shipped in {} ms", job.schedule_id, job.sequence,
-                  job.final ? " (final)" : "", records,
-                  std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
-    job.crawl.reset();
-    lock.lock();
-    shipping_ = false;
-    ship_cv_.notify_all();
+grpc::Status CrawlWorker::AskCrawlState(grpc::ClientContext& ctx, const v1::GetCrawlStateRequest& req,
+                                        v1::GetCrawlStateResponse* resp) {
+  if (req.wait_ms() == 0) return nameserver_->GetCrawlState(&ctx, req, resp);
+  {
+    // Registered before the stop flag is read: RequestStop sets the flag
+    // first, so either it sees this call and cancels it or we see the flag.
+    std::lock_guard lock(poll_mu_);
+    held_poll_ = &ctx;
+    if (stop_) ctx.TryCancel();
   }
+  grpc::Status s = nameserver_->GetCrawlState(&ctx, req, resp);
+  std::lock_guard lock(poll_mu_);
+  held_poll_ = nullptr;
+  return s;
 }
 
 bool CrawlWorker::RefreshCrawlState() {
@@ -149,19 +127,7 @@ bool CrawlWorker::RefreshCrawlState() {
   st->set_batches_dropped(counters_.batches_dropped);
   st->set_fetch_errors(counters_.fetch_errors);
   v1::GetCrawlStateResponse resp;
-  const bool held = req.wait_ms() > 0;
-  if (held) {
-    // Registered before the stop flag is read: RequestStop sets the flag
-    // first, so either it sees this call and cancels it or we see the flag.
-    std::lock_guard lock(poll_mu_);
-    held_poll_ = &ctx;
-    if (stop_) ctx.TryCancel();
-  }
-  grpc::Status s = nameserver_->GetCrawlState(&ctx, req, &resp);
-  if (held) {
-    std::lock_guard lock(poll_mu_);
-    held_poll_ = nullptr;
-  }
+  grpc::Status s = AskCrawlState(ctx, req, &resp);
   if (!s.ok()) {
     if (!(stop_ && s.error_code() == grpc::StatusCode::CANCELLED))
       spdlog::warn("name server {} unreachable: {}", options_.nameserver, s.error_message());
@@ -527,81 +493,6 @@ void CrawlWorker::LogStatus(const HttpFetcher& http) {
   spdlog::info("fetcher status: in_flight={} hosts={} max_in_flight={} fetches={} dns_queries={} dns_cache_hits={}",
                in_flight, http.active_sequences(), counters_.max_in_flight.load(), counters_.fetches.load(),
                dns.queries, dns.cache_hits);
-}
-
-template <typename Call>
-bool CrawlWorker::Retry(const std::string& what, Call&& call) {
-  auto backoff = std::chrono::milliseconds(200);
-  const auto start = std::chrono::steady_clock::now();
-  for (;;) {
-    grpc::Status s = call();
-    if (s.ok()) return true;
-    // Shutting down: a few seconds for the last batch, not minutes; what is
-    // not delivered comes back to its queue server when the lease ends.
-    const auto limit = stop_ ? std::min(options_.ship_retry_limit, std::chrono::milliseconds(3000))
-                             : options_.ship_retry_limit;
-    if (std::chrono::steady_clock::now() + backoff > start + limit) {
-      spdlog::error("{}: giving up after retries: {}", what, s.error_message());
-      return false;
-    }
-    spdlog::warn("{} failed ({}), retrying in {} ms", what, s.error_message(), backoff.count());
-    std::this_thread::sleep_for(backoff);
-    // At most a second apart: a restarted queue server is back in about one,
-    // and every second of delay risks the lease running out.
-    backoff = std::min(backoff * 2, std::chrono::milliseconds(1000));
-  }
-}
-
-void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence,
-                       bool final, ResultBatch batch) {
-  const v1::CrawlInfo& info = crawl.info;
-  // Other owners first: once the final batch ends the lease, every link the
-  // schedule found must already be at its owner (see nameserver/completion.h).
-  for (size_t i = 0; i < batch.links_by_server.size(); ++i) {
-    if (i == server_index || batch.links_by_server[i].empty()) continue;
-    v1::AddUrlsRequest req;
-    req.set_crawl_id(info.crawl_id());
-    req.set_fetcher_id(options_.fetcher_id);
-    req.set_batch_id(std::to_string(schedule_id) + "-" + std::to_string(++add_urls_sequence_));
-    for (auto& l : batch.links_by_server[i]) *req.add_links() = std::move(l);
-    const bool ok = Retry("AddUrls to " + info.queue_servers(static_cast<int>(i)).id(), [&] {
-      grpc::ClientContext ctx;
-      SetTimeout(ctx, kRpcTimeout);
-      v1::AddUrlsResponse resp;
-      return crawl.stubs[i]->AddUrls(&ctx, req, &resp);
-    });
-    if (!ok) counters_.batches_dropped++;
-  }
-  v1::SubmitResultsRequest req;
-  req.set_crawl_id(info.crawl_id());
-  req.set_fetcher_id(options_.fetcher_id);
-  req.set_schedule_id(schedule_id);
-  req.set_sequence(sequence);
-  req.set_final(final);
-  for (auto& r : batch.records) *req.add_records() = std::move(r);
-  for (const auto& [origin, errors] : batch.host_errors) {
-    v1::HostErrorCount* count = req.add_host_errors();
-    count->set_origin(origin);
-    count->set_errors(errors);
-  }
-  if (server_index < batch.links_by_server.size())
-    for (auto& l : batch.links_by_server[server_index]) *req.add_links() = std::move(l);
-  const bool ok = Retry("SubmitResults to " + info.queue_servers(static_cast<int>(server_index)).id(), [&] {
-    grpc::ClientContext ctx;
-    SetTimeout(ctx, kRpcTimeout);
-    v1::SubmitResultsResponse resp;
-    return crawl.stubs[server_index]->SubmitResults(&ctx, req, &resp);
-  });
-  if (ok) {
-    counters_.batches_shipped++;
-    // Shipped while the process stops: say so, results landing after a
-    // crawl was declared done are traced to this line.
-    if (stop_)
-      spdlog::info("stopping: shipped {} records of schedule {} batch {}{} to {}", req.records_size(), schedule_id,
-                   sequence, final ? " (final)" : "", info.queue_servers(static_cast<int>(server_index)).id());
-  } else {
-    counters_.batches_dropped++;
-  }
 }
 
 }  // namespace crawl::fetcher

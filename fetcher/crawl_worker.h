@@ -168,6 +168,12 @@ class CrawlWorker {
 
   // Polls the name server; returns false if it could not be reached.
   bool RefreshCrawlState();
+  // The GetCrawlState call of RefreshCrawlState; a held one (wait_ms set)
+  // is cancelled by RequestStop.
+  grpc::Status AskCrawlState(grpc::ClientContext& ctx, const v1::GetCrawlStateRequest& req,
+                             v1::GetCrawlStateResponse* resp);
+  // Deadline of every call to the name server and the queue servers.
+  static constexpr std::chrono::seconds kRpcTimeout{10};
   // Downloads one schedule, processes its pages and queues its batches (the
   // final one last). Control thread only.
   void RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule);
