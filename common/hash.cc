@@ -2,6 +2,10 @@
 
 #include <openssl/evp.h>
 
+// Header-only xxHash (Debian libxxhash-dev): nothing to link or ship.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace crawl::hash {
 
 namespace {
@@ -84,5 +88,7 @@ std::string ContentDigestHex(std::string_view body) {
   AppendHex(sha1.data(), 8, &out);
   return out;
 }
+
+uint64_t PageTextHash(std::string_view words) { return XXH3_64bits(words.data(), words.size()); }
 
 }  // namespace crawl::hash

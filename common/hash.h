@@ -27,4 +27,11 @@ namespace crawl::hash {
 // (SHA extensions on x86) runs 2.4x faster than its MD5 on this machine.
 [[nodiscard]] std::string ContentDigestHex(std::string_view body);
 
+// A page's text hash (FetchRecord.text_hash; its first 7 bytes are the doc
+// id's): XXH3-64 of the page's words, one space apart (the xxHash
+// specification; its output is frozen since xxHash 0.8.0). Not the 8-byte
+// hash: a page's words are kilobytes, never shown nor compared outside the
+// cluster, and MD5 of them was 7% of a fetcher's CPU on text-heavy pages.
+[[nodiscard]] uint64_t PageTextHash(std::string_view words);
+
 }  // namespace crawl::hash

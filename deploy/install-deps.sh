@@ -36,6 +36,8 @@ BUILD=(
   libc-ares-dev
   # HTTP/2 framing: the fetcher's h2 client, testweb's h2c (fetcher/h2_client.h)
   libnghttp2-dev
+  # xxHash, header-only: a page's text hash (common/hash.h)
+  libxxhash-dev
   # companions
   libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
   # the servers' allocator (CMakeLists.txt CRAWL_JEMALLOC)

@@ -17,7 +17,7 @@ uint64_t TextHash(std::string_view text) {
     if (!words.empty()) words.push_back(' ');
     words.append(t);
   });
-  return hash::Hash8(words);
+  return hash::PageTextHash(words);
 }
 
 void AnalyzeText(const TextInput& input, const TextOptions& options, text::StemmerCache& stemmers,
@@ -47,7 +47,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
     while (text::NextTokenView(pieces[k], &pos, &scratch, &token)) add_token(token);
     spans[k].second = index.positions();
   }
-  record->set_text_hash(hash::Hash8(hashed));
+  record->set_text_hash(hash::PageTextHash(hashed));
 
   const LanguageGuess language =
       DetectLanguage(input.declared_language, input.host, index.CountWords(kLanguageSampleTokens));

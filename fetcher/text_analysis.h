@@ -39,8 +39,8 @@ struct TextOptions {
 void AnalyzeText(const TextInput& input, const TextOptions& options, text::StemmerCache& stemmers,
                  v1::FetchRecord* record);
 
-// The content hash of DESIGN.md section 6: 8-byte hash (common/hash.h) of
-// the tokens of `text` (common/text/tokenizer.h) joined by single spaces.
+// The content hash of DESIGN.md section 6: hash::PageTextHash of the tokens
+// of `text` (common/text/tokenizer.h) joined by single spaces.
 [[nodiscard]] uint64_t TextHash(std::string_view text);
 
 }  // namespace crawl::fetcher

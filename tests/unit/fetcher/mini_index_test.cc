@@ -91,6 +91,7 @@ TEST_CASE("text analysis: language, description weights and positions, text hash
   AnalyzeText(in, {}, stemmers, &r);
   CHECK(r.language() == "en");
   CHECK(r.language_source() == "words");
+  CHECK(r.text_hash() == TextHash(std::string(in.title) + " " + std::string(in.body)));
   REQUIRE(r.description_size() >= 2);
   CHECK(r.description(0).text() == "A web crawler fetches pages from the web.");
   CHECK(r.description(0).first_position() == 2);  // after the 2 title words
@@ -108,4 +109,5 @@ TEST_CASE("text analysis: language, description weights and positions, text hash
   // Markup and punctuation do not change the text hash; words do.
   CHECK(TextHash("Hello, world!") == TextHash("hello world"));
   CHECK(TextHash("hello world") != TextHash("hello there world"));
+  CHECK(TextHash("Hello, world!") == crawl::hash::PageTextHash("hello world"));
 }
