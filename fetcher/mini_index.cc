@@ -56,12 +56,12 @@ TermCache& CacheFor(text::Stemmer* stemmer) {
 MiniIndexBuilder::MiniIndexBuilder(uint32_t max_positions) : max_positions_(max_positions), slots_(1024, 0) {}
 
 void MiniIndexBuilder::Grow() {
-  std::vector<uint32_t> bigger(slots_.size() * 2, 0);
+  std::vector<uint64_t> bigger(slots_.size() * 2, 0);
   const std::size_t mask = bigger.size() - 1;
   for (uint32_t id = 0; id < word_hash_.size(); ++id) {
     std::size_t i = word_hash_[id] & mask;
     while (bigger[i] != 0) i = (i + 1) & mask;
-    bigger[i] = id + 1;
+    bigger[i] = SlotOf(word_hash_[id], id);
   }
   slots_.swap(bigger);
 }
@@ -70,13 +70,13 @@ uint32_t MiniIndexBuilder::Intern(std::string_view w) {
   const auto h = static_cast<uint32_t>(ShortStringHash(w));
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = h & mask;
-  while (slots_[i] != 0) {
-    const uint32_t id = slots_[i] - 1;
-    if (word_hash_[id] == h && SameShortString(word(id), w)) return id;
-    i = (i + 1) & mask;
+  for (uint64_t slot; (slot = slots_[i]) != 0; i = (i + 1) & mask) {
+    if (static_cast<uint32_t>(slot >> 32) != h) continue;
+    const uint32_t id = static_cast<uint32_t>(slot) - 1;
+    if (SameShortString(word(id), w)) return id;
   }
   const auto id = static_cast<uint32_t>(word_hash_.size());
-  slots_[i] = id + 1;
+  slots_[i] = SlotOf(h, id);
   arena_.append(w);
   word_start_.push_back(static_cast<uint32_t>(arena_.size()));
   word_hash_.push_back(h);

@@ -79,7 +79,10 @@ class MiniIndexBuilder {
   std::string arena_;                     // every word, back to back
   std::vector<uint32_t> word_start_{0};   // word id -> offset in arena_; one past the last
   std::vector<uint32_t> word_hash_;       // word id -> its hash (for rehashing)
-  std::vector<uint32_t> slots_;           // open addressing: word id + 1, 0 = empty
+  // Open addressing: the word's hash (high 32 bits) and id + 1 (low 32), so
+  // a probe reads one slot; 0 = empty.
+  static uint64_t SlotOf(uint32_t hash, uint32_t id) { return (uint64_t{hash} << 32) | (id + 1); }
+  std::vector<uint64_t> slots_;
   std::vector<uint32_t> anchor_counts_;   // by word id
   std::vector<uint32_t> position_words_;  // position -> word id
   std::vector<std::pair<uint32_t, uint32_t>> description_;

@@ -6,10 +6,12 @@
 
 #include <functional>
 #include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 
 #include "common/flat_string_map.h"
+#include "common/string_hash.h"
 
 namespace {
 
@@ -80,4 +82,24 @@ TEST_CASE("FlatStringMap stores the empty key and keys with NUL bytes") {
   CHECK(*map.Find("a", 5) == 3);
   CHECK(map.Find("ab", 5) == nullptr);
   CHECK(map.size() == 3);
+}
+
+TEST_CASE("SameShortString agrees with == and ShortStringHash sees every byte, at every length") {
+  // Lengths around the 4-, 8- and 16-byte loads; one byte changed at each place.
+  for (std::size_t n = 0; n <= 40; ++n) {
+    std::string a(n, 'x');
+    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<char>('a' + (i * 7) % 26);
+    CHECK(crawl::SameShortString(a, std::string(a)));
+    CHECK_FALSE(crawl::SameShortString(a, a + "y"));
+    std::set<uint64_t> hashes{crawl::ShortStringHash(a)};
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string b = a;
+      b[i] = static_cast<char>(b[i] ^ 0x20);
+      INFO("length " << n << ", byte " << i);
+      CHECK_FALSE(crawl::SameShortString(a, b));
+      CHECK(crawl::SameShortString(a, b) == (a == b));
+      hashes.insert(crawl::ShortStringHash(b));
+    }
+    CHECK(hashes.size() == n + 1);
+  }
 }
