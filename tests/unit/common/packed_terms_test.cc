@@ -189,3 +189,29 @@ TEST_CASE("packed terms: shortest_gaps are the bytes that encoding the positions
   CHECK(reader.positions() == std::vector<uint32_t>{5, 6});
   CHECK(reader.shortest_gaps().empty());
 }
+
+TEST_CASE("packed terms: a long run of gaps with a wide or a 0 gap at each place", "[unit]") {
+  // A run of one-byte gaps, the same run with one two-byte gap at each
+  // place, and with a 0 gap at each place (an error except first).
+  std::vector<uint32_t> small;
+  for (uint32_t p = 0, k = 0; k < 300; ++k) small.push_back(p += 1 + k % 127);
+  bool ok = false;
+  const std::vector<Term> run{{"run", {1, 0, 299, 0}, small}};
+  CHECK(Read(Pack(run), &ok) == run);
+  CHECK(ok);
+  for (size_t at = 0; at < small.size(); at += 37) {
+    std::vector<uint32_t> wide = small;
+    for (size_t k = at; k < wide.size(); ++k) wide[k] += 1000;  // gap at `at` takes two bytes
+    const std::vector<Term> terms{{"a", {}, small}, {"wide", {}, wide}, {"b", {}, small}};
+    CHECK(Read(Pack(terms), &ok) == terms);
+    CHECK(ok);
+    std::string zero;
+    crawl::PutVarint(&zero, 1);
+    zero += "z";
+    for (int c = 0; c < 4; ++c) crawl::PutVarint(&zero, 0);
+    crawl::PutVarint(&zero, small.size());
+    for (size_t k = 0; k < small.size(); ++k) zero.push_back(static_cast<char>(k == at && k > 0 ? 0 : 1));
+    Read(zero, &ok);
+    CHECK(ok == (at == 0));  // a 0 gap is fine only first
+  }
+}
