@@ -29,6 +29,13 @@ struct ShardWriter::Impl {
   // skip the index (a skip-list insert per key was most of the cost of a
   // lease: one tier erase and one lease entry per URL).
   rocksdb::WriteBatch plain;
+  // The search index's document summaries (kDocs) go into `plain` too, and
+  // are read back (a point lookup per new document, and a search's
+  // snapshot) from this map of the batch's summaries by key (nullopt: a
+  // delete): random 24-byte ids were a skip-list insert each in `batch`,
+  // and their lookups a seek into it (together about a tenth of a queue
+  // server's CPU).
+  std::unordered_map<std::string, std::optional<std::string>> pending_docs;
   // The tier queues, also unindexed: they are read back (TierRead) only
   // when a window runs dry, so the index of this batch's tier writes is
   // built then, from the records not yet in it (IndexTierOps).
@@ -77,10 +84,13 @@ struct ShardWriter::Impl {
     return k;
   }
   static bool Indexed(Cf c) {
-    return c == kOpic || c == kDocs || c == kDocMap || c == kPostings || c == kTerms || c == kFetchState;
+    return c == kOpic || c == kDocMap || c == kPostings || c == kTerms || c == kFetchState;
   }
   void Put(Cf c, const std::string& k, const std::string& v) {
-    if (Indexed(c)) {
+    if (c == kDocs) {
+      (void)plain.Put(cf(c), k, v);
+      pending_docs.insert_or_assign(k, v);
+    } else if (Indexed(c)) {
       (void)batch.Put(cf(c), k, v);
     } else if (c == kTiers) {
       (void)tier_ops.Put(cf(c), k, v);
@@ -89,7 +99,10 @@ struct ShardWriter::Impl {
     }
   }
   void Delete(Cf c, const std::string& k) {
-    if (Indexed(c)) {
+    if (c == kDocs) {
+      (void)plain.Delete(cf(c), k);
+      pending_docs.insert_or_assign(k, std::nullopt);
+    } else if (Indexed(c)) {
       (void)batch.Delete(cf(c), k);
     } else if (c == kTiers) {
       (void)tier_ops.Delete(cf(c), k);
@@ -102,6 +115,7 @@ struct ShardWriter::Impl {
   void Clear() {
     batch.Clear();
     plain.Clear();
+    pending_docs.clear();
     tier_ops.Clear();
     tier_index.Clear();
     tier_ops_indexed = 0;

@@ -18,6 +18,17 @@ void ShardWriter::PutIndex(IndexFamily family, const std::string& key, const std
 }
 
 Status ShardWriter::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
+  if (IndexCf(family) == kDocs) {
+    const std::string k = impl_->Key(key);
+    if (auto it = impl_->pending_docs.find(k); it != impl_->pending_docs.end()) {
+      if (!it->second) return Status::NotFound("no index record");
+      *value = *it->second;
+      return Status::Ok();
+    }
+    auto s = impl_->store->db->Get(rocksdb::ReadOptions(), impl_->cf(kDocs), k, value);
+    if (s.IsNotFound()) return Status::NotFound("no index record");
+    return FromRocks(s, std::string("reading ") + kCfNames[kDocs]);
+  }
   auto s = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(IndexCf(family)),
                                           impl_->Key(key), value);
   if (s.IsNotFound()) return Status::NotFound("no index record");
@@ -28,8 +39,19 @@ Status ShardWriter::ScanIndex(IndexFamily family, const std::string& prefix,
                               const std::function<bool(std::string_view, std::string_view)>& visit) {
   rocksdb::ColumnFamilyHandle* cf = impl_->cf(IndexCf(family));
   const std::string p = impl_->Key(prefix);
+  rocksdb::WriteBatchWithIndex* pending = &impl_->batch;
+  rocksdb::WriteBatchWithIndex docs{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  if (IndexCf(family) == kDocs) {
+    // The batch's summaries are not in `batch` (shard_writer_impl.h): a
+    // scan (none is hot) indexes those under the prefix for itself.
+    for (const auto& [key, value] : impl_->pending_docs) {
+      if (!key.starts_with(p)) continue;
+      (void)(value ? docs.Put(cf, key, *value) : docs.Delete(cf, key));
+    }
+    pending = &docs;
+  }
   std::unique_ptr<rocksdb::Iterator> it(
-      impl_->batch.NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
+      pending->NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
   const size_t n = impl_->prefix.size();
   for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
     const rocksdb::Slice k = it->key();
@@ -83,11 +105,17 @@ std::shared_ptr<const IndexSnapshot> ShardWriter::SnapshotIndex() {
   std::vector<rocksdb::ColumnFamilyHandle*> cfs;
   std::map<std::pair<int, std::string>, std::optional<std::string>> overlay;
   const bool pending = impl_->batch.GetWriteBatch()->Count() > 0;
+  const size_t n = impl_->prefix.size();
   for (IndexFamily f : kFamilies) {
     cfs.push_back(impl_->cf(IndexCf(f)));
+    if (f == IndexFamily::kDocs) {
+      for (const auto& [key, value] : impl_->pending_docs) {
+        if (key.starts_with(impl_->prefix)) overlay[{static_cast<int>(f), key.substr(n)}] = value;
+      }
+      continue;
+    }
     if (!pending) continue;
     std::unique_ptr<rocksdb::WBWIIterator> it(impl_->batch.NewIterator(cfs.back()));
-    const size_t n = impl_->prefix.size();
     for (it->Seek(impl_->prefix); it->Valid(); it->Next()) {
       const rocksdb::WriteEntry e = it->Entry();
       if (!e.key.starts_with(impl_->prefix)) break;
