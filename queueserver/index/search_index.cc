@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "common/hash.h"
+#include "common/string_hash.h"
 #include "common/url.h"
 #include "common/text/tokenizer.h"
 #include "queueserver/index/doc_map.h"
@@ -280,7 +281,7 @@ Status SearchIndex::ReadPageTerms(const v1::MiniIndex& mi) {
 }
 
 SearchIndex::WordIds& SearchIndex::IdsOf(std::string_view word) {
-  const auto [found, added] = word_ids_.Insert(word, std::hash<std::string_view>{}(word));
+  const auto [found, added] = word_ids_.Insert(word, ShortStringHash(word));
   WordIds& w = *found;
   if (added) {
     w.id = hash::Hash8(word);
