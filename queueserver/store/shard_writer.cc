@@ -3,6 +3,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -183,14 +184,44 @@ std::map<int32_t, uint64_t> ShardWriter::Impl::PutTierCounts() {
 
 // One atomic write of the three batches (they touch disjoint families, so
 // their order does not matter).
+rocksdb::Status ShardWriter::Impl::AppendSorted(rocksdb::WriteBatch* out) {
+  // Key order within each family: the memtable's skip list inserts a run of
+  // ascending keys from where the one before went (its splice) instead of
+  // searching from the top for each random key (document ids, liveness and
+  // fetch-state keys are hashes). `batch` keeps the last write of a key
+  // (overwrite_key) and has no range deletes, so the order of its records
+  // does not change what they leave.
+  for (Cf c : kIndexedCfs) {
+    std::unique_ptr<rocksdb::WBWIIterator> it(batch.NewIterator(cf(c)));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const rocksdb::WriteEntry e = it->Entry();
+      switch (e.type) {
+        case rocksdb::kPutRecord: (void)out->Put(cf(c), e.key, e.value); break;
+        case rocksdb::kMergeRecord: (void)out->Merge(cf(c), e.key, e.value); break;
+        case rocksdb::kDeleteRecord: (void)out->Delete(cf(c), e.key); break;
+        case rocksdb::kSingleDeleteRecord: (void)out->SingleDelete(cf(c), e.key); break;
+        default: return rocksdb::Status::NotSupported("queue store: a record kind it never writes");
+      }
+    }
+  }
+  std::vector<const std::pair<const std::string, std::optional<std::string>>*> docs;
+  docs.reserve(pending_docs.size());
+  for (const auto& entry : pending_docs) docs.push_back(&entry);
+  std::sort(docs.begin(), docs.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* d : docs) {
+    (void)(d->second ? out->Put(cf(kDocs), d->first, *d->second) : out->Delete(cf(kDocs), d->first));
+  }
+  return rocksdb::Status::OK();
+}
+
 rocksdb::Status ShardWriter::Impl::WriteBatches() {
-  const rocksdb::WriteBatch* indexed = batch.GetWriteBatch();
-  if (tier_ops.Count() == 0 && indexed->Count() == 0) return store->db->Write(store->write_options, &plain);
-  if (plain.Count() == 0 && indexed->Count() == 0) return store->db->Write(store->write_options, &tier_ops);
+  const bool sorted_part = batch.GetWriteBatch()->Count() > 0 || !pending_docs.empty();
+  if (tier_ops.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &plain);
+  if (plain.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &tier_ops);
   std::string rep = plain.Data();
   AppendBatch(&rep, tier_ops);
-  AppendBatch(&rep, *indexed);
   rocksdb::WriteBatch all(std::move(rep));
+  if (rocksdb::Status s = AppendSorted(&all); !s.ok()) return s;
   return store->db->Write(store->write_options, &all);
 }
 

@@ -29,12 +29,11 @@ struct ShardWriter::Impl {
   // skip the index (a skip-list insert per key was most of the cost of a
   // lease: one tier erase and one lease entry per URL).
   rocksdb::WriteBatch plain;
-  // The search index's document summaries (kDocs) go into `plain` too, and
-  // are read back (a point lookup per new document, and a search's
-  // snapshot) from this map of the batch's summaries by key (nullopt: a
-  // delete): random 24-byte ids were a skip-list insert each in `batch`,
-  // and their lookups a seek into it (together about a tenth of a queue
-  // server's CPU).
+  // The search index's document summaries (kDocs), by key (nullopt: a
+  // delete), read back from here (a point lookup per new document, and a
+  // search's snapshot) and written at Commit: random 24-byte ids were a
+  // skip-list insert each in `batch`, and their lookups a seek into it
+  // (together about a tenth of a queue server's CPU).
   std::unordered_map<std::string, std::optional<std::string>> pending_docs;
   // The tier queues, also unindexed: they are read back (TierRead) only
   // when a window runs dry, so the index of this batch's tier writes is
@@ -83,12 +82,16 @@ struct ShardWriter::Impl {
     k.append(url);
     return k;
   }
+  // The families whose writes go into `batch`.
+  static constexpr Cf kIndexedCfs[] = {kOpic, kDocMap, kPostings, kTerms, kFetchState};
   static bool Indexed(Cf c) {
-    return c == kOpic || c == kDocMap || c == kPostings || c == kTerms || c == kFetchState;
+    for (Cf i : kIndexedCfs) {
+      if (c == i) return true;
+    }
+    return false;
   }
   void Put(Cf c, const std::string& k, const std::string& v) {
     if (c == kDocs) {
-      (void)plain.Put(cf(c), k, v);
       pending_docs.insert_or_assign(k, v);
     } else if (Indexed(c)) {
       (void)batch.Put(cf(c), k, v);
@@ -100,7 +103,6 @@ struct ShardWriter::Impl {
   }
   void Delete(Cf c, const std::string& k) {
     if (c == kDocs) {
-      (void)plain.Delete(cf(c), k);
       pending_docs.insert_or_assign(k, std::nullopt);
     } else if (Indexed(c)) {
       (void)batch.Delete(cf(c), k);
@@ -110,8 +112,10 @@ struct ShardWriter::Impl {
       (void)plain.Delete(cf(c), k);
     }
   }
-  // Records in the three batches together.
-  [[nodiscard]] uint32_t Count() { return batch.GetWriteBatch()->Count() + plain.Count() + tier_ops.Count(); }
+  // Records in the three batches and the summaries together.
+  [[nodiscard]] uint32_t Count() {
+    return batch.GetWriteBatch()->Count() + plain.Count() + tier_ops.Count() + static_cast<uint32_t>(pending_docs.size());
+  }
   void Clear() {
     batch.Clear();
     plain.Clear();
@@ -125,6 +129,9 @@ struct ShardWriter::Impl {
   bool PutSeenRecord();
   std::map<int32_t, uint64_t> PutTierCounts();
   rocksdb::Status WriteBatches();
+  // Appends `batch`'s records, then the summaries, family by family in key
+  // order (shard_writer.cc).
+  rocksdb::Status AppendSorted(rocksdb::WriteBatch* out);
   // Brings tier_index up to date with tier_ops, so reads see this batch's
   // tier writes. Returns the iterator a reader merges over the store.
   rocksdb::Iterator* TierIterator() {
