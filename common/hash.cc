@@ -18,10 +18,6 @@ const EVP_MD* Md5Algorithm() {
   static EVP_MD* const md = EVP_MD_fetch(nullptr, "MD5", nullptr);
   return md;
 }
-const EVP_MD* Sha1Algorithm() {
-  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA1", nullptr);
-  return md;
-}
 struct DigestContext {
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   DigestContext() = default;
@@ -81,11 +77,12 @@ std::string Hash8Hex(std::string_view data) {
 }
 
 std::string ContentDigestHex(std::string_view body) {
-  std::array<uint8_t, 20> sha1{};
-  Digest(Sha1Algorithm(), EVP_sha1(), body, sha1.data());
+  const uint64_t h = XXH3_64bits(body.data(), body.size());
+  std::array<uint8_t, 8> bytes{};
+  for (size_t i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(h >> (56 - 8 * i));  // xxHash's canonical order
   std::string out;
   out.reserve(16);
-  AppendHex(sha1.data(), 8, &out);
+  AppendHex(bytes.data(), bytes.size(), &out);
   return out;
 }
 

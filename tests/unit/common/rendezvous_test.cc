@@ -16,34 +16,6 @@ TEST_CASE("the 8-byte hash xors the two halves of md5", "[unit]") {
   CHECK(crawl::hash::Hash8("") == 0x3d9d854163f8f07aULL);
 }
 
-TEST_CASE("a body's digest is the first 8 bytes of its SHA-1, interleaved with MD5 calls on one thread", "[unit]") {
-  // FIPS 180-2 appendix A: SHA-1("abc") = a9993e36 4706816a ba3e2571 7850c26c 9cd0d89d.
-  CHECK(crawl::hash::ContentDigestHex("abc") == "a9993e364706816a");
-  CHECK(crawl::hash::Hash8Hex("") == "3d9d854163f8f07a");  // the same thread context, another algorithm
-  CHECK(crawl::hash::ContentDigestHex("") == "da39a3ee5e6b4b0d");
-  CHECK(crawl::hash::ContentDigestHex(std::string(1'000'000, 'a')) == "34aa973cd4c4daa4");
-}
-
-TEST_CASE("a page's text hash is XXH3-64: xxHash's own sanity vectors", "[unit]") {
-  // xxHash 0.8.1 cli/xsum_sanity_check.c: XXH3_64bits, seed 0, of the first
-  // `len` bytes of the buffer whose byte i is the top byte of
-  // 2654435761 * 11400714785074694797^i (mod 2^64).
-  std::string buffer(256, '\0');
-  uint64_t w = 2654435761U;
-  for (char& c : buffer) {
-    c = static_cast<char>(w >> 56);
-    w *= 11400714785074694797ULL;
-  }
-  const std::vector<std::pair<size_t, uint64_t>> vectors{
-      {0, 0x2D06800538D394C2ULL},  {1, 0xC44BDFF4074EECDBULL},  {6, 0x27B56A84CD2D7325ULL},
-      {12, 0xA713DAF0DFBB77E7ULL}, {24, 0xA3FE70BF9D3510EBULL}, {48, 0x397DA259ECBA1F11ULL},
-      {80, 0xBCDEFBBB2C47C90AULL}, {195, 0xCD94217EE362EC3AULL}};
-  for (const auto& [len, expected] : vectors) {
-    INFO("length " << len);
-    CHECK(crawl::hash::PageTextHash(std::string_view(buffer).substr(0, len)) == expected);
-  }
-}
-
 TEST_CASE("md5 gives the RFC 1321 test suite's digests, on any thread, call after call", "[unit]") {
   // RFC 1321 appendix A.5; the digest context is reused per thread, so each
   // input is hashed twice and on a second thread too.
