@@ -52,6 +52,39 @@ bool PackedTermReader::Fail(const char* what) {
   return false;
 }
 
+bool PackedTermReader::ReadShortGaps(uint64_t n) {
+  // Gaps of one byte and of two come mixed (a word's next use a few words
+  // or a few hundred on), so a branch on the length was mispredicted about
+  // as often as taken: here both are decoded and one kept without a
+  // branch. Anything else (a gap of 3 bytes or more, a 0 gap after the
+  // first, fewer than two bytes left, a position past 2^32 - 1) leaves
+  // the whole term to the careful loop of Next(), which says what is wrong.
+  const auto* const in = reinterpret_cast<const uint8_t*>(in_.data());
+  const size_t size = in_.size();
+  size_t pos = pos_;
+  uint32_t* const out = positions_.data();
+  uint64_t position = 0;
+  uint32_t shortest = 1;
+  uint32_t unusual = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (pos + 2 > size) return false;
+    const uint32_t b0 = in[pos];
+    const uint32_t b1 = in[pos + 1];
+    if ((b0 & b1 & 0x80) != 0) return false;
+    const uint32_t two = b0 >> 7;  // 1: the gap takes two bytes
+    const uint32_t gap = (b0 & (0xff ^ (two << 7))) | ((b1 << 7) & (0u - two));
+    shortest &= ~(two & static_cast<uint32_t>(b1 == 0)) & 1;  // a longer varint ends in a non-zero byte
+    unusual |= static_cast<uint32_t>(gap == 0) & static_cast<uint32_t>(i > 0);
+    position += gap;
+    out[i] = static_cast<uint32_t>(position);
+    pos += 1 + two;
+  }
+  if (unusual != 0 || position > std::numeric_limits<uint32_t>::max()) return false;
+  shortest_gaps_ = shortest != 0 ? in_.substr(pos_, pos - pos_) : std::string_view();
+  pos_ = pos;
+  return true;
+}
+
 bool PackedTermReader::Next() {
   if (!status_.ok() || pos_ >= in_.size()) return false;
   constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
@@ -72,6 +105,7 @@ bool PackedTermReader::Next() {
   if (!GetVarint(in_, &pos_, &n) || n > in_.size() - pos_) return Fail("bad position count");
   positions_.resize(n);
   const size_t gaps_at = pos_;
+  if (ReadShortGaps(n)) return true;
   bool shortest = true;
   uint64_t position = 0;
   for (uint64_t i = 0; i < n; ++i) {

@@ -58,6 +58,10 @@ class PackedTermReader {
 
  private:
   bool Fail(const char* what);
+  // The n gaps at pos_ when each takes one or two bytes and nothing about
+  // them is wrong: positions_ (sized n) and shortest_gaps_ filled, pos_ past
+  // them, true. False otherwise, pos_ unchanged.
+  bool ReadShortGaps(uint64_t n);
 
   std::string_view in_;
   size_t pos_ = 0;

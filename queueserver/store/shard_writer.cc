@@ -218,7 +218,13 @@ rocksdb::Status ShardWriter::Impl::WriteBatches() {
   const bool sorted_part = batch.GetWriteBatch()->Count() > 0 || !pending_docs.empty();
   if (tier_ops.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &plain);
   if (plain.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &tier_ops);
-  std::string rep = plain.Data();
+  // Room for everything at once: grown record by record, the batch was
+  // reallocated and its new pages faulted in over and over.
+  size_t docs_bytes = 0;
+  for (const auto& [key, value] : pending_docs) docs_bytes += key.size() + (value ? value->size() : 0) + 16;
+  std::string rep;
+  rep.reserve(plain.GetDataSize() + tier_ops.GetDataSize() + batch.GetWriteBatch()->GetDataSize() + docs_bytes);
+  rep.assign(plain.Data());
   AppendBatch(&rep, tier_ops);
   rocksdb::WriteBatch all(std::move(rep));
   if (rocksdb::Status s = AppendSorted(&all); !s.ok()) return s;
