@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <optional>
+#include <random>
 
 #include "common/hash.h"
+#include "common/text/tokenizer.h"
 #include "fetcher/text_analysis.h"
 #include "tests/unit/support/mini_index_terms.h"
 
@@ -110,4 +112,31 @@ TEST_CASE("text analysis: language, description weights and positions, text hash
   CHECK(TextHash("Hello, world!") == TextHash("hello world"));
   CHECK(TextHash("hello world") != TextHash("hello there world"));
   CHECK(TextHash("Hello, world!") == crawl::hash::PageTextHash("hello world"));
+}
+
+TEST_CASE("text analysis: the text hash is the hash of every word one space apart, whatever the spacing", "[unit]") {
+  // AnalyzeText appends runs of words that are one space apart in the text
+  // whole; the hash must equal that of the words joined one by one.
+  std::mt19937 rng(5);
+  const std::vector<std::string> parts{"word", "Word", "WORD", "é", "Ünïcode", "x1", " ", "  ", "\n", ". ", ", ",
+                                       "\t", "!", "ab-cd", "q", "", "日本語", "'s", "... ", "\xff"};
+  text::StemmerCache stemmers;
+  for (int round = 0; round < 400; ++round) {
+    TextInput in;
+    std::string title, body;
+    for (int k = rng() % 6; k > 0; --k) title += parts[rng() % parts.size()];
+    for (int k = rng() % 60; k > 0; --k) body += parts[rng() % parts.size()];
+    in.title = title;
+    in.body = body;
+    in.host = "example.com";
+    crawl::v1::FetchRecord r;
+    AnalyzeText(in, {}, stemmers, &r);
+    std::string joined;
+    text::ForEachToken(title + " " + body, [&](std::string_view t) {
+      if (!joined.empty()) joined.push_back(' ');
+      joined.append(t);
+    });
+    INFO("title '" << title << "' body '" << body << "'");
+    CHECK(r.text_hash() == crawl::hash::PageTextHash(joined));
+  }
 }
