@@ -42,7 +42,7 @@ class MiniIndexBuilder {
   [[nodiscard]] uint32_t Intern(std::string_view word);
   // The word of an id; the view is valid until the next Intern().
   [[nodiscard]] std::string_view word(uint32_t id) const {
-    return std::string_view(arena_).substr(word_start_[id], word_start_[id + 1] - word_start_[id]);
+    return std::string_view(arena_.data() + word_start_[id], word_start_[id + 1] - word_start_[id]);
   }
   [[nodiscard]] std::size_t word_count() const { return word_start_.size() - 1; }
   // The low 32 bits of the word's ShortStringHash (common/string_hash.h).
