@@ -47,6 +47,7 @@ FetchSession::FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetc
       strand_(net::make_strand(io_context)),
       resolve_timer_(strand_),
       delay_timer_(strand_),
+      watchdog_(strand_),
       urls_(std::move(urls)),
       on_result_(std::move(on_result)),
       on_done_(std::move(on_done)),
@@ -92,6 +93,8 @@ void FetchSession::NextUrl() {
 
 void FetchSession::Finish() {
   done_ = true;
+  ClearDeadline();
+  watchdog_.cancel();  // no wait left behind to keep the io_context running
   CloseConnection();
   {
     std::lock_guard<std::mutex> lock(shared_->mu);
@@ -156,7 +159,35 @@ void FetchSession::SetDeadline(std::optional<std::chrono::milliseconds> step_lim
       deadline_name_ = step;
     }
   }
-  Tcp().expires_at(deadline);
+  deadline_ = deadline;
+  timed_out_ = false;
+  ArmWatchdog();
+}
+
+void FetchSession::ClearDeadline() {
+  deadline_ = std::chrono::steady_clock::time_point::max();
+  timed_out_ = false;
+}
+
+void FetchSession::ArmWatchdog() {
+  // A wake-up at or before the deadline is already set: it looks again then.
+  if (watchdog_waiting_ && watchdog_.expiry() <= deadline_) return;
+  watchdog_.expires_at(deadline_);  // a pending wait ends, ignored (its generation)
+  watchdog_waiting_ = true;
+  watchdog_.async_wait([weak = weak_from_this(), generation = ++watchdog_generation_](beast::error_code ec) {
+    if (auto self = weak.lock()) self->OnWatchdog(ec, generation);
+  });
+}
+
+void FetchSession::OnWatchdog(beast::error_code ec, uint64_t generation) {
+  if (generation != watchdog_generation_) return;
+  watchdog_waiting_ = false;
+  if (ec || deadline_ == std::chrono::steady_clock::time_point::max()) return;
+  if (std::chrono::steady_clock::now() < deadline_) return ArmWatchdog();
+  // Past the deadline: the pending operation ends with operation_aborted,
+  // which Timed() reports as the timeout; Fail() then closes the connection.
+  timed_out_ = true;
+  if (HasConnection()) Tcp().cancel();
 }
 
 void FetchSession::Deliver() {
@@ -189,6 +220,7 @@ void FetchSession::FlushEarly() {
 }
 
 void FetchSession::Report() {
+  ClearDeadline();  // idle until the next request (a pending wake-up finds nothing to do)
   Deliver();
   // Posted, not called: a long run of failing URLs must not recurse.
   net::post(strand_, [self = shared_from_this()] { self->NextUrl(); });
@@ -206,7 +238,7 @@ void FetchSession::Fail(int status, std::string message, bool keep_connection) {
 }
 
 void FetchSession::FailIo(const beast::error_code& ec, const char* during) {
-  if (ec == beast::error::timeout) {
+  if (Timed(ec) == beast::error::timeout) {
     return Fail(kTimeout, std::string(during) + ": " + deadline_name_ + " exceeded");
   }
   Fail(ClassifyIoError(ec), std::string(during) + ": " + ec.message());
@@ -222,6 +254,7 @@ void FetchSession::StartRequest() {
         });
       })) {
     parked_ = true;
+    watchdog_.cancel();  // parked for as long as the consumer takes: no wake-ups meanwhile
     return;
   }
   StartResult();
@@ -296,6 +329,7 @@ void FetchSession::Retry() {
 }
 
 void FetchSession::OnWrite(beast::error_code ec, size_t) {
+  ec = Timed(ec);
   if (cancelled_) return Fail(kCancelled, "cancelled");
   if (ec) {
     if (CanRetry(ec)) return Retry();
@@ -315,6 +349,7 @@ void FetchSession::ReadFirstByte() {
 }
 
 void FetchSession::OnFirstByte(beast::error_code ec, size_t bytes) {
+  ec = Timed(ec);
   buffer_.commit(bytes);
   if (cancelled_) return Fail(kCancelled, "cancelled");
   if (ec) {
@@ -336,6 +371,7 @@ void FetchSession::ReadHeader() {
 }
 
 void FetchSession::OnHeader(beast::error_code ec, size_t bytes) {
+  ec = Timed(ec);
   result_.wire_bytes += bytes;
   if (cancelled_) return Fail(kCancelled, "cancelled");
   if (ec) {
@@ -381,6 +417,7 @@ void FetchSession::ReadBody() {
 }
 
 void FetchSession::OnBody(beast::error_code ec, size_t bytes) {
+  ec = Timed(ec);
   result_.wire_bytes += bytes;
   raw_.resize(raw_.size() - parser_->get().body().size);  // drop the unfilled tail
   if (ec == http::error::need_buffer) ec = {};

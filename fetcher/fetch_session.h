@@ -123,6 +123,20 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   // or the URL's total limit, whichever comes first; `step` names the limit
   // in a timeout's error message.
   void SetDeadline(std::optional<std::chrono::milliseconds> step_limit, const char* step);
+  // No deadline (HTTP/2 streams keep their own).
+  void ClearDeadline();
+  // One timer per session watches the deadline (the stream's own per-
+  // operation timeouts re-armed a timer, a timerfd_settime each, at every
+  // read and write: 2% of a fetcher): it sleeps until the earliest deadline
+  // it was armed for, and on waking either sleeps again until the current
+  // one or, past it, cancels the connection's operations.
+  void ArmWatchdog();
+  void OnWatchdog(beast::error_code ec, uint64_t generation);
+  // `ec` of a stream operation as the stream's own timeout gave it: an
+  // operation the watchdog cancelled ended with beast::error::timeout.
+  [[nodiscard]] beast::error_code Timed(beast::error_code ec) const {
+    return timed_out_ && ec == net::error::operation_aborted ? beast::error_code(beast::error::timeout) : ec;
+  }
 
   // Hands result_ to the caller and moves to the next URL (without starting
   // it), then any results fetched ahead that are now next (early_).
@@ -212,6 +226,11 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   net::strand<net::io_context::executor_type> strand_;
   net::steady_timer resolve_timer_;
   net::steady_timer delay_timer_;
+  net::steady_timer watchdog_;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  bool watchdog_waiting_ = false;  // an async_wait of watchdog_ is pending
+  uint64_t watchdog_generation_ = 0;  // of that wait; older ones are ignored
+  bool timed_out_ = false;  // the watchdog cancelled the connection's operations
 
   const std::vector<FetchTarget> urls_;
   std::function<void(FetchResult)> on_result_;

@@ -132,6 +132,7 @@ void FetchSession::ConnectNow() {
 }
 
 void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint) {
+  ec = Timed(ec);
   if (cancelled_) return Fail(kCancelled, "cancelled");
   if (ec) {
     if (ec == beast::error::timeout) return FailIo(ec, ("connecting to " + origin_.host).c_str());
@@ -157,6 +158,7 @@ void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint
 }
 
 void FetchSession::OnHandshake(beast::error_code ec) {
+  ec = Timed(ec);
   if (cancelled_) return Fail(kCancelled, "cancelled");
   if (ec) {
     if (ec == beast::error::timeout) return FailIo(ec, "TLS handshake");

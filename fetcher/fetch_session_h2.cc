@@ -74,7 +74,7 @@ void FetchSession::StartH2() {
     h2_.reset();
     return Fail(kProtocolError, s.message());
   }
-  Tcp().expires_never();  // every stream has its own limits
+  ClearDeadline();  // every stream has its own limits
   // Frames go out as they are made (a request, a WINDOW_UPDATE) while
   // earlier ones are unacknowledged: Nagle's algorithm would hold each
   // behind the server's delayed ACK.
