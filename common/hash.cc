@@ -1,5 +1,8 @@
 #include "common/hash.h"
 
+#include "common/flat_string_map.h"
+#include "common/string_hash.h"
+
 #include <openssl/evp.h>
 
 // Header-only xxHash (Debian libxxhash-dev): nothing to link or ship.
@@ -66,6 +69,19 @@ uint64_t Hash8(std::string_view data) {
   uint64_t v = 0;
   for (uint8_t b : bytes) v = (v << 8) | b;
   return v;
+}
+
+uint64_t RecurringHash8(std::string_view data) {
+  constexpr size_t kMaxRemembered = size_t{1} << 16;
+  constexpr size_t kMaxBytes = 512;
+  if (data.size() > kMaxBytes) return Hash8(data);
+  thread_local FlatStringMap<uint64_t> remembered;
+  const uint64_t lookup = ShortStringHash(data);
+  if (const uint64_t* known = remembered.Find(data, lookup)) return *known;
+  const uint64_t h = Hash8(data);
+  if (remembered.size() >= kMaxRemembered) remembered.clear();
+  *remembered.Insert(data, lookup).first = h;
+  return h;
 }
 
 std::string Hash8Hex(std::string_view data) {

@@ -18,6 +18,12 @@ namespace crawl::hash {
 // The 8-byte hash read as a big-endian integer (for maps and comparisons).
 [[nodiscard]] uint64_t Hash8(std::string_view data);
 
+// Hash8 of a string met again and again (a URL, a host), remembered per
+// thread for the last 65,536 such strings of up to 512 bytes: a page's
+// navigation links come back on every page of its site, and MD5 of a URL
+// costs several times a lookup. Always the same value as Hash8.
+[[nodiscard]] uint64_t RecurringHash8(std::string_view data);
+
 // Lower-case hex of the 8-byte hash (16 characters).
 [[nodiscard]] std::string Hash8Hex(std::string_view data);
 

@@ -1,24 +1,12 @@
 // See url_seen.h for the design and its error odds.
 #include "queueserver/frontier/url_seen.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 
 #include "common/hash.h"
 
 namespace crawl::queueserver {
 namespace {
-
-// One MD5 algorithm object and context per thread, reused across calls.
-struct Md5Context {
-  EVP_MD* md = EVP_MD_fetch(nullptr, "MD5", nullptr);
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  ~Md5Context() {
-    EVP_MD_CTX_free(ctx);
-    EVP_MD_free(md);
-  }
-};
 
 constexpr size_t kMinPendingSlots = size_t{1} << 17;
 constexpr int kLowBits = 64 - 16;  // bits below the segment number
@@ -31,18 +19,7 @@ size_t SlotOf(uint64_t hash, size_t mask) { return static_cast<size_t>((hash * 0
 
 }  // namespace
 
-uint64_t UrlKey(std::string_view url) {
-  thread_local Md5Context c;
-  unsigned char md5[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (!c.md || !c.ctx || EVP_DigestInit_ex2(c.ctx, c.md, nullptr) != 1 ||
-      EVP_DigestUpdate(c.ctx, url.data(), url.size()) != 1 || EVP_DigestFinal_ex(c.ctx, md5, &len) != 1 || len != 16)
-    return hash::Hash8(url);  // no reusable context (allocation failed): the one-shot path
-  // Hash8's folding: byte i is md5[i] ^ md5[i + 8], big-endian.
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(md5[i] ^ md5[i + 8]);
-  return v;
-}
+uint64_t UrlKey(std::string_view url) { return hash::RecurringHash8(url); }
 
 UrlSeenSet::UrlSeenSet() : segments_(kSegments), pending_(kMinPendingSlots, 0) {}
 

@@ -69,7 +69,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   d.url = r.url();
   d.url_hash = hash::Hash8(d.url);
   d.text_hash = r.text_hash() >> 8;  // the 7-byte hash: first 7 bytes of the 8
-  d.host_hash = hash::Hash8(host);
+  d.host_hash = hash::RecurringHash8(host);
   d.length = std::max<uint32_t>(mi.token_count(), 1);
   d.title_tokens = mi.title_tokens();
   d.link = false;
@@ -208,7 +208,7 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, std::string_view iso_l
   if (stems.empty()) return false;
   Doc d;
   d.url = link.url();
-  d.url_hash = hash::Hash8(d.url);
+  d.url_hash = hash::RecurringHash8(d.url);
   d.text_hash = hash::Hash8(text) >> 8;
   // A page's links mostly share its host: its hash once per run of them.
   if (host != last_link_host_) {

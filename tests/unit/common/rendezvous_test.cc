@@ -74,3 +74,22 @@ TEST_CASE("removing a server moves only the hosts it owned", "[unit]") {
     if (before != "qs1") CHECK(before == after);
   }
 }
+
+TEST_CASE("RecurringHash8 is Hash8, for strings met once, again, past its memory and on other threads", "[unit]") {
+  auto check = [](int seed) {
+    for (int round = 0; round < 3; ++round) {
+      for (int i = 0; i < 70'000; i += round == 0 ? 1 : 7) {
+        const std::string url = "https://host" + std::to_string((i + seed) % 97) + ".example/p/" + std::to_string(i);
+        if (crawl::hash::RecurringHash8(url) != crawl::hash::Hash8(url)) return false;
+      }
+    }
+    const std::string long_url = "https://example.com/" + std::string(600, 'x');  // past the remembered length
+    return crawl::hash::RecurringHash8(long_url) == crawl::hash::Hash8(long_url) &&
+           crawl::hash::RecurringHash8("") == crawl::hash::Hash8("");
+  };
+  bool other = false;
+  std::thread t([&] { other = check(5); });
+  CHECK(check(0));
+  t.join();
+  CHECK(other);
+}
