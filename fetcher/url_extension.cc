@@ -17,8 +17,14 @@ bool LikelyNonHtml(std::string_view url) {
   const std::string_view segment = p.substr(slash + 1);
   const std::size_t dot = segment.rfind('.');
   if (dot == std::string_view::npos || segment.size() - dot - 1 > 5) return false;
-  std::string ext;
-  for (char c : segment.substr(dot + 1)) ext.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c);
+  char lower[5];
+  const std::string_view raw = segment.substr(dot + 1);
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    lower[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+  }
+  const std::string_view ext(lower, raw.size());
+  if (ext == "html" || ext == "htm") return false;  // most links: no list walk
   static constexpr std::string_view kNonHtml[] = {
       "pdf",  "ps",   "eps",  "jpg",  "jpeg", "png",  "gif",  "bmp",  "svg",  "webp", "ico",  "tif",
       "tiff", "mp3",  "wav",  "ogg",  "flac", "aac",  "m4a",  "mp4",  "m4v",  "avi",  "mov",  "wmv",
