@@ -65,11 +65,12 @@ std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore:
     // a whole block compresses them better than zlib did one by one, and
     // only when a memtable is flushed or tables compacted.
     if (cf == kDocs) cf_options.compression = rocksdb::kZSTD;
-    // Docs and fetch states are probed by key for every page and every
-    // link document (SearchIndex::DocExists) and every lease, mostly for
-    // keys not there: a whole-key bloom filter on the memtable answers those
-    // without searching its skip list.
-    if (cf == kDocs || cf == kFetchState) {
+    // Docs, fetch states and page liveness (in the doc map) are probed by
+    // key for every page and every link document (SearchIndex::DocExists,
+    // MakeLive) and every lease, mostly for keys not there: a whole-key
+    // bloom filter on the memtable answers those without searching its
+    // skip list.
+    if (cf == kDocs || cf == kFetchState || cf == kDocMap) {
       cf_options.memtable_whole_key_filtering = true;
       cf_options.memtable_prefix_bloom_size_ratio = 0.02;
     }
