@@ -10,6 +10,16 @@
 
 namespace crawl {
 
+// Writes v at p (room for 10 bytes) and returns the byte after it.
+inline char* WriteVarint(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
 inline void PutVarint(std::string* out, uint64_t v) {
   while (v >= 0x80) {
     out->push_back(static_cast<char>((v & 0x7f) | 0x80));

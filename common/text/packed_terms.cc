@@ -8,20 +8,6 @@
 
 namespace crawl::text {
 
-namespace {
-
-// Writes a varint at p (room for 10 bytes) and returns the byte after it.
-char* WriteVarint(char* p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return p;
-}
-
-}  // namespace
-
 void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts, const uint32_t* positions,
                       size_t n) {
   // Written in place into room for the longest encoding, then cut to size:

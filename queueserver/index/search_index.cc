@@ -17,6 +17,7 @@
 #include "common/string_hash.h"
 #include "common/url.h"
 #include "common/text/tokenizer.h"
+#include "common/varint.h"
 #include "queueserver/index/doc_map.h"
 #include "queueserver/index/index_records.h"
 
@@ -319,12 +320,16 @@ void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, doub
   }
   TermList& p = pending_[st.pending].list;
   std::string& out = p.bytes;
-  PutVarint(&out, static_cast<uint64_t>(static_cast<int64_t>(doc) - p.last - 1));
+  // The posting's head (doc delta, frequency, position count) in one append.
+  char head[30];
+  char* h = head;
+  h = WriteVarint(h, static_cast<uint64_t>(static_cast<int64_t>(doc) - p.last - 1));
+  h = WriteVarint(h, static_cast<uint64_t>(std::llround(std::max(0.0, frequency) * 100.0)));
+  h = WriteVarint(h, n);
+  out.append(head, static_cast<size_t>(h - head));
   p.last = doc;
   ++p.docs;
   p.occurrences += occurrences;
-  PutVarint(&out, static_cast<uint64_t>(std::llround(std::max(0.0, frequency) * 100.0)));
-  PutVarint(&out, n);
   if (!gaps.empty()) {
     out.append(gaps);
     return;
