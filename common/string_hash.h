@@ -51,6 +51,18 @@ inline uint64_t ShortStringHash(std::string_view s) {
 }
 
 // a == b, without a call to memcmp for short strings (words mostly are).
+// The first and the last sizeof(Word) bytes of x and y (n of them each,
+// sizeof(Word) <= n <= 2 * sizeof(Word)) are the same: every byte compared.
+template <typename Word>
+inline bool SameEnds(const char* x, const char* y, std::size_t n) {
+  Word x0, x1, y0, y1;
+  std::memcpy(&x0, x, sizeof(Word));
+  std::memcpy(&y0, y, sizeof(Word));
+  std::memcpy(&x1, x + n - sizeof(Word), sizeof(Word));
+  std::memcpy(&y1, y + n - sizeof(Word), sizeof(Word));
+  return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+}
+
 // Up to 16 bytes: two overlapping loads of 8 (or 4) bytes from each side.
 inline bool SameShortString(std::string_view a, std::string_view b) {
   const std::size_t n = a.size();
@@ -58,22 +70,8 @@ inline bool SameShortString(std::string_view a, std::string_view b) {
   if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
   const char* x = a.data();
   const char* y = b.data();
-  if (n >= 8) {
-    uint64_t x0, x1, y0, y1;
-    std::memcpy(&x0, x, 8);
-    std::memcpy(&y0, y, 8);
-    std::memcpy(&x1, x + n - 8, 8);
-    std::memcpy(&y1, y + n - 8, 8);
-    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-  }
-  if (n >= 4) {
-    uint32_t x0, x1, y0, y1;
-    std::memcpy(&x0, x, 4);
-    std::memcpy(&y0, y, 4);
-    std::memcpy(&x1, x + n - 4, 4);
-    std::memcpy(&y1, y + n - 4, 4);
-    return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-  }
+  if (n >= 8) return SameEnds<uint64_t>(x, y, n);
+  if (n >= 4) return SameEnds<uint32_t>(x, y, n);
   if (n == 0) return true;
   return x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1];
 }
