@@ -256,11 +256,20 @@ void CrawlShard::IndexBatch(const google::protobuf::RepeatedPtrField<v1::FetchRe
       spdlog::warn("page {} not indexed: its mini index's postings are malformed", r.url().substr(0, 300));
     if (!r.language().empty()) language[r.url()] = r.language();
   }
+  // A page's links come in a run: its language looked up once per run.
+  std::string_view run_referrer, run_language;
+  bool in_run = false;
   for (int i = 0; i < links.size(); ++i) {
     const v1::DiscoveredLink& link = links[i];
     if (link.sent_elsewhere()) continue;  // indexed by the queue server it went to
-    auto it = language.find(referrers[static_cast<size_t>(i)]);
-    (void)index_->AddLink(link, it == language.end() ? std::string_view() : it->second);
+    const std::string_view referrer = referrers[static_cast<size_t>(i)];
+    if (!in_run || referrer.data() != run_referrer.data() || referrer.size() != run_referrer.size()) {
+      in_run = true;
+      run_referrer = referrer;
+      auto it = language.find(referrer);
+      run_language = it == language.end() ? std::string_view() : it->second;
+    }
+    (void)index_->AddLink(link, run_language);
   }
   index_->Flush();
 }

@@ -64,7 +64,7 @@ void CrawlShard::ReenterDue(size_t max_urls) {
     if (!state.ok() || !*state || (*state)->next_visit_unix_us != due_us) continue;
     FetchState s = std::move(**state);
     s.next_visit_unix_us = 0;  // now in the frontier's (durable) queue
-    const uint64_t h = hash::Hash8(url);
+    const uint64_t h = hash::RecurringHash8(url);
     if (writer_) {
       writer_->PutFetchState(h, s);
     } else {

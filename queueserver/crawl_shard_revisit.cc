@@ -11,7 +11,7 @@
 namespace crawl::queueserver {
 
 Result<std::optional<FetchState>> CrawlShard::FetchStateOf(const std::string& url) {
-  const uint64_t h = hash::Hash8(url);
+  const uint64_t h = hash::RecurringHash8(url);
   if (writer_) return writer_->GetFetchState(h, url);
   auto it = memory_fetch_state_.find(h);
   if (it == memory_fetch_state_.end() || it->second.url != url) return std::optional<FetchState>();
@@ -46,7 +46,7 @@ Status CrawlShard::NoteFetch(const v1::FetchRecord& r, v1::FetchRecord* logged, 
                        (*previous)->times_changed + (*previous)->times_unchanged)
     update.state.observed_us += std::max<int64_t>(0, r.timestamp_unix_us() - (*previous)->last_fetch_unix_us);
   if (!requeued) ScheduleNextVisit(&update.state, update.revisit, *previous ? &**previous : nullptr);
-  const uint64_t h = hash::Hash8(r.url());
+  const uint64_t h = hash::RecurringHash8(r.url());
   if (writer_) {
     writer_->PutFetchState(h, update.state);
   } else {

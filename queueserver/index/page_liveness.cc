@@ -27,7 +27,7 @@ void SearchIndex::MakeLive(uint64_t url_hash, uint64_t text_hash) {
 }
 
 bool SearchIndex::RemovePage(const std::string& url) {
-  const uint64_t h = hash::Hash8(url);
+  const uint64_t h = hash::RecurringHash8(url);
   PageLiveness now;
   // No record: no page document of this URL was indexed with one.
   if (!ReadLiveness(h, &now) || !now.live) return false;
@@ -37,7 +37,7 @@ bool SearchIndex::RemovePage(const std::string& url) {
 }
 
 bool SearchIndex::RevivePage(const std::string& url) {
-  const uint64_t h = hash::Hash8(url);
+  const uint64_t h = hash::RecurringHash8(url);
   PageLiveness now;
   if (!ReadLiveness(h, &now) || now.live) return false;
   journal_->PutIndex(IndexFamily::kDocMap, LivenessKey(h), EncodeLiveness({true, now.text_hash}));

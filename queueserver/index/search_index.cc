@@ -68,7 +68,7 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   if (host.empty()) return false;
   Doc d;
   d.url = r.url();
-  d.url_hash = hash::Hash8(d.url);
+  d.url_hash = hash::RecurringHash8(d.url);
   d.text_hash = r.text_hash() >> 8;  // the 7-byte hash: first 7 bytes of the 8
   d.host_hash = hash::RecurringHash8(host);
   d.length = std::max<uint32_t>(mi.token_count(), 1);
@@ -191,7 +191,7 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, std::string_view iso_l
   for (std::string_view part : parts)
     seen_key = (seen_key ^ std::hash<std::string_view>{}(part)) * 0x9e3779b97f4a7c15ull + part.size();
   if (links_seen_.size() >= kMaxLinksSeen) links_seen_.clear();
-  if (!links_seen_.insert(seen_key).second) return false;
+  if (!links_seen_.Insert(seen_key)) return false;
   const std::string host = url::HostOf(link.url());
   if (host.empty()) return false;
   text::Stemmer& stemmer = stemmers_.For(iso_language.empty() ? "en" : iso_language);
@@ -210,11 +210,11 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, std::string_view iso_l
   Doc d;
   d.url = link.url();
   d.url_hash = hash::RecurringHash8(d.url);
-  d.text_hash = hash::Hash8(text) >> 8;
+  d.text_hash = hash::RecurringHash8(text) >> 8;
   // A page's links mostly share its host: its hash once per run of them.
   if (host != last_link_host_) {
     last_link_host_ = host;
-    last_link_host_hash_ = hash::Hash8(host);
+    last_link_host_hash_ = hash::RecurringHash8(host);
   }
   d.host_hash = last_link_host_hash_;
   d.length = position;

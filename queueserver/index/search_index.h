@@ -42,6 +42,7 @@
 
 #include "common/clock.h"
 #include "common/flat_string_map.h"
+#include "common/flat_u64_set.h"
 #include "common/status.h"
 #include "common/string_hash.h"
 #include "common/text/packed_terms.h"
@@ -431,7 +432,7 @@ class SearchIndex {
   // documents by this process: repeated links (navigation) skip the
   // tokenising and stemming. Bounded (cleared when full); the doc id check
   // stays the authority.
-  std::unordered_set<uint64_t> links_seen_;
+  FlatU64Set links_seen_;
   // AddLink's scratch: the anchor's (stem, position) pairs, and the last
   // link host with its hash.
   std::vector<std::pair<std::string, uint32_t>> scratch_link_stems_;
