@@ -204,26 +204,30 @@ rocksdb::Status ShardWriter::Impl::AppendSorted(rocksdb::WriteBatch* out) {
       }
     }
   }
-  std::vector<const std::pair<const std::string, std::optional<std::string>>*> docs;
-  docs.reserve(pending_docs.size());
-  for (const auto& entry : pending_docs) docs.push_back(&entry);
-  std::sort(docs.begin(), docs.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* d : docs) {
-    (void)(d->second ? out->Put(cf(kDocs), d->first, *d->second) : out->Delete(cf(kDocs), d->first));
+  std::vector<const PendingMap::value_type*> sorted;
+  for (size_t i = 0; i < std::size(kMappedCfs); ++i) {
+    sorted.clear();
+    sorted.reserve(mapped[i].size());
+    for (const auto& entry : mapped[i]) sorted.push_back(&entry);
+    std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+    rocksdb::ColumnFamilyHandle* family = cf(kMappedCfs[i]);
+    for (const auto* d : sorted) (void)(d->second ? out->Put(family, d->first, *d->second) : out->Delete(family, d->first));
   }
   return rocksdb::Status::OK();
 }
 
 rocksdb::Status ShardWriter::Impl::WriteBatches() {
-  const bool sorted_part = batch.GetWriteBatch()->Count() > 0 || !pending_docs.empty();
+  const bool sorted_part = batch.GetWriteBatch()->Count() > 0 || MappedCount() > 0;
   if (tier_ops.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &plain);
   if (plain.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &tier_ops);
   // Room for everything at once: grown record by record, the batch was
   // reallocated and its new pages faulted in over and over.
-  size_t docs_bytes = 0;
-  for (const auto& [key, value] : pending_docs) docs_bytes += key.size() + (value ? value->size() : 0) + 16;
+  size_t mapped_bytes = 0;
+  for (const PendingMap& m : mapped) {
+    for (const auto& [key, value] : m) mapped_bytes += key.size() + (value ? value->size() : 0) + 16;
+  }
   std::string rep;
-  rep.reserve(plain.GetDataSize() + tier_ops.GetDataSize() + batch.GetWriteBatch()->GetDataSize() + docs_bytes);
+  rep.reserve(plain.GetDataSize() + tier_ops.GetDataSize() + batch.GetWriteBatch()->GetDataSize() + mapped_bytes);
   rep.assign(plain.Data());
   AppendBatch(&rep, tier_ops);
   rocksdb::WriteBatch all(std::move(rep));

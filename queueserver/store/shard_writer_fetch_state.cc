@@ -20,8 +20,7 @@ std::string FetchStateKey(const std::string& prefix, uint64_t url_hash) {
 Result<std::optional<FetchState>> ShardWriter::GetFetchState(uint64_t url_hash, const std::string& url) {
   std::string value;
   const std::string key = FetchStateKey(impl_->prefix, url_hash);
-  const rocksdb::Status rs = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(),
-                                                            impl_->cf(kFetchState), key, &value);
+  const rocksdb::Status rs = impl_->GetMapped(kFetchState, key, &value);
   if (rs.IsNotFound()) return std::optional<FetchState>();
   if (!rs.ok()) return FromRocks(rs, "reading fetch state");
   FetchState state;

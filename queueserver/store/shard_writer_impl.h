@@ -2,9 +2,11 @@
 // (queue_store.h). Internal to queueserver/store/.
 #pragma once
 
+#include <rocksdb/db.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_batch.h>
 
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,12 +31,39 @@ struct ShardWriter::Impl {
   // skip the index (a skip-list insert per key was most of the cost of a
   // lease: one tier erase and one lease entry per URL).
   rocksdb::WriteBatch plain;
-  // The search index's document summaries (kDocs), by key (nullopt: a
-  // delete), read back from here (a point lookup per new document, and a
-  // search's snapshot) and written at Commit: random 24-byte ids were a
-  // skip-list insert each in `batch`, and their lookups a seek into it
-  // (together about a tenth of a queue server's CPU).
-  std::unordered_map<std::string, std::optional<std::string>> pending_docs;
+  // The families read back only by point lookups or rare scans: the search
+  // index's document summaries (kDocs) and document map (kDocMap), and the
+  // fetch states (kFetchState). Their writes wait here by key (nullopt: a
+  // delete), are read back from here (GetMapped; a scan or a search's
+  // snapshot lays them over the store) and go out at Commit in key order:
+  // random hash keys were a skip-list insert each in `batch`, and their
+  // lookups a seek into it (summaries alone: about a tenth of a queue
+  // server's CPU).
+  using PendingMap = std::unordered_map<std::string, std::optional<std::string>>;
+  static constexpr Cf kMappedCfs[] = {kDocs, kDocMap, kFetchState};
+  PendingMap mapped[std::size(kMappedCfs)];
+  PendingMap* MappedOf(Cf c) {
+    for (size_t i = 0; i < std::size(kMappedCfs); ++i) {
+      if (kMappedCfs[i] == c) return &mapped[i];
+    }
+    return nullptr;
+  }
+  size_t MappedCount() const {
+    size_t n = 0;
+    for (const PendingMap& m : mapped) n += m.size();
+    return n;
+  }
+  // A point read of a mapped family `c`: this batch's write of `k`, else the
+  // store's.
+  rocksdb::Status GetMapped(Cf c, const std::string& k, std::string* value) {
+    const PendingMap& m = *MappedOf(c);
+    if (auto it = m.find(k); it != m.end()) {
+      if (!it->second) return rocksdb::Status::NotFound();
+      *value = *it->second;
+      return rocksdb::Status::OK();
+    }
+    return store->db->Get(rocksdb::ReadOptions(), cf(c), k, value);
+  }
   // The tier queues, also unindexed: they are read back (TierRead) only
   // when a window runs dry, so the index of this batch's tier writes is
   // built then, from the records not yet in it (IndexTierOps).
@@ -83,7 +112,7 @@ struct ShardWriter::Impl {
     return k;
   }
   // The families whose writes go into `batch`.
-  static constexpr Cf kIndexedCfs[] = {kOpic, kDocMap, kPostings, kTerms, kFetchState};
+  static constexpr Cf kIndexedCfs[] = {kOpic, kPostings, kTerms};
   static bool Indexed(Cf c) {
     for (Cf i : kIndexedCfs) {
       if (c == i) return true;
@@ -91,8 +120,8 @@ struct ShardWriter::Impl {
     return false;
   }
   void Put(Cf c, const std::string& k, const std::string& v) {
-    if (c == kDocs) {
-      pending_docs.insert_or_assign(k, v);
+    if (PendingMap* m = MappedOf(c)) {
+      m->insert_or_assign(k, v);
     } else if (Indexed(c)) {
       (void)batch.Put(cf(c), k, v);
     } else if (c == kTiers) {
@@ -102,8 +131,8 @@ struct ShardWriter::Impl {
     }
   }
   void Delete(Cf c, const std::string& k) {
-    if (c == kDocs) {
-      pending_docs.insert_or_assign(k, std::nullopt);
+    if (PendingMap* m = MappedOf(c)) {
+      m->insert_or_assign(k, std::nullopt);
     } else if (Indexed(c)) {
       (void)batch.Delete(cf(c), k);
     } else if (c == kTiers) {
@@ -112,14 +141,14 @@ struct ShardWriter::Impl {
       (void)plain.Delete(cf(c), k);
     }
   }
-  // Records in the three batches and the summaries together.
+  // Records in the three batches and the mapped families together.
   [[nodiscard]] uint32_t Count() {
-    return batch.GetWriteBatch()->Count() + plain.Count() + tier_ops.Count() + static_cast<uint32_t>(pending_docs.size());
+    return batch.GetWriteBatch()->Count() + plain.Count() + tier_ops.Count() + static_cast<uint32_t>(MappedCount());
   }
   void Clear() {
     batch.Clear();
     plain.Clear();
-    pending_docs.clear();
+    for (PendingMap& m : mapped) m.clear();
     tier_ops.Clear();
     tier_index.Clear();
     tier_ops_indexed = 0;

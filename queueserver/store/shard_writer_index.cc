@@ -18,21 +18,14 @@ void ShardWriter::PutIndex(IndexFamily family, const std::string& key, const std
 }
 
 Status ShardWriter::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
-  if (IndexCf(family) == kDocs) {
-    const std::string k = impl_->Key(key);
-    if (auto it = impl_->pending_docs.find(k); it != impl_->pending_docs.end()) {
-      if (!it->second) return Status::NotFound("no index record");
-      *value = *it->second;
-      return Status::Ok();
-    }
-    auto s = impl_->store->db->Get(rocksdb::ReadOptions(), impl_->cf(kDocs), k, value);
-    if (s.IsNotFound()) return Status::NotFound("no index record");
-    return FromRocks(s, std::string("reading ") + kCfNames[kDocs]);
-  }
-  auto s = impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(IndexCf(family)),
-                                          impl_->Key(key), value);
+  const Cf c = IndexCf(family);
+  const std::string k = impl_->Key(key);
+  const rocksdb::Status s =
+      impl_->MappedOf(c) != nullptr
+          ? impl_->GetMapped(c, k, value)
+          : impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(c), k, value);
   if (s.IsNotFound()) return Status::NotFound("no index record");
-  return FromRocks(s, std::string("reading ") + kCfNames[IndexCf(family)]);
+  return FromRocks(s, std::string("reading ") + kCfNames[c]);
 }
 
 Status ShardWriter::ScanIndex(IndexFamily family, const std::string& prefix,
@@ -40,15 +33,16 @@ Status ShardWriter::ScanIndex(IndexFamily family, const std::string& prefix,
   rocksdb::ColumnFamilyHandle* cf = impl_->cf(IndexCf(family));
   const std::string p = impl_->Key(prefix);
   rocksdb::WriteBatchWithIndex* pending = &impl_->batch;
-  rocksdb::WriteBatchWithIndex docs{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
-  if (IndexCf(family) == kDocs) {
-    // The batch's summaries are not in `batch` (shard_writer_impl.h): a
-    // scan (none is hot) indexes those under the prefix for itself.
-    for (const auto& [key, value] : impl_->pending_docs) {
+  rocksdb::WriteBatchWithIndex mapped{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
+  if (const ShardWriter::Impl::PendingMap* m = impl_->MappedOf(IndexCf(family))) {
+    // This family's writes are not in `batch` (shard_writer_impl.h): a scan
+    // (none is hot: a partition's merge or compaction) indexes those under
+    // the prefix for itself.
+    for (const auto& [key, value] : *m) {
       if (!key.starts_with(p)) continue;
-      (void)(value ? docs.Put(cf, key, *value) : docs.Delete(cf, key));
+      (void)(value ? mapped.Put(cf, key, *value) : mapped.Delete(cf, key));
     }
-    pending = &docs;
+    pending = &mapped;
   }
   std::unique_ptr<rocksdb::Iterator> it(
       pending->NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
@@ -108,8 +102,8 @@ std::shared_ptr<const IndexSnapshot> ShardWriter::SnapshotIndex() {
   const size_t n = impl_->prefix.size();
   for (IndexFamily f : kFamilies) {
     cfs.push_back(impl_->cf(IndexCf(f)));
-    if (f == IndexFamily::kDocs) {
-      for (const auto& [key, value] : impl_->pending_docs) {
+    if (const ShardWriter::Impl::PendingMap* m = impl_->MappedOf(IndexCf(f))) {
+      for (const auto& [key, value] : *m) {
         if (key.starts_with(impl_->prefix)) overlay[{static_cast<int>(f), key.substr(n)}] = value;
       }
       continue;

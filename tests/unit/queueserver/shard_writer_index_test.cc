@@ -1,15 +1,16 @@
 // ShardWriter as the search index's journal (queueserver/store/queue_store.h):
 // what a batch writes to an index family is read back before its Commit (a
 // point lookup, a scan, a search's snapshot), gone after a Discard, and in
-// the store after a Commit. The document summaries (kDocs) are kept apart
-// from the other index families until Commit (shard_writer_impl.h); both
-// kinds must read the same.
+// the store after a Commit. The document summaries and map (kDocs, kDocMap)
+// and the fetch states wait in hash maps until Commit, the postings in an
+// indexed batch (shard_writer_impl.h); both kinds must read the same.
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <string>
 #include <vector>
 
+#include "queueserver/fetch_state.h"
 #include "queueserver/store/queue_store.h"
 #include "tests/unit/support/temp_dir.h"
 
@@ -46,7 +47,7 @@ TEST_CASE("shard writer: index writes read back before Commit, gone after Discar
   auto opened = QueueStore::Open(dir.path.string(), {});
   REQUIRE(opened.ok());
   std::unique_ptr<QueueStore> store = std::move(*opened);
-  for (IndexFamily f : {IndexFamily::kDocs, IndexFamily::kDocMap}) {
+  for (IndexFamily f : {IndexFamily::kDocs, IndexFamily::kDocMap, IndexFamily::kPostings}) {
     INFO("family " << static_cast<int>(f));
     std::unique_ptr<ShardWriter> w = store->NewWriter(7);
     std::unique_ptr<ShardWriter> other_crawl = store->NewWriter(8);
@@ -81,4 +82,37 @@ TEST_CASE("shard writer: index writes read back before Commit, gone after Discar
           std::map<std::string, std::string>{{"k1", "one again"}, {"k2", "two"}, {"k3", "three"}});
     CHECK(Scan(*store->NewWriter(8), f, "").empty());
   }
+}
+
+TEST_CASE("shard writer: fetch states read back before Commit, gone after Discard, kept after Commit", "[unit]") {
+  crawl::test_support::TempDir dir;
+  auto opened = QueueStore::Open(dir.path.string(), {});
+  REQUIRE(opened.ok());
+  std::unique_ptr<QueueStore> store = std::move(*opened);
+  std::unique_ptr<ShardWriter> w = store->NewWriter(7);
+  auto status_of = [&](uint64_t hash, const std::string& url) -> int32_t {
+    auto got = w->GetFetchState(hash, url);
+    REQUIRE(got.ok());
+    return got->has_value() ? (*got)->last_status : -1;
+  };
+  crawl::queueserver::FetchState state;
+  state.url = "http://a.test/";
+  state.last_status = 200;
+  w->PutFetchState(1, state);
+  CHECK(status_of(1, "http://a.test/") == 200);
+  CHECK(status_of(1, "http://b.test/") == -1);  // another URL with the hash
+  CHECK(status_of(2, "http://a.test/") == -1);
+  w->Discard();
+  CHECK(status_of(1, "http://a.test/") == -1);
+  w->PutFetchState(1, state);
+  state.last_status = 304;
+  w->PutFetchState(1, state);  // the last write wins
+  REQUIRE(w->Commit().ok());
+  CHECK(status_of(1, "http://a.test/") == 304);
+  std::map<uint64_t, int32_t> scanned;
+  REQUIRE(w->ScanFetchStates([&](uint64_t h, const crawl::queueserver::FetchState& s) {
+    scanned[h] = s.last_status;
+    return true;
+  }).ok());
+  CHECK(scanned == std::map<uint64_t, int32_t>{{1, 304}});
 }
