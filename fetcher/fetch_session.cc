@@ -343,7 +343,10 @@ void FetchSession::ReadFirstByte() {
   if (buffer_.size() > 0) return ReadHeader();  // already here (pipelined leftovers)
   SetDeadline(options_.first_byte_timeout, "first-byte timeout");
   WithStream([this](auto& stream) {
-    stream.async_read_some(buffer_.prepare(4096),
+    // Room for a whole typical response: the header and body reads after
+    // this one read up to the buffer's capacity per call (Beast's
+    // read_size), and 4 KiB of it was five reads and their handlers a page.
+    stream.async_read_some(buffer_.prepare(kBodyReadChunk),
                            beast::bind_front_handler(&FetchSession::OnFirstByte, shared_from_this()));
   });
 }

@@ -46,12 +46,16 @@ testweb_pid=$!
 for _ in $(seq 1 600); do [ -s "$work/hosts" ] && break; sleep 0.1; done
 [ -s "$work/hosts" ] || { echo "testweb did not start: $(tail -3 "$work/testweb.log")" >&2; exit 1; }
 
-CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers 1 --fetchers 0 \
-  --hosts-file "$work/hosts" > /dev/null
+# The cluster starts the one fetcher: it issues the fetcher's certificate
+# (the cluster runs with mutual TLS) and logs it to cluster/fetcher0.log.
+# One lane (--schedules 1): the status line is the first lane's, so with
+# several lanes it would show only that lane's share of the fetches.
+CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers 1 --fetchers 1 \
+  --hosts-file "$work/hosts" --allow-private \
+  --fetcher-args "--max-in-flight $max_in_flight --schedules 1 --status-ms 200" > /dev/null
 . "$work/cluster/cluster.env"
-"$bin/fetcher" --id memfetcher --nameserver "$NAMESERVER" --hosts-file "$work/hosts" --allow-private \
-  --max-in-flight "$max_in_flight" --status-ms 200 --log-file "$work/fetcher.log" &
-fetcher_pid=$!
+fetcher_pid=$(cat "$work/cluster/fetcher0.pid")
+ln -s "$work/cluster/fetcher0.log" "$work/fetcher.log"
 
 # Seeds: every host's root (the hosts file lists one host per line).
 awk '!/^#/ && NF >= 2 {print "http://" $2 "/"}' "$work/hosts" > "$work/seeds.txt"
