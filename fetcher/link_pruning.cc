@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 
+#include "common/flat_string_map.h"
 #include "common/string_hash.h"
 #include "common/text/tokenizer.h"
 #include "common/zlib_stream.h"
@@ -24,7 +24,7 @@ struct LinkPruner::Deflater {
 };
 
 struct LinkPruner::Cache {
-  StringMap<double> effective_terms;
+  FlatStringMap<double> effective_terms;
 };
 
 LinkPruner::LinkPruner() : deflater_(std::make_unique<Deflater>()), cache_(std::make_unique<Cache>()) {}
@@ -38,14 +38,15 @@ std::size_t LinkPruner::GzippedLength(std::string_view text) {
 
 double LinkPruner::EffectiveTerms(std::string_view anchor) {
   auto& cache = cache_->effective_terms;
-  if (auto it = cache.find(anchor); it != cache.end()) return it->second;
+  const uint64_t hash = ShortStringHash(anchor);
+  if (const double* known = cache.Find(anchor, hash)) return *known;
   std::size_t terms = 0;
   text::ForEachToken(anchor, [&](std::string_view) { ++terms; });
   const double value = terms == 0 ? 0.0
                                   : static_cast<double>(terms) * static_cast<double>(GzippedLength(anchor) + 1) /
                                         static_cast<double>(anchor.size() + 1);
   if (cache.size() >= kMaxCachedAnchors) cache.clear();
-  cache.emplace(std::string(anchor), value);
+  *cache.Insert(anchor, hash).first = value;
   return value;
 }
 
