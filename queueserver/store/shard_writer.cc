@@ -211,7 +211,9 @@ rocksdb::Status ShardWriter::Impl::AppendSorted(rocksdb::WriteBatch* out) {
     for (const auto& entry : mapped[i]) sorted.push_back(&entry);
     std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
     rocksdb::ColumnFamilyHandle* family = cf(kMappedCfs[i]);
-    for (const auto* d : sorted) (void)(d->second ? out->Put(family, d->first, *d->second) : out->Delete(family, d->first));
+    for (const auto* d : sorted) {
+      (void)(d->second ? out->Put(family, d->first, *d->second) : out->Delete(family, d->first));
+    }
   }
   return rocksdb::Status::OK();
 }
