@@ -152,14 +152,14 @@ class Scanner {
   bool ReadAttributes(std::size_t& p, Attributes& attrs) const {
     const std::size_t n = s_.size();
     while (true) {
-      while (p < n && (IsHtmlSpace(s_[p]) || s_[p] == '/')) ++p;
+      while (p < n && InByteClass(s_[p], kSpaceByte | kSlashByte)) ++p;
       if (p >= n) return false;
       if (s_[p] == '>') {
         ++p;
         return true;
       }
       const std::size_t name_start = p++;  // a leading '=' belongs to the name
-      while (p < n && !IsHtmlSpace(s_[p]) && s_[p] != '/' && s_[p] != '>' && s_[p] != '=') ++p;
+      while (p < n && !InByteClass(s_[p], kSpaceByte | kSlashByte | kGtByte | kEqualsByte)) ++p;
       const std::string_view name = s_.substr(name_start, p - name_start);
       while (p < n && IsHtmlSpace(s_[p])) ++p;
       std::string_view value;
@@ -174,7 +174,7 @@ class Scanner {
           p = close + 1;
         } else {
           const std::size_t start = p;
-          while (p < n && !IsHtmlSpace(s_[p]) && s_[p] != '>') ++p;
+          while (p < n && !InByteClass(s_[p], kSpaceByte | kGtByte)) ++p;
           value = s_.substr(start, p - start);
         }
       }
@@ -186,7 +186,7 @@ class Scanner {
     const std::size_t n = s_.size();
     std::size_t p = pos_ + (end ? 2 : 1);
     const std::size_t name_start = p;
-    while (p < n && !IsHtmlSpace(s_[p]) && s_[p] != '/' && s_[p] != '>') ++p;
+    while (p < n && !InByteClass(s_[p], kSpaceByte | kSlashByte | kGtByte)) ++p;
     const Name name(s_.substr(name_start, p - name_start));
     Attributes attrs;
     if (!ReadAttributes(p, attrs)) {

@@ -3,6 +3,7 @@
 // what a tag or attribute value means for links, text and language.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -46,8 +47,19 @@ constexpr std::array<std::string_view, kAttrCount> kAttrNames = {
 // Made for every tag the scanner reads, so it costs nothing to make: a
 // bit per attribute, and values (left uninitialised) only where a bit is set
 // (zeroing the whole struct per tag was a third of Tag's time on libboost).
+// kAttrLengths[n]: some name of kAttrNames has n bytes (the last entry
+// stands for every longer length).
+inline constexpr std::array<bool, 12> kAttrLengths = [] {
+  std::array<bool, 12> t{};
+  for (std::string_view name : kAttrNames) t[name.size()] = true;
+  return t;
+}();
+
 struct Attributes {
   void Set(std::string_view raw_name, std::string_view v) {
+    // Most attributes of a page (class, id, title, style) are none of
+    // these: their length says so before the name is lower-cased.
+    if (!kAttrLengths[std::min<std::size_t>(raw_name.size(), kAttrLengths.size() - 1)]) return;
     const Name name(raw_name);
     for (std::size_t i = 0; i < kAttrCount; ++i) {
       if (name == kAttrNames[i]) {
