@@ -2,50 +2,35 @@
 // html_tags.h).
 #include "fetcher/html_tags.h"
 
-#include <initializer_list>
-
 namespace crawl::html::internal {
+
+namespace {
+constexpr uint64_t P(std::string_view name) { return Name::Pack(name); }
+}  // namespace
 
 // Elements whose content is not markup (WHATWG 13.2.5.2-13.2.5.3).
 std::optional<TextKind> SpecialContent(const Name& tag) {
-  // By length, as IsInlineTag: every tag of a page comes here.
-  const std::string_view v = tag.view();
-  switch (v.size()) {
-    case 3: if (v == "xmp") return TextKind::kRawText; break;
-    case 5:
-      if (v == "style") return TextKind::kRawText;
-      if (v == "title") return TextKind::kEscapable;
-      break;
-    case 6: if (v == "script" || v == "iframe") return TextKind::kRawText; break;
-    case 7: if (v == "noembed") return TextKind::kRawText; break;
-    case 8:
-      if (v == "noframes") return TextKind::kRawText;
-      if (v == "textarea") return TextKind::kEscapable;
-      break;
-    default: break;
+  switch (tag.packed()) {  // every tag of a page comes here
+    case P("xmp"):
+    case P("style"):
+    case P("script"):
+    case P("iframe"):
+    case P("noembed"):
+    case P("noframes"): return TextKind::kRawText;
+    case P("title"):
+    case P("textarea"): return TextKind::kEscapable;
+    default: return std::nullopt;
   }
-  return std::nullopt;
 }
 
 // Tags that do not separate words in collected text; every other tag does.
 bool IsInlineTag(const Name& tag) {
-  // a abbr b bdi bdo big cite code data dfn em font i kbd mark q s samp small
-  // span strike strong sub sup time tt u var wbr, by length: every tag of a
-  // page comes here, and a scan of the list cost 2-3% of a page's processing.
-  const std::string_view v = tag.view();
-  const auto any = [v](std::initializer_list<std::string_view> names) {
-    for (std::string_view n : names) {
-      if (v == n) return true;
-    }
-    return false;
-  };
-  switch (v.size()) {
-    case 1: return v[0] == 'a' || v[0] == 'b' || v[0] == 'i' || v[0] == 'q' || v[0] == 's' || v[0] == 'u';
-    case 2: return v == "em" || v == "tt";
-    case 3: return any({"bdi", "bdo", "big", "dfn", "kbd", "sub", "sup", "var", "wbr"});
-    case 4: return any({"abbr", "cite", "code", "data", "font", "mark", "samp", "span", "time"});
-    case 5: return v == "small";
-    case 6: return v == "strike" || v == "strong";
+  switch (tag.packed()) {  // every start and end tag of a page comes here
+    case P("a"): case P("abbr"): case P("b"): case P("bdi"): case P("bdo"): case P("big"):
+    case P("cite"): case P("code"): case P("data"): case P("dfn"): case P("em"): case P("font"):
+    case P("i"): case P("kbd"): case P("mark"): case P("q"): case P("s"): case P("samp"):
+    case P("small"): case P("span"): case P("strike"): case P("strong"): case P("sub"): case P("sup"):
+    case P("time"): case P("tt"): case P("u"): case P("var"): case P("wbr"): return true;
     default: return false;
   }
 }

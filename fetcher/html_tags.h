@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,25 +18,59 @@
 namespace crawl::html::internal {
 
 // A lower-cased tag or attribute name; names longer than the buffer are
-// none we care about and compare unequal to everything.
+// none we care about and compare unequal to everything. A name of at most 8
+// bytes is also held as one integer (Pack), so that comparing it with a
+// literal, or finding it in a list of tags (a switch over packed names), is
+// an integer compare, not a length check and a memcmp call: every tag of a
+// page is tested against a dozen names (6% of a rust-doc page's processing).
 class Name {
  public:
+  // A name to compare with, packed when the program is compiled.
+  struct Literal {
+    consteval Literal(const char* s) : view(s), packed(Pack(s)) {}  // NOLINT: implicit, for tag == "a"
+    std::string_view view;
+    uint64_t packed;
+  };
+
   explicit Name(std::string_view raw) {
     if (raw.size() > buf_.size()) return;
     len_ = raw.size();
     for (std::size_t i = 0; i < len_; ++i) buf_[i] = Lower(raw[i]);
+    if (len_ > 8) return;
+    if constexpr (std::endian::native == std::endian::little) {
+      uint64_t w = 0;
+      std::memcpy(&w, buf_.data(), sizeof w);  // the bytes past len_ are 0
+      // A NUL byte would pack like the end of the name ("a\0" as "a"):
+      // such a name stays unpacked, unequal to every name we look for.
+      const uint64_t x = w | (len_ == 8 ? 0 : ~uint64_t{0} << (8 * len_));
+      if (((x - 0x0101010101010101) & ~x & 0x8080808080808080) == 0) packed_ = w;
+    } else if (view().find('\0') == std::string_view::npos) {
+      packed_ = Pack(view());
+    }
   }
-  bool operator==(std::string_view s) const {
-    return len_ != kTooLong && std::string_view(buf_.data(), len_) == s;
+  // The bytes of `s` (at most 8, none NUL) in one integer, the first
+  // lowest; 0 for "" and for longer names, which no packed name equals.
+  static constexpr uint64_t Pack(std::string_view s) {
+    if (s.size() > 8) return 0;
+    uint64_t v = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) v |= uint64_t{static_cast<unsigned char>(s[i])} << (8 * i);
+    return v;
+  }
+  bool operator==(Literal s) const {
+    if (s.packed != 0) return packed_ == s.packed;
+    return len_ != kTooLong && view() == s.view;
   }
   [[nodiscard]] std::string_view view() const {
     return len_ == kTooLong ? std::string_view() : std::string_view(buf_.data(), len_);
   }
+  // Pack(view()) for names of 1 to 8 bytes without NUL; 0 otherwise.
+  [[nodiscard]] uint64_t packed() const { return packed_; }
 
  private:
   static constexpr std::size_t kTooLong = static_cast<std::size_t>(-1);
   std::array<char, 12> buf_{};
   std::size_t len_ = kTooLong;
+  uint64_t packed_ = 0;
 };
 
 enum Attr { kHref, kSrc, kAlt, kRel, kName, kContent, kLang, kXmlLang, kHttpEquiv, kAttrCount };
@@ -55,6 +91,12 @@ inline constexpr std::array<bool, 12> kAttrLengths = [] {
   return t;
 }();
 
+inline constexpr std::array<uint64_t, kAttrCount> kAttrPacked = [] {
+  std::array<uint64_t, kAttrCount> t{};
+  for (std::size_t i = 0; i < kAttrCount; ++i) t[i] = Name::Pack(kAttrNames[i]);
+  return t;
+}();
+
 struct Attributes {
   void Set(std::string_view raw_name, std::string_view v) {
     // Most attributes of a page (class, id, title, style) are none of
@@ -62,7 +104,7 @@ struct Attributes {
     if (!kAttrLengths[std::min<std::size_t>(raw_name.size(), kAttrLengths.size() - 1)]) return;
     const Name name(raw_name);
     for (std::size_t i = 0; i < kAttrCount; ++i) {
-      if (name == kAttrNames[i]) {
+      if (kAttrPacked[i] != 0 ? name.packed() == kAttrPacked[i] : name.view() == kAttrNames[i]) {
         if ((present_ & (1u << i)) == 0) {
           present_ |= 1u << i;
           value_[i] = {v.data(), v.size()};

@@ -40,3 +40,49 @@ TEST_CASE("inline tags are exactly the listed ones, whatever the letter case", "
     CHECK_FALSE(internal::IsInlineTag(internal::Name(block)));
   }
 }
+
+TEST_CASE("a name compares as its lower-cased text, packed or not", "[unit]") {
+  // Names of 1 to 12 bytes, in any letter case, against the literals the
+  // scanner looks for: packed (up to 8 bytes) and not (longer).
+  for (const char* raw : {"a", "A", "nav", "NAV", "iframe", "IFrame", "noframes", "NOFRAMES", "plaintext",
+                          "PlainText", "http-equiv", "xml:lang", "abcdefghijkl"}) {
+    const internal::Name name(raw);
+    std::string lower = raw;
+    for (char& c : lower) c = internal::Lower(c);
+    INFO(raw);
+    CHECK(name.view() == lower);
+    CHECK((name == "a") == (lower == "a"));
+    CHECK((name == "nav") == (lower == "nav"));
+    CHECK((name == "iframe") == (lower == "iframe"));
+    CHECK((name == "noframes") == (lower == "noframes"));
+    CHECK((name == "plaintext") == (lower == "plaintext"));
+    CHECK(name.packed() == (lower.size() <= 8 ? internal::Name::Pack(lower) : 0));
+  }
+  // A NUL byte is part of the name: "a\0" is not "a", and "a\0\0" not "a\0".
+  const internal::Name a_nul(std::string_view("a\0", 2));
+  CHECK_FALSE(static_cast<bool>(a_nul == "a"));
+  CHECK(a_nul.packed() == 0);
+  CHECK_FALSE(internal::IsInlineTag(a_nul));
+  CHECK_FALSE(internal::SpecialContent(internal::Name(std::string_view("style\0", 6))).has_value());
+  CHECK(internal::Name(std::string_view("\0a", 2)).packed() == 0);
+  // Too long for the buffer: equal to nothing, not even its own prefix.
+  const internal::Name too_long("abcdefghijklm");
+  CHECK(too_long.view().empty());
+  CHECK_FALSE(static_cast<bool>(too_long == "abcdefgh"));
+}
+
+TEST_CASE("attributes keep the first value of each known name, whatever the letter case", "[unit]") {
+  internal::Attributes attrs;
+  attrs.Set("class", "x");
+  attrs.Set("HREF", "/a");
+  attrs.Set("href", "/b");
+  attrs.Set("Http-Equiv", "refresh");
+  attrs.Set("xml:lang", "de");
+  attrs.Set(std::string_view("src\0", 4), "/nul");
+  attrs.Set("srcset", "/s 2x");
+  CHECK(attrs.get(internal::kHref) == "/a");
+  CHECK(attrs.get(internal::kHttpEquiv) == "refresh");
+  CHECK(attrs.get(internal::kXmlLang) == "de");
+  CHECK_FALSE(attrs.has(internal::kSrc));
+  CHECK_FALSE(attrs.has(internal::kAlt));
+}
