@@ -2,6 +2,8 @@
 #include "fetcher/description.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 
 #if defined(__SSE2__)
@@ -11,9 +13,21 @@
 namespace crawl::fetcher {
 
 std::size_t Utf8Length(std::string_view s) {
-  std::size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
+  // Characters = bytes - continuation bytes (10xxxxxx), counted 16 bytes at
+  // a time (byte by byte it was 2% of a text-heavy page's processing).
+  std::size_t continuations = 0;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i top_two = _mm_set1_epi8(static_cast<char>(0xC0));
+  const __m128i continuation = _mm_set1_epi8(static_cast<char>(0x80));
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const auto mask = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, top_two), continuation)));
+    continuations += static_cast<std::size_t>(std::popcount(mask));
+  }
+#endif
+  for (; i < s.size(); ++i) continuations += (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+  return s.size() - continuations;
 }
 
 namespace {

@@ -211,3 +211,25 @@ TEST_CASE("Summarize agrees with its first, branchy version on random pages", "[
     }
   }
 }
+
+TEST_CASE("Utf8Length counts what a byte-at-a-time count of lead bytes counts", "[unit]") {
+  // Every length around the 16-byte blocks, bytes from every UTF-8 class
+  // (ASCII, continuation, lead, invalid), at every offset.
+  uint64_t state = 7;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const unsigned char kinds[] = {'a', ' ', 0x80, 0xBF, 0xC3, 0xE2, 0xF0, 0xFF};
+  for (std::size_t size = 0; size < 70; ++size) {
+    for (int round = 0; round < 20; ++round) {
+      std::string s(size, '\0');
+      for (char& c : s) c = static_cast<char>(kinds[next() % std::size(kinds)]);
+      std::size_t expected = 0;
+      for (char c : s) expected += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      INFO(size);
+      CHECK(Utf8Length(s) == expected);
+    }
+  }
+  CHECK(Utf8Length("na\xC3\xAFve caf\xC3\xA9 \xE2\x82\xAC") == 12);
+}
