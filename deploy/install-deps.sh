@@ -71,6 +71,9 @@ TEST=(
 BENCH=(
   # tests/bench/processing.sh: gumbo is the reference parser
   libgumbo-dev
+  # tests/bench/instructions.sh: callgrind counts instructions (no
+  # hardware counters on the shared machine)
+  valgrind
 )
 
 # The shared objects of the -dev packages above that the binaries link
