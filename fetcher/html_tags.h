@@ -78,11 +78,6 @@ enum Attr { kHref, kSrc, kAlt, kRel, kName, kContent, kLang, kXmlLang, kHttpEqui
 constexpr std::array<std::string_view, kAttrCount> kAttrNames = {
     "href", "src", "alt", "rel", "name", "content", "lang", "xml:lang", "http-equiv"};
 
-// The raw (undecoded) values of the attributes we read; the first of
-// duplicates wins (WHATWG 13.2.5.33).
-// Made for every tag the scanner reads, so it costs nothing to make: a
-// bit per attribute, and values (left uninitialised) only where a bit is set
-// (zeroing the whole struct per tag was a third of Tag's time on libboost).
 // kAttrLengths[n]: some name of kAttrNames has n bytes (the last entry
 // stands for every longer length).
 inline constexpr std::array<bool, 12> kAttrLengths = [] {
@@ -91,12 +86,18 @@ inline constexpr std::array<bool, 12> kAttrLengths = [] {
   return t;
 }();
 
+// kAttrPacked[i]: Name::Pack(kAttrNames[i]); 0 for a name past 8 bytes.
 inline constexpr std::array<uint64_t, kAttrCount> kAttrPacked = [] {
   std::array<uint64_t, kAttrCount> t{};
   for (std::size_t i = 0; i < kAttrCount; ++i) t[i] = Name::Pack(kAttrNames[i]);
   return t;
 }();
 
+// The raw (undecoded) values of the attributes we read; the first of
+// duplicates wins (WHATWG 13.2.5.33).
+// Made for every tag the scanner reads, so it costs nothing to make: a
+// bit per attribute, and values (left uninitialised) only where a bit is set
+// (zeroing the whole struct per tag was a third of Tag's time on libboost).
 struct Attributes {
   void Set(std::string_view raw_name, std::string_view v) {
     // Most attributes of a page (class, id, title, style) are none of

@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
     --side) side=$2; shift 2 ;;
     --top) top=$2; shift 2 ;;
     -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "instructions.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -32,12 +33,17 @@ case "$side" in
 esac
 command -v valgrind > /dev/null || { echo "instructions.sh: valgrind missing (deploy/install-deps.sh --bench)" >&2; exit 1; }
 list=$1; shift
+[ -r "$list" ] || { echo "instructions.sh: cannot read the file list $list" >&2; exit 1; }
 out=$(mktemp /tmp/instructions.XXXXXX)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.log"' EXIT
 for dir in "$@"; do
   [ -x "$dir/ingest_bench" ] || { echo "instructions.sh: $dir/ingest_bench missing" >&2; exit 1; }
-  valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="$collect" \
-    "$dir/ingest_bench" "$list" > /dev/null 2>&1
+  if ! valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="$collect" \
+    "$dir/ingest_bench" "$list" > "$out.log" 2>&1; then
+    echo "instructions.sh: ingest_bench failed under valgrind for $dir:" >&2
+    tail -n 5 "$out.log" >&2
+    exit 1
+  fi
   total=$(callgrind_annotate "$out" | awk '/PROGRAM TOTALS/ && !done {gsub(",", "", $1); print $1; done = 1}')
   echo "$dir $side instructions $total"
   [ "$top" -eq 0 ] || callgrind_annotate "$out" | grep -E '^ *[0-9,]+ +\(' | grep -v 'PROGRAM TOTALS' | awk -v n="$top" 'NR <= n' | cut -c1-160
