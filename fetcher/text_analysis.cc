@@ -22,8 +22,8 @@ class HashedWords {
  public:
   explicit HashedWords(std::size_t capacity) { words_.reserve(capacity); }
 
-  // One word; `piece` is the text NextTokenView read it from.
-  void Add(std::string_view word, std::string_view piece) {
+  // One word; `piece` is the text ForEachToken read it from.
+  __attribute__((always_inline)) void Add(std::string_view word, std::string_view piece) {
     const auto at = reinterpret_cast<std::uintptr_t>(word.data());
     const auto begin = reinterpret_cast<std::uintptr_t>(piece.data());
     const bool in_piece = at >= begin && at + word.size() <= begin + piece.size();
@@ -76,13 +76,11 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   MiniIndexBuilder index(options.max_index_positions);
   HashedWords hashed(input.title.size() + input.body.size());
   std::string scratch;
-  std::string_view token;
 
-  std::size_t pos = 0;
-  while (text::NextTokenView(input.title, &pos, &scratch, &token)) {
+  text::ForEachToken(input.title, &scratch, [&](std::string_view token) {
     hashed.Add(token, input.title);
     index.AddPosition(index.Intern(token));
-  }
+  });
   hashed.EndPiece();
   index.EndTitle();
 
@@ -91,11 +89,11 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   std::vector<std::pair<uint32_t, uint32_t>> spans(pieces.size());
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     spans[k].first = index.positions();
-    pos = 0;
-    while (text::NextTokenView(pieces[k], &pos, &scratch, &token)) {
+    // Inlined (as the loop it replaced was): a call per word costs ~15 instructions.
+    text::ForEachToken(pieces[k], &scratch, [&](std::string_view token) __attribute__((always_inline)) {
       hashed.Add(token, pieces[k]);
       index.AddPosition(index.Intern(token));
-    }
+    });
     hashed.EndPiece();
     spans[k].second = index.positions();
   }
@@ -130,8 +128,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   }
 
   for (std::string_view anchor : input.anchors) {
-    pos = 0;
-    while (text::NextTokenView(anchor, &pos, &scratch, &token)) index.AddAnchorWord(index.Intern(token));
+    text::ForEachToken(anchor, &scratch, [&](std::string_view token) { index.AddAnchorWord(index.Intern(token)); });
   }
   index.Finish(&stemmers.For(language.language), record->mutable_mini_index());
 }

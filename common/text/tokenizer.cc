@@ -1,8 +1,10 @@
 // Word tokens of UTF-8 text (tokenizer.h).
 #include "common/text/tokenizer.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -196,6 +198,62 @@ bool NextToken(std::string_view text, std::size_t* pos, std::string* token) {
   token->clear();
   return false;
 }
+
+namespace internal {
+
+#if defined(__SSE2__)
+namespace {
+// Signed compares: bytes of 0x80 and up are negative, outside every range.
+__m128i InRange(__m128i v, char lo, char hi) {
+  return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(lo - 1))),
+                       _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(hi + 1)), v));
+}
+// The masks of 16 bytes, shifted right by `drop` (bytes before the ones
+// wanted) and placed at bit `at`.
+void AddChunk(__m128i v, int drop, int at, BlockMasks* m) {
+  // A letter of either case is 'a'..'z' with the 0x20 bit set.
+  const __m128i letter = InRange(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z');
+  const __m128i word = _mm_or_si128(letter, InRange(v, '0', '9'));
+  auto bits = [&](__m128i x) { return uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(x))} >> drop << at; };
+  m->word |= bits(word);
+  m->upper |= bits(InRange(v, 'A', 'Z'));
+  m->high |= bits(v);
+}
+}  // namespace
+#endif
+
+BlockMasks AsciiBlockMasks(std::string_view text, std::size_t base) {
+  const std::size_t n = std::min<std::size_t>(64, text.size() - base);
+  const char* s = text.data() + base;
+  BlockMasks m{0, 0, 0};
+#if defined(__SSE2__)
+  std::size_t k = 0;
+  for (; k + 16 <= n; k += 16) AddChunk(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k)), 0, static_cast<int>(k), &m);
+  if (k == n) return m;
+  // The last 1-15 bytes of the text: its last 16 loaded, the bytes before
+  // these dropped from the masks; a text shorter than 16 is copied first.
+  const auto tail = static_cast<int>(n - k);
+  if (text.size() >= 16) {
+    const auto* last16 = reinterpret_cast<const __m128i*>(text.data() + text.size() - 16);
+    AddChunk(_mm_loadu_si128(last16), 16 - tail, static_cast<int>(k), &m);
+  } else {
+    alignas(16) char padded[16] = {};
+    std::memcpy(padded, s + k, static_cast<std::size_t>(tail));
+    AddChunk(_mm_load_si128(reinterpret_cast<const __m128i*>(padded)), 0, static_cast<int>(k), &m);
+  }
+#else
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[k]);
+    const uint64_t bit = uint64_t{1} << k;
+    if (b >= 0x80) m.high |= bit;
+    else if (kAsciiWord[b] != 0) m.word |= bit;
+    if (b >= 'A' && b <= 'Z') m.upper |= bit;
+  }
+#endif
+  return m;
+}
+
+}  // namespace internal
 
 bool NextTokenView(std::string_view text, std::size_t* pos, std::string* scratch, std::string_view* token) {
   const std::size_t n = text.size();

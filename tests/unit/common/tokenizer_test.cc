@@ -1,6 +1,7 @@
 // Word tokens (common/text/tokenizer.h).
 #include "common/text/tokenizer.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
@@ -43,11 +44,18 @@ TEST_CASE("over-long tokens are skipped", "[unit]") {
 // against NextToken (always a built string), on text made of the pieces
 // that decide between them: upper case, digits, UTF-8 words and separators,
 // invalid bytes, and runs past kMaxTokenBytes.
-TEST_CASE("NextTokenView gives NextToken's tokens", "[unit]") {
-  const std::vector<std::string> pieces = {
+namespace {
+const std::vector<std::string>& Pieces() {
+  static const std::vector<std::string> pieces = {
       "word", "Word", "WORD", "w0rd", "42", " ", ",", "-", "\n", "\xc3\xa9" /* é */, "\xc3\x89" /* É */,
       "\xe2\x80\x94" /* em dash */, "\xe4\xb8\xad" /* 中 */, "\xff", "\xc3", std::string(60, 'a'),
       std::string(70, 'b'), std::string(65, 'C'), "\xef\xbf\xbd", "x"};
+  return pieces;
+}
+}  // namespace
+
+TEST_CASE("NextTokenView gives NextToken's tokens", "[unit]") {
+  const std::vector<std::string>& pieces = Pieces();
   std::mt19937 rng(7);
   std::uniform_int_distribution<size_t> count(0, 12), pick(0, pieces.size() - 1);
   for (int round = 0; round < 20'000; ++round) {
@@ -65,5 +73,36 @@ TEST_CASE("NextTokenView gives NextToken's tokens", "[unit]") {
     CHECK(pos == text.size());
     INFO(text);
     REQUIRE(viewed == built);
+  }
+}
+
+// ForEachToken's 64-byte blocks against NextToken: mostly ASCII texts (the
+// block path), long enough to put tokens across block edges, with runs of
+// 63-65 bytes (kMaxTokenBytes is 64) and, in every other text, one non-ASCII
+// piece somewhere (the switch to NextTokenView mid-text).
+TEST_CASE("ForEachToken gives NextToken's tokens", "[unit]") {
+  std::vector<std::string> ascii;
+  for (const std::string& p : Pieces()) {
+    if (std::all_of(p.begin(), p.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+      ascii.push_back(p);
+  }
+  for (std::string p : {std::string(63, 'd'), std::string(64, 'e'), std::string(64, 'E'), std::string(63, '.')})
+    ascii.push_back(p);
+  const std::vector<std::string>& pieces = Pieces();
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<size_t> count(0, 40), pick_ascii(0, ascii.size() - 1), pick(0, pieces.size() - 1);
+  std::string scratch;  // reused across texts, as text_analysis does
+  for (int round = 0; round < 20'000; ++round) {
+    std::string text;
+    const size_t n = count(rng);
+    const size_t other_at = round % 2 == 0 ? n : count(rng) % (n + 1);
+    for (size_t k = 0; k < n; ++k) text += k == other_at ? pieces[pick(rng)] : ascii[pick_ascii(rng)];
+    std::vector<std::string> built, each;
+    std::string token;
+    size_t pos = 0;
+    while (text::NextToken(text, &pos, &token)) built.push_back(token);
+    text::ForEachToken(text, &scratch, [&](std::string_view t) { each.emplace_back(t); });
+    INFO(text);
+    REQUIRE(each == built);
   }
 }
