@@ -7,17 +7,6 @@
 
 namespace crawl::queueserver {
 
-std::vector<std::string_view> LinkReferrers(const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links) {
-  std::vector<std::string_view> out;
-  out.reserve(static_cast<size_t>(links.size()));
-  std::string_view previous;
-  for (const v1::DiscoveredLink& link : links) {
-    if (!link.same_referrer()) previous = link.referrer();
-    out.push_back(previous);
-  }
-  return out;
-}
-
 LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url, std::string_view referrer) {
   LinkInput in;
   in.entry.url = std::move(canonical_url);

@@ -22,8 +22,19 @@ inline constexpr int32_t kMaxEchoedTier = 1000;
 // The referrer of each of `links`, in order: its own `referrer`, or the
 // previous link's when it has `same_referrer` ("" for the first link, which
 // has no previous one). Views into `links`.
-[[nodiscard]] std::vector<std::string_view> LinkReferrers(
-    const google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& links);
+// `links`: a request's repeated field, or a vector as a fetcher's
+// ResultBatcher makes it (order_sim).
+template <typename Links>
+[[nodiscard]] std::vector<std::string_view> LinkReferrers(const Links& links) {
+  std::vector<std::string_view> out;
+  out.reserve(static_cast<size_t>(links.size()));
+  std::string_view previous;
+  for (const v1::DiscoveredLink& link : links) {
+    if (!link.same_referrer()) previous = link.referrer();
+    out.push_back(previous);
+  }
+  return out;
+}
 
 // The frontier's view of a link as fetchers send it (`canonical_url`: its
 // URL, already canonicalised; `referrer`: from LinkReferrers). Echoed
@@ -31,10 +42,5 @@ inline constexpr int32_t kMaxEchoedTier = 1000;
 // 20-23) is dropped, not trusted.
 [[nodiscard]] LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url,
                                      std::string_view referrer);
-
-// The same for a link that names its own referrer.
-[[nodiscard]] inline LinkInput LinkFromWire(const v1::DiscoveredLink& link, std::string canonical_url) {
-  return LinkFromWire(link, std::move(canonical_url), link.referrer());
-}
 
 }  // namespace crawl::queueserver

@@ -288,10 +288,14 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
       fe::ResultBatch batch = batcher.Take();
       std::vector<std::vector<qs::LinkInput>> links(frontiers.size());
       for (size_t q = 0; q < frontiers.size(); ++q) {
-        for (const auto& link : batch.links_by_server[q]) {
+        // A link whose referrer is the one before's leaves it out
+        // (DiscoveredLink.same_referrer): read as the queue server reads it.
+        const std::vector<std::string_view> referrers = qs::LinkReferrers(batch.links_by_server[q]);
+        for (size_t i = 0; i < batch.links_by_server[q].size(); ++i) {
+          const auto& link = batch.links_by_server[q][i];
           auto canonical = crawl::url::Canonicalize(link.url());
           if (!canonical.ok()) continue;
-          links[q].push_back(qs::LinkFromWire(link, std::move(*canonical)));
+          links[q].push_back(qs::LinkFromWire(link, std::move(*canonical), referrers[i]));
         }
       }
       home.AddLinks(std::move(links[l.q]), now);

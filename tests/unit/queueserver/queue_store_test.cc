@@ -458,7 +458,7 @@ TEST_CASE("echoed referrer order data is taken only within what a queue server c
   link.set_referrer_weight(4);
   link.set_referrer_cash(0.125);
   link.set_same_cld_links_on_page(5);
-  const auto good = crawl::queueserver::LinkFromWire(link, "http://b.test/x");
+  const auto good = crawl::queueserver::LinkFromWire(link, "http://b.test/x", link.referrer());
   CHECK(good.referrer_known);
   CHECK(good.referrer_tier == 2);
   CHECK(good.referrer_weight == 4);
@@ -470,13 +470,13 @@ TEST_CASE("echoed referrer order data is taken only within what a queue server c
   for (double cash : {-1.0, std::nan(""), std::numeric_limits<double>::infinity(), 2e6}) {
     crawl::v1::DiscoveredLink bad = link;
     bad.set_referrer_cash(cash);
-    CHECK_FALSE(crawl::queueserver::LinkFromWire(bad, "http://b.test/x").referrer_known);
+    CHECK_FALSE(crawl::queueserver::LinkFromWire(bad, "http://b.test/x", bad.referrer()).referrer_known);
   }
   for (int32_t tier : {-1, 1001}) {
     crawl::v1::DiscoveredLink bad = link;
     bad.set_referrer_tier(tier);
-    CHECK_FALSE(crawl::queueserver::LinkFromWire(bad, "http://b.test/x").referrer_known);
+    CHECK_FALSE(crawl::queueserver::LinkFromWire(bad, "http://b.test/x", bad.referrer()).referrer_known);
   }
   link.set_referrer_order_known(false);
-  CHECK_FALSE(crawl::queueserver::LinkFromWire(link, "http://b.test/x").referrer_known);
+  CHECK_FALSE(crawl::queueserver::LinkFromWire(link, "http://b.test/x", link.referrer()).referrer_known);
 }

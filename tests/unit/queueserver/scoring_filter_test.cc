@@ -294,16 +294,16 @@ TEST_CASE("UpdateDbScore runs once per queued URL with every inlink of the batch
 TEST_CASE("a link from the wire is filed with its kind: source, in_nav, from_sitemap", "[unit]") {
   crawl::v1::DiscoveredLink l;
   l.set_source("a");
-  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kBody);
+  CHECK(LinkFromWire(l, "http://a.test/", l.referrer()).entry.link_kind == LinkKind::kBody);
   l.set_in_nav(true);
-  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kNav);
+  CHECK(LinkFromWire(l, "http://a.test/", l.referrer()).entry.link_kind == LinkKind::kNav);
   l.set_source("iframe");
-  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kEmbed);
+  CHECK(LinkFromWire(l, "http://a.test/", l.referrer()).entry.link_kind == LinkKind::kEmbed);
   l.set_source("redirect");
-  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kRedirect);
+  CHECK(LinkFromWire(l, "http://a.test/", l.referrer()).entry.link_kind == LinkKind::kRedirect);
   l.set_source("");
   l.set_from_sitemap(true);
-  CHECK(LinkFromWire(l, "http://a.test/").entry.link_kind == LinkKind::kSitemap);
+  CHECK(LinkFromWire(l, "http://a.test/", l.referrer()).entry.link_kind == LinkKind::kSitemap);
 }
 
 TEST_CASE("structure with a chain ranks a site's targets by the chain's sort value too", "[unit][policy]") {
