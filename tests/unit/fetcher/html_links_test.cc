@@ -2,6 +2,7 @@
 // 6), the tokenizer rules it follows (WHATWG HTML 13.2.5), and robustness on
 // malformed and random input.
 #include "fetcher/html_links.h"
+#include "fetcher/html_entities.h"
 
 #include <catch2/catch.hpp>
 #include <random>
@@ -511,5 +512,47 @@ TEST_CASE("visible text agrees with the word-by-word reference on random text an
     INFO(text << " (limit " << o.max_text_bytes << ")");
     CHECK(page.text == want);
     CHECK(page.text_truncated == truncated);
+  }
+}
+
+// Text between tags that holds no '&' and no NUL goes to the sinks without
+// DecodeEntities (Scanner::Run's plain pieces); the rest is decoded. Either
+// way the page's text must be the collapse of each text node decoded on its
+// own, across inline tags (which do not break text), at any place of the
+// 16-byte scan.
+TEST_CASE("visible text: plain and decoded pieces of text agree with decoding each node", "[unit]") {
+  const std::vector<std::string> pieces = {"word", " ", "&amp;", "&", "&lt;b", "x&y", std::string(1, '\0'), "\xC3\xA9",
+                                           "&#233;", "&nosuch;", "abcdefghijklmnopqrstuvwxyz", "0123456789abcdef"};
+  const std::vector<std::string> tags = {"<b>", "</b>", "<span>", "</span>", "<i>"};
+  uint64_t state = 11;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  for (int round = 0; round < 20000; ++round) {
+    std::string html = "<p>", decoded, node;
+    auto end_node = [&] {
+      html::internal::DecodeEntities(node, false, [&](std::string_view piece) {
+        decoded.append(piece);
+        return true;
+      });
+      html += node;
+      node.clear();
+    };
+    for (uint32_t k = next() % 40; k > 0; --k) {
+      if (next() % 4 == 0) {
+        end_node();
+        html += tags[next() % tags.size()];
+      } else {
+        node += pieces[next() % pieces.size()];
+      }
+    }
+    end_node();
+    html::ExtractOptions o;
+    o.collect_text = true;
+    bool truncated = false;
+    const std::string want = CollapseWordByWord(decoded, o.max_text_bytes, &truncated);
+    INFO(html);
+    CHECK(html::ExtractLinks(html, o).text == want);
   }
 }
