@@ -2,6 +2,9 @@
 #include "fetcher/charset.h"
 
 #include <catch2/catch.hpp>
+#include <random>
+#include <string>
+#include <vector>
 
 using namespace crawl::fetcher;
 
@@ -80,5 +83,43 @@ TEST_CASE("every byte value decodes without crashing and gives valid UTF-8", "[u
     uint32_t invalid = 0;
     const std::string out = ToUtf8(all + all, enc, &invalid);
     CHECK(ValidUtf8Prefix(out) == out.size());
+  }
+}
+
+// ValidUtf8Prefix skips ASCII 32 bytes at a time: the first bad byte must be
+// found wherever it falls in or after such a block. Reference: UTF-8 as
+// Unicode's table of well-formed sequences (3.9, table 3-7) says, byte by
+// byte.
+TEST_CASE("ValidUtf8Prefix agrees with a byte-by-byte check wherever the bad byte is", "[unit]") {
+  auto reference = [](const std::string& t) {
+    const auto* s = reinterpret_cast<const unsigned char*>(t.data());
+    const std::size_t n = t.size();
+    std::size_t i = 0;
+    while (i < n) {
+      const unsigned char b = s[i];
+      std::size_t len = b < 0x80 ? 1 : (b >= 0xC2 && b <= 0xDF) ? 2 : (b >= 0xE0 && b <= 0xEF) ? 3 : (b >= 0xF0 && b <= 0xF4) ? 4 : 0;
+      if (len == 0 || i + len > n) return i;
+      unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+      if (b == 0xE0) lo = 0xA0;
+      if (b == 0xED) hi = 0x9F;
+      if (b == 0xF0) lo = 0x90;
+      if (b == 0xF4) hi = 0x8F;
+      if (len > 1 && (s[i + 1] < lo || s[i + 1] > hi)) return i;
+      for (std::size_t k = 2; k < len; ++k) {
+        if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+      }
+      i += len;
+    }
+    return n;
+  };
+  const std::vector<std::string> odd = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x80", "\xC3", "\xE2\x82",
+                                        "\xED\xA0\x80", "\xC0\xAF", "\xFF"};
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20000; ++round) {
+    std::string text(rng() % 100, 'a');
+    for (char& c : text) c = static_cast<char>(0x20 + rng() % 0x5F);
+    if (rng() % 4 != 0) text.insert(rng() % (text.size() + 1), odd[rng() % odd.size()]);
+    INFO(round);
+    CHECK(ValidUtf8Prefix(text) == reference(text));
   }
 }
