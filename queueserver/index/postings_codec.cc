@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 
 namespace crawl::queueserver {
 
@@ -66,29 +67,39 @@ Status DecodeAppend(std::string_view in, FlatPostings* out, const std::vector<ui
 }
 
 void EncodeBlocked(const FlatPostings& in, const std::vector<uint32_t>& order, std::string* out) {
-  std::string header, body;
-  PutVarint(&header, (order.size() + kBlockPostings - 1) / kBlockPostings);
+  // Written in place into room for the longest encoding (5 bytes a 32-bit
+  // value, 10 for a doc delta, which an `order` out of doc order would make
+  // negative; a block's header, its last doc and its size, at most 15), then
+  // appended: a string append per byte was 7% of a 200-host crawl's queue
+  // server, in its partition merges.
+  const size_t blocks = (order.size() + kBlockPostings - 1) / kBlockPostings;
+  size_t body_max = 0;
+  for (const uint32_t i : order) body_max += 20 + 5 * static_cast<size_t>(in.first[i + 1] - in.first[i]);
+  const auto header = std::make_unique_for_overwrite<char[]>(10 + 15 * blocks);
+  const auto body = std::make_unique_for_overwrite<char[]>(body_max);
+  char* h = WriteVarint(header.get(), blocks);
+  char* b = body.get();
   int64_t previous = -1;
-  for (size_t b = 0; b < order.size(); b += kBlockPostings) {
-    const size_t start = body.size();
-    const size_t end = std::min(order.size(), b + kBlockPostings);
-    for (size_t k = b; k < end; ++k) {
+  for (size_t k0 = 0; k0 < order.size(); k0 += kBlockPostings) {
+    const char* const start = b;
+    const size_t end = std::min(order.size(), k0 + kBlockPostings);
+    for (size_t k = k0; k < end; ++k) {
       const uint32_t i = order[k];
-      PutVarint(&body, static_cast<uint64_t>(static_cast<int64_t>(in.doc[i]) - previous - 1));
+      b = WriteVarint(b, static_cast<uint64_t>(static_cast<int64_t>(in.doc[i]) - previous - 1));
       previous = in.doc[i];
-      PutVarint(&body, in.freq100[i]);
-      PutVarint(&body, in.first[i + 1] - in.first[i]);
+      b = WriteVarint(b, in.freq100[i]);
+      b = WriteVarint(b, in.first[i + 1] - in.first[i]);
       uint32_t last = 0;
       for (uint32_t p = in.first[i]; p < in.first[i + 1]; ++p) {
-        PutVarint(&body, in.positions[p] - last);
+        b = WriteVarint(b, in.positions[p] - last);
         last = in.positions[p];
       }
     }
-    PutVarint(&header, static_cast<uint64_t>(previous));
-    PutVarint(&header, body.size() - start);
+    h = WriteVarint(h, static_cast<uint64_t>(previous));
+    h = WriteVarint(h, static_cast<uint64_t>(b - start));
   }
-  out->append(header);
-  out->append(body);
+  out->append(header.get(), static_cast<size_t>(h - header.get()));
+  out->append(body.get(), static_cast<size_t>(b - body.get()));
 }
 
 bool BlockedReader::Open(std::string_view list) {
