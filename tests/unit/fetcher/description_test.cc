@@ -231,5 +231,16 @@ TEST_CASE("Utf8Length counts what a byte-at-a-time count of lead bytes counts", 
       CHECK(Utf8Length(s) == expected);
     }
   }
+  // Past 255 blocks of 16 (where the byte counters are summed), all
+  // continuation bytes, and every tail length.
+  for (std::size_t size : {4079, 4080, 4081, 4095, 4096, 4111, 8161, 10000}) {
+    for (int fill : {0x80, 0xBF, int{'a'}}) {
+      std::string s(size, static_cast<char>(fill));
+      s[size / 2] = 'x';
+      const std::size_t expected = fill == 'a' ? size : 1;
+      INFO(size << " " << fill);
+      CHECK(Utf8Length(s) == expected);
+    }
+  }
   CHECK(Utf8Length("na\xC3\xAFve caf\xC3\xA9 \xE2\x82\xAC") == 12);
 }
