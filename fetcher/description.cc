@@ -154,33 +154,24 @@ std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentenc
   auto worse = [](const Candidate& a, const Candidate& b) {
     return a.score != b.score ? a.score < b.score : a.sentence > b.sentence;
   };
-  // A UTF-8 character has at most 4 bytes: a sentence of n bytes takes at
-  // least n / 4 + 1 characters. One that cannot fit now never will (the
-  // room only shrinks), so after each pick those leave the heap in one pass
-  // instead of being popped one by one (most of a long page's sentences,
-  // once the description is nearly full); the picks are the same.
-  std::size_t used = 0;
-  auto drop_too_long = [&] {
-    std::erase_if(candidates, [&](const Candidate& c) {
-      return used + sentences[c.sentence].text.size() / 4 + 1 > max_chars;
-    });
-    std::make_heap(candidates.begin(), candidates.end(), worse);
-  };
-  drop_too_long();
+  std::make_heap(candidates.begin(), candidates.end(), worse);
   std::vector<DescriptionPick> picks;
+  std::size_t used = 0;
   double best = 0;
   while (!candidates.empty()) {
     std::pop_heap(candidates.begin(), candidates.end(), worse);
     const Candidate c = candidates.back();
     candidates.pop_back();
     const std::string_view text = sentences[c.sentence].text;
+    // A UTF-8 character has at most 4 bytes: skip without counting when
+    // even that lower bound does not fit.
+    if (used + text.size() / 4 + 1 > max_chars) continue;
     const std::size_t len = Utf8Length(text) + 1;
     if (used + len > max_chars) continue;  // a shorter one may still fit
     used += len;
     if (picks.empty()) best = c.score;
     picks.push_back({c.sentence, static_cast<float>(c.score / best)});
     if (used + kMinSentenceWords * 2 > max_chars) break;
-    drop_too_long();
   }
   std::sort(picks.begin(), picks.end(),
             [](const DescriptionPick& a, const DescriptionPick& b) { return a.sentence < b.sentence; });

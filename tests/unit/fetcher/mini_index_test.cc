@@ -4,8 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <random>
+#include <string>
+#include <unordered_map>
 
 #include "common/hash.h"
 #include "common/text/tokenizer.h"
@@ -138,5 +142,38 @@ TEST_CASE("text analysis: the text hash is the hash of every word one space apar
     });
     INFO("title '" << title << "' body '" << body << "'");
     CHECK(r.text_hash() == crawl::hash::PageTextHash(joined));
+  }
+}
+
+TEST_CASE("Intern gives each distinct word one id, in order of first use, like a map of the words", "[unit]") {
+  // Words of every size around SameShortString's 4-, 8- and 16-byte
+  // loads, over two letters (many words of each size, often one byte
+  // apart), longer words sharing their first 8 bytes, and up to 15,000 of
+  // them (the table grows).
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20; ++round) {
+    MiniIndexBuilder b(1u << 20);
+    std::unordered_map<std::string, uint32_t> reference;
+    const std::size_t words = 1 + rng() % 15000;
+    for (std::size_t k = 0; k < words; ++k) {
+      // Two letters: many words of each size, differing in one byte.
+      std::string w(1 + rng() % 20, 'a');
+      for (char& c : w) c = rng() % 2 == 0 ? 'a' : '\xC3';
+      if (w.size() > 8 && rng() % 2 == 0) {  // one key, any letter after it
+        w.replace(0, 8, "prefix__");
+        for (std::size_t c = 8; c < w.size(); ++c) w[c] = static_cast<char>('a' + rng() % 26);
+      }
+      // From a string of its own size, so a read past its end is caught
+      // by the sanitizers.
+      const std::size_t size = w.size();
+      const auto copy = std::make_unique<char[]>(size);
+      std::memcpy(copy.get(), w.data(), size);
+      const uint32_t id = b.Intern(std::string_view(copy.get(), size));
+      const auto [it, added] = reference.emplace(w, static_cast<uint32_t>(reference.size()));
+      INFO(w);
+      REQUIRE(id == it->second);
+      REQUIRE(b.word(id) == w);
+    }
+    CHECK(b.word_count() == reference.size());
   }
 }
