@@ -267,6 +267,22 @@ Reference ReadOneByOne(std::string_view in) {
   return r;
 }
 
+// PackedTermReader reads `packed` as ReadOneByOne does: the same terms,
+// positions, shortest gaps and verdict.
+void CheckAgreesWithReference(std::string_view packed) {
+  const Reference want = ReadOneByOne(packed);
+  PackedTermReader reader(packed);
+  std::vector<Term> got;
+  std::vector<std::string> gaps;
+  while (reader.Next()) {
+    got.push_back({std::string(reader.term()), reader.counts(), reader.positions()});
+    gaps.emplace_back(reader.shortest_gaps());
+  }
+  CHECK(reader.status().ok() == want.ok);
+  CHECK(got == want.terms);
+  CHECK(gaps == want.gaps);
+}
+
 }  // namespace
 
 TEST_CASE("packed terms: the reader agrees with a varint-by-varint reading on damaged buffers", "[unit]") {
@@ -299,18 +315,8 @@ TEST_CASE("packed terms: the reader agrees with a varint-by-varint reading on da
         default: packed.insert(at, 1, packed[at]); break;
       }
     }
-    const Reference want = ReadOneByOne(packed);
-    PackedTermReader reader(packed);
-    std::vector<Term> got;
-    std::vector<std::string> gaps;
-    while (reader.Next()) {
-      got.push_back({std::string(reader.term()), reader.counts(), reader.positions()});
-      gaps.emplace_back(reader.shortest_gaps());
-    }
     INFO("round " << round);
-    CHECK(reader.status().ok() == want.ok);
-    CHECK(got == want.terms);
-    CHECK(gaps == want.gaps);
+    CheckAgreesWithReference(packed);
   }
 }
 
@@ -345,17 +351,7 @@ TEST_CASE("packed terms: the reader agrees with a varint-by-varint reading on ga
         }
       }
     }
-    const Reference want = ReadOneByOne(packed);
-    PackedTermReader reader(packed);
-    std::vector<Term> got;
-    std::vector<std::string> gaps;
-    while (reader.Next()) {
-      got.push_back({std::string(reader.term()), reader.counts(), reader.positions()});
-      gaps.emplace_back(reader.shortest_gaps());
-    }
     INFO("round " << round);
-    CHECK(reader.status().ok() == want.ok);
-    CHECK(got == want.terms);
-    CHECK(gaps == want.gaps);
+    CheckAgreesWithReference(packed);
   }
 }
