@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <map>
 
+#include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
+#include <rocksdb/utilities/options_util.h>
 #include <rocksdb/write_batch.h>
 #include <random>
 #include <set>
@@ -479,4 +481,23 @@ TEST_CASE("echoed referrer order data is taken only within what a queue server c
   }
   link.set_referrer_order_known(false);
   CHECK_FALSE(crawl::queueserver::LinkFromWire(link, "http://b.test/x", link.referrer()).referrer_known);
+}
+
+TEST_CASE("queue store: postings tables are not compressed, summaries are zstd, the rest Snappy", "[unit]") {
+  // Postings are varint gaps: Snappy shrank them by under 0.1% at 7% of a
+  // 200-host crawl's queue server (docs/BENCHMARKS.md). The options the
+  // store was opened with are the ones RocksDB wrote to its OPTIONS file.
+  TempDir dir;
+  { auto store = OpenStore(dir); }
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  rocksdb::ConfigOptions config;
+  REQUIRE(rocksdb::LoadLatestOptions(config, dir.path.string(), &db_options, &families).ok());
+  std::map<std::string, rocksdb::CompressionType> compression;
+  for (const auto& f : families) compression[f.name] = f.options.compression;
+  REQUIRE(compression.count("postings") == 1);
+  CHECK(compression["postings"] == rocksdb::kNoCompression);
+  CHECK(compression["docs"] == rocksdb::kZSTD);
+  CHECK(compression["doc_map"] == rocksdb::kSnappyCompression);
+  CHECK(compression["log"] == rocksdb::kSnappyCompression);
 }
