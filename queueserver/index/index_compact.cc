@@ -141,10 +141,7 @@ Status SearchIndex::CompactPartition(uint32_t part) {
         cut = true;
         continue;
       }
-      flat.doc.push_back(p.doc);
-      flat.freq100.push_back(static_cast<uint32_t>(std::llround(p.frequency * 100.0)));
-      flat.positions.insert(flat.positions.end(), p.positions.begin(), p.positions.end());
-      flat.first.push_back(static_cast<uint32_t>(flat.positions.size()));
+      flat.Add(p.doc, static_cast<uint32_t>(std::llround(p.frequency * 100.0)), p.positions);
     }
     if (r.corrupt()) return ok = false;
     if (!cut) return true;

@@ -5,7 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <random>
+#include <string>
+#include <vector>
 
 using namespace crawl::queueserver;
 using crawl::GetVarint;
@@ -195,11 +198,12 @@ TEST_CASE("EncodeBlocked writes what appending varint by varint writes", "[unit]
         PutVarint(&body, static_cast<uint64_t>(static_cast<int64_t>(in.doc[i]) - previous - 1));
         previous = in.doc[i];
         PutVarint(&body, in.freq100[i]);
-        PutVarint(&body, in.first[i + 1] - in.first[i]);
+        const std::vector<uint32_t> positions = in.Positions(i);
+        PutVarint(&body, positions.size());
         uint32_t last = 0;
-        for (uint32_t p = in.first[i]; p < in.first[i + 1]; ++p) {
-          PutVarint(&body, in.positions[p] - last);
-          last = in.positions[p];
+        for (const uint32_t p : positions) {
+          PutVarint(&body, p - last);
+          last = p;
         }
       }
       PutVarint(&header, static_cast<uint64_t>(previous));
@@ -214,11 +218,12 @@ TEST_CASE("EncodeBlocked writes what appending varint by varint writes", "[unit]
     const uint32_t n = round % 10 == 0 ? 0 : rng() % 600;
     uint32_t doc = 0;
     for (uint32_t k = 0; k < n && doc < 0xF0000000u; ++k) {
-      flat.doc.push_back(doc += 1 + wide(0x00FFFFFFu));
-      flat.freq100.push_back(rng() % 8 == 0 ? rng() : rng() % 300);
+      doc += 1 + wide(0x00FFFFFFu);
+      const uint32_t freq100 = rng() % 8 == 0 ? rng() : rng() % 300;
+      std::vector<uint32_t> positions;
       uint32_t position = wide(1000);
-      for (uint32_t p = rng() % 5; p > 0 && position < 0xF0000000u; --p) flat.positions.push_back(position += 1 + wide(0x0FFFFFFFu));
-      flat.first.push_back(static_cast<uint32_t>(flat.positions.size()));
+      for (uint32_t p = rng() % 5; p > 0 && position < 0xF0000000u; --p) positions.push_back(position += 1 + wide(0x0FFFFFFFu));
+      flat.Add(doc, freq100, positions);
     }
     std::vector<uint32_t> order(flat.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -227,4 +232,113 @@ TEST_CASE("EncodeBlocked writes what appending varint by varint writes", "[unit]
     EncodeBlocked(flat, order, &got);
     CHECK(got == "prefix" + reference(flat, order));
   }
+}
+
+namespace {
+
+// The decoder DecodeAppend replaced, which decoded every position: the
+// reference for what a list holds and which lists are corrupt.
+std::optional<std::vector<Posting>> DecodeEveryPosition(std::string_view in) {
+  std::vector<Posting> out;
+  size_t pos = 0;
+  int64_t previous_doc = -1;
+  while (pos < in.size()) {
+    uint64_t delta = 0, freq = 0, n = 0;
+    if (!GetVarint(in, &pos, &delta) || !GetVarint(in, &pos, &freq) || !GetVarint(in, &pos, &n)) return std::nullopt;
+    const int64_t doc = previous_doc + 1 + static_cast<int64_t>(delta);
+    if (doc > UINT32_MAX || n > in.size() - pos || freq > UINT32_MAX) return std::nullopt;
+    previous_doc = doc;
+    Posting p{static_cast<uint32_t>(doc), static_cast<double>(freq) / 100.0, {}};
+    uint64_t position = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      uint64_t d = 0;
+      if (!GetVarint(in, &pos, &d)) return std::nullopt;
+      position += d;
+      if (position > UINT32_MAX) return std::nullopt;
+      p.positions.push_back(static_cast<uint32_t>(position));
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// A varint of v in `bytes` bytes (padded with continuation bytes when longer
+// than it needs: the gaps a fetcher sends may be written so).
+void PutPaddedVarint(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes - 1; ++i) {
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v & 0x7f));
+}
+
+}  // namespace
+
+// Partition merges keep each posting's position gaps as bytes; the lists
+// they write must hold what decoding every position held, and every list
+// the old decoder refused must still be refused.
+TEST_CASE("DecodeAppend keeps position gaps as bytes, agreeing with decoding them", "[unit]") {
+  std::mt19937 rng(2026);
+  auto gap_value = [&] {
+    switch (rng() % 8) {
+      case 0: return uint64_t{rng() % 0x10000000u};
+      case 1: return uint64_t{0};
+      default: return uint64_t{rng() % 200};
+    }
+  };
+  int refused = 0, accepted = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string list;
+    const uint32_t postings = rng() % 40;
+    for (uint32_t k = 0; k < postings; ++k) {
+      PutVarint(&list, rng() % 50);
+      PutVarint(&list, rng() % 1000);
+      const uint32_t n = rng() % 6;
+      PutVarint(&list, n);
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t v = gap_value();
+        const int shortest = v < (1u << 7) ? 1 : v < (1u << 14) ? 2 : v < (1u << 21) ? 3 : 4;
+        PutPaddedVarint(&list, v, rng() % 5 == 0 ? shortest + 1 + static_cast<int>(rng() % 2) : shortest);
+      }
+    }
+    // A third of the lists damaged: cut, a byte changed, or a huge gap.
+    if (round % 3 == 1 && !list.empty()) {
+      switch (rng() % 3) {
+        case 0: list.resize(rng() % list.size()); break;
+        case 1: list[rng() % list.size()] = static_cast<char>(rng()); break;
+        default: PutVarint(&list, 0), PutVarint(&list, 1), PutVarint(&list, 2), PutVarint(&list, 0xFFFFFFF0u),
+                 PutVarint(&list, 0x20u);
+      }
+    }
+    INFO("round " << round);
+    const auto expected = DecodeEveryPosition(list);
+    FlatPostings flat;
+    flat.gaps = "stale";  // DecodeAppend appends
+    flat.first = {5};
+    const crawl::Status s = DecodeAppend(list, &flat);
+    REQUIRE(s.ok() == expected.has_value());
+    if (!s.ok()) {
+      ++refused;
+      continue;
+    }
+    ++accepted;
+    REQUIRE(flat.size() == expected->size());
+    std::vector<uint32_t> order(flat.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::string blocked;
+    EncodeBlocked(flat, order, &blocked);
+    if (expected->empty()) continue;
+    BlockedReader r;
+    REQUIRE(r.Open(blocked));
+    for (size_t k = 0; k < expected->size(); ++k) {
+      CHECK(r.current().doc == (*expected)[k].doc);
+      CHECK(r.current().frequency == (*expected)[k].frequency);
+      CHECK(r.current().positions == (*expected)[k].positions);
+      CHECK(flat.Positions(k) == (*expected)[k].positions);
+      CHECK(r.Next() == (k + 1 < expected->size()));
+    }
+    CHECK_FALSE(r.corrupt());
+  }
+  CHECK(refused > 100);
+  CHECK(accepted > 1000);
 }
