@@ -320,16 +320,24 @@ void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, doub
   }
   TermList& p = pending_[st.pending].list;
   std::string& out = p.bytes;
-  // The posting's head (doc delta, frequency, position count) in one append.
-  char head[30];
+  // The posting's head (doc delta, frequency, position count) and, when
+  // they are short (most terms occur once or twice in a page), its gaps in
+  // one append: two appends of a few bytes each were 3% of the queue server.
+  constexpr size_t kShortGaps = 32;
+  char head[30 + kShortGaps];
   char* h = head;
   h = WriteVarint(h, static_cast<uint64_t>(static_cast<int64_t>(doc) - p.last - 1));
   h = WriteVarint(h, static_cast<uint64_t>(std::llround(std::max(0.0, frequency) * 100.0)));
   h = WriteVarint(h, n);
-  out.append(head, static_cast<size_t>(h - head));
   p.last = doc;
   ++p.docs;
   p.occurrences += occurrences;
+  if (!gaps.empty() && gaps.size() <= kShortGaps) {
+    for (const char c : gaps) *h++ = c;
+    out.append(head, static_cast<size_t>(h - head));
+    return;
+  }
+  out.append(head, static_cast<size_t>(h - head));
   if (!gaps.empty()) {
     out.append(gaps);
     return;
