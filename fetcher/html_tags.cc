@@ -43,6 +43,12 @@ bool IsHeading(const Name& tag) {
 // Link schemes that are not pages to fetch. Browsers drop tabs and newlines
 // anywhere in a URL, so "java\nscript:" is still javascript.
 bool IsSkippedScheme(std::string_view href) {
+  // Each skipped scheme is letters and a ':', so a link whose first byte
+  // other than a letter (tabs and newlines aside) is not a ':' has none of
+  // them: most links, paths like "../struct.Foo.html", end here.
+  std::size_t i = 0;
+  while (i < href.size() && (IsAsciiAlpha(href[i]) || href[i] == '\t' || href[i] == '\n' || href[i] == '\r')) ++i;
+  if (i == href.size() || href[i] != ':') return false;
   char prefix[12];
   std::size_t n = 0;
   for (std::size_t i = 0; i < href.size() && n < sizeof prefix; ++i) {

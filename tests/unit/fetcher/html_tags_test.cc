@@ -4,8 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <set>
 #include <string>
+#include <string_view>
 
 namespace internal = crawl::html::internal;
 
@@ -85,4 +87,48 @@ TEST_CASE("attributes keep the first value of each known name, whatever the lett
   CHECK(attrs.get(internal::kXmlLang) == "de");
   CHECK_FALSE(attrs.has(internal::kSrc));
   CHECK_FALSE(attrs.has(internal::kAlt));
+}
+
+namespace {
+// IsSkippedScheme before its early exit: the first 12 bytes (tabs and
+// newlines dropped) lower-cased, tested against each scheme.
+bool SkippedSchemeReference(std::string_view href) {
+  std::string prefix;
+  for (char c : href) {
+    if (prefix.size() == 12) break;
+    if (c == '\t' || c == '\n' || c == '\r') continue;
+    prefix.push_back(internal::Lower(c));
+  }
+  for (std::string_view scheme : {"javascript:", "vbscript:", "mailto:", "data:", "tel:"}) {
+    if (std::string_view(prefix).starts_with(scheme)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+TEST_CASE("skipped schemes are found as a scan of every prefix finds them", "[unit]") {
+  CHECK(internal::IsSkippedScheme("javascript:void(0)"));
+  CHECK(internal::IsSkippedScheme("Java\tScript:x"));
+  CHECK(internal::IsSkippedScheme("\nmailto:a@b"));
+  CHECK(internal::IsSkippedScheme("TEL:123"));
+  CHECK_FALSE(internal::IsSkippedScheme("../struct.Foo.html"));
+  CHECK_FALSE(internal::IsSkippedScheme("https://x.example/javascript:"));
+  CHECK_FALSE(internal::IsSkippedScheme("data"));
+  CHECK_FALSE(internal::IsSkippedScheme(" javascript:x"));  // the caller trims spaces
+  std::mt19937 rng(5);
+  const std::string alphabet = "javscriptmlodeTJAVSCRIPT:\t\n\r/. 1#";
+  for (int round = 0; round < 200000; ++round) {
+    std::string href;
+    // Half the strings start from a skipped scheme, so matches are common.
+    if (round % 2 == 0) {
+      static const char* const kStarts[] = {"javascript:", "vbscript:", "mailto:", "data:", "tel:", "java", "mail"};
+      href = kStarts[rng() % 7];
+      for (int k = static_cast<int>(rng() % 3); k > 0 && !href.empty(); --k) {
+        href.insert(href.begin() + static_cast<long>(rng() % href.size()), alphabet[rng() % alphabet.size()]);
+      }
+    }
+    for (int k = static_cast<int>(rng() % 14); k > 0; --k) href.push_back(alphabet[rng() % alphabet.size()]);
+    INFO(href);
+    REQUIRE(internal::IsSkippedScheme(href) == SkippedSchemeReference(href));
+  }
 }
