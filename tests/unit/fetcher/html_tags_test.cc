@@ -132,3 +132,26 @@ TEST_CASE("skipped schemes are found as a scan of every prefix finds them", "[un
     REQUIRE(internal::IsSkippedScheme(href) == SkippedSchemeReference(href));
   }
 }
+
+// Name lower-cases and packs up to eight bytes as one word: every byte
+// value, every length, against lower-casing byte by byte.
+TEST_CASE("a name's word-at-a-time lower-casing equals byte by byte", "[unit]") {
+  std::mt19937 rng(8);
+  const std::string common("AZaz@[`{\x00\x80\xC1\xDA\xFF-:", 15);
+  for (int round = 0; round < 300000; ++round) {
+    std::string raw(rng() % 14, '\0');
+    for (char& c : raw) c = rng() % 2 ? static_cast<char>(rng()) : common[rng() % common.size()];
+    const internal::Name name(raw);
+    INFO("round " << round << " length " << raw.size());
+    if (raw.size() > 12) {
+      REQUIRE(name.view().empty());
+      REQUIRE(name.packed() == 0);
+      continue;
+    }
+    std::string lower = raw;
+    for (char& c : lower) c = internal::Lower(c);
+    REQUIRE(name.view() == lower);
+    const bool packable = lower.size() <= 8 && lower.find('\0') == std::string::npos;
+    REQUIRE(name.packed() == (packable ? internal::Name::Pack(lower) : 0));
+  }
+}
