@@ -3,8 +3,6 @@
 #include "common/flat_string_map.h"
 #include "common/string_hash.h"
 
-#include <openssl/evp.h>
-
 // Header-only xxHash (Debian libxxhash-dev): nothing to link or ship.
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -12,34 +10,6 @@
 namespace crawl::hash {
 
 namespace {
-// OpenSSL 3's one-shot EVP_Digest(EVP_md5()) allocates a context and looks
-// the algorithm up in the provider tables (under a lock) on every call: half
-// of its 450 ns on a 60-byte URL. Every URL and term of the crawl is hashed
-// here, in the fetcher and the queue server (docs/BENCHMARKS.md), so the
-// algorithm is fetched once per process and each thread keeps its context.
-const EVP_MD* Md5Algorithm() {
-  static EVP_MD* const md = EVP_MD_fetch(nullptr, "MD5", nullptr);
-  return md;
-}
-struct DigestContext {
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  DigestContext() = default;
-  DigestContext(const DigestContext&) = delete;
-  DigestContext& operator=(const DigestContext&) = delete;
-  ~DigestContext() { EVP_MD_CTX_free(ctx); }
-};
-
-// The digest of `data` by `fetched` (fetched once per process), into `out`
-// (at least its size), with this thread's context.
-void Digest(const EVP_MD* fetched, const EVP_MD* fallback, std::string_view data, uint8_t* out) {
-  unsigned int len = 0;
-  thread_local DigestContext context;
-  if (fetched != nullptr && context.ctx != nullptr && EVP_DigestInit_ex2(context.ctx, fetched, nullptr) == 1 &&
-      EVP_DigestUpdate(context.ctx, data.data(), data.size()) == 1 && EVP_DigestFinal_ex(context.ctx, out, &len) == 1)
-    return;
-  // Allocation failure above: the one-shot call (which only fails the same way).
-  EVP_Digest(data.data(), data.size(), out, &len, fallback, nullptr);
-}
 
 void AppendHex(const uint8_t* bytes, size_t n, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -50,12 +20,6 @@ void AppendHex(const uint8_t* bytes, size_t n, std::string* out) {
 }
 
 }  // namespace
-
-std::array<uint8_t, 16> Md5(std::string_view data) {
-  std::array<uint8_t, 16> out{};
-  Digest(Md5Algorithm(), EVP_md5(), data, out.data());
-  return out;
-}
 
 std::array<uint8_t, 8> Hash8Bytes(std::string_view data) {
   const auto md5 = Md5(data);
