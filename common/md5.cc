@@ -16,17 +16,18 @@ inline uint32_t Word(const unsigned char* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
 }
 
+#define CRAWL_MD5_STEP(f, a, b, c, d, k, s, t) a = b + Rotl(a + f(b, c, d) + x[k] + (t), s)
+#define CRAWL_MD5_F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define CRAWL_MD5_G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
+#define CRAWL_MD5_H(x, y, z) ((x) ^ (y) ^ (z))
+#define CRAWL_MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
+
 // The four rounds of RFC 1321 3.4 over one 64-byte block; the constants are
 // its table T[i] = floor(2^32 * abs(sin(i))).
 void Compress(State& st, const unsigned char* block) {
   uint32_t x[16];
   for (int i = 0; i < 16; ++i) x[i] = Word(block + 4 * i);
   uint32_t a = st.a, b = st.b, c = st.c, d = st.d;
-#define CRAWL_MD5_STEP(f, a, b, c, d, k, s, t) a = b + Rotl(a + f(b, c, d) + x[k] + (t), s)
-#define CRAWL_MD5_F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define CRAWL_MD5_G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
-#define CRAWL_MD5_H(x, y, z) ((x) ^ (y) ^ (z))
-#define CRAWL_MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
   CRAWL_MD5_STEP(CRAWL_MD5_F, a, b, c, d, 0, 7, 0xd76aa478);
   CRAWL_MD5_STEP(CRAWL_MD5_F, d, a, b, c, 1, 12, 0xe8c7b756);
   CRAWL_MD5_STEP(CRAWL_MD5_F, c, d, a, b, 2, 17, 0x242070db);
