@@ -140,6 +140,11 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
       !s.ok())
     return s;
   if (Status s = shard->index_->Load(); !s.ok()) return s;
+  if (const uint64_t lost = shard->index_->segment_bytes_lost(); lost > 0) {
+    spdlog::warn("crawl {}: {} bytes of postings segments were lost (an OS crash without --sync-writes); "
+                 "the documents they held are stored but not searchable",
+                 crawl_id, lost);
+  }
   // A partition closed before a kill may not be merged yet.
   (void)shard->index_->MergeClosed();
   shard->applied_batches_.Restore(std::move(image->applied_batches));

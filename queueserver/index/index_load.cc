@@ -7,13 +7,12 @@
 namespace crawl::queueserver {
 
 Status SearchIndex::LoadSegments(uint32_t part, Lists* lists) {
-  std::string prefix = "c";
-  PutU32Be(&prefix, part);
   bool ok = true;
-  Status s = journal_->ScanIndex(IndexFamily::kPostings, prefix, [&](std::string_view k, std::string_view v) {
+  uint64_t lost = 0;
+  Status s = journal_->ScanSegments(part, [&](uint32_t, std::string_view v) {
     size_t pos = 0;
     uint64_t terms = 0;
-    if (k.size() != 9 || !GetVarint(v, &pos, &terms)) return ok = false;
+    if (!GetVarint(v, &pos, &terms)) return ok = false;
     for (uint64_t i = 0; i < terms; ++i) {
       uint64_t docs = 0, occurrences = 0, bytes = 0;
       if (v.size() - pos < 8) return ok = false;
@@ -36,8 +35,9 @@ Status SearchIndex::LoadSegments(uint32_t part, Lists* lists) {
       st.occurrences += occurrences;
     }
     return ok = pos == v.size();
-  });
+  }, &lost);
   if (!s.ok()) return s;
+  segment_bytes_lost_ += lost;
   if (!ok) return Status::Internal("corrupt index postings segment in partition " + std::to_string(part));
   return Status::Ok();
 }
@@ -126,8 +126,14 @@ Status SearchIndex::Load() {
   if (!s.ok()) return s;
   if (!ok) return corrupt("term");
   // Unmerged partitions: their postings (and statistics) from their segments.
+  // Merged ones: their segments, if a kill came between the merge and
+  // their removal.
+  segment_bytes_lost_ = 0;
   for (uint32_t part = 0; part < partitions_.size(); ++part) {
-    if (partitions_[part].merged) continue;
+    if (partitions_[part].merged) {
+      if (Status d = journal_->DropSegments(part); !d.ok()) return d;
+      continue;
+    }
     Lists* lists = part == active ? &active_lists_ : &closing_[part].lists;
     if (Status ls = LoadSegments(part, lists); !ls.ok()) return ls;
   }

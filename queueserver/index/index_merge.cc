@@ -146,7 +146,8 @@ Status SearchIndex::MergePartition(uint32_t part) {
   }
   partitions_[part].merged = true;
   closing_.erase(it);
-  return Status::Ok();
+  // Left behind on an error, the segments go at the next Load.
+  return journal_->DropSegments(part);
 }
 
 }  // namespace crawl::queueserver

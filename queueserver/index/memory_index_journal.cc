@@ -1,8 +1,32 @@
 // MemoryIndexJournal (search_index.h): the index records in memory, and
 // snapshots that read them under a shared lock, as they were when taken.
+// Also IndexJournal's postings segments as records.
+#include "queueserver/index/index_records.h"
 #include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
+
+void IndexJournal::AppendSegment(uint32_t partition, uint32_t first_doc, std::string segment) {
+  std::string key = "c";
+  PutU32Be(&key, partition);
+  PutU32Be(&key, first_doc);
+  PutIndex(IndexFamily::kPostings, key, segment);
+}
+
+Status IndexJournal::ScanSegments(uint32_t partition,
+                                  const std::function<bool(uint32_t, std::string_view)>& visit, uint64_t* lost) {
+  *lost = 0;
+  std::string prefix = "c";
+  PutU32Be(&prefix, partition);
+  bool ok = true;
+  Status s = ScanIndex(IndexFamily::kPostings, prefix, [&](std::string_view k, std::string_view v) {
+    if (k.size() != 9) return ok = false;
+    return visit(static_cast<uint32_t>(ReadBe(k.substr(5), 4)), v);
+  });
+  if (!s.ok()) return s;
+  if (!ok) return Status::Internal("corrupt index postings segment key in partition " + std::to_string(partition));
+  return Status::Ok();
+}
 
 void MemoryIndexJournal::State::Write(int family, const std::string& key,
                                       const std::optional<std::string>& value) {

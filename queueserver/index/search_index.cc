@@ -454,10 +454,7 @@ void SearchIndex::FlushPostings() {
     segment += p.bytes;
     AppendChunk(st.active, p.bytes, static_cast<uint32_t>(p.last), p.docs, p.occurrences);
   }
-  std::string k = "c";
-  PutU32Be(&k, part);
-  PutU32Be(&k, segment_first_);
-  journal_->PutIndex(IndexFamily::kPostings, k, segment);
+  journal_->AppendSegment(part, segment_first_, std::move(segment));
   pending_used_ = 0;
   // A request with far more terms than usual leaves no lasting buffers.
   if (pending_.size() > (1u << 16)) pending_.clear();

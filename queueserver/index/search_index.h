@@ -63,7 +63,8 @@ enum class IndexFamily {
   kDocMap,    // 'a' partition(4) doc(4) -> document entry; 'r' partition(4) place(4) -> doc(4);
               // 'c' partition(4) -> documents (closed); 'm' partition(4) -> "" (merged); 's' -> totals;
               // 'u' url hash(8) -> liveness (PageLiveness); 'g' -> compaction counters (index_compact.cc)
-  kPostings,  // 'c' partition(4) first doc(4) -> segment (a request's postings); 'm' partition(4) term id(8) -> blocked list
+  kPostings,  // 'c' partition(4) first doc(4) -> segment (a request's postings; the ShardWriter keeps
+              // segments in files and here 'c' partition(4) -> their length); 'm' partition(4) term id(8) -> blocked list
   kTerms,     // term id (8) -> varint documents, varint occurrences (of the merged partitions)
 };
 
@@ -110,6 +111,22 @@ class IndexJournal {
                                              const std::string& erase_to) = 0;
   // The index records now, the pending request's writes included.
   [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
+
+  // Postings segments: a request's postings of one partition (SearchIndex::
+  // Flush), written with the request, read back only by SearchIndex::Load,
+  // and dropped once the partition is merged (the merge's write erases the
+  // partition's kPostings keys from 'c' partition(4) on, then DropSegments).
+  // Here as kPostings records 'c' partition(4) first doc(4); the ShardWriter
+  // keeps them in files of their own (queueserver/store/segment_files.h).
+  virtual void AppendSegment(uint32_t partition, uint32_t first_doc, std::string segment);
+  // Visits the committed segments of `partition` in order until `visit`
+  // returns false. `*lost` is the bytes of committed segments that could
+  // not be read back (an OS crash without --sync-writes can take a file's
+  // tail); the segments before them are visited.
+  [[nodiscard]] virtual Status ScanSegments(
+      uint32_t partition, const std::function<bool(uint32_t first_doc, std::string_view segment)>& visit,
+      uint64_t* lost);
+  [[nodiscard]] virtual Status DropSegments(uint32_t /*partition*/) { return Status::Ok(); }
 };
 
 // An IndexJournal in memory (tests, a queue server without a data
@@ -304,6 +321,10 @@ class SearchIndex {
   // Pages AddPage did not index because their mini index's `postings` were
   // malformed (input from another process).
   [[nodiscard]] uint64_t pages_rejected() const { return pages_rejected_; }
+  // Bytes of postings segments Load could not read back
+  // (IndexJournal::ScanSegments): their documents are in the doc map but
+  // in no postings list.
+  [[nodiscard]] uint64_t segment_bytes_lost() const { return segment_bytes_lost_; }
 
   // Words dropped from anchor text (DESIGN.md 7: "click", "here", ...).
   [[nodiscard]] static bool IsAnchorStopWord(std::string_view word);
@@ -451,6 +472,7 @@ class SearchIndex {
   // Summary records (one zlib stream for every summary).
   bool totals_changed_ = false;
   uint64_t pages_replaced_ = 0, pages_removed_ = 0, pages_rejected_ = 0;
+  uint64_t segment_bytes_lost_ = 0;
   uint64_t garbage_ = 0, compacted_ = 0;
   bool garbage_changed_ = false;
   uint64_t documents_ = 0;

@@ -21,6 +21,7 @@
 #include "queueserver/store/queue_store_db.h"
 #include "queueserver/store/queue_store_migrate.h"
 #include "queueserver/store/rocksdb_crc32c.h"
+#include "queueserver/store/segment_files.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -118,9 +119,12 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
   impl->cf.assign(handles.begin() + 1, handles.end());
   impl->write_options.sync = options.sync;
   impl->write_options.disableWAL = false;
+  impl->dir = dir;
   std::unique_ptr<QueueStore> store(new QueueStore(std::move(impl)));
   auto crawls = store->ListCrawls();
   if (!crawls.ok()) return crawls.status();
+  // Segment files of a crawl deleted just before a kill.
+  if (Status s = SegmentFiles::RemoveOtherCrawls(dir, *crawls); !s.ok()) return s;
   if (Status migrated = MigrateOldLayouts(*store->impl_, *crawls); !migrated.ok()) return migrated;
   return store;
 }
@@ -150,7 +154,8 @@ Status QueueStore::DeleteCrawl(uint64_t crawl_id) {
   }
   if (auto s = impl_->db->Write(impl_->write_options, &batch); !s.ok())
     return FromRocks(s, "deleting crawl " + std::to_string(crawl_id));
-  return Status::Ok();
+  // After the records: files left by a kill here are removed at Open.
+  return SegmentFiles::RemoveCrawl(impl_->dir, crawl_id);
 }
 
 void QueueStore::CompactCrawl(uint64_t crawl_id) {

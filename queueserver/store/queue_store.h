@@ -30,7 +30,9 @@
 //            structure order's GC ('C') and GB ('B') nodes per host
 //            (queueserver/frontier/structure_module.h)
 //   docs, doc_map, postings, terms: the search index (queueserver/index/search_index.h),
-//            read by the index through the ShardWriter, not loaded at start-up
+//            read by the index through the ShardWriter, not loaded at start-up;
+//            its postings segments are files under the store's directory
+//            (segment_files.h), postings id 'c' partition(4) -> their length
 //   fetch_state id hash8(url) -> FetchState        (per page URL: last fetch,
 //            validators, digest, change history; queueserver/fetch_state.h;
 //            read by key through the ShardWriter, not loaded at start-up)
@@ -169,6 +171,14 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   // A RocksDB snapshot of the index families, and a copy of this request's
   // pending index writes (none between requests, where searches take it).
   [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;
+  // Postings segments in files of their own (store/segment_files.h),
+  // written by Commit before its batch, which records their lengths;
+  // segments of older stores, RocksDB records, are still read.
+  void AppendSegment(uint32_t partition, uint32_t first_doc, std::string segment) override;
+  [[nodiscard]] Status ScanSegments(uint32_t partition,
+                                    const std::function<bool(uint32_t, std::string_view)>& visit,
+                                    uint64_t* lost) override;
+  [[nodiscard]] Status DropSegments(uint32_t partition) override;
 
   // Writes every change since the last Commit/Discard in one atomic batch,
   // then starts an empty one. On error nothing of the batch is written.
@@ -229,7 +239,8 @@ class QueueStore {
   [[nodiscard]] std::unique_ptr<WarcLocationIndex> WarcLocations(uint64_t crawl_id);
 
   // Tests: every Commit (and PutLocations) fails with kIoError while set,
-  // writing nothing.
+  // writing nothing (but postings segments past their files' committed
+  // lengths, which are never read: as a batch that failed after them).
   void FailWritesForTest(bool fail);
 
  private:

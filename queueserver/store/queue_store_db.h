@@ -47,6 +47,7 @@ struct StoreDb {
   std::vector<rocksdb::ColumnFamilyHandle*> cf;  // owned; destroyed before db
   rocksdb::WriteOptions write_options;
   std::atomic<bool> fail_writes{false};
+  std::string dir;  // the database's directory (segment_files.h keeps files under it)
 
   StoreDb() = default;
   StoreDb(const StoreDb&) = delete;

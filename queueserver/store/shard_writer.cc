@@ -38,6 +38,7 @@ std::unique_ptr<ShardWriter> QueueStore::NewWriter(uint64_t crawl_id) {
   auto impl = std::make_unique<ShardWriter::Impl>();
   impl->store = impl_.get();
   impl->prefix = Prefix(crawl_id);
+  impl->segments = std::make_unique<SegmentFiles>(impl_->dir, crawl_id);
   return std::unique_ptr<ShardWriter>(new ShardWriter(std::move(impl)));
 }
 
@@ -251,7 +252,10 @@ Status ShardWriter::Commit() {
   m.lease_done.clear();
   Status s = m.read_error;
   m.read_error = Status::Ok();
-  if (m.Count() == 0) return s;
+  if (m.Count() == 0 && !m.segments->staged()) return s;
+  // The segments first (the batch records their files' new lengths); an
+  // injected failure fails the batch after them, as a full disk would.
+  if (s.ok()) s = m.WriteSegments();
   if (s.ok() && m.store->fail_writes) {
     s = Status::IoError("queue store: write failed (injected by a test)");
   } else if (s.ok()) {
@@ -259,14 +263,18 @@ Status ShardWriter::Commit() {
   }
   m.Clear();
   if (s.ok()) {
+    m.segments->Committed();
     for (const auto& [tier, c] : counts) m.tier_counts[tier] = c;
     if (m.next_seen_record && wrote_seen) ++*m.next_seen_record;
+  } else {
+    m.segments->Abandon();
   }
   return s;
 }
 
 void ShardWriter::Discard() {
   impl_->Clear();
+  impl_->segments->Abandon();
   impl_->read_error = Status::Ok();
   impl_->order_state_set = false;
   impl_->tier_delta.clear();

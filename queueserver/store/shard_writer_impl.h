@@ -18,12 +18,16 @@
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/queue_store_codec.h"
 #include "queueserver/store/queue_store_db.h"
+#include "queueserver/store/segment_files.h"
 
 namespace crawl::queueserver {
 
 struct ShardWriter::Impl {
   QueueStore::Impl* store = nullptr;
   std::string prefix;
+  // The search index's postings segments (written before the batch at
+  // Commit; the batch records each file's length under SegmentLengthKey).
+  std::unique_ptr<SegmentFiles> segments;
   // Indexed so the opic order and the search index read their own
   // uncommitted writes (a point lookup per link for opic).
   rocksdb::WriteBatchWithIndex batch{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
@@ -154,7 +158,18 @@ struct ShardWriter::Impl {
     tier_ops_indexed = 0;
     lease_done.clear();
   }
+  // Postings 'c' partition(4): a segment file's committed length (varint).
+  std::string SegmentLengthKey(uint32_t partition) const {
+    std::string k = prefix;
+    k.push_back('c');
+    for (int shift = 24; shift >= 0; shift -= 8) k.push_back(static_cast<char>((partition >> shift) & 0xff));
+    return k;
+  }
+  // The committed length of the partition's segment file (0: none).
+  Result<uint64_t> SegmentLength(uint32_t partition);
   // Steps of ShardWriter::Commit (shard_writer.cc).
+  // Writes the staged segments and puts their files' lengths in the batch.
+  Status WriteSegments();
   bool PutSeenRecord();
   std::map<int32_t, uint64_t> PutTierCounts();
   rocksdb::Status WriteBatches();

@@ -6,6 +6,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/varint.h"
 
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/queue_store_db.h"
@@ -136,5 +141,83 @@ Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, const std::vecto
     (void)batch.DeleteRange(impl_->cf(IndexCf(erase_family)), impl_->Key(erase_from), impl_->Key(erase_to));
   return FromRocks(impl_->store->db->Write(impl_->store->write_options, &batch), "queue store index write");
 }
+
+namespace {
+uint32_t ReadU32Be(std::string_view d) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(d[i]);
+  return v;
+}
+}  // namespace
+
+void ShardWriter::AppendSegment(uint32_t partition, uint32_t first_doc, std::string segment) {
+  impl_->segments->Stage(partition, first_doc, std::move(segment));
+}
+
+Result<uint64_t> ShardWriter::Impl::SegmentLength(uint32_t partition) {
+  const std::string key = SegmentLengthKey(partition);
+  std::string value;
+  const rocksdb::Status s = store->db->Get(rocksdb::ReadOptions(), cf(kPostings), key, &value);
+  if (s.IsNotFound()) return uint64_t{0};
+  if (!s.ok()) return FromRocks(s, "reading a postings segment length");
+  size_t pos = 0;
+  uint64_t length = 0;
+  if (!GetVarint(value, &pos, &length) || pos != value.size()) return Corrupt("postings segment length", key);
+  return length;
+}
+
+Status ShardWriter::Impl::WriteSegments() {
+  if (!segments->staged()) return Status::Ok();
+  std::vector<std::pair<uint32_t, uint64_t>> lengths;
+  Status s = segments->Write(
+      store->write_options.sync, [this](uint32_t partition) { return SegmentLength(partition); }, &lengths);
+  if (!s.ok()) return s;
+  for (const auto& [partition, length] : lengths) {
+    std::string value;
+    PutVarint(&value, length);
+    Put(kPostings, SegmentLengthKey(partition), value);
+  }
+  return Status::Ok();
+}
+
+Status ShardWriter::ScanSegments(uint32_t partition, const std::function<bool(uint32_t, std::string_view)>& visit,
+                                 uint64_t* lost) {
+  *lost = 0;
+  // The partition's records: its file's length ('c' partition), and the
+  // segments of a store from before the files ('c' partition first doc).
+  const std::string length_key = impl_->SegmentLengthKey(partition);
+  const size_t n = impl_->prefix.size();
+  std::optional<uint64_t> committed;
+  bool more = true;
+  Status bad;
+  Status s = impl_->store->Scan(kPostings, length_key, [&](std::string_view k, std::string_view v) {
+    if (!more) return Status::Ok();
+    if (k.size() == n + 5) {
+      size_t pos = 0;
+      uint64_t length = 0;
+      if (!GetVarint(v, &pos, &length) || pos != v.size()) return Corrupt("postings segment length", k);
+      committed = length;
+    } else if (k.size() == n + 9) {
+      more = visit(static_cast<uint32_t>(ReadU32Be(k.substr(n + 5))), v);
+    } else {
+      return Corrupt("postings segment", k);
+    }
+    return Status::Ok();
+  });
+  if (!s.ok() || !more) return s;
+  uint64_t intact = 0;
+  s = impl_->segments->Read(partition, committed.value_or(0), visit, &intact);
+  if (!s.ok() || !committed || intact == *committed) return s;
+  // Committed bytes are gone (an OS crash took the file's tail, not the
+  // WAL's): record the intact length now, so frames a later request
+  // writes there and fails to commit are never taken for committed ones.
+  *lost = *committed - intact;
+  std::string value;
+  PutVarint(&value, intact);
+  return FromRocks(impl_->store->db->Put(impl_->store->write_options, impl_->cf(kPostings), length_key, value),
+                   "recording a postings segment length");
+}
+
+Status ShardWriter::DropSegments(uint32_t partition) { return impl_->segments->Drop(partition); }
 
 }  // namespace crawl::queueserver
