@@ -7,7 +7,34 @@
 #include <cstring>
 #include <memory>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace crawl::queueserver {
+
+const char* SkipVarints(const char* p, const char* end, uint64_t n) {
+  if (n == 0) return p;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: a varint ends at each byte below 0x80.
+  while (end - p >= 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    auto ends = static_cast<uint32_t>(~_mm_movemask_epi8(bytes) & 0xffff);
+    const auto here = static_cast<uint64_t>(__builtin_popcount(ends));
+    if (here < n) {
+      n -= here;
+      p += 16;
+      continue;
+    }
+    for (; n > 1; --n) ends &= ends - 1;  // the n-th end
+    return p + __builtin_ctz(ends) + 1;
+  }
+#endif
+  for (; p < end; ++p) {
+    if (static_cast<uint8_t>(*p) < 0x80 && --n == 0) return p + 1;
+  }
+  return nullptr;
+}
 
 void EncodePostings(const std::vector<Posting>& postings, std::string* out, int64_t previous_doc) {
   EncodePostingRange(postings.data(), postings.data() + postings.size(), out, previous_doc);
@@ -82,8 +109,19 @@ Status DecodeAppend(std::string_view in, FlatPostings* out, const std::vector<ui
     out->freq100.push_back(static_cast<uint32_t>(freq));
     out->count.push_back(static_cast<uint32_t>(n));
     // The gaps are checked (whole varints, positions within 32 bits) and
-    // kept as they are.
+    // kept as they are. Found by their ends: with at most three bytes more
+    // than varints (none longer than 4 bytes, one at most 2^28), n < 2^24
+    // gaps cannot pass 2^32; other lists are decoded gap by gap.
     const size_t start = pos;
+    const char* const gaps_end = SkipVarints(in.data() + pos, in.data() + in.size(), n);
+    if (gaps_end == nullptr) return bad();
+    const auto gap_bytes = static_cast<size_t>(gaps_end - (in.data() + pos));
+    if (gap_bytes - n <= 3 && n < (uint64_t{1} << 24)) {
+      out->gaps.append(in.data() + start, gap_bytes);
+      out->first.push_back(static_cast<uint32_t>(out->gaps.size()));
+      pos += gap_bytes;
+      continue;
+    }
     uint64_t position = 0;
     for (uint64_t i = 0; i < n; ++i) {
       if (pos < in.size() && static_cast<uint8_t>(in[pos]) < 0x80) {

@@ -67,6 +67,10 @@ struct FlatPostings {
 // it, or on bad input).
 [[nodiscard]] Status DecodeAppend(std::string_view in, FlatPostings* out, const std::vector<uint32_t>* map = nullptr);
 
+// Past the n-th varint that starts at `p` (each ends at a byte below
+// 0x80), or nullptr when [p, end) holds fewer. n == 0: `p`.
+[[nodiscard]] const char* SkipVarints(const char* p, const char* end, uint64_t n);
+
 // The postings of `in` whose doc d has keep[d] (d < keep.size()), as
 // indices into `in`, ordered by doc and, for equal docs, by index: what
 // sorting (doc << 32 | index) gives, which is how a partition merge puts a

@@ -280,9 +280,11 @@ void PutPaddedVarint(std::string* out, uint64_t v, int bytes) {
 TEST_CASE("DecodeAppend keeps position gaps as bytes, agreeing with decoding them", "[unit]") {
   std::mt19937 rng(2026);
   auto gap_value = [&] {
-    switch (rng() % 8) {
+    switch (rng() % 12) {
       case 0: return uint64_t{rng() % 0x10000000u};
       case 1: return uint64_t{0};
+      case 2: return uint64_t{0x0FFFFFFF};  // the longest gap of DecodeAppend's fast path (4 bytes)
+      case 3: return uint64_t{rng()};       // up to 2^32: 5 bytes, sums past 2^32
       default: return uint64_t{rng() % 200};
     }
   };
@@ -293,7 +295,7 @@ TEST_CASE("DecodeAppend keeps position gaps as bytes, agreeing with decoding the
     for (uint32_t k = 0; k < postings; ++k) {
       PutVarint(&list, rng() % 50);
       PutVarint(&list, rng() % 1000);
-      const uint32_t n = rng() % 6;
+      const uint32_t n = rng() % 4 == 0 ? rng() % 40 : rng() % 6;
       PutVarint(&list, n);
       for (uint32_t i = 0; i < n; ++i) {
         const uint64_t v = gap_value();
@@ -341,4 +343,25 @@ TEST_CASE("DecodeAppend keeps position gaps as bytes, agreeing with decoding the
   }
   CHECK(refused > 100);
   CHECK(accepted > 1000);
+}
+
+// DecodeAppend finds a posting's gaps by their ends, sixteen bytes at a time.
+TEST_CASE("SkipVarints stops where reading varint after varint stops", "[unit]") {
+  std::mt19937 rng(28);
+  for (int round = 0; round < 20000; ++round) {
+    std::string bytes(rng() % 70, '\0');
+    const uint32_t high_share = rng() % 9;  // in eighths: 0 none ... 8 every byte
+    for (char& c : bytes) c = static_cast<char>((rng() % 128) | (rng() % 8 < high_share ? 0x80 : 0));
+    const size_t from = bytes.empty() ? 0 : rng() % (bytes.size() + 1);
+    const uint64_t n = rng() % 72;
+    const char* const begin = bytes.data() + from;
+    const char* const end = bytes.data() + bytes.size();
+    // The reference: one byte at a time.
+    const char* expected = n == 0 ? begin : nullptr;
+    for (uint64_t left = n, i = from; left > 0 && i < bytes.size(); ++i) {
+      if (static_cast<uint8_t>(bytes[i]) < 0x80 && --left == 0) expected = bytes.data() + i + 1;
+    }
+    INFO("round " << round << ", " << bytes.size() << " bytes from " << from << ", n " << n);
+    CHECK(crawl::queueserver::SkipVarints(begin, end, n) == expected);
+  }
 }
