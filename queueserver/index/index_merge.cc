@@ -101,7 +101,13 @@ Status SearchIndex::MergePartition(uint32_t part) {
   FlatPostings flat;
   std::vector<uint32_t> order;
   std::vector<uint64_t> by_doc;
-  for (const auto& [term, list] : closing.lists) {
+  // In term order, so the lists go out as sorted runs (WriteSortedNow).
+  std::vector<uint64_t> terms;
+  terms.reserve(closing.lists.size());
+  for (const auto& entry : closing.lists) terms.push_back(entry.first);
+  std::sort(terms.begin(), terms.end());
+  for (const uint64_t term : terms) {
+    const TermList& list = closing.lists.find(term)->second;
     flat.clear();
     if (Status d = DecodeAppend(list.bytes, &flat, &closing.place); !d.ok())
       return Status::Internal("corrupt index postings of partition " + std::to_string(part));
@@ -121,12 +127,13 @@ Status SearchIndex::MergePartition(uint32_t part) {
     // Bounded memory: write what is merged so far (the segments stay until
     // the last write, so a kill in between merges again after the restart).
     if (bytes >= kMergeWriteBytes) {
-      if (Status w = journal_->WriteIndexNow(puts, gone, IndexFamily::kPostings, "", ""); !w.ok()) return w;
+      if (Status w = journal_->WriteSortedNow(IndexFamily::kPostings, puts); !w.ok()) return w;
       puts.clear();
-      gone.clear();
       bytes = 0;
     }
   }
+  if (Status w = journal_->WriteSortedNow(IndexFamily::kPostings, puts); !w.ok()) return w;
+  puts.clear();
   MergedTermStats(part, closing, &puts);
   std::string marker = "m";
   PutU32Be(&marker, part);

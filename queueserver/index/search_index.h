@@ -111,6 +111,15 @@ class IndexJournal {
                                              const std::string& erase_to) = 0;
   // The index records now, the pending request's writes included.
   [[nodiscard]] virtual std::shared_ptr<const IndexSnapshot> SnapshotIndex() = 0;
+  // Puts of one family in ascending key order, written now, outside any
+  // request, as one atomic whole but not with anything else (a partition
+  // merge's lists, whose marker a later WriteIndexNow writes). Here as
+  // WriteIndexNow; the ShardWriter writes them as a table file of their
+  // own (no write-ahead log, memtable and flush). REQUIRES: no request
+  // batch pending.
+  [[nodiscard]] virtual Status WriteSortedNow(IndexFamily family, const std::vector<Put>& puts) {
+    return WriteIndexNow(puts, {}, family, "", "");
+  }
 
   // Postings segments: a request's postings of one partition (SearchIndex::
   // Flush), written with the request, read back only by SearchIndex::Load,

@@ -168,6 +168,10 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
                                      IndexFamily erase_family, const std::string& erase_from,
                                      const std::string& erase_to) override;
+  // A table file written with RocksDB's SstFileWriter and ingested
+  // (IngestExternalFile): a partition merge's lists skip the write-ahead
+  // log, the memtable and its flush.
+  [[nodiscard]] Status WriteSortedNow(IndexFamily family, const std::vector<Put>& puts) override;
   // A RocksDB snapshot of the index families, and a copy of this request's
   // pending index writes (none between requests, where searches take it).
   [[nodiscard]] std::shared_ptr<const IndexSnapshot> SnapshotIndex() override;

@@ -71,6 +71,9 @@ class SegmentFiles {
                             uint64_t* intact);
   // Removes the partition's file (its postings are merged).
   [[nodiscard]] Status Drop(uint32_t partition);
+  // Where the crawl's merged lists are built as a table file before
+  // RocksDB ingests it (ShardWriter::WriteSortedNow); goes with the crawl.
+  [[nodiscard]] std::string MergeTablePath() const { return dir_ + "/" + crawl_hex_ + "-merge" + ".seg"; }
 
   // Removes the files of every crawl not in `crawls` (deleted crawls whose
   // files a crash left behind), or of `crawl` alone.

@@ -1,8 +1,10 @@
 // ShardWriter as the search index's journal: its four column families,
 // snapshots for searches and direct writes (queue_store.h, index/search_index.h).
 #include <rocksdb/db.h>
+#include <rocksdb/sst_file_writer.h>
 #include <rocksdb/write_batch.h>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -219,5 +221,31 @@ Status ShardWriter::ScanSegments(uint32_t partition, const std::function<bool(ui
 }
 
 Status ShardWriter::DropSegments(uint32_t partition) { return impl_->segments->Drop(partition); }
+
+Status ShardWriter::WriteSortedNow(IndexFamily family, const std::vector<Put>& puts) {
+  if (puts.empty()) return Status::Ok();
+  if (impl_->store->fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
+  rocksdb::ColumnFamilyHandle* cf = impl_->cf(IndexCf(family));
+  for (size_t i = 0; i < puts.size(); ++i) {
+    if (puts[i].family != family || (i > 0 && !(puts[i - 1].key < puts[i].key)))
+      return Status::InvalidArgument("sorted index write: keys out of order or of another family");
+  }
+  // A name of its own (a fresh file: RocksDB links the one it ingests).
+  const std::string path = impl_->segments->MergeTablePath();
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  std::filesystem::remove(path, ec);
+  rocksdb::SstFileWriter table(rocksdb::EnvOptions(), impl_->store->db->GetOptions(cf), cf);
+  rocksdb::Status s = table.Open(path);
+  for (size_t i = 0; s.ok() && i < puts.size(); ++i) s = table.Put(impl_->Key(puts[i].key), puts[i].value);
+  if (s.ok()) s = table.Finish();
+  if (s.ok()) {
+    rocksdb::IngestExternalFileOptions ingest;
+    ingest.move_files = true;
+    s = impl_->store->db->IngestExternalFile(cf, {path}, ingest);
+  }
+  std::filesystem::remove(path, ec);
+  return FromRocks(s, "writing sorted index records");
+}
 
 }  // namespace crawl::queueserver

@@ -7,7 +7,8 @@
 // next requests; files go with their partition's merge, their crawl, and
 // at Open when their crawl is gone; older stores' segment records still
 // load. Then the index itself: what the store's files give back after a
-// reopen searches as the in-memory journal's records do.
+// reopen searches as the in-memory journal's records do. Last, a merge's
+// sorted writes (ShardWriter::WriteSortedNow), ingested as a table file.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -272,4 +273,48 @@ TEST_CASE("segment files: the index reloaded from a store searches as one reload
   // Merged partitions (0 to 2 of 27 documents in sevens) have no files left.
   for (uint32_t part = 0; part < 3; ++part) CHECK_FALSE(std::filesystem::exists(FileOf(dir, 7, part)));
   CHECK(std::filesystem::exists(FileOf(dir, 7, 3)));
+}
+
+TEST_CASE("sorted index writes: ingested as a table, seen by later snapshots only, kept across a reopen", "[unit]") {
+  using crawl::queueserver::IndexJournal;
+  TempDir dir;
+  {
+    auto store = Open(dir);
+    auto w = Writer(*store, 7);
+    REQUIRE(w->WriteIndexNow({{IndexFamily::kPostings, "m2", "older"}}, {}, IndexFamily::kPostings, "", "").ok());
+    auto before = w->SnapshotIndex();
+    std::vector<IndexJournal::Put> puts;
+    for (const char* k : {"m1", "m2", "m3"}) puts.push_back({IndexFamily::kPostings, k, std::string(k) + " list"});
+    REQUIRE(w->WriteSortedNow(IndexFamily::kPostings, puts).ok());
+    REQUIRE(w->WriteSortedNow(IndexFamily::kPostings, {}).ok());
+    std::string v;
+    REQUIRE(w->GetIndex(IndexFamily::kPostings, "m2", &v).ok());
+    CHECK(v == "m2 list");  // over the older record
+    CHECK(before->GetIndex(IndexFamily::kPostings, "m2", &v).ok());
+    CHECK(v == "older");
+    CHECK(before->GetIndex(IndexFamily::kPostings, "m1", &v).code() == crawl::StatusCode::kNotFound);
+    // Out of order, or another family among them: refused, nothing written.
+    CHECK(w->WriteSortedNow(IndexFamily::kPostings, {{IndexFamily::kPostings, "m9", "x"},
+                                                     {IndexFamily::kPostings, "m8", "y"}})
+              .code() == crawl::StatusCode::kInvalidArgument);
+    CHECK(w->WriteSortedNow(IndexFamily::kPostings, {{IndexFamily::kPostings, "m8", "x"},
+                                                     {IndexFamily::kPostings, "m8", "y"}})
+              .code() == crawl::StatusCode::kInvalidArgument);
+    CHECK(w->WriteSortedNow(IndexFamily::kPostings, {{IndexFamily::kTerms, "m9", "x"}}).code() ==
+          crawl::StatusCode::kInvalidArgument);
+    CHECK(w->GetIndex(IndexFamily::kPostings, "m9", &v).code() == crawl::StatusCode::kNotFound);
+    store->FailWritesForTest(true);
+    CHECK_FALSE(w->WriteSortedNow(IndexFamily::kPostings, {{IndexFamily::kPostings, "m7", "x"}}).ok());
+  }
+  auto store = Open(dir);
+  auto w = store->NewWriter(7);
+  std::string v;
+  for (const char* k : {"m1", "m2", "m3"}) {
+    REQUIRE(w->GetIndex(IndexFamily::kPostings, k, &v).ok());
+    CHECK(v == std::string(k) + " list");
+  }
+  CHECK(w->GetIndex(IndexFamily::kPostings, "m7", &v).code() == crawl::StatusCode::kNotFound);
+  // The table file was RocksDB's to keep: none is left beside the segments.
+  const auto segments = dir.path / "postings-segments";
+  if (std::filesystem::exists(segments)) CHECK(std::filesystem::is_empty(segments));
 }
