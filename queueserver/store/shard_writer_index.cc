@@ -235,7 +235,10 @@ Status ShardWriter::WriteSortedNow(IndexFamily family, const std::vector<Put>& p
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   std::filesystem::remove(path, ec);
-  rocksdb::SstFileWriter table(rocksdb::EnvOptions(), impl_->store->db->GetOptions(cf), cf);
+  // Left in the page cache (SstFileWriter drops its pages by default):
+  // queries read these lists next, as they did from a flushed memtable.
+  rocksdb::SstFileWriter table(rocksdb::EnvOptions(), impl_->store->db->GetOptions(cf), cf,
+                               /*invalidate_page_cache=*/false);
   rocksdb::Status s = table.Open(path);
   for (size_t i = 0; s.ok() && i < puts.size(); ++i) s = table.Put(impl_->Key(puts[i].key), puts[i].value);
   if (s.ok()) s = table.Finish();
