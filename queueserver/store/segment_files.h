@@ -47,6 +47,17 @@ class SegmentFiles {
   // Holds a segment for the next Write.
   void Stage(uint32_t partition, uint32_t first_doc, std::string segment);
   [[nodiscard]] bool staged() const { return !staged_.empty(); }
+  struct Staged {
+    uint32_t partition, first_doc;
+    std::string segment;
+  };
+  // The staged segments, handed over (after a failed Write: the caller
+  // stores them otherwise); what Write wrote is forgotten, as by Abandon.
+  [[nodiscard]] std::vector<Staged> TakeStaged() {
+    std::vector<Staged> out = std::move(staged_);
+    Abandon();
+    return out;
+  }
   // Forgets the staged segments and whatever Write wrote past the committed
   // lengths (a discarded request, or a failed commit).
   void Abandon();
@@ -85,10 +96,6 @@ class SegmentFiles {
     int fd = -1;
     uint64_t committed = 0;  // length the store's last commit recorded
     uint64_t written = 0;    // end of this request's frames (>= committed)
-  };
-  struct Staged {
-    uint32_t partition, first_doc;
-    std::string segment;
   };
   std::string Path(uint32_t partition) const;
   // The partition's file, opened (created) on first use.

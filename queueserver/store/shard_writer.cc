@@ -285,7 +285,8 @@ void ShardWriter::Discard() {
 size_t ShardWriter::pending() const {
   // A read error counts as a change, so the next Commit reports it.
   return static_cast<size_t>(impl_->Count()) + (impl_->read_error.ok() ? 0 : 1) +
-         (impl_->order_state_set ? 1 : 0) + impl_->clds.size() + impl_->seen.size() / 8 + impl_->lease_done.size();
+         (impl_->order_state_set ? 1 : 0) + impl_->clds.size() + impl_->seen.size() / 8 + impl_->lease_done.size() +
+         (impl_->segments->staged() ? 1 : 0);
 }
 
 }  // namespace crawl::queueserver

@@ -173,7 +173,21 @@ Status ShardWriter::Impl::WriteSegments() {
   std::vector<std::pair<uint32_t, uint64_t>> lengths;
   Status s = segments->Write(
       store->write_options.sync, [this](uint32_t partition) { return SegmentLength(partition); }, &lengths);
-  if (!s.ok()) return s;
+  if (!s.ok()) {
+    // The files cannot take them (a full disk): the segments go in the
+    // batch as records, as before the files, and RocksDB decides. So a
+    // full disk fails a request where it failed before, and a queue server
+    // whose store still takes writes does not refuse results while it
+    // hands out leases. ScanSegments merges records and frames by document.
+    for (SegmentFiles::Staged& staged : segments->TakeStaged()) {
+      std::string key = prefix;
+      key.push_back('c');
+      for (const uint32_t v : {staged.partition, staged.first_doc})
+        for (int shift = 24; shift >= 0; shift -= 8) key.push_back(static_cast<char>((v >> shift) & 0xff));
+      Put(kPostings, key, staged.segment);
+    }
+    return Status::Ok();
+  }
   for (const auto& [partition, length] : lengths) {
     std::string value;
     PutVarint(&value, length);
@@ -190,26 +204,38 @@ Status ShardWriter::ScanSegments(uint32_t partition, const std::function<bool(ui
   const std::string length_key = impl_->SegmentLengthKey(partition);
   const size_t n = impl_->prefix.size();
   std::optional<uint64_t> committed;
-  bool more = true;
-  Status bad;
+  std::vector<std::pair<uint32_t, std::string>> records;  // (first doc, segment), ascending
   Status s = impl_->store->Scan(kPostings, length_key, [&](std::string_view k, std::string_view v) {
-    if (!more) return Status::Ok();
     if (k.size() == n + 5) {
       size_t pos = 0;
       uint64_t length = 0;
       if (!GetVarint(v, &pos, &length) || pos != v.size()) return Corrupt("postings segment length", k);
       committed = length;
     } else if (k.size() == n + 9) {
-      more = visit(static_cast<uint32_t>(ReadU32Be(k.substr(n + 5))), v);
+      records.emplace_back(ReadU32Be(k.substr(n + 5)), std::string(v));
     } else {
       return Corrupt("postings segment", k);
     }
     return Status::Ok();
   });
-  if (!s.ok() || !more) return s;
+  if (!s.ok()) return s;
+  // Records and the file's frames in document order.
+  size_t next = 0;
+  bool more = true;
+  auto records_before = [&](uint64_t first_doc) {
+    for (; more && next < records.size() && records[next].first < first_doc; ++next)
+      more = visit(records[next].first, records[next].second);
+    return more;
+  };
   uint64_t intact = 0;
-  s = impl_->segments->Read(partition, committed.value_or(0), visit, &intact);
-  if (!s.ok() || !committed || intact == *committed) return s;
+  s = impl_->segments->Read(
+      partition, committed.value_or(0),
+      [&](uint32_t first_doc, std::string_view segment) {
+        return records_before(first_doc) && (more = visit(first_doc, segment));
+      },
+      &intact);
+  if (!s.ok() || !more || !records_before(UINT64_MAX)) return s;
+  if (!committed || intact == *committed) return s;
   // Committed bytes are gone (an OS crash took the file's tail, not the
   // WAL's): record the intact length now, so frames a later request
   // writes there and fails to commit are never taken for committed ones.

@@ -94,7 +94,9 @@ TEST_CASE("segment files: committed segments read back in order, discarded and f
     w->AppendSegment(1, 0, "next partition");  // a request that closed partition 0
     REQUIRE(w->Commit().ok());
     w->AppendSegment(1, 5, "discarded");
+    CHECK(w->pending() == 1);  // a staged segment alone is a change to commit
     w->Discard();
+    CHECK(w->pending() == 0);
     store->FailWritesForTest(true);
     w->AppendSegment(1, 5, "failed");
     CHECK_FALSE(w->Commit().ok());
@@ -317,4 +319,28 @@ TEST_CASE("sorted index writes: ingested as a table, seen by later snapshots onl
   // The table file was RocksDB's to keep: none is left beside the segments.
   const auto segments = dir.path / "postings-segments";
   if (std::filesystem::exists(segments)) CHECK(std::filesystem::is_empty(segments));
+}
+
+TEST_CASE("segment files: segments the files cannot take go in the batch, and load in document order", "[unit]") {
+  TempDir dir;
+  const auto files = dir.path / "postings-segments";
+  {
+    auto store = Open(dir);
+    Commit(*Writer(*store, 8), 0, 0, "first frame");
+    // The files' directory unusable, as a full disk would make it: this
+    // request's segments are records, and its commit succeeds.
+    std::filesystem::rename(files, dir.path / "aside");
+    WriteFile(files, "not a directory");
+    Commit(*store->NewWriter(8), 0, 4, "a record");
+    std::filesystem::remove(files);
+    std::filesystem::rename(dir.path / "aside", files);
+    auto w = store->NewWriter(8);
+    Commit(*w, 0, 9, "second frame");
+    Commit(*w, 1, 0, "next partition");
+  }
+  auto store = Open(dir);
+  uint64_t lost = 1;
+  CHECK(Scan(*store->NewWriter(8), 0, &lost) == Segments{{0, "first frame"}, {4, "a record"}, {9, "second frame"}});
+  CHECK(lost == 0);
+  CHECK(Scan(*store->NewWriter(8), 1) == Segments{{0, "next partition"}});
 }
