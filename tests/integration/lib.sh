@@ -39,6 +39,17 @@ status_field() {
     echo -1
 }
 
+# rpc_probe ARGS...: what tests/integration/rpc_probe prints (a status code
+# and message). A probe that itself fails (a crash, a sanitizer report at
+# its exit) fails the test with its exit status, where set -e would end the
+# test at the assignment without a word.
+rpc_probe() {
+  local out rc=0
+  out=$("$BIN/rpc_probe" "$@") || rc=$?
+  [ $rc -eq 0 ] || fail "rpc_probe $2 exited with status $rc (printed: $out)"
+  echo "$out"
+}
+
 _cleanup() {
   local rc=$?
   if [ -f "$WORK/cluster/cluster.env" ]; then

@@ -11,7 +11,6 @@
 # A non-loopback listen address without TLS or --insecure stops a server
 # with a one-line message.
 source "$(dirname "$0")/lib.sh"
-probe="$BIN/rpc_probe"
 
 # --- servers refuse to listen off loopback in plain text -------------------
 for server in nameserver queueserver; do
@@ -63,7 +62,7 @@ creds() {  # creds NAME: the rpc_probe flags of a credential set
 expect() {  # expect CODE ADDRESS PEER_ROLE METHOD CREDS
   local want=$1 address=$2 role=$3 method=$4 who=$5 got
   # shellcheck disable=SC2046
-  got=$("$probe" "$address" "$method" --peer-role "$role" --crawl-id "$crawl_id" $(creds "$who"))
+  got=$(rpc_probe "$address" "$method" --peer-role "$role" --crawl-id "$crawl_id" $(creds "$who"))
   [ "${got%% *}" = "$want" ] || fail "$who on $method at $address: expected $want, got: $got"
   echo "ok: $who -> $method: $got"
 }
@@ -91,10 +90,10 @@ expect PERMISSION_DENIED "$NAMESERVER" nameserver crawl.v1.NameServer/Heartbeat 
 # does not parse, RESOURCE_EXHAUSTED past the server's receive limit).
 admin=(--tls-ca "$tls/ca.crt" --tls-cert "$tls/admin-crawlctl.crt" --tls-key "$tls/admin-crawlctl.key")
 printf '\xff\xff\xff\xff\x0f\x12' > "$WORK/garbage.bin"
-got=$("$probe" "$NAMESERVER" crawl.v1.NameServer/StartCrawl "${admin[@]}" --raw "$WORK/garbage.bin")
+got=$(rpc_probe "$NAMESERVER" crawl.v1.NameServer/StartCrawl "${admin[@]}" --raw "$WORK/garbage.bin")
 [ "${got%% *}" = INTERNAL ] || [ "${got%% *}" = INVALID_ARGUMENT ] || fail "malformed StartCrawl: $got"
 head -c $((65 * 1024 * 1024)) /dev/zero > "$WORK/big.bin"
-got=$("$probe" "$NAMESERVER" crawl.v1.NameServer/StartCrawl "${admin[@]}" --raw "$WORK/big.bin")
+got=$(rpc_probe "$NAMESERVER" crawl.v1.NameServer/StartCrawl "${admin[@]}" --raw "$WORK/big.bin")
 [ "${got%% *}" = RESOURCE_EXHAUSTED ] || fail "a 65 MiB StartCrawl was not refused at the door: $got"
 rm -f "$WORK/big.bin"
 echo "ok: malformed and oversized requests refused"

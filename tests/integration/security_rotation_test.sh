@@ -6,7 +6,6 @@
 # old admin certificate is refused and the new one works. Then a revoked
 # certificate is refused as soon as the CRL file changes.
 source "$(dirname "$0")/lib.sh"
-probe="$BIN/rpc_probe"
 
 web=(--seed 12 --hosts 4 --pages 400)
 start_testweb "${web[@]}"
@@ -66,7 +65,7 @@ for f in "$WORK"/cluster/*.pid; do
   kill -0 "$(cat "$f")" || fail "$(basename "$f" .pid) died during the rotation"
 done
 
-old=$("$probe" "$NAMESERVER" crawl.v1.NameServer/ListCrawls --tls-ca "$tls/ca.crt" \
+old=$(rpc_probe "$NAMESERVER" crawl.v1.NameServer/ListCrawls --tls-ca "$tls/ca.crt" \
   --tls-cert "$WORK/old-admin.crt" --tls-key "$WORK/old-admin.key")
 [ "${old%% *}" = UNAVAILABLE ] || fail "the old admin certificate was not refused: $old"
 if env -u CRAWL_TOKEN_FILE CRAWL_TLS_CERT="$WORK/old-admin.crt" CRAWL_TLS_KEY="$WORK/old-admin.key" \
@@ -78,11 +77,11 @@ echo "ok: old certificate refused, new one works"
 
 # Revocation: the reader certificate works, is revoked, and is refused.
 reader=(--tls-ca "$tls/ca.crt" --tls-cert "$tls/reader-reader.crt" --tls-key "$tls/reader-reader.key")
-got=$("$probe" "$NAMESERVER" crawl.v1.NameServer/ListCrawls "${reader[@]}")
+got=$(rpc_probe "$NAMESERVER" crawl.v1.NameServer/ListCrawls "${reader[@]}")
 [ "${got%% *}" = OK ] || fail "the reader certificate does not work: $got"
 "$SRC/deploy/certs.sh" revoke --dir "$WORK/new" --name reader-reader > /dev/null
 put "$WORK/new/crl.pem" "$tls/crl.pem"
-got=$("$probe" "$NAMESERVER" crawl.v1.NameServer/ListCrawls "${reader[@]}")
+got=$(rpc_probe "$NAMESERVER" crawl.v1.NameServer/ListCrawls "${reader[@]}")
 [ "${got%% *}" = UNAVAILABLE ] || fail "the revoked reader certificate was not refused: $got"
 env -u CRAWL_TOKEN_FILE "$BIN/crawlctl" status > /dev/null || fail "revoking the reader locked out the admin"
 echo "ok: revoked certificate refused"
