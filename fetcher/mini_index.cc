@@ -21,6 +21,16 @@ class TermCache {
     uint64_t id;
   };
 
+  // Lookups of a page's words miss the cache (the map outgrows it): a
+  // caller going through them in order calls Prefetch, PrefetchEntry and
+  // Warm for the words that many places ahead (FlatStringMap's steps).
+  static constexpr std::size_t kSlotAhead = 12, kEntryAhead = 6, kKeyAhead = 3;
+  void Prefetch(uint32_t word_hash) const { words_.Prefetch(word_hash); }
+  void PrefetchEntry(uint32_t word_hash) const { words_.PrefetchEntry(word_hash); }
+  void Warm(uint32_t word_hash) const {
+    if (const Stored* guess = words_.Peek(word_hash)) __builtin_prefetch(terms_.data() + guess->term_at);
+  }
+
   Term Lookup(text::Stemmer* stemmer, std::string_view word, uint32_t word_hash) {
     if (const Stored* known = words_.Find(word, word_hash)) return TermOf(*known);
     if (words_.size() >= MiniIndexBuilder::kMaxCachedTerms) {
@@ -120,6 +130,9 @@ void MiniIndexBuilder::Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const 
   std::vector<std::pair<uint64_t, uint32_t>> table(table_size, {0, 0});  // (term id, term index + 1)
   TermCache& cache = CacheFor(stemmer);
   for (std::size_t w = 0; w < words; ++w) {
+    if (w + TermCache::kSlotAhead < words) cache.Prefetch(word_hash_[w + TermCache::kSlotAhead]);
+    if (w + TermCache::kEntryAhead < words) cache.PrefetchEntry(word_hash_[w + TermCache::kEntryAhead]);
+    if (w + TermCache::kKeyAhead < words) cache.Warm(word_hash_[w + TermCache::kKeyAhead]);
     const TermCache::Term info = cache.Lookup(stemmer, word(static_cast<uint32_t>(w)), word_hash_[w]);
     std::size_t i = static_cast<std::size_t>(info.id) & (table_size - 1);
     while (table[i].second != 0 && table[i].first != info.id) i = (i + 1) & (table_size - 1);

@@ -103,3 +103,37 @@ TEST_CASE("SameShortString agrees with == and ShortStringHash sees every byte, a
     CHECK(hashes.size() == n + 1);
   }
 }
+
+TEST_CASE("FlatStringMap::Peek guesses the entry in a hash's first slot and the prefetches change nothing") {
+  const auto hash = [](const std::string& k) { return std::hash<std::string>{}(k); };
+  std::mt19937 rng(4);
+  crawl::FlatStringMap<int> map;
+  std::unordered_map<std::string, int> reference;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string key = RandomKey(rng, 9);
+    *map.Insert(key, hash(key)).first = i;
+    reference[key] = i;
+  }
+  std::unordered_map<uint32_t, std::set<int>> values_of_hash;  // low 32 bits -> values of keys with it
+  for (const auto& [key, value] : reference) values_of_hash[static_cast<uint32_t>(hash(key))].insert(value);
+  std::size_t found_by_peek = 0;
+  for (const auto& [key, value] : reference) {
+    map.Prefetch(hash(key));
+    map.PrefetchEntry(hash(key));
+    const int* guess = map.Peek(hash(key));
+    if (guess == nullptr) continue;
+    // Never a value of a key with another hash.
+    CHECK(values_of_hash[static_cast<uint32_t>(hash(key))].count(*guess) == 1);
+    if (guess == map.Find(key, hash(key))) ++found_by_peek;
+  }
+  // At a load factor of at most 1/2 most keys sit in their first slot.
+  CHECK(found_by_peek > reference.size() / 2);
+  // A hash no key has: its first slot is empty or holds another hash.
+  for (uint64_t absent = 0; absent < 64; ++absent) {
+    if (values_of_hash.count(static_cast<uint32_t>(absent)) != 0) continue;
+    map.Prefetch(absent);
+    map.PrefetchEntry(absent);
+    CHECK(map.Peek(absent) == nullptr);
+  }
+  CHECK(map.size() == reference.size());
+}
