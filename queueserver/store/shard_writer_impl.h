@@ -162,8 +162,18 @@ struct ShardWriter::Impl {
   std::string SegmentLengthKey(uint32_t partition) const {
     std::string k = prefix;
     k.push_back('c');
-    for (int shift = 24; shift >= 0; shift -= 8) k.push_back(static_cast<char>((partition >> shift) & 0xff));
+    AppendBigEndian32(&k, partition);
     return k;
+  }
+  // Postings 'c' partition(4) first doc(4): a segment kept as a record (a
+  // store from before the files, or segments the files could not take).
+  std::string SegmentRecordKey(uint32_t partition, uint32_t first_doc) const {
+    std::string k = SegmentLengthKey(partition);
+    AppendBigEndian32(&k, first_doc);
+    return k;
+  }
+  static void AppendBigEndian32(std::string* out, uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xff));
   }
   // The committed length of the partition's segment file (0: none).
   Result<uint64_t> SegmentLength(uint32_t partition);

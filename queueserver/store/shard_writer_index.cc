@@ -179,13 +179,8 @@ Status ShardWriter::Impl::WriteSegments() {
     // full disk fails a request where it failed before, and a queue server
     // whose store still takes writes does not refuse results while it
     // hands out leases. ScanSegments merges records and frames by document.
-    for (SegmentFiles::Staged& staged : segments->TakeStaged()) {
-      std::string key = prefix;
-      key.push_back('c');
-      for (const uint32_t v : {staged.partition, staged.first_doc})
-        for (int shift = 24; shift >= 0; shift -= 8) key.push_back(static_cast<char>((v >> shift) & 0xff));
-      Put(kPostings, key, staged.segment);
-    }
+    for (SegmentFiles::Staged& staged : segments->TakeStaged())
+      Put(kPostings, SegmentRecordKey(staged.partition, staged.first_doc), staged.segment);
     return Status::Ok();
   }
   for (const auto& [partition, length] : lengths) {

@@ -148,8 +148,8 @@ TEST_CASE("text analysis: the text hash is the hash of every word one space apar
 TEST_CASE("Intern gives each distinct word one id, in order of first use, like a map of the words", "[unit]") {
   // Words of every size around SameShortString's 4-, 8- and 16-byte
   // loads, over two letters (many words of each size, often one byte
-  // apart), longer words sharing their first 8 bytes, and up to 15,000 of
-  // them (the table grows).
+  // apart), longer words sharing their first 8 bytes, a few of 250-300
+  // bytes, and up to 15,000 of them (the table grows).
   std::mt19937 rng(5);
   for (int round = 0; round < 20; ++round) {
     MiniIndexBuilder b(1u << 20);
@@ -157,7 +157,7 @@ TEST_CASE("Intern gives each distinct word one id, in order of first use, like a
     const std::size_t words = 1 + rng() % 15000;
     for (std::size_t k = 0; k < words; ++k) {
       // Two letters: many words of each size, differing in one byte.
-      std::string w(1 + rng() % 20, 'a');
+      std::string w(rng() % 50 == 0 ? 250 + rng() % 51 : 1 + rng() % 20, 'a');
       for (char& c : w) c = rng() % 2 == 0 ? 'a' : '\xC3';
       if (w.size() > 8 && rng() % 2 == 0) {  // one key, any letter after it
         w.replace(0, 8, "prefix__");
