@@ -82,7 +82,7 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     req.set_crawl_id(info.crawl_id());
     req.set_fetcher_id(options_.fetcher_id);
     req.set_batch_id(std::to_string(schedule_id) + "-" + std::to_string(++add_urls_sequence_));
-    for (auto& l : batch.links_by_server[i]) *req.add_links() = std::move(l);
+    req.mutable_links()->Swap(&batch.links_by_server[i]);
     const bool ok = Retry("AddUrls to " + info.queue_servers(static_cast<int>(i)).id(), [&] {
       grpc::ClientContext ctx;
       SetTimeout(ctx, kRpcTimeout);
@@ -97,14 +97,13 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
   req.set_schedule_id(schedule_id);
   req.set_sequence(sequence);
   req.set_final(final);
-  for (auto& r : batch.records) *req.add_records() = std::move(r);
+  req.mutable_records()->Swap(&batch.records);
   for (const auto& [origin, errors] : batch.host_errors) {
     v1::HostErrorCount* count = req.add_host_errors();
     count->set_origin(origin);
     count->set_errors(errors);
   }
-  if (server_index < batch.links_by_server.size())
-    for (auto& l : batch.links_by_server[server_index]) *req.add_links() = std::move(l);
+  if (server_index < batch.links_by_server.size()) req.mutable_links()->Swap(&batch.links_by_server[server_index]);
   const bool ok = Retry("SubmitResults to " + info.queue_servers(static_cast<int>(server_index)).id(), [&] {
     grpc::ClientContext ctx;
     SetTimeout(ctx, kRpcTimeout);

@@ -47,7 +47,6 @@ void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingCo
     v1::DiscoveredLink& l = links->emplace_back();
     l.set_likely_non_html(LikelyNonHtml(c.url));
     l.set_url(std::move(c.url));
-    l.set_referrer(std::string(page.url));
     l.set_depth(page.link_depth);
     l.set_link_rank(static_cast<uint32_t>(rank));
     l.set_anchor_text(std::string(c.anchor));

@@ -46,7 +46,6 @@ void AddSitemapLinks(const std::vector<std::string>& urls, const v1::ScheduledUr
     if (!target.ok()) continue;  // not http(s), malformed
     v1::DiscoveredLink& l = links->emplace_back();
     l.set_url(std::move(*target));
-    l.set_referrer(scheduled.url());
     l.set_depth(scheduled.depth() + 1);
     l.set_from_sitemap(true);
     l.set_link_rank(rank++);
@@ -111,7 +110,6 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
       if (scheduled.kind() == v1::URL_KIND_PAGE) {
         v1::DiscoveredLink& l = out.links.emplace_back();
         l.set_url(*target);
-        l.set_referrer(scheduled.url());
         l.set_depth(scheduled.depth() + 1);
         l.set_links_on_page(1);
         l.set_source("redirect");

@@ -30,6 +30,8 @@ namespace crawl::fetcher {
 
 struct ProcessedPage {
   v1::FetchRecord record;
+  // Every link's referrer is the page (record.url()), so none names it:
+  // ResultBatcher writes it once per run of links in a request.
   std::vector<v1::DiscoveredLink> links;
 };
 

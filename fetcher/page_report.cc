@@ -90,6 +90,7 @@ Result<std::string> PageReportJson(const LocalPage& page) {
                     ",\"mime_type\":" + Quote(result.mime_type) + ",\"content_type\":" + Quote(result.content_type) +
                     ",\"record\":" + *record + ",\"links\":[";
   for (std::size_t i = 0; i < processed.links.size(); ++i) {
+    processed.links[i].set_referrer(processed.record.url());  // as the queue server reads it
     auto link = ToJson(processed.links[i]);
     if (!link.ok()) return link.status();
     if (i > 0) out.push_back(',');

@@ -23,16 +23,18 @@ ResultBatcher::ResultBatcher(std::vector<std::string> server_ids, const url::Tra
   last_referrer_.resize(server_ids_.size());
 }
 
-void ResultBatcher::Append(size_t owner, v1::DiscoveredLink link) {
-  std::vector<v1::DiscoveredLink>& list = batch_.links_by_server[owner];
+void ResultBatcher::Append(size_t owner, v1::DiscoveredLink&& link, std::string_view referrer) {
+  google::protobuf::RepeatedPtrField<v1::DiscoveredLink>& list = batch_.links_by_server[owner];
   std::string& last = last_referrer_[owner];
-  if (!list.empty() && link.referrer() == last) {
+  if (!link.referrer().empty()) referrer = link.referrer();
+  if (!list.empty() && referrer == last) {
     link.clear_referrer();
     link.set_same_referrer(true);
   } else {
-    last = link.referrer();
+    last = referrer;
+    if (link.referrer().empty()) link.set_referrer(last);
   }
-  list.push_back(std::move(link));
+  list.Add(std::move(link));
   ++links_;
 }
 
@@ -74,8 +76,10 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
     page.record.set_redirect_url(url::RemoveTrackingParams(page.record.redirect_url(), *tracking_));
   }
   const std::string page_host = url::HostOf(page.record.url());
-  batch_.records.push_back(std::move(page.record));
+  v1::FetchRecord& record = *batch_.records.Add();
+  record.Swap(&page.record);
   if (server_ids_.empty()) return;
+  const std::string_view page_url = record.url();
   // Links that differ only in tracking parameters are one link.
   FlatStringMap<char> seen;
   struct Owned {
@@ -121,7 +125,7 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       link->set_referrer_cash(scheduled->order_cash());
       v1::DiscoveredLink copy;
       copy.set_url(link->url());
-      copy.set_referrer(link->referrer());
+      if (!link->referrer().empty()) copy.set_referrer(link->referrer());
       copy.set_link_rank(link->link_rank());
       copy.set_links_on_page(link->links_on_page());
       copy.set_from_sitemap(link->from_sitemap());
@@ -129,10 +133,10 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       copy.set_source(link->source());
       copy.set_in_nav(link->in_nav());
       copy.set_sent_elsewhere(true);
-      Append(home_, std::move(copy));
+      Append(home_, std::move(copy), page_url);
     }
   }
-  for (const Owned& o : owned) Append(o.owner, std::move(*o.link));
+  for (const Owned& o : owned) Append(o.owner, std::move(*o.link), page_url);
 }
 
 ResultBatch ResultBatcher::Take() {

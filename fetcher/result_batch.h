@@ -12,17 +12,22 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <google/protobuf/repeated_ptr_field.h>
 
 #include "common/url.h"
 #include "fetcher/page_processor.h"
 
 namespace crawl::fetcher {
 
+// Repeated fields, as the requests hold them: shipping swaps each list into
+// its request whole (one heap message per link, never moved again).
 struct ResultBatch {
-  std::vector<v1::FetchRecord> records;
+  google::protobuf::RepeatedPtrField<v1::FetchRecord> records;
   // links_by_server[i]: links owned by server i of the crawl's list.
-  std::vector<std::vector<v1::DiscoveredLink>> links_by_server;
+  std::vector<google::protobuf::RepeatedPtrField<v1::DiscoveredLink>> links_by_server;
   // Origin ("scheme://host[:port]") -> errors in this batch.
   std::map<std::string, uint32_t> host_errors;
 };
@@ -41,6 +46,8 @@ class ResultBatcher {
   explicit ResultBatcher(std::vector<std::string> server_ids, const url::TrackingParams* tracking = nullptr,
                          size_t home = SIZE_MAX);
 
+  // A link without a referrer (ProcessFetch leaves it out) gets the page's
+  // URL (record.url()) where its list needs it.
   // `scheduled`: the page's entry in the schedule (null: unknown). A link
   // owned by a queue server other than `home` carries the page's order data
   // from it (DiscoveredLink 20-23) and s, the page's links within its CLD;
@@ -55,10 +62,11 @@ class ResultBatcher {
   ResultBatch Take();
 
  private:
-  // Appends `link` to server `owner`'s list; a link whose referrer is the
-  // previous one's in that list says so (`same_referrer`) instead of
-  // carrying it again. The lists go into requests whole and in order.
-  void Append(size_t owner, v1::DiscoveredLink link);
+  // Appends `link` to server `owner`'s list with `referrer` (the link's
+  // own when it names one); a link whose referrer is the previous one's in
+  // that list says so (`same_referrer`) instead of carrying it again. The
+  // lists go into requests whole and in order.
+  void Append(size_t owner, v1::DiscoveredLink&& link, std::string_view referrer);
 
   std::vector<std::string> server_ids_;
   const url::TrackingParams* tracking_;

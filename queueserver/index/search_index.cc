@@ -95,11 +95,23 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
   const uint64_t stamp = ++document_stamp_;
   bool any = false;
+  // word_ids_ outgrows the CPU cache: each lookup would miss it for the
+  // slot, the entry and the term's statistics. Those of the words a few
+  // places ahead are fetched meanwhile (FlatStringMap's prefetch steps).
+  std::vector<uint64_t>& hashes = scratch_hashes_;
+  hashes.resize(terms.term.size());
+  for (size_t i = 0; i < hashes.size(); ++i) hashes[i] = ShortStringHash(terms.term[i]);
+  constexpr size_t kSlotAhead = 12, kEntryAhead = 6, kStatsAhead = 3;
   for (size_t i = 0; i < terms.term.size(); ++i) {
+    if (i + kSlotAhead < hashes.size()) word_ids_.Prefetch(hashes[i + kSlotAhead]);
+    if (i + kEntryAhead < hashes.size()) word_ids_.PrefetchEntry(hashes[i + kEntryAhead]);
+    if (i + kStatsAhead < hashes.size()) {
+      if (const WordIds* guess = word_ids_.Peek(hashes[i + kStatsAhead])) __builtin_prefetch(guess->stats);
+    }
     if (terms.term[i].empty()) continue;
     // The id is recomputed (from the word, IdsOf): input from another
     // process must not be able to file a term under another term's id.
-    WordIds& w = IdsOf(terms.term[i]);
+    WordIds& w = IdsOf(terms.term[i], hashes[i]);
     if (w.last_doc == stamp) continue;  // the word listed twice: its first entry counts
     w.last_doc = stamp;
     // Ascending and distinct (ReadPageTerms).
@@ -281,8 +293,8 @@ Status SearchIndex::ReadPageTerms(const v1::MiniIndex& mi) {
   return Status::Ok();
 }
 
-SearchIndex::WordIds& SearchIndex::IdsOf(std::string_view word) {
-  const auto [found, added] = word_ids_.Insert(word, ShortStringHash(word));
+SearchIndex::WordIds& SearchIndex::IdsOf(std::string_view word, uint64_t hash) {
+  const auto [found, added] = word_ids_.Insert(word, hash);
   WordIds& w = *found;
   if (added) {
     w.id = hash::Hash8(word);

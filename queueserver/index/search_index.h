@@ -414,7 +414,9 @@ class SearchIndex {
   // A term's f from its positions (ascending): the table's weights summed,
   // or PositionsFrequency for a position past the table.
   [[nodiscard]] double TermFrequency(std::span<const uint32_t> positions, uint32_t title_tokens) const;
-  WordIds& IdsOf(std::string_view word);
+  WordIds& IdsOf(std::string_view word) { return IdsOf(word, ShortStringHash(word)); }
+  // `hash`: ShortStringHash(word).
+  WordIds& IdsOf(std::string_view word, uint64_t hash);
   // `gaps`, when not empty, is `positions` already written as gap varints
   // (PackedTermReader::shortest_gaps): copied, not encoded again.
   void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
@@ -505,6 +507,7 @@ class SearchIndex {
   // Per-document scratch, reused.
   PageTerms scratch_terms_;
   std::vector<uint32_t> scratch_positions_;
+  std::vector<uint64_t> scratch_hashes_;  // of scratch_terms_.term (AddPage)
   std::vector<std::tuple<uint32_t, uint32_t, double>> scratch_regions_;
   // The description weight as a step function of the position: (first
   // position of a step, weight of the sentences covering it), sorted.

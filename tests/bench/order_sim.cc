@@ -291,11 +291,11 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
         // A link whose referrer is the one before's leaves it out
         // (DiscoveredLink.same_referrer): read as the queue server reads it.
         const std::vector<std::string_view> referrers = qs::LinkReferrers(batch.links_by_server[q]);
-        for (size_t i = 0; i < batch.links_by_server[q].size(); ++i) {
+        for (int i = 0; i < batch.links_by_server[q].size(); ++i) {
           const auto& link = batch.links_by_server[q][i];
           auto canonical = crawl::url::Canonicalize(link.url());
           if (!canonical.ok()) continue;
-          links[q].push_back(qs::LinkFromWire(link, std::move(*canonical), referrers[i]));
+          links[q].push_back(qs::LinkFromWire(link, std::move(*canonical), referrers[static_cast<size_t>(i)]));
         }
       }
       home.AddLinks(std::move(links[l.q]), now);

@@ -50,7 +50,7 @@ TEST_CASE("html links are resolved, canonical, deduplicated, nofollow dropped", 
   CHECK(LinkUrls(p) == std::vector<std::string>{"http://a.test/dir/b.html", "http://a.test/d.html",
                                                  "http://other.test/"});
   for (const auto& l : p.links) {
-    CHECK(l.referrer() == "http://a.test/dir/page.html");
+    CHECK(l.referrer().empty());  // the page (record.url()): ResultBatcher names it
     CHECK(l.depth() == 3);
   }
   CHECK(p.record.title() == "T");
@@ -167,7 +167,7 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
       }
     }
     REQUIRE_FALSE(batch.links_by_server[away].empty());
-    CHECK(copies == batch.links_by_server[away].size());
+    CHECK(copies == static_cast<size_t>(batch.links_by_server[away].size()));
     CHECK(local + copies == 40);
     for (const auto& l : batch.links_by_server[away]) {
       CHECK_FALSE(l.sent_elsewhere());
@@ -215,7 +215,7 @@ TEST_CASE("a batch names a referrer once per run of links that share it", "[unit
   REQUIRE(links.size() == 6);
   std::vector<std::string> read;
   std::string referrer;
-  for (size_t i = 0; i < links.size(); ++i) {
+  for (int i = 0; i < links.size(); ++i) {
     CHECK(links[i].same_referrer() == (i % 3 != 0));
     CHECK(links[i].referrer().empty() == links[i].same_referrer());
     if (!links[i].same_referrer()) referrer = links[i].referrer();
@@ -228,4 +228,16 @@ TEST_CASE("a batch names a referrer once per run of links that share it", "[unit
   REQUIRE(batch.links_by_server[0].size() == 3);
   CHECK(batch.links_by_server[0][0].referrer() == "http://a.test/q");  // a new batch names it again
   CHECK_FALSE(batch.links_by_server[0][0].same_referrer());
+  // A link that names its own referrer keeps it, and the run restarts there.
+  crawl::fetcher::ProcessedPage page = ProcessFetch(Scheduled("http://a.test/r"), Html("http://a.test/r", body), {});
+  page.links[1].set_referrer("http://a.test/elsewhere");
+  batcher.Add(std::move(page));
+  batch = batcher.Take();
+  const auto& named = batch.links_by_server[0];
+  REQUIRE(named.size() == 3);
+  CHECK(named[0].referrer() == "http://a.test/r");
+  CHECK(named[1].referrer() == "http://a.test/elsewhere");
+  CHECK_FALSE(named[1].same_referrer());
+  CHECK(named[2].referrer() == "http://a.test/r");
+  CHECK_FALSE(named[2].same_referrer());
 }
