@@ -245,11 +245,31 @@ std::string ToUtf8(std::string_view bytes, Encoding encoding, uint32_t* invalid)
   return Utf8Cleaned(bytes, invalid);
 }
 
+namespace {
+
+// Sets out's text to `bytes` read as `encoding`: `bytes` itself when they
+// are UTF-8 and valid (`valid_prefix`: ValidUtf8Prefix(bytes) when known).
+void SetText(std::string_view bytes, Encoding encoding, DecodedBody& out,
+             std::size_t valid_prefix = std::string_view::npos) {
+  if (encoding != Encoding::kWindows1252) {
+    if (valid_prefix == std::string_view::npos) valid_prefix = ValidUtf8Prefix(bytes);
+    if (valid_prefix == bytes.size()) {
+      out.body = bytes;
+      out.converted = false;
+      return;
+    }
+  }
+  out.converted_text = ToUtf8(bytes, encoding, &out.invalid_bytes);
+  out.converted = true;
+}
+
+}  // namespace
+
 DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, bool is_html) {
   DecodedBody out;
   if (body.starts_with("\xEF\xBB\xBF")) {
     out.charset = "utf-8";
-    out.text = ToUtf8(body.substr(3), Encoding::kUtf8, &out.invalid_bytes);
+    SetText(body.substr(3), Encoding::kUtf8, out);
     return out;
   }
   std::string label(header_charset);
@@ -266,10 +286,13 @@ DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, b
                   : encoding == Encoding::kWindows1252 ? "windows-1252"
                                                        : ToUtf8(label, Encoding::kUtf8, &label_invalid);
   } else {
-    encoding = ValidUtf8Prefix(body) == body.size() ? Encoding::kUtf8 : Encoding::kWindows1252;
+    const std::size_t valid = ValidUtf8Prefix(body);
+    encoding = valid == body.size() ? Encoding::kUtf8 : Encoding::kWindows1252;
     out.charset = encoding == Encoding::kUtf8 ? "utf-8" : "windows-1252";
+    SetText(body, encoding, out, valid);
+    return out;
   }
-  out.text = ToUtf8(body, encoding, &out.invalid_bytes);
+  SetText(body, encoding, out);
   return out;
 }
 

@@ -37,13 +37,20 @@ enum class Encoding { kUtf8, kWindows1252, kUnsupported };
 [[nodiscard]] std::string SniffMetaCharset(std::string_view html);
 
 struct DecodedBody {
-  std::string text;             // valid UTF-8
+  // The text, valid UTF-8. A body read as UTF-8 that is valid already (most
+  // pages) is not copied: the text is DecodeBody's `body` itself. So it is
+  // valid while both that body and this struct live.
+  [[nodiscard]] std::string_view text() const { return converted ? std::string_view(converted_text) : body; }
   std::string charset;          // "utf-8", "windows-1252", or the unsupported label (lower-case)
   uint32_t invalid_bytes = 0;   // bytes replaced by U+FFFD
+  std::string_view body;        // the text when !converted
+  bool converted = false;
+  std::string converted_text;   // the text when converted
 };
 
 // Picks the encoding (BOM, then `header_charset`, then, when `is_html`, the
-// meta prescan; then the unlabelled rule above) and converts `body`.
+// meta prescan; then the unlabelled rule above) and converts `body` where
+// it is not valid UTF-8 already (DecodedBody::text).
 [[nodiscard]] DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, bool is_html);
 
 // Converts `bytes` from `encoding` to UTF-8 (kUnsupported reads as UTF-8),

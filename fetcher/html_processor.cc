@@ -69,7 +69,7 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
   extract.max_title_chars = kMaxTitleChars;
   extract.robots_meta_token = options.robots_meta_token;
   extract.collect_text = true;
-  const html::PageLinks scanned = html::ExtractLinks(decoded.text, extract);
+  const html::PageLinks scanned = html::ExtractLinks(decoded.text(), extract);
 
   record->set_title(scanned.title);
   record->set_noindex(scanned.noindex);
@@ -130,10 +130,11 @@ void ProcessPlainText(const PageInput& page, const ProcessOptions& options, Proc
   // Paragraphs: blank lines break, single line breaks and runs of spaces
   // are one space (the same shape as html::PageLinks::text).
   std::string body;
-  body.reserve(decoded.text.size());
+  const std::string_view decoded_text = decoded.text();
+  body.reserve(decoded_text.size());
   int pending = 0;  // 0 none, 1 space, 2 paragraph
   int newlines = 0;
-  for (char c : decoded.text) {
+  for (char c : decoded_text) {
     if (c == '\n') {
       if (++newlines >= 2) pending = 2;
       else if (pending == 0) pending = 1;

@@ -55,25 +55,61 @@ TEST_CASE("decode order: BOM, header, meta, then valid-UTF-8 test", "[unit]") {
   // The header wins over the meta.
   auto a = DecodeBody("<meta charset=utf-8>caf\xE9", "iso-8859-1", true);
   CHECK(a.charset == "windows-1252");
-  CHECK(a.text.ends_with("caf\xC3\xA9"));
+  CHECK(a.text().ends_with("caf\xC3\xA9"));
   // The meta when there is no header.
   auto b = DecodeBody("<meta charset=latin1>caf\xE9", "", true);
   CHECK(b.charset == "windows-1252");
   // A BOM beats a wrong header label and is removed.
   auto c = DecodeBody("\xEF\xBB\xBF" "caf\xC3\xA9", "iso-8859-1", true);
   CHECK(c.charset == "utf-8");
-  CHECK(c.text == "caf\xC3\xA9");
+  CHECK(c.text() == "caf\xC3\xA9");
   // No label: invalid UTF-8 reads as windows-1252, valid as UTF-8.
   CHECK(DecodeBody("caf\xE9", "", true).charset == "windows-1252");
   CHECK(DecodeBody("caf\xC3\xA9", "", true).charset == "utf-8");
   // A wrong label (utf-8 on latin1 bytes): replaced, counted, no crash.
   auto d = DecodeBody("caf\xE9!", "utf-8", true);
-  CHECK(d.text == "caf\xEF\xBF\xBD!");
+  CHECK(d.text() == "caf\xEF\xBF\xBD!");
   CHECK(d.invalid_bytes == 1);
   // Unsupported labels are reported and read as UTF-8.
   auto e = DecodeBody("abc\xFF", "koi8-r", true);
   CHECK(e.charset == "koi8-r");
   CHECK(e.invalid_bytes == 1);
+}
+
+// A body read as UTF-8 that is valid already is the text itself, not a copy;
+// every body gives the text the conversion would (the copying path it
+// replaced: ToUtf8 of the body after any BOM, in the chosen encoding).
+TEST_CASE("valid UTF-8 bodies are not copied, and every body reads as ToUtf8 reads it", "[unit]") {
+  struct Case {
+    std::string body;
+    std::string header;
+    Encoding encoding;
+    size_t skip;  // a BOM
+  };
+  const std::vector<Case> cases = {
+      {"plain ascii <p>text</p>", "", Encoding::kUtf8, 0},
+      {"caf\xC3\xA9 ok", "utf-8", Encoding::kUtf8, 0},
+      {"caf\xE9 latin", "", Encoding::kWindows1252, 0},
+      {"caf\xE9 labelled", "iso-8859-1", Encoding::kWindows1252, 0},
+      {"caf\xC3\xA9 labelled", "windows-1252", Encoding::kWindows1252, 0},
+      {"caf\xE9 wrong label", "utf-8", Encoding::kUtf8, 0},
+      {"abc\xFF unsupported", "koi8-r", Encoding::kUnsupported, 0},
+      {"abc unsupported, valid", "shift_jis", Encoding::kUnsupported, 0},
+      {"\xEF\xBB\xBF" "caf\xC3\xA9 bom", "iso-8859-1", Encoding::kUtf8, 3},
+      {"\xEF\xBB\xBF" "bad \xE9 bom", "", Encoding::kUtf8, 3},
+      {"", "", Encoding::kUtf8, 0},
+  };
+  for (const Case& c : cases) {
+    INFO(c.body);
+    const DecodedBody decoded = DecodeBody(c.body, c.header, true);
+    const std::string_view rest = std::string_view(c.body).substr(c.skip);
+    uint32_t invalid = 0;
+    CHECK(decoded.text() == ToUtf8(rest, c.encoding, &invalid));
+    CHECK(decoded.invalid_bytes == invalid);
+    const bool borrowed = c.encoding != Encoding::kWindows1252 && ValidUtf8Prefix(rest) == rest.size();
+    CHECK(decoded.converted == !borrowed);
+    if (borrowed) CHECK(decoded.text().data() == rest.data());
+  }
 }
 
 TEST_CASE("every byte value decodes without crashing and gives valid UTF-8", "[unit]") {
