@@ -95,19 +95,9 @@ bool SearchIndex::AddPage(const v1::FetchRecord& r, double boost) {
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
   const uint64_t stamp = ++document_stamp_;
   bool any = false;
-  // word_ids_ outgrows the CPU cache: each lookup would miss it for the
-  // slot, the entry and the term's statistics. Those of the words a few
-  // places ahead are fetched meanwhile (FlatStringMap's prefetch steps).
-  std::vector<uint64_t>& hashes = scratch_hashes_;
-  hashes.resize(terms.term.size());
-  for (size_t i = 0; i < hashes.size(); ++i) hashes[i] = ShortStringHash(terms.term[i]);
-  constexpr size_t kSlotAhead = 12, kEntryAhead = 6, kStatsAhead = 3;
+  const std::vector<uint64_t>& hashes = HashTerms(terms.term);
   for (size_t i = 0; i < terms.term.size(); ++i) {
-    if (i + kSlotAhead < hashes.size()) word_ids_.Prefetch(hashes[i + kSlotAhead]);
-    if (i + kEntryAhead < hashes.size()) word_ids_.PrefetchEntry(hashes[i + kEntryAhead]);
-    if (i + kStatsAhead < hashes.size()) {
-      if (const WordIds* guess = word_ids_.Peek(hashes[i + kStatsAhead])) __builtin_prefetch(guess->stats);
-    }
+    PrefetchWordIds(hashes, i);
     if (terms.term[i].empty()) continue;
     // The id is recomputed (from the word, IdsOf): input from another
     // process must not be able to file a term under another term's id.
@@ -291,6 +281,24 @@ Status SearchIndex::ReadPageTerms(const v1::MiniIndex& mi) {
     out.first.back() = static_cast<uint32_t>(out.positions.size());
   }
   return Status::Ok();
+}
+
+const std::vector<uint64_t>& SearchIndex::HashTerms(const std::vector<std::string_view>& terms) {
+  scratch_hashes_.resize(terms.size());
+  for (size_t i = 0; i < terms.size(); ++i) scratch_hashes_[i] = ShortStringHash(terms[i]);
+  return scratch_hashes_;
+}
+
+// word_ids_ outgrows the CPU cache: each lookup would miss it for the slot,
+// the entry and the term's statistics. Those of the words a few places
+// ahead are fetched meanwhile (FlatStringMap's prefetch steps).
+void SearchIndex::PrefetchWordIds(const std::vector<uint64_t>& hashes, size_t i) const {
+  constexpr size_t kSlotAhead = 12, kEntryAhead = 6, kStatsAhead = 3;
+  if (i + kSlotAhead < hashes.size()) word_ids_.Prefetch(hashes[i + kSlotAhead]);
+  if (i + kEntryAhead < hashes.size()) word_ids_.PrefetchEntry(hashes[i + kEntryAhead]);
+  if (i + kStatsAhead < hashes.size()) {
+    if (const WordIds* guess = word_ids_.Peek(hashes[i + kStatsAhead])) __builtin_prefetch(guess->stats);
+  }
 }
 
 SearchIndex::WordIds& SearchIndex::IdsOf(std::string_view word, uint64_t hash) {

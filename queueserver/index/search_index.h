@@ -417,6 +417,10 @@ class SearchIndex {
   WordIds& IdsOf(std::string_view word) { return IdsOf(word, ShortStringHash(word)); }
   // `hash`: ShortStringHash(word).
   WordIds& IdsOf(std::string_view word, uint64_t hash);
+  // ShortStringHash of each of `terms`, in scratch_hashes_.
+  const std::vector<uint64_t>& HashTerms(const std::vector<std::string_view>& terms);
+  // Prefetches the word-id lookups of the terms ahead of `i` (AddPage).
+  void PrefetchWordIds(const std::vector<uint64_t>& hashes, size_t i) const;
   // `gaps`, when not empty, is `positions` already written as gap varints
   // (PackedTermReader::shortest_gaps): copied, not encoded again.
   void AddPosting(uint64_t term_id, TermStats& stats, uint32_t doc, double frequency, const uint32_t* positions,
