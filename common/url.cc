@@ -301,6 +301,13 @@ Result<std::string> Resolver::Resolve(std::string_view reference) const {
   if (!plain_base_.empty()) {
     if (auto fast = ResolvePlain(reference)) return std::move(*fast);
   }
+  // The crawl form has no fragment, so the parser is spared it (its
+  // percent-encoding, a byte at a time). The first '#' ends every state
+  // before the fragment, so what precedes it parses the same alone, unless
+  // it ends in spaces or controls: alone they would be trimmed.
+  const size_t fragment = reference.find('#');
+  if (fragment != std::string_view::npos && (fragment == 0 || static_cast<unsigned char>(reference[fragment - 1]) > 0x20))
+    reference = reference.substr(0, fragment);
   return Finish(whatwg::Parse(reference, &base_));
 }
 

@@ -31,6 +31,9 @@ const std::vector<std::string> kPieces = {
     "=",   "#",   "frag",      "%2e",    "%2E", "%2F", "%41",  "%7e",   "%zz", "%",   ":",   "x:",  "http:",
     "@",   "\\",  " ",         "\t",     "\n",  "ü",   "~",    "-",     "_",   ";",   ",",   "!",   "$",
     "'",   "\"",  "<",         "{",      "|",   "^",   "`",    "mailto:", "javascript:", "1:2", "(",  "*",
+    // Absolute references with fragments (the parser's path: Resolve cuts
+    // the fragment before parsing, unless spaces or controls precede it).
+    "https://c.test/p#f", "http://a.test/x?y#z", "#a b<c>`", "http://[::1#]/", "http://u#@h/",
 };
 
 std::string RandomReference(std::mt19937& rng) {
