@@ -24,6 +24,9 @@ TEST_CASE("page report: one JSON object with the record and the links", "[unit]"
   CHECK(json->find("\"title\":\"T \\\"q\\\"\"") != std::string::npos);
   CHECK(json->find("\"links\":[{\"url\":\"http://a.test/dir/x\"") != std::string::npos);
   CHECK(json->find("\"mini_index\":") != std::string::npos);
+  // Each link names its page, as the queue server reads it (ProcessFetch
+  // leaves the referrer to the batcher).
+  CHECK(json->find("\"referrer\":\"http://a.test/dir/\"") != std::string::npos);
   CHECK(json->back() == '}');
 }
 
