@@ -27,7 +27,7 @@ start_cluster 2 $fetchers
 reachable=$(grep -c . "$WORK/reachable.tsv")
 schedule_size=100
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --schedule-size $schedule_size \
-  --lease-seconds 20 > /dev/null
+  --lease-seconds "$(scaled 20)" > /dev/null
 field() { python3 -c "import json,sys; print(json.load(sys.stdin)[sys.argv[1]])" "$1"; }
 
 # Wait for the disk to fill: qs0 logs the failed write, or dies of it.
