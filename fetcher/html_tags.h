@@ -159,6 +159,22 @@ struct Attributes {
 
 enum class TextKind { kRawText, kEscapable };
 
+// What a tag's name means to the scanner, as bits (ClassifyTag):
+//   kInlineTag: does not separate words in collected text (every other tag does);
+//   kRawTextTag, kEscapableTextTag: its content is not markup (WHATWG
+//     13.2.5.2-13.2.5.3), with or without character references;
+//   kHeadingTag: h1-h6;
+//   kActedOnTag: a start or end tag the scanner acts on (links, base,
+//     meta, html, nav, plaintext).
+enum TagTrait : uint8_t {
+  kInlineTag = 1,
+  kRawTextTag = 2,
+  kEscapableTextTag = 4,
+  kHeadingTag = 8,
+  kActedOnTag = 16,
+};
+uint8_t ClassifyTag(const Name& tag);
+
 // Elements whose content is not markup (WHATWG 13.2.5.2-13.2.5.3).
 std::optional<TextKind> SpecialContent(const Name& tag);
 

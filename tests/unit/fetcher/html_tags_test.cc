@@ -43,6 +43,34 @@ TEST_CASE("inline tags are exactly the listed ones, whatever the letter case", "
   }
 }
 
+TEST_CASE("a tag's traits: acted on, heading, raw or escapable text, inline", "[unit]") {
+  using internal::ClassifyTag;
+  const std::set<std::string> acted_on = {"a",    "area", "img", "frame",    "iframe",
+                                          "base", "meta", "html", "nav", "plaintext"};
+  const std::set<std::string> raw = {"xmp", "style", "script", "iframe", "noembed", "noframes"};
+  const std::set<std::string> escapable = {"title", "textarea"};
+  const std::set<std::string> headings = {"h1", "h2", "h3", "h4", "h5", "h6"};
+  std::set<std::string> names = {"div", "span", "p", "li", "h0", "h7", "hr", "body", "head", "link", "img2",
+                                 "scripts", "plaintexts", "plaintex", "framesets", ""};
+  for (const auto* list : {&acted_on, &raw, &escapable, &headings}) names.insert(list->begin(), list->end());
+  for (const std::string& name : names) {
+    for (const bool upper : {false, true}) {
+      std::string cased = name;
+      if (upper) {
+        for (char& c : cased) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+      }
+      INFO(cased);
+      const uint8_t traits = ClassifyTag(internal::Name(cased));
+      CHECK(((traits & internal::kActedOnTag) != 0) == (acted_on.count(name) > 0));
+      CHECK(((traits & internal::kRawTextTag) != 0) == (raw.count(name) > 0));
+      CHECK(((traits & internal::kEscapableTextTag) != 0) == (escapable.count(name) > 0));
+      CHECK(((traits & internal::kHeadingTag) != 0) == (headings.count(name) > 0));
+      CHECK(((traits & internal::kInlineTag) != 0) == internal::IsInlineTag(internal::Name(cased)));
+    }
+  }
+  CHECK(ClassifyTag(internal::Name(std::string_view("a\0", 2))) == 0);
+}
+
 TEST_CASE("a name compares as its lower-cased text, packed or not", "[unit]") {
   // Names of 1 to 12 bytes, in any letter case, against the literals the
   // scanner looks for: packed (up to 8 bytes) and not (longer).
