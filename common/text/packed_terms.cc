@@ -48,14 +48,15 @@ bool PackedTermReader::ReadShortGaps(uint64_t n) {
   // or a few hundred on), so a branch on the length was mispredicted about
   // as often as taken: here both are decoded and one kept without a
   // branch. Anything else (a gap of 3 bytes or more, a 0 gap after the
-  // first, fewer than two bytes left, a position past 2^32 - 1) leaves
-  // the whole term to the careful loop of Next(), which says what is wrong.
+  // first, a two-byte gap under 128, which is not in its shortest form,
+  // fewer than two bytes left, a position past 2^32 - 1) leaves the whole
+  // term to the careful loop of Next(), which says what is wrong or reads
+  // it as it is.
   const auto* const in = reinterpret_cast<const uint8_t*>(in_.data());
   const size_t size = in_.size();
   size_t pos = pos_;
   uint32_t* const out = positions_.data();
   uint64_t position = 0;
-  uint32_t shortest = 1;
   uint32_t unusual = 0;
   for (uint64_t i = 0; i < n; ++i) {
 #if defined(__SSE2__)
@@ -82,15 +83,17 @@ bool PackedTermReader::ReadShortGaps(uint64_t n) {
     const uint32_t b1 = in[pos + 1];
     if ((b0 & b1 & 0x80) != 0) return false;
     const uint32_t two = b0 >> 7;  // 1: the gap takes two bytes
-    const uint32_t gap = (b0 & (0xff ^ (two << 7))) | ((b1 << 7) & (0u - two));
-    shortest &= ~(two & static_cast<uint32_t>(b1 == 0)) & 1;  // a longer varint ends in a non-zero byte
-    unusual |= static_cast<uint32_t>(gap == 0) & static_cast<uint32_t>(i > 0);
+    const uint32_t gap = b0 + (((b1 << 7) - 0x80) & (0u - two));
+    // The least a gap may be: 128 in two bytes (less fits one), else 1, or
+    // 0 for the first.
+    const uint32_t least = (two << 7) | (static_cast<uint32_t>(i != 0) & (two ^ 1));
+    unusual |= static_cast<uint32_t>(gap < least);
     position += gap;
     out[i] = static_cast<uint32_t>(position);
     pos += 1 + two;
   }
   if (unusual != 0 || position > std::numeric_limits<uint32_t>::max()) return false;
-  shortest_gaps_ = shortest != 0 ? in_.substr(pos_, pos - pos_) : std::string_view();
+  shortest_gaps_ = in_.substr(pos_, pos - pos_);
   pos_ = pos;
   return true;
 }
@@ -103,16 +106,28 @@ bool PackedTermReader::Next() {
   if (length > in_.size() - pos_) return Fail("term past the end");
   term_ = in_.substr(pos_, length);
   pos_ += length;
-  uint64_t c[4];
-  for (uint64_t& v : c) {
-    if (!GetVarint(in_, &pos_, &v) || v > kMax32) return Fail("bad count");
-  }
-  counts_ = {static_cast<uint32_t>(c[0]), static_cast<uint32_t>(c[1]), static_cast<uint32_t>(c[2]),
-             static_cast<uint32_t>(c[3])};
   uint64_t n = 0;
+  uint64_t five = 0;  // the next 5 bytes (and 3 more), when 8 are left
+  if (in_.size() - pos_ >= 8) std::memcpy(&five, in_.data() + pos_, 8);
+  if (std::endian::native == std::endian::little && in_.size() - pos_ >= 8 && (five & 0x8080808080) == 0) {
+    // The four counts and the number of positions, each one byte (most
+    // terms): read at once, not varint by varint.
+    counts_ = {static_cast<uint32_t>(five & 0xff), static_cast<uint32_t>(five >> 8 & 0xff),
+               static_cast<uint32_t>(five >> 16 & 0xff), static_cast<uint32_t>(five >> 24 & 0xff)};
+    n = five >> 32 & 0xff;
+    pos_ += 5;
+  } else {
+    uint64_t c[4];
+    for (uint64_t& v : c) {
+      if (!GetVarint(in_, &pos_, &v) || v > kMax32) return Fail("bad count");
+    }
+    counts_ = {static_cast<uint32_t>(c[0]), static_cast<uint32_t>(c[1]), static_cast<uint32_t>(c[2]),
+               static_cast<uint32_t>(c[3])};
+    if (!GetVarint(in_, &pos_, &n)) return Fail("bad position count");
+  }
   // Each position takes a byte at least: a count past what is left is a lie,
   // not something to allocate for.
-  if (!GetVarint(in_, &pos_, &n) || n > in_.size() - pos_) return Fail("bad position count");
+  if (n > in_.size() - pos_) return Fail("bad position count");
   positions_.resize(n);
   const size_t gaps_at = pos_;
   if (ReadShortGaps(n)) return true;
