@@ -45,7 +45,7 @@ void EncodePostingRange(const Posting* first, const Posting* last, std::string* 
     const Posting& p = *it;
     PutVarint(out, static_cast<uint64_t>(static_cast<int64_t>(p.doc) - previous_doc - 1));
     previous_doc = p.doc;
-    PutVarint(out, static_cast<uint64_t>(std::llround(std::max(0.0, p.frequency) * 100.0)));
+    PutVarint(out, FrequencyHundredths(p.frequency));
     PutVarint(out, p.positions.size());
     uint32_t previous = 0;
     for (uint32_t pos : p.positions) {

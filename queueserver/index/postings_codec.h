@@ -11,6 +11,7 @@
 // Varints are LEB128 (7 bits a byte, low first). Pure functions.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,6 +21,17 @@
 #include "common/varint.h"
 
 namespace crawl::queueserver {
+
+// A posting's weighted frequency as written: max(0, frequency) x 100,
+// rounded half away from zero, as std::llround. Inline: the call into libm
+// per posting was 1.6% of a testweb page's ingest. Values past 2^52 (and
+// infinity) take llround itself.
+inline uint64_t FrequencyHundredths(double frequency) {
+  const double x = (frequency > 0 ? frequency : 0.0) * 100.0;  // NaN -> 0, as std::max(0.0, NaN)
+  if (!(x < 0x1p52)) return static_cast<uint64_t>(std::llround(x));
+  const auto whole = static_cast<uint64_t>(static_cast<int64_t>(x));
+  return whole + static_cast<uint64_t>(x - static_cast<double>(whole) >= 0.5);  // x - whole: exact
+}
 
 struct Posting {
   uint32_t doc = 0;  // arrival number in the partition

@@ -347,7 +347,7 @@ void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, doub
   char head[30 + kShortGaps];
   char* h = head;
   h = WriteVarint(h, static_cast<uint64_t>(static_cast<int64_t>(doc) - p.last - 1));
-  h = WriteVarint(h, static_cast<uint64_t>(std::llround(std::max(0.0, frequency) * 100.0)));
+  h = WriteVarint(h, FrequencyHundredths(frequency));
   h = WriteVarint(h, n);
   p.last = doc;
   ++p.docs;

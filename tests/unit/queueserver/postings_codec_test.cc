@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -27,6 +29,22 @@ TEST_CASE("varints round-trip at their byte boundaries", "[unit]") {
   std::string one;
   PutVarint(&one, 300);
   CHECK(one == std::string("\xac\x02", 2));  // LEB128
+}
+
+TEST_CASE("a frequency is written in hundredths exactly as llround writes it", "[unit]") {
+  const auto reference = [](double f) { return static_cast<uint64_t>(std::llround(std::max(0.0, f) * 100.0)); };
+  std::vector<double> values = {0.0,   -0.0,  -1.5, 0.004999999999999999, 0.005, 0.015, 0.025, 1.0, 2.5,
+                                0.49999999999999994 / 100, 123.455, 1e10, 4.5e13, 0x1p52 / 100, 0x1p53 / 100,
+                                1e300, std::numeric_limits<double>::infinity(),
+                                std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min()};
+  for (int k = 0; k < 100000; ++k) values.push_back(k / 200.0);  // every half hundredth up to 500
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> small(0, 50), wide(-10, 1e9);
+  for (int k = 0; k < 200000; ++k) values.push_back(k % 2 ? small(rng) : wide(rng));
+  for (double f : values) {
+    INFO(f);
+    REQUIRE(crawl::queueserver::FrequencyHundredths(f) == reference(f));
+  }
 }
 
 TEST_CASE("postings round-trip with positions, deltas coded small", "[unit]") {
