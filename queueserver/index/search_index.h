@@ -516,7 +516,8 @@ class SearchIndex {
   // The description weight as a step function of the position: (first
   // position of a step, weight of the sentences covering it), sorted.
   std::vector<std::pair<uint32_t, double>> scratch_steps_;
-  std::vector<double> scratch_weights_;  // position -> its weight (PositionWeights)
+  std::vector<double> scratch_weights_;  // grows only; weights_ is the page's part
+  std::span<double> weights_;            // position -> its weight (PositionWeights)
   text::StemmerCache stemmers_;
 };
 

@@ -27,11 +27,11 @@ namespace crawl::queueserver {
                                         std::span<const std::pair<uint32_t, double>> steps, double title,
                                         double body);
 
-// What PositionsFrequency adds for each position below `size`, so that a
-// term's f is the sum of weights[p] over its positions, in order (the same
-// additions of the same values: the same f to the last bit).
+// What PositionsFrequency adds for each position below weights.size(), so
+// that a term's f is the sum of weights[p] over its positions, in order (the
+// same additions of the same values: the same f to the last bit).
 void PositionWeights(uint32_t title_tokens, std::span<const std::pair<uint32_t, double>> steps, double title,
-                     double body, size_t size, std::vector<double>* weights);
+                     double body, std::span<double> weights);
 
 // One query term's DFR relevance (DESIGN.md 8, Amati and van Rijsbergen's
 // divergence from randomness with normalisation 2, as Yioop uses it):

@@ -176,7 +176,8 @@ TEST_CASE("PositionWeights summed over a term's positions give PositionsFrequenc
       steps.emplace_back(at, rng() % 3 == 0 ? 0.0 : std::ldexp(static_cast<double>(rng() % 1000), -7) + 0.1);
     const uint32_t title_tokens = rng() % 40;
     const double title = 1.0 + 0.1 * (rng() % 30), body = 0.3 + 0.01 * (rng() % 90);
-    PositionWeights(title_tokens, steps, title, body, positions.empty() ? 0 : positions.back() + 1, &weights);
+    weights.assign(positions.empty() ? 0 : positions.back() + 1, -1.0);  // every slot must be written
+    PositionWeights(title_tokens, steps, title, body, weights);
     double f = 0;
     for (uint32_t p : positions) f += weights[p];
     REQUIRE(f == PositionsFrequency(positions, title_tokens, steps, title, body));
