@@ -49,9 +49,9 @@ bool PackedTermReader::ReadShortGaps(uint64_t n) {
   // as often as taken: here both are decoded and one kept without a
   // branch. Anything else (a gap of 3 bytes or more, a 0 gap after the
   // first, a two-byte gap under 128, which is not in its shortest form,
-  // fewer than two bytes left, a position past 2^32 - 1) leaves the whole
-  // term to the careful loop of Next(), which says what is wrong or reads
-  // it as it is.
+  // fewer than two bytes left, a position past 2^32 - 1; also a first gap
+  // of 0 outside a run of one-byte gaps) leaves the whole term to the
+  // careful loop of Next(), which says what is wrong or reads it as it is.
   const auto* const in = reinterpret_cast<const uint8_t*>(in_.data());
   const size_t size = in_.size();
   size_t pos = pos_;
@@ -84,9 +84,9 @@ bool PackedTermReader::ReadShortGaps(uint64_t n) {
     if ((b0 & b1 & 0x80) != 0) return false;
     const uint32_t two = b0 >> 7;  // 1: the gap takes two bytes
     const uint32_t gap = b0 + (((b1 << 7) - 0x80) & (0u - two));
-    // The least a gap may be: 128 in two bytes (less fits one), else 1, or
-    // 0 for the first.
-    const uint32_t least = (two << 7) | (static_cast<uint32_t>(i != 0) & (two ^ 1));
+    // The least a gap may be: 128 in two bytes (less fits one), else 1. A
+    // first gap of 0 (position 0: one term a page) goes to the careful loop.
+    const uint32_t least = (two << 7) | (two ^ 1);
     unusual |= static_cast<uint32_t>(gap < least);
     position += gap;
     out[i] = static_cast<uint32_t>(position);
