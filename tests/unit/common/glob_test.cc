@@ -2,6 +2,7 @@
 // order control rules).
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <string>
 
 #include "common/glob.h"
@@ -24,4 +25,20 @@ TEST_CASE("glob: hosts fold case, URLs do not", "[unit]") {
   CHECK_FALSE(crawl::HostGlobMatch("*.example.test", "example.test"));
   CHECK(crawl::UrlGlobMatch("*/Docs/*", "http://a.test/Docs/x"));
   CHECK_FALSE(crawl::UrlGlobMatch("*/Docs/*", "http://a.test/docs/x"));
+}
+
+TEST_CASE("glob: case folding is ASCII's, for every pair of bytes", "[unit]") {
+  // As std::tolower in the "C" locale: A-Z against a-z, every other byte
+  // (0x80-0xFF included) only itself.
+  int mismatches = 0;
+  for (int a = 1; a < 256; ++a) {
+    for (int b = 1; b < 256; ++b) {
+      if (a == '*' || b == '*') continue;
+      const std::string pa(1, static_cast<char>(a)), tb(1, static_cast<char>(b));
+      const bool expected = std::tolower(a) == std::tolower(b);
+      if (crawl::GlobMatch(pa, tb, true) != expected) ++mismatches;
+      if (crawl::GlobMatch(pa, tb, false) != (a == b)) ++mismatches;
+    }
+  }
+  CHECK(mismatches == 0);
 }
