@@ -112,11 +112,15 @@ Status RunStart(const NameServerClient& client, const StartOptions& options) {
 
 namespace {
 
-Result<crawl::v1::CrawlStatusResponse> GetStatus(const NameServerClient& client, uint64_t crawl_id) {
+// `wait`: how long the name server may hold the answer while the crawl runs
+// (CrawlStatusRequest.wait_ms; 0: answer at once).
+Result<crawl::v1::CrawlStatusResponse> GetStatus(const NameServerClient& client, uint64_t crawl_id,
+                                                 std::chrono::milliseconds wait = {}) {
   grpc::ClientContext ctx;
-  client.Prepare(ctx, std::chrono::seconds(10));
+  client.Prepare(ctx, std::chrono::seconds(11));  // 10 s for the call, past the longest hold (1 s)
   crawl::v1::CrawlStatusRequest req;
   req.set_crawl_id(crawl_id);
+  req.set_wait_ms(static_cast<uint32_t>(wait.count()));
   crawl::v1::CrawlStatusResponse resp;
   if (auto s = client.Check(client.stub->CrawlStatus(&ctx, req, &resp)); !s.ok()) return s;
   return resp;
@@ -201,7 +205,17 @@ Status RunWait(const NameServerClient& client, const WaitOptions& options, bool*
   uint64_t id = options.crawl_id;
   Status unreachable;
   for (;;) {
-    auto resp = GetStatus(client, id);
+    // The name server holds each ask up to a second and answers the moment
+    // the crawl ends; one that answers at once (an older one) is asked
+    // again after the interval.
+    auto long_poll = std::chrono::milliseconds(1000);
+    if (options.timeout_s > 0) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::duration<double>(options.timeout_s) - (SteadyClock::now() - start));
+      long_poll = std::clamp(left, std::chrono::milliseconds(0), long_poll);
+    }
+    const auto asked = SteadyClock::now();
+    auto resp = GetStatus(client, id, long_poll);
     if (resp.ok()) {
       id = resp->crawl().crawl_id();  // the crawl first seen, even if another starts
       if (resp->crawl().state() != crawl::v1::CRAWL_STATE_RUNNING) {
@@ -225,7 +239,7 @@ Status RunWait(const NameServerClient& client, const WaitOptions& options, bool*
       return Status::Unavailable(what.str());
     }
     unreachable = Status::Ok();
-    std::this_thread::sleep_for(interval);
+    if (const auto took = SteadyClock::now() - asked; took < interval) std::this_thread::sleep_for(interval - took);
   }
 }
 

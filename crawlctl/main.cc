@@ -244,7 +244,9 @@ void AddCrawlCommands(CLI::App& app, CommandLine& c, Subcommands& cmd) {
   cmd.wait->add_option("--crawl", c.wait.crawl_id, "Crawl id (default: the active or latest one)");
   cmd.wait->add_option("--timeout", c.wait.timeout_s, "Give up after this many seconds (0: never)")
       ->check(CLI::Range(0.0, 1e9));
-  cmd.wait->add_option("--interval-ms", c.wait.interval_ms, "How often the status is asked for")
+  cmd.wait->add_option("--interval-ms", c.wait.interval_ms,
+                       "Least time between two asks (the name server holds each up to a second and "
+                       "answers the moment the crawl ends; an older one answers at once)")
       ->capture_default_str()
       ->check(CLI::Range(10, 60'000));
   cmd.wait->add_flag("--json", c.wait.json, "The final status as one JSON object");

@@ -132,6 +132,7 @@ void CrawlMonitor::EndCrawl(uint64_t id, v1::CrawlState state, const std::string
   for (const auto& qs : *servers) *ended.add_queue_servers() = qs;
   bool complete = true;
   (void)registry_->PutStats(id, fleet_->PollStats(ended, &complete), /*only_while_active=*/false);
+  registry_->Settled(id);  // wakes `crawlctl wait`'s long poll (CrawlStatusRequest.wait_ms)
 }
 
 std::vector<ProgressSample> CrawlMonitor::History(uint64_t* crawl_id) const {

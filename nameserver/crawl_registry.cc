@@ -247,8 +247,29 @@ std::optional<std::vector<v1::QueueServerInfo>> CrawlRegistry::End(uint64_t id, 
   it->second.set_end_reason(reason);
   it->second.set_ended_unix_ms(clock_->NowUnixMs());
   if (active_crawl_ == id) active_crawl_ = 0;
+  settling_.insert(id);
   NoteStoreError(store_->PutCrawlAndActive(it->second, active_crawl_));
   return std::vector<v1::QueueServerInfo>(it->second.queue_servers().begin(), it->second.queue_servers().end());
+}
+
+void CrawlRegistry::Settled(uint64_t id) {
+  {
+    std::lock_guard lock(mu_);
+    settling_.erase(id);
+  }
+  settled_.notify_all();
+}
+
+void CrawlRegistry::WaitWhileRunning(uint64_t id, std::chrono::milliseconds at_most) const {
+  std::unique_lock lock(mu_);
+  const v1::CrawlInfo* crawl = FindLocked(id);
+  if (crawl == nullptr) return;
+  const uint64_t crawl_id = crawl->crawl_id();
+  settled_.wait_for(lock, at_most, [&] {
+    auto it = crawls_.find(crawl_id);  // a delete cannot come while it runs; still, not found ends the wait
+    return it == crawls_.end() ||
+           (it->second.state() != v1::CRAWL_STATE_RUNNING && !settling_.contains(crawl_id));
+  });
 }
 
 Status CrawlRegistry::RecordStarting(const v1::CrawlInfo& crawl) {

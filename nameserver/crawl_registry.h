@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,8 +81,16 @@ class CrawlRegistry {
   // Stores `crawl` with changed parameters; true when it is the active crawl.
   [[nodiscard]] Result<bool> PutParams(const v1::CrawlInfo& crawl);
   // Ends running crawl `id` with `state` (no longer active). Returns its
-  // queue servers, or nothing when it was not running.
+  // queue servers, or nothing when it was not running. The crawl is
+  // settling until Settled(id): its final numbers are still being polled.
   std::optional<std::vector<v1::QueueServerInfo>> End(uint64_t id, v1::CrawlState state, const std::string& reason);
+  // Crawl `id`'s final numbers are in (after End and the last poll).
+  void Settled(uint64_t id);
+  // CrawlStatus's long poll (`crawlctl wait`): waits up to `at_most` while
+  // crawl `id` (0 = the active one, else the latest) is running or settling,
+  // so the answer that follows is its final one. At once for a crawl that
+  // is neither, or none.
+  void WaitWhileRunning(uint64_t id, std::chrono::milliseconds at_most) const;
 
   // ---- Starting and deleting (issue 24 items 4 and 5) ----
   // Durably records `crawl` as being started, before any queue server hears
@@ -131,6 +140,8 @@ class CrawlRegistry {
   std::map<uint64_t, v1::CrawlInfo> crawls_;  // GUARDED_BY(mu_), by id
   uint64_t active_crawl_ = 0;                 // GUARDED_BY(mu_), 0 = none
   mutable std::condition_variable activated_;  // a crawl became active
+  mutable std::condition_variable settled_;    // a crawl's final numbers are in
+  std::set<uint64_t> settling_;                // GUARDED_BY(mu_): ended, final numbers not yet in
   // Latest Stats per queue server, per crawl: polled while the crawl runs,
   // and once more when it ends (so a finished crawl reports exact totals).
   std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_;  // GUARDED_BY(mu_)

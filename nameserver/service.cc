@@ -323,6 +323,11 @@ grpc::Status NameServerServiceImpl::StopCrawl(grpc::ServerContext* ctx, const v1
 grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext* ctx, const v1::CrawlStatusRequest* req,
                                                 v1::CrawlStatusResponse* resp) {
   if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/CrawlStatus"); !denied.ok()) return denied;
+  // A long poll when asked (bounded, so shutdown's grace covers it): the
+  // answer waits until the crawl has ended and its final numbers are in.
+  if (req->wait_ms() > 0)
+    registry_.WaitWhileRunning(req->crawl_id(),
+                               std::chrono::milliseconds(std::min<uint32_t>(req->wait_ms(), kMaxCrawlStateWaitMs)));
   return ToGrpc(registry_.FillCrawlStatus(req->crawl_id(), resp));
 }
 

@@ -33,7 +33,8 @@ namespace crawl::nameserver {
 void RegisterSearchMetrics();
 
 // The longest GetCrawlState holds an idle fetcher's long poll
-// (GetCrawlStateRequest.wait_ms).
+// (GetCrawlStateRequest.wait_ms), and CrawlStatus a waiting `crawlctl
+// wait` (CrawlStatusRequest.wait_ms).
 inline constexpr uint32_t kMaxCrawlStateWaitMs = 1000;
 
 // Fills the defaults of unset crawl parameters and checks the rest.

@@ -28,6 +28,7 @@ class ScriptedNameServer final : public v1::NameServer::Service {
                            v1::CrawlStatusResponse* resp) override {
     std::lock_guard lock(mu_);
     asked_for_.push_back(req->crawl_id());
+    wait_ms_.push_back(req->wait_ms());
     const v1::CrawlState state = states_[std::min(calls_++, states_.size() - 1)];
     if (state == v1::CRAWL_STATE_UNSPECIFIED) return {grpc::StatusCode::UNAVAILABLE, "restarting"};
     resp->mutable_crawl()->set_crawl_id(77);
@@ -39,12 +40,17 @@ class ScriptedNameServer final : public v1::NameServer::Service {
     std::lock_guard lock(mu_);
     return asked_for_;
   }
+  std::vector<uint32_t> WaitMs() {
+    std::lock_guard lock(mu_);
+    return wait_ms_;
+  }
 
  private:
   std::mutex mu_;
   std::vector<v1::CrawlState> states_;
   size_t calls_ = 0;
   std::vector<uint64_t> asked_for_;
+  std::vector<uint32_t> wait_ms_;
 };
 
 struct Served {
@@ -99,4 +105,22 @@ TEST_CASE("wait gives up at its timeout while the crawl runs on", "[unit]") {
   const crawl::Status s = RunWait(ns.client, Quick(0.1), &timed_out);
   CHECK(timed_out);
   CHECK(s.message().find("crawl 77 still running after") != std::string::npos);
+}
+
+TEST_CASE("wait asks the name server to hold each answer, never past its timeout", "[unit]") {
+  {
+    Served ns({v1::CRAWL_STATE_RUNNING, v1::CRAWL_STATE_DONE});
+    bool timed_out = true;
+    CHECK(RunWait(ns.client, Quick(), &timed_out).ok());
+    // No timeout: a second's hold each time (the name server's most).
+    CHECK(ns.service.WaitMs() == std::vector<uint32_t>{1000, 1000});
+  }
+  Served ns({v1::CRAWL_STATE_RUNNING});
+  bool timed_out = false;
+  (void)RunWait(ns.client, Quick(0.3), &timed_out);
+  CHECK(timed_out);
+  const std::vector<uint32_t> waits = ns.service.WaitMs();
+  REQUIRE(waits.size() >= 2);
+  CHECK(waits.front() > 0);
+  for (const uint32_t w : waits) CHECK(w <= 300);
 }

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <random>
 #include <thread>
@@ -242,4 +243,40 @@ TEST_CASE("crawl registry: WaitActive answers when a crawl starts, or when its w
   REQUIRE(seen.has_value());
   CHECK(seen->crawl_id() == started.crawl_id());
   CHECK(f.registry->WaitActive(60s)->crawl_id() == started.crawl_id());  // already active: at once
+}
+
+TEST_CASE("crawl registry: a status long poll waits while the crawl runs and until its final numbers", "[unit]") {
+  Fixture f;
+  (void)f.registry->RegisterMember(Server("qs0", "127.0.0.1:1"));
+  // No crawl at all: at once.
+  f.registry->WaitWhileRunning(0, 10s);
+  const v1::CrawlInfo crawl = f.Start();
+
+  // Running: the wait runs out (a short one), and the crawl still runs.
+  f.registry->WaitWhileRunning(0, 20ms);
+  CHECK(f.registry->Find(0)->state() == v1::CRAWL_STATE_RUNNING);
+
+  // Ended on another thread: the waiter returns once the final numbers are
+  // in (Settled), not at End. Its bound (60 s) is far past either step.
+  std::atomic<int> step{0};
+  std::thread monitor([&] {
+    REQUIRE(f.registry->End(crawl.crawl_id(), v1::CRAWL_STATE_DONE, "test").has_value());
+    step = 1;
+    std::this_thread::sleep_for(50ms);
+    step = 2;
+    f.registry->Settled(crawl.crawl_id());
+  });
+  const auto start = std::chrono::steady_clock::now();
+  f.registry->WaitWhileRunning(crawl.crawl_id(), 60s);
+  const int seen = step.load();
+  monitor.join();
+  CHECK(seen == 2);
+  CHECK(std::chrono::steady_clock::now() - start < 30s);
+  CHECK(f.registry->Find(0)->state() == v1::CRAWL_STATE_DONE);
+
+  // Ended and settled: at once, whether asked by id or as the latest.
+  f.registry->WaitWhileRunning(crawl.crawl_id(), 60s);
+  f.registry->WaitWhileRunning(0, 60s);
+  // An unknown id: at once.
+  f.registry->WaitWhileRunning(crawl.crawl_id() + 1000, 60s);
 }
