@@ -17,6 +17,7 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "common/clock.h"
 #include "common/grpc_util.h"
@@ -275,4 +276,47 @@ TEST_CASE("delete crawl: refused while running, then gone everywhere; a down que
   v1::StartCrawlResponse next;
   REQUIRE(ns.Start(&next).ok());
   CHECK(next.crawl().crawl_id() != id);
+}
+
+TEST_CASE("crawl status long poll: held while the crawl runs, answered with its end after a stop", "[unit]") {
+  TempDir dir;
+  crawl::ManualClock clock;
+  QueueServerProcess qs0("qs0");
+  NameServer ns(dir.path, &clock);
+  ns.Heartbeats({&qs0});
+  v1::StartCrawlResponse started;
+  REQUIRE(ns.Start(&started).ok());
+  const uint64_t id = started.crawl().crawl_id();
+  auto ask = [&](uint32_t wait_ms) {
+    grpc::ServerContext ctx;
+    v1::CrawlStatusRequest req;
+    req.set_crawl_id(id);
+    req.set_wait_ms(wait_ms);
+    v1::CrawlStatusResponse resp;
+    // UNSPECIFIED for a failed call (no REQUIRE: the waiter below is a thread of its own).
+    if (!ns.service->CrawlStatus(&ctx, &req, &resp).ok()) return v1::CRAWL_STATE_UNSPECIFIED;
+    return resp.crawl().state();
+  };
+
+  // Running: the answer is held for the asked time (a lower bound only),
+  // and says running.
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK(ask(200) == v1::CRAWL_STATE_RUNNING);
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(190));
+  // wait_ms 0 answers at once, as before.
+  CHECK(ask(0) == v1::CRAWL_STATE_RUNNING);
+
+  // A waiter asking again and again (as crawlctl wait does) sees the stop.
+  v1::CrawlState seen = v1::CRAWL_STATE_RUNNING;
+  std::thread waiter([&] {
+    for (int i = 0; i < 60 && seen == v1::CRAWL_STATE_RUNNING; ++i) seen = ask(1000);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(ns.Stop(id).ok());
+  waiter.join();
+  CHECK(seen == v1::CRAWL_STATE_STOPPED);
+  // Ended and settled: at once.
+  const auto t1 = std::chrono::steady_clock::now();
+  CHECK(ask(1000) == v1::CRAWL_STATE_STOPPED);
+  CHECK(std::chrono::steady_clock::now() - t1 < std::chrono::milliseconds(900));
 }
