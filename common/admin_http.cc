@@ -3,12 +3,17 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <type_traits>
 
+#include "common/clock.h"
+#include "common/http_login.h"
+#include "common/http_security.h"
+#include "common/login_throttle.h"
 #include "common/metrics.h"
-#include "common/security/transport.h"
 
 namespace crawl {
 namespace {
@@ -16,7 +21,9 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
+using Request = http::request<http::string_body>;
 
 struct Route {
   HttpHandler handler;
@@ -30,22 +37,15 @@ struct ServerState {
   Routes routes;
   Apps apps;  // by path prefix
   HttpTokenCheck token_check;
+  std::vector<std::string> host_names;  // --http-host
+  HostPolicy hosts;                     // set by Start
+  std::optional<ssl::context> tls;      // HTTPS only when set
+  SystemClock clock;
+  LoginThrottle throttle{&clock};
+  CsrfKey csrf_key{RandomHex(32)};
   bool protect = false;     // listening off loopback: protected routes need a token
   size_t connections = 0;   // open sessions; only touched on the server's thread
 };
-
-constexpr std::string_view kLoginPage = R"(<!doctype html>
-<html><head><meta charset="utf-8"><title>crawl: sign in</title></head>
-<body><h1>Sign in</h1><p>%MESSAGE%</p>
-<form method="post" action="/login"><label>Token <input type="password" name="token" autofocus></label>
-<button type="submit">Sign in</button></form></body></html>
-)";
-
-HttpReply LoginPage(int status, std::string_view message) {
-  std::string body(kLoginPage);
-  body.replace(body.find("%MESSAGE%"), 9, message);
-  return {status, "text/html; charset=utf-8", std::move(body)};
-}
 
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -69,59 +69,120 @@ std::string FormDecode(std::string_view v) {
   return out;
 }
 
-std::string Header(const http::request<http::string_body>& req, http::field f) {
+std::string Header(const Request& req, http::field f) {
   auto it = req.find(f);
   return it == req.end() ? std::string() : std::string(it->value());
 }
 
 // The token a request carries: a bearer header, else the login cookie.
-std::string_view RequestToken(const http::request<http::string_body>& req) {
-  auto auth = req.find(http::field::authorization);
-  if (auth != req.end()) {
-    std::string_view value(auth->value().data(), auth->value().size());
-    if (value.substr(0, 7) == "Bearer ") return value.substr(7);
-  }
-  auto cookie = req.find(http::field::cookie);
-  if (cookie == req.end()) return {};
-  std::string_view cookies(cookie->value().data(), cookie->value().size());
-  while (!cookies.empty()) {
-    const size_t semi = cookies.find(';');
-    std::string_view one = cookies.substr(0, semi);
-    cookies = semi == std::string_view::npos ? std::string_view() : cookies.substr(semi + 1);
-    while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
-    if (one.size() > kLoginCookie.size() && one.substr(0, kLoginCookie.size()) == kLoginCookie &&
-        one[kLoginCookie.size()] == '=')
-      return one.substr(kLoginCookie.size() + 1);
-  }
-  return {};
+std::string RequestToken(const Request& req) {
+  const std::string auth = Header(req, http::field::authorization);
+  if (auth.rfind("Bearer ", 0) == 0) return auth.substr(7);
+  return std::string(CookieValue(Header(req, http::field::cookie), kLoginCookie));
 }
 
-// A token that can travel in a cookie unchanged.
-bool CookieSafe(std::string_view token) {
-  if (token.empty() || token.size() > 512) return false;
-  for (char c : token) {
-    if (c <= ' ' || c >= 127 || c == ';' || c == ',' || c == '"' || c == '\\') return false;
-  }
-  return true;
+HttpReply Text(int status, std::string body) { return {status, "text/plain; charset=utf-8", std::move(body)}; }
+
+// The request as handlers see it.
+HttpRequest ToHttpRequest(const ServerState& state, const Request& req, const std::string& target,
+                          const std::string& client) {
+  HttpRequest r;
+  const bool head = req.method() == http::verb::head;
+  r.method = head ? "HEAD" : std::string(req.method_string());
+  const size_t q = target.find('?');
+  r.path = target.substr(0, q);
+  r.query = q == std::string::npos ? "" : target.substr(q + 1);
+  r.body = req.body();
+  r.token = RequestToken(req);
+  r.content_type = Header(req, http::field::content_type);
+  r.origin = Header(req, http::field::origin);
+  r.referer = Header(req, http::field::referer);
+  r.host = Header(req, http::field::host);
+  r.cookies = Header(req, http::field::cookie);
+  r.client = client;
+  r.loopback_server = !state.protect;
+  r.tls = state.tls.has_value();
+  if (!r.token.empty()) r.logout_csrf = state.csrf_key.Token("logout", r.token);
+  return r;
 }
 
-// One connection: read a request, answer it, repeat while keep-alive.
-class Session : public std::enable_shared_from_this<Session> {
+const HttpAppHandler* FindApp(const ServerState& state, const std::string& path) {
+  for (const auto& [prefix, handler] : state.apps) {
+    if (path == prefix ||
+        (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 && path[prefix.size()] == '/'))
+      return &handler;
+  }
+  return nullptr;
+}
+
+bool Allowed(const ServerState& state, std::string_view token) {
+  if (!state.protect) return true;
+  return !token.empty() && state.token_check && state.token_check(token);
+}
+
+// A handler bug must not end the process.
+template <class F>
+HttpReply Guarded(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    spdlog::warn("http handler for {} failed: {}", path, e.what());
+    return Text(500, "internal error\n");
+  }
+}
+
+// The answer to one request.
+HttpReply Dispatch(ServerState& state, const Request& req, const std::string& client) {
+  const HttpRequest r = ToHttpRequest(state, req, std::string(req.target()), client);
+  if (r.path != "/healthz" && !state.hosts.Allows(r.host)) return MisdirectedReply(r.host);
+  const LoginContext login{state.token_check, &state.throttle, &state.csrf_key};
+  if (r.path == "/login") return HandleLogin(login, r);
+  if (r.path == "/logout") return HandleLogout(login, r);
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  if (const HttpAppHandler* app = FindApp(state, r.path)) {
+    if (!get && req.method() != http::verb::post) return Text(405, "only GET, HEAD and POST\n");
+    return Guarded(r.path, [&] { return (*app)(r); });
+  }
+  if (!get) return Text(405, "only GET and HEAD\n");
+  auto it = state.routes.find(r.path);
+  if (it == state.routes.end()) return Text(404, "not found: " + r.path + "\n");
+  if (it->second.is_protected && !Allowed(state, r.token))
+    return LoginFormReply(401, "This page needs a reader or admin token.", "", r.tls);
+  return Guarded(r.path, [&] { return it->second.handler(r.query); });
+}
+
+// One connection: (TLS handshake,) read a request, answer it, repeat while
+// keep-alive. Stream is beast::tcp_stream or an ssl_stream over one.
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
  public:
-  Session(tcp::socket socket, ServerState* state) : stream_(std::move(socket)), state_(state) {
+  Session(Stream stream, std::string client, ServerState* state)
+      : stream_(std::move(stream)), client_(std::move(client)), state_(state) {
     ++state_->connections;
   }
   ~Session() { --state_->connections; }
-  void Start() { DoRead(); }
+
+  void Start() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(10));
+      stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (!ec) self->DoRead();
+      });
+    } else {
+      DoRead();
+    }
+  }
 
  private:
   void DoRead() {
     parser_.emplace();
     parser_->header_limit(16 * 1024);
     parser_->body_limit(1024 * 1024);  // a console seed list
-    stream_.expires_after(std::chrono::seconds(30));
+    beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(30));
     http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
+                     [self = this->shared_from_this()](beast::error_code ec, size_t) { self->OnRead(ec); });
   }
 
   void OnRead(beast::error_code ec) {
@@ -131,124 +192,49 @@ class Session : public std::enable_shared_from_this<Session> {
     response_.version(req.version());
     response_.keep_alive(req.keep_alive());
     response_.set(http::field::server, "crawl-admin");
-    const std::string target(req.target());
-    const size_t q = target.find('?');
-    const std::string path = target.substr(0, q);
-    const std::string query = q == std::string::npos ? "" : target.substr(q + 1);
-    if (path == "/login") {
-      Reply(Login(req), req.method() == http::verb::head);
-      return;
-    }
-    if (const HttpAppHandler* app = FindApp(path)) {
-      ServeApp(*app, req, path, query);
-      return;
-    }
-    if (req.method() != http::verb::get && req.method() != http::verb::head) {
-      Reply({405, "text/plain; charset=utf-8", "only GET and HEAD\n"}, req.method() == http::verb::head);
-      return;
-    }
-    auto it = state_->routes.find(path);
-    if (it == state_->routes.end()) {
-      Reply({404, "text/plain; charset=utf-8", "not found: " + path + "\n"}, req.method() == http::verb::head);
-      return;
-    }
-    if (it->second.is_protected && !Allowed(RequestToken(req))) {
-      Reply(LoginPage(401, "This page needs a reader or admin token."), req.method() == http::verb::head);
-      return;
-    }
-    HttpReply reply;
-    try {
-      reply = it->second.handler(query);
-    } catch (const std::exception& e) {  // a handler bug must not end the process
-      spdlog::warn("http handler for {} failed: {}", path, e.what());
-      reply = {500, "text/plain; charset=utf-8", "internal error\n"};
-    }
-    Reply(reply, req.method() == http::verb::head);
-  }
-
-  const HttpAppHandler* FindApp(const std::string& path) const {
-    for (const auto& [prefix, handler] : state_->apps) {
-      if (path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
-                             path[prefix.size()] == '/'))
-        return &handler;
-    }
-    return nullptr;
-  }
-
-  void ServeApp(const HttpAppHandler& app, const http::request<http::string_body>& req, const std::string& path,
-                const std::string& query) {
-    const bool head = req.method() == http::verb::head;
-    if (req.method() != http::verb::get && !head && req.method() != http::verb::post) {
-      Reply({405, "text/plain; charset=utf-8", "only GET, HEAD and POST\n"}, head);
-      return;
-    }
-    HttpRequest r;
-    r.method = head ? "HEAD" : std::string(req.method_string());
-    r.path = path;
-    r.query = query;
-    r.body = req.body();
-    r.token = std::string(RequestToken(req));
-    r.content_type = Header(req, http::field::content_type);
-    r.origin = Header(req, http::field::origin);
-    r.referer = Header(req, http::field::referer);
-    r.host = Header(req, http::field::host);
-    r.loopback_server = !state_->protect;
-    HttpReply reply;
-    try {
-      reply = app(r);
-    } catch (const std::exception& e) {  // a handler bug must not end the process
-      spdlog::warn("http handler for {} failed: {}", path, e.what());
-      reply = {500, "text/plain; charset=utf-8", "internal error\n"};
-    }
-    Reply(reply, head);
-  }
-
-  bool Allowed(std::string_view token) const {
-    if (!state_->protect) return true;
-    return !token.empty() && state_->token_check && state_->token_check(token);
-  }
-
-  // GET /login: the form; POST /login: checks the token and sets the cookie.
-  HttpReply Login(const http::request<http::string_body>& req) {
-    if (req.method() != http::verb::post) return LoginPage(200, "Sign in with a reader or admin token.");
-    const auto form = ParseForm(req.body());
-    const auto field = form.find("token");
-    const std::string token = field == form.end() ? "" : field->second;
-    if (!CookieSafe(token) || !Allowed(token)) return LoginPage(401, "Wrong token.");
-    HttpReply reply{303, "text/plain; charset=utf-8", "signed in\n"};
-    // Back to the console when the sign-in came from it; never off-site.
-    const auto next = form.find("next");
-    const bool to_console = next != form.end() && next->second.rfind("/console", 0) == 0 &&
-                            next->second.find_first_of("\r\n") == std::string::npos;
-    response_.set(http::field::location, to_console ? next->second : "/status");
-    response_.set(http::field::set_cookie,
-                  std::string(kLoginCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
-    return reply;
+    Reply(Dispatch(*state_, req, client_), req.method() == http::verb::head);
   }
 
   void Reply(const HttpReply& reply, bool head) {
     response_.result(static_cast<http::status>(reply.status));
     response_.set(http::field::content_type, reply.content_type);
     response_.set(http::field::cache_control, "no-store");
-    for (const auto& [name, value] : reply.headers) response_.set(name, value);
+    for (const auto& [name, value] : DefaultSecurityHeaders()) response_.set(name, value);
+    for (const auto& [name, value] : reply.headers) {
+      if (beast::iequals(name, "Set-Cookie")) {
+        response_.insert(name, value);  // one header per cookie
+      } else {
+        response_.set(name, value);
+      }
+    }
     if (head) {
       response_.content_length(reply.body.size());
     } else {
       response_.body() = reply.body;
       response_.prepare_payload();
     }
-    stream_.expires_after(std::chrono::seconds(30));
-    http::async_write(stream_, response_, [self = shared_from_this()](beast::error_code ec, size_t) {
+    beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(30));
+    http::async_write(stream_, response_, [self = this->shared_from_this()](beast::error_code ec, size_t) {
       if (ec || !self->response_.keep_alive()) {
-        beast::error_code ignored;
-        self->stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        self->Close();
         return;
       }
       self->DoRead();
     });
   }
 
-  beast::tcp_stream stream_;
+  void Close() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
+    } else {
+      beast::error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    }
+  }
+
+  Stream stream_;
+  std::string client_;
   ServerState* state_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -263,14 +249,27 @@ struct AdminHttpServer::Impl {
   std::optional<tcp::acceptor> acceptor;
   std::thread thread;
 
+  void StartSession(tcp::socket socket) {
+    beast::error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    std::string client = ec ? std::string() : peer.address().to_string();
+    if (state.tls) {
+      using Tls = beast::ssl_stream<beast::tcp_stream>;
+      std::make_shared<Session<Tls>>(Tls(beast::tcp_stream(std::move(socket)), *state.tls), std::move(client),
+                                     &state)
+          ->Start();
+    } else {
+      std::make_shared<Session<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), std::move(client), &state)
+          ->Start();
+    }
+  }
+
   void DoAccept() {
     acceptor->async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor->is_open()) return;
       // Past the cap a new connection is closed at once: a flood of idle
       // connections cannot take the memory and descriptors of the process.
-      if (!ec && state.connections < kMaxAdminHttpConnections) {
-        std::make_shared<Session>(std::move(socket), &state)->Start();
-      }
+      if (!ec && state.connections < kMaxAdminHttpConnections) StartSession(std::move(socket));
       DoAccept();
     });
   }
@@ -293,6 +292,22 @@ void AdminHttpServer::HandleApp(const std::string& prefix, HttpAppHandler handle
 
 void AdminHttpServer::RequireTokenOffLoopback(HttpTokenCheck check) { impl_->state.token_check = std::move(check); }
 
+void AdminHttpServer::AllowHostNames(std::vector<std::string> names) { impl_->state.host_names = std::move(names); }
+
+Status AdminHttpServer::UseTls(const std::string& cert_file, const std::string& key_file) {
+  ssl::context ctx(ssl::context::tls_server);
+  beast::error_code ec;
+  ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use,
+                  ec);
+  if (!ec) ctx.use_certificate_chain_file(cert_file, ec);
+  if (ec) return Status::InvalidArgument("cannot read the HTTPS certificate " + cert_file + ": " + ec.message());
+  ctx.use_private_key_file(key_file, ssl::context::pem, ec);
+  if (ec) return Status::InvalidArgument("cannot read the HTTPS key " + key_file + ": " + ec.message());
+  impl_->state.tls.emplace(std::move(ctx));
+  return Status::Ok();
+}
+
 Result<int> AdminHttpServer::Start(const std::string& listen) {
   const size_t colon = listen.rfind(':');
   if (colon == std::string::npos) return Status::InvalidArgument("http listen address must be host:port: " + listen);
@@ -310,6 +325,7 @@ Result<int> AdminHttpServer::Start(const std::string& listen) {
   if (port < 0 || port > 65535) return Status::InvalidArgument("http listen port out of range: " + listen);
   tcp::endpoint endpoint(address, static_cast<unsigned short>(port));
   impl_->state.protect = !address.is_loopback();
+  impl_->state.hosts = HostPolicy(host, impl_->state.host_names);
   impl_->acceptor.emplace(impl_->io);
   impl_->acceptor->open(endpoint.protocol(), ec);
   if (!ec) impl_->acceptor->set_option(asio::socket_base::reuse_address(true), ec);

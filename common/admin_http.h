@@ -8,9 +8,17 @@
 // (kMaxAdminHttpConnections) bounded.
 //
 // Pages added with HandleProtected need a token when the server listens on
-// a non-loopback address (issue 18): "Authorization: Bearer TOKEN", or the
-// cookie that the login form (/login, POST token=TOKEN) sets. /metrics and
-// /healthz stay open.
+// a non-loopback address: "Authorization: Bearer TOKEN", or the cookie that
+// the login form sets (/login, /logout: common/http_login.h). /metrics and
+// /healthz need no token.
+//
+// Every request but /healthz must name the server in its Host header
+// (loopback names, the listen address, AllowHostNames): a DNS-rebinding page
+// reaches us under its own name and gets 421. /healthz answers any Host: it
+// tells nothing, and probes (kubelet, Docker) use addresses not known in
+// advance. Every response carries the headers of DefaultSecurityHeaders
+// (common/http_security.h) unless the handler sets its own. With UseTls
+// the server speaks HTTPS only and cookies are Secure.
 //
 // Handlers run on the server's thread, one request at a time; they must be
 // quick and thread-safe with respect to the rest of the process.
@@ -53,7 +61,12 @@ struct HttpRequest {
   std::string body;
   std::string token;  // bearer header, else the login cookie
   std::string content_type, origin, referer, host;
+  std::string cookies;          // the Cookie header
+  std::string client;           // the peer's IP address
   bool loopback_server = true;  // the server listens on loopback only
+  bool tls = false;             // served over HTTPS: cookies get Secure
+  // The token a /logout form must carry for this session ("" without one).
+  std::string logout_csrf;
 };
 using HttpAppHandler = std::function<HttpReply(const HttpRequest&)>;
 
@@ -88,7 +101,14 @@ class AdminHttpServer {
   void HandleApp(const std::string& prefix, HttpAppHandler handler);
   // How tokens for protected pages are checked. Without it, protected pages
   // off loopback are refused to everyone. REQUIRES: before Start.
+  // The same check decides which tokens /login turns into a cookie.
   void RequireTokenOffLoopback(HttpTokenCheck check);
+  // Host names (or addresses) requests may name besides loopback and the
+  // listen address (--http-host). REQUIRES: before Start.
+  void AllowHostNames(std::vector<std::string> names);
+  // Serve HTTPS only, with this PEM certificate chain and key. REQUIRES:
+  // before Start.
+  [[nodiscard]] Status UseTls(const std::string& cert_file, const std::string& key_file);
 
   // Listens on `listen` ("host:port", port 0 picks one) and serves on a
   // thread of its own. Returns the bound port.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 
@@ -24,9 +25,12 @@ void AddLoggingFlags(CLI::App& app, LoggingFlags& flags);
 struct HttpFlags {
   std::string listen = "127.0.0.1:0";  // "" or "off": no HTTP endpoint
   std::string port_file;
+  std::vector<std::string> hosts;  // Host names answered besides loopback and the listen address
+  std::string tls_cert, tls_key;   // both set: HTTPS only
 };
 
-// Adds --http-listen and --http-port-file.
+// Adds --http-listen, --http-port-file, --http-host, --http-tls-cert and
+// --http-tls-key.
 void AddHttpFlags(CLI::App& app, HttpFlags& flags);
 
 // Checks the flags before anything starts.

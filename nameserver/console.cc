@@ -1,5 +1,7 @@
 #include "nameserver/console.h"
 
+#include "common/http_login.h"
+#include "common/http_security.h"
 #include "nameserver/console_form.h"
 #include "nameserver/console_html.h"
 
@@ -16,7 +18,7 @@ std::string ConsoleCall::F(const std::string& name) const {
 }
 
 HttpReply ConsoleHtml(int status, const ConsoleFrame& frame, const std::string& body) {
-  return {status, "text/html; charset=utf-8", ConsolePage(frame, body), {}};
+  return {status, "text/html; charset=utf-8", ConsolePage(frame, body), {{"Content-Security-Policy", ConsoleCsp()}}};
 }
 
 HttpReply ConsoleRedirect(const std::string& location) {
@@ -25,18 +27,32 @@ HttpReply ConsoleRedirect(const std::string& location) {
 
 namespace {
 
+// The sign-in form posts to /login (common/http_login.h) with the login
+// CSRF value that this reply also sets as a cookie.
 HttpReply SignIn(const HttpRequest& req) {
   std::string next = req.path + (req.query.empty() ? "" : "?" + req.query);
+  const LoginCsrf csrf = NewLoginCsrf(req.tls);
   const std::string body =
       "<p>The console needs a reader or admin token.</p><form method=\"post\" action=\"/login\">"
       "<input type=\"hidden\" name=\"next\" value=\"" +
-      HtmlEscape(next) +
+      HtmlEscape(next) + "\"><input type=\"hidden\" name=\"" + std::string(kLoginCsrfField) + "\" value=\"" +
+      csrf.value +
       "\"><label>Token <input type=\"password\" name=\"token\" id=\"token\" autofocus></label>"
       "<button type=\"submit\" id=\"sign-in\">Sign in</button></form>";
-  // A cookie with a token the console does not know (the /login form lets
-  // any token through on loopback): say so rather than ask again silently.
+  // A bearer token or a cookie the console does not know (revoked since,
+  // or a reader of another cluster): say so rather than ask again silently.
   const std::string message = req.token.empty() ? "" : "That token is not an admin or reader token.";
-  return ConsoleHtml(401, {"sign in", "nobody", message, !message.empty(), 0}, body);
+  HttpReply reply = ConsoleHtml(401, {"sign in", "nobody", message, !message.empty(), 0}, body);
+  reply.headers.emplace_back("Set-Cookie", csrf.set_cookie);
+  return reply;
+}
+
+// A signed-in page gets a Sign out button at the end of its header.
+HttpReply WithSignOut(HttpReply reply, const HttpRequest& req) {
+  if (req.logout_csrf.empty() || reply.content_type.rfind("text/html", 0) != 0) return reply;
+  const size_t header_end = reply.body.find("</header>");
+  if (header_end != std::string::npos) reply.body.insert(header_end, LogoutFormHtml(req.logout_csrf));
+  return reply;
 }
 
 HttpReply Forbidden(ConsoleRole role, const std::string& why) {
@@ -60,6 +76,10 @@ HttpReply Post(const ConsoleDeps& deps, const ConsoleCall& call) {
 }  // namespace
 
 HttpReply HandleConsole(const ConsoleDeps& deps, const HttpRequest& req) {
+  return WithSignOut(HandleConsolePage(deps, req), req);
+}
+
+HttpReply HandleConsolePage(const ConsoleDeps& deps, const HttpRequest& req) {
   ConsoleCall call;
   call.req = &req;
   call.role = deps.auth->RoleOf(req);

@@ -17,6 +17,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "common/admin_http.h"
 #include "common/clock.h"
@@ -46,8 +47,11 @@ struct ConsoleDeps {
   const ConsoleAuth* auth = nullptr;
 };
 
-// Answers one request under /console (exposed for tests).
+// Answers one request under /console (exposed for tests); a signed-in
+// page also gets a Sign out button.
 [[nodiscard]] HttpReply HandleConsole(const ConsoleDeps& deps, const HttpRequest& req);
+// The same without the Sign out button.
+[[nodiscard]] HttpReply HandleConsolePage(const ConsoleDeps& deps, const HttpRequest& req);
 
 // Routes /console and everything under it to HandleConsole.
 void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps);
@@ -62,6 +66,12 @@ void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps);
 [[nodiscard]] HttpReply ConsoleSearchPage(const ConsoleDeps& deps, const ConsoleCall& call);
 [[nodiscard]] HttpReply ConsoleCachedPage(const ConsoleDeps& deps, const ConsoleCall& call);
 [[nodiscard]] HttpReply ConsoleLogPage(const ConsoleDeps& deps, const ConsoleCall& call);
+
+// The Content-Type the cached view serves a stored page under, whatever
+// the crawled server said: text/html (shown inside a sandbox) and raster
+// images keep their type, everything else is text/plain; only a plain
+// charset token survives.
+[[nodiscard]] std::string CachedPageType(std::string_view mime);
 
 // The host page's queue section (console_host.cc): a table tier -> URLs
 // queued, the URLs waiting for robots.txt and leased, a note when the scan

@@ -6,6 +6,8 @@
 
 #include <stdexcept>
 
+#include "common/http_security.h"
+
 namespace crawl::nameserver {
 
 std::string_view ConsoleRoleName(ConsoleRole role) {
@@ -66,23 +68,8 @@ bool ConsoleAuth::CsrfValid(const HttpRequest& req, const std::map<std::string, 
   return it->second.size() == want.size() && CRYPTO_memcmp(it->second.data(), want.data(), want.size()) == 0;
 }
 
-namespace {
-
-// "http://host:port/path" -> "host:port".
-std::string_view Authority(std::string_view url) {
-  const size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos) return {};
-  url.remove_prefix(scheme + 3);
-  return url.substr(0, url.find_first_of("/?#"));
-}
-
-}  // namespace
-
 bool ConsoleAuth::SameOrigin(const HttpRequest& req) {
-  const std::string& from = !req.origin.empty() ? req.origin : req.referer;
-  if (from.empty()) return true;  // non-browser clients send neither; the CSRF token still holds
-  if (from == "null") return false;
-  return !req.host.empty() && Authority(from) == req.host;
+  return SameOriginRequest(req.origin, req.referer, req.host);
 }
 
 }  // namespace crawl::nameserver

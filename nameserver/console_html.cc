@@ -1,5 +1,7 @@
 #include "nameserver/console_html.h"
 
+#include "common/http_security.h"
+
 namespace crawl::nameserver {
 
 std::string HtmlEscape(std::string_view text) {
@@ -68,13 +70,27 @@ th{background:#eef}.num{text-align:right}.msg{padding:6px 10px;background:#efe;b
 .msg.error{background:#fee;border-color:#c88}form.inline{display:inline}
 fieldset{margin:8px 0}label{display:inline-block;margin:2px 12px 2px 0}pre{background:#f6f6f6;padding:6px;overflow:auto}
 .snippet{color:#444}.explain{color:#666;font-size:12px}svg{border:1px solid #ccc;background:#fcfcfc}
+.charts{display:flex;flex-wrap:wrap;gap:12px}iframe.cached{width:100%;height:60vh;border:1px solid #ccc}
 </style>)";
+
+// Live view: the one use of JavaScript; without it the page is static. The
+// delay comes from the body's data-refresh, so the script never changes and
+// the CSP can name it by hash.
+constexpr std::string_view kRefreshScript =
+    "<script>setTimeout(function(){location.reload()},Number(document.body.dataset.refresh));</script>";
+
+// The text between an element's start and end tags.
+std::string_view ElementText(std::string_view element) {
+  const size_t open = element.find('>') + 1;
+  return element.substr(open, element.rfind("</") - open);
+}
 
 }  // namespace
 
 std::string ConsolePage(const ConsoleFrame& frame, std::string_view body_html) {
   std::string o = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>crawl console: " +
-                  HtmlEscape(frame.title) + "</title>" + std::string(kStyle) + "</head><body>\n";
+                  HtmlEscape(frame.title) + "</title>" + std::string(kStyle) + "</head><body" +
+                  (frame.refresh_ms > 0 ? " data-refresh=\"" + std::to_string(frame.refresh_ms) + "\"" : "") + ">\n";
   o += "<header><strong>crawl console</strong><a href=\"/console\">Crawls</a><a "
        "href=\"/console/search\">Search</a>"
        "<a href=\"/console/log\">Log</a><a href=\"/status\">Status</a><span class=\"role\">signed in as " +
@@ -84,13 +100,17 @@ std::string ConsolePage(const ConsoleFrame& frame, std::string_view body_html) {
          HtmlEscape(frame.message) + "</p>\n";
   o += body_html;
   o += "\n</main>";
-  if (frame.refresh_ms > 0) {
-    // Live view: the one use of JavaScript; without it the page is static.
-    o += "<script>setTimeout(function(){location.reload()}," + std::to_string(frame.refresh_ms) +
-         ");</script>";
-  }
+  if (frame.refresh_ms > 0) o += kRefreshScript;
   o += "</body></html>\n";
   return o;
+}
+
+const std::string& ConsoleCsp() {
+  static const std::string csp = "default-src 'none'; style-src " + CspHashSource(ElementText(kStyle)) +
+                                 "; script-src " + CspHashSource(ElementText(kRefreshScript)) +
+                                 "; img-src 'self' data:; frame-src 'self'; form-action 'self'; "
+                                 "frame-ancestors 'none'; base-uri 'none'";
+  return csp;
 }
 
 std::string CsrfField(std::string_view csrf) {

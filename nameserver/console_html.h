@@ -29,6 +29,11 @@ struct ConsoleFrame {
 // A whole page around `body_html` (already escaped HTML).
 [[nodiscard]] std::string ConsolePage(const ConsoleFrame& frame, std::string_view body_html);
 
+// The Content-Security-Policy of every console page: its one style and
+// one script element by hash, nothing else inline, nothing from elsewhere
+// (frames only from us: the cached-page view).
+[[nodiscard]] const std::string& ConsoleCsp();
+
 // <input type="hidden" name="csrf" value="...">
 [[nodiscard]] std::string CsrfField(std::string_view csrf);
 

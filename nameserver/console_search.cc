@@ -3,7 +3,8 @@
 // and a link to the cached copy; and the cached page itself
 // (/console/cached?crawl=N&url=U): what was stored, with the page shown in a
 // sandboxed frame whose Content-Security-Policy loads nothing, so a cached
-// page cannot reach outside the cluster or run scripts.
+// page cannot reach outside the cluster or run scripts, and whose
+// Content-Type is ours (CachedPageType), not the crawled server's.
 #include <charconv>
 
 #include "common/report_text.h"
@@ -61,15 +62,33 @@ std::string Results(const v1::SearchResponse& r) {
   return o + "</ol>";
 }
 
-// Characters that may go into a response header as sent.
-std::string HeaderSafe(const std::string& v) {
-  std::string out;
-  for (char c : v)
-    if (c >= ' ' && c != 127) out += c;
-  return out;
+// The charset parameter of `mime` when it is a plain token, else utf-8.
+std::string PageCharset(std::string_view mime) {
+  std::string lower(mime);
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  const size_t at = lower.find("charset=");
+  if (at == std::string::npos) return "utf-8";
+  std::string value = lower.substr(at + 8);
+  value = value.substr(0, value.find_first_of("; \t"));
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  const bool token = !value.empty() && value.size() <= 40 &&
+                     value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.:") == std::string::npos;
+  return token ? value : "utf-8";
 }
 
 }  // namespace
+
+std::string CachedPageType(std::string_view mime) {
+  std::string essence(mime.substr(0, mime.find(';')));
+  while (!essence.empty() && (essence.back() == ' ' || essence.back() == '\t')) essence.pop_back();
+  for (char& c : essence) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  // HTML renders inside the sandbox; raster images cannot carry script;
+  // everything else (SVG, XML, XHTML, scripts, unknown types) is text.
+  static const char* const kShown[] = {"text/html", "image/png", "image/jpeg", "image/gif", "image/webp"};
+  for (const char* t : kShown)
+    if (essence == t) return essence == "text/html" ? essence + "; charset=" + PageCharset(mime) : essence;
+  return "text/plain; charset=" + PageCharset(mime);
+}
 
 HttpReply ConsoleSearchPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   const std::string role(ConsoleRoleName(call.role));
@@ -108,13 +127,16 @@ HttpReply ConsoleCachedPage(const ConsoleDeps& deps, const ConsoleCall& call) {
   if (!resp.found())
     return ConsoleHtml(404, {"cached page", role, "No cached copy of " + req.url(), true, 0}, "");
   if (call.Q("view") == "page") {
-    // The page as stored, sandboxed: no script, nothing loaded from anywhere.
-    return {
-        200,
-        HeaderSafe(resp.mime_type().empty() ? "application/octet-stream" : resp.mime_type()),
-        resp.body(),
-        {{"Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"},
-         {"X-Content-Type-Options", "nosniff"}}};
+    // The page as stored, sandboxed (an opaque origin, no script, nothing
+    // loaded from anywhere), under a type we chose rather than the crawled
+    // server's; framed only by the console's own page.
+    return {200,
+            CachedPageType(resp.mime_type()),
+            resp.body(),
+            {{"Content-Security-Policy",
+              "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox; frame-ancestors 'self'"},
+             {"X-Content-Type-Options", "nosniff"},
+             {"X-Frame-Options", "SAMEORIGIN"}}};
   }
   const std::string frame = "/console/cached?crawl=" + std::to_string(crawl) +
                             "&amp;url=" + UrlEncode(req.url()) + "&amp;view=page";
@@ -128,7 +150,7 @@ HttpReply ConsoleCachedPage(const ConsoleDeps& deps, const ConsoleCall& call) {
       std::to_string(resp.warc_offset()) + " on " + HtmlEscape(resp.queue_server_id()) +
       "</td></tr></table><p><a href=\"" + frame +
       "\">the page alone</a></p><iframe id=\"cached-frame\" sandbox src=\"" + frame +
-      "\" style=\"width:100%;height:60vh;border:1px solid #ccc\"></iframe>";
+      "\" class=\"cached\"></iframe>";
   return ConsoleHtml(200, {"cached page", role, "", false, 0}, body);
 }
 

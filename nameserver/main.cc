@@ -65,7 +65,10 @@ void AddStatusRoutes(crawl::AdminHttpServer& http_server, const crawl::security:
                                                                                         clock.NowUnixMs())};
   });
   auto page = [](const std::string&) {
-    return crawl::HttpReply{200, "text/html; charset=utf-8", crawl::nameserver::StatusPageHtml()};
+    return crawl::HttpReply{200,
+                            "text/html; charset=utf-8",
+                            crawl::nameserver::StatusPageHtml(),
+                            {{"Content-Security-Policy", crawl::nameserver::StatusPageCsp()}}};
   };
   http_server.HandleProtected("/status", page);
   http_server.HandleProtected("/", page);

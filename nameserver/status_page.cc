@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/http_security.h"
 #include "common/report_text.h"
 
 namespace crawl::nameserver {
@@ -317,6 +318,18 @@ std::string StatusPageJson(const Snapshot& snap, int64_t now_unix_ms) {
   o += CrawlsJson(snap);
   o += "}\n";
   return o;
+}
+
+const std::string& StatusPageCsp() {
+  auto inner = [](std::string_view text, std::string_view open, std::string_view close) {
+    const size_t from = text.find(open) + open.size();
+    return text.substr(from, text.find(close, from) - from);
+  };
+  static const std::string csp =
+      "default-src 'none'; style-src " + CspHashSource(inner(kPageMarkup, "<style>", "</style>")) +
+      "; script-src " + CspHashSource(inner(kPageScript, "<script>", "</script>")) +
+      "; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  return csp;
 }
 
 const std::string& StatusPageHtml() {

@@ -26,5 +26,8 @@ struct RecentRate {
 
 // The page itself (static; it reads /status.json).
 [[nodiscard]] const std::string& StatusPageHtml();
+// Its Content-Security-Policy: the page's one style and one script element
+// by hash, fetches only from us, nothing else.
+[[nodiscard]] const std::string& StatusPageCsp();
 
 }  // namespace crawl::nameserver
