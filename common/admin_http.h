@@ -3,9 +3,9 @@
 // /healthz, and whatever pages the process adds (the name server's status
 // page and console). Boost.Beast on one io_context thread, one session object
 // per connection, a timeout on every step, GET and HEAD only (and POST to
-// /login and to HandleApp routes),
-// request headers (16 KiB), body (1 MiB, a seed list) and open connections
-// (kMaxAdminHttpConnections) bounded.
+// /login, /logout and HandleApp routes), request headers (16 KiB), body
+// (1 MiB, a seed list) and open connections (kMaxAdminHttpConnections)
+// bounded.
 //
 // Pages added with HandleProtected need a token when the server listens on
 // a non-loopback address: "Authorization: Bearer TOKEN", or the cookie that

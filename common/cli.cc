@@ -47,7 +47,8 @@ void AddHttpFlags(CLI::App& app, HttpFlags& flags) {
   app.add_option("--http-host", flags.hosts,
                  "A Host name (or address) HTTP requests may use besides localhost, 127.0.0.0/8, [::1] and the "
                  "--http-listen address; repeatable. Others get 421 (DNS rebinding defence; /healthz answers "
-                 "any). With a wildcard listen (0.0.0.0, ::) the machine's names are unknown: name them here");
+                 "any). With a wildcard listen (0.0.0.0, ::) the machine's names are unknown: name them here. "
+                 "An empty value adds nothing");
   app.add_option("--http-tls-cert", flags.tls_cert, "PEM certificate chain: serve HTTPS only (with --http-tls-key)");
   app.add_option("--http-tls-key", flags.tls_key, "PEM private key of --http-tls-cert");
 }
@@ -58,7 +59,7 @@ Status ValidateHttpFlags(const HttpFlags& flags) {
   if (flags.tls_cert.empty() != flags.tls_key.empty())
     return Status::InvalidArgument("--http-tls-cert and --http-tls-key go together");
   for (const auto& h : flags.hosts)
-    if (h.empty() || h.find_first_of(" /\t@") != std::string::npos)
+    if (h.find_first_of(" /\t@") != std::string::npos)
       return Status::InvalidArgument("--http-host: not a host name: '" + h + "'");
   return Status::Ok();
 }

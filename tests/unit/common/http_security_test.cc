@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "common/cli.h"
 #include "common/clock.h"
 #include "common/http_login.h"
 #include "common/login_throttle.h"
@@ -262,4 +263,16 @@ TEST_CASE("logout needs our origin and the session's token, and clears the cooki
   HttpRequest get = r;
   get.method = "GET";
   CHECK(crawl::HandleLogout(ctx, get).status == 405);
+}
+
+TEST_CASE("--http-host values are checked; an empty one (an unset unit variable) adds nothing", "[unit]") {
+  crawl::HttpFlags flags;
+  flags.hosts = {"crawl.example", "10.0.0.1", ""};
+  CHECK(crawl::ValidateHttpFlags(flags).ok());
+  flags.hosts = {"evil.example/x"};
+  CHECK_FALSE(crawl::ValidateHttpFlags(flags).ok());
+  flags.hosts = {};
+  flags.tls_cert = "cert.pem";
+  CHECK_FALSE(crawl::ValidateHttpFlags(flags).ok());  // a certificate needs its key
+  CHECK(HostPolicy("127.0.0.1", {""}).Allows("localhost"));
 }
