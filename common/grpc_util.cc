@@ -79,7 +79,7 @@ Status FromGrpc(const grpc::Status& s, const std::string& what) {
 }
 
 Result<GrpcServer> StartGrpcServer(const std::string& listen, const std::vector<grpc::Service*>& services,
-                                   int max_request_bytes) {
+                                   const GrpcServerOptions& options) {
   RouteGrpcLogs();
   // Every service answers grpc.health.v1.Health (SERVING while up) and
   // server reflection, so grpc_health_probe and grpcurl work against it.
@@ -90,12 +90,18 @@ Result<GrpcServer> StartGrpcServer(const std::string& listen, const std::vector<
   });
   GrpcServer out;
   grpc::ServerBuilder builder;
-  builder.SetMaxReceiveMessageSize(max_request_bytes);
+  builder.SetMaxReceiveMessageSize(options.max_request_bytes);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, kMaxConcurrentCallsPerConnection);
   builder.SetMaxSendMessageSize(256 * 1024 * 1024);
   // gRPC sets SO_REUSEPORT by default, which lets a second server silently
   // share a port that is in use; we want a clear "cannot listen" instead.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.AddListeningPort(listen, security::CurrentTransport()->ServerCredentials(), &out.port);
+  // Plain-TCP credentials cannot take a metadata processor.
+  if (options.authorizer != nullptr && security::CurrentTransport()->tls())
+    out.gate = std::make_shared<security::CallGate>(options.authorizer);
+  builder.AddListeningPort(
+      listen, security::CurrentTransport()->ServerCredentials(options.require_client_certificate, out.gate),
+      &out.port);
   for (grpc::Service* s : services) builder.RegisterService(s);
   out.server = builder.BuildAndStart();
   if (!out.server || out.port == 0) {

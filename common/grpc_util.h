@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/security/authorizer.h"
+#include "common/security/call_gate.h"
 #include "common/security/roles.h"
 #include "common/status.h"
 
@@ -45,16 +47,35 @@ void SetTimeout(grpc::ClientContext& ctx, std::chrono::milliseconds timeout);
 struct GrpcServer {
   std::unique_ptr<grpc::Server> server;
   int port = 0;
+  // The gate refusing calls before they are read; null without one.
+  std::shared_ptr<security::CallGate> gate;
+};
+
+// At most this many calls at once on one client connection: a cluster
+// process has a handful in flight, and a peer cannot open thousands of
+// streams whose headers the server must hold.
+inline constexpr int kMaxConcurrentCallsPerConnection = 100;
+
+struct GrpcServerOptions {
+  // Requests over this are refused (RESOURCE_EXHAUSTED).
+  int max_request_bytes = kMaxRequestBytes;
+  // With TLS: a call its caller may not make is refused from its metadata,
+  // before its message is read (common/security/call_gate.h). Must outlive
+  // the server; null: only the handlers check.
+  const security::Authorizer* authorizer = nullptr;
+  // With TLS: a client without a certificate fails the handshake (servers
+  // whose every caller is a cluster process or a person with a
+  // certificate).
+  bool require_client_certificate = false;
 };
 
 // Builds and starts a server on `listen` ("host:port"; port 0 picks a free
 // one) with `services`. Fails with a clear message if the address cannot be
 // bound. The services must outlive the server. Health checking
 // (grpc.health.v1) and server reflection are on for every server. The
-// installed transport's credentials secure it; requests over
-// `max_request_bytes` are refused.
+// installed transport's credentials secure it, as `options` say.
 [[nodiscard]] Result<GrpcServer> StartGrpcServer(const std::string& listen,
                                                  const std::vector<grpc::Service*>& services,
-                                                 int max_request_bytes = kMaxRequestBytes);
+                                                 const GrpcServerOptions& options = {});
 
 }  // namespace crawl

@@ -126,7 +126,10 @@ int main(int argc, char** argv) {
       },
       [&admin_tokens] { return admin_tokens.size() > 0; });
   crawl::nameserver::AddConsoleRoutes(http_server, {&service, &clock, &console_auth});
-  auto server = crawl::StartGrpcServer(f.listen, {&service}, crawl::kMaxNameServerRequestBytes);
+  // People may call with a token instead of a certificate, so the
+  // handshake lets them in and the gate checks each call before reading it.
+  auto server = crawl::StartGrpcServer(f.listen, {&service},
+                                       {.max_request_bytes = crawl::kMaxNameServerRequestBytes, .authorizer = &authorizer});
   if (!server.ok()) return fail(server.status().message());
   // HTTP first: the gRPC port file is the readiness signal for both.
   if (auto s = crawl::StartAdminHttp("nameserver", f.http, http_server); !s.ok()) return fail(s.message());

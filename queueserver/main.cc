@@ -107,7 +107,10 @@ int main(int argc, char** argv) {
   // Stored crawls are loaded before the port opens, so the first request
   // already sees them.
   if (auto s = service.LoadStoredCrawls(); !s.ok()) return fail("loading the queue store: " + s.message());
-  auto server = crawl::StartGrpcServer(flags.listen, {&service});
+  // Every caller of a queue server is a cluster process or a person with a
+  // certificate (it takes no tokens), so the handshake requires one.
+  auto server = crawl::StartGrpcServer(flags.listen, {&service},
+                                       {.authorizer = &authorizer, .require_client_certificate = true});
   if (!server.ok()) return fail(server.status().message());
   const std::string host = flags.listen.substr(0, flags.listen.rfind(':'));
   if (flags.advertise.empty()) flags.advertise = host + ":" + std::to_string(server->port);

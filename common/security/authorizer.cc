@@ -90,9 +90,12 @@ Result<PeerIdentity> Authorizer::CertificateIdentity(const std::string& pem) con
 }
 
 Result<Caller> Authorizer::Identify(const grpc::ServerContext& ctx) const {
-  const std::string_view header = Metadata(ctx, "authorization");
-  if (!header.empty()) {
-    auto token = BearerToken(header);
+  return IdentifyCall(Metadata(ctx, "authorization"), ctx.auth_context().get());
+}
+
+Result<Caller> Authorizer::IdentifyCall(std::string_view authorization, const grpc::AuthContext* auth) const {
+  if (!authorization.empty()) {
+    auto token = BearerToken(authorization);
     if (!token) return Status::InvalidArgument("the authorization metadata is not 'Bearer TOKEN'");
     auto match = MatchToken(*token);
     if (!match) return Status::InvalidArgument("unknown token");
@@ -103,9 +106,8 @@ Result<Caller> Authorizer::Identify(const grpc::ServerContext& ctx) const {
     if (tokens_ == nullptr || tokens_->size() == 0) roles.Add(Role::kAdmin).Add(Role::kReader);
     return Caller{roles, "peer without TLS"};
   }
-  auto auth = ctx.auth_context();
   std::vector<grpc::string_ref> pems;
-  if (auth) pems = auth->FindPropertyValues("x509_pem_cert");
+  if (auth != nullptr) pems = auth->FindPropertyValues("x509_pem_cert");
   if (pems.empty()) return Status::InvalidArgument("no client certificate and no token");
   auto identity = CertificateIdentity(std::string(pems.front().data(), pems.front().size()));
   if (!identity.ok()) return Status::InvalidArgument("client certificate: " + identity.status().message());
@@ -114,10 +116,16 @@ Result<Caller> Authorizer::Identify(const grpc::ServerContext& ctx) const {
 
 grpc::Status Authorizer::Check(const grpc::ServerContext& ctx, std::string_view method) const {
   if (allow_all_) return grpc::Status::OK;
+  return CheckCall(method, Metadata(ctx, "authorization"), ctx.auth_context().get());
+}
+
+grpc::Status Authorizer::CheckCall(std::string_view method, std::string_view authorization,
+                                   const grpc::AuthContext* auth) const {
+  if (allow_all_) return grpc::Status::OK;
   const RpcPolicy* policy = FindRpcPolicy(method);
   if (policy == nullptr)
     return {grpc::StatusCode::PERMISSION_DENIED, "no access policy for " + std::string(method)};
-  auto caller = Identify(ctx);
+  auto caller = IdentifyCall(authorization, auth);
   if (!caller.ok()) return {grpc::StatusCode::UNAUTHENTICATED, caller.status().message()};
   const RoleSet& have = caller->roles;
   for (int i = 0; i < kRoleCount; ++i) {

@@ -55,9 +55,16 @@ class Authorizer {
   // OK, UNAUTHENTICATED or PERMISSION_DENIED for a call of `method`.
   // Thread-safe.
   [[nodiscard]] grpc::Status Check(const grpc::ServerContext& ctx, std::string_view method) const;
+  // The same decision from the call's parts, before its message is read
+  // (common/security/call_gate.h): `authorization` is the call's
+  // "authorization" metadata ("" when absent), `auth` the connection's
+  // auth context (may be null).
+  [[nodiscard]] grpc::Status CheckCall(std::string_view method, std::string_view authorization,
+                                       const grpc::AuthContext* auth) const;
 
   // Who the caller is (exposed for tests). Fails with UNAUTHENTICATED.
   [[nodiscard]] Result<Caller> Identify(const grpc::ServerContext& ctx) const;
+  [[nodiscard]] Result<Caller> IdentifyCall(std::string_view authorization, const grpc::AuthContext* auth) const;
 
   // Role from a bearer token alone (the status page's cookie or header).
   [[nodiscard]] std::optional<TokenMatch> MatchToken(std::string_view token) const;

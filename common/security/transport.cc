@@ -153,15 +153,20 @@ Result<std::shared_ptr<const Transport>> Transport::Create(const TlsFlags& flags
   return std::shared_ptr<const Transport>(std::move(t));
 }
 
-std::shared_ptr<grpc::ServerCredentials> Transport::ServerCredentials() const {
+std::shared_ptr<grpc::ServerCredentials> Transport::ServerCredentials(
+    bool require_client_certificate, std::shared_ptr<grpc::AuthMetadataProcessor> gate) const {
   if (!tls_) return grpc::InsecureServerCredentials();
   gx::TlsServerCredentialsOptions options(provider_);
   options.watch_root_certs();
   options.watch_identity_key_cert_pairs();
-  options.set_cert_request_type(GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY);
+  options.set_cert_request_type(require_client_certificate
+                                    ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                                    : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY);
   options.set_certificate_verifier(gx::ExternalCertificateVerifier::Create<PeerVerifier>(revocation_, std::nullopt));
   options.set_check_call_host(false);
-  return grpc::experimental::TlsServerCredentials(options);
+  auto credentials = grpc::experimental::TlsServerCredentials(options);
+  if (gate) credentials->SetAuthMetadataProcessor(std::move(gate));
+  return credentials;
 }
 
 std::shared_ptr<grpc::ChannelCredentials> Transport::ChannelCredentials(RoleSet peer_roles) const {

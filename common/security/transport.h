@@ -69,9 +69,15 @@ class Transport {
   [[nodiscard]] bool tls() const { return tls_; }
 
   // Server side: the peer's chain is verified when it presents a
-  // certificate; a client without one gets through the handshake (people
-  // authenticate with tokens) and is refused per call by the authorizer.
-  [[nodiscard]] std::shared_ptr<grpc::ServerCredentials> ServerCredentials() const;
+  // certificate. With `require_client_certificate` a client without one
+  // fails the handshake (servers whose every caller is a cluster process);
+  // otherwise it gets through (people authenticate with tokens) and is
+  // refused per call. `gate` (may be null) sees every call's metadata
+  // before its message is read (common/security/call_gate.h); it is only
+  // installed with TLS.
+  [[nodiscard]] std::shared_ptr<grpc::ServerCredentials> ServerCredentials(
+      bool require_client_certificate = false,
+      std::shared_ptr<grpc::AuthMetadataProcessor> gate = nullptr) const;
 
   // Client side, to a server that must hold one of `peer_roles`.
   [[nodiscard]] std::shared_ptr<grpc::ChannelCredentials> ChannelCredentials(RoleSet peer_roles) const;
