@@ -109,7 +109,9 @@ const HttpReply::Headers& DefaultSecurityHeaders() {
       {"Content-Security-Policy", std::string(kDefaultCsp)},
       {"X-Frame-Options", "DENY"},
       {"X-Content-Type-Options", "nosniff"},
-      {"Referrer-Policy", "no-referrer"},
+      // Not no-referrer: under it browsers send "Origin: null" with our own
+      // form posts, and the same-origin check of /login refuses them.
+      {"Referrer-Policy", "same-origin"},
       {"Cross-Origin-Opener-Policy", "same-origin"},
   };
   return headers;

@@ -19,7 +19,7 @@ check_headers() {  # check_headers WHAT
   [[ "$csp" != *"unsafe-inline"* ]] || fail "$1: CSP allows inline code: '$csp'"
   expect "$1 X-Frame-Options" DENY "$(header X-Frame-Options)"
   expect "$1 X-Content-Type-Options" nosniff "$(header X-Content-Type-Options)"
-  expect "$1 Referrer-Policy" no-referrer "$(header Referrer-Policy)"
+  expect "$1 Referrer-Policy" same-origin "$(header Referrer-Policy)"
 }
 for p in /status /status.json / /console /console/search /console/crawl?id=99 /console/nope /login /nothing /metrics; do
   c=$(code "${auth[@]}" "$base$p")

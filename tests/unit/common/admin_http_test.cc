@@ -253,7 +253,7 @@ TEST_CASE("admin http sends the security headers on every answer, errors include
     CHECK(r[boost::beast::string_view("Content-Security-Policy")].starts_with("default-src 'none'"));
     CHECK(r[boost::beast::string_view("X-Frame-Options")] == "DENY");
     CHECK(r[boost::beast::string_view("X-Content-Type-Options")] == "nosniff");
-    CHECK(r[boost::beast::string_view("Referrer-Policy")] == "no-referrer");
+    CHECK(r[boost::beast::string_view("Referrer-Policy")] == "same-origin");
   }
   CHECK(Get(*port, "/own")[boost::beast::string_view("Content-Security-Policy")] == "default-src 'self'");
   server.Stop();

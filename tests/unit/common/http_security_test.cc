@@ -57,7 +57,7 @@ TEST_CASE("every response gets CSP, framing, sniffing and referrer headers", "[u
   CHECK(h["Content-Security-Policy"].find("frame-ancestors 'none'") != std::string::npos);
   CHECK(h["X-Frame-Options"] == "DENY");
   CHECK(h["X-Content-Type-Options"] == "nosniff");
-  CHECK(h["Referrer-Policy"] == "no-referrer");
+  CHECK(h["Referrer-Policy"] == "same-origin");
 }
 
 TEST_CASE("a CSP hash source is the base64 SHA-256 of the element's text", "[unit]") {
