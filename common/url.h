@@ -47,6 +47,7 @@
 // All functions are thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,6 +59,15 @@
 #include "common/whatwg_url.h"
 
 namespace crawl::url {
+
+// Longest URL the crawler accepts anywhere (links, sitemaps, redirects,
+// seeds, RPCs): 2,048 bytes, what sitemaps.org allows and most servers and
+// browsers handle. A longer one is almost always a trap or an attack, and
+// every stored copy of it costs memory and disk.
+inline constexpr std::size_t kMaxUrlBytes = 2048;
+
+// True if `u` is longer than kMaxUrlBytes.
+[[nodiscard]] inline bool UrlTooLong(std::string_view u) { return u.size() > kMaxUrlBytes; }
 
 // The default tracking-parameter patterns (see the header comment).
 extern const std::vector<std::string> kDefaultTrackingParams;
