@@ -423,7 +423,13 @@ void CrawlWorker::OnFetched(ScheduleRun& run, FetchResult result, size_t& unrele
 void CrawlWorker::ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& scheduled, FetchResult result,
                                 size_t& unreleased) {
   ProcessPool* pool = options_.process_pool.get();
-  if (pool != nullptr && result.body.size() < options_.pool_body_bytes) {
+  SitemapGate* gate = nullptr;
+  if (options_.sitemap_pool && options_.sitemap_gate && MayBeSitemap(scheduled, result)) {
+    // Never on the control thread: a lane waiting on the gate could hold
+    // the links that keep it closed.
+    pool = options_.sitemap_pool.get();
+    gate = options_.sitemap_gate.get();
+  } else if (pool != nullptr && result.body.size() < options_.pool_body_bytes) {
     std::lock_guard lock(mu_);
     if (events_.size() < options_.pool_backlog) pool = nullptr;  // keeping up: process it here
   }
@@ -438,9 +444,13 @@ void CrawlWorker::ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& schedu
   const size_t body_bytes = unreleased;
   unreleased = 0;  // released by the job, once the body is processed
   pool->Submit([this, keep_page_cache = run.keep_page_cache, scheduled, fetched = std::move(result),
-                process = run.process, body_bytes, process_ns = run.process_ns]() mutable {
+                process = run.process, body_bytes, process_ns = run.process_ns, gate]() mutable {
+    std::shared_ptr<void> hold = gate != nullptr ? gate->Acquire() : nullptr;
     const auto process_start = std::chrono::steady_clock::now();
     ProcessedPage processed = ProcessPage(scheduled, fetched, process, keep_page_cache);
+    // Only a sitemap's links keep the gate (until shipped).
+    if (processed.sitemap && !processed.links.empty()) processed.hold = std::move(hold);
+    hold.reset();
     process_ns->fetch_add((std::chrono::steady_clock::now() - process_start).count());
     fetched = FetchResult{};
     budget_->Release(body_bytes);
@@ -452,8 +462,11 @@ void CrawlWorker::ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& schedu
 }
 
 void CrawlWorker::AddPage(ScheduleRun& run, ProcessedPage processed, const v1::ScheduledUrl* scheduled) {
+  // A page holding the sitemap gate ships at once: the gate opens when it
+  // has been shipped (sitemap_gate.h).
+  const bool holds_gate = processed.hold != nullptr;
   run.batcher.Add(std::move(processed), scheduled);
-  if (run.batcher.pages() >= run.batch_pages || run.batcher.links() >= options_.max_batch_links) {
+  if (holds_gate || run.batcher.pages() >= run.batch_pages || run.batcher.links() >= options_.max_batch_links) {
     const auto ship_start = std::chrono::steady_clock::now();
     QueueShip({run.crawl, run.server_index, run.schedule.schedule_id(), run.sequence++, false, run.batcher.Take()});
     run.ship_wait += std::chrono::steady_clock::now() - ship_start;

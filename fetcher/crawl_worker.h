@@ -44,6 +44,7 @@
 #include "fetcher/page_processor.h"
 #include "fetcher/process_pool.h"
 #include "fetcher/result_batch.h"
+#include "fetcher/sitemap_gate.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace crawl::fetcher {
@@ -98,6 +99,12 @@ struct WorkerOptions {
   std::shared_ptr<ProcessPool> process_pool;
   size_t pool_body_bytes = 256 * 1024;
   size_t pool_backlog = 4;
+  // One thread, shared by the lanes, for the pages that may be sitemaps
+  // (MayBeSitemap), each processed under `sitemap_gate` and its batch
+  // shipped at once (fetcher/sitemap_gate.h). Both null: such pages are
+  // processed like any other, without the gate.
+  std::shared_ptr<ProcessPool> sitemap_pool;
+  std::shared_ptr<SitemapGate> sitemap_gate;
 };
 
 struct WorkerCounters {

@@ -120,6 +120,8 @@ WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::Hos
   options.h2_streams = flags.h2_streams;
   if (flags.process_threads > 0)
     options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(flags.process_threads);
+  options.sitemap_pool = std::make_shared<crawl::fetcher::ProcessPool>(1);
+  options.sitemap_gate = std::make_shared<crawl::fetcher::SitemapGate>();
   options.poll_interval = std::chrono::milliseconds(flags.poll_ms);
   options.status_interval = std::chrono::milliseconds(flags.status_ms);
   options.dns.servers = flags.dns_servers;

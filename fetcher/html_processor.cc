@@ -8,6 +8,7 @@
 #include "fetcher/charset.h"
 #include "fetcher/text_analysis.h"
 #include "fetcher/url_extension.h"
+#include "fetcher/url_limit.h"
 
 namespace crawl::fetcher {
 namespace {
@@ -104,10 +105,15 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
 
   std::vector<Candidate> candidates;
   FlatStringMap<std::size_t> seen;  // target -> its candidate
+  uint64_t too_long = 0;
   for (const html::Link& link : scanned.links) {
     if (link.nofollow) continue;
     auto target = resolver->Resolve(link.href);
     if (!target.ok()) continue;  // mailto:, javascript:, ftp:, malformed, ...
+    if (url::UrlTooLong(*target)) {
+      ++too_long;
+      continue;
+    }
     auto [index, inserted] = seen.Insert(*target, ShortStringHash(*target));
     if (!inserted) {
       // A duplicate adds nothing but may name the link when the first did not.
@@ -119,6 +125,7 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
     candidates.push_back({std::move(*target), link.anchor_text, link.tag.c_str(), link.in_nav});
   }
 
+  if (too_long > 0) NoteUrlsTooLong("link", too_long);
   AddLinks(page, options, context, host, candidates, links);
 }
 

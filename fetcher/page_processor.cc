@@ -8,6 +8,7 @@
 #include "fetcher/html_processor.h"
 #include "fetcher/revisit.h"
 #include "fetcher/sitemap_processor.h"
+#include "fetcher/url_limit.h"
 
 namespace crawl::fetcher {
 namespace {
@@ -34,6 +35,26 @@ bool IsGzipMime(const std::string& mime) {
   return mime == "application/gzip" || mime == "application/x-gzip" || mime == "application/x-gunzip";
 }
 
+// Appends `u` as a link with from_sitemap = true and the next rank. False
+// if it is not an http(s) URL or too long once resolved.
+bool AddSitemapLink(const url::Resolver& resolver, std::string_view u, const v1::ScheduledUrl& scheduled,
+                    uint32_t* rank, std::vector<v1::DiscoveredLink>* links) {
+  auto target = resolver.Resolve(u);
+  if (!target.ok()) return true;  // not http(s), malformed
+  if (url::UrlTooLong(*target)) return false;
+  v1::DiscoveredLink& l = links->emplace_back();
+  l.set_url(std::move(*target));
+  l.set_depth(scheduled.depth() + 1);
+  l.set_from_sitemap(true);
+  l.set_link_rank((*rank)++);
+  l.set_source("sitemap");
+  return true;
+}
+
+void SetLinksOnPage(std::size_t first, uint32_t count, std::vector<v1::DiscoveredLink>* links) {
+  for (std::size_t i = first; i < links->size(); ++i) (*links)[i].set_links_on_page(count);
+}
+
 // Links with from_sitemap = true, link_rank = position, in the given order.
 void AddSitemapLinks(const std::vector<std::string>& urls, const v1::ScheduledUrl& scheduled,
                      std::vector<v1::DiscoveredLink>* links) {
@@ -41,44 +62,48 @@ void AddSitemapLinks(const std::vector<std::string>& urls, const v1::ScheduledUr
   if (!resolver.ok()) return;
   const std::size_t first = links->size();
   uint32_t rank = 0;
+  uint64_t too_long = 0;
   for (const std::string& u : urls) {
-    auto target = resolver->Resolve(u);
-    if (!target.ok()) continue;  // not http(s), malformed
-    v1::DiscoveredLink& l = links->emplace_back();
-    l.set_url(std::move(*target));
-    l.set_depth(scheduled.depth() + 1);
-    l.set_from_sitemap(true);
-    l.set_link_rank(rank++);
-    l.set_source("sitemap");
+    if (!AddSitemapLink(*resolver, u, scheduled, &rank, links)) ++too_long;
   }
-  for (std::size_t i = first; i < links->size(); ++i) (*links)[i].set_links_on_page(rank);
+  if (too_long > 0) NoteUrlsTooLong("sitemap", too_long);
+  SetLinksOnPage(first, rank, links);
 }
 
-// Processes a sitemap body (maybe gzip). False if it is not a sitemap.
+// Processes a sitemap body (maybe gzip), streaming: each <loc> becomes a
+// link as it is read, so neither the inflated XML nor a list of its URLs is
+// ever held whole. False if it is not a sitemap.
 bool ProcessSitemap(const v1::ScheduledUrl& scheduled, const std::string& body, ProcessedPage* out) {
-  std::string inflated;
-  std::string_view xml = body;
-  if (IsGzip(body)) {
-    bool cut = false;
-    auto data = Gunzip(body, kMaxSitemapBytes, &cut);
-    if (!data.ok()) {
-      out->record.set_error("sitemap: " + data.status().message());
-      return true;
-    }
-    inflated = std::move(*data);
-    xml = inflated;
-    if (cut) out->record.set_truncated(true);
+  auto resolver = url::Resolver::ForBase(scheduled.url());
+  const std::size_t first = out->links.size();
+  uint32_t rank = 0;
+  uint64_t too_long = 0;
+  auto scan = ScanSitemap(body, {}, [&](std::string&& u) {
+    if (resolver.ok() && !AddSitemapLink(*resolver, u, scheduled, &rank, &out->links)) ++too_long;
+  });
+  if (!scan.ok()) {
+    out->links.resize(first);
+    out->record.set_error("sitemap: " + scan.status().message());
+    return true;
   }
-  if (!LooksLikeSitemap(xml)) return false;
-  const SitemapEntries entries = ParseSitemap(xml);
-  out->record.set_links_found(static_cast<uint32_t>(entries.urls.size()));
-  AddSitemapLinks(entries.urls, scheduled, &out->links);
+  if (!scan->is_sitemap) return false;
+  too_long += scan->too_long;
+  if (too_long > 0) NoteUrlsTooLong("sitemap", too_long);
+  if (scan->truncated) out->record.set_truncated(true);
+  out->record.set_links_found(static_cast<uint32_t>(scan->urls));
+  SetLinksOnPage(first, rank, &out->links);
+  out->sitemap = true;
   return true;
 }
 
 }  // namespace
 
 bool IsHtmlMime(const std::string& mime) { return mime == "text/html" || mime == "application/xhtml+xml"; }
+
+bool MayBeSitemap(const v1::ScheduledUrl& scheduled, const FetchResult& result) {
+  return scheduled.kind() == v1::URL_KIND_PAGE && result.status >= 200 && result.status < 300 &&
+         (IsXmlMime(result.mime_type) || IsGzipMime(result.mime_type));
+}
 
 ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult& result,
                            const ProcessOptions& options) {
@@ -103,7 +128,10 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
 
   if (result.status >= 300 && result.status < 400 && !result.location.empty()) {
     auto target = url::Resolve(scheduled.url(), result.location);
-    if (target.ok()) {
+    if (target.ok() && url::UrlTooLong(*target)) {
+      NoteUrlsTooLong("redirect");
+      r.set_error("redirect target over " + std::to_string(url::kMaxUrlBytes) + " bytes");
+    } else if (target.ok()) {
       r.set_redirect_url(*target);
       // A redirect's target is a discovered link (DESIGN.md section 6); a
       // robots.txt redirect is the robots module's business, not a page's.

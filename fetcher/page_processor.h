@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,10 +34,19 @@ struct ProcessedPage {
   // Every link's referrer is the page (record.url()), so none names it:
   // ResultBatcher writes it once per run of links in a request.
   std::vector<v1::DiscoveredLink> links;
+  // The page was a sitemap (its links may be up to a sitemap's worth).
+  bool sitemap = false;
+  // Keeps the fetcher's sitemap gate (sitemap_gate.h) while the links are
+  // alive: it goes with them into the batch and is let go once shipped.
+  std::shared_ptr<void> hold;
 };
 
 // True for media types the HTML processor handles.
 [[nodiscard]] bool IsHtmlMime(const std::string& mime);
+
+// True if ProcessFetch may treat the result as a sitemap (a 2xx page of an
+// XML or gzip media type).
+[[nodiscard]] bool MayBeSitemap(const v1::ScheduledUrl& scheduled, const FetchResult& result);
 
 // REQUIRES: result.url == scheduled.url().
 [[nodiscard]] ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult& result,

@@ -75,6 +75,7 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
   if (strip && !page.record.redirect_url().empty()) {
     page.record.set_redirect_url(url::RemoveTrackingParams(page.record.redirect_url(), *tracking_));
   }
+  if (page.hold) batch_.holds.push_back(std::move(page.hold));
   const std::string page_host = url::HostOf(page.record.url());
   v1::FetchRecord& record = *batch_.records.Add();
   record.Swap(&page.record);
@@ -101,7 +102,9 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
       // Only a path parameter or a query can hold a tracking parameter.
       if (FindAnyOf(link.url(), ";?") != std::string::npos)
         link.set_url(url::RemoveTrackingParams(link.url(), *tracking_));
-      if (!seen.Insert(link.url(), ShortStringHash(link.url())).second) continue;
+      // A sitemap's links skip the copy of every URL this check keeps (up
+      // to a sitemap's size): the queue server's seen set drops duplicates.
+      if (!page.sitemap && !seen.Insert(link.url(), ShortStringHash(link.url())).second) continue;
     }
     std::string_view host = origins.Host(link.url());
     if (host.empty()) host = parsed_hosts.emplace_back(url::HostOf(link.url()));

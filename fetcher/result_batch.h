@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,9 @@ struct ResultBatch {
   std::vector<google::protobuf::RepeatedPtrField<v1::DiscoveredLink>> links_by_server;
   // Origin ("scheme://host[:port]") -> errors in this batch.
   std::map<std::string, uint32_t> host_errors;
+  // Sitemap gate holds of the pages in the batch (ProcessedPage.hold): let
+  // go when the batch is destroyed, after it was shipped.
+  std::vector<std::shared_ptr<void>> holds;
 };
 
 // Whether a fetch outcome counts as an error of its host (SubmitResults
