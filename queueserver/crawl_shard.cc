@@ -184,6 +184,10 @@ Status CrawlShard::InjectSeeds(const v1::InjectSeedsRequest& req, v1::InjectSeed
   uint64_t accepted = 0;
   const int64_t now = clock_->NowUnixMs();
   for (const std::string& raw : req.urls()) {
+    if (url::UrlTooLong(raw)) {
+      ++too_long_urls_;  // the name server and crawlctl refuse them first
+      continue;
+    }
     auto canonical = url::Canonicalize(raw);
     if (!canonical.ok()) {
       ++invalid_urls_;  // the name server validated them already
@@ -341,6 +345,10 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
       ++invalid_urls_;
       continue;
     }
+    if (url::UrlTooLong(*canonical)) {
+      ++too_long_urls_;  // fetchers drop them first
+      continue;
+    }
     if (!scope_.unlimited()) {
       // A page's links mostly share an origin: no scan of it per link.
       std::string_view host = link_origins_.Host(*canonical);
@@ -356,7 +364,9 @@ void CrawlShard::AddLinks(const google::protobuf::RepeatedPtrField<v1::Discovere
     }
     inputs.push_back(LinkFromWire(link, std::move(*canonical), referrers[static_cast<size_t>(i)]));
   }
+  const uint64_t before = frontier_.over_host_cap();
   frontier_.AddLinks(std::move(inputs), now_ms);
+  CountOverHostCap(frontier_.over_host_cap() - before);
 }
 
 Status CrawlShard::SubmitResults(const v1::SubmitResultsRequest& req, v1::SubmitResultsResponse* resp) {
@@ -496,6 +506,7 @@ Status CrawlShard::Update(const v1::CrawlInfo& crawl) {
   *crawl_.mutable_queue_servers() = crawl.queue_servers();
   scope_ = ScopeOf(crawl.params());
   frontier_.SetMinHostDelay(crawl.params().min_host_delay_ms());
+  frontier_.SetHostCaps(HostCapsOf(crawl.params()));
   ApplyRecrawlParams(crawl.params());
   crawl_.set_params_version(crawl.params_version());
   if (crawl.state() == v1::CRAWL_STATE_RUNNING && counters_.ended) {
@@ -546,6 +557,8 @@ void CrawlShard::FillStats(v1::QueueServerStats* stats) const {
   stats->set_fetch_errors(counters_.fetch_errors);
   stats->set_over_budget_urls(c.over_budget);
   stats->set_trap_refused_links(c.trap_refused);
+  stats->set_over_host_cap_urls(c.over_host_cap);
+  stats->set_too_long_urls(too_long_urls_);
   stats->set_due_pages(due_.size());
   stats->set_revisits_entered(revisits_entered_);
   stats->set_revisits_unchanged(revisits_unchanged_);

@@ -62,6 +62,11 @@ inline constexpr uint32_t kMaxHostQueueSample = 100;
 
 class StructureOrder;
 
+// The crawl's per-origin URL caps (CrawlParams fields 96-98; 0: default).
+[[nodiscard]] HostCaps HostCapsOf(const v1::CrawlParams& params);
+// Adds to crawl_queueserver_over_host_cap_urls_total.
+void CountOverHostCap(uint64_t n);
+
 class CrawlShard {
  public:
   // A new shard for `crawl`. `clock` must outlive the shard; `writer` (may be
@@ -248,6 +253,7 @@ class CrawlShard {
   AppliedBatches applied_batches_;
   ShardCounters counters_;
   uint64_t invalid_urls_ = 0;
+  uint64_t too_long_urls_ = 0;  // over url::kMaxUrlBytes (in memory)
   // The crawl's search index; journals into writer_ (same batch per request).
   std::unique_ptr<SearchIndex> index_;
   // Fetch states of a shard without a store (tests); revisits_ of the last

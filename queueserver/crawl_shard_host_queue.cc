@@ -45,6 +45,8 @@ Status CrawlShard::HostQueue(const std::string& host, const v1::HostQueueRequest
     t->set_urls(urls);
   }
   resp->set_waiting_for_robots(counts->waiting_for_robots);
+  resp->set_urls_added(counts->urls_added);
+  resp->set_over_host_cap(counts->over_host_cap);
   resp->set_leased(counts->leased);
   resp->set_scanned(counts->scanned);
   resp->set_truncated(counts->truncated);

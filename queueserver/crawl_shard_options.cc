@@ -3,10 +3,27 @@
 // checked; a bad one is the crawl's InvalidArgument.
 #include <algorithm>
 
+#include "common/metrics.h"
+
 #include "queueserver/crawl_shard.h"
 #include "queueserver/structure_params.h"
 
 namespace crawl::queueserver {
+
+void CountOverHostCap(uint64_t n) {
+  static auto& counter = metrics::CounterFamily("crawl_queueserver_over_host_cap_urls_total",
+                                                "New URLs refused over their origin's per-crawl cap")
+                             .Add({});
+  if (n > 0) counter.Increment(static_cast<double>(n));
+}
+
+HostCaps HostCapsOf(const v1::CrawlParams& p) {
+  HostCaps caps;
+  if (p.max_urls_per_host() > 0) caps.max_urls = p.max_urls_per_host();
+  if (p.max_urls_per_seed_host() > 0) caps.max_urls_seed = p.max_urls_per_seed_host();
+  if (p.max_sitemap_urls_per_host() > 0) caps.max_sitemap_urls = p.max_sitemap_urls_per_host();
+  return caps;
+}
 
 Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p) {
   FrontierOptions o;
@@ -34,6 +51,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   if (!tier_rule.ok()) return tier_rule.status();
   o.order.tier_rule = *tier_rule;
   if (p.beast_unit() > 0) o.order.beast_unit = p.beast_unit();
+  o.host_caps = HostCapsOf(p);
   o.trap_rules.enabled = !p.no_trap_rules();
   if (p.trap_max_hops() > 0) o.trap_rules.max_hops = p.trap_max_hops();
   auto split = ParseCashSplit(p.opic_split());

@@ -127,6 +127,7 @@ bool Frontier::Add(const FrontierEntry& entry, int64_t now_ms, uint64_t seed_cou
   if (!seen_.Insert(h)) return false;
   if (journal_) journal_->Seen(h);
   ++activity_;
+  if (!AdmitNew(entry.url, /*seed=*/true, /*from_sitemap=*/false)) return false;
   FrontierEntry e = entry;
   order_->OnSeed(e, seed_count);
   Route(std::move(e), now_ms);
@@ -188,6 +189,8 @@ size_t Frontier::AddPageLinks(std::vector<LinkInput>& group, int64_t now_ms) {
     const uint64_t h = UrlKey(group[k].entry.url);
     is_new_[k] = seen_.Insert(h);
     if (is_new_[k] && journal_) journal_->Seen(h);
+    // Over its origin's cap: seen, so never offered again, and not queued.
+    if (is_new_[k] && !AdmitNew(group[k].entry.url, false, group[k].from_sitemap)) is_new_[k] = false;
   }
   PageContext page;
   page.url = group.front().entry.referrer;
@@ -540,6 +543,7 @@ FrontierCounters Frontier::Counters() const {
   c.leases_expired = leases_expired_;
   c.trap_refused = trap_refused_;
   c.over_budget = order_->over_budget();
+  c.over_host_cap = over_host_cap_;
   c.hosts = origins_.size();
   c.robots_disallowed = robots_disallowed_;
   c.activity = activity_;

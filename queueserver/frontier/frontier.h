@@ -85,6 +85,20 @@ struct ReportResult {
   FetchedScore score;           // the order's view of the fetched page
 };
 
+// Per-crawl caps on the new URLs one origin may add to the frontier
+// (CrawlParams.max_urls_per_host and neighbours): past them a URL is
+// counted (OriginRecord.over_cap, FrontierCounters.over_host_cap), kept
+// seen and never queued, so one host cannot fill a queue server's memory
+// and disk whatever it links or lists in sitemaps (host_caps.cc).
+struct HostCaps {
+  uint64_t max_urls = 100'000;         // an origin without a seed
+  uint64_t max_urls_seed = 1'000'000;  // an origin with a seed
+  uint64_t max_sitemap_urls = 100'000;  // of them, from sitemaps
+};
+// Each origin's counts are saved with its record every this many URLs
+// (and at the cap): a restart may let an origin add this many again.
+inline constexpr uint64_t kHostCapSaveEvery = 1024;
+
 struct FrontierOptions {
   // Product token matched against robots.txt user-agent lines.
   std::string user_agent = "crawlbot";
@@ -129,6 +143,7 @@ struct FrontierOptions {
   // Heritrix-style trap rules every discovered link must pass (seeds are
   // exempt): queueserver/frontier/trap_rules.h.
   TrapRules trap_rules;
+  HostCaps host_caps;
 };
 
 struct FrontierCounters {
@@ -142,6 +157,7 @@ struct FrontierCounters {
   uint64_t leases_expired = 0;   // schedules whose lease ran out (since start)
   uint64_t trap_refused = 0;     // links the trap rules refused (in memory)
   uint64_t over_budget = 0;      // new URLs over their CLD's budget (in memory)
+  uint64_t over_host_cap = 0;    // new URLs over their origin's HostCaps (since start)
 };
 
 // Scalars of the frontier that are not implied by its collections.
@@ -186,6 +202,8 @@ struct HostQueueCounts {
   uint64_t scanned = 0;               // queued entries read (of every host)
   bool truncated = false;             // the read stopped at max_scan: counts are lower bounds
   std::vector<std::string> sample;    // lowest tier first, hand-out order in a tier
+  uint64_t urls_added = 0;            // new URLs counted against the caps (HostCaps)
+  uint64_t over_host_cap = 0;         // new URLs refused over a cap
 };
 
 class Frontier {
@@ -262,6 +280,10 @@ class Frontier {
   [[nodiscard]] const FrontierOrder& order() const { return *order_; }
   // Changes the politeness floor (a parameter change mid-crawl).
   void SetMinHostDelay(int64_t ms) { options_.min_host_delay_ms = std::clamp<int64_t>(ms, 0, 60'000); }
+  // Changes the per-origin URL caps (a parameter change mid-crawl); URLs
+  // refused before stay seen.
+  void SetHostCaps(const HostCaps& caps) { options_.host_caps = caps; }
+  [[nodiscard]] uint64_t over_host_cap() const { return over_host_cap_; }
   [[nodiscard]] FrontierOrder& order() { return *order_; }
   // The queued, waiting and leased URLs of `host` (as url::HostOf gives
   // it), and the first `sample` queued ones. Reads at most `max_scan` of the
@@ -292,6 +314,10 @@ class Frontier {
     // (memory only, bounded by FrontierOptions.robots_recheck_*).
     std::vector<FrontierEntry> disallowed;
   };
+  // Counts a URL new to the seen set against its origin's HostCaps (a seed
+  // marks its origin seeded first). False: over a cap, not to be queued.
+  // host_caps.cc.
+  bool AdmitNew(const std::string& url, bool seed, bool from_sitemap);
   // The origin's Crawl-delay in ms, clamped; 0 when none.
   int64_t CrawlDelayMs(const OriginState& state) const;
   // A FIFO whose entries carry sequence numbers (see SeqEntry).
@@ -379,6 +405,7 @@ class Frontier {
   FrontierOptions options_;
   uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
   uint64_t trap_refused_ = 0;    // in memory, as leases_expired_
+  uint64_t over_host_cap_ = 0;   // in memory; per origin in OriginRecord.over_cap
   UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
   StringMap<OriginState> origins_;
   SeqQueue robots_ready_;                             // robots.txt URLs to lease first

@@ -52,9 +52,12 @@ Result<HostQueueCounts> Frontier::QueueOfHost(std::string_view host, uint64_t ma
     }
   }
   for (const auto& [origin, state] : origins_) {
-    if (state.waiting.empty()) continue;
+    if (state.waiting.empty() && state.record.urls_added == 0 && state.record.over_cap == 0) continue;
     // An origin has no path; OnHost's fast path reads URLs.
-    if (OnHost(origin + "/", host)) out.waiting_for_robots += state.waiting.size();
+    if (!OnHost(origin + "/", host)) continue;
+    out.waiting_for_robots += state.waiting.size();
+    out.urls_added += state.record.urls_added;
+    out.over_host_cap += state.record.over_cap;
   }
   for (const auto& [id, lease] : leases_) {
     for (const auto& [hash, e] : lease.outstanding)

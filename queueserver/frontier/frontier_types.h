@@ -88,13 +88,22 @@ struct OriginRecord {
   // Re-fetches that changed the rules: while 0, queued pages were all
   // checked against the rules in force and are not checked again.
   uint32_t robots_changes = 0;
+  // Per-crawl URL caps (frontier.h HostCaps; host_caps.cc): new URLs the
+  // origin added, those from sitemaps, those refused over a cap, and
+  // whether a seed is on it. Saved every kHostCapSaveEvery URLs.
+  uint64_t urls_added = 0;
+  uint64_t sitemap_urls = 0;
+  uint64_t over_cap = 0;
+  bool seeded = false;
   bool operator==(const OriginRecord& o) const {
     return robots == o.robots && rules.Serialize() == o.rules.Serialize() &&
            robots_failures == o.robots_failures && robots_retry_at_ms == o.robots_retry_at_ms &&
            retry_pending == o.retry_pending && failures == o.failures &&
            backoff_until_ms == o.backoff_until_ms && parked == o.parked && error_delayed == o.error_delayed &&
            robots_fetched_ms == o.robots_fetched_ms && robots_expires_ms == o.robots_expires_ms &&
-           robots_refreshing == o.robots_refreshing && robots_changes == o.robots_changes;
+           robots_refreshing == o.robots_refreshing && robots_changes == o.robots_changes &&
+           urls_added == o.urls_added && sitemap_urls == o.sitemap_urls && over_cap == o.over_cap &&
+           seeded == o.seeded;
   }
 };
 

@@ -145,6 +145,10 @@ std::string EncodeOrigin(const OriginRecord& o) {
   PutU64(&out, static_cast<uint64_t>(o.robots_expires_ms));
   PutU32(&out, o.robots_refreshing ? 1u : 0u);
   PutU32(&out, o.robots_changes);
+  PutU64(&out, o.urls_added);
+  PutU64(&out, o.sitemap_urls);
+  PutU64(&out, o.over_cap);
+  PutU32(&out, o.seeded ? 1u : 0u);
   return out;
 }
 
@@ -160,8 +164,14 @@ bool DecodeOrigin(std::string_view d, OriginRecord* o) {
   if (!r.done() && (!r.U32(&host_failures) || !r.U64(&backoff_until) || !r.U32(&flags))) return false;
   // Records written before robots.txt expiry end here.
   if (!r.done() && (!r.U64(&fetched) || !r.U64(&expires) || !r.U32(&refreshing) || !r.U32(&changes) ||
-                    refreshing > 1 || !r.done()))
+                    refreshing > 1))
     return false;
+  // Records written before the per-host URL caps end here.
+  uint32_t seeded = 0;
+  if (!r.done() && (!r.U64(&o->urls_added) || !r.U64(&o->sitemap_urls) || !r.U64(&o->over_cap) ||
+                    !r.U32(&seeded) || seeded > 1 || !r.done()))
+    return false;
+  o->seeded = seeded != 0;
   o->robots_fetched_ms = static_cast<int64_t>(fetched);
   o->robots_expires_ms = static_cast<int64_t>(expires);
   o->robots_refreshing = refreshing != 0;

@@ -17,6 +17,9 @@ namespace codec = crawl::queueserver::store_internal;
 
 namespace {
 
+// urls_added, sitemap_urls, over_cap (8 bytes each) and seeded (4).
+constexpr size_t kHostCapFieldBytes = 8 + 8 + 8 + 4;
+
 qs::FrontierEntry SampleEntry() {
   qs::FrontierEntry e;
   e.url = "http://a.test/page";
@@ -208,7 +211,7 @@ TEST_CASE("store codec: an origin of an older store (no host back-off) decodes w
   origin.backoff_until_ms = 77;
   const std::string full = codec::EncodeOrigin(origin);
   // The back-off fields are 4 + 8 + 4 bytes before the robots expiry's 8 + 8 + 4 + 4.
-  const std::string old = full.substr(0, full.size() - 16 - 24);
+  const std::string old = full.substr(0, full.size() - 16 - 24 - kHostCapFieldBytes);
   qs::OriginRecord back;
   REQUIRE(codec::DecodeOrigin(old, &back));
   CHECK(back.robots == qs::RobotsState::kFetching);
@@ -229,8 +232,12 @@ TEST_CASE("store codec: an origin of a store before robots.txt expiry decodes as
   origin.robots_expires_ms = 1'700'086'400'000;
   origin.robots_refreshing = true;
   origin.robots_changes = 3;
-  const std::string full = codec::EncodeOrigin(origin);
+  const std::string with_caps = codec::EncodeOrigin(origin);
   qs::OriginRecord back;
+  REQUIRE(codec::DecodeOrigin(with_caps, &back));
+  CHECK(back == origin);
+  // Without the host cap fields (a store before them): the same record.
+  const std::string full = with_caps.substr(0, with_caps.size() - kHostCapFieldBytes);
   REQUIRE(codec::DecodeOrigin(full, &back));
   CHECK(back == origin);
   // A record written before the expiry fields (the last 8 + 8 + 4 + 4 bytes).
@@ -247,5 +254,25 @@ TEST_CASE("store codec: an origin of a store before robots.txt expiry decodes as
   std::string bad_flag = full;
   bad_flag[bad_flag.size() - 5] = 7;  // robots_refreshing's low byte
   CHECK_FALSE(codec::DecodeOrigin(bad_flag, &back));
-  CHECK_FALSE(codec::DecodeOrigin(full + "x", &back));
+  CHECK_FALSE(codec::DecodeOrigin(with_caps + "x", &back));
+}
+
+TEST_CASE("store codec: an origin's host cap counts round-trip; a store before them decodes as 0", "[unit]") {
+  qs::OriginRecord origin;
+  origin.urls_added = 100'000;
+  origin.sitemap_urls = 50'000;
+  origin.over_cap = 12;
+  origin.seeded = true;
+  const std::string full = codec::EncodeOrigin(origin);
+  qs::OriginRecord back;
+  REQUIRE(codec::DecodeOrigin(full, &back));
+  CHECK(back == origin);
+  qs::OriginRecord before;
+  REQUIRE(codec::DecodeOrigin(full.substr(0, full.size() - kHostCapFieldBytes), &before));
+  CHECK(before.urls_added == 0);
+  CHECK_FALSE(before.seeded);
+  for (size_t cut : {1, 4, 20}) CHECK_FALSE(codec::DecodeOrigin(full.substr(0, full.size() - cut), &back));
+  std::string bad_flag = full;
+  bad_flag[bad_flag.size() - 1] = 2;  // seeded's low byte: 0 or 1
+  CHECK_FALSE(codec::DecodeOrigin(bad_flag, &back));
 }
