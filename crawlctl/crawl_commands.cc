@@ -13,6 +13,7 @@
 
 #include "crawlctl/crawlctl_format.h"
 #include "common/param_text.h"
+#include "common/url.h"
 #include "crawlctl/site_report_format.h"
 
 namespace crawl::crawlctl {
@@ -22,10 +23,16 @@ Result<std::vector<std::string>> ReadSeeds(const std::string& path) {
   if (!in) return Status::InvalidArgument("cannot read seeds file '" + path + "'");
   std::vector<std::string> seeds;
   std::string line;
+  size_t number = 0;
   while (std::getline(in, line)) {
+    ++number;
     const auto b = line.find_first_not_of(" \t\r");
     if (b == std::string::npos || line[b] == '#') continue;
     const auto e = line.find_last_not_of(" \t\r");
+    if (e - b + 1 > url::kMaxUrlBytes)
+      return Status::InvalidArgument("seeds file '" + path + "' line " + std::to_string(number) + ": URL of " +
+                                     std::to_string(e - b + 1) + " bytes, over the limit of " +
+                                     std::to_string(url::kMaxUrlBytes));
     seeds.push_back(line.substr(b, e - b + 1));
   }
   if (seeds.empty()) return Status::InvalidArgument("seeds file '" + path + "' holds no URL");

@@ -1,6 +1,7 @@
 // crawlctl's local tools: robots, url, cld and page.
 #include "crawlctl/local_commands.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "common/cld.h"
@@ -30,7 +31,11 @@ Status RunUrl(const UrlOptions& options, const crawl::url::TrackingParams& track
   auto canonical =
       options.base.empty() ? crawl::url::Canonicalize(options.url) : crawl::url::Resolve(options.base, options.url);
   if (!canonical.ok()) return canonical.status();
-  std::cout << crawl::url::RemoveTrackingParams(*canonical, tracking) << "\n";
+  std::string out = crawl::url::RemoveTrackingParams(*canonical, tracking);
+  if (crawl::url::UrlTooLong(options.url) || crawl::url::UrlTooLong(out))
+    return Status::InvalidArgument("URL of " + std::to_string(std::max(options.url.size(), out.size())) +
+                                   " bytes, over the limit of " + std::to_string(crawl::url::kMaxUrlBytes));
+  std::cout << out << "\n";
   return Status::Ok();
 }
 

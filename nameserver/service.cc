@@ -37,7 +37,14 @@ std::vector<std::string> CanonicalSeeds(const google::protobuf::RepeatedPtrField
                                         v1::StartCrawlResponse* resp) {
   std::vector<std::string> seeds;
   for (const std::string& one : raw) {
+    if (url::UrlTooLong(one)) {  // quoted in part: the answer stays small
+      resp->add_rejected_seeds(one.substr(0, 100) + "...: URL of " + std::to_string(one.size()) +
+                               " bytes, over the limit of " + std::to_string(url::kMaxUrlBytes));
+      continue;
+    }
     auto canonical = url::Canonicalize(one);
+    if (canonical.ok() && url::UrlTooLong(*canonical))
+      canonical = Status::InvalidArgument("canonical URL over " + std::to_string(url::kMaxUrlBytes) + " bytes");
     if (canonical.ok()) {
       seeds.push_back(*canonical);
     } else {

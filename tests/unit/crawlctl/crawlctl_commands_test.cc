@@ -67,6 +67,17 @@ TEST_CASE("a seeds file that is missing or holds no URL is an error naming it", 
   CHECK(none.status().message() == "seeds file '" + empty.path() + "' holds no URL");
 }
 
+TEST_CASE("a seed over 2,048 bytes is an error naming its line", "[unit]") {
+  const std::string long_url = "http://a.example/" + std::string(2048, 'x');
+  TempFile file("http://a.example/\n# comment\n" + long_url + "\n");
+  auto seeds = ReadSeeds(file.path());
+  REQUIRE_FALSE(seeds.ok());
+  CHECK(seeds.status().message() == "seeds file '" + file.path() + "' line 3: URL of " +
+                                        std::to_string(long_url.size()) + " bytes, over the limit of 2048");
+  TempFile ok("http://a.example/" + std::string(2048 - 17, 'x') + "\n");
+  CHECK(ReadSeeds(ok.path()).ok());
+}
+
 TEST_CASE("the token comes from CRAWL_TOKEN before the token file", "[unit]") {
   TempFile file("from-file\n");
   {
