@@ -88,6 +88,13 @@
 //                     host's rules, comment lines, and past kRobotsCutBytes a
 //                     "User-agent: * / Disallow: /" group that a crawler
 //                     reading beyond RFC 9309's 500 KiB would obey
+//   sitemap-bomb   9  /bomb-sitemaps/index.xml: a sitemap index of
+//                     kBombSitemaps gzip sitemaps of 50,500 URLs of ~1 KB
+//                     (about 50 MB inflated each), a gzip sitemap inflating
+//                     to 64 MiB and a sitemap of URLs over 2,048 bytes
+//                     (tests/testweb/sitemap_bomb.h)
+//   long-links     0  /long-links.html: kLongUrls links of 3,000 bytes
+// The bombs list URLs under /bomb-items/, which robots.txt disallows.
 // In the ground truth these URLs are of kind "hostile" (a crawler need not
 // fetch them); /chain/ is cut at kTrapDepth hops and the hrefs made of bad
 // bytes are left out (how a crawler repairs them is its business).
@@ -205,7 +212,14 @@ struct Resource {
     kHostile,    // a hostile URL (`hostile`), about page `page`; `depth` is
                  // the N of /chain/N, the K of /flood/K.html, the side of /rloop/
   };
-  enum class Hostile { kNone, kSlowloris, kEndless, kBomb, kHugeHeaders, kLoop, kChain, kFlood, kFloodItem, kBadBytes };
+  enum class Hostile {
+    kNone, kSlowloris, kEndless, kBomb, kHugeHeaders, kLoop, kChain, kFlood, kFloodItem, kBadBytes,
+    kSitemapIndex,   // /bomb-sitemaps/index.xml
+    kBigSitemap,     // /bomb-sitemaps/big-K.xml.gz, K in `depth`
+    kInflateBomb,    // /bomb-sitemaps/inflate.xml.gz
+    kLongSitemap,    // /bomb-sitemaps/long.xml
+    kLongLinks,      // /long-links.html
+  };
   Type type = Type::kNotFound;
   uint64_t page = 0;
   unsigned status = 200;
@@ -454,6 +468,7 @@ class Universe {
   // Hostile hosts (universe_hostile.cc).
   void AppendHostileLinks(uint32_t host, std::vector<Link>& links) const;
   [[nodiscard]] std::optional<Resource> ResolveHostile(uint32_t host, std::string_view path) const;
+  [[nodiscard]] std::optional<Resource> ResolveSitemapBomb(uint32_t host, std::string_view path) const;
   [[nodiscard]] Served ServeHostile(uint32_t host, const Resource& r) const;
   [[nodiscard]] std::vector<std::string> HostileLinks(uint32_t host, const Resource& r) const;
   [[nodiscard]] std::string HugeRobotsTxt(uint32_t host) const;

@@ -7,6 +7,7 @@
 
 #include "tests/testweb/gzip.h"
 #include "tests/testweb/rng.h"
+#include "tests/testweb/sitemap_bomb.h"
 #include "tests/testweb/universe.h"
 
 namespace crawl::testweb {
@@ -77,6 +78,8 @@ void Universe::AppendHostileLinks(uint32_t host, std::vector<Link>& links) const
   }
   if (HostHas(host, Misbehaviour::kLinkFlood)) add("/flood.html", "Every item");
   if (HostHas(host, Misbehaviour::kBadBytes)) add("/bytes/" + page, "Broken text");
+  if (HostHas(host, Misbehaviour::kSitemapBomb)) add("/bomb-sitemaps/index.xml", "Every sitemap");
+  if (HostHas(host, Misbehaviour::kLongLinks)) add("/long-links.html", "Long links");
 }
 
 std::optional<Resource> Universe::ResolveHostile(uint32_t host, std::string_view path) const {
@@ -113,6 +116,7 @@ std::optional<Resource> Universe::ResolveHostile(uint32_t host, std::string_view
       }
     }
   }
+  if (auto bomb = ResolveSitemapBomb(host, path)) return bomb;
   if (HostHas(host, Misbehaviour::kLinkFlood)) {
     if (path == "/flood.html") {
       r.hostile = Resource::Hostile::kFlood;
@@ -183,6 +187,25 @@ Served Universe::ServeHostile(uint32_t host, const Resource& r) const {
       s.body = Html(std::string_view(kTitle, sizeof kTitle - 1), body);
       return s;
     }
+    case Resource::Hostile::kSitemapIndex:
+      s.content_type = "application/xml";
+      s.body = BombSitemapIndex(Origin(host));
+      return s;
+    case Resource::Hostile::kBigSitemap:
+      s.content_type = "application/gzip";
+      s.body = BigBombSitemapGz(Origin(host), static_cast<int>(r.depth));
+      return s;
+    case Resource::Hostile::kInflateBomb:
+      s.content_type = "application/gzip";
+      s.body = InflateBombSitemapGz(Origin(host));
+      return s;
+    case Resource::Hostile::kLongSitemap:
+      s.content_type = "application/xml";
+      s.body = LongUrlSitemap(Origin(host));
+      return s;
+    case Resource::Hostile::kLongLinks:
+      s.body = LongLinksPage(Origin(host));
+      return s;
     case Resource::Hostile::kNone:
       break;
   }
@@ -215,10 +238,40 @@ std::vector<std::string> Universe::HostileLinks(uint32_t host, const Resource& r
     case Resource::Hostile::kSlowloris:  // never answers
     case Resource::Hostile::kEndless:    // text only
     case Resource::Hostile::kBomb:       // zero bytes
+    case Resource::Hostile::kSitemapIndex:  // lists only what the truth leaves out
+    case Resource::Hostile::kBigSitemap:
+    case Resource::Hostile::kInflateBomb:
+    case Resource::Hostile::kLongSitemap:
+    case Resource::Hostile::kLongLinks:
     case Resource::Hostile::kNone:
       break;
   }
   return out;
+}
+
+std::optional<Resource> Universe::ResolveSitemapBomb(uint32_t host, std::string_view path) const {
+  Resource r;
+  r.type = Resource::Type::kHostile;
+  if (HostHas(host, Misbehaviour::kLongLinks) && path == "/long-links.html") {
+    r.hostile = Resource::Hostile::kLongLinks;
+    return r;
+  }
+  if (!HostHas(host, Misbehaviour::kSitemapBomb) || !path.starts_with("/bomb-sitemaps/")) return std::nullopt;
+  const std::string_view name = path.substr(15);
+  if (name == "index.xml") {
+    r.hostile = Resource::Hostile::kSitemapIndex;
+  } else if (name == "inflate.xml.gz") {
+    r.hostile = Resource::Hostile::kInflateBomb;
+  } else if (name == "long.xml") {
+    r.hostile = Resource::Hostile::kLongSitemap;
+  } else if (name.size() == 12 && name.starts_with("big-") && name.ends_with(".xml.gz") && name[4] >= '0' &&
+             name[4] < '0' + kBombSitemaps) {
+    r.hostile = Resource::Hostile::kBigSitemap;
+    r.depth = static_cast<uint64_t>(name[4] - '0');
+  } else {
+    return std::nullopt;
+  }
+  return r;
 }
 
 std::string Universe::HugeRobotsTxt(uint32_t host) const {

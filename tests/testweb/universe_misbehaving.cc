@@ -34,6 +34,8 @@ constexpr Pattern kPatterns[] = {
     {2, 0}, {3, 2},  {4, 0},  {6, 3}, {5, 4}, {7, 3}, {10, 4}, {9, 4}, {4, 2}, {1, 0},
     // Hostile hosts: one behaviour each, i % 10 == 1..8.
     {10, 1}, {10, 2}, {10, 3}, {10, 4}, {10, 5}, {10, 6}, {10, 7}, {10, 8},
+    // Sitemap bombs on i % 10 == 9, long links on i % 10 == 0.
+    {10, 9}, {10, 0},
 };
 static_assert(std::size(kPatterns) == static_cast<size_t>(Misbehaviour::kCount));
 
@@ -116,6 +118,10 @@ std::string Universe::RobotsTxt(uint32_t host) const {
   if (HostHas(host, Misbehaviour::kHugeRobots)) return HugeRobotsTxt(host);
   std::string text = Robots(host).Render();
   if (auto sitemap = SitemapUrl(host)) text += "\nSitemap: " + *sitemap + "\n";
+  // The bombs' URLs are listed, never meant to be fetched (a group for
+  // "*" again: RFC 9309 2.2.1 merges it with the first).
+  if (HostHas(host, Misbehaviour::kSitemapBomb) || HostHas(host, Misbehaviour::kLongLinks))
+    text += "\nUser-agent: *\nDisallow: /bomb-items/\n";
   return text;
 }
 

@@ -17,6 +17,7 @@ constexpr std::string_view kMisbehaviourNames[] = {
     "gzip",         "non-html",   "duplicates",         "soft-404",  "malformed-html", "traps", "link-farm",
     "https",        "sitemaps",   "host-names",         "slowloris", "endless-body",   "gzip-bomb", "huge-headers",
     "redirect-chain", "link-flood", "bad-bytes",        "huge-robots",
+    "sitemap-bomb",   "long-links",
 };
 static_assert(std::size(kMisbehaviourNames) == static_cast<size_t>(Misbehaviour::kCount));
 

@@ -45,6 +45,8 @@ enum class Misbehaviour : uint32_t {
   kLinkFlood,      // /flood.html: 10,000 links (to /flood/K.html)
   kBadBytes,       // /bytes/J.html: invalid UTF-8 and NUL bytes in text, title, hrefs
   kHugeRobots,     // robots.txt of 10 MiB, chunked, "Disallow: /" past 500 KiB
+  kSitemapBomb,    // /bomb-sitemaps/: an index of sitemaps past 50,000 URLs and 50 MB
+  kLongLinks,      // /long-links.html: links over 2,048 bytes
   kCount,
 };
 
