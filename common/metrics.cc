@@ -9,21 +9,38 @@ prometheus::Registry& Registry() {
   return *registry;
 }
 
-std::string Exposition() {
+std::string Exposition() { return Exposition(Registry()); }
+
+std::string Exposition(const prometheus::Registry& registry) {
   prometheus::TextSerializer serializer;
-  return serializer.Serialize(Registry().Collect());
+  return serializer.Serialize(registry.Collect());
 }
 
 prometheus::Family<prometheus::Counter>& CounterFamily(const std::string& name, const std::string& help) {
-  return prometheus::BuildCounter().Name(name).Help(help).Register(Registry());
+  return CounterFamily(Registry(), name, help);
 }
 
 prometheus::Family<prometheus::Gauge>& GaugeFamily(const std::string& name, const std::string& help) {
-  return prometheus::BuildGauge().Name(name).Help(help).Register(Registry());
+  return GaugeFamily(Registry(), name, help);
 }
 
 prometheus::Family<prometheus::Histogram>& HistogramFamily(const std::string& name, const std::string& help) {
-  return prometheus::BuildHistogram().Name(name).Help(help).Register(Registry());
+  return HistogramFamily(Registry(), name, help);
+}
+
+prometheus::Family<prometheus::Counter>& CounterFamily(prometheus::Registry& registry, const std::string& name,
+                                                       const std::string& help) {
+  return prometheus::BuildCounter().Name(name).Help(help).Register(registry);
+}
+
+prometheus::Family<prometheus::Gauge>& GaugeFamily(prometheus::Registry& registry, const std::string& name,
+                                                   const std::string& help) {
+  return prometheus::BuildGauge().Name(name).Help(help).Register(registry);
+}
+
+prometheus::Family<prometheus::Histogram>& HistogramFamily(prometheus::Registry& registry, const std::string& name,
+                                                           const std::string& help) {
+  return prometheus::BuildHistogram().Name(name).Help(help).Register(registry);
 }
 
 prometheus::Histogram::BucketBoundaries LatencyBuckets() {

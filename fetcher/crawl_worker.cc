@@ -1,6 +1,6 @@
 #include "fetcher/crawl_worker.h"
 
-#include "common/metrics.h"
+#include "fetcher/fetcher_metrics.h"
 
 #include <spdlog/spdlog.h>
 
@@ -31,6 +31,7 @@ CrawlWorker::CrawlWorker(WorkerOptions options)
     : options_(std::move(options)),
       nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver, {security::Role::kNameServer}))),
       budget_(std::make_shared<ResultBudget>(options_.max_buffered_result_bytes)) {
+  (void)Metrics();  // exported at zero from the start, before the first fetch
   work_.emplace(boost::asio::make_work_guard(io_));
   auto dns = DnsResolver::Create(io_, options_.dns);
   if (dns.ok()) {
@@ -474,24 +475,10 @@ void CrawlWorker::AddPage(ScheduleRun& run, ProcessedPage processed, const v1::S
 }
 
 void CrawlWorker::RecordFetchMetrics(const FetchResult& result) {
-  // Prometheus (names as deploy/grafana/crawl-dashboard.json expects).
-  static auto& pages = metrics::CounterFamily("crawl_fetcher_pages_total", "Fetches by status class");
-  static auto& bytes = metrics::CounterFamily("crawl_fetcher_bytes_total", "Body bytes received").Add({});
-  static auto& latency = metrics::HistogramFamily("crawl_fetcher_fetch_duration_seconds",
-                                                  "Time from request start to result")
-                             .Add({}, metrics::LatencyBuckets());
-  static auto& in_flight = metrics::GaugeFamily("crawl_fetcher_in_flight", "Requests in flight").Add({});
+  FetcherMetrics& m = Metrics();
+  m.Fetched(result.status, static_cast<double>(result.body.size()), static_cast<double>(result.fetch_ms) / 1000.0);
+  m.in_flight.Set(static_cast<double>(counters_.in_flight));
   const int status = result.status;
-  const char* klass = status < 0     ? "error"
-                      : status < 200 ? "1xx"
-                      : status < 300 ? "2xx"
-                      : status < 400 ? "3xx"
-                      : status < 500 ? "4xx"
-                                     : "5xx";
-  pages.Add({{"class", klass}}).Increment();
-  bytes.Increment(static_cast<double>(result.body.size()));
-  latency.Observe(static_cast<double>(result.fetch_ms) / 1000.0);
-  in_flight.Set(static_cast<double>(counters_.in_flight));
   counters_.bytes += result.body.size();
   if (status < 0 || status >= 400) counters_.fetch_errors++;
 }

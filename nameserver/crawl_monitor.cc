@@ -6,7 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/metrics.h"
+#include "nameserver/nameserver_metrics.h"
 
 namespace crawl::nameserver {
 
@@ -165,15 +165,6 @@ void CrawlMonitor::RecordSample(uint64_t crawl_id, const std::map<std::string, v
 }
 
 void CrawlMonitor::UpdateGauges() {
-  static auto& queue_servers_up =
-      metrics::GaugeFamily("crawl_nameserver_queue_servers_up", "Queue servers heard from within the member timeout")
-          .Add({});
-  static auto& fetchers_up =
-      metrics::GaugeFamily("crawl_nameserver_fetchers_up", "Fetchers that polled within the member timeout").Add({});
-  static auto& active_pages =
-      metrics::GaugeFamily("crawl_nameserver_crawl_pages_fetched", "Pages fetched by the active crawl").Add({});
-  static auto& active_frontier =
-      metrics::GaugeFamily("crawl_nameserver_crawl_frontier_urls", "Frontier size of the active crawl").Add({});
   double pages = 0, frontier = 0;
   if (const uint64_t active = registry_->ActiveId(); active != 0) {
     for (const auto& [id, st] : registry_->StatsOf(active)) {
@@ -181,10 +172,11 @@ void CrawlMonitor::UpdateGauges() {
       frontier += static_cast<double>(st.frontier_size());
     }
   }
-  queue_servers_up.Set(static_cast<double>(registry_->LiveMembers()));
-  fetchers_up.Set(static_cast<double>(fetchers_->LiveCount(member_timeout_)));
-  active_pages.Set(pages);
-  active_frontier.Set(frontier);
+  NameServerMetrics& m = Metrics();
+  m.queue_servers_up.Set(static_cast<double>(registry_->LiveMembers()));
+  m.fetchers_up.Set(static_cast<double>(fetchers_->LiveCount(member_timeout_)));
+  m.crawl_pages_fetched.Set(pages);
+  m.crawl_frontier_urls.Set(frontier);
 }
 
 }  // namespace crawl::nameserver

@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "common/grpc_util.h"
-#include "common/metrics.h"
+#include "nameserver/nameserver_metrics.h"
 #include "nameserver/service.h"
 
 namespace crawl::nameserver {
@@ -25,14 +25,6 @@ void SetTotal(v1::SearchResult* r) {
 bool Better(const v1::SearchResult& a, const v1::SearchResult& b) {
   if (a.score().total() != b.score().total()) return a.score().total() > b.score().total();
   return a.url() < b.url();
-}
-
-prometheus::Histogram& QueryDuration() {
-  static prometheus::Histogram& h =
-      metrics::HistogramFamily("crawl_nameserver_query_duration_seconds",
-                               "Time to answer a Search: fan-out to the queue servers and merge")
-          .Add({}, metrics::LatencyBuckets());
-  return h;
 }
 
 }  // namespace
@@ -136,7 +128,7 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::S
   resp->set_crawl_id(crawl.crawl_id());
   for (v1::SearchResult& r : MergeResults(std::move(all), k)) *resp->add_results() = std::move(r);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  QueryDuration().Observe(seconds);
+  Metrics().query_duration.Observe(seconds);
   spdlog::debug("search {:?} in crawl {}: {} results in {:.3f} s", req->query(), crawl.crawl_id(),
                 resp->results_size(), seconds);
   return grpc::Status::OK;
@@ -175,6 +167,5 @@ grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, cons
   return grpc::Status::OK;
 }
 
-void RegisterSearchMetrics() { (void)QueryDuration(); }
 
 }  // namespace crawl::nameserver

@@ -17,6 +17,7 @@
 #include "common/url.h"
 #include "common/url_glob.h"
 #include "nameserver/log_stream.h"
+#include "nameserver/nameserver_metrics.h"
 
 namespace crawl::nameserver {
 namespace {
@@ -196,7 +197,7 @@ NameServerServiceImpl::NameServerServiceImpl(Options options, const Clock* clock
       registry_(clock, store, options.member_timeout),
       fetchers_(clock),
       monitor_(options.poll_interval, options.member_timeout, clock, &registry_, &fleet_, &fetchers_) {
-  RegisterSearchMetrics();
+  (void)Metrics();  // exported at zero from the start, before the first event
 }
 
 Status NameServerServiceImpl::Load() {

@@ -28,10 +28,6 @@
 
 namespace crawl::nameserver {
 
-// Registers the search metrics (search_fanout.cc) so they are exported
-// before the first query.
-void RegisterSearchMetrics();
-
 // The longest GetCrawlState holds an idle fetcher's long poll
 // (GetCrawlStateRequest.wait_ms), and CrawlStatus a waiting `crawlctl
 // wait` (CrawlStatusRequest.wait_ms).

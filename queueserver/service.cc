@@ -8,8 +8,8 @@
 #include <set>
 
 #include "common/grpc_util.h"
-#include "common/metrics.h"
 #include "queueserver/frontier/structure_order.h"
+#include "queueserver/queueserver_metrics.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -17,114 +17,11 @@ grpc::Status UnknownCrawl(uint64_t id) {
   return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                       "this queue server has no crawl " + std::to_string(id));
 }
-// The queue server's Prometheus metrics (names as the Grafana dashboard
-// in deploy/grafana expects).
-struct QueueServerMetrics {
-  prometheus::Family<prometheus::Counter>& schedules =
-      metrics::CounterFamily("crawl_queueserver_schedules_total", "Schedules by event: leased, expired");
-  prometheus::Counter& leased = schedules.Add({{"event", "leased"}});
-  prometheus::Counter& expired = schedules.Add({{"event", "expired"}});
-  prometheus::Counter& leased_urls =
-      metrics::CounterFamily("crawl_queueserver_leased_urls_total", "URLs handed out in schedules").Add({});
-  prometheus::Family<prometheus::Counter>& batches =
-      metrics::CounterFamily("crawl_queueserver_batches_total", "Result batches by rpc and result");
-  prometheus::Family<prometheus::Gauge>& frontier =
-      metrics::GaugeFamily("crawl_queueserver_frontier_urls", "URLs queued per tier (active crawl)");
-  prometheus::Gauge& urls_seen =
-      metrics::GaugeFamily("crawl_queueserver_urls_seen", "Distinct URLs seen (active crawl)").Add({});
-  prometheus::Family<prometheus::Gauge>& refused = metrics::GaugeFamily(
-      "crawl_queueserver_refused_urls",
-      "URLs the active crawl refused to queue, by reason: cld_budget (host_budget), trap_rules");
-  prometheus::Gauge& over_budget = refused.Add({{"reason", "cld_budget"}});
-  prometheus::Gauge& trap_refused = refused.Add({{"reason", "trap_rules"}});
-  // Recrawl (QueueServerStats 325-329).
-  prometheus::Gauge& due_pages =
-      metrics::GaugeFamily("crawl_queueserver_due_pages", "Pages waiting for their next visit in memory (recrawl)")
-          .Add({});
-  prometheus::Family<prometheus::Gauge>& revisits = metrics::GaugeFamily(
-      "crawl_queueserver_revisits",
-      "Recrawl revisits of the active crawl by event: entered (due pages re-entered), unchanged, changed");
-  prometheus::Gauge& revisits_entered = revisits.Add({{"event", "entered"}});
-  prometheus::Gauge& revisits_unchanged = revisits.Add({{"event", "unchanged"}});
-  prometheus::Gauge& revisits_changed = revisits.Add({{"event", "changed"}});
-  uint64_t expired_seen = 0;
-  // Tier 0 is exported from the start (0: nothing queued yet), so the
-  // dashboard's per-tier panel has its series before the first stats fill.
-  std::set<int32_t> tiers_shown{0};
-
-  QueueServerMetrics() { frontier.Add({{"tier", "0"}}).Set(0); }
-
-  void Batch(const char* rpc, const grpc::Status& s, bool duplicate) {
-    const char* result = !s.ok() ? "error" : duplicate ? "duplicate" : "applied";
-    batches.Add({{"rpc", rpc}, {"result", result}}).Increment();
-  }
-  void FromStats(const v1::QueueServerStats& st, uint64_t leases_expired) {
-    urls_seen.Set(static_cast<double>(st.urls_seen()));
-    over_budget.Set(static_cast<double>(st.over_budget_urls()));
-    trap_refused.Set(static_cast<double>(st.trap_refused_links()));
-    due_pages.Set(static_cast<double>(st.due_pages()));
-    revisits_entered.Set(static_cast<double>(st.revisits_entered()));
-    revisits_unchanged.Set(static_cast<double>(st.revisits_unchanged()));
-    revisits_changed.Set(static_cast<double>(st.revisits_changed()));
-    std::set<int32_t> now;
-    for (const auto& t : st.tiers()) {
-      frontier.Add({{"tier", std::to_string(t.tier())}}).Set(static_cast<double>(t.urls()));
-      now.insert(t.tier());
-    }
-    ZeroTiersBut(now);
-    tiers_shown.insert(now.begin(), now.end());
-    if (leases_expired > expired_seen) expired.Increment(static_cast<double>(leases_expired - expired_seen));
-    expired_seen = leases_expired;
-  }
-  // The crawl ended: nothing is queued any more.
-  void CrawlEnded() { ZeroTiersBut({}); }
-  void ZeroTiersBut(const std::set<int32_t>& now) {
-    for (int32_t old : tiers_shown)
-      if (!now.count(old)) frontier.Add({{"tier", std::to_string(old)}}).Set(0);
-  }
-};
-
-QueueServerMetrics& Metrics() {
-  static auto* m = new QueueServerMetrics();
-  return *m;
-}
-
-// Documents in the current crawl's index (set with every stats fill).
-prometheus::Gauge& IndexDocumentsGauge() {
-  static prometheus::Gauge& g =
-      metrics::GaugeFamily("crawl_queueserver_index_documents",
-                           "Documents (pages and link documents) in this queue server's index of the current crawl")
-          .Add({});
-  return g;
-}
-// The current crawl's index following the web (QueueServerStats 320-321;
-// since this process took the crawl).
-prometheus::Gauge& IndexFollowGauge(bool removed) {
-  static auto& family = metrics::GaugeFamily(
-      "crawl_queueserver_index_pages",
-      "Pages of the current crawl's index replaced by a new version (event=replaced) or taken out of search "
-      "(event=removed: gone, moved, noindex) since this queue server took the crawl");
-  static prometheus::Gauge& replaced = family.Add({{"event", "replaced"}});
-  static prometheus::Gauge& gone = family.Add({{"event", "removed"}});
-  return removed ? gone : replaced;
-}
-// Dead documents compacted out of the current crawl's index (QueueServerStats
-// 322; kept across restarts).
-prometheus::Gauge& IndexCompactedGauge() {
-  static auto& g = metrics::GaugeFamily("crawl_queueserver_index_documents_compacted",
-                                        "Dead documents (replaced page versions) compacted out of the current "
-                                        "crawl's index: postings, summaries and doc map entries deleted")
-                       .Add({});
-  return g;
-}
 }  // namespace
 
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
     : id_(std::move(id)), clock_(clock), store_(store) {
-  (void)IndexDocumentsGauge();  // registered from the start, for dashboards
-  (void)IndexFollowGauge(false);
-  (void)IndexCompactedGauge();
-  (void)Metrics();
+  (void)Metrics();  // exported at zero from the start, before the first event
 }
 
 Status QueueServerServiceImpl::LoadStoredCrawls() {
@@ -403,10 +300,7 @@ void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
   std::lock_guard lock(mu_);
   stats->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(0)) shard->FillStats(stats);
-  IndexDocumentsGauge().Set(static_cast<double>(stats->index_documents()));
-  IndexFollowGauge(false).Set(static_cast<double>(stats->index_pages_replaced()));
-  IndexFollowGauge(true).Set(static_cast<double>(stats->index_pages_removed()));
-  IndexCompactedGauge().Set(static_cast<double>(stats->index_documents_compacted()));
+  Metrics().IndexStats(*stats);
 }
 
 void QueueServerServiceImpl::EnableWarc(std::string dir, uint64_t max_file_bytes) {

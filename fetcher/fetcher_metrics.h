@@ -1,0 +1,27 @@
+// The fetcher's Prometheus metrics (names as deploy/grafana's dashboard
+// expects), all registered at start with their known series at zero (the
+// rule is in common/metrics.h).
+#pragma once
+
+#include "common/metrics.h"
+
+namespace crawl::fetcher {
+
+struct FetcherMetrics {
+  // Registers every family in `registry`. The registry must outlive this.
+  explicit FetcherMetrics(prometheus::Registry& registry);
+
+  // Counts one fetch: its status (negative: a FetchError), body bytes and
+  // duration. Thread-safe (prometheus-cpp metrics are atomic).
+  void Fetched(int status, double body_bytes, double seconds);
+
+  prometheus::Family<prometheus::Counter>& pages;  // class: 1xx..5xx, error
+  prometheus::Counter& bytes;
+  prometheus::Histogram& fetch_duration;
+  prometheus::Gauge& in_flight;
+};
+
+// The process's metrics, on metrics::Registry(); built on first use.
+[[nodiscard]] FetcherMetrics& Metrics();
+
+}  // namespace crawl::fetcher

@@ -1,0 +1,64 @@
+// The queue server's Prometheus metrics (names as deploy/grafana's dashboard
+// expects), all registered at start with their known series at zero (the
+// rule is in common/metrics.h). Per-tier frontier series appear as tiers are
+// seen; tier 0 is there from the start.
+#pragma once
+
+#include <cstdint>
+#include <set>
+
+#include <grpcpp/support/status.h>
+
+#include "common/metrics.h"
+#include "proto/crawl.pb.h"
+
+namespace crawl::queueserver {
+
+// Thread-safe for the metrics themselves (atomic); FromStats and CrawlEnded
+// keep the set of tiers shown. REQUIRES: FromStats and CrawlEnded are called
+// under one lock (the service's).
+struct QueueServerMetrics {
+  // Registers every family in `registry`. The registry must outlive this.
+  explicit QueueServerMetrics(prometheus::Registry& registry);
+
+  // A SubmitResults or AddUrls batch: rpc "submit_results" or "add_urls".
+  void Batch(const char* rpc, const grpc::Status& s, bool duplicate);
+  // The active crawl's stats, and the leases expired so far (a total).
+  void FromStats(const v1::QueueServerStats& st, uint64_t leases_expired);
+  // The crawl ended: nothing is queued any more.
+  void CrawlEnded() { ZeroTiersBut({}); }
+  // The index's stats (set with every stats fill).
+  void IndexStats(const v1::QueueServerStats& st);
+
+  prometheus::Family<prometheus::Counter>& schedules;
+  prometheus::Counter& leased;
+  prometheus::Counter& expired;
+  prometheus::Counter& leased_urls;
+  prometheus::Family<prometheus::Counter>& batches;
+  prometheus::Family<prometheus::Gauge>& frontier;
+  prometheus::Gauge& urls_seen;
+  prometheus::Family<prometheus::Gauge>& refused;
+  prometheus::Gauge& over_budget;
+  prometheus::Gauge& trap_refused;
+  prometheus::Gauge& due_pages;  // recrawl
+  prometheus::Family<prometheus::Gauge>& revisits;
+  prometheus::Gauge& revisits_entered;
+  prometheus::Gauge& revisits_unchanged;
+  prometheus::Gauge& revisits_changed;
+  prometheus::Gauge& index_documents;
+  prometheus::Family<prometheus::Gauge>& index_pages;
+  prometheus::Gauge& index_replaced;
+  prometheus::Gauge& index_removed;
+  prometheus::Gauge& index_compacted;
+
+ private:
+  void ZeroTiersBut(const std::set<int32_t>& now);
+
+  uint64_t expired_seen_ = 0;
+  std::set<int32_t> tiers_shown_{0};
+};
+
+// The process's metrics, on metrics::Registry(); built on first use.
+[[nodiscard]] QueueServerMetrics& Metrics();
+
+}  // namespace crawl::queueserver
