@@ -1,5 +1,5 @@
 // One sitemap at a time per fetcher, from its parse until its links are
-// shipped. A sitemap may hold up to kMaxSitemapBytes of URLs as links
+// shipped. A sitemap may hold up to kMaxSitemapUrlTextBytes of URLs as links
 // (sitemap_processor.h), far more than any page; the gate keeps a fetcher's
 // lanes from holding several such sets at once (parsed on the sitemap
 // thread while earlier ones wait to ship), so a fetcher's memory is about

@@ -156,11 +156,12 @@ class LocScanner {
       ++scan_.too_long;
       return true;
     }
-    if (scan_.urls >= limits_.max_urls) {
+    if (scan_.urls >= limits_.max_urls || scan_.url_bytes + url.size() > limits_.max_url_text_bytes) {
       scan_.truncated = true;
       return false;
     }
     ++scan_.urls;
+    scan_.url_bytes += url.size();
     emit_(std::move(url));
     return true;
   }
@@ -254,7 +255,8 @@ Result<SitemapScan> ScanSitemap(std::string_view body, const SitemapLimits& limi
 SitemapEntries ParseSitemap(std::string_view xml, std::size_t max_urls) {
   SitemapEntries out;
   SitemapScan scan;
-  const SitemapLimits limits{.max_urls = max_urls, .max_bytes = SIZE_MAX, .max_url_bytes = SIZE_MAX};
+  const SitemapLimits limits{
+      .max_urls = max_urls, .max_bytes = SIZE_MAX, .max_url_bytes = SIZE_MAX, .max_url_text_bytes = SIZE_MAX};
   const std::function<void(std::string&&)> keep = [&](std::string&& u) { out.urls.push_back(std::move(u)); };
   LocScanner scanner(limits, keep, &scan, /*check_head=*/false);
   out.is_index = IndexBeforeUrlset(xml);

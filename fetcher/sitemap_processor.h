@@ -7,7 +7,11 @@
 // same way in turn.
 //
 // Limits (sitemaps.org): 50,000 URLs and 50 MB uncompressed per file, and
-// no URL over common/url.h kMaxUrlBytes (2,048 bytes). ScanSitemap streams:
+// no URL over common/url.h kMaxUrlBytes (2,048 bytes). Ours on top: at most
+// kMaxSitemapUrlTextBytes of URL text per file, which holds 50,000 URLs of
+// up to 335 bytes (real sitemaps' URLs are mostly under 150) but keeps a
+// file of 50,000 kilobyte-long URLs from becoming 50 MB of links that the
+// fetcher and then the queue server hold at once. ScanSitemap streams:
 // it inflates and scans in pieces of kSitemapChunkBytes and hands each URL
 // out as soon as its </loc> is read, so a file costs a few pieces of memory
 // beyond the URLs the caller keeps, whatever its size; inflating stops at
@@ -34,6 +38,7 @@ namespace crawl::fetcher {
 
 inline constexpr std::size_t kMaxSitemapUrls = 50'000;
 inline constexpr std::size_t kMaxSitemapBytes = 50 * 1024 * 1024;
+inline constexpr std::size_t kMaxSitemapUrlTextBytes = 16 * 1024 * 1024;
 // Inflate and scan step; also the room a <loc> element may take (markup,
 // whitespace, CDATA) before it is dropped as too long.
 inline constexpr std::size_t kSitemapChunkBytes = 64 * 1024;
@@ -54,6 +59,7 @@ struct SitemapLimits {
   std::size_t max_urls = kMaxSitemapUrls;    // URLs handed out
   std::size_t max_bytes = kMaxSitemapBytes;  // (inflated) XML read
   std::size_t max_url_bytes = url::kMaxUrlBytes;
+  std::size_t max_url_text_bytes = kMaxSitemapUrlTextBytes;  // sum of the URLs handed out
 };
 
 struct SitemapScan {
@@ -63,6 +69,7 @@ struct SitemapScan {
   std::size_t urls = 0;      // handed out
   std::size_t too_long = 0;  // <loc>s over max_url_bytes, dropped
   std::size_t bytes = 0;     // XML scanned (inflated)
+  std::size_t url_bytes = 0;  // sum of the URLs handed out
 };
 
 // Streams the <loc>s of `body` (plain XML, or gzip when IsGzip) to `emit`,

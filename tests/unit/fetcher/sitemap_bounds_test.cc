@@ -46,7 +46,7 @@ crawl::v1::ScheduledUrl Scheduled(const std::string& url) {
 
 }  // namespace
 
-TEST_CASE("a gzip sitemap of 50,500 URLs of 1 KB: 50,000 handed out one by one, truncated", "[unit]") {
+TEST_CASE("a gzip sitemap of 50,500 URLs of 1 KB: handed out one by one up to 16 MiB of URLs, truncated", "[unit]") {
   const std::string gz = Compress(Urlset(50'500, 1000), 15 + 16);
   size_t n = 0;
   auto scan = ScanSitemap(gz, {}, [&](std::string&& u) {
@@ -56,9 +56,21 @@ TEST_CASE("a gzip sitemap of 50,500 URLs of 1 KB: 50,000 handed out one by one, 
   REQUIRE(scan.ok());
   CHECK(scan->is_sitemap);
   CHECK(scan->truncated);
-  CHECK(n == kMaxSitemapUrls);
-  CHECK(scan->urls == kMaxSitemapUrls);
+  CHECK(n == kMaxSitemapUrlTextBytes / 1000);
+  CHECK(scan->urls == n);
+  CHECK(scan->url_bytes <= kMaxSitemapUrlTextBytes);
   CHECK(scan->bytes < kMaxSitemapBytes);
+}
+
+TEST_CASE("a sitemap of 50,500 URLs of ordinary length: the first 50,000 handed out, truncated", "[unit]") {
+  const std::string gz = Compress(Urlset(50'500, 120), 15 + 16);
+  size_t n = 0;
+  auto scan = ScanSitemap(gz, {}, [&](std::string&&) { ++n; });
+  REQUIRE(scan.ok());
+  CHECK(scan->truncated);
+  CHECK(n == kMaxSitemapUrls);
+  // 50,000 URLs of 335 bytes fit the text limit: only longer ones reach it.
+  CHECK(kMaxSitemapUrls * 335 <= kMaxSitemapUrlTextBytes);
 }
 
 TEST_CASE("a gzip sitemap inflating past 50 MB is read up to the limit only", "[unit]") {
