@@ -265,7 +265,7 @@ TEST_CASE("logout needs our origin and the session's token, and clears the cooki
   CHECK(crawl::HandleLogout(ctx, get).status == 405);
 }
 
-TEST_CASE("--http-host values are checked; an empty one (an unset unit variable) adds nothing", "[unit]") {
+TEST_CASE("http-host flag values are checked; an empty one (an unset unit variable) adds nothing", "[unit]") {
   crawl::HttpFlags flags;
   flags.hosts = {"crawl.example", "10.0.0.1", ""};
   CHECK(crawl::ValidateHttpFlags(flags).ok());
