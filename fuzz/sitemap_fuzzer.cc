@@ -3,7 +3,8 @@
 // page processing of XML and gzip bodies (fetcher/page_processor.h).
 // Input: one byte choosing the media type (XML, gzip, or XML whose body may
 // be gzip), then the body.
-// Checks, besides ASan/UBSan: the URL and byte limits hold, and every link
+// Checks, besides ASan/UBSan: the URL, URL-text and byte limits hold (the
+// streaming scanner with small limits), and every link
 // found is canonical; the record survives a proto round trip.
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const crawl::fetcher::SitemapEntries entries = crawl::fetcher::ParseSitemap(body, 8);
   FUZZ_CHECK(entries.urls.size() <= 8, "%zu urls over a cap of 8", entries.urls.size());
   (void)crawl::fetcher::LooksLikeSitemap(body);
+
+  // The streaming scanner with small limits, so each one is exercised.
+  const crawl::fetcher::SitemapLimits limits{
+      .max_urls = 8, .max_bytes = 4096, .max_url_bytes = 64, .max_url_text_bytes = 200};
+  size_t handed_out = 0, text = 0;
+  auto scan = crawl::fetcher::ScanSitemap(body, limits, [&](std::string&& url) {
+    FUZZ_CHECK(url.size() <= 64, "a URL of %zu bytes over a limit of 64", url.size());
+    ++handed_out;
+    text += url.size();
+  });
+  if (scan.ok()) {
+    FUZZ_CHECK(handed_out == scan->urls && handed_out <= 8, "%zu urls handed out, %zu counted, cap 8", handed_out,
+               scan->urls);
+    FUZZ_CHECK(text == scan->url_bytes && text <= 200, "%zu bytes of URLs over a cap of 200", text);
+    FUZZ_CHECK(scan->bytes <= 4096, "%zu bytes scanned over a cap of 4096", scan->bytes);
+  }
 
   // Gunzip with a small output cap: a bomb stops there.
   bool truncated = false;
