@@ -31,9 +31,9 @@
 // Time comes from an injected Clock (tests advance a ManualClock).
 //
 // The hosts file (--hosts-file) and IP literals are handled by the caller
-// (HttpFetcher) before this resolver is asked; the address policy (private,
-// loopback, link-local refused) applies to the addresses returned here, also
-// by the caller.
+// (HttpFetcher) before this resolver is asked; the address policy
+// (common/address_policy.h: every special-purpose range refused) applies to
+// the addresses returned here, also by the caller.
 #pragma once
 
 #include <chrono>
