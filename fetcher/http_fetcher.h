@@ -129,8 +129,7 @@ struct FetcherOptions {
   std::chrono::milliseconds idle_timeout{15'000};
   // Status line plus header fields; larger is kProtocolError.
   size_t max_header_bytes = 64 * 1024;
-  // Connect to addresses the policy refuses (common/address_policy.h:
-  // loopback, private and other special-purpose ranges; tests, intranets).
+  // Connect to addresses common/address_policy.h refuses (tests, intranets).
   bool allow_private = false;
   // https: skip certificate verification (the synthetic web's self-signed
   // hosts). Off by default.
