@@ -9,12 +9,23 @@ std::string Escape(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -32,14 +43,16 @@ HttpReply Refused(int status, std::string_view why) {
 }  // namespace
 
 std::string LoginNext(std::string_view next) {
-  const bool to_console = next.rfind("/console", 0) == 0 && next.find_first_of("\r\n") == std::string_view::npos;
+  const bool to_console =
+      next.rfind("/console", 0) == 0 && next.find_first_of("\r\n") == std::string_view::npos;
   return to_console ? std::string(next) : "/status";
 }
 
 HttpReply LoginFormReply(int status, std::string_view message, std::string_view next, bool tls) {
   const LoginCsrf csrf = NewLoginCsrf(tls);
   std::string body =
-      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>crawl: sign in</title></head>\n"
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>crawl: sign "
+      "in</title></head>\n"
       "<body><h1>Sign in</h1><p id=\"message\">" +
       Escape(message) +
       "</p>\n<form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"next\" value=\"" +
@@ -59,12 +72,16 @@ HttpReply HandleLogin(const LoginContext& ctx, const HttpRequest& req) {
     return Refused(403, "The sign-in form came from another site.");
   const auto form = ParseForm(req.body);
   const std::string next = FormField(form, "next");
-  if (!LoginCsrfValid(CookieValue(req.cookies, kLoginCsrfCookie), FormField(form, std::string(kLoginCsrfField))))
-    return LoginFormReply(403, "The sign-in form was stale or not ours; please sign in again.", next, req.tls);
+  if (!LoginCsrfValid(CookieValue(req.cookies, kLoginCsrfCookie),
+                      FormField(form, std::string(kLoginCsrfField))))
+    return LoginFormReply(403, "The sign-in form was stale or not ours; please sign in again.", next,
+                          req.tls);
   if (ctx.throttle) {
     if (const int64_t wait_ms = ctx.throttle->RetryAfterMs(req.client); wait_ms > 0) {
       const std::string seconds = std::to_string((wait_ms + 999) / 1000);
-      return {429, "text/plain; charset=utf-8", "Too many wrong tokens; try again in " + seconds + " s.\n",
+      return {429,
+              "text/plain; charset=utf-8",
+              "Too many wrong tokens; try again in " + seconds + " s.\n",
               {{"Retry-After", seconds}}};
     }
   }
@@ -95,7 +112,8 @@ HttpReply HandleLogout(const LoginContext& ctx, const HttpRequest& req) {
 }
 
 std::string LogoutFormHtml(std::string_view logout_csrf) {
-  return "<form class=\"inline\" method=\"post\" action=\"/logout\"><input type=\"hidden\" name=\"csrf\" value=\"" +
+  return "<form class=\"inline\" method=\"post\" action=\"/logout\"><input type=\"hidden\" name=\"csrf\" "
+         "value=\"" +
          Escape(logout_csrf) + "\"><button type=\"submit\" id=\"sign-out\">Sign out</button></form>";
 }
 

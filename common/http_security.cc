@@ -6,9 +6,8 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
-#include <boost/asio/ip/address.hpp>
-
 #include <algorithm>
+#include <boost/asio/ip/address.hpp>
 #include <stdexcept>
 
 namespace crawl {
@@ -152,7 +151,8 @@ std::string SessionCookie(std::string_view token, bool tls) {
 }
 
 std::string ClearedSessionCookie(bool tls) {
-  return std::string(kLoginCookie) + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" + (tls ? "; Secure" : "");
+  return std::string(kLoginCookie) + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" +
+         (tls ? "; Secure" : "");
 }
 
 bool SameOriginRequest(std::string_view origin, std::string_view referer, std::string_view host) {
@@ -173,8 +173,8 @@ LoginCsrf NewLoginCsrf(bool tls) {
   LoginCsrf c;
   c.value = RandomHex(16);
   // Ten minutes to fill in the form; sent back only to /login.
-  c.set_cookie = std::string(kLoginCsrfCookie) + "=" + c.value + "; Path=/login; HttpOnly; SameSite=Strict; Max-Age=600" +
-                 (tls ? "; Secure" : "");
+  c.set_cookie = std::string(kLoginCsrfCookie) + "=" + c.value +
+                 "; Path=/login; HttpOnly; SameSite=Strict; Max-Age=600" + (tls ? "; Secure" : "");
   return c;
 }
 

@@ -11,7 +11,8 @@ LoginThrottle::LoginThrottle(const Clock* clock, Options options) : clock_(clock
 
 void LoginThrottle::Refill(Bucket& b, double burst, int64_t refill_ms, int64_t now) const {
   if (now > b.updated_ms) {
-    b.tokens = std::min(burst, b.tokens + static_cast<double>(now - b.updated_ms) / static_cast<double>(refill_ms));
+    b.tokens =
+        std::min(burst, b.tokens + static_cast<double>(now - b.updated_ms) / static_cast<double>(refill_ms));
     b.updated_ms = now;
   }
 }
@@ -45,7 +46,8 @@ int64_t LoginThrottle::RetryAfterMs(const std::string& client) {
   Refill(global_, options_.global_burst, options_.global_refill_ms, now);
   const Bucket& mine = ClientBucket(client, now);
   auto wait = [](const Bucket& b, int64_t refill_ms) -> int64_t {
-    return b.tokens >= 1 ? 0 : static_cast<int64_t>(std::ceil((1 - b.tokens) * static_cast<double>(refill_ms)));
+    return b.tokens >= 1 ? 0
+                         : static_cast<int64_t>(std::ceil((1 - b.tokens) * static_cast<double>(refill_ms)));
   };
   return std::max(wait(mine, options_.client_refill_ms), wait(global_, options_.global_refill_ms));
 }

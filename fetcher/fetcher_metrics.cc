@@ -5,9 +5,9 @@ namespace crawl::fetcher {
 FetcherMetrics::FetcherMetrics(prometheus::Registry& registry)
     : pages(metrics::CounterFamily(registry, "crawl_fetcher_pages_total", "Fetches by status class")),
       bytes(metrics::CounterFamily(registry, "crawl_fetcher_bytes_total", "Body bytes received").Add({})),
-      fetch_duration(
-          metrics::HistogramFamily(registry, "crawl_fetcher_fetch_duration_seconds", "Time from request start to result")
-              .Add({}, metrics::LatencyBuckets())),
+      fetch_duration(metrics::HistogramFamily(registry, "crawl_fetcher_fetch_duration_seconds",
+                                              "Time from request start to result")
+                         .Add({}, metrics::LatencyBuckets())),
       in_flight(metrics::GaugeFamily(registry, "crawl_fetcher_in_flight", "Requests in flight").Add({})) {
   metrics::AddSeries(pages, "class", {"1xx", "2xx", "3xx", "4xx", "5xx", "error"});
 }

@@ -8,8 +8,9 @@
 namespace crawl::fetcher {
 
 void NoteUrlsTooLong(std::string_view source, uint64_t n) {
-  static auto& family = metrics::CounterFamily("crawl_fetcher_urls_too_long_total",
-                                               "URLs over the URL length limit, dropped, by where they were found");
+  static auto& family =
+      metrics::CounterFamily("crawl_fetcher_urls_too_long_total",
+                             "URLs over the URL length limit, dropped, by where they were found");
   family.Add({{"source", std::string(source)}}).Increment(static_cast<double>(n));
 }
 

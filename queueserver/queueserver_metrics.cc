@@ -11,15 +11,18 @@ QueueServerMetrics::QueueServerMetrics(prometheus::Registry& r)
     : schedules(CounterFamily(r, "crawl_queueserver_schedules_total", "Schedules by event: leased, expired")),
       leased(schedules.Add({{"event", "leased"}})),
       expired(schedules.Add({{"event", "expired"}})),
-      leased_urls(CounterFamily(r, "crawl_queueserver_leased_urls_total", "URLs handed out in schedules").Add({})),
+      leased_urls(
+          CounterFamily(r, "crawl_queueserver_leased_urls_total", "URLs handed out in schedules").Add({})),
       batches(CounterFamily(r, "crawl_queueserver_batches_total", "Result batches by rpc and result")),
       frontier(GaugeFamily(r, "crawl_queueserver_frontier_urls", "URLs queued per tier (active crawl)")),
       urls_seen(GaugeFamily(r, "crawl_queueserver_urls_seen", "Distinct URLs seen (active crawl)").Add({})),
-      refused(GaugeFamily(r, "crawl_queueserver_refused_urls",
-                          "URLs the active crawl refused to queue, by reason: cld_budget (host_budget), trap_rules")),
+      refused(GaugeFamily(
+          r, "crawl_queueserver_refused_urls",
+          "URLs the active crawl refused to queue, by reason: cld_budget (host_budget), trap_rules")),
       over_budget(refused.Add({{"reason", "cld_budget"}})),
       trap_refused(refused.Add({{"reason", "trap_rules"}})),
-      due_pages(GaugeFamily(r, "crawl_queueserver_due_pages", "Pages waiting for their next visit in memory (recrawl)")
+      due_pages(GaugeFamily(r, "crawl_queueserver_due_pages",
+                            "Pages waiting for their next visit in memory (recrawl)")
                     .Add({})),
       revisits(GaugeFamily(r, "crawl_queueserver_revisits",
                            "Recrawl revisits of the active crawl by event: entered (due pages re-entered), "
@@ -31,18 +34,21 @@ QueueServerMetrics::QueueServerMetrics(prometheus::Registry& r)
                                   "Documents (pages and link documents) in this queue server's index of the "
                                   "current crawl")
                           .Add({})),
-      index_pages(GaugeFamily(r, "crawl_queueserver_index_pages",
-                              "Pages of the current crawl's index replaced by a new version (event=replaced) or "
-                              "taken out of search (event=removed: gone, moved, noindex) since this queue server "
-                              "took the crawl")),
+      index_pages(
+          GaugeFamily(r, "crawl_queueserver_index_pages",
+                      "Pages of the current crawl's index replaced by a new version (event=replaced) or "
+                      "taken out of search (event=removed: gone, moved, noindex) since this queue server "
+                      "took the crawl")),
       index_replaced(index_pages.Add({{"event", "replaced"}})),
       index_removed(index_pages.Add({{"event", "removed"}})),
-      index_compacted(GaugeFamily(r, "crawl_queueserver_index_documents_compacted",
-                                  "Dead documents (replaced page versions) compacted out of the current crawl's "
-                                  "index: postings, summaries and doc map entries deleted")
-                          .Add({})) {
+      index_compacted(
+          GaugeFamily(r, "crawl_queueserver_index_documents_compacted",
+                      "Dead documents (replaced page versions) compacted out of the current crawl's "
+                      "index: postings, summaries and doc map entries deleted")
+              .Add({})) {
   for (const char* rpc : {"submit_results", "add_urls"}) {
-    for (const char* result : {"applied", "duplicate", "error"}) (void)batches.Add({{"rpc", rpc}, {"result", result}});
+    for (const char* result : {"applied", "duplicate", "error"})
+      (void)batches.Add({{"rpc", rpc}, {"result", result}});
   }
   frontier.Add({{"tier", "0"}}).Set(0);
 }

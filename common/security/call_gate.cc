@@ -17,10 +17,11 @@ std::string_view Find(const grpc::AuthMetadataProcessor::InputMetadata& md, std:
 
 CallGate::CallGate(const Authorizer* authorizer)
     : authorizer_(authorizer),
-      refused_metric_(&metrics::CounterFamily("crawl_grpc_calls_refused_total",
-                                              "gRPC calls refused from their metadata (caller or role), before "
-                                              "their message was read")
-                           .Add({})) {}
+      refused_metric_(
+          &metrics::CounterFamily("crawl_grpc_calls_refused_total",
+                                  "gRPC calls refused from their metadata (caller or role), before "
+                                  "their message was read")
+               .Add({})) {}
 
 grpc::Status CallGate::Decide(std::string_view path, std::string_view authorization,
                               const grpc::AuthContext* context) const {
@@ -33,14 +34,16 @@ grpc::Status CallGate::Decide(std::string_view path, std::string_view authorizat
 }
 
 grpc::Status CallGate::Process(const InputMetadata& auth_metadata, grpc::AuthContext* context,
-                               OutputMetadata* /*consumed_auth_metadata*/, OutputMetadata* /*response_metadata*/) {
+                               OutputMetadata* /*consumed_auth_metadata*/,
+                               OutputMetadata* /*response_metadata*/) {
   grpc::Status status = Decide(Find(auth_metadata, ":path"), Find(auth_metadata, "authorization"), context);
   if (!status.ok()) {
     const uint64_t n = refused_.fetch_add(1, std::memory_order_relaxed) + 1;
     refused_metric_->Increment();
     // One line per refusal would let a flood of bad calls fill the log.
-    if ((n & (n - 1)) == 0) spdlog::warn("refused call {} before reading it ({} so far): {}",
-                                         std::string(Find(auth_metadata, ":path")), n, status.error_message());
+    if ((n & (n - 1)) == 0)
+      spdlog::warn("refused call {} before reading it ({} so far): {}",
+                   std::string(Find(auth_metadata, ":path")), n, status.error_message());
   }
   return status;
 }

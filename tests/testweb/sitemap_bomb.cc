@@ -10,7 +10,8 @@ namespace crawl::testweb {
 namespace {
 
 constexpr std::string_view kUrlsetOpen =
-    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset "
+    "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
 
 void AddUrl(std::string& xml, std::string_view url) {
   xml += "<url><loc>";
@@ -19,8 +20,8 @@ void AddUrl(std::string& xml, std::string_view url) {
 }
 
 // Built once per key: the big bodies cost a second of CPU each.
-const std::string& Cached(const std::string& key, std::string (*make)(std::string_view, int), std::string_view origin,
-                          int k) {
+const std::string& Cached(const std::string& key, std::string (*make)(std::string_view, int),
+                          std::string_view origin, int k) {
   static std::mutex mu;
   static std::map<std::string, std::string> cache;
   std::lock_guard lock(mu);
@@ -59,7 +60,9 @@ std::string BombSitemapIndex(std::string_view origin) {
   std::string xml =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-  auto entry = [&](const std::string& path) { xml += "<sitemap><loc>" + std::string(origin) + path + "</loc></sitemap>\n"; };
+  auto entry = [&](const std::string& path) {
+    xml += "<sitemap><loc>" + std::string(origin) + path + "</loc></sitemap>\n";
+  };
   for (int k = 0; k < kBombSitemaps; ++k) entry("/bomb-sitemaps/big-" + std::to_string(k) + ".xml.gz");
   entry("/bomb-sitemaps/inflate.xml.gz");
   entry("/bomb-sitemaps/long.xml");
@@ -93,7 +96,8 @@ std::string LongUrlSitemap(std::string_view origin) {
 std::string LongLinksPage(std::string_view origin) {
   std::string html =
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Long links</title></head><body>\n<p>";
-  for (int i = 0; i < kLongUrls; ++i) html += "<a href=\"" + LongUrl(origin, i) + "\">long " + std::to_string(i) + "</a>\n";
+  for (int i = 0; i < kLongUrls; ++i)
+    html += "<a href=\"" + LongUrl(origin, i) + "\">long " + std::to_string(i) + "</a>\n";
   html += "<a href=\"/\">Home</a></p>\n</body></html>\n";
   return html;
 }

@@ -4,15 +4,15 @@
 // 1 KiB answers a 64 KiB request from an unauthenticated caller with the
 // gate's UNAUTHENTICATED, where without the gate it reads the message and
 // refuses its size (RESOURCE_EXHAUSTED).
-#include <catch2/catch.hpp>
+#include "common/security/call_gate.h"
 
 #include <grpcpp/grpcpp.h>
 
+#include <catch2/catch.hpp>
 
 #include "common/grpc_util.h"
 #include "common/security/admin_tokens.h"
 #include "common/security/authorizer.h"
-#include "common/security/call_gate.h"
 #include "common/security/transport.h"
 #include "proto/crawl.grpc.pb.h"
 #include "tests/unit/support/test_pki.h"

@@ -20,8 +20,8 @@ using crawl::HttpRequest;
 // 127.0.0.1 reaches the server with "Host: evil.example:PORT".
 TEST_CASE("hosts: loopback names and the listen address pass, other names do not", "[unit]") {
   const HostPolicy loopback("127.0.0.1", {});
-  for (const char* host : {"localhost", "localhost:9100", "LOCALHOST", "localhost.", "127.0.0.1", "127.0.0.1:9100",
-                           "127.8.9.10:1", "[::1]", "[::1]:9100", ""})
+  for (const char* host : {"localhost", "localhost:9100", "LOCALHOST", "localhost.", "127.0.0.1",
+                           "127.0.0.1:9100", "127.8.9.10:1", "[::1]", "[::1]:9100", ""})
     CHECK(loopback.Allows(host));
   for (const char* host : {"evil.example", "evil.example:9100", "localhost.evil.example", "10.0.0.5:9100",
                            "[::2]:9100", "127.0.0.1@evil", "[::1", "::1]:80"})
@@ -232,7 +232,8 @@ TEST_CASE("login: wrong tokens are rate limited per client with Retry-After", "[
   crawl::LoginThrottle throttle(&clock);
   const crawl::CsrfKey key(std::string(32, 'k'));
   const crawl::LoginContext ctx{[](std::string_view t) { return t == "good"; }, &throttle, &key};
-  for (int i = 0; i < 5; ++i) CHECK(crawl::HandleLogin(ctx, LoginPost("guess" + std::to_string(i))).status == 401);
+  for (int i = 0; i < 5; ++i)
+    CHECK(crawl::HandleLogin(ctx, LoginPost("guess" + std::to_string(i))).status == 401);
   const auto limited = crawl::HandleLogin(ctx, LoginPost("good"));
   CHECK(limited.status == 429);
   CHECK(std::stoi(HeaderOf(limited, "Retry-After")) > 0);

@@ -12,12 +12,12 @@ TEST_CASE("fetcher metrics are exported at zero before any fetch", "[unit][metri
   prometheus::Registry registry;
   crawl::fetcher::FetcherMetrics metrics(registry);
   const auto samples = Samples(crawl::metrics::Exposition(registry));
-  for (const char* series : {
-           "crawl_fetcher_pages_total{class=\"1xx\"}", "crawl_fetcher_pages_total{class=\"2xx\"}",
-           "crawl_fetcher_pages_total{class=\"3xx\"}", "crawl_fetcher_pages_total{class=\"4xx\"}",
-           "crawl_fetcher_pages_total{class=\"5xx\"}", "crawl_fetcher_pages_total{class=\"error\"}",
-           "crawl_fetcher_bytes_total", "crawl_fetcher_fetch_duration_seconds_count",
-           "crawl_fetcher_fetch_duration_seconds_sum", "crawl_fetcher_in_flight"}) {
+  for (const char* series :
+       {"crawl_fetcher_pages_total{class=\"1xx\"}", "crawl_fetcher_pages_total{class=\"2xx\"}",
+        "crawl_fetcher_pages_total{class=\"3xx\"}", "crawl_fetcher_pages_total{class=\"4xx\"}",
+        "crawl_fetcher_pages_total{class=\"5xx\"}", "crawl_fetcher_pages_total{class=\"error\"}",
+        "crawl_fetcher_bytes_total", "crawl_fetcher_fetch_duration_seconds_count",
+        "crawl_fetcher_fetch_duration_seconds_sum", "crawl_fetcher_in_flight"}) {
     INFO(series);
     REQUIRE(samples.count(series) == 1);
     CHECK(samples.at(series) == "0");

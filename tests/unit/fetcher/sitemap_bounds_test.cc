@@ -3,10 +3,9 @@
 // sitemap is streamed, never held whole, and stops at the sitemaps.org
 // limits; URLs over 2,048 bytes are dropped wherever the fetcher finds them.
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
-
-#include <catch2/catch.hpp>
 
 #include "fetcher/page_processor.h"
 #include "fetcher/sitemap_gate.h"
@@ -19,7 +18,8 @@ using crawl::fetcher::testing::Compress;
 namespace {
 
 std::string Urlset(size_t urls, size_t url_bytes, const std::string& tail = "") {
-  std::string xml = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
   for (size_t n = 0; n < urls; ++n) {
     std::string url = "http://a.test/" + std::to_string(n) + "-";
     url.append(url_bytes > url.size() ? url_bytes - url.size() : 0, 'x');
@@ -46,7 +46,8 @@ crawl::v1::ScheduledUrl Scheduled(const std::string& url) {
 
 }  // namespace
 
-TEST_CASE("a gzip sitemap of 50,500 URLs of 1 KB: handed out one by one up to 16 MiB of URLs, truncated", "[unit]") {
+TEST_CASE("a gzip sitemap of 50,500 URLs of 1 KB: handed out one by one up to 16 MiB of URLs, truncated",
+          "[unit]") {
   const std::string gz = Compress(Urlset(50'500, 1000), 15 + 16);
   size_t n = 0;
   auto scan = ScanSitemap(gz, {}, [&](std::string&& u) {
@@ -75,7 +76,8 @@ TEST_CASE("a sitemap of 50,500 URLs of ordinary length: the first 50,000 handed 
 
 TEST_CASE("a gzip sitemap inflating past 50 MB is read up to the limit only", "[unit]") {
   const std::string padding(60 << 20, ' ');
-  const std::string gz = Compress(Urlset(3, 40, padding + "<url><loc>http://a.test/after</loc></url>\n"), 15 + 16);
+  const std::string gz =
+      Compress(Urlset(3, 40, padding + "<url><loc>http://a.test/after</loc></url>\n"), 15 + 16);
   std::vector<std::string> urls;
   auto scan = ScanSitemap(gz, {}, [&](std::string&& u) { urls.push_back(std::move(u)); });
   REQUIRE(scan.ok());
@@ -92,11 +94,13 @@ TEST_CASE("a <loc> split across pieces is read whole; one over the URL limit is 
     REQUIRE(scan.ok());
     CHECK(n == 3);
   }
-  auto scan = ScanSitemap(Urlset(4, 3000), {}, [](std::string&&) { FAIL("an over-long URL was handed out"); });
+  auto scan =
+      ScanSitemap(Urlset(4, 3000), {}, [](std::string&&) { FAIL("an over-long URL was handed out"); });
   REQUIRE(scan.ok());
   CHECK(scan->too_long == 4);
   // A <loc> that never ends within a piece's room: skipped, not held.
-  const std::string endless = Urlset(0, 0).substr(0, 80) + "<url><loc>" + std::string(3 * kSitemapChunkBytes, 'z') +
+  const std::string endless = Urlset(0, 0).substr(0, 80) + "<url><loc>" +
+                              std::string(3 * kSitemapChunkBytes, 'z') +
                               "</loc></url><url><loc>http://a.test/ok</loc></url></urlset>";
   std::vector<std::string> urls;
   scan = ScanSitemap(endless, {}, [&](std::string&& u) { urls.push_back(std::move(u)); });
@@ -104,19 +108,22 @@ TEST_CASE("a <loc> split across pieces is read whole; one over the URL limit is 
   CHECK(urls == std::vector<std::string>{"http://a.test/ok"});
 }
 
-TEST_CASE("ProcessFetch drops URLs over 2,048 bytes: sitemap entries, page links, redirect targets", "[unit]") {
-  auto sitemap = ProcessFetch(Scheduled("http://a.test/s.xml"),
-                              Ok("http://a.test/s.xml", Urlset(3, 2049) + Urlset(2, 2048), "application/xml"), {});
+TEST_CASE("ProcessFetch drops URLs over 2,048 bytes: sitemap entries, page links, redirect targets",
+          "[unit]") {
+  auto sitemap =
+      ProcessFetch(Scheduled("http://a.test/s.xml"),
+                   Ok("http://a.test/s.xml", Urlset(3, 2049) + Urlset(2, 2048), "application/xml"), {});
   REQUIRE(sitemap.links.size() == 2);
   for (const auto& l : sitemap.links) CHECK(l.url().size() <= crawl::url::kMaxUrlBytes);
   CHECK(sitemap.sitemap);
 
   const std::string long_url = "http://a.test/" + std::string(3000, 'y');
-  auto page = ProcessFetch(Scheduled("http://a.test/"),
-                           Ok("http://a.test/", "<html><body><a href=\"" + long_url +
-                                                    "\">long</a> <a href=\"/short\">short</a></body></html>",
-                              "text/html"),
-                           {});
+  auto page = ProcessFetch(
+      Scheduled("http://a.test/"),
+      Ok("http://a.test/",
+         "<html><body><a href=\"" + long_url + "\">long</a> <a href=\"/short\">short</a></body></html>",
+         "text/html"),
+      {});
   REQUIRE(page.links.size() == 1);
   CHECK(page.links[0].url() == "http://a.test/short");
 

@@ -35,7 +35,8 @@ struct Console {
         crawl::nameserver::NameServerServiceImpl::Options{}, &clock, store.get());
     REQUIRE(service->Load().ok());
   }
-  crawl::HttpReply Get(const std::string& path, const std::string& token, const std::string& logout_csrf = "") {
+  crawl::HttpReply Get(const std::string& path, const std::string& token,
+                       const std::string& logout_csrf = "") {
     HttpRequest r;
     r.method = "GET";
     r.path = path;
@@ -64,7 +65,8 @@ std::string ElementText(const std::string& html, const std::string& tag) {
 
 TEST_CASE("console pages carry a CSP that admits exactly their own style and script", "[unit]") {
   Console c;
-  for (const auto& reply : {c.Get("/console", "admin-token"), c.Get("/console", ""), c.Get("/console/nope", "admin-token")}) {
+  for (const auto& reply :
+       {c.Get("/console", "admin-token"), c.Get("/console", ""), c.Get("/console/nope", "admin-token")}) {
     const std::string csp = HeaderOf(reply, "Content-Security-Policy");
     REQUIRE(csp == crawl::nameserver::ConsoleCsp());
     CHECK(csp.find("default-src 'none'") == 0);

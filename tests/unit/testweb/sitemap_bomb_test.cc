@@ -1,13 +1,14 @@
 // The hostile preset's sitemap bombs and long links (tests/testweb/
 // sitemap_bomb.h, universe.h "Hostile hosts"): past the sitemaps.org limits
 // and common/url.h kMaxUrlBytes, as the crawler's bounds need them.
+#include "tests/testweb/sitemap_bomb.h"
+
 #include <zlib.h>
 
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
 
 #include "tests/testweb/request_handler.h"
-#include "tests/testweb/sitemap_bomb.h"
 #include "tests/testweb/universe.h"
 
 namespace crawl::testweb {
@@ -63,7 +64,8 @@ size_t Count(const std::string& s, std::string_view what) {
 
 }  // namespace
 
-TEST_CASE("hostile preset: host i%10==9 serves a sitemap index of bombs, i%10==0 a page of long links", "[unit]") {
+TEST_CASE("hostile preset: host i%10==9 serves a sitemap index of bombs, i%10==0 a page of long links",
+          "[unit]") {
   const Universe u = Make();
   CHECK(u.HostHas(9, Misbehaviour::kSitemapBomb));
   CHECK_FALSE(u.HostHas(8, Misbehaviour::kSitemapBomb));
@@ -78,7 +80,8 @@ TEST_CASE("hostile preset: host i%10==9 serves a sitemap index of bombs, i%10==0
   CHECK(LongUrl(u.Origin(10), 0).size() == kLongUrlBytes);
 }
 
-TEST_CASE("a big bomb sitemap lists 50,500 URLs of 1,000 bytes; the inflate bomb inflates past 50 MB", "[unit][slow]") {
+TEST_CASE("a big bomb sitemap lists 50,500 URLs of 1,000 bytes; the inflate bomb inflates past 50 MB",
+          "[unit][slow]") {
   const Universe u = Make();
   const std::string gz = Body(u, 9, "/bomb-sitemaps/big-1.xml.gz");
   CHECK(gz.size() < 2'000'000);
