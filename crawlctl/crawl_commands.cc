@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "crawlctl/crawlctl_format.h"
-#include "common/param_text.h"
-#include "common/url.h"
+#include "common/crawl/param_text.h"
+#include "common/url/url.h"
 #include "crawlctl/site_report_format.h"
 
 namespace crawl::crawlctl {

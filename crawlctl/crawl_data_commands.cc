@@ -4,7 +4,7 @@
 #include <chrono>
 #include <iostream>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "crawlctl/crawlctl_format.h"
 #include "crawlctl/search_format.h"
 

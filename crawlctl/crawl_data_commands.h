@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "crawlctl/crawl_commands.h"
 #include "crawlctl/log_command.h"
 #include "crawlctl/nameserver_client.h"

@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 
-#include "common/report_text.h"
+#include "common/crawl/report_text.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::crawlctl {
 
-using crawl::Iso8601Micros;  // common/report_text.h
+using crawl::Iso8601Micros;  // common/crawl/report_text.h
 using crawl::JsonString;
 using crawl::StateName;
 

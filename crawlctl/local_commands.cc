@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <iostream>
 
-#include "common/cld.h"
-#include "common/process.h"
-#include "common/robots.h"
+#include "common/url/cld.h"
+#include "common/base/process.h"
+#include "common/url/robots.h"
 
 namespace crawl::crawlctl {
 

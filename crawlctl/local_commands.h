@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "common/status.h"
-#include "common/url.h"
-#include "fetcher/page_report.h"
+#include "common/base/status.h"
+#include "common/url/url.h"
+#include "fetcher/page/page_report.h"
 
 namespace crawl::crawlctl {
 

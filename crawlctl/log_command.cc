@@ -2,8 +2,8 @@
 
 #include <google/protobuf/util/json_util.h>
 
-#include "common/log_filter.h"
-#include "common/log_time.h"
+#include "common/crawl/log_filter.h"
+#include "common/crawl/log_time.h"
 #include "crawlctl/crawlctl_format.h"
 
 namespace crawl::crawlctl {

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "crawlctl/nameserver_client.h"
 #include "proto/crawl.pb.h"
 
@@ -16,7 +16,7 @@ namespace crawl::crawlctl {
 
 struct LogOptions {
   uint64_t crawl_id = 0;
-  std::string status;  // "404,5xx,timeout" (common/log_filter.h)
+  std::string status;  // "404,5xx,timeout" (common/crawl/log_filter.h)
   std::string host;    // host or glob
   std::string since;   // ISO 8601 UTC or Unix seconds; "" unbounded
   std::string until;

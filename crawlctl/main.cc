@@ -12,7 +12,7 @@
 #include <iostream>
 
 #include "common/security/transport.h"
-#include "common/status.h"
+#include "common/base/status.h"
 #include "crawlctl/crawl_commands.h"
 #include "crawlctl/crawl_data_commands.h"
 #include "crawlctl/local_commands.h"
@@ -317,7 +317,7 @@ void AddLocalCommands(CLI::App& app, CommandLine& c, Subcommands& cmd) {
   cmd.url->add_option("--base", c.url.base, "Base URL to resolve against");
   cmd.url->add_option("--tracking-params", c.url.tracking_params,
                       "Query parameters to remove instead of the default list: names or prefixes ending in '*', "
-                      "comma-separated (default: utm_*, gclid, fbclid, ... see common/url.h)")
+                      "comma-separated (default: utm_*, gclid, fbclid, ... see common/url/url.h)")
       ->delimiter(',');
   cmd.url->add_flag("--keep-tracking-params", c.url.keep_tracking, "Remove no query parameter");
 

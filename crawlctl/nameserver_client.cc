@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "common/process.h"
+#include "common/base/process.h"
 #include "common/security/process_security.h"
 
 namespace crawl::crawlctl {

@@ -32,11 +32,11 @@ BUILD=(
   libboost1.81-dev libboost-url1.81-dev libboost-system1.81-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   librocksdb-dev zlib1g-dev libssl-dev
-  # asynchronous DNS with TTLs (fetcher/dns_resolver.h)
+  # asynchronous DNS with TTLs (fetcher/http/dns_resolver.h)
   libc-ares-dev
-  # HTTP/2 framing: the fetcher's h2 client, testweb's h2c (fetcher/h2_client.h)
+  # HTTP/2 framing: the fetcher's h2 client, testweb's h2c (fetcher/http/h2_client.h)
   libnghttp2-dev
-  # xxHash, header-only: a page's text hash (common/hash.h)
+  # xxHash, header-only: a page's text hash (common/base/hash.h)
   libxxhash-dev
   # companions
   libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev

@@ -4,10 +4,10 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/grpc_util.h"
-#include "common/link_pruning_mode.h"
-#include "common/url.h"
-#include "common/fetch_error.h"
+#include "common/net/grpc_util.h"
+#include "common/crawl/link_pruning_mode.h"
+#include "common/url/url.h"
+#include "common/crawl/fetch_error.h"
 #include "fetcher/host_groups.h"
 #include "fetcher/robots_redirects.h"
 

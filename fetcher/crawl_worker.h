@@ -38,10 +38,10 @@
 #include <string>
 #include <vector>
 
-#include "common/hosts_file.h"
-#include "fetcher/dns_resolver.h"
-#include "fetcher/http_fetcher.h"
-#include "fetcher/page_processor.h"
+#include "common/net/hosts_file.h"
+#include "fetcher/http/dns_resolver.h"
+#include "fetcher/http/http_fetcher.h"
+#include "fetcher/page/page_processor.h"
 #include "fetcher/process_pool.h"
 #include "fetcher/result_batch.h"
 #include "fetcher/sitemap_gate.h"

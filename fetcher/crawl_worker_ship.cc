@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "common/grpc_util.h"
+#include "common/net/grpc_util.h"
 #include "fetcher/crawl_worker.h"
 
 namespace crawl::fetcher {

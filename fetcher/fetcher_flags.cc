@@ -3,7 +3,7 @@
 
 #include <unistd.h>
 
-#include "common/process.h"
+#include "common/base/process.h"
 
 namespace crawl::fetcher {
 namespace {

@@ -9,12 +9,12 @@
 #include <thread>
 #include <vector>
 
-#include "common/cli.h"
-#include "common/hosts_file.h"
+#include "common/base/cli.h"
+#include "common/net/hosts_file.h"
 #include "common/security/transport.h"
-#include "common/status.h"
+#include "common/base/status.h"
 #include "fetcher/crawl_worker.h"
-#include "fetcher/dns_resolver.h"
+#include "fetcher/http/dns_resolver.h"
 
 namespace crawl::fetcher {
 

@@ -1,9 +1,9 @@
 // The fetcher's Prometheus metrics (names as deploy/grafana's dashboard
 // expects), all registered at start with their known series at zero (the
-// rule is in common/metrics.h).
+// rule is in common/base/metrics.h).
 #pragma once
 
-#include "common/metrics.h"
+#include "common/base/metrics.h"
 
 namespace crawl::fetcher {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace crawl::fetcher {
 

@@ -21,14 +21,14 @@
 #include <thread>
 #include <vector>
 
-#include "common/admin_http.h"
-#include "common/atomic_file.h"
-#include "common/hosts_file.h"
-#include "common/cli.h"
-#include "common/process.h"
+#include "common/net/admin_http.h"
+#include "common/base/atomic_file.h"
+#include "common/net/hosts_file.h"
+#include "common/base/cli.h"
+#include "common/base/process.h"
 #include "common/security/process_security.h"
 #include "fetcher/crawl_worker.h"
-#include "fetcher/dns_resolver.h"
+#include "fetcher/http/dns_resolver.h"
 #include "fetcher/fetcher_flags.h"
 
 namespace {

@@ -3,12 +3,12 @@
 #include <deque>
 #include <string_view>
 
-#include "common/cld.h"
-#include "common/find_any.h"
-#include "common/flat_string_map.h"
-#include "common/rendezvous.h"
-#include "common/url.h"
-#include "common/fetch_error.h"
+#include "common/url/cld.h"
+#include "common/base/find_any.h"
+#include "common/base/flat_string_map.h"
+#include "common/crawl/rendezvous.h"
+#include "common/url/url.h"
+#include "common/crawl/fetch_error.h"
 
 namespace crawl::fetcher {
 

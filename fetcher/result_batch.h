@@ -2,7 +2,7 @@
 // step 6): fetch records go to the schedule's queue server, discovered links
 // to the queue server that owns each link's host (rendezvous hash over the
 // crawl's frozen server list), with the crawl's tracking parameters removed
-// from every link (common/url.h), and host error counts per origin
+// from every link (common/url/url.h), and host error counts per origin
 // (DESIGN.md 5.1). A link whose referrer is the previous link's in its
 // server's list leaves it out (DiscoveredLink.same_referrer). Pure; not
 // thread-safe.
@@ -18,8 +18,8 @@
 
 #include <google/protobuf/repeated_ptr_field.h>
 
-#include "common/url.h"
-#include "fetcher/page_processor.h"
+#include "common/url/url.h"
+#include "fetcher/page/page_processor.h"
 
 namespace crawl::fetcher {
 
@@ -37,7 +37,7 @@ struct ResultBatch {
 };
 
 // Whether a fetch outcome counts as an error of its host (SubmitResults
-// host_errors): common/fetch_error.h's CountsAsHostError on its status.
+// host_errors): common/crawl/fetch_error.h's CountsAsHostError on its status.
 [[nodiscard]] bool CountsAsHostError(const v1::FetchRecord& record);
 
 class ResultBatcher {

@@ -1,7 +1,7 @@
 // Follows robots.txt redirects within a schedule (see robots_redirects.h).
 #include "fetcher/robots_redirects.h"
 
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace crawl::fetcher {
 

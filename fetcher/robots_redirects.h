@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "fetcher/http_fetcher.h"
+#include "fetcher/http/http_fetcher.h"
 
 namespace crawl::fetcher {
 

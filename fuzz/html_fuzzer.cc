@@ -1,6 +1,6 @@
-// Fuzz target: page processing (fetcher/page_processor.h, the entry point
+// Fuzz target: page processing (fetcher/page/page_processor.h, the entry point
 // the fetcher calls for every 2xx page) with the HTML processor
-// (fetcher/html_processor.h), the plain text processor and the charset
+// (fetcher/page/html_processor.h), the plain text processor and the charset
 // decoder. Input: one byte choosing the Content-Type (HTML with various
 // declared charsets, XHTML, plain text), then the body.
 // Checks, besides ASan/UBSan: every link is a canonical http(s) URL, at most
@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/url.h"
-#include "fetcher/page_processor.h"
+#include "common/url/url.h"
+#include "fetcher/page/page_processor.h"
 #include "fuzz/fuzz_check.h"
 
 namespace {

@@ -18,7 +18,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "fuzz/rpc_fuzz.h"
 #include "nameserver/service.h"
 

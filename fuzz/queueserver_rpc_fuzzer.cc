@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "fuzz/rpc_fuzz.h"
 #include "queueserver/service.h"
 

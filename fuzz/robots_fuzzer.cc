@@ -1,4 +1,4 @@
-// Fuzz target: the robots.txt parser and matcher (common/robots.h, RFC 9309).
+// Fuzz target: the robots.txt parser and matcher (common/url/robots.h, RFC 9309).
 // Input: "PATH\nBODY" (the first line is a path to match, the rest the
 // robots.txt). Checks, besides ASan/UBSan: Serialize/Deserialize round-trips
 // the rules and /robots.txt is always allowed.
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/robots.h"
+#include "common/url/robots.h"
 #include "fuzz/fuzz_check.h"
 
 namespace {

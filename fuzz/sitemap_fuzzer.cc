@@ -1,6 +1,6 @@
-// Fuzz target: sitemaps (fetcher/sitemap_processor.h, sitemaps.org 0.9):
+// Fuzz target: sitemaps (fetcher/page/sitemap_processor.h, sitemaps.org 0.9):
 // the XML scanner for <urlset> and <sitemapindex>, the bounded gunzip, and
-// page processing of XML and gzip bodies (fetcher/page_processor.h).
+// page processing of XML and gzip bodies (fetcher/page/page_processor.h).
 // Input: one byte choosing the media type (XML, gzip, or XML whose body may
 // be gzip), then the body.
 // Checks, besides ASan/UBSan: the URL, URL-text and byte limits hold (the
@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "common/url.h"
-#include "fetcher/page_processor.h"
-#include "fetcher/sitemap_processor.h"
+#include "common/url/url.h"
+#include "fetcher/page/page_processor.h"
+#include "fetcher/page/sitemap_processor.h"
 #include "fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,5 +1,5 @@
 // Fuzz target: the WHATWG URL parser and the crawl's canonical form
-// (common/whatwg_url.h, common/url.h). Input: "REFERENCE" or
+// (common/url/whatwg_url.h, common/url/url.h). Input: "REFERENCE" or
 // "BASE\nREFERENCE". Checks, besides ASan/UBSan: a canonical URL is a fixed
 // point (url.h promises Canonicalize(Canonicalize(x)) == Canonicalize(x)),
 // a resolved URL is canonical, and the URL helpers accept canonical URLs.
@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/url.h"
-#include "common/whatwg_url.h"
+#include "common/url/url.h"
+#include "common/url/whatwg_url.h"
 #include "fuzz/fuzz_check.h"
 
 namespace {

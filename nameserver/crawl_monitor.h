@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "nameserver/completion.h"
 #include "nameserver/crawl_registry.h"
 #include "nameserver/fetcher_tracker.h"

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
-#include "common/status.h"
+#include "common/base/clock.h"
+#include "common/base/status.h"
 #include "nameserver/registry_store.h"
 #include "proto/crawl.pb.h"
 

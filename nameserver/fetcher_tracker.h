@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::nameserver {

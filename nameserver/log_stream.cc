@@ -5,7 +5,7 @@
 #include <queue>
 #include <utility>
 
-#include "common/grpc_util.h"
+#include "common/net/grpc_util.h"
 #include "nameserver/queue_server_fleet.h"
 
 namespace crawl::nameserver {

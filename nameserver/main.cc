@@ -5,15 +5,15 @@
 
 #include <iostream>
 
-#include "common/admin_http.h"
-#include "common/atomic_file.h"
-#include "common/grpc_util.h"
-#include "common/cli.h"
-#include "common/process.h"
+#include "common/net/admin_http.h"
+#include "common/base/atomic_file.h"
+#include "common/net/grpc_util.h"
+#include "common/base/cli.h"
+#include "common/base/process.h"
 #include "common/security/admin_tokens.h"
 #include "common/security/authorizer.h"
 #include "common/security/process_security.h"
-#include "nameserver/console.h"
+#include "nameserver/console/console.h"
 #include "nameserver/registry_store.h"
 #include "nameserver/service.h"
 #include "nameserver/status_page.h"

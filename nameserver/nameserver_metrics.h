@@ -1,9 +1,9 @@
 // The name server's Prometheus metrics (names as deploy/grafana's dashboard
 // expects), all registered at start at zero (the rule is in
-// common/metrics.h).
+// common/base/metrics.h).
 #pragma once
 
-#include "common/metrics.h"
+#include "common/base/metrics.h"
 
 namespace crawl::nameserver {
 

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "common/grpc_util.h"
-#include "common/rendezvous.h"
+#include "common/net/grpc_util.h"
+#include "common/crawl/rendezvous.h"
 #include "common/security/authorizer.h"
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace crawl::nameserver {
 namespace {

@@ -25,7 +25,7 @@
 #include <memory>
 #include <string>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::nameserver {

@@ -10,7 +10,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "common/grpc_util.h"
+#include "common/net/grpc_util.h"
 #include "nameserver/nameserver_metrics.h"
 #include "nameserver/service.h"
 

@@ -10,12 +10,12 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/reflection.h>
 
-#include "common/host_glob.h"
-#include "common/link_pruning_mode.h"
-#include "common/log_filter.h"
-#include "common/process.h"
-#include "common/url.h"
-#include "common/url_glob.h"
+#include "common/url/host_glob.h"
+#include "common/crawl/link_pruning_mode.h"
+#include "common/crawl/log_filter.h"
+#include "common/base/process.h"
+#include "common/url/url.h"
+#include "common/url/url_glob.h"
 #include "nameserver/log_stream.h"
 #include "nameserver/nameserver_metrics.h"
 
@@ -166,7 +166,7 @@ Status NormalizeParams(v1::CrawlParams* p) {
   if (p->schedule_size() == 0) p->set_schedule_size(5000);
   if (p->schedule_size() > 100'000) return Status::InvalidArgument("schedule_size above 100000");
   if (p->lease_seconds() == 0) p->set_lease_seconds(300);
-  // A crawl scoped to hosts gets the site defaults (common/link_pruning_mode.h).
+  // A crawl scoped to hosts gets the site defaults (common/crawl/link_pruning_mode.h).
   const bool scoped = p->include_hosts_size() > 0;
   if (p->link_pruning().empty() || p->link_pruning() == "auto")
     p->set_link_pruning(std::string(LinkPruningName(DefaultLinkPruning(scoped, p->order()))));

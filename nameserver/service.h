@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "common/security/authorizer.h"
-#include "common/status.h"
+#include "common/base/status.h"
 #include "nameserver/crawl_monitor.h"
 #include "nameserver/crawl_registry.h"
 #include "nameserver/fetcher_tracker.h"
@@ -64,7 +64,7 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // StartCrawl, StopCrawl, ResumeCrawl, SetCrawlParams, ListCrawls,
   // CrawlStatus, Search and GetCachedPage also take a null `ctx`: an
   // in-process caller that has checked the role itself (the console,
-  // nameserver/console.h), so both paths run the same code.
+  // nameserver/console/console.h), so both paths run the same code.
   grpc::Status RegisterQueueServer(grpc::ServerContext*, const v1::RegisterQueueServerRequest*,
                                    v1::RegisterQueueServerResponse*) override;
   grpc::Status Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest*, v1::HeartbeatResponse*) override;

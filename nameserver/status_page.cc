@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "common/http_security.h"
-#include "common/report_text.h"
+#include "common/net/http_security.h"
+#include "common/crawl/report_text.h"
 
 namespace crawl::nameserver {
 namespace {

@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <map>
 
-#include "common/fetch_error.h"
-#include "common/url.h"
+#include "common/crawl/fetch_error.h"
+#include "common/url/url.h"
 #include "queueserver/frontier/structure_order.h"
 #include "queueserver/structure_params.h"
 
@@ -52,7 +52,7 @@ CrawlScope ScopeOf(const v1::CrawlParams& p) {
 // RocksDB) larger than the page itself: 54-64 KB per 25 KB testweb page
 // (docs/BENCHMARKS.md).
 // 16 KiB: a log chunk of 10,000 robots.txt records stays under the channels'
-// 256 MiB message limit (common/grpc_util.cc).
+// 256 MiB message limit (common/net/grpc_util.cc).
 constexpr size_t kLoggedRobotsBytes = 16 * 1024;
 
 bool LogLeavesOut(const google::protobuf::FieldDescriptor* f) {

@@ -23,9 +23,9 @@
 #include <functional>
 #include <vector>
 
-#include "common/clock.h"
-#include "common/status.h"
-#include "common/url.h"
+#include "common/base/clock.h"
+#include "common/base/status.h"
+#include "common/url/url.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/applied_batches.h"
 #include "queueserver/change_rate.h"
@@ -136,7 +136,7 @@ class CrawlShard {
   // A page of the crawl log for GetCrawlLog (crawl_shard_log.cc): from
   // req.cursor() (else req.offset()), in arrival order, at most req.limit()
   // records (0: 10,000; at most 50,000) that pass the request's filters
-  // (common/log_filter.h), examining at most 100,000 records so that a
+  // (common/crawl/log_filter.h), examining at most 100,000 records so that a
   // selective filter still answers quickly; chunk->cursor() resumes after
   // the last record examined, so a page boundary never skips or repeats
   // one. kInvalidArgument for a bad cursor or filter.

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "queueserver/crawl_shard.h"
 
 namespace crawl::queueserver {

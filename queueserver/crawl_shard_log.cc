@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "common/log_filter.h"
+#include "common/crawl/log_filter.h"
 #include "queueserver/crawl_shard.h"
 
 namespace crawl::queueserver {

@@ -3,7 +3,7 @@
 // checked; a bad one is the crawl's InvalidArgument.
 #include <algorithm>
 
-#include "common/metrics.h"
+#include "common/base/metrics.h"
 
 #include "queueserver/crawl_shard.h"
 #include "queueserver/structure_params.h"

@@ -6,7 +6,7 @@
 
 #include <unordered_set>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "queueserver/crawl_shard.h"
 
 namespace crawl::queueserver {

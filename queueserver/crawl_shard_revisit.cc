@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "queueserver/crawl_shard.h"
 
 namespace crawl::queueserver {

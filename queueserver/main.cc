@@ -6,14 +6,14 @@
 #include <iostream>
 #include <memory>
 
-#include "common/admin_http.h"
-#include "common/atomic_file.h"
-#include "common/grpc_util.h"
-#include "common/cli.h"
-#include "common/process.h"
+#include "common/net/admin_http.h"
+#include "common/base/atomic_file.h"
+#include "common/net/grpc_util.h"
+#include "common/base/cli.h"
+#include "common/base/process.h"
 #include "common/security/authorizer.h"
 #include "common/security/process_security.h"
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/nameserver_link.h"
 #include "queueserver/service.h"

@@ -3,7 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/grpc_util.h"
+#include "common/net/grpc_util.h"
 
 namespace crawl::queueserver {
 

@@ -1,6 +1,6 @@
 // The queue server's Prometheus metrics (names as deploy/grafana's dashboard
 // expects), all registered at start with their known series at zero (the
-// rule is in common/metrics.h). Per-tier frontier series appear as tiers are
+// rule is in common/base/metrics.h). Per-tier frontier series appear as tiers are
 // seen; tier 0 is there from the start.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 #include <grpcpp/support/status.h>
 
-#include "common/metrics.h"
+#include "common/base/metrics.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::queueserver {

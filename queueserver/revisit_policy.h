@@ -26,7 +26,7 @@
 #include <optional>
 #include <string_view>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/fetch_state.h"
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <set>
 
-#include "common/grpc_util.h"
+#include "common/net/grpc_util.h"
 #include "queueserver/frontier/structure_order.h"
 #include "queueserver/queueserver_metrics.h"
 

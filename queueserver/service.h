@@ -14,10 +14,10 @@
 #include <string>
 #include <thread>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "common/security/authorizer.h"
 #include "proto/crawl.grpc.pb.h"
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_writer.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/frontier/site_report.h"
 

@@ -1,6 +1,6 @@
 #include "queueserver/structure_params.h"
 
-#include "common/url_glob.h"
+#include "common/url/url_glob.h"
 
 namespace crawl::queueserver {
 

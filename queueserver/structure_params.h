@@ -3,7 +3,7 @@
 // queueserver/frontier/site_control.h options.
 #pragma once
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/frontier/site_control.h"
 

@@ -3,7 +3,8 @@
 # fetcher/, queueserver/ and nameserver/ include and link only common/ and
 # proto/, never each other; common/ includes no component; crawlctl/, the
 # client above them, may use the fetcher's page report for its local `page`
-# tool and nothing else of theirs. Fails naming each include or link that
+# tool and nothing else of theirs; inside the fetcher, http/ stands below
+# page/, and both below the worker. Fails naming each include or link that
 # breaks the rule.
 #   layering_test.sh SOURCE_DIR
 set -euo pipefail
@@ -31,7 +32,13 @@ check_includes common '^$'
 check_includes fetcher '^fetcher/'
 check_includes queueserver '^queueserver/'
 check_includes nameserver '^nameserver/'
-check_includes crawlctl '^(crawlctl/|fetcher/page_report\.h$)'
+check_includes crawlctl '^(crawlctl/|fetcher/page/page_report\.h$)'
+
+# Inside the fetcher: the HTTP engine (fetcher/http/) knows no page analysis
+# and no worker; page analysis (fetcher/page/) may read what the engine
+# fetched (fetcher/http/) but knows no worker.
+check_includes fetcher/http '^fetcher/http/'
+check_includes fetcher/page '^fetcher/(http|page)/'
 
 # Libraries: a component's CMakeLists links no other component's library.
 for c in fetcher queueserver nameserver; do

@@ -3,7 +3,7 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
-#include "common/process.h"
+#include "common/base/process.h"
 
 namespace crawl::security {
 namespace {

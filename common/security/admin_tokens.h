@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/security/roles.h"
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::security {
 

@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/metrics.h"
+#include "common/base/metrics.h"
 
 namespace crawl::security {
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "common/security/roles.h"
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::security {
 

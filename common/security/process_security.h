@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/process.h"
+#include "common/base/process.h"
 #include "common/security/transport.h"
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::security {
 

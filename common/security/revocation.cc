@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "common/process.h"
+#include "common/base/process.h"
 
 namespace crawl::security {
 namespace {

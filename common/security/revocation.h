@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::security {
 

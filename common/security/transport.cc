@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "common/process.h"
+#include "common/base/process.h"
 #include "common/security/peer_identity.h"
 
 namespace crawl::security {

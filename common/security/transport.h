@@ -1,6 +1,6 @@
 // How a process's gRPC channels and servers are secured (issue 18): mutual
 // TLS with OpenSSL through gRPC's TLS credentials, or plain TCP when asked.
-// This is the one place that builds credentials; common/grpc_util.cc's
+// This is the one place that builds credentials; common/net/grpc_util.cc's
 // MakeChannel and StartGrpcServer use the transport main() installs.
 //
 // With TLS, each side verifies the other's chain against the cluster CA
@@ -21,7 +21,7 @@
 
 #include "common/security/revocation.h"
 #include "common/security/roles.h"
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace CLI {
 class App;

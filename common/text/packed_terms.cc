@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "common/varint.h"
+#include "common/base/varint.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

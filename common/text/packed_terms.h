@@ -5,7 +5,7 @@
 //   varint(anchor count)
 //   varint(number of positions) then each position as a varint gap from
 //   the one before (the first from 0); positions strictly ascend.
-// The fetcher writes it (fetcher/mini_index.h), the queue server reads it
+// The fetcher writes it (fetcher/page/mini_index.h), the queue server reads it
 // (queueserver/index/search_index.h): one field on the wire instead of a
 // message, a string and an array per term.
 //
@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::text {

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "common/host_glob.h"
+#include "common/url/host_glob.h"
 
 namespace crawl::queueserver {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "queueserver/frontier/url_seen.h"
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace crawl::queueserver {
 

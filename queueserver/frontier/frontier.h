@@ -44,8 +44,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/robots.h"
-#include "common/url.h"
+#include "common/url/robots.h"
+#include "common/url/url.h"
 #include "queueserver/frontier/url_seen.h"
 #include "queueserver/frontier/frontier_order.h"
 #include "queueserver/frontier/frontier_types.h"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "queueserver/frontier/frontier.h"
 
 namespace crawl::queueserver {

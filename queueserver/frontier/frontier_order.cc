@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "queueserver/frontier/opic_order.h"
 #include "queueserver/frontier/structure_order.h"
 

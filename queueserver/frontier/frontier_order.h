@@ -31,10 +31,10 @@
 #include <utility>
 #include <vector>
 
-#include "common/cld.h"
-#include "common/clock.h"
-#include "common/status.h"
-#include "common/url.h"
+#include "common/url/cld.h"
+#include "common/base/clock.h"
+#include "common/base/status.h"
+#include "common/url/url.h"
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_budget.h"
 #include "queueserver/frontier/scoring_filter.h"

@@ -1,5 +1,5 @@
 // Frontier::Revisit (frontier.h): a recrawl's due page filed again.
-#include "common/robots.h"
+#include "common/url/robots.h"
 #include "queueserver/frontier/frontier.h"
 
 namespace crawl::queueserver {

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/robots.h"
-#include "common/string_hash.h"
+#include "common/url/robots.h"
+#include "common/base/string_hash.h"
 
 namespace crawl::queueserver {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "common/find_any.h"
+#include "common/base/find_any.h"
 
 namespace crawl::queueserver {
 namespace {

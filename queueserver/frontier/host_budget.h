@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/frontier/frontier_types.h"
 
 namespace crawl::queueserver {

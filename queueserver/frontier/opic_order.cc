@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/cld.h"
+#include "common/url/cld.h"
 #include "queueserver/frontier/url_seen.h"
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace crawl::queueserver {
 

@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/frontier/frontier_types.h"
 
 namespace crawl::queueserver {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/frontier/scoring_filter.h"
 
 namespace crawl::queueserver {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "common/url_glob.h"
+#include "common/url/url_glob.h"
 #include "queueserver/frontier/structure_module.h"
 
 namespace crawl::queueserver {

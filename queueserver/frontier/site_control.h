@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/frontier/site_frontier.h"
 
 namespace crawl::queueserver {
@@ -72,7 +72,7 @@ class TimeObjective final : public Objective {
   int64_t max_ms_;
 };
 
-// A target whose URL matches one of the globs (common/url_glob.h) gets
+// A target whose URL matches one of the globs (common/url/url_glob.h) gets
 // `action`.
 class UrlPatternRule final : public ControlRule {
  public:

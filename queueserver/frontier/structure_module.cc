@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "common/find_any.h"
+#include "common/base/find_any.h"
 
 namespace crawl::queueserver {
 

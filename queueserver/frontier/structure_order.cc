@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "queueserver/frontier/host_budget.h"
 
 namespace crawl::queueserver {

@@ -14,7 +14,7 @@
 #include <map>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/frontier/frontier_types.h"
 
 namespace crawl::queueserver {

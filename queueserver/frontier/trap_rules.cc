@@ -1,6 +1,6 @@
 #include "queueserver/frontier/trap_rules.h"
 
-#include "common/find_any.h"
+#include "common/base/find_any.h"
 
 namespace crawl::queueserver {
 namespace {

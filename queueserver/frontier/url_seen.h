@@ -1,5 +1,5 @@
 // The URL-seen set of one crawl (DESIGN.md section 5, issue "URL-seen at
-// scale"): exact membership of 8-byte URL hashes (common/hash.h Hash8 of the
+// scale"): exact membership of 8-byte URL hashes (common/base/hash.h Hash8 of the
 // canonical URL) in about 8 bytes of RAM per URL.
 //
 // Why not a Bloom filter: a false positive drops a new page for ever. Why
@@ -35,7 +35,7 @@
 
 namespace crawl::queueserver {
 
-// The set's key of a canonical URL: exactly hash::Hash8 (common/hash.h, MD5
+// The set's key of a canonical URL: exactly hash::Hash8 (common/base/hash.h, MD5
 // folded to 8 bytes), so stores written before stay valid; by
 // hash::RecurringHash8, which remembers the URLs a thread met last (links
 // to a site's navigation pages come with every page; MD5 of them was a

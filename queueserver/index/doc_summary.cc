@@ -2,7 +2,7 @@
 // reading them back (zlib-compressed ones of older stores too).
 #include "queueserver/index/doc_summary.h"
 
-#include "common/zlib_stream.h"
+#include "common/base/zlib_stream.h"
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/postings_codec.h"
 

@@ -1,7 +1,7 @@
 // The index's shared byte layouts (index_records.h).
 #include "queueserver/index/index_records.h"
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "queueserver/index/postings_codec.h"
 
 namespace crawl::queueserver {

@@ -1,7 +1,7 @@
 // Which page document of a URL answers searches (search_index.h "The index
 // follows the web", index_records.h PageLiveness): the doc map's 'u'
 // records, written in the request's batch beside the documents they name.
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/search_index.h"
 

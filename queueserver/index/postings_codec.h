@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
-#include "common/varint.h"
+#include "common/base/status.h"
+#include "common/base/varint.h"
 
 namespace crawl::queueserver {
 

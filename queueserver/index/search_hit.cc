@@ -5,9 +5,9 @@
 #include <set>
 #include <tuple>
 
-#include "common/cld.h"
+#include "common/url/cld.h"
 #include "common/text/tokenizer.h"
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace crawl::queueserver {
 namespace {

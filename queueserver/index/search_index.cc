@@ -13,11 +13,11 @@
 #include <span>
 #include <tuple>
 
-#include "common/hash.h"
-#include "common/string_hash.h"
-#include "common/url.h"
+#include "common/base/hash.h"
+#include "common/base/string_hash.h"
+#include "common/url/url.h"
 #include "common/text/tokenizer.h"
-#include "common/varint.h"
+#include "common/base/varint.h"
 #include "queueserver/index/doc_map.h"
 #include "queueserver/index/index_records.h"
 

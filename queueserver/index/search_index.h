@@ -40,11 +40,11 @@
 #include <utility>
 #include <vector>
 
-#include "common/clock.h"
-#include "common/flat_string_map.h"
-#include "common/flat_u64_set.h"
-#include "common/status.h"
-#include "common/string_hash.h"
+#include "common/base/clock.h"
+#include "common/base/flat_string_map.h"
+#include "common/base/flat_u64_set.h"
+#include "common/base/status.h"
+#include "common/base/string_hash.h"
 #include "common/text/packed_terms.h"
 #include "common/text/stemmer.h"
 #include "proto/crawl.pb.h"

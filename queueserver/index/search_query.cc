@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
 

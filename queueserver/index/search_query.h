@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::text {
 class Stemmer;

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <tuple>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "queueserver/index/doc_summary.h"
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/search_hit.h"

@@ -13,8 +13,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/clock.h"
-#include "common/status.h"
+#include "common/base/clock.h"
+#include "common/base/status.h"
 #include "common/text/stemmer.h"
 #include "queueserver/index/postings_codec.h"
 #include "queueserver/index/search_index.h"

@@ -67,7 +67,7 @@
 #include <string>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/fetch_state.h"
 #include "queueserver/frontier/frontier.h"

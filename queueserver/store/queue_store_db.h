@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/store/queue_store.h"
 
 namespace crawl::queueserver::store_internal {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "queueserver/store/queue_store_db.h"
 
 namespace crawl::queueserver::store_internal {

@@ -32,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::queueserver::store_internal {
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/varint.h"
+#include "common/base/varint.h"
 
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/queue_store_db.h"

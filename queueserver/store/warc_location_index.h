@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::queueserver {
 

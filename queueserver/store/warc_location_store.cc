@@ -7,7 +7,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/queue_store_codec.h"
 #include "queueserver/store/queue_store_db.h"

@@ -13,8 +13,8 @@
 #include <random>
 #include <sstream>
 
-#include "common/url.h"
-#include "common/zlib_stream.h"
+#include "common/url/url.h"
+#include "common/base/zlib_stream.h"
 
 namespace crawl::queueserver {
 namespace {

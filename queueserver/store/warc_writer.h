@@ -45,7 +45,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/store/warc_location_index.h"
 

@@ -28,9 +28,9 @@
 #include <thread>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "fetcher/crawl_worker.h"
-#include "fetcher/page_processor.h"
+#include "fetcher/page/page_processor.h"
 #include "fetcher/result_batch.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"

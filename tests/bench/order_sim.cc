@@ -54,9 +54,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/rendezvous.h"
-#include "common/url.h"
-#include "fetcher/page_processor.h"
+#include "common/crawl/rendezvous.h"
+#include "common/url/url.h"
+#include "fetcher/page/page_processor.h"
 #include "fetcher/result_batch.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/frontier/frontier.h"
@@ -168,7 +168,7 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
   fo.order.beast_unit = so.beast_unit;
   fo.trap_rules = so.trap_rules;
   // One frontier per queue server; hosts are partitioned as the cluster
-  // does (common/rendezvous.h).
+  // does (common/crawl/rendezvous.h).
   std::vector<std::string> ids;
   std::vector<std::unique_ptr<qs::Frontier>> frontiers;
   for (size_t q = 0; q < std::max<size_t>(so.queueservers, 1); ++q) {

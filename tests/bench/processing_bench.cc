@@ -1,7 +1,7 @@
 // Processing throughput benchmark (issue 4 item 9; DESIGN.md section 6), run
 // by hand through tests/bench/processing.sh. On one core, over the same
 // pages in one run:
-//   (a) link extraction alone: html::ExtractLinks (fetcher/html_links.h);
+//   (a) link extraction alone: html::ExtractLinks (fetcher/page/html_links.h);
 //   (b) the whole pipeline: fetcher::ProcessFetch on a text/html 200 answer
 //       (charset, links, title, language, description, robot metas, text
 //       hash, effective-terms pruning, mini index with Snowball stemming);
@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "tests/bench/bench_util.h"
-#include "fetcher/html_links.h"
-#include "fetcher/page_processor.h"
+#include "fetcher/page/html_links.h"
+#include "fetcher/page/page_processor.h"
 #include "common/text/tokenizer.h"
 #include "common/text/packed_terms.h"
 

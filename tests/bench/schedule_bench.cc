@@ -21,7 +21,7 @@
 #include <random>
 #include <string>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"

@@ -35,8 +35,8 @@
 #include <vector>
 
 #include "tests/bench/bench_util.h"
-#include "common/clock.h"
-#include "common/hash.h"
+#include "common/base/clock.h"
+#include "common/base/hash.h"
 #include "common/text/stemmer.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/index/search_index.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "tests/bench/bench_util.h"
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "queueserver/frontier/url_seen.h"
 
 using crawl::bench::CpuModel;

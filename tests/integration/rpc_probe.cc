@@ -20,8 +20,8 @@
 #include <iostream>
 #include <mutex>
 
-#include "common/grpc_util.h"
-#include "common/process.h"
+#include "common/net/grpc_util.h"
+#include "common/base/process.h"
 #include "common/security/process_security.h"
 #include "proto/crawl.pb.h"
 

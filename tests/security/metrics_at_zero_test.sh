@@ -5,7 +5,7 @@
 # idle fetcher from a broken scrape. This test starts a name server, a queue
 # server and a fetcher on loopback, starts no crawl, and requires each
 # process's key counters, gauges and histograms on its /metrics with value 0
-# (common/metrics.h states the rule).
+# (common/base/metrics.h states the rule).
 source "$(cd "$(dirname "$0")/../integration" && pwd)/lib.sh"
 
 "$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers 1 --fetchers 1 --allow-private \

@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::testweb {
 

@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/status.h"
+#include "common/base/status.h"
 
 namespace crawl::testweb {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <boost/asio/ip/address_v4.hpp>
 
-#include "common/atomic_file.h"
+#include "common/base/atomic_file.h"
 
 namespace crawl::testweb {
 

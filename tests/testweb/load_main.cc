@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/hosts_file.h"
+#include "common/net/hosts_file.h"
 #include "tests/testweb/rng.h"
 #include "tests/testweb/universe.h"
 

@@ -43,7 +43,7 @@
 #include <optional>
 #include <string>
 
-#include "common/atomic_file.h"
+#include "common/base/atomic_file.h"
 #include "tests/testweb/access_log.h"
 #include "tests/testweb/captured_pagerank.h"
 #include "tests/testweb/ground_truth.h"

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "common/log_time.h"
+#include "common/crawl/log_time.h"
 
 namespace crawl::testweb {
 namespace {

@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "tests/testweb/universe.h"
 
 namespace crawl::testweb {

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "tests/testweb/access_log.h"
 #include "tests/testweb/change_clock.h"
 #include "tests/testweb/robots_control.h"

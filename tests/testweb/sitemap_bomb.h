@@ -1,6 +1,6 @@
 // Bodies of the hostile preset's sitemap-bomb and long-links hosts
 // (universe.h, "Hostile hosts"): sitemaps past the sitemaps.org limits
-// (50,000 URLs and 50 MB uncompressed per file) and links past common/url.h
+// (50,000 URLs and 50 MB uncompressed per file) and links past common/url/url.h
 // kMaxUrlBytes. Each body is built once per origin and kept (the big ones
 // are a few hundred KB compressed).
 #pragma once

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <deque>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "tests/testweb/rng.h"
 #include "tests/testweb/zipf.h"
 

@@ -169,7 +169,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/status.h"
+#include "common/base/status.h"
 #include "tests/testweb/change_model.h"
 #include "tests/testweb/robots_rules.h"
 #include "tests/testweb/universe_options.h"

@@ -5,7 +5,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "tests/testweb/gzip.h"
 #include "tests/testweb/rng.h"
 #include "tests/testweb/universe.h"

@@ -1,9 +1,9 @@
-// Tests for IsPrivateOrLocal (common/address_policy.h). Driven by
+// Tests for IsPrivateOrLocal (common/net/address_policy.h). Driven by
 // common/data/iana-special-purpose.csv: the code's table must be the file's,
 // and the first, a middle and the last address of every row are judged as
 // the file says (an oracle written here from the file alone). Then the
 // public addresses that must stay reachable and the bypasses once found.
-#include "common/address_policy.h"
+#include "common/net/address_policy.h"
 
 #include <algorithm>
 #include <array>

@@ -1,11 +1,11 @@
-#include "common/admin_http.h"
+#include "common/net/admin_http.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
 
-#include "common/metrics.h"
+#include "common/base/metrics.h"
 
 #include <thread>
 #include <vector>

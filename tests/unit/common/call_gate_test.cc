@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/grpc_util.h"
+#include "common/net/grpc_util.h"
 #include "common/security/admin_tokens.h"
 #include "common/security/authorizer.h"
 #include "common/security/transport.h"

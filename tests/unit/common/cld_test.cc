@@ -1,5 +1,5 @@
-// Company level domains (common/cld.h).
-#include "common/cld.h"
+// Company level domains (common/url/cld.h).
+#include "common/url/cld.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// FlatStringMap (common/flat_string_map.h) against std::unordered_map: the
+// FlatStringMap (common/base/flat_string_map.h) against std::unordered_map: the
 // same keys found, the same values kept, through growth, clear() and hashes
 // that collide (a weak hash that maps many keys to a few slots, and equal
 // low 32 bits for different keys).
@@ -10,8 +10,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "common/flat_string_map.h"
-#include "common/string_hash.h"
+#include "common/base/flat_string_map.h"
+#include "common/base/string_hash.h"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <cctype>
 #include <string>
 
-#include "common/glob.h"
-#include "common/host_glob.h"
-#include "common/url_glob.h"
+#include "common/url/glob.h"
+#include "common/url/host_glob.h"
+#include "common/url/url_glob.h"
 
 TEST_CASE("glob: '*' matches any run, the rest itself, over the whole text", "[unit]") {
   CHECK(crawl::GlobMatch("*/calendar/*", "http://a.test/calendar/2026/", false));

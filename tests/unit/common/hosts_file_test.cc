@@ -1,5 +1,5 @@
-// Tests for HostsFile (common/hosts_file.h).
-#include "common/hosts_file.h"
+// Tests for HostsFile (common/net/hosts_file.h).
+#include "common/net/hosts_file.h"
 
 #include <unistd.h>
 

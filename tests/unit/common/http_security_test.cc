@@ -1,13 +1,13 @@
-// The browser-facing checks of the admin HTTP server (common/http_security.h,
-// common/login_throttle.h, common/http_login.h), without sockets.
-#include "common/http_security.h"
+// The browser-facing checks of the admin HTTP server (common/net/http_security.h,
+// common/net/login_throttle.h, common/net/http_login.h), without sockets.
+#include "common/net/http_security.h"
 
 #include <catch2/catch.hpp>
 
-#include "common/cli.h"
-#include "common/clock.h"
-#include "common/http_login.h"
-#include "common/login_throttle.h"
+#include "common/base/cli.h"
+#include "common/base/clock.h"
+#include "common/net/http_login.h"
+#include "common/net/login_throttle.h"
 
 namespace {
 

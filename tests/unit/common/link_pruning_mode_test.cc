@@ -1,6 +1,6 @@
 // Link pruning modes and the defaults a crawl gets from its scope and order
-// (common/link_pruning_mode.h; issue 22 item 6).
-#include "common/link_pruning_mode.h"
+// (common/crawl/link_pruning_mode.h; issue 22 item 6).
+#include "common/crawl/link_pruning_mode.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// LogFilter (common/log_filter.h): the crawl log's filters.
-#include "common/log_filter.h"
+// LogFilter (common/crawl/log_filter.h): the crawl log's filters.
+#include "common/crawl/log_filter.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// Times of the crawl log's filters (common/log_time.h).
-#include "common/log_time.h"
+// Times of the crawl log's filters (common/crawl/log_time.h).
+#include "common/crawl/log_time.h"
 
 #include <catch2/catch.hpp>
 

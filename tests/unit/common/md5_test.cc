@@ -1,4 +1,4 @@
-// MD5 (common/md5.cc, declared in common/hash.h) against the digest OpenSSL
+// MD5 (common/base/md5.cc, declared in common/base/hash.h) against the digest OpenSSL
 // computes, at every length around the block boundaries (RFC 1321's own
 // test suite is in rendezvous_test.cc, with the identifier hashes).
 #include <openssl/evp.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 
 namespace {
 

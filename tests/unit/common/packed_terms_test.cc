@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/varint.h"
+#include "common/base/varint.h"
 
 using crawl::text::AppendPackedTerm;
 using crawl::text::CountPackedTerms;

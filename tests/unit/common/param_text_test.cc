@@ -1,4 +1,4 @@
-#include "common/param_text.h"
+#include "common/crawl/param_text.h"
 
 #include <catch2/catch.hpp>
 

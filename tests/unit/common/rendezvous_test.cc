@@ -1,5 +1,5 @@
-// Rendezvous hashing and identifier hashes (common/rendezvous.h, common/hash.h).
-#include "common/rendezvous.h"
+// Rendezvous hashing and identifier hashes (common/crawl/rendezvous.h, common/base/hash.h).
+#include "common/crawl/rendezvous.h"
 
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 
 TEST_CASE("the 8-byte hash xors the two halves of md5", "[unit]") {
   // MD5("") = d41d8cd98f00b204 e9800998ecf8427e
@@ -18,7 +18,7 @@ TEST_CASE("the 8-byte hash xors the two halves of md5", "[unit]") {
 
 TEST_CASE("md5 gives the RFC 1321 test suite's digests, on any thread, call after call", "[unit]") {
   // RFC 1321 appendix A.5; each input hashed twice, and on a second thread
-  // too (common/md5.cc keeps no state between calls).
+  // too (common/base/md5.cc keeps no state between calls).
   const std::vector<std::pair<std::string, std::string>> suite{
       {"", "d41d8cd98f00b204e9800998ecf8427e"},
       {"a", "0cc175b9c0f1b6a831c399e269772661"},

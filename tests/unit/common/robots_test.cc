@@ -1,10 +1,10 @@
-// Tests of common/robots.h. Two parts, as in google/robotstxt:
+// Tests of common/url/robots.h. Two parts, as in google/robotstxt:
 //   [rfc9309]  the public conformance vectors taken from Google's test suite
 //              (tests/data/conformance/robots/, see its README), with our
 //              decision on every Google-specific case written down below;
 //   [policy]   our own choices: crawl-delay, sitemaps, the 500 KiB limit,
 //              fetch-outcome rules, serialisation, robustness.
-#include "common/robots.h"
+#include "common/url/robots.h"
 
 // Boost.JSON is compiled once, in tests/unit/catch_main.cc.
 #include <boost/json.hpp>
@@ -78,11 +78,11 @@ const Decision kDeviateFromGoogle[] = {
     {419,
      "RFC 9309 2.2.2: non-ASCII in the path is percent-encoded before matching, so "
      "/foo/bar/ツ matches \"Allow: /foo/bar/ツ\" (Google compares the raw URL). Our "
-     "canonical URLs (common/url.h) are always encoded anyway."},
+     "canonical URLs (common/url/url.h) are always encoded anyway."},
     {430, "As 419: rule %E3%83%84 and path ツ are the same octets once the path is encoded."},
     {441,
      "RFC 9309 2.2.2: %-escapes of unreserved characters are decoded, so rule %62%61%7A "
-     "is /baz and matches /foo/bar/baz; common/url.h canonicalises URLs the same way, "
+     "is /baz and matches /foo/bar/baz; common/url/url.h canonicalises URLs the same way, "
      "so without this the rule would never match any URL we crawl."},
     {505,
      "Google-only index.html rewrite not applied: \"Allow: /allowed-slash/index.html\" "

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
-// URL canonicalisation and resolution (common/url.h), including the RFC 3986
+// URL canonicalisation and resolution (common/url/url.h), including the RFC 3986
 // section 5.4 reference-resolution examples from tests/data/conformance.
-#include "common/url.h"
+#include "common/url/url.h"
 
 #include <catch2/catch.hpp>
 

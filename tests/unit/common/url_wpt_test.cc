@@ -25,8 +25,8 @@
 
 #include <boost/json.hpp>
 
-#include "common/url.h"
-#include "common/whatwg_url.h"
+#include "common/url/url.h"
+#include "common/url/whatwg_url.h"
 
 namespace {
 

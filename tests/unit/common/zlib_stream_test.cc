@@ -1,6 +1,6 @@
-// The shared zlib wrapper (common/zlib_stream.h): round trips in the three
+// The shared zlib wrapper (common/base/zlib_stream.h): round trips in the three
 // formats, cut and corrupt input, the output cap, concatenated gzip members.
-#include "common/zlib_stream.h"
+#include "common/base/zlib_stream.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// Charset detection and conversion (fetcher/charset.h; WHATWG Encoding).
-#include "fetcher/charset.h"
+// Charset detection and conversion (fetcher/page/charset.h; WHATWG Encoding).
+#include "fetcher/page/charset.h"
 
 #include <catch2/catch.hpp>
 #include <random>

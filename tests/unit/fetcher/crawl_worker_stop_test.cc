@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "common/grpc_util.h"
+#include "common/net/grpc_util.h"
 #include "fetcher/crawl_worker.h"
 
 namespace {

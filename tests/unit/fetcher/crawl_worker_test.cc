@@ -15,8 +15,8 @@
 #include <map>
 #include <thread>
 
-#include "common/grpc_util.h"
-#include "common/hash.h"
+#include "common/net/grpc_util.h"
+#include "common/base/hash.h"
 #include "tests/unit/support/mini_index_terms.h"
 
 namespace {

@@ -1,5 +1,5 @@
-// Sentence splitting and description scoring (fetcher/description.h).
-#include "fetcher/description.h"
+// Sentence splitting and description scoring (fetcher/page/description.h).
+#include "fetcher/page/description.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
-// DnsResolver (fetcher/dns_resolver.h) against a DNS server on loopback
+// DnsResolver (fetcher/http/dns_resolver.h) against a DNS server on loopback
 // (dns_test_server.h): TTL caching and expiry on an injected clock, clamps,
 // negative caching, coalescing, failures. No traffic leaves 127.0.0.1.
-#include "fetcher/dns_resolver.h"
+#include "fetcher/http/dns_resolver.h"
 
 #include <future>
 #include <thread>

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fetcher/http_fetcher.h"
+#include "fetcher/http/http_fetcher.h"
 
 namespace crawl::fetcher::testing {
 

@@ -1,5 +1,5 @@
 // The fetcher exports every metric at zero before its first fetch
-// (common/metrics.h's rule), and counts a fetch under its status class.
+// (common/base/metrics.h's rule), and counts a fetch under its status class.
 #include "fetcher/fetcher_metrics.h"
 
 #include <catch2/catch.hpp>

@@ -1,10 +1,10 @@
-// Tests for the fetcher's HTTP/2 mode (fetcher/h2_exchange.h,
+// Tests for the fetcher's HTTP/2 mode (fetcher/http/h2_exchange.h,
 // fetch_session_h2.cc) against a real nghttp2 server in-process
 // (test_h2_server.h): one connection per sequence with at most h2_streams
 // in flight, the same per-request limits and results as HTTP/1.1, and the
 // server's resets and GOAWAYs; ALPN picks h2 over TLS and falls back to
 // HTTP/1.1 when the server does not offer it.
-#include "fetcher/http_fetcher.h"
+#include "fetcher/http/http_fetcher.h"
 
 #include "tests/unit/fetcher/fetch_test_util.h"
 #include "tests/unit/fetcher/test_http_server.h"
@@ -18,7 +18,7 @@
 
 #include <thread>
 
-#include "common/fetch_error.h"
+#include "common/crawl/fetch_error.h"
 
 namespace {
 

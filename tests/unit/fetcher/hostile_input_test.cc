@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "fetcher/charset.h"
-#include "fetcher/page_processor.h"
+#include "fetcher/page/charset.h"
+#include "fetcher/page/page_processor.h"
 
 using crawl::fetcher::DecodeBody;
 using crawl::fetcher::FetchResult;

@@ -1,8 +1,8 @@
-// Tests of fetcher/html_links.h: each extracted feature (DESIGN.md section
+// Tests of fetcher/page/html_links.h: each extracted feature (DESIGN.md section
 // 6), the tokenizer rules it follows (WHATWG HTML 13.2.5), and robustness on
 // malformed and random input.
-#include "fetcher/html_links.h"
-#include "fetcher/html_entities.h"
+#include "fetcher/page/html_links.h"
+#include "fetcher/page/html_entities.h"
 
 #include <catch2/catch.hpp>
 #include <random>

@@ -1,8 +1,8 @@
-// The HTML and plain text processors (fetcher/html_processor.h) through
+// The HTML and plain text processors (fetcher/page/html_processor.h) through
 // ProcessFetch, including what the synthetic web's misbehaving hosts send:
 // malformed markup, bad entities, stray bytes, wrong charset labels, pages
 // cut at the range, non-HTML types.
-#include "fetcher/html_processor.h"
+#include "fetcher/page/html_processor.h"
 
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <map>
 #include <thread>
 
-#include "fetcher/page_processor.h"
+#include "fetcher/page/page_processor.h"
 #include "tests/unit/support/mini_index_terms.h"
 
 using namespace crawl::fetcher;

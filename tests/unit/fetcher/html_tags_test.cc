@@ -1,6 +1,6 @@
-// Tag classes of fetcher/html_tags.h against their lists (the HTML standard's
+// Tag classes of fetcher/page/html_tags.h against their lists (the HTML standard's
 // phrasing elements that do not separate words; raw and escapable text).
-#include "fetcher/html_tags.h"
+#include "fetcher/page/html_tags.h"
 
 #include <catch2/catch.hpp>
 

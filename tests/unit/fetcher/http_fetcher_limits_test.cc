@@ -1,15 +1,15 @@
-// Tests for the HTTP engine (fetcher/http_fetcher.h), continued from
+// Tests for the HTTP engine (fetcher/http/http_fetcher.h), continued from
 // http_fetcher_test.cc: https, time limits (connect, first byte, total),
 // Retry-After answers, body decoding, redirects, DNS and the hosts
 // file, the per-IP connection limit and the result budget.
-#include "fetcher/http_fetcher.h"
+#include "fetcher/http/http_fetcher.h"
 
 #include "tests/unit/fetcher/fetch_test_util.h"
 #include "tests/unit/fetcher/test_http_server.h"
 #include "tests/unit/fetcher/dns_test_server.h"
-#include "fetcher/dns_resolver.h"
-#include "fetcher/content_decoding.h"
-#include "fetcher/ip_connection_limiter.h"
+#include "fetcher/http/dns_resolver.h"
+#include "fetcher/http/content_decoding.h"
+#include "fetcher/http/ip_connection_limiter.h"
 
 // GCC 12 with -fsanitize=address reports a false -Wmaybe-uninitialized in
 // Beast's request parser (boost::optional in basic_parser.hpp), used here by
@@ -38,8 +38,8 @@
 #include <boost/beast/core.hpp>
 #include <catch2/catch.hpp>
 
-#include "common/hosts_file.h"
-#include "common/fetch_error.h"
+#include "common/net/hosts_file.h"
+#include "common/crawl/fetch_error.h"
 
 namespace {
 
@@ -358,7 +358,7 @@ TEST_CASE("a redirect is reported with its Location and never followed", "[unit]
   CHECK(server.requests().size() == 2);  // nothing followed: the loop is the queue's (URL-seen) business
 }
 
-// ---- DNS through c-ares (fetcher/dns_resolver.h) ----
+// ---- DNS through c-ares (fetcher/http/dns_resolver.h) ----
 
 // Fetches `urls` with a resolver that asks `dns` (loopback only).
 static std::vector<FetchResult> FetchWithDns(const FetcherOptions& base_options, const DnsTestServer& dns,

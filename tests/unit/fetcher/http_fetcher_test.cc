@@ -1,11 +1,11 @@
-// Tests for the HTTP engine (fetcher/http_fetcher.h) against small HTTP
+// Tests for the HTTP engine (fetcher/http/http_fetcher.h) against small HTTP
 // servers started in-process on 127.0.0.1, port chosen by the kernel. Each
 // server writes raw response bytes chosen by the test, so the tests control
 // framing (Content-Length, chunked, close-delimited), encodings and failures.
 // This file: sequences, framing, ranges, content codings, errors and
 // concurrency; http_fetcher_limits_test.cc: TLS, time limits, dates,
 // DNS, per-IP and result-budget limits.
-#include "fetcher/http_fetcher.h"
+#include "fetcher/http/http_fetcher.h"
 
 #include "tests/unit/fetcher/fetch_test_util.h"
 #include "tests/unit/fetcher/test_http_server.h"
@@ -35,8 +35,8 @@
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
 
-#include "common/hosts_file.h"
-#include "common/fetch_error.h"
+#include "common/net/hosts_file.h"
+#include "common/crawl/fetch_error.h"
 
 namespace {
 

@@ -1,11 +1,11 @@
-// The HTTP field parsers (fetcher/http_date.h, fetcher/http_field_values.h):
+// The HTTP field parsers (fetcher/http/http_date.h, fetcher/http/http_field_values.h):
 // Retry-After, HTTP-date (RFC 9110 5.6.7), Content-Type's media type and
 // Content-Range's complete length.
 #include <catch2/catch.hpp>
 #include <cstdint>
 
-#include "fetcher/http_date.h"
-#include "fetcher/http_field_values.h"
+#include "fetcher/http/http_date.h"
+#include "fetcher/http/http_field_values.h"
 
 namespace fe = crawl::fetcher;
 

@@ -1,9 +1,9 @@
-// Page language (fetcher/language.h; DESIGN.md 6 order).
-#include "fetcher/language.h"
+// Page language (fetcher/page/language.h; DESIGN.md 6 order).
+#include "fetcher/page/language.h"
 
 #include <catch2/catch.hpp>
 
-#include "fetcher/frequent_words.h"
+#include "fetcher/page/frequent_words.h"
 
 using namespace crawl::fetcher;
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/text/stemmer.h"
-#include "fetcher/mini_index.h"
+#include "fetcher/page/mini_index.h"
 #include "tests/unit/support/mini_index_terms.h"
 
 using crawl::fetcher::MiniIndexBuilder;

@@ -1,6 +1,6 @@
-// Mini inverted index and Snowball stemming (fetcher/mini_index.h,
-// common/text/stemmer.h, fetcher/text_analysis.h).
-#include "fetcher/mini_index.h"
+// Mini inverted index and Snowball stemming (fetcher/page/mini_index.h,
+// common/text/stemmer.h, fetcher/page/text_analysis.h).
+#include "fetcher/page/mini_index.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,9 +11,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "common/text/tokenizer.h"
-#include "fetcher/text_analysis.h"
+#include "fetcher/page/text_analysis.h"
 #include "tests/unit/support/mini_index_terms.h"
 
 using namespace crawl::fetcher;

@@ -1,5 +1,5 @@
-// Page processing: crawl-log record and discovered links (fetcher/page_processor.h).
-#include "fetcher/page_processor.h"
+// Page processing: crawl-log record and discovered links (fetcher/page/page_processor.h).
+#include "fetcher/page/page_processor.h"
 
 #include <set>
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
-// `crawlctl page` report (fetcher/page_report.h).
-#include "fetcher/page_report.h"
+// `crawlctl page` report (fetcher/page/page_report.h).
+#include "fetcher/page/page_report.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Revisits (issue 21): conditional requests against a loopback server
-// (fetcher/http_fetcher.h), and what a 304 or an unchanged 2xx becomes in
-// the fetch record (fetcher/revisit.h, fetcher/page_processor.h).
+// (fetcher/http/http_fetcher.h), and what a 304 or an unchanged 2xx becomes in
+// the fetch record (fetcher/page/revisit.h, fetcher/page/page_processor.h).
 // RFC 9110 13.1 (preconditions), RFC 9111 4.2.1 / 5.2.2.1 / 5.3 (freshness).
 
 // GCC 12 with -fsanitize=address reports a false -Wmaybe-uninitialized in
@@ -9,14 +9,14 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-#include "fetcher/revisit.h"
+#include "fetcher/page/revisit.h"
 
 #include <catch2/catch.hpp>
 #include <mutex>
 
-#include "common/hash.h"
-#include "fetcher/http_fetcher.h"
-#include "fetcher/page_processor.h"
+#include "common/base/hash.h"
+#include "fetcher/http/http_fetcher.h"
+#include "fetcher/page/page_processor.h"
 #include "test_http_server.h"
 #include "tests/unit/support/mini_index_terms.h"
 

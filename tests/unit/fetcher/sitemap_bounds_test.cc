@@ -1,5 +1,5 @@
-// The bounds of one sitemap and of every URL (fetcher/sitemap_processor.h
-// ScanSitemap, fetcher/sitemap_gate.h, common/url.h kMaxUrlBytes): a
+// The bounds of one sitemap and of every URL (fetcher/page/sitemap_processor.h
+// ScanSitemap, fetcher/sitemap_gate.h, common/url/url.h kMaxUrlBytes): a
 // sitemap is streamed, never held whole, and stops at the sitemaps.org
 // limits; URLs over 2,048 bytes are dropped wherever the fetcher finds them.
 #include <atomic>
@@ -7,9 +7,9 @@
 #include <chrono>
 #include <thread>
 
-#include "fetcher/page_processor.h"
+#include "fetcher/page/page_processor.h"
 #include "fetcher/sitemap_gate.h"
-#include "fetcher/sitemap_processor.h"
+#include "fetcher/page/sitemap_processor.h"
 #include "tests/unit/fetcher/fetch_test_util.h"
 
 using namespace crawl::fetcher;

@@ -1,11 +1,11 @@
-// Sitemaps: urlset, sitemapindex, gzip (fetcher/sitemap_processor.h), and
-// their links through ProcessFetch (fetcher/page_processor.h).
-#include "fetcher/sitemap_processor.h"
+// Sitemaps: urlset, sitemapindex, gzip (fetcher/page/sitemap_processor.h), and
+// their links through ProcessFetch (fetcher/page/page_processor.h).
+#include "fetcher/page/sitemap_processor.h"
 
 
 #include <catch2/catch.hpp>
 
-#include "fetcher/page_processor.h"
+#include "fetcher/page/page_processor.h"
 #include "tests/unit/fetcher/fetch_test_util.h"
 
 using namespace crawl::fetcher;

@@ -1,5 +1,5 @@
 // The console's host page shows the host's queue (issue 24 item 1;
-// nameserver/console_host.cc): the rendering on its own (escaping, the
+// nameserver/console/console_host.cc): the rendering on its own (escaping, the
 // truncated note, the error line), then the page against fake queue servers
 // on loopback: only the one that owns the host is asked, and one that is
 // down leaves an error line on a page that still loads.
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
-#include "common/grpc_util.h"
-#include "common/rendezvous.h"
-#include "nameserver/console.h"
-#include "nameserver/console_auth.h"
+#include "common/base/clock.h"
+#include "common/net/grpc_util.h"
+#include "common/crawl/rendezvous.h"
+#include "nameserver/console/console.h"
+#include "nameserver/console/console_auth.h"
 #include "nameserver/registry_store.h"
 #include "nameserver/service.h"
 #include "proto/crawl.grpc.pb.h"

@@ -1,13 +1,13 @@
 // What the console and status pages do against browsers turned on us: a
 // CSP that admits only the pages' own inline style and script, the login
 // CSRF value on the sign-in form, a sign-out form, and stored pages served
-// under a type we chose (nameserver/console*.h, nameserver/status_page.h).
+// under a type we chose (nameserver/console/*.h, nameserver/status_page.h).
 #include <catch2/catch.hpp>
 
-#include "common/clock.h"
-#include "common/http_security.h"
-#include "nameserver/console.h"
-#include "nameserver/console_html.h"
+#include "common/base/clock.h"
+#include "common/net/http_security.h"
+#include "nameserver/console/console.h"
+#include "nameserver/console/console_html.h"
 #include "nameserver/registry_store.h"
 #include "nameserver/status_page.h"
 

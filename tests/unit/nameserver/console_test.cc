@@ -1,18 +1,18 @@
-// The console's checks (nameserver/console*.h): roles, CSRF tokens, origin,
+// The console's checks (nameserver/console/*.h): roles, CSRF tokens, origin,
 // escaping, form parsing and the replies of HandleConsole for each kind of
 // caller. The browser walk-through is tests/integration/console_browser_test.sh.
-#include "nameserver/console.h"
+#include "nameserver/console/console.h"
 
 #include <catch2/catch.hpp>
 
-#include "common/log_filter.h"
+#include "common/crawl/log_filter.h"
 
-#include "common/admin_http.h"
-#include "common/clock.h"
-#include "nameserver/console_auth.h"
-#include "nameserver/console_form.h"
-#include "nameserver/console_html.h"
-#include "nameserver/console_log.h"
+#include "common/net/admin_http.h"
+#include "common/base/clock.h"
+#include "nameserver/console/console_auth.h"
+#include "nameserver/console/console_form.h"
+#include "nameserver/console/console_html.h"
+#include "nameserver/console/console_log.h"
 #include "tests/unit/support/temp_dir.h"
 
 namespace {

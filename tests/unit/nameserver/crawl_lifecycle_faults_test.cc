@@ -19,8 +19,8 @@
 #include <set>
 #include <thread>
 
-#include "common/clock.h"
-#include "common/grpc_util.h"
+#include "common/base/clock.h"
+#include "common/net/grpc_util.h"
 #include "nameserver/registry_store.h"
 #include "nameserver/service.h"
 #include "proto/crawl.grpc.pb.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/log_filter.h"
+#include "common/crawl/log_filter.h"
 
 using crawl::nameserver::LogPageReader;
 using crawl::nameserver::LogStreamOptions;

@@ -1,5 +1,5 @@
 // The name server exports every metric at zero before its first event
-// (common/metrics.h's rule).
+// (common/base/metrics.h's rule).
 #include "nameserver/nameserver_metrics.h"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // StartCrawl's parameter defaults that depend on the crawl's scope and order
-// (nameserver/service.h NormalizeParams; common/link_pruning_mode.h; issue
+// (nameserver/service.h NormalizeParams; common/crawl/link_pruning_mode.h; issue
 // 22 item 6: a scoped crawl finds the whole site).
 #include <catch2/catch.hpp>
 

@@ -5,8 +5,8 @@
 #include <google/protobuf/descriptor.h>
 #include <grpcpp/grpcpp.h>
 
-#include "common/clock.h"
-#include "common/grpc_util.h"
+#include "common/base/clock.h"
+#include "common/net/grpc_util.h"
 #include "common/security/admin_tokens.h"
 #include "common/security/authorizer.h"
 #include "nameserver/registry_store.h"

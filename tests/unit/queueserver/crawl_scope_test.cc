@@ -1,5 +1,5 @@
 #include "queueserver/frontier/crawl_scope.h"
-#include "common/host_glob.h"
+#include "common/url/host_glob.h"
 
 #include <catch2/catch.hpp>
 

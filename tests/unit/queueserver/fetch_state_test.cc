@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <random>
 
-#include "common/clock.h"
-#include "common/hash.h"
+#include "common/base/clock.h"
+#include "common/base/hash.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
 #include "queueserver/crawl_shard.h"

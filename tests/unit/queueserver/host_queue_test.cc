@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/service.h"
 #include "queueserver/store/queue_store.h"
 #include "tests/unit/support/temp_dir.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
 
 namespace qs = crawl::queueserver;

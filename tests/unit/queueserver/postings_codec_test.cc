@@ -1,5 +1,5 @@
 // Delta + varint postings (queueserver/index/postings_codec.h) and the
-// varints under them (common/varint.h): round trips and bad input.
+// varints under them (common/base/varint.h): round trips and bad input.
 #include "queueserver/index/postings_codec.h"
 
 #include <catch2/catch.hpp>

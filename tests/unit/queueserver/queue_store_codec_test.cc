@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/robots.h"
+#include "common/url/robots.h"
 
 namespace qs = crawl::queueserver;
 namespace codec = crawl::queueserver::store_internal;

@@ -11,7 +11,7 @@
 #include <map>
 #include <random>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/service.h"
 #include "queueserver/store/queue_store.h"

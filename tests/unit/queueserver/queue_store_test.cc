@@ -19,7 +19,7 @@
 #include <random>
 #include <set>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
 #include "tests/unit/queueserver/queue_store_test_util.h"
 #include "tests/unit/support/temp_dir.h"

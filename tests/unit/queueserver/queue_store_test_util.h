@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"
 #include "tests/unit/support/temp_dir.h"

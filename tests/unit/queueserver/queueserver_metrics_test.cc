@@ -1,5 +1,5 @@
 // The queue server exports every metric at zero before its first event
-// (common/metrics.h's rule): each labelled family with the labels known up
+// (common/base/metrics.h's rule): each labelled family with the labels known up
 // front, the frontier with tier 0.
 #include "queueserver/queueserver_metrics.h"
 

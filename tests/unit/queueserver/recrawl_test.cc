@@ -9,7 +9,7 @@
 #include <random>
 #include <set>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"
 

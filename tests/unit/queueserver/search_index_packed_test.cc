@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "common/text/stemmer.h"
 #include "queueserver/index/search_index.h"
 #include "tests/unit/queueserver/search_index_test_util.h"

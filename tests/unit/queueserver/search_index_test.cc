@@ -14,12 +14,12 @@
 #include <random>
 #include <thread>
 
-#include "common/clock.h"
-#include "common/hash.h"
+#include "common/base/clock.h"
+#include "common/base/hash.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
-#include "common/varint.h"
-#include "common/zlib_stream.h"
+#include "common/base/varint.h"
+#include "common/base/zlib_stream.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/index/doc_summary.h"
 #include "queueserver/index/index_records.h"

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "common/text/stemmer.h"
 
 using namespace crawl::queueserver;

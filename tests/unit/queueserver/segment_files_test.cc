@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "common/text/stemmer.h"
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/search_index.h"

@@ -6,7 +6,7 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "common/security/authorizer.h"
 #include "common/security/transport.h"
 #include "proto/crawl.grpc.pb.h"

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/service.h"
 
 namespace v1 = crawl::v1;

@@ -3,8 +3,8 @@
 // before the name server's first stats poll fills them.
 #include <catch2/catch.hpp>
 
-#include "common/clock.h"
-#include "common/metrics.h"
+#include "common/base/clock.h"
+#include "common/base/metrics.h"
 #include "queueserver/service.h"
 
 TEST_CASE("queue server exports its dashboard metrics before any crawl", "[queueserver][metrics]") {

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/service.h"
 #include "queueserver/store/warc_writer.h"
 

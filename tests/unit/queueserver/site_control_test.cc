@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/url_glob.h"
+#include "common/url/url_glob.h"
 #include "queueserver/frontier/structure_module.h"
 #include "queueserver/structure_params.h"
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <random>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/frontier/structure_order.h"

@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 
 using crawl::queueserver::UrlSeenSet;
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_location_index.h"
 #include "tests/unit/support/temp_dir.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
+#include "common/base/clock.h"
 #include "queueserver/service.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_location_index.h"

@@ -1,6 +1,6 @@
 // A page record as the fetcher ships it to the queue server, for the index
 // tests: its mini index holds the body's words as English stems with their
-// positions (fetcher/mini_index.h does the same for real pages), and its
+// positions (fetcher/page/mini_index.h does the same for real pages), and its
 // text hash and content digest are drawn from the body, so two records
 // with the same body read as unchanged and different bodies as changed.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/hash.h"
+#include "common/base/hash.h"
 #include "common/text/packed_terms.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "common/robots.h"
+#include "common/url/robots.h"
 #include "tests/testweb/ground_truth.h"
 #include "tests/testweb/request_handler.h"
 #include "tests/testweb/server.h"

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/atomic_file.h"
+#include "common/base/atomic_file.h"
 
 namespace crawl::testweb {
 namespace {

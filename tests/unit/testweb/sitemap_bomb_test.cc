@@ -1,6 +1,6 @@
 // The hostile preset's sitemap bombs and long links (tests/testweb/
 // sitemap_bomb.h, universe.h "Hostile hosts"): past the sitemaps.org limits
-// and common/url.h kMaxUrlBytes, as the crawler's bounds need them.
+// and common/url/url.h kMaxUrlBytes, as the crawler's bounds need them.
 #include "tests/testweb/sitemap_bomb.h"
 
 #include <zlib.h>

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "common/url.h"
+#include "common/url/url.h"
 #include "tests/testweb/ground_truth.h"
 #include "tests/testweb/universe.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "common/url.h"
+#include "common/url/url.h"
 
 namespace crawl::testweb {
 namespace {

@@ -1,0 +1,23 @@
+// jemalloc settings of the server binaries (linked only into them, and only
+// when CMakeLists.txt's CRAWL_JEMALLOC is on). jemalloc reads this symbol at
+// start-up; the MALLOC_CONF environment variable still overrides it.
+//
+// background_thread: unused dirty pages go back to the kernel on a timer
+// (after jemalloc's 10 s decay) even while a server is idle, so RSS follows
+// live data as it did with glibc capped at two arenas (common/base/process.h),
+// instead of waiting for the next allocation to trigger the purge.
+//
+// oversize_threshold:0: no separate arena for allocations of 8 MiB and more
+// (jemalloc's default), whose pages are purged at once when freed. A
+// queue server's batch requests and growing posting lists, and a fetcher's
+// gRPC buffers, are that large and come and go all the time: freed, their
+// pages went back to the kernel and the next one faulted fresh, zeroed
+// pages in (page faults were 14% of a queue server's samples in a 200-host
+// crawl). Now they wait in the ordinary arenas under the same decay as
+// everything else, and RSS stays bounded by it. CPU per page, side by side
+// (docs/BENCHMARKS.md "Cost per page"): rust-doc -7%, 200 hosts -3.5%,
+// testweb 20 hosts within noise.
+extern "C" {
+// NOLINTNEXTLINE: the name and type are jemalloc's interface.
+const char* malloc_conf = "background_thread:true,oversize_threshold:0";
+}

@@ -1,0 +1,44 @@
+// Settings of page processing (DESIGN.md section 6), from CrawlParams, and
+// the per-thread state processors reuse.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fetcher/page/link_pruning.h"
+#include "common/text/stemmer.h"
+
+namespace crawl::fetcher {
+
+struct ProcessOptions {
+  // Links extracted per page (CrawlParams.max_links_per_page; DESIGN.md: 300).
+  uint32_t max_links = 300;
+  // robots.txt bodies beyond this are cut (RFC 9309 section 2.5: 500 KiB).
+  size_t max_robots_bytes = 500 * 1024;
+  // Links kept after pruning by effective terms
+  // (CrawlParams.max_links_after_prune; DESIGN.md: 50).
+  uint32_t max_links_after_prune = 50;
+  // Which links are pruned to max_links_after_prune (CrawlParams.link_pruning,
+  // resolved by the name server; common/crawl/link_pruning_mode.h).
+  LinkPruning link_pruning = LinkPruning::kAll;
+  // Description budget in characters (CrawlParams.max_description_chars).
+  size_t max_description_chars = 2000;
+  // Mini index positions stored per page: about 50,000 words of text (a
+  // 300-400 KB page of prose); beyond that the record would weigh more than
+  // the words are worth (a results batch of 400 such pages stays far below
+  // the 256 MiB gRPC message limit of common/net/grpc_util.cc).
+  uint32_t max_index_positions = 50'000;
+  // Our robots product token: <meta name="TOKEN"> is obeyed like
+  // <meta name="robots"> ("" : only the latter).
+  std::string robots_meta_token;
+};
+
+// State a processing thread reuses between pages (stemmers, compressor).
+// Not thread-safe: one per thread.
+struct ProcessingContext {
+  text::StemmerCache stemmers;
+  LinkPruner pruner;
+};
+
+}  // namespace crawl::fetcher
