@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Configures and builds everything into build/ (binaries in build/bin).
+# Configures and builds into build/ (binaries in build/bin): everything, or
+# only the named targets (demo.sh builds just the five binaries it runs).
 # Shared by demo.sh and test.sh so both build the same way. Warnings are
 # errors here: this is the build CI runs.
+#   build.sh [TARGET...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # ccache keys on relative paths below the checkout, so clones share a cache.
@@ -15,4 +17,6 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 if [ ! -f "$root/build/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$root/build" "${generator[@]}" -DCRAWL_WERROR=ON
 fi
-cmake --build "$root/build" -j "${CRAWL_JOBS:-2}"
+targets=()
+[ $# -eq 0 ] || targets=(--target "$@")
+cmake --build "$root/build" -j "${CRAWL_JOBS:-2}" "${targets[@]}"

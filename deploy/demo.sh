@@ -20,8 +20,11 @@ hosts=${DEMO_HOSTS:-200}
 pages=${DEMO_PAGES:-50000}
 seed=${DEMO_SEED:-7}
 
-./deploy/install-deps.sh
-./deploy/build.sh
+# Only what the demo runs: the build tools and libraries and the runtime
+# tools (the tests' and deployment checks' packages are deploy/test.sh's),
+# and the five binaries, not the tests and benchmarks.
+./deploy/install-deps.sh --build --runtime
+./deploy/build.sh nameserver queueserver fetcher crawlctl testweb
 bin="$root/build/bin"
 
 dir=${DEMO_DIR:-$(mktemp -d /tmp/crawl-demo.XXXXXX)}
