@@ -35,7 +35,7 @@ struct StartOptions {
   uint32_t robots_max_age_s = 0;  // 0: 86400
   std::vector<std::string> include_hosts, exclude_hosts;
   uint32_t max_links_per_page = 0, max_links_after_prune = 0;
-  std::string link_pruning;  // "" or auto, all, offsite, none (issue 22 item 6)
+  std::string link_pruning;  // "" or auto, all, offsite, none (common/crawl/link_pruning_mode.h)
   uint32_t index_partition_docs = 0;
   bool cache_pages = false;
   // host_budget (CrawlParams 90-93).

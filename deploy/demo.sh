@@ -12,7 +12,7 @@
 #
 # Knobs (environment): DEMO_HOSTS (default 200), DEMO_PAGES (default 50000),
 # DEMO_SEED (default 7), DEMO_DIR (default a new directory under /tmp),
-# DEMO_INSECURE=1 (no TLS, as before issue 18).
+# DEMO_INSECURE=1 (plain text: no TLS, no roles).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -1,4 +1,4 @@
-// Fuzz target: what decides who a caller is (issue 18) — the crawl identity
+// Fuzz target: what decides who a caller is — the crawl identity
 // in a peer's certificate (common/security/peer_identity.h), identity URIs,
 // admin token files and "Bearer" headers (common/security/admin_tokens.h)
 // and CRLs (common/security/revocation.h). The first input byte picks the

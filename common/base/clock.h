@@ -1,4 +1,4 @@
-// Injected time (CONVENTIONS.md: algorithms have no clock of their own).
+// Injected time (algorithms have no clock of their own: tests set the time).
 // Services pass a SystemClock; tests pass a ManualClock they advance.
 #pragma once
 

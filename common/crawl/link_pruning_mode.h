@@ -1,4 +1,4 @@
-// Which of a page's links the fetcher prunes (issue 22 item 6), and the
+// Which of a page's links the fetcher prunes (a scoped crawl must find the whole site), and the
 // defaults a crawl gets from its scope and order. Shared by the name server,
 // which resolves the default when a crawl starts, and the fetcher, which
 // applies it (fetcher/page/link_pruning.h).

@@ -1,4 +1,4 @@
-// Who a peer is, read from its certificate (issue 18): the certificate names
+// Who a peer is, read from its certificate: the certificate names
 // its role and id in a URI subject alternative name
 // "crawl://role/<role>/<id>" (deploy/certs.sh issues them). Host names are
 // not identities here: processes move between machines and addresses, the

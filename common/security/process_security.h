@@ -1,4 +1,4 @@
-// The security set-up every binary's main() does the same way (issue 18):
+// The security set-up every binary's main() does the same way:
 // check the TLS flags, refuse a non-loopback listen address without TLS or
 // --insecure, install the transport, and remind the log every hour that a
 // process runs without TLS.

@@ -1,4 +1,4 @@
-// Roles of the cluster's processes and people (issue 18): who may call which
+// Roles of the cluster's processes and people: who may call which
 // RPC. A process's role comes from its client certificate
 // (common/security/peer_identity.h), a person's from an admin token
 // (common/security/admin_tokens.h).

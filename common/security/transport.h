@@ -1,4 +1,4 @@
-// How a process's gRPC channels and servers are secured (issue 18): mutual
+// How a process's gRPC channels and servers are secured: mutual
 // TLS with OpenSSL through gRPC's TLS credentials, or plain TCP when asked.
 // This is the one place that builds credentials; common/net/grpc_util.cc's
 // MakeChannel and StartGrpcServer use the transport main() installs.

@@ -18,7 +18,7 @@
 // segments removed, the path at least "/", an empty query kept as "?".
 // The form is a fixed point: Canonicalize(Canonicalize(x)) == Canonicalize(x).
 //
-// Tracking parameters (issue 4 item 5): a crawl may also remove query
+// Tracking parameters: a crawl may also remove query
 // parameters that identify a visit rather than a page (campaign tags, click
 // ids, session ids), so that one page is one URL. TrackingParams holds the
 // list; the overloads that take one remove the matching "name[=value]"
