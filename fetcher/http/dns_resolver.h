@@ -1,5 +1,5 @@
-// Asynchronous DNS for the fetcher (DESIGN.md section 3 step 4; issue 4 item
-// 3): c-ares on the fetcher's Boost.Asio io_context, with a cache that keeps
+// Asynchronous DNS for the fetcher (DESIGN.md section 3 step 4):
+// c-ares on the fetcher's Boost.Asio io_context, with a cache that keeps
 // each answer for its DNS TTL.
 //
 // Why c-ares: Asio's resolver calls getaddrinfo on a helper thread (one

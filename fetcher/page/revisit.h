@@ -1,5 +1,5 @@
 // What a fetch says about the freshness of a page, and whether it is a
-// revisit of unchanged content (issue 21; RFC 9110 8.8 validators, 13.1
+// revisit of unchanged content (continuous crawls; RFC 9110 8.8 validators, 13.1
 // conditional requests; RFC 9111 4.2.1 freshness lifetime, 5.2.2.1
 // max-age, 5.3 Expires).
 //
