@@ -92,7 +92,7 @@ class CrawlRegistry {
   // is neither, or none.
   void WaitWhileRunning(uint64_t id, std::chrono::milliseconds at_most) const;
 
-  // ---- Starting and deleting (issue 24 items 4 and 5) ----
+  // ---- Starting and deleting (no crawl forgotten, none half deleted) ----
   // Durably records `crawl` as being started, before any queue server hears
   // of it; ActivateStarted clears the record. A record left by a name server
   // killed mid-start is rolled back by Load: the crawl becomes a pending

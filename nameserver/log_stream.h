@@ -1,4 +1,4 @@
-// The crawl log streamed from the queue servers (issue 24, item 3): each
+// The crawl log streamed from the queue servers: each
 // server's log read page by page by cursor, with the request's filters
 // applied at the servers, merged by timestamp and handed to a sink chunk by
 // chunk. The sink is called before the next page is fetched, so a slow

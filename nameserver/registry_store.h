@@ -1,5 +1,5 @@
-// Durable state of the name server (DESIGN.md section 9; issue "a name
-// server restart loses nothing"): every crawl's CrawlInfo, the active crawl,
+// Durable state of the name server (DESIGN.md section 9; a name
+// server restart loses nothing): every crawl's CrawlInfo, the active crawl,
 // the queue servers that ever registered, and each crawl's last polled
 // numbers per queue server, in one RocksDB under --data-dir.
 //
@@ -11,7 +11,7 @@
 //   'p' id(8)                        -> CrawlInfo of a crawl being started:
 //                                       written before any queue server is
 //                                       told, removed when the crawl is
-//                                       stored as running (issue 24 item 5)
+//                                       stored as running (no crawl forgotten)
 //   'd' id(8)                        -> CrawlInfo (id and the queue servers
 //                                       still to be told) of a pending delete
 // Each Put* is one synchronous write (WAL fsynced): these happen a few

@@ -263,7 +263,7 @@ grpc::Status NameServerServiceImpl::StartCrawl(grpc::ServerContext* ctx, const v
   if (seeds.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no valid seed URL"};
   auto crawl = registry_.NewCrawl(params, seeds.size());
   if (!crawl.ok()) return ToGrpc(crawl.status());
-  // Issue 24 item 5, in three durable steps: recorded as starting, seeds
+  // No crawl forgotten, in three durable steps: recorded as starting, seeds
   // with every queue server, recorded as running. A restart between the
   // first and the last rolls the start back (crawl_registry.h).
   if (auto s = registry_.RecordStarting(*crawl); !s.ok()) return ToGrpc(s);

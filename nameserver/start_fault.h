@@ -1,6 +1,6 @@
-// Fault injection into StartCrawl, for tests of issue 24 item 5 ("a name
+// Fault injection into StartCrawl, for tests that a name
 // server killed at any point of StartCrawl either has the crawl after
-// restart, and its queue servers agree, or none of them has it").
+// restart, and its queue servers agree, or none of them has it.
 //
 // StartCrawl calls the hook at each step, by name:
 //   after_persist             the crawl is recorded as starting; no queue

@@ -1,4 +1,4 @@
-// The name server's operator console (issue 24 item 1): HTML pages under
+// The name server's operator console: HTML pages under
 // /console on the name server's HTTP server, beside /status. A reader sees
 // every page; an admin also creates, starts, stops and resumes crawls and
 // changes their parameters. Every action is a form POST carrying a CSRF

@@ -1,4 +1,4 @@
-// Who may see and do what in the name server's console (issue 24 item 1),
+// Who may see and do what in the name server's console,
 // with the roles of the admin API (common/security/admin_tokens.h): a
 // reader sees every page, an admin also acts. The caller's token is the
 // bearer header or the /login cookie; without admin tokens configured,

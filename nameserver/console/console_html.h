@@ -1,4 +1,4 @@
-// HTML helpers of the name server's console (issue 24 item 1): escaping of
+// HTML helpers of the name server's console: escaping of
 // every value put into a page or a link, and the page frame (navigation,
 // style, no external resource: the console works without internet and
 // without JavaScript).

@@ -1,4 +1,4 @@
-// The console's view of the crawl log (issue 24 item 1): filters by status,
+// The console's view of the crawl log: filters by status,
 // host and time, applied at the queue servers, and the TSV and JSON-lines
 // downloads. The log is streamed page by page (nameserver/log_stream.h)
 // as crawlctl log reads it.
