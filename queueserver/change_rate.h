@@ -1,4 +1,4 @@
-// The `optimal` revisit policy's arithmetic (issue 21 item 7): each page's
+// The `optimal` revisit policy's arithmetic: each page's
 // change rate estimated from its fetch history, and revisit frequencies that
 // maximise the expected freshness of the shard's pages for a fixed number of
 // fetches per second. Source: J. Cho and H. Garcia-Molina, "Effective page

@@ -1,4 +1,4 @@
-// CrawlShard's recrawl (issue 21): a fetched page's next visit from the
+// CrawlShard's recrawl: a fetched page's next visit from the
 // crawl's revisit policy (queueserver/revisit_policy.h), the due pages
 // (queueserver/due_queue.h) re-entered into the frontier ahead of a lease,
 // at most recrawl_share of it, and the due queue rebuilt on load.

@@ -1,4 +1,4 @@
-// CrawlShard's revisits (issue 21): the per-URL fetch state kept in the
+// CrawlShard's revisits: the per-URL fetch state kept in the
 // store (queueserver/fetch_state.h), the validators attached to a page
 // leased again, and the not-modified / unchanged marks of the crawl log.
 #include <spdlog/spdlog.h>

@@ -1,4 +1,4 @@
-// The pages of a recrawl (issue 21) waiting for their next visit, earliest
+// The pages of a recrawl waiting for their next visit, earliest
 // first. The durable copy is each page's FetchState.next_visit_unix_us in
 // the store; this in-memory window holds at most `capacity` of them: the
 // earliest. Every stored next visit before horizon() is in the window (or

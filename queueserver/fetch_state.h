@@ -1,5 +1,5 @@
 // What a queue server remembers about the last fetches of one page URL
-// (issue 21): when it was last fetched, the validators to send on the next
+// (for recrawls): when it was last fetched, the validators to send on the next
 // visit (RFC 9110 8.8: ETag, Last-Modified), until when the answer was fresh
 // (RFC 9111 4.2.1), the content digest, and a change history. The store
 // keeps one per URL (queueserver/store/queue_store.h, family fetch_state);
@@ -71,7 +71,7 @@ struct FetchUpdate {
                                      const v1::FetchRecord& record);
 
 // Whether a page's fetch answering `status` takes the page out of search
-// (issue 21 item 5), the previous fetch having answered `previous_status`
+// (the index follows the web), the previous fetch having answered `previous_status`
 // (0: none): a 404 or 410 after a 404 or 410 (one alone may be a slip of
 // the site), or a permanent redirect (301, 308: RFC 9110 15.4.2 and 15.4.9,
 // the target replaces the URL; a temporary one keeps it, 15.4.3).

@@ -1,4 +1,4 @@
-// When a fetched page is due to be fetched again (issue 21, recrawl): a
+// When a fetched page is due to be fetched again (recrawl): a
 // policy turns a page's fetch state after a fetch into its next visit time
 // and the interval that led to it.
 //   fixed:    every page every `interval_s`.

@@ -235,7 +235,7 @@ class Frontier {
   // queued (host_budget: not past their CLD budget).
   size_t AddLinks(std::vector<LinkInput> links, int64_t now_ms);
 
-  // Recrawl (issue 21): files a page fetched before again, due for its next
+  // Recrawl: files a page fetched before again, due for its next
   // visit, without the URL-seen check (it is already seen), through the
   // same robots and politeness path as a new URL: at the front of the
   // order's queue when its origin's rules are known and allow it, else as

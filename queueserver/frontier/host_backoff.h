@@ -1,5 +1,5 @@
 // Back-off of a host that answers 429 (Too Many Requests) or 503 (Service
-// Unavailable), or cannot be reached (issue 5 item 8; RFC 9110 section
+// Unavailable), or cannot be reached (RFC 9110 section
 // 10.2.3 for Retry-After). Pure: the frontier keeps the per-origin state
 // (OriginRecord) and applies the decision.
 //   - Retry-After, when the answer has one, is the delay, bounded by max_ms;

@@ -1,4 +1,4 @@
-// Crawler-trap rules (issue 22 item 5), after Heritrix's default decide
+// Crawler-trap rules (a crawl must end by itself), after Heritrix's default decide
 // rules: a discovered URL is refused when its path repeats one segment too
 // many times in a row (PathologicalPathDecideRule, max-repetitions 2) or has
 // too many segments (TooManyPathSegmentsDecideRule, max-path-depth 20), or

@@ -1,5 +1,5 @@
-// The URL-seen set of one crawl (DESIGN.md section 5, issue "URL-seen at
-// scale"): exact membership of 8-byte URL hashes (common/base/hash.h Hash8 of the
+// The URL-seen set of one crawl (DESIGN.md section 5), for
+// billions of URLs: exact membership of 8-byte URL hashes (common/base/hash.h Hash8 of the
 // canonical URL) in about 8 bytes of RAM per URL.
 //
 // Why not a Bloom filter: a false positive drops a new page for ever. Why

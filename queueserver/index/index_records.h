@@ -41,7 +41,7 @@ struct IndexedDoc {
   std::string url;
 };
 
-// Which page document of a URL answers searches (issue 21 item 5): doc map
+// Which page document of a URL answers searches (the index follows the web): doc map
 // record 'u' + url hash (8) -> state ('+' live, '-' removed: gone, moved or
 // noindex) + the 7-byte text hash of the page document it names. Written in
 // the same batch as the document it names, so a search's snapshot sees one

@@ -312,7 +312,7 @@ class SearchIndex {
   [[nodiscard]] uint64_t partitions() const { return partitions_.size(); }
   [[nodiscard]] text::Stemmer& StemmerFor(const std::string& iso_language) { return stemmers_.For(iso_language); }
 
-  // The index follows the web (issue 21 item 5; index_records.h
+  // The index follows the web (index_records.h
   // PageLiveness). AddPage makes the page document it adds (or finds
   // already indexed) the URL's one live page document, in the request's
   // batch: the URL's earlier version stops answering. RemovePage takes the

@@ -3,7 +3,7 @@
 // member. WarcWriter reads and writes it through this interface. The queue
 // store implements it in RocksDB (family warc_loc, queue_store.h:
 // QueueStore::WarcLocations), so neither the writer's RAM nor its start-up
-// work grows with the crawl (issue 24 item 4); MemoryWarcLocationIndex is
+// work grows with the crawl; MemoryWarcLocationIndex is
 // the index of a queue server without a store (whose whole state is in RAM
 // anyway) and of tests. A mark per crawl (MarkIndexed) says every WARC
 // file so far has its locations in the index.
