@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The docs name files that exist (issue 20): every repository path that
+# The docs name files that exist: every repository path that
 # docs/ARCHITECTURE.md, docs/OPERATIONS.md and README.md write in backticks
 # must be in the source tree, so a file moved or renamed without its docs
 # fails here. Fails naming each missing path with its file and line.

@@ -61,7 +61,7 @@ def throughput_table(rows):
 
 
 def targets(rows):
-    """Issue 9 item 2 targets per site: ratios of ours to the peers."""
+    """Targets per site: ratios of ours to the peers."""
     by = {}
     for r in rows:
         by.setdefault(r["site"], {})[r["tool"]] = r

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end crawl throughput against real peers (issue 9 item 2; run by
+# End-to-end crawl throughput against real peers (run by
 # hand or from run_all.sh, never in CI). On each site, in the same run:
 #   - our local cluster (1 name server, Q queue servers, F fetchers; indexing
 #     on, politeness kept: robots, one connection per host), wall time from
@@ -11,7 +11,7 @@
 #     cheerio_crawl.js) with the same concurrency as wget2's threads (1, 8);
 #   - Scrapy (Debian's python3-scrapy 2.8 under /usr/bin/python3, tests/bench/
 #     peers/scrapy_crawl.py): robots obeyed, one request at a time per host,
-#     no delay, 256 requests in all (issue 23 item 4: many hosts).
+#     no delay, 256 requests in all (a peer that crawls many hosts).
 #   Peers' CPU and peak RSS come from GNU time (wait4 rusage).
 # Sites: python3-doc, postgresql-doc-15, rust-doc, libboost1.81-doc served by
 # nginx on loopback (installed if missing), and `testweb`: a testweb universe
@@ -38,8 +38,8 @@
 # still cut rust-doc's module indexes, 7,300-9,750 links each); and to reading
 # pages up to 10 MB (--page-range 10000000), as the peers read whole pages:
 # the default range of 1 MB cut those indexes (1.1-3.2 MB) too. With both,
-# the crawler finds rust-doc's 21,633 pages, as wget2 does. Since issue 22
-# item 6 the crawl, scoped by --include-hosts, does so by default (no
+# the crawler finds rust-doc's 21,633 pages, as wget2 does. A
+# crawl scoped by --include-hosts does so by default (no
 # pruning, 100,000 links, 10 MB pages); the flags stay for comparable runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetcher memory with hundreds of fetches in flight (issue 4 item 10: a
+# Fetcher memory with hundreds of fetches in flight (the target: a
 # fetcher with 500 fetches in flight stays under 300 MB RSS). Run by hand.
 #
 # A testweb universe with the "slow" misbehaviour on (hosts with index

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Freshness per revisit policy (issue 21 item 7; run by hand, not in CI).
+# Freshness per revisit policy (run by hand, not in CI).
 # One testweb universe that changes (--change-mean-interval M, logical
 # clock) and, at the same time, one local cluster per policy (1 queue
 # server, 1 fetcher, its own name server) crawling it continuously

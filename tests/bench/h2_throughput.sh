@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# HTTP/2 against HTTP/1.1 on one site over one connection (issue 23 item 3;
-# run by hand, never in CI). One nginx serves a documentation site on
+# HTTP/2 against HTTP/1.1 on one site over one connection
+# (run by hand, never in CI). One nginx serves a documentation site on
 # loopback over TLS twice: port 8443 with `http2` (ALPN picks h2) and port
 # 8444 without (ALPN picks http/1.1). In the same run:
 #   - our cluster (1 name server, 1 queue server, 1 fetcher; robots and one

@@ -1,4 +1,4 @@
-// The whole per-page pipeline without the network (issue 23 item 1), run by
+// The whole per-page pipeline without the network, run by
 // hand: every page of a corpus (HTML files, one path a line) goes, on one
 // thread, through what the fetcher does after a download and what the queue
 // server does with the result, with the defaults of a crawl scoped to its

@@ -1,4 +1,4 @@
-// Link ingest through the real queue-server path (issue 5 item 10; run by
+// Link ingest through the real queue-server path (run by
 // hand): queueserver::Frontier with the host_budget order (dedup in the
 // URL-seen set, CLD statistics, tier placement) journalling every change into
 // a RocksDB QueueStore, committed once per page's links as SubmitResults

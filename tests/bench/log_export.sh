@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The crawl log at scale (issue 24 item 3; run by hand, never in CI): a
+# The crawl log at scale (run by hand, never in CI): a
 # local cluster (1 name server, 2 queue servers, no fetcher, --insecure),
 # one crawl started and stopped, then each queue server's log filled with
 # RECORDS/2 synthetic records through its own store code (log_fill_bench,

@@ -1,5 +1,5 @@
 // Fills a stopped queue server's crawl log with synthetic fetch records for
-// tests/bench/log_export.sh (issue 24 item 3; run by hand). The records go
+// tests/bench/log_export.sh (run by hand). The records go
 // through the queue server's own store code (QueueStore, ShardWriter::
 // AppendLog, Commit: what SubmitResults does for each record), appended
 // after whatever the log holds; the queue server must not be running.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory of every process over a long crawl (issue 10 item 5): a sustained
+# Memory of every process over a long crawl (memory must stay bounded): a sustained
 # crawl of a large testweb universe on the local cluster, with the resident
 # memory (VmRSS) of the name server, each queue server, each fetcher and
 # testweb sampled every few seconds. Run by hand; prints a summary table

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Crawl-order quality and spam resistance (issue 9 item 1, issue 22 items 4
-# and 5; run by hand or from run_all.sh, never in CI). For each preset
+# Crawl-order quality and spam resistance (importance early, little
+# spam; run by hand or from run_all.sh, never in CI). For each preset
 # (--presets, default misbehaving and spam: testweb's link-spam structures,
 # tests/testweb/universe.h "Link spam") and each crawl order (bfs, opic,
 # host_budget, structure when this build accepts it) a fresh local cluster
@@ -20,7 +20,7 @@
 # can fetch (every KIND but disallowed).
 # --uncapped: no page budget; each crawl runs until its frontier is exhausted
 # or --timeout, and the table adds the spam+farm+trap share of all fetches
-# and of the last quarter (issue 22 item 5: a crawl must end by itself or
+# and of the last quarter (a crawl must end by itself or
 # settle under 10%).
 #
 #   tests/bench/order_quality.sh [--pages N] [--hosts H] [--seed S] [--budget-pct P]

@@ -1,4 +1,4 @@
-// Offline crawl-order simulator (issue 9): the queue server's Frontier and
+// Offline crawl-order simulator: the queue server's Frontier and
 // crawl order, fed by the fetcher's page processing of testweb answers, with
 // no cluster, no network and no clock but a simulated one. It isolates the
 // order from the live cluster's timing (parallel hosts, leased windows,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Processing throughput benchmark (issue 4 item 9): installs the Debian
+# Processing throughput benchmark: installs the Debian
 # documentation packages that make the corpus (python3-doc,
 # postgresql-doc-15, libboost1.81-doc) and libgumbo-dev if missing, builds
 # processing_bench in a Release tree (build-rel), and runs it on every .html

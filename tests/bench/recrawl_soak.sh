@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A continuous crawl left running (issue 21 "done means"; run by hand, not in
+# A continuous crawl left running (run by hand, not in
 # CI): one changing testweb universe (real clock, --change-mean-interval M)
 # crawled by a local cluster (1 queue server, 1 fetcher) with
 # `crawlctl start --recrawl --revisit-policy P`, sampled every --every

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the field benchmarks of issue 9 (run by hand, never in CI) and writes
+# Runs the field benchmarks (against real peers; run by hand, never in CI) and writes
 # their tables into docs/BENCHMARKS.md (between the "run_all" markers) and
 # their plots under docs/img/, stamped with the machine and the date:
 #   1. tests/bench/order_quality.sh   (crawl-order quality, misbehaving and spam presets)

@@ -1,5 +1,5 @@
-// Schedule production through the real queue-server path (issue 5 item 11;
-// run by hand): a frontier of N queued URLs over H hosts (robots.txt known,
+// Schedule production through the real queue-server path
+// (run by hand): a frontier of N queued URLs over H hosts (robots.txt known,
 // host_budget tiers from real link ingest) is written to a RocksDB
 // QueueStore, the shard is loaded back as after a restart (the tier queues
 // stay on disk), and then CrawlShard::GetSchedule is called by F fetchers in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What mutual TLS costs (issue 18, "Performance"): the same testweb crawl by
+# What mutual TLS costs: the same testweb crawl by
 # the same local cluster with TLS (local-cluster.sh's default) and in plain
 # text (--insecure), ROUNDS pairs back to back, the order alternating so
 # drifting load falls on both. Prints each run and the medians of pages/s and

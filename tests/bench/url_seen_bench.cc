@@ -1,4 +1,4 @@
-// URL-seen set at scale (issue 5 item 10; run by hand): offers links to
+// URL-seen set at scale (run by hand): offers links to
 // queueserver::UrlSeenSet until N distinct URLs were seen, one link in
 // `--dup-every` repeating an earlier URL (real pages link mostly to pages
 // already seen), and prints per million seen URLs: links/s over the last

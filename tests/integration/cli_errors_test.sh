@@ -42,7 +42,7 @@ expect_error "testweb unknown preset" "$BIN/testweb" seeds --seed 1 --hosts 2 --
 printf 'not a url\nftp://x.test/\n' > "$WORK/bad_seeds.txt"
 expect_error "crawlctl only invalid seeds" "$BIN/crawlctl" --nameserver "$NAMESERVER" start --seeds "$WORK/bad_seeds.txt"
 expect_error "crawlctl unknown order" "$BIN/crawlctl" --nameserver "$NAMESERVER" start --seeds "$WORK/seeds.txt" --order nope
-# ScoringFilter chain (issue 22 item 2): a bad setting fails the start,
+# ScoringFilter chain: a bad setting fails the start,
 # naming it; the form at the name server, names and values at the queue server.
 expect_error "crawlctl scoring param not filter.key=value" "$BIN/crawlctl" --nameserver "$NAMESERVER" start \
   --seeds "$WORK/seeds.txt" --order bfs --scoring-filters depth --scoring-param weight=2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The operator console (issue 24 items 1 and 2) in a real browser: Debian's
+# The operator console in a real browser: Debian's
 # headless chromium, driven through the DevTools protocol by playwright-core
 # (npm, pinned in tests/browser/package-lock.json), walks a secure local
 # cluster's console on a testweb universe (tests/browser/console_browser.mjs:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HTTP/2 (issue 23 item 2): the politeness web of politeness_test.sh
+# HTTP/2: the politeness web of politeness_test.sh
 # (robots.txt with Allow, wildcards and Crawl-delay) crawled with
 # `crawlctl start --h2-prior-knowledge`, testweb answering h2c. The crawl
 # finds the whole reachable set, the same pages the HTTP/1.1 crawl of

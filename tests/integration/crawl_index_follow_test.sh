@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The index follows the web (issue 21 item 5) with real processes: a
+# The index follows the web with real processes: a
 # continuous crawl of testweb's change model under its logical clock indexes
 # every page at t = 0; then the clock jumps to T, where one crawled page has
 # a new version and another is gone (404/410). Once their revisits are in,

@@ -8,7 +8,7 @@
 # retried after a back-off, and testweb's own judge of its access log finds
 # zero robots and zero Crawl-delay violations.
 #
-# Then host back-off end to end (issue 5 item 8), see the "backoff" part.
+# Then host back-off end to end, see the "backoff" part.
 #
 # Each part runs in a fresh web and cluster (a child run of this script),
 # so the access logs are judged one crawl at a time.
@@ -22,7 +22,7 @@ fi
 source "$(dirname "$0")/lib.sh"
 
 if [ "$CRAWL_ORDER" = backoff ]; then
-# Host back-off end to end (issue 5 item 8): on a web whose error pages
+# Host back-off end to end: on a web whose error pages
 # answer 404/410/500/503 (testweb's "errors" misbehaviour; its 503s are
 # permanent and carry Retry-After), the default order crawls to completion.
 # Every page that answered 503 was tried again after a back-off — never

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kill -9 of the queue server during a continuous crawl (issue 21) with real
+# kill -9 of the queue server during a continuous crawl with real
 # processes on a changing testweb: it comes back from its RocksDB store and
 #  - loses no due URL: every page fetched before the kill is fetched again
 #    after the restart;

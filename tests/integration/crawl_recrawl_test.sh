@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A continuous crawl (issue 21 items 1-3) with real processes on a changing
+# A continuous crawl with real processes on a changing
 # testweb: `crawlctl start --recrawl --revisit-policy adaptive` keeps the
 # crawl running after the frontier empties, fetched pages come back when due
 # with their validators, testweb answers 304 to the unchanged ones, and the

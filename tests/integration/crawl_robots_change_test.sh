@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# robots.txt expires (issue 21 item 4, RFC 9309 2.4) with real processes: a
+# robots.txt expires (RFC 9309 2.4) with real processes: a
 # continuous crawl (--recrawl, every page due again after 3 s) whose rules
 # live at most 3 s (--robots-max-age 3). Mid-crawl a test replaces one
 # host's robots.txt with "Disallow: /" (testweb --robots-control): once the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# imbWEM's control side on the crawl path (queueserver/frontier/site_control.h,
-# issue 22 item 7): a structure-order crawl of a clean testweb of 4 hosts with
+# imbWEM's control side on the crawl path (queueserver/frontier/site_control.h):
+# a structure-order crawl of a clean testweb of 4 hosts with
 # a page limit per site (the Objective), a dismiss glob and a path-depth
 # limit (target control rules) and keywords (the passive relevance rule).
 # Checks, from the crawl log: no host past its page limit, no dismissed URL

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Defaults that find the site (issue 22 item 6): a private nginx on a
+# Defaults that find the site: a private nginx on a
 # loopback address serves a real documentation site, GNU wget2 crawls it
 # recursively (same host, no parent restriction beyond the site, robots on),
 # then the local cluster crawls it with every crawl setting at its default

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# No forgotten crawls (issue 24 item 5) with real processes: the name server
+# No forgotten crawls with real processes: the name server
 # is made to exit, as kill -9 would, at each step of `crawlctl start`
 # (CRAWL_FAULT_STARTCRAWL, nameserver/start_fault.h) and restarted; then the
 # name server and both queue servers agree: killed before the crawl was

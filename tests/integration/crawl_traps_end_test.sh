@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Traps end by themselves (issue 22 item 5): an uncapped host_budget crawl
+# Traps end by themselves: an uncapped host_budget crawl
 # with every setting default (no --max-pages, no --max-depth) of a small
 # misbehaving universe, whose trap hosts serve endless /calendar/YYYY/MM/
 # chains and /deep/a/a/.../ paths and whose link farm is one CLD of dense

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18 on a real cluster. A secure local cluster (local-cluster.sh's
+# Mutual TLS, roles and tokens on a real cluster. A secure local cluster (local-cluster.sh's
 # default: mutual TLS, roles from certificates, admin tokens) crawls a
 # testweb universe to completion, exactly as an insecure one does (the same
 # pages, each once). Against both live servers, a client without a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Certificate rotation without a restart (issue 18): mid-crawl the cluster
+# Certificate rotation without a restart: mid-crawl the cluster
 # moves to a new CA, the way docs/OPERATIONS.md tells an operator to: trust
 # both CAs, put new certificates, keys and CRL in place, send SIGHUP, then
 # drop the old CA. The crawl finishes with every page fetched; afterwards the

@@ -1,4 +1,4 @@
-// The change model of the synthetic web (issue 21 item 6): when and how
+// The change model of the synthetic web: when and how
 // often each page changes, and when it appears or disappears, as a pure
 // function of (seed, host, page, t). No clock of its own: t is seconds
 // since the epoch of the web (server start, or a logical clock a test sets;

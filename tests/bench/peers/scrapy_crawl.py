@@ -1,4 +1,4 @@
-"""Scrapy as a peer for tests/bench/crawl_throughput.sh (issue 23 item 4).
+"""Scrapy as a peer for tests/bench/crawl_throughput.sh.
 
 Crawls from the START URLs, following every <a href> on the same host (or,
 with a DOMAIN_SUFFIX, on every host under it), politely: robots.txt obeyed,

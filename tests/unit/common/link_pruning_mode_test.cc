@@ -1,5 +1,5 @@
 // Link pruning modes and the defaults a crawl gets from its scope and order
-// (common/crawl/link_pruning_mode.h; issue 22 item 6).
+// (common/crawl/link_pruning_mode.h).
 #include "common/crawl/link_pruning_mode.h"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // Peer identities, admin tokens, revocation lists and the listen-address
-// rule of issue 18 (common/security/).
+// rule of a secure cluster (common/security/).
 #include <catch2/catch.hpp>
 
 #include <thread>

@@ -137,7 +137,7 @@ TEST_CASE("rfc 3986 reference resolution examples", "[unit][rfc3986]") {
   CHECK(checked == 42);
 }
 
-// ---- tracking parameters (issue 4 item 5; the list is justified in url.h) ----
+// ---- tracking parameters (the list is justified in url.h) ----
 
 namespace {
 std::string Strip(const std::string& in, const crawl::url::TrackingParams& tracking =

@@ -302,7 +302,7 @@ TEST_CASE("huge attributes are bounded", "[unit]") {
 // Inputs that make naive scanners quadratic (re-scanning on every '<', '"',
 // "<!--" or "&"). A linear scanner finishes each in milliseconds; a
 // quadratic one would take minutes and trip the test timeout. (No wall-time
-// assertion: CONVENTIONS.md.)
+// assertion: a loaded machine would make it flaky.)
 TEST_CASE("five megabytes of hostile markup are scanned without blowing up", "[unit]") {
   constexpr std::size_t kSize = 5 << 20;
   const std::vector<std::string> units = {
@@ -423,7 +423,7 @@ TEST_CASE("visible text stops at max_text_bytes on a character boundary", "[unit
   CHECK(page.text_truncated);
 }
 
-// issue 22 item 2: the link-kind scoring filter tells navigation links from
+// The link-kind scoring filter tells navigation links from
 // body links; a link is in_nav inside an open <nav> element (nested ones
 // counted), and not after it closes.
 TEST_CASE("links inside <nav> are marked in_nav", "[unit]") {

@@ -143,7 +143,7 @@ TEST_CASE("html: links pruned to max_links_after_prune by effective terms", "[un
   CHECK(q.record.links_found() == 20);
 }
 
-// Issue 22 item 6: a site crawl keeps a page's navigation links.
+// A site crawl keeps a page's navigation links.
 TEST_CASE("html: link_pruning none keeps every link, offsite prunes only links leaving the host",
           "[unit][policy]") {
   std::string body = "<body>";

@@ -134,7 +134,7 @@ TEST_CASE("https verifies the peer by default", "[unit]") {
   }
 }
 
-// ---- acquisition limits and misbehaving hosts (issue 4 items 2-4, 7) ----
+// ---- acquisition limits and misbehaving hosts ----
 
 TEST_CASE("a server slow to send its first byte hits the first-byte timeout", "[unit]") {
   TestServer server([](const Request& request) -> Reply {
@@ -168,7 +168,7 @@ TEST_CASE("a server that trickles its answer hits the total time limit", "[unit]
   CHECK(results[0].body.empty());
 }
 
-// Slowloris (issue 10): the first byte comes at once, then the header
+// Slowloris: the first byte comes at once, then the header
 // trickles and never ends; the total limit ends it while the header is read.
 TEST_CASE("a header that trickles forever (slowloris) hits the total time limit", "[unit]") {
   TestServer server([](const Request&) -> Reply {

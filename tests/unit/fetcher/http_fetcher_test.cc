@@ -277,7 +277,7 @@ TEST_CASE("a decompression bomb is cut at max_decoded_bytes", "[unit][policy]") 
 }
 
 // The body cut-off applies to the decoded bytes: a page costs at most
-// page_range_bytes whatever its compression ratio (issue 10: bounded memory
+// page_range_bytes whatever its compression ratio (bounded memory
 // against gzip bombs; the hostile web's /bomb/ is 4 MiB inflating to 4 GiB).
 TEST_CASE("by default the decoded body is cut at page_range_bytes", "[unit][policy]") {
   const std::string zeros(3'000'000, '\0');

@@ -51,7 +51,7 @@ TEST_CASE("links are ranked by effective terms, ties in page order, and pruned",
   CHECK(two[0].effective_terms >= two[1].effective_terms);
 }
 
-// Which links the mode cuts (issue 22 item 6; common/crawl/link_pruning_mode.h).
+// Which links the mode cuts (common/crawl/link_pruning_mode.h).
 TEST_CASE("PruneRanked: all cuts every page, none nothing, offsite only links leaving the host", "[unit][policy]") {
   LinkPruner p;
   // Page order: onsite, offsite, onsite, offsite, offsite, onsite.

@@ -187,7 +187,7 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
   for (const auto& l : batch.links_by_server[1]) CHECK_FALSE(l.referrer_order_known());
 }
 
-// issue 22 item 2: the scoring chain's datum travels lease -> record (the
+// The scoring chain's datum travels lease -> record (the
 // queue server's PassScoreAfterProcessing reads it), and a link found in
 // <nav> says so for the link-kind filter.
 TEST_CASE("the lease's scoring datum comes back on the record; nav links are marked", "[unit]") {

@@ -1,4 +1,4 @@
-// Revisits (issue 21): conditional requests against a loopback server
+// Revisits: conditional requests against a loopback server
 // (fetcher/http/http_fetcher.h), and what a 304 or an unchanged 2xx becomes in
 // the fetch record (fetcher/page/revisit.h, fetcher/page/page_processor.h).
 // RFC 9110 13.1 (preconditions), RFC 9111 4.2.1 / 5.2.2.1 / 5.3 (freshness).

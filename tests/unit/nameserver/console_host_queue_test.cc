@@ -1,5 +1,5 @@
-// The console's host page shows the host's queue (issue 24 item 1;
-// nameserver/console/console_host.cc): the rendering on its own (escaping, the
+// The console's host page shows the host's queue
+// (nameserver/console/console_host.cc): the rendering on its own (escaping, the
 // truncated note, the error line), then the page against fake queue servers
 // on loopback: only the one that owns the host is asked, and one that is
 // down leaves an error line on a page that still loads.

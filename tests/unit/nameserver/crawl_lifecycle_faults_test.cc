@@ -1,4 +1,4 @@
-// No forgotten crawls (issue 24 item 5) and `crawlctl delete` (item 4) on
+// No forgotten crawls and `crawlctl delete` on
 // the name server, against fake queue servers on loopback that keep the set
 // of crawls they hold:
 //  - StartCrawl "killed" at each step (nameserver/start_fault.h: the hook

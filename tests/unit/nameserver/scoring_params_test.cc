@@ -1,5 +1,5 @@
-// The name server's check of the ScoringFilter settings at StartCrawl
-// (issue 22 item 2): the form filter.key=value, for a filter of the chain.
+// The name server's check of the ScoringFilter settings at StartCrawl:
+// the form filter.key=value, for a filter of the chain.
 // Filter names, keys and values are the queue servers' to check.
 #include <catch2/catch.hpp>
 

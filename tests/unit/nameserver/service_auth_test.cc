@@ -1,4 +1,4 @@
-// The name server's access rules (issue 18): every RPC of the proto has a
+// The name server's access rules: every RPC of the proto has a
 // policy, and admin tokens decide what people may do.
 #include <catch2/catch.hpp>
 
@@ -85,7 +85,7 @@ TEST_CASE("every RPC in the proto states which roles may call it", "[unit]") {
     }
   }
   CHECK(methods == crawl::security::RpcPolicies().size());
-  // The rules issue 18 names.
+  // Who may start a crawl, submit results, heartbeat, search.
   CHECK(crawl::security::FindRpcPolicy("crawl.v1.NameServer/StartCrawl")->allowed == crawl::security::RoleSet{Role::kAdmin});
   CHECK(crawl::security::FindRpcPolicy("crawl.v1.QueueServer/SubmitResults")->allowed ==
         crawl::security::RoleSet{Role::kFetcher});

@@ -1,4 +1,4 @@
-// The optimal revisit policy (issue 21 item 7; queueserver/change_rate.h,
+// The optimal revisit policy (queueserver/change_rate.h,
 // revisit_policy.h): Cho and Garcia-Molina's change-rate estimator, the
 // freshness-maximising frequencies, and the policy's intervals.
 #include "queueserver/change_rate.h"

@@ -1,4 +1,4 @@
-// CrawlShard::ReadLogPage (issue 24 item 3): the crawl log paged by cursor
+// CrawlShard::ReadLogPage: the crawl log paged by cursor
 // with the filters applied at the queue server, read from a real store.
 #include <catch2/catch.hpp>
 #include <memory>

@@ -1,4 +1,4 @@
-// Per-URL fetch state (issue 21; queueserver/fetch_state.h): its update
+// Per-URL fetch state (queueserver/fetch_state.h): its update
 // rule, its store encoding (queueserver/store/fetch_state_codec.h), the
 // store keeping it across a restart, validators attached to a page leased
 // again, and unchanged pages (304, same digest) costing no index work.

@@ -1,4 +1,4 @@
-// host_budget as Yioop 9 describes it (issue 22 items 1 and 5): the tier
+// host_budget as Yioop 9 describes it: the tier
 // chosen per schedule, SITEMAP_TIER_PENALTY on sitemap files only, WIN
 // adjusted as URLs are added, the CLD rule per crawl, per-CLD budgets from
 // WIN (IRLbot) and the Heritrix-style trap rules. Each test quotes the rule
@@ -265,7 +265,7 @@ TEST_CASE("rule in-clds (the default): SEEN <= base + per_in_cld * distinct othe
 TEST_CASE("a seeded CLD has no budget: a site with no links from other CLDs is crawled whole",
           "[unit][policy]") {
   // rust-doc on one host has WIN 0: a budget of base + 0 would cut it at
-  // `base` URLs (issue 22 item 6 measured 1,000 of 21,635 pages).
+  // `base` URLs, a small part of the site.
   auto over_budget = [](bool exempt_seeded) {
     FrontierOptions o = BudgetOptions();
     o.order.budget = InCldBudget(3, 1, exempt_seeded);

@@ -1,4 +1,4 @@
-// The index follows the web (issue 21 item 5; search_index.h, index_records.h
+// The index follows the web (search_index.h, index_records.h
 // PageLiveness): a changed page's new version replaces its old one in search,
 // a page gone 404/410 twice in a row (or moved 301/308) leaves search and a
 // later 200 brings it back, across a reopen of the store, and a search

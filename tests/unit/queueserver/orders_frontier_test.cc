@@ -184,7 +184,7 @@ TEST_CASE("opic queue past its RAM budget pops in exact cash order, updates of s
 }
 
 // ---------------------------------------------------------------------------
-// Back-off (issue 5 item 8)
+// Back-off of hosts answering 429 or 503, or unreachable
 
 TEST_CASE("back-off: Retry-After bounded, else exponential, parked after repeated failures",
           "[unit][policy]") {

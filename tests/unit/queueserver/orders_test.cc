@@ -230,7 +230,7 @@ TEST_CASE("scoring filter chain: names parse, unknown names are refused", "[unit
   auto bad = ScoringChain::Make("opic,pagerank", {});
   CHECK_FALSE(bad.ok());
   CHECK(bad.status().message().find("pagerank") != std::string::npos);
-  // Every order takes a chain now (issue 22 item 2).
+  // Every order takes a ScoringFilter chain.
   OrderOptions o;
   o.kind = OrderKind::kHostBudget;
   o.scoring_filters = "opic";

@@ -102,7 +102,7 @@ TEST_CASE("store codec: a frontier entry comes back as written, with or without 
   REQUIRE(codec::DecodeEntry(codec::EncodeEntry(e), &back));
   CHECK(back.kind == qs::UrlKind::kRobots);
 
-  // The link kind (scoring chain, issue 22 item 2) rides in the kind byte;
+  // The link kind (scoring chain) rides in the kind byte;
   // 'P', what every older store wrote for a page, is a body link.
   for (auto k : {qs::LinkKind::kBody, qs::LinkKind::kNav, qs::LinkKind::kSitemap, qs::LinkKind::kRedirect,
                  qs::LinkKind::kEmbed}) {

@@ -1,6 +1,6 @@
 // Deleting a crawl from the queue store (QueueStore::DeleteCrawl) and its
 // WARC files (RemoveWarcFiles): nothing of the crawl is left in any column
-// family, and other crawls are untouched (issue 24 item 4, `crawlctl delete`).
+// family, and other crawls are untouched (`crawlctl delete`).
 #include <catch2/catch.hpp>
 
 #include <grpcpp/grpcpp.h>

@@ -71,7 +71,7 @@ TEST_CASE("crawl log records carry the order's data: host_budget tier, opic cash
   g_order.clear();
 }
 
-// issue 22 item 2: the lease carries the chain's PassScoreBeforeProcessing
+// The lease carries the chain's PassScoreBeforeProcessing
 // value (ScheduledUrl.scoring_datum), the record brings it back, and what it
 // brings back is the fetched page's score; a bad chain setting fails the
 // crawl's start.

@@ -1,4 +1,4 @@
-// Recrawl (issue 21) at the shard: a fetched page is leased again when its
+// Recrawl at the shard: a fetched page is leased again when its
 // revisit policy says, with its validators; a 304 lengthens the adaptive
 // interval and a changed 200 shortens it; due pages take at most the
 // recrawl share of a schedule; a crawl without recrawl never leases a

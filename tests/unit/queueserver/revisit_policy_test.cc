@@ -1,4 +1,4 @@
-// Revisit policies (issue 21, recrawl; queueserver/revisit_policy.h) and the
+// Revisit policies (recrawl; queueserver/revisit_policy.h) and the
 // fetch state's recrawl fields in its store encoding.
 #include "queueserver/revisit_policy.h"
 

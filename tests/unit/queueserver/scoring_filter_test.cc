@@ -1,4 +1,4 @@
-// The ScoringFilter chain as a plug-in point (issue 22 item 2, after
+// The ScoringFilter chain as a plug-in point (after
 // Nutch's ScoringFilter): the registry and its settings, the built-in
 // filters (opic, depth, link-kind), how each order uses the chain, the
 // hooks the frontier calls (PassScore*, UpdateDbScore over the batch), and

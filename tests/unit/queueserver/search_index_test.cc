@@ -348,6 +348,6 @@ TEST_CASE("index record bytes read back, doc ids keep their parts, cuts keep UTF
   CHECK(CutUtf8("k\xc3\xa9k", 3) == "k\xc3\xa9");
 }
 
-// issue 22 item 2: the crawl's ScoringFilter IndexerScore is stored with the
+// The crawl's ScoringFilter IndexerScore is stored with the
 // document and added to its doc rank, so a boosted page outranks an
 // identical unboosted one that arrived before it, also after a reload.

@@ -1,4 +1,4 @@
-// The queue server behind mutual TLS and roles (issue 18): a client without
+// The queue server behind mutual TLS and roles: a client without
 // a certificate, with one from another CA, an expired one, a revoked one or
 // the wrong role is refused with the right code, and a forged fetcher (valid
 // TLS, reader role) changes nothing in the frontier.

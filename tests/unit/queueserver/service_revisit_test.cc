@@ -1,4 +1,4 @@
-// Revisits through the queue server's service (issue 21): with page caches,
+// Revisits through the queue server's service: with page caches,
 // a first fetch writes a WARC response, a 304 to a conditional request a
 // server-not-modified revisit and a same-digest 200 an
 // identical-payload-digest revisit, each referring to the first fetch.

@@ -157,7 +157,7 @@ TEST_CASE("structure order: unknown order names are refused, structure parses", 
   OrderOptions o;
   o.kind = OrderKind::kStructure;
   o.scoring_filters = "depth";
-  CHECK(MakeOrder(o, nullptr).ok());  // it ranks a site's targets (issue 22 item 2)
+  CHECK(MakeOrder(o, nullptr).ok());  // it ranks a site's targets
   o.scoring_filters = "no-such-filter";
   CHECK_FALSE(MakeOrder(o, nullptr).ok());
 }

@@ -1,7 +1,7 @@
 // The page cache's location index (queueserver/store/warc_location_index.h)
 // in the queue store (family warc_loc, QueueStore::WarcLocations): the
 // value codec, a reopen of the store, hash collisions and damaged values,
-// an older store without the family, DeleteCrawl (issue 24 item 4).
+// an older store without the family, DeleteCrawl.
 #include <rocksdb/db.h>
 
 #include <algorithm>

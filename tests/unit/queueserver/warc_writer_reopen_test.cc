@@ -2,7 +2,7 @@
 // warc_writer.h, warc_location_index.h): only the newest WARC file is read,
 // locations a kill kept from the index come back from it, a crawl never
 // indexed is read once in full; and the service stores the locations of
-// every SubmitResults in the queue store (issue 24 item 4).
+// every SubmitResults in the queue store.
 #include <grpcpp/grpcpp.h>
 
 #include <catch2/catch.hpp>

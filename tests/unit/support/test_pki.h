@@ -1,4 +1,4 @@
-// A throwaway PKI for tests (issue 18): a CA, certificates with a crawl
+// A throwaway PKI for tests: a CA, certificates with a crawl
 // identity in a URI SAN (as deploy/certs.sh issues them), expired ones, and
 // CRLs, written as PEM files under a temporary directory.
 #pragma once
