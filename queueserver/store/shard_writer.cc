@@ -10,26 +10,10 @@
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/queue_store_codec.h"
 #include "queueserver/store/queue_store_db.h"
+#include "queueserver/store/batch_append.h"
 #include "queueserver/store/shard_writer_impl.h"
 
 namespace crawl::queueserver {
-namespace {
-
-// Appends the records of the write batch `src` (its representation) to the
-// representation `rep` and fixes the record count in rep's header (RocksDB's
-// WriteBatch layout: sequence number (8 bytes), count (4, little-endian),
-// then the records; what WriteBatchInternal::Append does).
-void AppendBatch(std::string* rep, const rocksdb::WriteBatch& src) {
-  constexpr size_t kHeader = 12;
-  if (src.Count() == 0) return;
-  uint32_t count = 0;
-  for (int i = 0; i < 4; ++i) count |= uint32_t{static_cast<uint8_t>((*rep)[8 + i])} << (8 * i);
-  count += src.Count();
-  for (int i = 0; i < 4; ++i) (*rep)[8 + i] = static_cast<char>((count >> (8 * i)) & 0xff);
-  rep->append(src.Data(), kHeader, std::string::npos);
-}
-
-}  // namespace
 
 ShardWriter::ShardWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ShardWriter::~ShardWriter() = default;
@@ -223,17 +207,14 @@ rocksdb::Status ShardWriter::Impl::WriteBatches() {
   const bool sorted_part = batch.GetWriteBatch()->Count() > 0 || MappedCount() > 0;
   if (tier_ops.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &plain);
   if (plain.Count() == 0 && !sorted_part) return store->db->Write(store->write_options, &tier_ops);
-  // Room for everything at once: grown record by record, the batch was
-  // reallocated and its new pages faulted in over and over.
   size_t mapped_bytes = 0;
   for (const PendingMap& m : mapped) {
     for (const auto& [key, value] : m) mapped_bytes += key.size() + (value ? value->size() : 0) + 16;
   }
-  std::string rep;
-  rep.reserve(plain.GetDataSize() + tier_ops.GetDataSize() + batch.GetWriteBatch()->GetDataSize() + mapped_bytes);
-  rep.assign(plain.Data());
-  AppendBatch(&rep, tier_ops);
-  rocksdb::WriteBatch all(std::move(rep));
+  rocksdb::WriteBatch all;
+  const size_t reserve =
+      plain.GetDataSize() + tier_ops.GetDataSize() + batch.GetWriteBatch()->GetDataSize() + mapped_bytes;
+  if (rocksdb::Status s = JoinBatches(plain, tier_ops, store->cf, reserve, &all); !s.ok()) return s;
   if (rocksdb::Status s = AppendSorted(&all); !s.ok()) return s;
   return store->db->Write(store->write_options, &all);
 }
