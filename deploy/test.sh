@@ -24,9 +24,7 @@
 # and exits non-zero naming the first stage that failed.
 # Environment: CRAWL_TEST_STAGES (default "deps build ctest deploy asan tsan fuzz",
 # what CI runs; e.g. "build ctest" runs a subset, "tsan" the TSan stage). With a warm
-# ccache the CI run takes about 25 minutes on 2 cores (fresh clone,
-# 2026-11-23: build 68 s, ctest 262 s, asan 751 s, tsan 153 s, fuzz 278 s,
-# the asan and tsan builds partly cold after a proto change); a cold one
+# ccache the CI run takes under half an hour on 2 cores; a cold one
 # adds the three builds. CRAWL_FUZZ_SECONDS; CRAWL_JOBS
 # (build parallelism, 2).
 set -euo pipefail

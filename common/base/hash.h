@@ -12,9 +12,8 @@ namespace crawl::hash {
 // MD5 digest of `data` (RFC 1321), computed here (common/base/md5.cc), not by
 // OpenSSL: every URL, host and term of a crawl is hashed, in the fetchers
 // and the queue servers, and each EVP call paid for a context reset, an init
-// check and a secure wipe (OPENSSL_cleanse) besides the digest: 7% of the
-// queue server's instructions on rust-doc's pages (tests/bench/
-// instructions.sh). Identifiers, not security; a test checks every length
+// check and a secure wipe (OPENSSL_cleanse) besides the digest, which
+// dominates for short strings. Identifiers, not security; a test checks every length
 // against OpenSSL's digest.
 [[nodiscard]] std::array<uint8_t, 16> Md5(std::string_view data);
 
@@ -37,15 +36,15 @@ namespace crawl::hash {
 // XXH3-64 of the body in lower-case hex, most significant byte first (16
 // characters; what `xxhsum -H3` prints). Not the 8-byte hash: a body is
 // kilobytes, not an identifier, and the digest only tells a changed page
-// from an unchanged one (SHA-1 of the body was 8% of a fetcher's page
-// processing on rust-doc's pages; WARC records carry their own SHA-1).
+// from an unchanged one (a cryptographic hash of every body is
+// costly; WARC records carry their own SHA-1).
 [[nodiscard]] std::string ContentDigestHex(std::string_view body);
 
 // A page's text hash (FetchRecord.text_hash; its first 7 bytes are the doc
 // id's): XXH3-64 of the page's words, one space apart (the xxHash
 // specification; its output is frozen since xxHash 0.8.0). Not the 8-byte
 // hash: a page's words are kilobytes, never shown nor compared outside the
-// cluster, and MD5 of them was 7% of a fetcher's CPU on text-heavy pages.
+// cluster, and MD5 of them is costly on text-heavy pages.
 [[nodiscard]] uint64_t PageTextHash(std::string_view words);
 
 }  // namespace crawl::hash

@@ -12,11 +12,9 @@
 // queue server's batch requests and growing posting lists, and a fetcher's
 // gRPC buffers, are that large and come and go all the time: freed, their
 // pages went back to the kernel and the next one faulted fresh, zeroed
-// pages in (page faults were 14% of a queue server's samples in a 200-host
-// crawl). Now they wait in the ordinary arenas under the same decay as
-// everything else, and RSS stays bounded by it. CPU per page, side by side
-// (docs/BENCHMARKS.md "Cost per page"): rust-doc -7%, 200 hosts -3.5%,
-// testweb 20 hosts within noise.
+// pages in, a page fault each. Now they wait in the ordinary arenas under
+// the same decay as everything else, and RSS stays bounded by it
+// (docs/BENCHMARKS.md "Cost per page").
 extern "C" {
 // NOLINTNEXTLINE: the name and type are jemalloc's interface.
 const char* malloc_conf = "background_thread:true,oversize_threshold:0";

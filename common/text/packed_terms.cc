@@ -16,8 +16,7 @@ namespace crawl::text {
 void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts, const uint32_t* positions,
                       size_t n) {
   // Written in place into room for the longest encoding, then cut to size:
-  // a string append per byte was 6% of the fetcher's and queue server's
-  // work on text-heavy pages (ingest_bench).
+  // a string append per byte is costly on text-heavy pages.
   const size_t start = out->size();
   out->resize(start + 10 * 6 + term.size() + 5 * n);
   char* p = out->data() + start;

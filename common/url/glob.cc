@@ -5,7 +5,7 @@ namespace {
 
 // ASCII case folding, as std::tolower in the "C" locale, without its call
 // per byte: a crawl scoped by --include-hosts matches every link's host
-// (tolower was 1% of a queue server's CPU in a rust-doc crawl).
+// (a library call per byte is costly at that rate).
 constexpr unsigned char FoldAscii(char c) {
   const auto u = static_cast<unsigned char>(c);
   return static_cast<unsigned char>(u - 'A') < 26 ? static_cast<unsigned char>(u | 0x20) : u;

@@ -44,7 +44,7 @@ void AppendEncoded(std::string& out, unsigned char c, const EncodeSet& set) {
   }
 }
 
-// A run of bytes outside the set goes in one append (per byte: 1.5% of a rust-doc page).
+// A run of bytes outside the set goes in one append (an append per byte is costly).
 void AppendEncoded(std::string& out, std::string_view s, const EncodeSet& set) {
   size_t run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
