@@ -82,7 +82,7 @@ bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
 
 void CrawlWorker::PushEvent(Event e) {
   // Notified after the lock, so the woken control thread does not block on
-  // mu_ at once (two more futex calls per page: 2% of the fetcher's CPU).
+  // mu_ at once (two more futex calls per page).
   // A process-pool thread may then touch cv_ after the control thread took
   // the event, ended the schedule and let the worker go (the pool's threads
   // outlive a worker): the destructor waits until no PushEvent is notifying.

@@ -84,10 +84,9 @@ struct WorkerOptions {
   // when the lease ends).
   std::chrono::milliseconds ship_retry_limit{120'000};
   // A batch also ships once it holds this many links, whatever its pages
-  // (the crawl's results_batch_pages): 400 link-heavy pages (rust-doc's
-  // module indexes have 7,300-9,750 links each) made batches of millions of
-  // links, held in both processes at once and near the 256 MiB message cap
-  // (peak RSS of a rust-doc crawl: 950-1,050 MB before, 690-770 after).
+  // (the crawl's results_batch_pages): 400 link-heavy pages (documentation
+  // indexes have thousands of links each) would make batches of millions of
+  // links, held in both processes at once and near the 256 MiB message cap.
   size_t max_batch_links = 20'000;
   // Threads that process pages, shared by the fetcher's lanes; null: each
   // lane processes its pages on its control thread. With a pool, a lane

@@ -407,7 +407,7 @@ void FetchSession::ReadBody() {
   const size_t have = raw_.size();
   uint64_t want = std::min<uint64_t>(budget - have, kBodyReadChunk);
   // A body of known length gets room for what is left of it, no more: the
-  // room is zero-filled, and 64 KiB per read was 1.7% of the fetcher.
+  // room is zero-filled, so 64 KiB per read would zero bytes never used.
   if (const auto left = parser_->content_length_remaining(); left && *left > 0) want = std::min(want, *left);
   raw_.resize(have + static_cast<size_t>(want));
   auto& body = parser_->get().body();

@@ -61,9 +61,8 @@ struct HttpFetcher::Shared {
   FetcherOptions options;
   // The TLS client context, made on the first https request (or
   // tls_setup_error() call) and shared with every HttpFetcher of the process
-  // that has the same TLS options: loading the system's CA bundle, once per
-  // lane and crawl, was 4% of a fetcher's CPU in a one-site crawl over plain
-  // HTTP (docs/BENCHMARKS.md "Cost per page"). Null if OpenSSL could not be
+  // that has the same TLS options: loading the system's CA bundle once per
+  // lane and crawl is costly, even in a crawl over plain HTTP. Null if OpenSSL could not be
   // set up; then TlsError() says why.
   ssl::context* Tls();
   const std::string& TlsError();
@@ -127,7 +126,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void ClearDeadline();
   // One timer per session watches the deadline (the stream's own per-
   // operation timeouts re-armed a timer, a timerfd_settime each, at every
-  // read and write: 2% of a fetcher): it sleeps until the earliest deadline
+  // read and write): it sleeps until the earliest deadline
   // it was armed for, and on waking either sleeps again until the current
   // one or, past it, cancels the connection's operations.
   void ArmWatchdog();

@@ -87,8 +87,8 @@ inline std::size_t NextTextStop(std::string_view s, std::size_t from) {
 
 // The first `q` at or after `from` in `s` (npos when there is none): where a
 // quoted attribute value ends. Most values are short (class names), so the
-// first 16 bytes are looked at here, not in a memchr call, whose cost was
-// most of the search (2.3M calls on 900 rust-doc pages).
+// first 16 bytes are looked at here, not in a memchr call, whose cost
+// would be most of the search.
 inline std::size_t FindQuote(std::string_view s, char q, std::size_t from) {
 #if defined(__SSE2__)
   if (from + 16 <= s.size()) {
@@ -116,8 +116,8 @@ class Scanner {
     while (pos_ < s_.size()) {
       // Text up to the next tag with no character reference and no NUL in
       // it goes to its sinks as it is: most of a page's pieces of text are
-      // short, and looking for '<', then for '&' and NUL in each, was three
-      // memchr calls a piece (5% of a rust-doc page's processing).
+      // short, and looking for '<', then for '&' and NUL in each, would be
+      // three memchr calls a piece.
       const std::size_t stop = NextTextStop(s_, pos_);
       const bool plain = stop == s_.size() || s_[stop] == '<';
       const std::size_t lt = plain ? stop : s_.find('<', stop);

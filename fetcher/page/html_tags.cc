@@ -9,8 +9,8 @@ constexpr uint64_t P(std::string_view name) { return Name::Pack(name); }
 }  // namespace
 
 // One switch for everything the scanner asks about a tag's name: every
-// start and end tag of a page comes here (three calls a tag, one for each
-// question, were 2% of a rust-doc page's processing).
+// start and end tag of a page comes here (one call a tag, not one per
+// question).
 uint8_t ClassifyTag(const Name& tag) {
   switch (tag.packed()) {
     case P("a"): return kInlineTag | kActedOnTag;

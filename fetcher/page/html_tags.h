@@ -22,7 +22,7 @@ namespace crawl::html::internal {
 // bytes is also held as one integer (Pack), so that comparing it with a
 // literal, or finding it in a list of tags (a switch over packed names), is
 // an integer compare, not a length check and a memcmp call: every tag of a
-// page is tested against a dozen names (6% of a rust-doc page's processing).
+// page is tested against a dozen names.
 class Name {
  public:
   // A name to compare with, packed when the program is compiled.
@@ -40,8 +40,8 @@ class Name {
       if (len_ > 8) return;
     }
     if constexpr (std::endian::native == std::endian::little) {
-      // Lower-cased eight bytes at a time, not byte by byte (a tenth of
-      // the HTML scan on rust-doc's pages); the bytes past len_ are 0.
+      // Lower-cased eight bytes at a time, not byte by byte (every tag
+      // name of a page comes here); the bytes past len_ are 0.
       const uint64_t w = LowerAscii8(Load8(raw));
       std::memcpy(buf_.data(), &w, sizeof w);
       // A NUL byte would pack like the end of the name ("a\0" as "a"):

@@ -17,7 +17,7 @@ namespace {
 // The hashed text: title and body words, one space apart. Most words are
 // views into their piece of text, one space after the word before: such a
 // run is appended whole when it ends, not word by word (an append per word
-// was 5% of a fetcher's work on text-heavy pages).
+// is costly on text-heavy pages).
 class HashedWords {
  public:
   explicit HashedWords(std::size_t capacity) { words_.reserve(capacity); }
