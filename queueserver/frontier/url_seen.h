@@ -38,8 +38,8 @@ namespace crawl::queueserver {
 // The set's key of a canonical URL: exactly hash::Hash8 (common/base/hash.h, MD5
 // folded to 8 bytes), so stores written before stay valid; by
 // hash::RecurringHash8, which remembers the URLs a thread met last (links
-// to a site's navigation pages come with every page; MD5 of them was a
-// twentieth of a queue server on rust-doc). Thread-safe.
+// to a site's navigation pages come with every page, and MD5 of each is
+// costly). Thread-safe.
 [[nodiscard]] uint64_t UrlKey(std::string_view url);
 
 class UrlSeenSet {

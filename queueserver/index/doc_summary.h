@@ -23,9 +23,8 @@ struct DocSummary {
 
 // A summary record: 'r' and the fields. Not compressed here: the docs
 // family compresses its tables with zstd (queueserver/store/queue_store.cc).
-// zlib level 1 per record cost 11% of the queue server's CPU in a crawl,
-// and a compacted store is smaller with zstd over whole blocks
-// (docs/BENCHMARKS.md "Cost per page").
+// zlib per record costs more CPU, and a compacted store is smaller with
+// zstd over whole blocks (docs/BENCHMARKS.md "Cost per page").
 [[nodiscard]] std::string EncodeSummary(const DocSummary& s);
 
 // A summary record ('r' raw or 'z' zlib, then the fields) back to its

@@ -145,7 +145,7 @@ void EncodeBlocked(const FlatPostings& in, const std::vector<uint32_t>& order, s
   // delta, which an `order` out of doc order would make negative, 5 a
   // frequency or a count, the gaps as they are; a block's header, its last
   // doc and its size, at most 15), then appended: a string append per byte
-  // was 7% of a 200-host crawl's queue server, in its partition merges.
+  // is costly in partition merges.
   const size_t blocks = (order.size() + kBlockPostings - 1) / kBlockPostings;
   size_t body_max = 0;
   for (const uint32_t i : order) body_max += 20 + static_cast<size_t>(in.first[i + 1] - in.first[i]);

@@ -23,8 +23,8 @@
 namespace crawl::queueserver {
 
 // A posting's weighted frequency as written: max(0, frequency) x 100,
-// rounded half away from zero, as std::llround. Inline: the call into libm
-// per posting was 1.6% of a testweb page's ingest. Values past 2^52 (and
+// rounded half away from zero, as std::llround. Inline: a call into libm
+// per posting is costly at ingest. Values past 2^52 (and
 // infinity) take llround itself.
 inline uint64_t FrequencyHundredths(double frequency) {
   const double x = (frequency > 0 ? frequency : 0.0) * 100.0;  // NaN -> 0, as std::max(0.0, NaN)
@@ -56,8 +56,8 @@ void EncodePostingRange(const Posting* first, const Posting* last, std::string* 
 // Postings held flat (no vector per posting): frequency kept x 100; the
 // positions of posting i are count[i] varint gaps (the first from 0) at
 // gaps[first[i], first[i + 1]), as the encoded lists hold them, so that a
-// merge copies them instead of decoding and encoding every position (a
-// tenth of a 200-host crawl's queue server, in its partition merges).
+// merge copies them instead of decoding and encoding every position (the
+// bulk of a partition merge's work).
 struct FlatPostings {
   std::vector<uint32_t> doc, freq100, count, first{0};
   std::string gaps;

@@ -143,15 +143,15 @@ void SearchIndex::WeighPositions(const v1::FetchRecord& r, uint32_t title_tokens
   const PageTerms& terms = scratch_terms_;
   const std::vector<uint32_t>& positions = terms.positions;
   // Each term's positions ascend (ReadPageTerms): the last position of the
-  // page is the greatest of the terms' last ones (a pass over every
-  // position for it was 2.5% of a testweb page's ingest).
+  // page is the greatest of the terms' last ones (no pass over every
+  // position is needed).
   size_t size = 0;
   for (size_t i = 0; i + 1 < terms.first.size(); ++i) {
     if (terms.first[i + 1] > terms.first[i]) size = std::max<size_t>(size, size_t{positions[terms.first[i + 1] - 1]} + 1);
   }
   const bool table = size <= kMaxWeighedPositions && size <= 4 * positions.size() + 4096;
   // The buffer only grows (a vector's resize zeroes what it adds, and pages
-  // alternate between short and long: 1% of a testweb page's ingest).
+  // alternate between short and long).
   const size_t used = table ? size : 0;
   if (scratch_weights_.size() < used)
     scratch_weights_.resize(std::min(std::max(used, 2 * scratch_weights_.size()), kMaxWeighedPositions));
@@ -198,8 +198,8 @@ bool SearchIndex::AddLink(const v1::DiscoveredLink& link, std::string_view iso_l
   if (link.anchor_text().empty() || link.from_sitemap() || link.source() == "redirect" ||
       link.source() == "sitemap")
     return false;
-  // In memory only: a fast hash will do (MD5, Hash8's, was 2% of the queue
-  // server's CPU here).
+  // In memory only: a fast hash will do (MD5, Hash8's, is costly
+  // here).
   const std::string_view parts[] = {link.url(), link.anchor_text(), iso_language};
   uint64_t seen_key = 0;
   for (std::string_view part : parts)
@@ -354,7 +354,7 @@ void SearchIndex::AddPosting(uint64_t term_id, TermStats& st, uint32_t doc, doub
   std::string& out = p.bytes;
   // The posting's head (doc delta, frequency, position count) and, when
   // they are short (most terms occur once or twice in a page), its gaps in
-  // one append: two appends of a few bytes each were 3% of the queue server.
+  // one append, not two of a few bytes each.
   constexpr size_t kShortGaps = 32;
   char head[30 + kShortGaps];
   char* h = head;

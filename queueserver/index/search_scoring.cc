@@ -121,9 +121,8 @@ double PositionsFrequency(std::span<const uint32_t> positions, uint32_t title_to
 
 void PositionWeights(uint32_t title_tokens, std::span<const std::pair<uint32_t, double>> steps, double title,
                      double body, std::span<double> weights) {
-  // Filled a run at a time (the title, then each stretch between steps):
-  // a pass per position with its step test was 6% of the queue server's
-  // indexing of a page.
+  // Filled a run at a time (the title, then each stretch between steps),
+  // not a pass per position with its step test: this runs for every page.
   const size_t size = weights.size();
   double* const w = weights.data();
   size_t p = std::min<size_t>(title_tokens, size);

@@ -68,9 +68,8 @@ std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore:
     // a whole block compresses them better than zlib did one by one, and
     // only when a memtable is flushed or tables compacted.
     if (cf == kDocs) cf_options.compression = rocksdb::kZSTD;
-    // Postings are varint gaps already: Snappy shrank a 200-host crawl's
-    // 250 MB of flushed segments by under 0.1% and cost 7% of the queue
-    // server's CPU (RocksDB's LOG, tests/bench/crawl_throughput.sh).
+    // Postings are varint gaps already: Snappy barely shrinks them and
+    // costs CPU at every flush and compaction.
     if (cf == kPostings) cf_options.compression = rocksdb::kNoCompression;
     // Docs, fetch states and page liveness (in the doc map) are probed by
     // key for every page and every link document (SearchIndex::DocExists,

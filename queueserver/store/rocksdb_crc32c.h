@@ -3,8 +3,7 @@
 // Debian's librocksdb is built for baseline x86-64, so its
 // rocksdb::crc32c::Extend takes the table path (the store's LOG says "Fast
 // CRC32 supported: Not supported on x86"). Every WAL record and table block
-// is summed that way: 5.5% of the queue server's CPU in a 200-host crawl
-// (perf, tests/bench/crawl_throughput.sh). rocksdb_crc32c.cc defines
+// is summed that way, a large cost in a queue server. rocksdb_crc32c.cc defines
 // rocksdb::crc32c::Extend in our binaries: librocksdb calls it through its
 // PLT, so ELF symbol interposition (as for malloc) sends those calls here.
 // The sum is the same CRC-32C (Castagnoli, RFC 3720 B.4), so stores written

@@ -5,8 +5,8 @@
 // read back only when a queue server starts (SearchIndex::Load): while the
 // process runs, the index answers from its in-memory lists and merges the
 // partition from them. As RocksDB records each segment was copied into the
-// write batch, the WAL, a memtable, a flushed table and a compaction, about
-// a tenth of a queue server's CPU in a 200-host crawl; here it is one
+// write batch, the WAL, a memtable, a flushed table and a compaction, a large
+// share of a queue server's CPU; here it is one
 // write() at the request's commit.
 //
 // Files: <store dir>/postings-segments/<crawl id, 16 hex>-<partition>.seg,

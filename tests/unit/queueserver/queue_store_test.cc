@@ -484,8 +484,8 @@ TEST_CASE("echoed referrer order data is taken only within what a queue server c
 }
 
 TEST_CASE("queue store: postings tables are not compressed, summaries are zstd, the rest Snappy", "[unit]") {
-  // Postings are varint gaps: Snappy shrank them by under 0.1% at 7% of a
-  // 200-host crawl's queue server (docs/BENCHMARKS.md). The options the
+  // Postings are varint gaps: Snappy barely shrinks them and costs
+  // CPU (docs/BENCHMARKS.md). The options the
   // store was opened with are the ones RocksDB wrote to its OPTIONS file.
   TempDir dir;
   { auto store = OpenStore(dir); }
