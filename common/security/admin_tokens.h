@@ -1,4 +1,4 @@
-// Admin tokens for people (issue 18): `crawlctl` and the status page may
+// Admin tokens for people: `crawlctl` and the status page may
 // authenticate with a bearer token instead of a certificate. The name server
 // keeps only SHA-256 hashes, in a file of lines
 //   role sha256hex name
