@@ -1,4 +1,4 @@
-// Who may call which RPC (issue 18). Every RPC handler starts with
+// Who may call which RPC. Every RPC handler starts with
 //   if (auto s = auth.Check(ctx, "crawl.v1.QueueServer/SubmitResults"); !s.ok()) return s;
 // and kRpcPolicies below states the roles each RPC allows. The caller's role
 // comes from, in order:
