@@ -1,4 +1,4 @@
-// Certificate revocation (issue 18, `--tls-crl`): a CRL file (PEM or DER)
+// Certificate revocation (`--tls-crl`): a CRL file (PEM or DER)
 // issued by the cluster CA. Every TLS handshake checks the peer's
 // certificate against it (common/security/transport.cc's verifier); the file
 // is read again when it changes, so revoking takes effect without a restart.
