@@ -1,6 +1,6 @@
 // CrawlShard's crawl log reads (GetCrawlLog): pages by record number, and
 // pages by cursor with the request's filters applied here, so that a
-// filtered export moves only the matching records (issue 24, item 3).
+// filtered export moves only the matching records.
 #include <algorithm>
 #include <string>
 
