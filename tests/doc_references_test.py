@@ -13,7 +13,8 @@ on:
     or not the quoted words;
   - a citation of the internal tracker (the word "issue" and a number or a
     quoted title) in a source file: state the reason instead;
-  - the workplace beside the repository (../shared, /work/shared).
+  - the workplace beside the repository (its "shared" folder, by a relative
+    path or under /work).
 
     doc_references_test.py [SOURCE_DIR]
 
