@@ -3,37 +3,36 @@
 #include <algorithm>
 #include <map>
 
+#include "common/base/json.h"
 #include "common/net/http_security.h"
 #include "common/crawl/report_text.h"
 
 namespace crawl::nameserver {
 namespace {
 
-std::string Num(uint64_t v) { return std::to_string(v); }
-std::string Num(int64_t v) { return std::to_string(v); }
+namespace json = boost::json;
 
-std::string Rate(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
+// Rates and durations: two decimals (null when not finite, common/base/json.h).
+json::value Rate(double v) { return JsonNumber(v, 2); }
 
-std::string CrawlJson(const v1::CrawlInfo& c) {
-  std::string o = "{\"crawl_id\":" + Num(c.crawl_id()) + ",\"state\":" + JsonString(StateName(c.state())) +
-                  ",\"order\":" + JsonString(c.params().order()) + ",\"max_pages\":" + Num(c.params().max_pages()) +
-                  ",\"params_version\":" + Num(c.params_version()) + ",\"started_unix_ms\":" +
-                  Num(c.started_unix_ms()) + ",\"ended_unix_ms\":" + Num(c.ended_unix_ms()) +
-                  ",\"seed_count\":" + Num(c.seed_count()) + ",\"end_reason\":" + JsonString(c.end_reason()) +
-                  ",\"queue_servers\":" + Num(static_cast<uint64_t>(c.queue_servers_size())) + "}";
-  return o;
+json::object CrawlJson(const v1::CrawlInfo& c) {
+  return {{"crawl_id", c.crawl_id()},
+          {"state", StateName(c.state())},
+          {"order", JsonText(c.params().order())},
+          {"max_pages", c.params().max_pages()},
+          {"params_version", c.params_version()},
+          {"started_unix_ms", c.started_unix_ms()},
+          {"ended_unix_ms", c.ended_unix_ms()},
+          {"seed_count", c.seed_count()},
+          {"end_reason", JsonText(c.end_reason())},
+          {"queue_servers", static_cast<uint64_t>(c.queue_servers_size())}};
 }
 
 using Snapshot = NameServerServiceImpl::Snapshot;
 
-// ,"totals":{...}: sums over the shown crawl's queue servers; rates over
+// "totals":{...}: sums over the shown crawl's queue servers; rates over
 // the last ~30 s of samples.
-std::string TotalsJson(const Snapshot& snap, const v1::CrawlInfo* shown) {
-  std::string o;
+json::object TotalsJson(const Snapshot& snap, const v1::CrawlInfo* shown) {
   uint64_t pages = 0, bytes = 0, frontier = 0, errors = 0, seen = 0, leased = 0;
   for (const auto& [id, st] : snap.crawl_stats) {
     pages += st.pages_fetched();
@@ -44,78 +43,69 @@ std::string TotalsJson(const Snapshot& snap, const v1::CrawlInfo* shown) {
     leased += st.leased_urls();
   }
   const RecentRate rate = shown ? RecentRates(snap, shown->crawl_id()) : RecentRate{};
-  const double pages_per_s = rate.pages_per_second, bytes_per_s = rate.bytes_per_second;
-  o += ",\"totals\":{\"pages_fetched\":" + Num(pages) + ",\"bytes_fetched\":" + Num(bytes) +
-       ",\"frontier_size\":" + Num(frontier) + ",\"fetch_errors\":" + Num(errors) + ",\"urls_seen\":" + Num(seen) +
-       ",\"leased_urls\":" + Num(leased) + ",\"pages_per_second\":" + Rate(pages_per_s) +
-       ",\"bytes_per_second\":" + Rate(bytes_per_s) + "}";
-  return o;
+  return {{"pages_fetched", pages},
+          {"bytes_fetched", bytes},
+          {"frontier_size", frontier},
+          {"fetch_errors", errors},
+          {"urls_seen", seen},
+          {"leased_urls", leased},
+          {"pages_per_second", Rate(rate.pages_per_second)},
+          {"bytes_per_second", Rate(rate.bytes_per_second)}};
 }
 
-// ,"history":[[unix_ms, pages, frontier, errors, urls_seen], ...] of the
+// "history":[[unix_ms, pages, frontier, errors, urls_seen], ...] of the
 // shown crawl.
-std::string HistoryJson(const Snapshot& snap, bool history_matches) {
-  std::string o;
-  o += ",\"history\":[";
-  if (history_matches) {
-    for (size_t i = 0; i < snap.history.size(); ++i) {
-      const auto& s = snap.history[i];
-      if (i) o += ",";
-      o += "[" + Num(s.unix_ms) + "," + Num(s.pages) + "," + Num(s.frontier) + "," + Num(s.errors) + "," +
-           Num(s.urls_seen) + "]";
-    }
-  }
-  o += "]";
+json::array HistoryJson(const Snapshot& snap, bool history_matches) {
+  json::array o;
+  if (!history_matches) return o;
+  for (const auto& s : snap.history) o.push_back(json::array{s.unix_ms, s.pages, s.frontier, s.errors, s.urls_seen});
   return o;
 }
 
-std::string QueueServersJson(const Snapshot& snap) {
-  std::string o;
+json::array QueueServersJson(const Snapshot& snap) {
   // One row per member of the shown crawl's frozen list, plus members that
   // are registered but not part of it.
-  o += ",\"queue_servers\":[";
-  bool first_row = true;
+  json::array o;
   for (const auto& m : snap.members) {
     auto it = snap.crawl_stats.find(m.info.id());
     const v1::QueueServerStats& st = it != snap.crawl_stats.end() ? it->second : m.stats;
     const bool healthy = m.last_seen_ms_ago >= 0 && m.last_seen_ms_ago < 10'000;
-    if (!first_row) o += ",";
-    first_row = false;
-    o += "{\"id\":" + JsonString(m.info.id()) + ",\"address\":" + JsonString(m.info.address()) +
-         ",\"healthy\":" + (healthy ? "true" : "false") + ",\"last_seen_ms_ago\":" + Num(m.last_seen_ms_ago) +
-         ",\"frontier_size\":" + Num(st.frontier_size()) + ",\"pages_fetched\":" + Num(st.pages_fetched()) +
-         ",\"urls_seen\":" + Num(st.urls_seen()) + ",\"hosts\":" + Num(st.hosts()) +
-         ",\"leased_urls\":" + Num(st.leased_urls()) + ",\"fetch_errors\":" + Num(st.fetch_errors()) +
-         ",\"index_documents\":" + Num(st.index_documents()) +
-         ",\"tiers\":[";
-    for (int i = 0; i < st.tiers_size(); ++i)
-      o += (i ? "," : "") + std::string("[") + std::to_string(st.tiers(i).tier()) + "," + Num(st.tiers(i).urls()) + "]";
-    o += "]}";
+    json::array tiers;
+    for (const auto& t : st.tiers()) tiers.push_back(json::array{t.tier(), t.urls()});
+    o.push_back(json::object{{"id", JsonText(m.info.id())},
+                             {"address", JsonText(m.info.address())},
+                             {"healthy", healthy},
+                             {"last_seen_ms_ago", m.last_seen_ms_ago},
+                             {"frontier_size", st.frontier_size()},
+                             {"pages_fetched", st.pages_fetched()},
+                             {"urls_seen", st.urls_seen()},
+                             {"hosts", st.hosts()},
+                             {"leased_urls", st.leased_urls()},
+                             {"fetch_errors", st.fetch_errors()},
+                             {"index_documents", st.index_documents()},
+                             {"tiers", std::move(tiers)}});
   }
-  o += "]";
   return o;
 }
 
-std::string FetchersJson(const Snapshot& snap) {
-  std::string o;
-  o += ",\"fetchers\":[";
-  for (size_t i = 0; i < snap.fetchers.size(); ++i) {
-    const auto& f = snap.fetchers[i];
-    if (i) o += ",";
-    o += "{\"id\":" + JsonString(f.id) + ",\"last_seen_ms_ago\":" + Num(f.last_seen_ms_ago) +
-         ",\"healthy\":" + (f.last_seen_ms_ago < 10'000 ? "true" : "false") +
-         ",\"fetches\":" + Num(f.stats.fetches()) + ",\"bytes\":" + Num(f.stats.bytes()) +
-         ",\"in_flight\":" + Num(f.stats.in_flight()) + ",\"schedules\":" + Num(f.stats.schedules()) +
-         ",\"batches_shipped\":" + Num(f.stats.batches_shipped()) + ",\"fetch_errors\":" +
-         Num(f.stats.fetch_errors()) + "}";
+json::array FetchersJson(const Snapshot& snap) {
+  json::array o;
+  for (const auto& f : snap.fetchers) {
+    o.push_back(json::object{{"id", JsonText(f.id)},
+                             {"last_seen_ms_ago", f.last_seen_ms_ago},
+                             {"healthy", f.last_seen_ms_ago < 10'000},
+                             {"fetches", f.stats.fetches()},
+                             {"bytes", f.stats.bytes()},
+                             {"in_flight", f.stats.in_flight()},
+                             {"schedules", f.stats.schedules()},
+                             {"batches_shipped", f.stats.batches_shipped()},
+                             {"fetch_errors", f.stats.fetch_errors()}});
   }
-  o += "]";
   return o;
 }
 
-// ,"top_hosts":[...],"recent_errors":[...] over every queue server.
-std::string HostsAndErrorsJson(const Snapshot& snap) {
-  std::string o;
+// "top_hosts":[...],"recent_errors":[...] over every queue server.
+void HostsAndErrorsJson(const Snapshot& snap, json::object& o) {
   // Top hosts over every queue server (each reports its own top 10).
   std::vector<std::pair<uint64_t, std::string>> hosts;
   std::vector<const v1::FetchRecord*> recent;
@@ -127,29 +117,26 @@ std::string HostsAndErrorsJson(const Snapshot& snap) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
   if (hosts.size() > 10) hosts.resize(10);
-  o += ",\"top_hosts\":[";
-  for (size_t i = 0; i < hosts.size(); ++i)
-    o += (i ? "," : "") + std::string("{\"host\":") + JsonString(hosts[i].second) + ",\"pages\":" +
-         Num(hosts[i].first) + "}";
-  o += "]";
+  json::array top;
+  for (const auto& [pages, host] : hosts) top.push_back(json::object{{"host", JsonText(host)}, {"pages", pages}});
+  o["top_hosts"] = std::move(top);
   std::sort(recent.begin(), recent.end(), [](const auto* a, const auto* b) {
     return a->timestamp_unix_us() > b->timestamp_unix_us();
   });
   if (recent.size() > 20) recent.resize(20);
-  o += ",\"recent_errors\":[";
-  for (size_t i = 0; i < recent.size(); ++i) {
-    const auto& r = *recent[i];
-    o += (i ? "," : "") + std::string("{\"time\":") + JsonString(Iso8601Micros(r.timestamp_unix_us())) +
-         ",\"url\":" + JsonString(r.url()) + ",\"status\":" + std::to_string(r.status()) +
-         ",\"error\":" + JsonString(r.error()) + "}";
+  json::array errors;
+  for (const v1::FetchRecord* r : recent) {
+    errors.push_back(json::object{{"time", Iso8601Micros(r->timestamp_unix_us())},
+                                  {"url", JsonText(r->url())},
+                                  {"status", r->status()},
+                                  {"error", JsonText(r->error())}});
   }
-  o += "]";
-  return o;
+  o["recent_errors"] = std::move(errors);
 }
 
-// ,"site_reports":[...]: the structure order's latest finished sites over
-// every queue server, newest first (at most 20), and ,"sites_reported".
-std::string SiteReportsJson(const Snapshot& snap) {
+// "sites_reported":N,"site_reports":[...]: the structure order's latest
+// finished sites over every queue server, newest first (at most 20).
+void SiteReportsJson(const Snapshot& snap, json::object& o) {
   std::vector<const v1::SiteReport*> reports;
   uint64_t total = 0;
   for (const auto& [id, st] : snap.crawl_stats) {
@@ -159,35 +146,30 @@ std::string SiteReportsJson(const Snapshot& snap) {
   std::stable_sort(reports.begin(), reports.end(),
                    [](const auto* a, const auto* b) { return a->ended_unix_ms() > b->ended_unix_ms(); });
   if (reports.size() > 20) reports.resize(20);
-  std::string o = ",\"sites_reported\":" + Num(total) + ",\"site_reports\":[";
-  for (size_t i = 0; i < reports.size(); ++i) {
-    const v1::SiteReport& r = *reports[i];
-    std::string layers;
-    if (r.layer_sizes_size() > 0) {
-      const auto& last = r.layer_sizes(r.layer_sizes_size() - 1);
-      for (int j = 0; j < last.sizes_size(); ++j) layers += (j ? "," : "") + std::to_string(last.sizes(j));
+  json::array rows;
+  for (const v1::SiteReport* r : reports) {
+    json::array layers;
+    if (r->layer_sizes_size() > 0) {
+      for (const auto size : r->layer_sizes(r->layer_sizes_size() - 1).sizes()) layers.push_back(size);
     }
-    o += (i ? "," : "") + std::string("{\"site\":") + JsonString(r.site()) + ",\"end_reason\":" +
-         JsonString(r.end_reason()) + ",\"seconds\":" + Rate(r.seconds()) + ",\"iterations\":" +
-         Num(uint64_t{r.iterations()}) + ",\"pages_loaded\":" + Num(uint64_t{r.pages_loaded()}) +
-         ",\"pages_crawled\":" + Num(uint64_t{r.pages_crawled()}) + ",\"targets_seen\":" +
-         Num(uint64_t{r.targets_seen()}) + ",\"excluded\":" + Num(uint64_t{r.excluded()}) + ",\"dismissed\":" +
-         Num(uint64_t{r.dismissed()}) + ",\"last_layers\":[" + layers + "]}";
+    rows.push_back(json::object{{"site", JsonText(r->site())},
+                                {"end_reason", JsonText(r->end_reason())},
+                                {"seconds", Rate(r->seconds())},
+                                {"iterations", r->iterations()},
+                                {"pages_loaded", r->pages_loaded()},
+                                {"pages_crawled", r->pages_crawled()},
+                                {"targets_seen", r->targets_seen()},
+                                {"excluded", r->excluded()},
+                                {"dismissed", r->dismissed()},
+                                {"last_layers", std::move(layers)}});
   }
-  o += "]";
-  return o;
+  o["sites_reported"] = total;
+  o["site_reports"] = std::move(rows);
 }
 
-std::string CrawlsJson(const Snapshot& snap) {
-  std::string o;
-  o += ",\"crawls\":[";
-  bool first_crawl = true;
-  for (auto it = snap.crawls.rbegin(); it != snap.crawls.rend(); ++it) {
-    if (!first_crawl) o += ",";
-    first_crawl = false;
-    o += CrawlJson(it->second);
-  }
-  o += "]";
+json::array CrawlsJson(const Snapshot& snap) {
+  json::array o;
+  for (auto it = snap.crawls.rbegin(); it != snap.crawls.rend(); ++it) o.push_back(CrawlJson(it->second));
   return o;
 }
 
@@ -250,7 +232,7 @@ function render(s){
     "</b>, order "+esc(c.order)+(c.max_pages?", page budget "+fmt(c.max_pages):"")+(c.end_reason?" ("+esc(c.end_reason)+")":"")+
     ", started "+new Date(c.started_unix_ms).toLocaleString()):"No crawl has been started.";
   const t=s.totals;
-  document.getElementById("cards").innerHTML=[["Pages fetched",fmt(t.pages_fetched),"pages-fetched"],["Pages/s",t.pages_per_second.toFixed(1),"pages-rate"],
+  document.getElementById("cards").innerHTML=[["Pages fetched",fmt(t.pages_fetched),"pages-fetched"],["Pages/s",t.pages_per_second==null?"-":t.pages_per_second.toFixed(1),"pages-rate"],
     ["Frontier",fmt(t.frontier_size),"frontier-size"],["URLs seen",fmt(t.urls_seen),"urls-seen"],["MB fetched",(t.bytes_fetched/1e6).toFixed(1),"mb-fetched"],
     ["Errors",fmt(t.fetch_errors),"fetch-errors"]].map(k=>"<div class='card'>"+k[0]+"<b id='"+k[2]+"'>"+k[1]+"</b></div>").join("");
   const h=s.history;
@@ -267,7 +249,7 @@ function render(s){
   table("top-hosts",[["host",r=>esc(r.host),"l"],["pages",r=>fmt(r.pages)]],s.top_hosts);
   table("recent-errors",[["time",r=>esc(r.time),"l"],["status",r=>r.status],["URL",r=>esc(r.url),"l"],["error",r=>esc(r.error),"l"]],s.recent_errors);
   document.getElementById("sites-reported").textContent="("+fmt(s.sites_reported)+" sites finished; structure order)";
-  table("site-reports",[["site",r=>esc(r.site),"l"],["ended by",r=>esc(r.end_reason),"l"],["s",r=>r.seconds],["iterations",r=>fmt(r.iterations)],
+  table("site-reports",[["site",r=>esc(r.site),"l"],["ended by",r=>esc(r.end_reason),"l"],["s",r=>r.seconds??"-"],["iterations",r=>fmt(r.iterations)],
     ["loaded",r=>fmt(r.pages_loaded)],["crawled",r=>fmt(r.pages_crawled)],["targets",r=>fmt(r.targets_seen)],["excluded",r=>fmt(r.excluded)],
     ["dismissed",r=>fmt(r.dismissed)],["last layers",r=>r.last_layers.join(" / "),"l"]],s.site_reports);
   table("crawls",[["id",r=>r.crawl_id],["state",r=>esc(r.state),"l"],["order",r=>esc(r.order),"l"],["reason",r=>esc(r.end_reason),"l"]],s.crawls);
@@ -307,17 +289,18 @@ std::string StatusPageJson(const Snapshot& snap, int64_t now_unix_ms) {
   } else if (!snap.crawls.empty()) {
     shown = &snap.crawls.rbegin()->second;
   }
-  std::string o = "{\"now_unix_ms\":" + Num(now_unix_ms) + ",\"active_crawl\":" + Num(snap.active_crawl);
-  o += ",\"crawl\":" + (shown ? CrawlJson(*shown) : std::string("null"));
-  o += TotalsJson(snap, shown);
-  o += HistoryJson(snap, shown && snap.history_crawl == shown->crawl_id());
-  o += QueueServersJson(snap);
-  o += FetchersJson(snap);
-  o += HostsAndErrorsJson(snap);
-  o += SiteReportsJson(snap);
-  o += CrawlsJson(snap);
-  o += "}\n";
-  return o;
+  json::object o;
+  o["now_unix_ms"] = now_unix_ms;
+  o["active_crawl"] = snap.active_crawl;
+  o["crawl"] = shown ? json::value(CrawlJson(*shown)) : json::value(nullptr);
+  o["totals"] = TotalsJson(snap, shown);
+  o["history"] = HistoryJson(snap, shown && snap.history_crawl == shown->crawl_id());
+  o["queue_servers"] = QueueServersJson(snap);
+  o["fetchers"] = FetchersJson(snap);
+  HostsAndErrorsJson(snap, o);
+  SiteReportsJson(snap, o);
+  o["crawls"] = CrawlsJson(snap);
+  return JsonLine(o);
 }
 
 const std::string& StatusPageCsp() {

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <ctime>
 
+#include "common/base/json.h"
 #include "common/crawl/log_filter.h"
 #include "common/crawl/log_time.h"
 #include "common/crawl/report_text.h"
@@ -76,11 +77,15 @@ std::string LogRowTsv(const v1::FetchRecord& r) {
 }
 
 std::string LogRowJson(const v1::FetchRecord& r) {
-  return "{\"time\":" + JsonString(Iso8601Micros(r.timestamp_unix_us())) +
-         ",\"status\":" + std::to_string(r.status()) + ",\"bytes\":" + std::to_string(r.bytes()) +
-         ",\"url\":" + JsonString(r.url()) + ",\"host\":" + JsonString(url::HostOf(r.url())) +
-         ",\"mime_type\":" + JsonString(r.mime_type()) + ",\"fetch_ms\":" + std::to_string(r.fetch_ms()) +
-         ",\"title\":" + JsonString(r.title()) + ",\"error\":" + JsonString(r.error()) + "}\n";
+  return JsonLine(boost::json::object{{"time", Iso8601Micros(r.timestamp_unix_us())},
+                                      {"status", r.status()},
+                                      {"bytes", r.bytes()},
+                                      {"url", JsonText(r.url())},
+                                      {"host", JsonText(url::HostOf(r.url()))},
+                                      {"mime_type", JsonText(r.mime_type())},
+                                      {"fetch_ms", r.fetch_ms()},
+                                      {"title", JsonText(r.title())},
+                                      {"error", JsonText(r.error())}});
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // caller. The browser walk-through is tests/integration/console_browser_test.sh.
 #include "nameserver/console/console.h"
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
 
 #include "common/crawl/log_filter.h"
@@ -158,6 +159,27 @@ TEST_CASE("the log page's query becomes the queue servers' filters", "[unit]") {
   CHECK_FALSE(crawl::nameserver::ConsoleLogRequest({{"since", "yesterday"}}).ok());
   r.set_title("tab\there");
   CHECK(crawl::nameserver::LogRowTsv(r).find("tab here") != std::string::npos);
+}
+
+TEST_CASE("a log row in JSON lines is one valid JSON object, whatever the page held", "[unit]") {
+  crawl::v1::FetchRecord r;
+  r.set_url("http://a.test/\"q\"");
+  r.set_status(404);
+  r.set_title("tab\there \"quoted\" back\\slash\x01 \xff");
+  r.set_error("line\nbreak");
+  const std::string line = crawl::nameserver::LogRowJson(r);
+  REQUIRE(line.back() == '\n');
+  CHECK(line.find('\n') == line.size() - 1);  // one line
+  boost::json::error_code ec;
+  const boost::json::value v = boost::json::parse(line, ec);
+  REQUIRE_FALSE(ec);
+  const auto& o = v.as_object();
+  CHECK(o.begin()->key() == "time");  // the download's column order
+  CHECK(o.at("status").as_int64() == 404);
+  CHECK(o.at("url").as_string() == "http://a.test/\"q\"");
+  CHECK(o.at("host").as_string() == "a.test");
+  CHECK(o.at("title").as_string() == "tab\there \"quoted\" back\\slash\x01 \xef\xbf\xbd");
+  CHECK(o.at("error").as_string() == "line\nbreak");
 }
 
 namespace {

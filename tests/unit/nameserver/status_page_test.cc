@@ -3,6 +3,8 @@
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 using crawl::nameserver::NameServerServiceImpl;
 using crawl::nameserver::StatusPageJson;
 namespace v1 = crawl::v1;
@@ -104,6 +106,35 @@ TEST_CASE("status json merges the structure order's site reports, newest first",
   CHECK(sites[0].as_object().at("pages_crawled").as_int64() == 7);
   CHECK(sites[0].as_object().at("end_reason").as_string() == "objective.pages");
   CHECK(sites[1].as_object().at("last_layers").as_array().at(0).as_int64() == 4);
+}
+
+TEST_CASE("status json stays valid JSON for quotes, control bytes, bad UTF-8 and non-finite numbers", "[unit]") {
+  auto snap = RunningCrawl();
+  const std::string hostile = std::string("a\"b\\c\n\t\x01\x7f caf\xc3\xa9 \xff\xc3", 18);
+  snap.crawls[77].set_end_reason(hostile);
+  auto& st = snap.crawl_stats.begin()->second;
+  st.mutable_recent_errors(0)->set_error(hostile);
+  st.mutable_top_hosts(0)->set_host(hostile);
+  v1::SiteReport* nan = st.add_site_reports();
+  nan->set_site(hostile);
+  nan->set_seconds(std::numeric_limits<double>::quiet_NaN());
+  nan->set_ended_unix_ms(2);
+  st.add_site_reports()->set_seconds(std::numeric_limits<double>::infinity());
+  const std::string text = StatusPageJson(snap, 1'010'000);
+  CHECK(text.find("NaN") == std::string::npos);
+  CHECK(text.find("Infinity") == std::string::npos);
+  boost::json::error_code ec;
+  const boost::json::value v = boost::json::parse(text, ec);  // strict: valid UTF-8, no NaN
+  REQUIRE_FALSE(ec);
+  const auto& j = v.as_object();
+  const std::string kept = "a\"b\\c\n\t\x01\x7f caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd";  // bad bytes -> U+FFFD
+  CHECK(j.at("crawl").as_object().at("end_reason").as_string() == kept);
+  CHECK(j.at("top_hosts").as_array()[1].as_object().at("host").as_string() == kept);
+  const auto& sites = j.at("site_reports").as_array();
+  REQUIRE(sites.size() == 2);
+  CHECK(sites[0].as_object().at("site").as_string() == kept);
+  CHECK(sites[0].as_object().at("seconds").is_null());  // non-finite numbers are null
+  CHECK(sites[1].as_object().at("seconds").is_null());
 }
 
 TEST_CASE("status json with no crawl says so", "[unit]") {
