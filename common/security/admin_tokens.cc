@@ -95,7 +95,7 @@ Status AdminTokens::Load(const std::string& path) {
   if (!text.ok()) return Status::InvalidArgument("admin tokens: " + text.status().message());
   auto entries = ParseTokenFile(*text);
   if (!entries.ok()) return Status::InvalidArgument("admin tokens " + path + ": " + entries.status().message());
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   path_ = path;
   entries_ = std::move(*entries);
   return Status::Ok();
@@ -104,7 +104,7 @@ Status AdminTokens::Load(const std::string& path) {
 Status AdminTokens::Reload() {
   std::string path;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     path = path_;
   }
   if (path.empty()) return Status::Ok();
@@ -112,13 +112,13 @@ Status AdminTokens::Reload() {
 }
 
 void AdminTokens::Set(std::vector<TokenEntry> entries) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   entries_ = std::move(entries);
 }
 
 std::optional<TokenMatch> AdminTokens::Match(std::string_view token) const {
   const Sha256 hash = HashToken(token);
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const TokenEntry* found = nullptr;
   for (const TokenEntry& e : entries_) {
     // No early exit: every entry is compared, each in constant time.
@@ -129,7 +129,7 @@ std::optional<TokenMatch> AdminTokens::Match(std::string_view token) const {
 }
 
 size_t AdminTokens::size() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return entries_.size();
 }
 

@@ -9,13 +9,13 @@
 
 #include <array>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/security/roles.h"
+#include "common/base/mutex.h"
 #include "common/base/status.h"
 
 namespace crawl::security {
@@ -60,9 +60,9 @@ class AdminTokens {
   [[nodiscard]] size_t size() const;
 
  private:
-  mutable std::mutex mu_;
-  std::string path_;                 // GUARDED_BY(mu_)
-  std::vector<TokenEntry> entries_;  // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::string path_ GUARDED_BY(mu_);
+  std::vector<TokenEntry> entries_ GUARDED_BY(mu_);
 };
 
 }  // namespace crawl::security

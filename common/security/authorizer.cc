@@ -77,13 +77,13 @@ std::optional<TokenMatch> Authorizer::MatchToken(std::string_view token) const {
 
 Result<PeerIdentity> Authorizer::CertificateIdentity(const std::string& pem) const {
   {
-    std::lock_guard lock(cache_mu_);
+    MutexLock lock(cache_mu_);
     auto it = cache_.find(pem);
     if (it != cache_.end()) return it->second;
   }
   auto identity = IdentityFromCertificatePem(pem);
   if (!identity.ok()) return identity;
-  std::lock_guard lock(cache_mu_);
+  MutexLock lock(cache_mu_);
   if (cache_.size() >= kMaxCachedIdentities) cache_.clear();
   cache_.emplace(pem, *identity);
   return identity;

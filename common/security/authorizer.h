@@ -15,11 +15,11 @@
 #include <grpcpp/grpcpp.h>
 
 #include <map>
-#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "common/base/mutex.h"
 #include "common/security/admin_tokens.h"
 #include "common/security/peer_identity.h"
 #include "common/security/roles.h"
@@ -78,8 +78,8 @@ class Authorizer {
   const AdminTokens* tokens_ = nullptr;
   // Parsed identities by certificate (peers reuse one connection for many
   // calls); bounded, cleared when full.
-  mutable std::mutex cache_mu_;
-  mutable std::map<std::string, PeerIdentity, std::less<>> cache_;  // GUARDED_BY(cache_mu_)
+  mutable Mutex cache_mu_;
+  mutable std::map<std::string, PeerIdentity, std::less<>> cache_ GUARDED_BY(cache_mu_);
 };
 
 }  // namespace crawl::security

@@ -45,7 +45,7 @@ Result<std::unique_ptr<X509_CRL, void (*)(X509_CRL*)>> ParseCrl(std::string_view
 
 Result<std::shared_ptr<RevocationList>> RevocationList::Open(const std::string& crl_path, const std::string& ca_path) {
   std::shared_ptr<RevocationList> list(new RevocationList(crl_path, ca_path));
-  std::lock_guard lock(list->mu_);
+  MutexLock lock(list->mu_);
   if (auto s = list->LoadLocked(); !s.ok()) return s;
   return list;
 }
@@ -99,7 +99,7 @@ bool RevocationList::IsRevoked(std::string_view cert_pem) {
   std::unique_ptr<X509, decltype(&X509_free)> cert(
       bio ? PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr) : nullptr, &X509_free);
   if (!cert) return false;  // no certificate: nothing to revoke (the handshake decides)
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   RefreshLocked();
   if (!crl_) return false;
   if (X509_NAME_cmp(X509_CRL_get_issuer(crl_.get()), X509_get_issuer_name(cert.get())) != 0) return false;
@@ -108,7 +108,7 @@ bool RevocationList::IsRevoked(std::string_view cert_pem) {
 }
 
 size_t RevocationList::size() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (!crl_) return 0;
   const STACK_OF(X509_REVOKED)* revoked = X509_CRL_get_REVOKED(crl_.get());
   return revoked == nullptr ? 0 : static_cast<size_t>(sk_X509_REVOKED_num(revoked));

@@ -8,10 +8,10 @@
 
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
+#include "common/base/mutex.h"
 #include "common/base/status.h"
 
 namespace crawl::security {
@@ -34,18 +34,18 @@ class RevocationList {
 
  private:
   RevocationList(std::string crl_path, std::string ca_path) : crl_path_(std::move(crl_path)), ca_path_(std::move(ca_path)) {}
-  [[nodiscard]] Status LoadLocked();
-  void RefreshLocked();
+  [[nodiscard]] Status LoadLocked() REQUIRES(mu_);
+  void RefreshLocked() REQUIRES(mu_);
 
   struct CrlFree {
     void operator()(X509_CRL* c) const { X509_CRL_free(c); }
   };
   const std::string crl_path_;
   const std::string ca_path_;
-  std::mutex mu_;
-  std::unique_ptr<X509_CRL, CrlFree> crl_;           // GUARDED_BY(mu_)
-  std::filesystem::file_time_type mtime_{};          // GUARDED_BY(mu_)
-  uintmax_t file_size_ = 0;                          // GUARDED_BY(mu_)
+  Mutex mu_;
+  std::unique_ptr<X509_CRL, CrlFree> crl_ GUARDED_BY(mu_);
+  std::filesystem::file_time_type mtime_ GUARDED_BY(mu_){};
+  uintmax_t file_size_ GUARDED_BY(mu_) = 0;
 };
 
 // Parses a CRL in PEM or DER form (bytes from a file; never crashes).

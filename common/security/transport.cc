@@ -11,8 +11,8 @@
 
 #include <atomic>
 #include <filesystem>
-#include <mutex>
 
+#include "common/base/mutex.h"
 #include "common/base/process.h"
 #include "common/security/peer_identity.h"
 
@@ -76,8 +76,8 @@ Status CheckReadable(const std::string& path, std::string_view flag) {
 // any other use of OpenSSL (the first initialization decides).
 const bool g_openssl_without_exit_handler = OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, nullptr) == 1;
 
-std::mutex g_transport_mu;
-std::shared_ptr<const Transport> g_transport;  // GUARDED_BY(g_transport_mu)
+Mutex g_transport_mu;
+std::shared_ptr<const Transport> g_transport GUARDED_BY(g_transport_mu);
 
 }  // namespace
 
@@ -182,12 +182,12 @@ std::shared_ptr<grpc::ChannelCredentials> Transport::ChannelCredentials(RoleSet 
 }
 
 void InstallTransport(std::shared_ptr<const Transport> transport) {
-  std::lock_guard lock(g_transport_mu);
+  MutexLock lock(g_transport_mu);
   g_transport = std::move(transport);
 }
 
 std::shared_ptr<const Transport> CurrentTransport() {
-  std::lock_guard lock(g_transport_mu);
+  MutexLock lock(g_transport_mu);
   return g_transport ? g_transport : Transport::Insecure();
 }
 
