@@ -7,25 +7,38 @@
 #include <ctime>
 #include <sstream>
 
+#include "common/base/json.h"
+
 namespace crawl::crawlctl {
 
 namespace {
 
-void StatsFields(std::ostringstream& o, const v1::QueueServerStats& s) {
-  o << "\"pages_fetched\":" << s.pages_fetched() << ",\"frontier_size\":" << s.frontier_size()
-    << ",\"leased_urls\":" << s.leased_urls() << ",\"outstanding_schedules\":" << s.outstanding_schedules()
-    << ",\"fetch_attempts\":" << s.fetch_attempts() << ",\"fetch_errors\":" << s.fetch_errors()
-    << ",\"urls_seen\":" << s.urls_seen() << ",\"hosts\":" << s.hosts()
-    << ",\"robots_disallowed\":" << s.robots_disallowed() << ",\"bytes_fetched\":" << s.bytes_fetched()
-    << ",\"due_pages\":" << s.due_pages() << ",\"revisits_entered\":" << s.revisits_entered()
-    << ",\"revisits_unchanged\":" << s.revisits_unchanged() << ",\"revisits_changed\":" << s.revisits_changed();
+void StatsFields(boost::json::object& o, const v1::QueueServerStats& s) {
+  o["pages_fetched"] = s.pages_fetched();
+  o["frontier_size"] = s.frontier_size();
+  o["leased_urls"] = s.leased_urls();
+  o["outstanding_schedules"] = s.outstanding_schedules();
+  o["fetch_attempts"] = s.fetch_attempts();
+  o["fetch_errors"] = s.fetch_errors();
+  o["urls_seen"] = s.urls_seen();
+  o["hosts"] = s.hosts();
+  o["robots_disallowed"] = s.robots_disallowed();
+  o["bytes_fetched"] = s.bytes_fetched();
+  o["due_pages"] = s.due_pages();
+  o["revisits_entered"] = s.revisits_entered();
+  o["revisits_unchanged"] = s.revisits_unchanged();
+  o["revisits_changed"] = s.revisits_changed();
 }
 
-void CrawlFields(std::ostringstream& o, const v1::CrawlInfo& c) {
-  o << "\"crawl_id\":" << c.crawl_id() << ",\"state\":" << JsonString(StateName(c.state()))
-    << ",\"order\":" << JsonString(c.params().order()) << ",\"max_pages\":" << c.params().max_pages()
-    << ",\"seed_count\":" << c.seed_count() << ",\"started_unix_ms\":" << c.started_unix_ms()
-    << ",\"ended_unix_ms\":" << c.ended_unix_ms() << ",\"end_reason\":" << JsonString(c.end_reason());
+boost::json::object CrawlFields(const v1::CrawlInfo& c) {
+  return {{"crawl_id", c.crawl_id()},
+          {"state", StateName(c.state())},
+          {"order", JsonText(c.params().order())},
+          {"max_pages", c.params().max_pages()},
+          {"seed_count", c.seed_count()},
+          {"started_unix_ms", c.started_unix_ms()},
+          {"ended_unix_ms", c.ended_unix_ms()},
+          {"end_reason", JsonText(c.end_reason())}};
 }
 
 double ElapsedSeconds(const v1::CrawlInfo& c) {
@@ -42,22 +55,17 @@ double ElapsedSeconds(const v1::CrawlInfo& c) {
 }  // namespace
 
 std::string StatusJson(const v1::CrawlStatusResponse& status) {
-  std::ostringstream o;
-  o << "{";
-  CrawlFields(o, status.crawl());
-  o << ",";
+  boost::json::object o = CrawlFields(status.crawl());
   StatsFields(o, status.totals());
-  o << ",\"elapsed_seconds\":" << ElapsedSeconds(status.crawl());
-  o << ",\"queue_servers\":[";
-  for (int i = 0; i < status.queue_servers_size(); ++i) {
-    const auto& s = status.queue_servers(i);
-    if (i) o << ",";
-    o << "{\"id\":" << JsonString(s.queue_server_id()) << ",";
-    StatsFields(o, s);
-    o << "}";
+  o["elapsed_seconds"] = JsonNumber(ElapsedSeconds(status.crawl()), 3);  // milliseconds
+  boost::json::array servers;
+  for (const auto& s : status.queue_servers()) {
+    boost::json::object server{{"id", JsonText(s.queue_server_id())}};
+    StatsFields(server, s);
+    servers.push_back(std::move(server));
   }
-  o << "]}\n";
-  return o.str();
+  o["queue_servers"] = std::move(servers);
+  return JsonLine(o);
 }
 
 std::string StatusText(const v1::CrawlStatusResponse& status) {
@@ -126,16 +134,9 @@ std::string ProgressBarLine(const v1::CrawlStatusResponse& status, double pages_
 }
 
 std::string CrawlListJson(const v1::ListCrawlsResponse& list) {
-  std::ostringstream o;
-  o << "{\"crawls\":[";
-  for (int i = 0; i < list.crawls_size(); ++i) {
-    if (i) o << ",";
-    o << "{";
-    CrawlFields(o, list.crawls(i));
-    o << "}";
-  }
-  o << "]}\n";
-  return o.str();
+  boost::json::array crawls;
+  for (const auto& c : list.crawls()) crawls.push_back(CrawlFields(c));
+  return JsonLine(boost::json::object{{"crawls", std::move(crawls)}});
 }
 
 std::string CrawlListText(const v1::ListCrawlsResponse& list) {
@@ -149,17 +150,14 @@ std::string CrawlListText(const v1::ListCrawlsResponse& list) {
 }
 
 std::string ServersJson(const v1::ListQueueServersResponse& servers) {
-  std::ostringstream o;
-  o << "{\"servers\":[";
+  boost::json::array list;
   for (int i = 0; i < servers.servers_size(); ++i) {
-    if (i) o << ",";
-    o << "{\"id\":" << JsonString(servers.servers(i).id())
-      << ",\"address\":" << JsonString(servers.servers(i).address())
-      << ",\"last_seen_ms_ago\":" << (i < servers.last_seen_ms_ago_size() ? servers.last_seen_ms_ago(i) : -1)
-      << "}";
+    list.push_back(boost::json::object{
+        {"id", JsonText(servers.servers(i).id())},
+        {"address", JsonText(servers.servers(i).address())},
+        {"last_seen_ms_ago", i < servers.last_seen_ms_ago_size() ? servers.last_seen_ms_ago(i) : int64_t{-1}}});
   }
-  o << "]}\n";
-  return o.str();
+  return JsonLine(boost::json::object{{"servers", std::move(list)}});
 }
 
 std::string ServersText(const v1::ListQueueServersResponse& servers) {

@@ -2,17 +2,21 @@
 #include "crawlctl/search_format.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
+#include "common/base/json.h"
 #include "crawlctl/crawlctl_format.h"
 
 namespace crawl::crawlctl {
 namespace {
 
-std::string Number(double v) {
+// A score part to six significant digits, as printf's "%.6g" rounds; null
+// when not finite (common/base/json.h).
+boost::json::value Score(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+  return JsonNumber(std::strtod(buf, nullptr));
 }
 
 std::string Fixed(double v) {
@@ -24,24 +28,28 @@ std::string Fixed(double v) {
 }  // namespace
 
 std::string SearchJson(const v1::SearchResponse& response) {
-  std::ostringstream o;
-  o << "{\"crawl_id\":" << response.crawl_id() << ",\"matches\":" << response.matches()
-    << ",\"documents\":" << response.documents() << ",\"timed_out\":" << (response.timed_out() ? "true" : "false")
-    << ",\"errors\":[";
-  for (int i = 0; i < response.errors_size(); ++i) o << (i ? "," : "") << JsonString(response.errors(i));
-  o << "],\"results\":[";
-  for (int i = 0; i < response.results_size(); ++i) {
-    const v1::SearchResult& r = response.results(i);
+  boost::json::array errors;
+  for (const std::string& e : response.errors()) errors.push_back(JsonText(e));
+  boost::json::array results;
+  for (const v1::SearchResult& r : response.results()) {
     const v1::ScoreParts& s = r.score();
-    o << (i ? "," : "") << "{\"url\":" << JsonString(r.url()) << ",\"title\":" << JsonString(r.title())
-      << ",\"snippet\":" << JsonString(r.snippet()) << ",\"score\":" << Number(s.total())
-      << ",\"doc_rank\":" << Number(s.doc_rank()) << ",\"bonus\":" << Number(s.bonus())
-      << ",\"relevance\":" << Number(s.relevance()) << ",\"proximity\":" << Number(s.proximity())
-      << ",\"link_only\":" << (r.link_only() ? "true" : "false")
-      << ",\"queue_server\":" << JsonString(r.queue_server_id()) << "}";
+    results.push_back(boost::json::object{{"url", JsonText(r.url())},
+                                          {"title", JsonText(r.title())},
+                                          {"snippet", JsonText(r.snippet())},
+                                          {"score", Score(s.total())},
+                                          {"doc_rank", Score(s.doc_rank())},
+                                          {"bonus", Score(s.bonus())},
+                                          {"relevance", Score(s.relevance())},
+                                          {"proximity", Score(s.proximity())},
+                                          {"link_only", r.link_only()},
+                                          {"queue_server", JsonText(r.queue_server_id())}});
   }
-  o << "]}\n";
-  return o.str();
+  return JsonLine(boost::json::object{{"crawl_id", response.crawl_id()},
+                                      {"matches", response.matches()},
+                                      {"documents", response.documents()},
+                                      {"timed_out", response.timed_out()},
+                                      {"errors", std::move(errors)},
+                                      {"results", std::move(results)}});
 }
 
 std::string SearchText(const v1::SearchResponse& response, bool explain) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/base/json.h"
+
 namespace crawl::crawlctl {
 
 std::vector<v1::SiteReport> SiteReportsOf(const v1::CrawlStatusResponse& status) {
@@ -30,16 +32,19 @@ std::string SitesJson(const v1::CrawlStatusResponse& status) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
   options.always_print_primitive_fields = true;
-  std::string o = "{\"crawl_id\":" + std::to_string(status.crawl().crawl_id()) +
-                  ",\"sites_reported\":" + std::to_string(SitesReported(status)) + ",\"sites\":[";
-  bool first = true;
+  boost::json::array sites;
   for (const auto& r : SiteReportsOf(status)) {
+    // Each report in protobuf's own JSON mapping (a library too), read
+    // back to sit in the one object Boost.JSON prints.
     std::string json;
     if (!google::protobuf::util::MessageToJsonString(r, &json, options).ok()) continue;
-    o += (first ? "" : ",") + json;
-    first = false;
+    boost::json::error_code ec;
+    boost::json::value site = boost::json::parse(json, ec);
+    if (!ec) sites.push_back(std::move(site));
   }
-  return o + "]}\n";
+  return JsonLine(boost::json::object{{"crawl_id", status.crawl().crawl_id()},
+                                      {"sites_reported", SitesReported(status)},
+                                      {"sites", std::move(sites)}});
 }
 
 std::string SitesText(const v1::CrawlStatusResponse& status) {

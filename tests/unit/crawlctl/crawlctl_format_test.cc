@@ -2,6 +2,7 @@
 #include "crawlctl/crawlctl_format.h"
 #include "crawlctl/site_report_format.h"
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
 
 using namespace crawl::crawlctl;
@@ -43,11 +44,37 @@ TEST_CASE("status json carries the fields scripts read", "[unit]") {
   CHECK(json.find("\"frontier_size\":3") != std::string::npos);
 }
 
-TEST_CASE("json strings are escaped and invalid utf-8 replaced", "[unit]") {
-  CHECK(JsonString("a\"b\\c\n") == "\"a\\\"b\\\\c\\n\"");
-  CHECK(JsonString("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
-  CHECK(JsonString(std::string("x\xff", 2)) == "\"x\\ufffd\"");
-  CHECK(JsonString(std::string("\x01", 1)) == "\"\\u0001\"");
+TEST_CASE("status, list and server json stay valid whatever the strings and numbers", "[unit]") {
+  const std::string hostile = "a\"b\\c\n\x01 caf\xc3\xa9 x\xff";
+  crawl::v1::CrawlStatusResponse s;
+  s.mutable_crawl()->set_end_reason(hostile);
+  s.mutable_crawl()->mutable_params()->set_order(hostile);
+  s.add_queue_servers()->set_queue_server_id(hostile);
+  crawl::v1::ListCrawlsResponse list;
+  *list.add_crawls() = s.crawl();
+  crawl::v1::ListQueueServersResponse servers;
+  servers.add_servers()->set_id(hostile);
+  servers.add_servers()->set_address(hostile);
+  servers.add_last_seen_ms_ago(5);
+  const std::string kept = "a\"b\\c\n\x01 caf\xc3\xa9 x\xef\xbf\xbd";  // bad bytes -> U+FFFD
+  for (const std::string& json : {StatusJson(s), CrawlListJson(list), ServersJson(servers)}) {
+    INFO(json);
+    CHECK(json.back() == '\n');
+    boost::json::error_code ec;
+    const boost::json::value v = boost::json::parse(json, ec);  // strict: valid UTF-8
+    REQUIRE_FALSE(ec);
+  }
+  const auto status = boost::json::parse(StatusJson(s));
+  CHECK(status.at("end_reason").as_string() == kept);
+  CHECK(status.at("order").as_string() == kept);
+  CHECK(status.at("elapsed_seconds").as_double() == 0);
+  CHECK(status.at("queue_servers").at(0).at("id").as_string() == kept);
+  CHECK(boost::json::parse(CrawlListJson(list)).at("crawls").at(0).at("end_reason").as_string() == kept);
+  const auto listed = boost::json::parse(ServersJson(servers)).at("servers");
+  CHECK(listed.at(0).at("id").as_string() == kept);
+  CHECK(listed.at(0).at("last_seen_ms_ago").as_int64() == 5);
+  CHECK(listed.at(1).at("address").as_string() == kept);
+  CHECK(listed.at(1).at("last_seen_ms_ago").as_int64() == -1);
 }
 
 TEST_CASE("progress bar fills with the page budget and sweeps without one", "[unit]") {

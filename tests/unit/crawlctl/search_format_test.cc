@@ -1,7 +1,10 @@
 // crawlctl search output (crawlctl/search_format.h).
 #include "crawlctl/search_format.h"
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
+
+#include <limits>
 
 using namespace crawl::crawlctl;
 namespace v1 = crawl::v1;
@@ -31,11 +34,37 @@ TEST_CASE("search JSON has a results array with url, title, snippet, score and p
   const std::string json = SearchJson(resp);
   CHECK(json.find("\"results\":[{\"url\":\"http://x/\\\"q\\\"\"") != std::string::npos);
   CHECK(json.find("\"snippet\":\"a snippet\"") != std::string::npos);
-  CHECK(json.find("\"score\":1.875") != std::string::npos);
-  CHECK(json.find("\"doc_rank\":1.5") != std::string::npos);
-  CHECK(json.find("\"proximity\":0.125") != std::string::npos);
+  const boost::json::value parsed = boost::json::parse(json);
+  const auto& result = parsed.at("results").at(0).as_object();
+  CHECK(result.at("score").as_double() == 1.875);
+  CHECK(result.at("doc_rank").as_double() == 1.5);
+  CHECK(result.at("proximity").as_double() == 0.125);
+  CHECK(result.at("relevance").as_double() == 0.25);
   const std::string text = SearchText(resp, true);
   CHECK(text.find("score 1.875 = doc rank 1.500 + bonus 0.000 + relevance 0.250 + proximity 0.125") !=
         std::string::npos);
   CHECK(SearchText(v1::SearchResponse(), false) == "no results\n");
+}
+
+TEST_CASE("search JSON stays valid for quotes, control bytes, bad UTF-8 and non-finite scores", "[unit]") {
+  v1::SearchResponse resp;
+  resp.add_errors("qs\"1\"\n");
+  v1::SearchResult* r = resp.add_results();
+  *r = R("http://x/\\\x01", 1, 2, std::numeric_limits<double>::quiet_NaN(), 0.1234567);
+  r->set_title("bad \xc3");
+  r->mutable_score()->set_total(std::numeric_limits<double>::infinity());
+  const std::string json = SearchJson(resp);
+  CHECK(json.find("NaN") == std::string::npos);
+  CHECK(json.find("nan") == std::string::npos);
+  CHECK(json.find("Infinity") == std::string::npos);
+  boost::json::error_code ec;
+  const boost::json::value v = boost::json::parse(json, ec);  // strict: valid UTF-8, finite numbers
+  REQUIRE_FALSE(ec);
+  CHECK(v.at("errors").at(0).as_string() == "qs\"1\"\n");
+  const auto& result = v.at("results").at(0).as_object();
+  CHECK(result.at("url").as_string() == "http://x/\\\x01");
+  CHECK(result.at("title").as_string() == "bad \xef\xbf\xbd");
+  CHECK(result.at("score").is_null());  // non-finite numbers are null
+  CHECK(result.at("doc_rank").is_null());
+  CHECK(result.at("relevance").as_double() == 0.123457);  // six significant digits, as before
 }
