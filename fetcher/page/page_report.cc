@@ -3,8 +3,7 @@
 
 #include <google/protobuf/util/json_util.h>
 
-#include <cstdio>
-
+#include "common/base/json.h"
 #include "common/text/packed_terms.h"
 #include "common/url/url.h"
 #include "fetcher/page/page_processor.h"
@@ -22,32 +21,19 @@ std::string LowerExtension(std::string_view name) {
   return ext;
 }
 
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto b = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (b < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", b);
-      out.append(buf);
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "\"";
-}
-
-Result<std::string> ToJson(const google::protobuf::Message& m) {
+// `m` in protobuf's own JSON mapping (a library too), read back to sit in
+// the one object Boost.JSON prints.
+Result<boost::json::value> ToJson(const google::protobuf::Message& m) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
   options.always_print_primitive_fields = true;
   std::string out;
   const auto status = google::protobuf::util::MessageToJsonString(m, &out, options);
   if (!status.ok()) return Status(StatusCode::kInternal, "JSON rendering failed: " + std::string(status.message()));
-  return out;
+  boost::json::error_code ec;
+  boost::json::value v = boost::json::parse(out, ec);
+  if (ec) return Status(StatusCode::kInternal, "JSON rendering failed: " + ec.message());
+  return v;
 }
 
 }  // namespace
@@ -85,19 +71,20 @@ Result<std::string> PageReportJson(const LocalPage& page) {
   if (Status s = text::UnpackTerms(processed.record.mutable_mini_index()); !s.ok()) return s;
   auto record = ToJson(processed.record);
   if (!record.ok()) return record.status();
-  std::string out = "{\"url\":" + Quote(*canonical) + ",\"kind\":" +
-                    Quote(scheduled.kind() == v1::URL_KIND_ROBOTS ? "robots" : "page") +
-                    ",\"mime_type\":" + Quote(result.mime_type) + ",\"content_type\":" + Quote(result.content_type) +
-                    ",\"record\":" + *record + ",\"links\":[";
-  for (std::size_t i = 0; i < processed.links.size(); ++i) {
-    processed.links[i].set_referrer(processed.record.url());  // as the queue server reads it
-    auto link = ToJson(processed.links[i]);
-    if (!link.ok()) return link.status();
-    if (i > 0) out.push_back(',');
-    out += *link;
+  boost::json::array links;
+  for (auto& link : processed.links) {
+    link.set_referrer(processed.record.url());  // as the queue server reads it
+    auto json = ToJson(link);
+    if (!json.ok()) return json.status();
+    links.push_back(std::move(*json));
   }
-  out += "]}";
-  return out;
+  boost::json::object out{{"url", JsonText(*canonical)},
+                          {"kind", scheduled.kind() == v1::URL_KIND_ROBOTS ? "robots" : "page"},
+                          {"mime_type", JsonText(result.mime_type)},
+                          {"content_type", JsonText(result.content_type)},
+                          {"record", std::move(*record)},
+                          {"links", std::move(links)}};
+  return boost::json::serialize(out);
 }
 
 }  // namespace crawl::fetcher

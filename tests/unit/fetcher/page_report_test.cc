@@ -1,6 +1,7 @@
 // `crawlctl page` report (fetcher/page/page_report.h).
 #include "fetcher/page/page_report.h"
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
 
 using namespace crawl::fetcher;
@@ -28,6 +29,23 @@ TEST_CASE("page report: one JSON object with the record and the links", "[unit]"
   // leaves the referrer to the batcher).
   CHECK(json->find("\"referrer\":\"http://a.test/dir/\"") != std::string::npos);
   CHECK(json->back() == '}');
+}
+
+TEST_CASE("page report: valid JSON whatever the page and the flags hold", "[unit]") {
+  LocalPage page;
+  page.url = "http://a.test/";
+  page.mime = "text/html";
+  page.charset = "x\"y\\z\x01\xff";  // --charset goes into content_type as given
+  page.body = "<title>tab\there \"q\" \\ \x02</title><a href=\"/a%22b\">L</a>";
+  auto json = PageReportJson(page);
+  REQUIRE(json.ok());
+  boost::json::error_code ec;
+  const boost::json::value v = boost::json::parse(*json, ec);  // strict: valid UTF-8
+  REQUIRE_FALSE(ec);
+  CHECK(v.at("content_type").as_string() == "text/html; charset=x\"y\\z\x01\xef\xbf\xbd");
+  CHECK(v.at("record").is_object());
+  CHECK(v.at("record").at("title").as_string().starts_with("tab"));
+  CHECK(v.at("links").at(0).at("referrer").as_string() == "http://a.test/");
 }
 
 TEST_CASE("page report: robots.txt URLs are robots fetches; bad URLs are errors", "[unit]") {
