@@ -48,10 +48,10 @@ CrawlWorker::~CrawlWorker() {
   {
     // Batches still queued are shipped first (with the short retry limit of
     // a stopping worker): they hold fetched pages.
-    std::lock_guard lock(ship_mu_);
+    MutexLock lock(ship_mu_);
     ship_exit_ = true;
   }
-  ship_cv_.notify_all();
+  ship_cv_.NotifyAll();
   if (ship_thread_.joinable()) ship_thread_.join();
   if (crawl_ && crawl_->http) crawl_->http->CancelAll();
   budget_->Abandon();
@@ -69,14 +69,16 @@ CrawlWorker::~CrawlWorker() {
 
 void CrawlWorker::RequestStop() {
   stop_ = true;
-  cv_.notify_all();
-  std::lock_guard lock(poll_mu_);
+  cv_.NotifyAll();
+  MutexLock lock(poll_mu_);
   if (held_poll_ != nullptr) held_poll_->TryCancel();
 }
 
 bool CrawlWorker::Sleep(std::chrono::milliseconds d) {
-  std::unique_lock lock(mu_);
-  cv_.wait_for(lock, d, [this] { return stop_.load(); });
+  MutexLock lock(mu_);
+  const auto deadline = std::chrono::steady_clock::now() + d;
+  while (!stop_ && cv_.WaitUntil(mu_, deadline)) {
+  }
   return !stop_;
 }
 
@@ -87,11 +89,11 @@ void CrawlWorker::PushEvent(Event e) {
   // the event, ended the schedule and let the worker go (the pool's threads
   // outlive a worker): the destructor waits until no PushEvent is notifying.
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     events_.push_back(std::move(e));
     notifying_.fetch_add(1, std::memory_order_relaxed);  // under mu_: counted before the event can be taken
   }
-  cv_.notify_one();  // only the control thread waits on cv_
+  cv_.NotifyOne();  // only the control thread waits on cv_
   notifying_.fetch_sub(1, std::memory_order_release);
 }
 
@@ -101,12 +103,12 @@ grpc::Status CrawlWorker::AskCrawlState(grpc::ClientContext& ctx, const v1::GetC
   {
     // Registered before the stop flag is read: RequestStop sets the flag
     // first, so either it sees this call and cancels it or we see the flag.
-    std::lock_guard lock(poll_mu_);
+    MutexLock lock(poll_mu_);
     held_poll_ = &ctx;
     if (stop_) ctx.TryCancel();
   }
   grpc::Status s = nameserver_->GetCrawlState(&ctx, req, resp);
-  std::lock_guard lock(poll_mu_);
+  MutexLock lock(poll_mu_);
   held_poll_ = nullptr;
   return s;
 }
@@ -348,14 +350,16 @@ void CrawlWorker::StartSequence(ScheduleRun& run, const std::vector<std::string>
 }
 
 std::optional<CrawlWorker::Event> CrawlWorker::NextEvent(ScheduleRun& run) {
-  std::unique_lock lock(mu_);
-  cv_.wait_for(lock, std::chrono::milliseconds(500), [&] { return !events_.empty() || (stop_ && !run.cancelled); });
+  MutexLock lock(mu_);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (events_.empty() && !(stop_ && !run.cancelled) && cv_.WaitUntil(mu_, deadline)) {
+  }
   if (!events_.empty()) {
     Event e = std::move(events_.front());
     events_.pop_front();
     return e;
   }
-  lock.unlock();
+  lock.Unlock();
   if (!run.cancelled && (stop_ || std::chrono::steady_clock::now() - last_poll_ >= options_.poll_interval)) {
     // Stop quickly when the process or the crawl ends.
     // An unreachable name server is no reason to stop fetching.
@@ -431,7 +435,7 @@ void CrawlWorker::ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& schedu
     pool = options_.sitemap_pool.get();
     gate = options_.sitemap_gate.get();
   } else if (pool != nullptr && result.body.size() < options_.pool_body_bytes) {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (events_.size() < options_.pool_backlog) pool = nullptr;  // keeping up: process it here
   }
   if (pool == nullptr) {

@@ -29,15 +29,14 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/base/mutex.h"
 #include "common/net/hosts_file.h"
 #include "fetcher/http/dns_resolver.h"
 #include "fetcher/http/http_fetcher.h"
@@ -253,9 +252,9 @@ class CrawlWorker {
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::thread io_thread_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Event> events_;  // GUARDED_BY(mu_)
+  Mutex mu_;
+  CondVar cv_;
+  std::deque<Event> events_ GUARDED_BY(mu_);
   std::atomic<int> notifying_{0};  // PushEvent calls between their push and their notify
   // The bodies in events_ (and the one being processed) against
   // options_.max_buffered_result_bytes.
@@ -263,16 +262,16 @@ class CrawlWorker {
   std::atomic<bool> stop_{false};
   // The idle long poll in flight (RefreshCrawlState), cancelled by
   // RequestStop so a stop does not wait for the name server to answer.
-  std::mutex poll_mu_;
-  grpc::ClientContext* held_poll_ = nullptr;  // GUARDED_BY(poll_mu_)
+  Mutex poll_mu_;
+  grpc::ClientContext* held_poll_ GUARDED_BY(poll_mu_) = nullptr;
 
   // Batches waiting for the shipping thread, oldest first.
   static constexpr size_t kMaxQueuedShips = 2;
-  std::mutex ship_mu_;
-  std::condition_variable ship_cv_;
-  std::deque<ShipJob> ships_;  // GUARDED_BY(ship_mu_)
-  bool shipping_ = false;      // GUARDED_BY(ship_mu_): a batch is being shipped
-  bool ship_exit_ = false;     // GUARDED_BY(ship_mu_)
+  Mutex ship_mu_;
+  CondVar ship_cv_;
+  std::deque<ShipJob> ships_ GUARDED_BY(ship_mu_);
+  bool shipping_ GUARDED_BY(ship_mu_) = false;  // a batch is being shipped
+  bool ship_exit_ GUARDED_BY(ship_mu_) = false;
   uint64_t add_urls_sequence_ = 0;  // shipping thread only
   std::thread ship_thread_;
 };

@@ -13,28 +13,28 @@
 namespace crawl::fetcher {
 
 void CrawlWorker::QueueShip(ShipJob job) {
-  std::unique_lock lock(ship_mu_);
-  ship_cv_.wait(lock, [this] { return ships_.size() < kMaxQueuedShips; });
+  MutexLock lock(ship_mu_);
+  while (ships_.size() >= kMaxQueuedShips) ship_cv_.Wait(ship_mu_);
   ships_.push_back(std::move(job));
-  lock.unlock();
-  ship_cv_.notify_all();
+  lock.Unlock();
+  ship_cv_.NotifyAll();
 }
 
 void CrawlWorker::WaitShipped() {
-  std::unique_lock lock(ship_mu_);
-  ship_cv_.wait(lock, [this] { return ships_.empty() && !shipping_; });
+  MutexLock lock(ship_mu_);
+  while (!ships_.empty() || shipping_) ship_cv_.Wait(ship_mu_);
 }
 
 void CrawlWorker::ShipLoop() {
-  std::unique_lock lock(ship_mu_);
+  MutexLock lock(ship_mu_);
   for (;;) {
-    ship_cv_.wait(lock, [this] { return !ships_.empty() || ship_exit_; });
+    while (ships_.empty() && !ship_exit_) ship_cv_.Wait(ship_mu_);
     if (ships_.empty()) return;  // ship_exit_, nothing left
     ShipJob job = std::move(ships_.front());
     ships_.pop_front();
     shipping_ = true;
-    lock.unlock();
-    ship_cv_.notify_all();  // room in the queue
+    lock.Unlock();
+    ship_cv_.NotifyAll();  // room in the queue
     const auto start = std::chrono::steady_clock::now();
     const size_t records = job.batch.records.size();
     Ship(*job.crawl, job.server_index, job.schedule_id, job.sequence, job.final, std::move(job.batch));
@@ -42,9 +42,9 @@ void CrawlWorker::ShipLoop() {
                   job.final ? " (final)" : "", records,
                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
     job.crawl.reset();
-    lock.lock();
+    lock.Lock();
     shipping_ = false;
-    ship_cv_.notify_all();
+    ship_cv_.NotifyAll();
   }
 }
 

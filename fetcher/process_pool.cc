@@ -11,27 +11,27 @@ ProcessPool::ProcessPool(size_t threads) {
 
 ProcessPool::~ProcessPool() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     exit_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   for (std::thread& t : threads_) t.join();
 }
 
 void ProcessPool::Submit(std::function<void()> job) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     jobs_.push_back(std::move(job));
   }
-  cv_.notify_one();
+  cv_.NotifyOne();
 }
 
 void ProcessPool::Loop() {
   for (;;) {
     std::function<void()> job;
     {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [this] { return exit_ || !jobs_.empty(); });
+      MutexLock lock(mu_);
+      while (!exit_ && jobs_.empty()) cv_.Wait(mu_);
       if (jobs_.empty()) return;  // exit_ and nothing left
       job = std::move(jobs_.front());
       jobs_.pop_front();

@@ -6,12 +6,12 @@
 // Jobs run in the order they were submitted, each on the first free thread.
 #pragma once
 
-#include <condition_variable>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
+
+#include "common/base/mutex.h"
 
 namespace crawl::fetcher {
 
@@ -31,10 +31,10 @@ class ProcessPool {
  private:
   void Loop();
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;  // GUARDED_BY(mu_)
-  bool exit_ = false;                       // GUARDED_BY(mu_)
+  Mutex mu_;
+  CondVar cv_;
+  std::deque<std::function<void()>> jobs_ GUARDED_BY(mu_);
+  bool exit_ GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
 };
 

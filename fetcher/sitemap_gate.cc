@@ -4,25 +4,25 @@
 namespace crawl::fetcher {
 
 std::shared_ptr<void> SitemapGate::Acquire() {
-  std::unique_lock lock(mu_);
-  cv_.wait(lock, [this] { return !busy_; });
+  MutexLock lock(mu_);
+  while (busy_) cv_.Wait(mu_);
   busy_ = true;
-  lock.unlock();
+  lock.Unlock();
   // The hold keeps the gate alive: a batch may outlive the lane's options.
   return std::shared_ptr<void>(this, [self = shared_from_this()](void*) { self->Release(); });
 }
 
 bool SitemapGate::busy() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return busy_;
 }
 
 void SitemapGate::Release() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     busy_ = false;
   }
-  cv_.notify_one();
+  cv_.NotifyOne();
 }
 
 }  // namespace crawl::fetcher

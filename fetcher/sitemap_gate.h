@@ -13,9 +13,9 @@
 // Thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <memory>
-#include <mutex>
+
+#include "common/base/mutex.h"
 
 namespace crawl::fetcher {
 
@@ -30,9 +30,9 @@ class SitemapGate : public std::enable_shared_from_this<SitemapGate> {
  private:
   void Release();
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool busy_ = false;  // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  CondVar cv_;
+  bool busy_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace crawl::fetcher

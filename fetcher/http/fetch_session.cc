@@ -56,7 +56,7 @@ FetchSession::FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetc
 
 void FetchSession::Start() {
   {
-    std::lock_guard<std::mutex> lock(shared_->mu);
+    MutexLock lock(shared_->mu);
     shared_->sessions.emplace(this, weak_from_this());
   }
   net::post(strand_, [self = shared_from_this()] { self->NextUrl(); });
@@ -97,7 +97,7 @@ void FetchSession::Finish() {
   watchdog_.cancel();  // no wait left behind to keep the io_context running
   CloseConnection();
   {
-    std::lock_guard<std::mutex> lock(shared_->mu);
+    MutexLock lock(shared_->mu);
     shared_->sessions.erase(this);
   }
   if (on_done_) {
@@ -133,7 +133,7 @@ void FetchSession::DoCancel() {
 void FetchSession::StartResult() {
   if (!in_flight_) {
     in_flight_ = true;
-    std::lock_guard<std::mutex> lock(shared_->mu);
+    MutexLock lock(shared_->mu);
     ++shared_->in_flight;
   }
   result_ = FetchResult{};
@@ -196,7 +196,7 @@ void FetchSession::Deliver() {
                                                .count());
   if (in_flight_) {
     in_flight_ = false;
-    std::lock_guard<std::mutex> lock(shared_->mu);
+    MutexLock lock(shared_->mu);
     --shared_->in_flight;
   }
   FetchResult result = std::move(result_);

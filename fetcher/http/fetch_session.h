@@ -40,6 +40,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "common/base/mutex.h"
 #include "fetcher/http/dns_resolver.h"
 #include "fetcher/http/http_fetcher.h"
 #include "fetcher/http/ip_connection_limiter.h"
@@ -78,11 +79,11 @@ struct HttpFetcher::Shared {
   std::shared_ptr<DnsResolver> resolver;  // null if c-ares could not be set up
   std::string resolver_error;
 
-  mutable std::mutex mu;
-  // Running sessions, for CancelAll. GUARDED_BY(mu)
-  std::unordered_map<FetchSession*, std::weak_ptr<FetchSession>> sessions;
-  // Requests between start and result. GUARDED_BY(mu)
-  size_t in_flight = 0;
+  mutable Mutex mu;
+  // Running sessions, for CancelAll.
+  std::unordered_map<FetchSession*, std::weak_ptr<FetchSession>> sessions GUARDED_BY(mu);
+  // Requests between start and result.
+  size_t in_flight GUARDED_BY(mu) = 0;
 
   // Connections per IP (only with max_connections_per_ip > 0).
   IpConnectionLimiter ip_limiter{options.max_connections_per_ip};

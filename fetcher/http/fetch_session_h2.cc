@@ -136,7 +136,7 @@ void FetchSession::H2StartMore() {
       return;
     }
     {
-      std::lock_guard<std::mutex> lock(shared_->mu);
+      MutexLock lock(shared_->mu);
       ++shared_->in_flight;
     }
     ++h2_next_;
@@ -165,7 +165,7 @@ void FetchSession::H2TakeFinished() {
   if (finished.empty()) return;
   if (delay_between_.count() > 0) h2_->last_start = std::chrono::steady_clock::now();
   {
-    std::lock_guard<std::mutex> lock(shared_->mu);
+    MutexLock lock(shared_->mu);
     shared_->in_flight -= finished.size();
   }
   for (auto& [index, result] : finished) early_.insert_or_assign(index, std::move(result));
@@ -258,7 +258,7 @@ void FetchSession::H2MaybeDrop(const std::shared_ptr<H2Connection>& conn) {
   // server refused unprocessed go again on the next connection, once.
   for (size_t index : conn->exchange.TakeRefused()) {
     {
-      std::lock_guard<std::mutex> lock(shared_->mu);
+      MutexLock lock(shared_->mu);
       --shared_->in_flight;
     }
     if (h2_refused_.insert(index).second && !cancelled_) continue;

@@ -131,7 +131,7 @@ void HttpFetcher::FetchSequence(std::vector<FetchTarget> targets, std::function<
 void HttpFetcher::CancelAll() {
   std::vector<std::shared_ptr<FetchSession>> sessions;
   {
-    std::lock_guard<std::mutex> lock(shared_->mu);
+    MutexLock lock(shared_->mu);
     for (auto& [raw, weak] : shared_->sessions) {
       if (auto session = weak.lock()) sessions.push_back(std::move(session));
     }
@@ -142,12 +142,12 @@ void HttpFetcher::CancelAll() {
 const std::string& HttpFetcher::tls_setup_error() const { return shared_->TlsError(); }
 
 size_t HttpFetcher::requests_in_flight() const {
-  std::lock_guard<std::mutex> lock(shared_->mu);
+  MutexLock lock(shared_->mu);
   return shared_->in_flight;
 }
 
 size_t HttpFetcher::active_sequences() const {
-  std::lock_guard<std::mutex> lock(shared_->mu);
+  MutexLock lock(shared_->mu);
   return shared_->sessions.size();
 }
 

@@ -6,7 +6,7 @@
 namespace crawl::fetcher {
 
 bool IpConnectionLimiter::Acquire(const boost::asio::ip::address& address, std::function<void()> grant) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   IpSlots& slots = slots_[address];
   if (slots.open < max_per_ip_) {
     ++slots.open;
@@ -19,7 +19,7 @@ bool IpConnectionLimiter::Acquire(const boost::asio::ip::address& address, std::
 void IpConnectionLimiter::Release(const boost::asio::ip::address& address) {
   std::function<void()> next;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = slots_.find(address);
     if (it == slots_.end()) return;
     if (!it->second.waiters.empty()) {

@@ -5,10 +5,11 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <unordered_map>
 
 #include <boost/asio/ip/address.hpp>
+
+#include "common/base/mutex.h"
 
 namespace crawl::fetcher {
 
@@ -32,8 +33,8 @@ class IpConnectionLimiter {
     std::deque<std::function<void()>> waiters;  // granted in order
   };
   const size_t max_per_ip_;
-  std::mutex mu_;
-  std::unordered_map<boost::asio::ip::address, IpSlots> slots_;  // GUARDED_BY(mu_)
+  Mutex mu_;
+  std::unordered_map<boost::asio::ip::address, IpSlots> slots_ GUARDED_BY(mu_);
 };
 
 }  // namespace crawl::fetcher

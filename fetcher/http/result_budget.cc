@@ -7,21 +7,21 @@
 namespace crawl::fetcher {
 
 bool ResultBudget::TryStart(std::function<void()> resume) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (held_ < max_bytes_) return true;
   waiters_.push_back(std::move(resume));
   return false;
 }
 
 void ResultBudget::Add(size_t bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   held_ += bytes;
 }
 
 void ResultBudget::Release(size_t bytes) {
   std::deque<std::function<void()>> ready;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     held_ -= std::min(bytes, held_);
     if (held_ < max_bytes_) ready.swap(waiters_);
   }
@@ -30,20 +30,20 @@ void ResultBudget::Release(size_t bytes) {
 }
 
 size_t ResultBudget::held_bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return held_;
 }
 
 void ResultBudget::Abandon() {
   std::deque<std::function<void()>> dropped;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     dropped.swap(waiters_);
   }
 }
 
 size_t ResultBudget::waiting() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return waiters_.size();
 }
 

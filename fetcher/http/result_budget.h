@@ -5,7 +5,8 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
-#include <mutex>
+
+#include "common/base/mutex.h"
 
 namespace crawl::fetcher {
 
@@ -34,9 +35,9 @@ class ResultBudget {
 
  private:
   const size_t max_bytes_;
-  mutable std::mutex mu_;
-  size_t held_ = 0;                                // GUARDED_BY(mu_)
-  std::deque<std::function<void()>> waiters_;      // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  size_t held_ GUARDED_BY(mu_) = 0;
+  std::deque<std::function<void()>> waiters_ GUARDED_BY(mu_);
 };
 
 }  // namespace crawl::fetcher
