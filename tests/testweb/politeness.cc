@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "common/base/json.h"
 #include "common/crawl/log_time.h"
 
 namespace crawl::testweb {
@@ -35,23 +36,6 @@ bool ParseTimestamp(std::string_view s, int64_t& us) {
   if (!t.ok()) return false;
   us = *t;
   return true;
-}
-
-std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 std::string Number(double v) {
@@ -184,34 +168,33 @@ PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRec
 }
 
 std::string ToJson(const PolitenessReport& report) {
-  std::string out = "{\"requests\":" + std::to_string(report.requests) +
-                    ",\"violations\":" + std::to_string(report.violations) + ",\"hosts\":[";
-  for (size_t i = 0; i < report.hosts.size(); ++i) {
-    const HostPoliteness& h = report.hosts[i];
-    if (i > 0) out += ',';
-    out += "{\"host\":" + JsonString(h.host) + ",\"requests\":" + std::to_string(h.requests) +
-           ",\"max_concurrent\":" + std::to_string(h.max_concurrent) +
-           ",\"concurrency_violations\":" + std::to_string(h.concurrency_violations) +
-           ",\"min_gap_ms\":" + (h.min_gap_ms < 0 ? std::string("null") : Number(h.min_gap_ms)) +
-           ",\"crawl_delay_s\":" + Number(h.crawl_delay_s) +
-           ",\"crawl_delay_violations\":" + std::to_string(h.crawl_delay_violations) +
-           ",\"disallowed_requests\":" + std::to_string(h.disallowed_requests) +
-           ",\"violations\":" + std::to_string(h.violations()) + "}";
+  boost::json::array hosts;
+  for (const HostPoliteness& h : report.hosts) {
+    hosts.push_back(boost::json::object{
+        {"host", JsonText(h.host)},
+        {"requests", h.requests},
+        {"max_concurrent", h.max_concurrent},
+        {"concurrency_violations", h.concurrency_violations},
+        // null when fewer than 2 requests; three decimals, as the text shows
+        {"min_gap_ms", h.min_gap_ms < 0 ? boost::json::value(nullptr) : JsonNumber(h.min_gap_ms, 3)},
+        {"crawl_delay_s", JsonNumber(h.crawl_delay_s, 3)},
+        {"crawl_delay_violations", h.crawl_delay_violations},
+        {"disallowed_requests", h.disallowed_requests},
+        {"violations", h.violations()}});
   }
-  out += "]";
+  boost::json::object out{{"requests", report.requests}, {"violations", report.violations}, {"hosts", std::move(hosts)}};
   if (!report.addresses.empty()) {
-    out += ",\"addresses\":[";
-    for (size_t i = 0; i < report.addresses.size(); ++i) {
-      const AddressPoliteness& a = report.addresses[i];
-      if (i > 0) out += ',';
-      out += "{\"address\":" + JsonString(a.address) + ",\"hosts\":" + std::to_string(a.hosts) +
-             ",\"requests\":" + std::to_string(a.requests) +
-             ",\"max_concurrent\":" + std::to_string(a.max_concurrent) +
-             ",\"concurrency_violations\":" + std::to_string(a.concurrency_violations) + "}";
+    boost::json::array addresses;
+    for (const AddressPoliteness& a : report.addresses) {
+      addresses.push_back(boost::json::object{{"address", JsonText(a.address)},
+                                              {"hosts", a.hosts},
+                                              {"requests", a.requests},
+                                              {"max_concurrent", a.max_concurrent},
+                                              {"concurrency_violations", a.concurrency_violations}});
     }
-    out += "]";
+    out["addresses"] = std::move(addresses);
   }
-  return out + "}\n";
+  return JsonLine(out);
 }
 
 std::string ToText(const PolitenessReport& report) {

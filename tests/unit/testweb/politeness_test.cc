@@ -4,7 +4,9 @@
 
 #include "tests/testweb/hosts_file.h"
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
+#include <limits>
 #include <sstream>
 
 namespace crawl::testweb {
@@ -124,6 +126,33 @@ TEST_CASE("crawl-delay, concurrency and robots violations are each counted", "[u
   CHECK(json.starts_with("{\"requests\":7,\"violations\":4,\"hosts\":["));
   CHECK(json.find("\"host\":\"www.site0.test\",\"requests\":3,\"max_concurrent\":2") != std::string::npos);
   CHECK(ToText(report).find("violations 4") != std::string::npos);
+}
+
+TEST_CASE("the JSON report is valid JSON for odd host names and numbers", "[unit]") {
+  PolitenessReport report;
+  HostPoliteness odd;
+  odd.host = "a\"b\\c\n\x01\xff";  // the access log's Host header, as the client sent it
+  odd.requests = 1;
+  odd.crawl_delay_s = std::numeric_limits<double>::quiet_NaN();
+  report.hosts.push_back(odd);
+  HostPoliteness gaps;
+  gaps.host = "b.test";
+  gaps.min_gap_ms = 12.3456;
+  gaps.crawl_delay_s = std::numeric_limits<double>::infinity();
+  report.hosts.push_back(gaps);
+  report.addresses.push_back({"127.0.0.\"1", 1, 1, 1, 0});
+  const std::string json = ToJson(report);
+  CHECK(json.find('\n') == json.size() - 1);
+  boost::json::error_code ec;
+  const boost::json::value v = boost::json::parse(json, ec);  // strict: valid UTF-8, no NaN
+  REQUIRE_FALSE(ec);
+  const auto& hosts = v.at("hosts").as_array();
+  CHECK(hosts.at(0).at("host").as_string() == "a\"b\\c\n\x01\xef\xbf\xbd");
+  CHECK(hosts.at(0).at("min_gap_ms").is_null());  // fewer than 2 requests
+  CHECK(hosts.at(0).at("crawl_delay_s").is_null());  // non-finite numbers are null
+  CHECK(hosts.at(1).at("min_gap_ms").as_double() == 12.346);  // three decimals
+  CHECK(hosts.at(1).at("crawl_delay_s").is_null());
+  CHECK(v.at("addresses").at(0).at("address").as_string() == "127.0.0.\"1");
 }
 
 TEST_CASE("hosts sharing an address are judged together when the addresses are given", "[unit]") {
