@@ -17,19 +17,19 @@ void NameServerLink::Start() { thread_ = std::thread([this] { Run(); }); }
 
 void NameServerLink::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
 }
 
 void NameServerLink::Nudge() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     nudged_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void NameServerLink::Run() {
@@ -72,8 +72,11 @@ void NameServerLink::Run() {
         warned = false;
       }
     }
-    std::unique_lock lock(mu_);
-    cv_.wait_for(lock, registered ? interval_ : std::chrono::milliseconds(300), [this] { return stop_ || nudged_; });
+    MutexLock lock(mu_);
+    const auto deadline =
+        std::chrono::steady_clock::now() + (registered ? interval_ : std::chrono::milliseconds(300));
+    while (!stop_ && !nudged_ && cv_.WaitUntil(mu_, deadline)) {
+    }
     if (stop_) return;
     became_idle = nudged_;
     nudged_ = false;

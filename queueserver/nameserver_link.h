@@ -3,11 +3,10 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <thread>
 
+#include "common/base/mutex.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/service.h"
 
@@ -33,10 +32,10 @@ class NameServerLink {
   v1::QueueServerInfo self_;
   QueueServerServiceImpl* service_;
   std::chrono::milliseconds interval_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;    // GUARDED_BY(mu_)
-  bool nudged_ = false;  // GUARDED_BY(mu_)
+  Mutex mu_;
+  CondVar cv_;
+  bool stop_ GUARDED_BY(mu_) = false;
+  bool nudged_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

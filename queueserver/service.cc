@@ -26,7 +26,7 @@ QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* cloc
 
 Status QueueServerServiceImpl::LoadStoredCrawls() {
   if (!store_) return Status::Ok();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto ids = store_->ListCrawls();
   if (!ids.ok()) return ids.status();
   for (uint64_t id : *ids) {
@@ -75,7 +75,7 @@ CrawlShard* QueueServerServiceImpl::ShardFor(uint64_t id) {
 }
 
 void QueueServerServiceImpl::JoinCrawl(const v1::CrawlInfo& crawl) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   JoinCrawlLocked(crawl);
 }
 
@@ -120,7 +120,7 @@ grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext* ctx, const
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
   if (auto o = CrawlShard::FrontierOptionsFor(req->crawl().params()); !o.ok())
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl parameters: " + o.status().message());
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   JoinCrawlLocked(req->crawl());
   CrawlShard* shard = ShardFor(req->crawl().crawl_id());
   if (!shard) return UnknownCrawl(req->crawl().crawl_id());
@@ -132,7 +132,7 @@ grpc::Status QueueServerServiceImpl::InjectSeeds(grpc::ServerContext* ctx, const
 grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const v1::GetScheduleRequest* req,
                                                  v1::GetScheduleResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/GetSchedule"); !denied.ok()) return denied;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   // A caller that has given up (its deadline passed while the request
   // waited: a paused or overloaded server) would never see the schedule,
   // and its URLs would sit leased until the lease ends. Lease nothing.
@@ -164,7 +164,7 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const
 grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, const v1::SubmitResultsRequest* req,
                                                    v1::SubmitResultsResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/SubmitResults"); !denied.ok()) return denied;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) {
     resp->set_unknown_crawl(true);
@@ -198,7 +198,7 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, con
 grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext* ctx, const v1::AddUrlsRequest* req,
                                              v1::AddUrlsResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/AddUrls"); !denied.ok()) return denied;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) {
     resp->set_unknown_crawl(true);
@@ -212,7 +212,7 @@ grpc::Status QueueServerServiceImpl::AddUrls(grpc::ServerContext* ctx, const v1:
 grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext* ctx, const v1::StatsRequest* req,
                                            v1::StatsResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/Stats"); !denied.ok()) return denied;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   resp->mutable_stats()->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(req->crawl_id())) {
     if (req->crawl_id() != 0 && req->limit_pages()) shard->SetPageCap(req->page_cap());
@@ -228,7 +228,7 @@ grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext* ctx, const v1::S
 grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext* ctx, const v1::EndCrawlRequest* req,
                                               v1::EndCrawlResponse*) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/EndCrawl"); !denied.ok()) return denied;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) return UnknownCrawl(req->crawl_id());
   if (grpc::Status s = Finish(req->crawl_id(), shard->End(req->state())); !s.ok()) return s;
@@ -239,7 +239,7 @@ grpc::Status QueueServerServiceImpl::EndCrawl(grpc::ServerContext* ctx, const v1
 grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const v1::GetCrawlLogRequest* req,
                                                  v1::CrawlLogChunk* chunk) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/GetCrawlLog"); !denied.ok()) return denied;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   CrawlShard* shard = ShardFor(req->crawl_id());
   if (!shard) {
     chunk->set_end(true);
@@ -257,7 +257,7 @@ grpc::Status QueueServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/DeleteCrawl"); !denied.ok()) return denied;
   if (req->crawl_id() == 0) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (Status s = DropCrawlLocked(req->crawl_id(), resp); !s.ok()) {
       spdlog::error("crawl {}: delete: {}", req->crawl_id(), s.ToString());
       return grpc::Status(grpc::StatusCode::UNAVAILABLE, "deleting crawl " + std::to_string(req->crawl_id()) +
@@ -297,20 +297,20 @@ Status QueueServerServiceImpl::DropCrawlLocked(uint64_t crawl_id, v1::DeleteCraw
 }
 
 void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   stats->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(0)) shard->FillStats(stats);
   Metrics().IndexStats(*stats);
 }
 
 void QueueServerServiceImpl::EnableWarc(std::string dir, uint64_t max_file_bytes) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   warc_dir_ = std::move(dir);
   if (max_file_bytes > 0) warc_max_file_bytes_ = max_file_bytes;
 }
 
 void QueueServerServiceImpl::EnableSiteReports(std::string dir) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   report_dir_ = std::move(dir);
 }
 
@@ -340,7 +340,7 @@ WarcWriter* QueueServerServiceImpl::WarcFor(const CrawlShard& shard) {
 grpc::Status QueueServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, const v1::CachedPageRequest* req,
                                                    v1::CachedPageResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/GetCachedPage"); !denied.ok()) return denied;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   CrawlShard* shard = ShardFor(req->crawl_id());
   if (!shard) return grpc::Status::OK;
   WarcWriter* warc = WarcFor(*shard);
@@ -370,7 +370,7 @@ grpc::Status QueueServerServiceImpl::HostQueue(grpc::ServerContext* ctx, const v
   if (req->crawl_id() == 0) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "crawl id missing");
   auto host = HostOfRequest(req->host());
   if (!host.ok()) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, host.status().message());
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   CrawlShard* shard = ShardFor(req->crawl_id());
   if (!shard) {
     resp->set_unknown_crawl(true);
@@ -393,7 +393,7 @@ grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::
     // terms' in-memory lists and a RocksDB snapshot); the walk, which reads
     // postings, doc map entries and summaries from the store, runs without
     // it, so fetch results keep being ingested meanwhile.
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     CrawlShard* shard = ShardFor(req->crawl_id());
     if (!shard) {
       resp->set_crawl_id(req->crawl_id());
@@ -409,12 +409,12 @@ grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::
 }
 
 void QueueServerServiceImpl::Tick() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (CrawlShard* shard = ShardFor(0)) (void)Finish(shard->crawl_id(), shard->Tick());
 }
 
 void QueueServerServiceImpl::SetIdleHook(std::function<void()> hook) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   idle_hook_ = std::move(hook);
 }
 

@@ -10,11 +10,11 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
 #include "common/base/clock.h"
+#include "common/base/mutex.h"
 #include "common/security/authorizer.h"
 #include "proto/crawl.grpc.pb.h"
 #include "common/base/status.h"
@@ -95,40 +95,36 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   const security::Authorizer* auth_ = &security::Authorizer::AllowAll();
   const std::string id_;
   const Clock* clock_;
-  std::mutex mu_;
-  std::function<void()> idle_hook_;  // GUARDED_BY(mu_)
+  Mutex mu_;
+  std::function<void()> idle_hook_ GUARDED_BY(mu_);
   // Returns the shard of crawl `id` (0: the current one), or null.
-  // REQUIRES: mu_ held.
-  CrawlShard* ShardFor(uint64_t id);
+  CrawlShard* ShardFor(uint64_t id) REQUIRES(mu_);
   // Maps a shard call's outcome to gRPC. A failed commit leaves the shard
   // ahead of the store, so it is replaced by the stored one.
-  // REQUIRES: mu_ held.
-  grpc::Status Finish(uint64_t crawl_id, const Status& s);
-  void JoinCrawlLocked(const v1::CrawlInfo& crawl);  // REQUIRES: mu_ held.
-  // DeleteCrawl's work under the lock. REQUIRES: mu_ held.
-  Status DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp);
+  grpc::Status Finish(uint64_t crawl_id, const Status& s) REQUIRES(mu_);
+  void JoinCrawlLocked(const v1::CrawlInfo& crawl) REQUIRES(mu_);
+  // DeleteCrawl's work under the lock.
+  Status DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp) REQUIRES(mu_);
 
   QueueStore* const store_;
 
   // Page caches: WARC writer per crawl, opened on first use, with its
   // location index in the store (none without a store: the writer's own in RAM).
-  // REQUIRES: mu_ held.
-  WarcWriter* WarcFor(const CrawlShard& shard);
+  WarcWriter* WarcFor(const CrawlShard& shard) REQUIRES(mu_);
   struct PageCache {
     std::unique_ptr<WarcLocationIndex> index;  // declared first: outlives the writer
     std::unique_ptr<WarcWriter> writer;
   };
   std::string warc_dir_;  // "" = no page caches
   uint64_t warc_max_file_bytes_ = 1'000'000'000;
-  std::map<uint64_t, PageCache> warc_;  // GUARDED_BY(mu_)
+  std::map<uint64_t, PageCache> warc_ GUARDED_BY(mu_);
   // Site reports: DIR/crawl-<id>-sites.jsonl ("" = memory only).
-  // REQUIRES: mu_ held.
-  void AttachSiteReports(CrawlShard& shard);
+  void AttachSiteReports(CrawlShard& shard) REQUIRES(mu_);
   std::string report_dir_;
 
   // Every crawl this process has joined, by id; the highest id is current.
   // Older crawls stay for their logs and late results.
-  std::map<uint64_t, std::unique_ptr<CrawlShard>> shards_;  // GUARDED_BY(mu_)
+  std::map<uint64_t, std::unique_ptr<CrawlShard>> shards_ GUARDED_BY(mu_);
 };
 
 }  // namespace crawl::queueserver
