@@ -13,7 +13,6 @@
 namespace crawl::crawlctl {
 
 using crawl::Iso8601Micros;  // common/crawl/report_text.h
-using crawl::JsonString;
 using crawl::StateName;
 
 // One JSON object (and a newline) with at least crawl_id, state,
