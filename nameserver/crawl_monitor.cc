@@ -43,15 +43,15 @@ void CrawlMonitor::Start() { thread_ = std::thread([this] { Loop(); }); }
 
 void CrawlMonitor::Stop() {
   {
-    std::lock_guard lock(thread_mu_);
+    MutexLock lock(thread_mu_);
     stop_ = true;
   }
-  thread_cv_.notify_all();
+  thread_cv_.NotifyAll();
   if (thread_.joinable()) thread_.join();
 }
 
 void CrawlMonitor::Watch(uint64_t crawl_id, uint64_t max_pages, bool continuous) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   detector_ = std::make_unique<CompletionDetector>(max_pages, continuous);
   detector_crawl_ = crawl_id;
 }
@@ -67,8 +67,10 @@ void CrawlMonitor::Loop() {
       RetryPendingDeletes();
     }
     const std::chrono::milliseconds wait = NextRoundIn();
-    std::unique_lock lock(thread_mu_);
-    thread_cv_.wait_for(lock, wait, [this] { return stop_ || poll_soon_; });
+    MutexLock lock(thread_mu_);
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    while (!stop_ && !poll_soon_ && thread_cv_.WaitUntil(thread_mu_, deadline)) {
+    }
     if (stop_) return;
     poll_soon_ = false;
   }
@@ -76,10 +78,10 @@ void CrawlMonitor::Loop() {
 
 void CrawlMonitor::PollSoon() {
   {
-    std::lock_guard lock(thread_mu_);
+    MutexLock lock(thread_mu_);
     poll_soon_ = true;
   }
-  thread_cv_.notify_all();
+  thread_cv_.NotifyAll();
 }
 
 std::chrono::milliseconds CrawlMonitor::NextRoundIn() const {
@@ -87,7 +89,7 @@ std::chrono::milliseconds CrawlMonitor::NextRoundIn() const {
   // must not keep the loop spinning.
   const std::optional<v1::CrawlInfo> active = registry_->Active();
   if (!active) return poll_interval_;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (detector_ && detector_crawl_ == active->crawl_id() && detector_->AwaitingConfirmation())
     return std::min(poll_interval_, kConfirmDelay);
   return poll_interval_;
@@ -113,7 +115,7 @@ void CrawlMonitor::PollActiveCrawl() {
 }
 
 std::string CrawlMonitor::Judge(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round, bool complete) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (!detector_ || detector_crawl_ != crawl_id) return "";
   if (complete) return detector_->OnRound(round);
   detector_->OnIncompleteRound();
@@ -136,7 +138,7 @@ void CrawlMonitor::EndCrawl(uint64_t id, v1::CrawlState state, const std::string
 }
 
 std::vector<ProgressSample> CrawlMonitor::History(uint64_t* crawl_id) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   *crawl_id = history_crawl_;
   return {history_.begin(), history_.end()};
 }
@@ -145,7 +147,7 @@ void CrawlMonitor::RecordSample(uint64_t crawl_id, const std::map<std::string, v
   constexpr int64_t kSampleMs = 2000;
   constexpr size_t kMaxSamples = 1800;  // one hour at one sample per 2 s
   const int64_t now = clock_->NowUnixMs();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (history_crawl_ != crawl_id) {
     history_.clear();
     history_crawl_ = crawl_id;

@@ -11,17 +11,16 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "common/base/clock.h"
+#include "common/base/mutex.h"
 #include "nameserver/completion.h"
 #include "nameserver/crawl_registry.h"
 #include "nameserver/fetcher_tracker.h"
@@ -98,21 +97,21 @@ class CrawlMonitor {
   const QueueServerFleet* fleet_;
   const FetcherTracker* fetchers_;
 
-  mutable std::mutex mu_;
-  std::unique_ptr<CompletionDetector> detector_;  // GUARDED_BY(mu_)
-  uint64_t detector_crawl_ = 0;                   // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::unique_ptr<CompletionDetector> detector_ GUARDED_BY(mu_);
+  uint64_t detector_crawl_ GUARDED_BY(mu_) = 0;
   // Progress samples of the active crawl, one per kSampleMs at most.
-  std::deque<ProgressSample> history_;  // GUARDED_BY(mu_)
-  uint64_t history_crawl_ = 0;          // GUARDED_BY(mu_)
+  std::deque<ProgressSample> history_ GUARDED_BY(mu_);
+  uint64_t history_crawl_ GUARDED_BY(mu_) = 0;
 
   static constexpr int64_t kDeleteRetryMs = 2000;
   static constexpr std::chrono::milliseconds kConfirmDelay{10};
   int64_t last_delete_retry_ms_ = 0;  // polling thread only
 
-  std::mutex thread_mu_;
-  std::condition_variable thread_cv_;
-  bool stop_ = false;       // GUARDED_BY(thread_mu_)
-  bool poll_soon_ = false;  // GUARDED_BY(thread_mu_)
+  Mutex thread_mu_;
+  CondVar thread_cv_;
+  bool stop_ GUARDED_BY(thread_mu_) = false;
+  bool poll_soon_ GUARDED_BY(thread_mu_) = false;
   std::thread thread_;
 };
 

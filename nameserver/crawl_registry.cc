@@ -50,7 +50,7 @@ CrawlRegistry::CrawlRegistry(const Clock* clock, RegistryStore* store, std::chro
 Status CrawlRegistry::Load() {
   auto image = store_->Load();
   if (!image.ok()) return image.status();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   crawls_ = std::move(image->crawls);
   active_crawl_ = image->active_crawl;
   crawl_stats_ = std::move(image->stats);
@@ -84,7 +84,7 @@ v1::CrawlInfo* CrawlRegistry::FindLocked(uint64_t id) {
 }
 
 std::optional<v1::CrawlInfo> CrawlRegistry::RegisterMember(const v1::QueueServerInfo& info) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Member& m = members_[info.id()];
   const bool changed = m.info.SerializeAsString() != info.SerializeAsString();
   m.info = info;
@@ -107,7 +107,7 @@ std::optional<v1::CrawlInfo> CrawlRegistry::RegisterMember(const v1::QueueServer
 }
 
 bool CrawlRegistry::Heartbeat(const v1::QueueServerInfo& server, const v1::QueueServerStats& stats) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = members_.find(server.id());
   if (it == members_.end() || it->second.info.address() != server.address()) return false;
   it->second.last_seen_ms = clock_->NowUnixMs();
@@ -116,12 +116,12 @@ bool CrawlRegistry::Heartbeat(const v1::QueueServerInfo& server, const v1::Queue
 }
 
 std::map<std::string, CrawlRegistry::Member> CrawlRegistry::Members() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return members_;
 }
 
 size_t CrawlRegistry::LiveMembers() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const int64_t now = clock_->NowUnixMs();
   size_t live = 0;
   for (const auto& [id, m] : members_)
@@ -130,39 +130,41 @@ size_t CrawlRegistry::LiveMembers() const {
 }
 
 uint64_t CrawlRegistry::ActiveId() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return active_crawl_;
 }
 
 std::optional<v1::CrawlInfo> CrawlRegistry::Active() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (active_crawl_ == 0) return std::nullopt;
   auto it = crawls_.find(active_crawl_);
   return it == crawls_.end() ? v1::CrawlInfo() : it->second;
 }
 
 std::optional<v1::CrawlInfo> CrawlRegistry::WaitActive(std::chrono::milliseconds at_most) const {
-  std::unique_lock lock(mu_);
-  activated_.wait_for(lock, at_most, [this] { return active_crawl_ != 0; });
+  MutexLock lock(mu_);
+  const auto deadline = std::chrono::steady_clock::now() + at_most;
+  while (active_crawl_ == 0 && activated_.WaitUntil(mu_, deadline)) {
+  }
   if (active_crawl_ == 0) return std::nullopt;
   auto it = crawls_.find(active_crawl_);
   return it == crawls_.end() ? v1::CrawlInfo() : it->second;
 }
 
 std::optional<v1::CrawlInfo> CrawlRegistry::Find(uint64_t id) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const v1::CrawlInfo* c = FindLocked(id);
   if (!c) return std::nullopt;
   return *c;
 }
 
 std::map<uint64_t, v1::CrawlInfo> CrawlRegistry::Crawls() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return crawls_;
 }
 
 Result<v1::CrawlInfo> CrawlRegistry::NewCrawl(const v1::CrawlParams& params, uint64_t seed_count) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (active_crawl_ != 0)
     return Status::FailedPrecondition("crawl " + std::to_string(active_crawl_) + " is running; stop it first");
   v1::CrawlInfo crawl;
@@ -186,7 +188,7 @@ Result<v1::CrawlInfo> CrawlRegistry::NewCrawl(const v1::CrawlParams& params, uin
 Result<v1::CrawlInfo> CrawlRegistry::ResumedCrawl(uint64_t id) const {
   v1::CrawlInfo crawl;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (active_crawl_ != 0)
       return Status::FailedPrecondition("crawl " + std::to_string(active_crawl_) + " is running; stop it first");
     const v1::CrawlInfo* c = FindLocked(id);
@@ -203,7 +205,7 @@ Result<v1::CrawlInfo> CrawlRegistry::ResumedCrawl(uint64_t id) const {
 }
 
 Result<uint64_t> CrawlRegistry::RunningCrawl(uint64_t requested) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const uint64_t id = requested != 0 ? requested : active_crawl_;
   if (id == 0) return Status::FailedPrecondition("no crawl is running");
   auto it = crawls_.find(id);
@@ -214,25 +216,25 @@ Result<uint64_t> CrawlRegistry::RunningCrawl(uint64_t requested) const {
 }
 
 Status CrawlRegistry::ActivateStarted(const v1::CrawlInfo& crawl) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Status stored = store_->PutCrawlAndActive(crawl, crawl.crawl_id());
   crawls_[crawl.crawl_id()] = crawl;
   active_crawl_ = crawl.crawl_id();
-  activated_.notify_all();
+  activated_.NotifyAll();
   return stored;
 }
 
 Status CrawlRegistry::ActivateResumed(const v1::CrawlInfo& crawl) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (auto s = store_->PutCrawlAndActive(crawl, crawl.crawl_id()); !s.ok()) return s;
   crawls_[crawl.crawl_id()] = crawl;
   active_crawl_ = crawl.crawl_id();
-  activated_.notify_all();
+  activated_.NotifyAll();
   return Status::Ok();
 }
 
 Result<bool> CrawlRegistry::PutParams(const v1::CrawlInfo& crawl) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (auto s = store_->PutCrawl(crawl); !s.ok()) return s;
   crawls_[crawl.crawl_id()] = crawl;
   return active_crawl_ == crawl.crawl_id();
@@ -240,7 +242,7 @@ Result<bool> CrawlRegistry::PutParams(const v1::CrawlInfo& crawl) {
 
 std::optional<std::vector<v1::QueueServerInfo>> CrawlRegistry::End(uint64_t id, v1::CrawlState state,
                                                                   const std::string& reason) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = crawls_.find(id);
   if (it == crawls_.end() || it->second.state() != v1::CRAWL_STATE_RUNNING) return std::nullopt;
   it->second.set_state(state);
@@ -254,31 +256,32 @@ std::optional<std::vector<v1::QueueServerInfo>> CrawlRegistry::End(uint64_t id, 
 
 void CrawlRegistry::Settled(uint64_t id) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     settling_.erase(id);
   }
-  settled_.notify_all();
+  settled_.NotifyAll();
 }
 
 void CrawlRegistry::WaitWhileRunning(uint64_t id, std::chrono::milliseconds at_most) const {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   const v1::CrawlInfo* crawl = FindLocked(id);
   if (crawl == nullptr) return;
   const uint64_t crawl_id = crawl->crawl_id();
-  settled_.wait_for(lock, at_most, [&] {
+  const auto deadline = std::chrono::steady_clock::now() + at_most;
+  for (;;) {
     auto it = crawls_.find(crawl_id);  // a delete cannot come while it runs; still, not found ends the wait
-    return it == crawls_.end() ||
-           (it->second.state() != v1::CRAWL_STATE_RUNNING && !settling_.contains(crawl_id));
-  });
+    if (it == crawls_.end() || (it->second.state() != v1::CRAWL_STATE_RUNNING && !settling_.contains(crawl_id))) return;
+    if (!settled_.WaitUntil(mu_, deadline)) return;
+  }
 }
 
 Status CrawlRegistry::RecordStarting(const v1::CrawlInfo& crawl) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return store_->PutStarting(crawl);
 }
 
 Status CrawlRegistry::RollBackStart(const v1::CrawlInfo& crawl) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   v1::CrawlInfo pending = PendingOf(crawl);
   // In memory even when the write fails: this process still retries it (a
   // restart would find the start record and roll it back again).
@@ -287,7 +290,7 @@ Status CrawlRegistry::RollBackStart(const v1::CrawlInfo& crawl) {
 }
 
 Result<v1::CrawlInfo> CrawlRegistry::Delete(uint64_t id, bool* existed) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   *existed = false;
   auto it = crawls_.find(id);
   if (it == crawls_.end()) {
@@ -309,7 +312,7 @@ Result<v1::CrawlInfo> CrawlRegistry::Delete(uint64_t id, bool* existed) {
 }
 
 void CrawlRegistry::DeleteDone(uint64_t id, const std::vector<std::string>& reached) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = pending_deletes_.find(id);
   if (it == pending_deletes_.end() || reached.empty()) return;
   auto* servers = it->second.mutable_queue_servers();
@@ -324,7 +327,7 @@ void CrawlRegistry::DeleteDone(uint64_t id, const std::vector<std::string>& reac
 }
 
 std::vector<v1::CrawlInfo> CrawlRegistry::PendingDeletesToLive() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const int64_t now = clock_->NowUnixMs();
   std::vector<v1::CrawlInfo> out;
   for (const auto& [id, pending] : pending_deletes_) {
@@ -342,13 +345,13 @@ std::vector<v1::CrawlInfo> CrawlRegistry::PendingDeletesToLive() const {
 }
 
 std::map<uint64_t, v1::CrawlInfo> CrawlRegistry::PendingDeletes() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return pending_deletes_;
 }
 
 bool CrawlRegistry::PutStats(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round,
                              bool only_while_active) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (only_while_active && active_crawl_ != crawl_id) return false;
   for (const auto& s : round) {
     crawl_stats_[crawl_id][s.queue_server_id()] = s;
@@ -358,13 +361,13 @@ bool CrawlRegistry::PutStats(uint64_t crawl_id, const std::vector<v1::QueueServe
 }
 
 std::map<std::string, v1::QueueServerStats> CrawlRegistry::StatsOf(uint64_t crawl_id) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = crawl_stats_.find(crawl_id);
   return it == crawl_stats_.end() ? std::map<std::string, v1::QueueServerStats>() : it->second;
 }
 
 Status CrawlRegistry::FillCrawlStatus(uint64_t id, v1::CrawlStatusResponse* resp) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const v1::CrawlInfo* crawl = FindLocked(id);
   if (!crawl) return NoSuchCrawl(id);
   *resp->mutable_crawl() = *crawl;

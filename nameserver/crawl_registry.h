@@ -10,16 +10,15 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "common/base/clock.h"
+#include "common/base/mutex.h"
 #include "common/base/status.h"
 #include "nameserver/registry_store.h"
 #include "proto/crawl.pb.h"
@@ -127,28 +126,27 @@ class CrawlRegistry {
   [[nodiscard]] Status FillCrawlStatus(uint64_t id, v1::CrawlStatusResponse* resp) const;
 
  private:
-  // REQUIRES: mu_ held.
-  const v1::CrawlInfo* FindLocked(uint64_t id) const;
-  v1::CrawlInfo* FindLocked(uint64_t id);
+  const v1::CrawlInfo* FindLocked(uint64_t id) const REQUIRES(mu_);
+  v1::CrawlInfo* FindLocked(uint64_t id) REQUIRES(mu_);
 
   const Clock* clock_;
   RegistryStore* store_;
   const std::chrono::milliseconds member_timeout_;
 
-  mutable std::mutex mu_;
-  std::map<std::string, Member> members_;     // GUARDED_BY(mu_), by id
-  std::map<uint64_t, v1::CrawlInfo> crawls_;  // GUARDED_BY(mu_), by id
-  uint64_t active_crawl_ = 0;                 // GUARDED_BY(mu_), 0 = none
-  mutable std::condition_variable activated_;  // a crawl became active
-  mutable std::condition_variable settled_;    // a crawl's final numbers are in
-  std::set<uint64_t> settling_;                // GUARDED_BY(mu_): ended, final numbers not yet in
+  mutable Mutex mu_;
+  std::map<std::string, Member> members_ GUARDED_BY(mu_);  // by id
+  std::map<uint64_t, v1::CrawlInfo> crawls_ GUARDED_BY(mu_);  // by id
+  uint64_t active_crawl_ GUARDED_BY(mu_) = 0;  // 0 = none
+  mutable CondVar activated_;  // a crawl became active
+  mutable CondVar settled_;    // a crawl's final numbers are in
+  std::set<uint64_t> settling_ GUARDED_BY(mu_);  // ended, final numbers not yet in
   // Latest Stats per queue server, per crawl: polled while the crawl runs,
   // and once more when it ends (so a finished crawl reports exact totals).
-  std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_;  // GUARDED_BY(mu_)
+  std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_ GUARDED_BY(mu_);
   // Deleted (or rolled-back) crawls and the queue servers still holding
   // them. New crawl ids stay above these: a queue server that still holds
   // an old crawl must never take it for a new one.
-  std::map<uint64_t, v1::CrawlInfo> pending_deletes_;  // GUARDED_BY(mu_)
+  std::map<uint64_t, v1::CrawlInfo> pending_deletes_ GUARDED_BY(mu_);
 };
 
 // Logs a failed registry write: the change holds in memory, and the next

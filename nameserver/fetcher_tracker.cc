@@ -5,7 +5,7 @@ namespace crawl::nameserver {
 
 void FetcherTracker::Saw(const std::string& id, const v1::FetcherStats& stats) {
   if (id.empty() || id.size() > 256) return;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   // Bounded: a misbehaving client inventing ids cannot grow this forever.
   if (fetchers_.size() < 10'000 || fetchers_.count(id)) {
     Seen& f = fetchers_[id];
@@ -15,7 +15,7 @@ void FetcherTracker::Saw(const std::string& id, const v1::FetcherStats& stats) {
 }
 
 size_t FetcherTracker::LiveCount(std::chrono::milliseconds timeout) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const int64_t now = clock_->NowUnixMs();
   size_t live = 0;
   for (const auto& [id, f] : fetchers_)
@@ -24,7 +24,7 @@ size_t FetcherTracker::LiveCount(std::chrono::milliseconds timeout) const {
 }
 
 std::vector<FetcherTracker::View> FetcherTracker::Views() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const int64_t now = clock_->NowUnixMs();
   std::vector<View> views;
   for (const auto& [id, f] : fetchers_) views.push_back({id, now - f.last_seen_ms, f.stats});

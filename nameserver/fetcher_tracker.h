@@ -7,11 +7,11 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "common/base/clock.h"
+#include "common/base/mutex.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::nameserver {
@@ -40,8 +40,8 @@ class FetcherTracker {
     v1::FetcherStats stats;
   };
   const Clock* clock_;
-  mutable std::mutex mu_;
-  std::map<std::string, Seen> fetchers_;  // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::map<std::string, Seen> fetchers_ GUARDED_BY(mu_);
 };
 
 }  // namespace crawl::nameserver
