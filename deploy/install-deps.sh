@@ -28,8 +28,9 @@ set -euo pipefail
 BUILD=(
   # toolchain
   build-essential cmake ninja-build pkg-config ccache
-  # networking, RPC and storage (DESIGN.md "required stack")
-  libboost1.81-dev libboost-url1.81-dev libboost-system1.81-dev
+  # networking, RPC and storage (DESIGN.md "required stack"); libboost1.81-dev
+  # also holds Boost.JSON, used header-only (common/base/json.h)
+  libboost1.81-dev libboost-system1.81-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   librocksdb-dev zlib1g-dev libssl-dev
   # asynchronous DNS with TTLs (fetcher/http/dns_resolver.h)
@@ -42,7 +43,7 @@ BUILD=(
   libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
   # the servers' allocator (CMakeLists.txt CRAWL_JEMALLOC)
   libjemalloc-dev
-  prometheus-cpp-dev libtomlplusplus-dev
+  prometheus-cpp-dev
   # CMakeLists.txt finds Catch2 at configure time
   catch2
 )
