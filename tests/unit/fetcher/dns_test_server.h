@@ -18,12 +18,13 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <catch2/catch.hpp>
+
+#include "common/base/mutex.h"
 
 namespace crawl::fetcher::testing {
 
@@ -65,11 +66,11 @@ class DnsTestServer {
       in_addr addr{};
       REQUIRE(inet_pton(AF_INET, ip.c_str(), &addr) == 1);
     }
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     records_[name] = std::move(record);
   }
   void Remove(const std::string& name) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     records_.erase(name);
   }
   // Answers are sent this long after the query arrives.
@@ -78,7 +79,7 @@ class DnsTestServer {
   void SetSilent(bool silent) { silent_ = silent; }
   // A queries received for `name` (any case).
   int Queries(const std::string& name) const {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = queries_.find(name);
     return it == queries_.end() ? 0 : it->second;
   }
@@ -133,7 +134,7 @@ class DnsTestServer {
     Record record;
     bool found = false;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       if (qtype == 1) ++queries_[name];
       auto it = records_.find(name);
       if (it != records_.end()) {
@@ -170,9 +171,9 @@ class DnsTestServer {
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> delay_ms_{0};
   std::atomic<bool> silent_{false};
-  mutable std::mutex mu_;
-  std::map<std::string, Record> records_;  // GUARDED_BY(mu_)
-  std::map<std::string, int> queries_;     // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::map<std::string, Record> records_ GUARDED_BY(mu_);
+  std::map<std::string, int> queries_ GUARDED_BY(mu_);
   std::thread thread_;
 };
 

@@ -15,7 +15,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -30,6 +29,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+
+#include "common/base/mutex.h"
 
 namespace crawl::fetcher::testing {
 
@@ -80,7 +81,7 @@ class H2TestServer {
   int connections() const { return connections_.load(); }
   int max_open_streams() const { return max_open_.load(); }
   std::vector<H2SeenRequest> requests() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     return requests_;
   }
 
@@ -114,8 +115,8 @@ class H2TestServer {
   std::atomic<int> connections_{0};
   std::atomic<int> open_{0};
   std::atomic<int> max_open_{0};
-  mutable std::mutex mu_;
-  std::vector<H2SeenRequest> requests_;  // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::vector<H2SeenRequest> requests_ GUARDED_BY(mu_);
   std::thread thread_;
 };
 
@@ -222,7 +223,7 @@ class H2TestServer::Connection : public std::enable_shared_from_this<Connection<
   void OnRequest(int32_t id) {
     auto state = streams_[id];
     {
-      std::lock_guard<std::mutex> lock(server_.mu_);
+      MutexLock lock(server_.mu_);
       server_.requests_.push_back(state->request);
     }
     state->reply = server_.handler_(state->request);

@@ -19,7 +19,6 @@
 #include <chrono>
 #include <memory>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -36,6 +35,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
+
+#include "common/base/mutex.h"
 
 namespace crawl::fetcher::testing {
 
@@ -86,7 +87,7 @@ class TestServer {
   std::string base() const { return "http://127.0.0.1:" + std::to_string(port_); }
   int connections() const { return connections_.load(); }
   std::vector<SeenRequest> requests() const {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     return requests_;
   }
 
@@ -125,7 +126,7 @@ class TestServer {
       Request request;
       co_await http::async_read(stream, buffer, request, net::use_awaitable);
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(mu_);
         requests_.push_back({std::string(request.target()), std::string(request[http::field::host]),
                              std::string(request[http::field::range]),
                              std::string(request[http::field::user_agent]),
@@ -165,8 +166,8 @@ class TestServer {
   tcp::acceptor acceptor_;
   uint16_t port_ = 0;
   std::atomic<int> connections_{0};
-  mutable std::mutex mu_;
-  std::vector<SeenRequest> requests_;  // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::vector<SeenRequest> requests_ GUARDED_BY(mu_);
   std::thread thread_;
 };
 
