@@ -4,10 +4,8 @@
 # elsewhere has no such directory and a build or test reading it fails there.
 # Conformance vectors live in tests/data/conformance.
 #
-# Allowed, and nothing else: README.md and docs/ARCHITECTURE.md may name
-# ../shared/DESIGN.md as the design document (documentation of where the
-# design lives; no build or test reads it). This script holds the patterns,
-# so it does not check itself.
+# No exception: the design document is docs/DESIGN.md. This script holds
+# the patterns, so it does not check itself.
 #
 #     tests/repo_stands_alone_test.sh [SOURCE_DIR]
 # Files: git ls-files (tracked, plus untracked files git does not ignore) in a
@@ -23,10 +21,7 @@ self=tests/repo_stands_alone_test.sh
 # joined from "shared", "conformance" (as fuzz/make_corpus.py once did).
 pattern='(\.\./|/work/)shared\b|shared/conformance|["'\'']shared["'\''], *["'\'']conformance'
 # file -> the one reference that file may hold.
-declare -A allowed=(
-  [README.md]='../shared/DESIGN.md'
-  [docs/ARCHITECTURE.md]='../shared/DESIGN.md'
-)
+declare -A allowed=()
 
 list_files() {
   if command -v git >/dev/null 2>&1 &&
@@ -62,4 +57,4 @@ if [ "$bad" -ne 0 ]; then
   echo "FAIL: $bad line(s) refer to the workplace outside the repository (use tests/data/...)"
   exit 1
 fi
-echo "ok: $checked files, none refers to ../shared beyond the allowed design-document links"
+echo "ok: $checked files, none refers to ../shared"

@@ -51,4 +51,4 @@ if [ "$report_only" = 0 ]; then
     || echo "run_all: scaling check failed or timed out" >&2
   cut -d' ' -f1-3 /proc/loadavg > "$out/load_after"
 fi
-python3 "$b/bench_report.py" --results "$out" --docs "$root/docs" --readme "$root/README.md"
+python3 "$b/bench_report.py" --results "$out" --docs "$root/docs"
