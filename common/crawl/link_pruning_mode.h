@@ -7,8 +7,8 @@
 // extracted, 50 kept) to bound what a web-scale crawl queues. That stays the
 // rule of an unscoped crawl. A crawl scoped to hosts (include_hosts) is
 // bounded by its scope, and its user expects the whole site: pruning to 50
-// misses most pages of a large documentation site (docs/ARCHITECTURE.md
-// "Fetcher"). The structure order is
+// misses most pages of a large documentation site
+// (tests/integration/crawl_site_coverage_test.sh). The structure order is
 // site-focused (imbWEM: a site's whole link structure feeds its layered
 // frontier), so it keeps every link within the page's host and prunes only
 // the links that leave it, which bound what one site adds to other sites.

@@ -1,6 +1,6 @@
 // Postings of one term in one index partition, delta + varint coded
 // (DESIGN.md section 7: "postings ... delta/varint-coded postings with
-// positions"). docs/ARCHITECTURE.md "Index and search" shows the layout.
+// positions"). queueserver/index/index_records.h shows the record layout.
 //
 // A list is a sequence of postings with ascending doc numbers (a document's
 // arrival number inside its partition). Each posting is coded as
