@@ -23,7 +23,7 @@ seed=${DEMO_SEED:-7}
 # Only what the demo runs: the build tools and libraries and the runtime
 # tools (the tests' and deployment checks' packages are deploy/test.sh's),
 # and the five binaries, not the tests and benchmarks.
-./deploy/install-deps.sh --build --runtime
+./deploy/install-deps.sh --build --runtime --demo
 ./deploy/build.sh nameserver queueserver fetcher crawlctl testweb
 bin="$root/build/bin"
 

@@ -4,7 +4,7 @@
 # of them: the image's build stage installs `--build` only and its runtime
 # stage `--print runtime` (deploy/docker/Dockerfile).
 #
-#   install-deps.sh                  everything (what CI and the demo run)
+#   install-deps.sh                  everything (what CI runs)
 #   install-deps.sh --build --test   only those groups (any combination)
 #   install-deps.sh --print GROUP    print a group's packages, one a line
 #                                    (GROUP "all" prints every group's)
@@ -21,6 +21,7 @@
 #   deploy   the deploy stage: a container engine, debootstrap for the base
 #            image, docker-compose, Prometheus and promtool, systemd-analyze,
 #            node and npm for the Kubernetes schema check
+#   demo     what deploy/demo.sh runs beyond build and runtime
 # Idempotent: packages already present are skipped, so a second run is fast
 # and makes no network request at all.
 set -euo pipefail
@@ -67,6 +68,8 @@ TEST=(
   # fuzzing (fuzz/run.sh) and the asan/tsan stages: clang with the libFuzzer
   # and sanitizer runtimes; llvm for llvm-symbolizer (readable stack traces)
   clang-14 libclang-rt-14-dev llvm
+  # the format check (tests/format_test.sh) runs clang-format on every file
+  clang-format-14
 )
 
 BENCH=(
@@ -79,6 +82,9 @@ BENCH=(
 
 # The shared objects of the -dev packages above that the binaries link
 # (Debian bookworm's names), plus the tools an operator needs beside them.
+# The demo (deploy/demo.sh) beyond build and runtime: its closing summary.
+DEMO=(python3)
+
 RUNTIME=(
   libgrpc++1.51 libgrpc29 libprotobuf32 librocksdb7.8 libpsl5 libidn2-0 publicsuffix libstemmer0d
   libjemalloc2 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0
@@ -110,9 +116,9 @@ declare -A COMMAND_OF=([npm]=npm)
 
 group_list() {  # group_list NAME: that group's packages, one a line
   case "$1" in
-    build|test|bench|runtime|deploy) local -n g=${1^^}; printf '%s\n' "${g[@]}" ;;
-    all) group_list build; group_list test; group_list bench; group_list runtime; group_list deploy ;;
-    *) echo "install-deps: unknown group '$1' (build, test, bench, runtime, deploy, all)" >&2; exit 2 ;;
+    build|test|bench|runtime|deploy|demo) local -n g=${1^^}; printf '%s\n' "${g[@]}" ;;
+    all) group_list build; group_list test; group_list bench; group_list runtime; group_list deploy; group_list demo ;;
+    *) echo "install-deps: unknown group '$1' (build, test, bench, runtime, deploy, demo, all)" >&2; exit 2 ;;
   esac
 }
 
@@ -120,7 +126,7 @@ groups=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --print) group_list "${2:?--print needs a group}" | awk '!seen[$0]++'; exit 0 ;;
-    --build|--test|--bench|--runtime|--deploy|--all) groups+=("${1#--}"); shift ;;
+    --build|--test|--bench|--runtime|--deploy|--demo|--all) groups+=("${1#--}"); shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "install-deps: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
