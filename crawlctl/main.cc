@@ -1,5 +1,5 @@
 // crawlctl: the admin command line over the name server's gRPC API
-// (DESIGN.md section 9). Finds the name server from --nameserver,
+// (docs/DESIGN.md §9). Finds the name server from --nameserver,
 // CRAWL_NAMESERVER or NAMESERVER; TLS from --tls-* or CRAWL_TLS_CA,
 // CRAWL_TLS_CERT and CRAWL_TLS_KEY; an admin token from CRAWL_TOKEN,
 // --token-file or CRAWL_TOKEN_FILE (so `. cluster.env` of
@@ -208,7 +208,7 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
   start->add_option("--max-links-per-page", o.max_links_per_page,
                     "Links taken from a page before pruning (default 300 with --link-pruning all, else 100000)");
   start->add_option("--max-links-after-prune", o.max_links_after_prune,
-                    "Links a page keeps after pruning by effective terms (default 50; DESIGN.md 6)");
+                    "Links a page keeps after pruning by effective terms (default 50; docs/DESIGN.md §6)");
   start->add_option("--link-pruning", o.link_pruning,
                     "Which links of a page are pruned to --max-links-after-prune: all (Yioop: every page, which "
                     "bounds what a web-scale crawl queues), offsite (only links leaving the page's host), none. "

@@ -29,7 +29,7 @@ set -euo pipefail
 BUILD=(
   # toolchain
   build-essential cmake ninja-build pkg-config ccache
-  # networking, RPC and storage (DESIGN.md "required stack"); libboost1.81-dev
+  # networking, RPC and storage (docs/DESIGN.md "required stack"); libboost1.81-dev
   # also holds Boost.JSON, used header-only (common/base/json.h)
   libboost1.81-dev libboost-system1.81-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc

@@ -1,4 +1,4 @@
-// The fetcher's control loop (DESIGN.md section 3 steps 2-6): poll the name
+// The fetcher's control loop (docs/DESIGN.md §3 steps 2-6): poll the name
 // server for the crawl, lease schedules from queue servers round-robin,
 // download each schedule's URLs (one connection per origin, many origins at
 // once), process pages, and ship results in batches that apply once.

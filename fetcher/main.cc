@@ -1,5 +1,5 @@
 // fetcher: downloads schedules leased from queue servers, processes pages
-// and ships results (DESIGN.md section 1). Stateless: it can die at any time.
+// and ships results (docs/DESIGN.md §1). Stateless: it can die at any time.
 //
 // Lanes (--schedules N): a CrawlWorker works one schedule at a time, and a
 // schedule ends only when its slowest host has been fetched (a slow or

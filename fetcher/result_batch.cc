@@ -46,7 +46,7 @@ std::string CldOfHost(const std::string& host) {
   return cld.ok() ? *cld : host;
 }
 
-// s of DESIGN.md 5.2: how many of a page's links share its CLD. A page's
+// s of docs/DESIGN.md §5.2: how many of a page's links share its CLD. A page's
 // links mostly come in runs of one host: one CLD lookup per run.
 template <typename Owned>
 uint32_t SameCldLinks(const std::string& page_host, const std::vector<Owned>& owned) {

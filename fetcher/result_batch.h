@@ -1,9 +1,9 @@
-// Collects processed pages of one schedule into batches (DESIGN.md section 3
+// Collects processed pages of one schedule into batches (docs/DESIGN.md §3
 // step 6): fetch records go to the schedule's queue server, discovered links
 // to the queue server that owns each link's host (rendezvous hash over the
 // crawl's frozen server list), with the crawl's tracking parameters removed
 // from every link (common/url/url.h), and host error counts per origin
-// (DESIGN.md 5.1). A link whose referrer is the previous link's in its
+// (docs/DESIGN.md §5.1). A link whose referrer is the previous link's in its
 // server's list leaves it out (DiscoveredLink.same_referrer). Pure; not
 // thread-safe.
 #pragma once
@@ -56,7 +56,7 @@ class ResultBatcher {
   // owned by a queue server other than `home` carries the page's order data
   // from it (DiscoveredLink 20-23) and s, the page's links within its CLD;
   // `home` gets a sent_elsewhere copy of it, to book the cash share it gave
-  // away (DESIGN.md 5.2 across queue servers).
+  // away (docs/DESIGN.md §5.2 across queue servers).
   void Add(ProcessedPage page, const v1::ScheduledUrl* scheduled = nullptr);
   // Pages added since the last Take.
   [[nodiscard]] size_t pages() const { return batch_.records.size(); }

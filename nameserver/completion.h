@@ -1,4 +1,4 @@
-// Decides when a crawl is done (DESIGN.md section 3): every queue server of
+// Decides when a crawl is done (docs/DESIGN.md §3): every queue server of
 // the crawl idle (nothing queued, waiting or leased) in two consecutive
 // polling rounds with the same activity counters in between, or the page
 // budget reached.

@@ -1,4 +1,4 @@
-// The monitor of the active crawl (DESIGN.md sections 1 and 3): a thread
+// The monitor of the active crawl (docs/DESIGN.md §1 and §3): a thread
 // that polls the crawl's queue servers every poll interval, shares the page
 // budget out among them, keeps progress samples for the status page, sets
 // the name server's gauges, and ends the crawl when the CompletionDetector

@@ -1,4 +1,4 @@
-// The name server's crawl registry (DESIGN.md section 1): every crawl with
+// The name server's crawl registry (docs/DESIGN.md §1): every crawl with
 // its state and parameter version, which one is active, new crawl ids, the
 // queue servers that registered (and when they were last heard from), and
 // each crawl's last polled numbers per queue server. Every change is written

@@ -1,5 +1,5 @@
 // nameserver: crawl registry, queue-server membership and admin API
-// (DESIGN.md section 1). Serves crawl.v1.NameServer over gRPC. This file only
+// (docs/DESIGN.md §1). Serves crawl.v1.NameServer over gRPC. This file only
 // parses flags and wires the objects together.
 #include <spdlog/spdlog.h>
 

@@ -1,4 +1,4 @@
-// The queue servers of a crawl as the name server calls them (DESIGN.md
+// The queue servers of a crawl as the name server calls them (docs/DESIGN.md
 // section 1): seeds partitioned by owning server and handed out, with a
 // rollback when one refuses; crawl updates and ends told to each; Stats
 // polls (with each server's page cap) and crawl-log reads fanned out.

@@ -1,4 +1,4 @@
-// Durable state of the name server (DESIGN.md section 9; a name
+// Durable state of the name server (docs/DESIGN.md §9; a name
 // server restart loses nothing): every crawl's CrawlInfo, the active crawl,
 // the queue servers that ever registered, and each crawl's last polled
 // numbers per queue server, in one RocksDB under --data-dir.

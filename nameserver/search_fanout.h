@@ -1,4 +1,4 @@
-// Search across a crawl's queue servers (DESIGN.md section 8): with S queue
+// Search across a crawl's queue servers (docs/DESIGN.md §8): with S queue
 // servers the name server asks each for ceil(n * alpha / S) matches, groups
 // what comes back by URL hash and text hash, and returns the best k.
 //

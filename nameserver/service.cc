@@ -131,7 +131,7 @@ Status CheckRecrawl(const v1::CrawlParams& p) {
 }  // namespace
 
 Status NormalizeParams(v1::CrawlParams* p) {
-  // host_budget is the default order (DESIGN.md 5.1).
+  // host_budget is the default order (docs/DESIGN.md §5.1).
   if (p->order().empty()) p->set_order("host_budget");
   if (p->order() != "bfs" && p->order() != "host_budget" && p->order() != "opic" && p->order() != "structure")
     return Status::InvalidArgument("unknown crawl order '" + p->order() +

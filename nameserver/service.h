@@ -1,4 +1,4 @@
-// The name server (DESIGN.md section 1): the gRPC facade of
+// The name server (docs/DESIGN.md §1): the gRPC facade of
 // crawl.v1.NameServer. Each handler checks who may call it, then delegates to
 // the rooms behind it: the crawl registry (crawl_registry.h), the queue-server
 // fleet (queue_server_fleet.h), the monitor of the active crawl

@@ -1,4 +1,4 @@
-// The name server's status page (DESIGN.md section 9):
+// The name server's status page (docs/DESIGN.md §9):
 // /status.json with the active (else latest) crawl, its progress over time,
 // one row per queue server and per fetcher, top hosts and recent errors; and
 // /status, an HTML page that fetches /status.json every two seconds and

@@ -1,5 +1,5 @@
 // The record of applied batches that makes a retried SubmitResults or AddUrls
-// apply once (DESIGN.md section 3 step 6), kept bounded (it must not grow with the crawl).
+// apply once (docs/DESIGN.md §3 step 6), kept bounded (it must not grow with the crawl).
 //
 // What deduplication needs. A fetcher ships its batches one at a time and
 // retries one for at most its ship retry limit (120 s, CrawlWorker::Options

@@ -14,7 +14,7 @@
 namespace crawl::queueserver {
 
 // Bounds on the order data a fetcher echoes (DiscoveredLink 20-23): the
-// whole crawl's cash is about 1 (DESIGN.md 5.2) and tiers are log10 of a
+// whole crawl's cash is about 1 (docs/DESIGN.md §5.2) and tiers are log10 of a
 // count, so anything beyond these is not from a queue server.
 inline constexpr double kMaxEchoedCash = 1e6;
 inline constexpr int32_t kMaxEchoedTier = 1000;

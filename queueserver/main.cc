@@ -1,4 +1,4 @@
-// queueserver: owns the URLs of the hosts that hash to it (DESIGN.md
+// queueserver: owns the URLs of the hosts that hash to it (docs/DESIGN.md
 // section 1). Serves crawl.v1.QueueServer over gRPC and keeps itself
 // registered with the name server.
 #include <spdlog/spdlog.h>

@@ -1,5 +1,5 @@
 // The queue server's link to the name server: registration and heartbeats
-// (DESIGN.md section 1), and the early heartbeat that says a crawl went idle.
+// (docs/DESIGN.md §1), and the early heartbeat that says a crawl went idle.
 #pragma once
 
 #include <chrono>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Size limits of the code outside tests (DESIGN.md "Conventions").
+"""Size limits of the code outside tests (docs/DESIGN.md "Conventions").
 
 No source file over 600 lines and no function over 80 lines, in every C++
 file except those under tests/ and the build directories. Prints the

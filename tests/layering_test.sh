@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The components stand side by side (DESIGN.md section 2):
+# The components stand side by side (docs/DESIGN.md §2):
 # fetcher/, queueserver/ and nameserver/ include and link only common/ and
 # proto/, never each other; common/ includes no component; crawlctl/, the
 # client above them, may use the fetcher's page report for its local `page`

@@ -14,7 +14,7 @@ namespace crawl {
 void AddLoggingFlags(CLI::App& app, LoggingFlags& flags) {
   app.add_option("--log-level", flags.level, "trace, debug, info, warn, error")->capture_default_str();
   app.add_option("--log-file", flags.file, "Log to this file instead of stderr");
-  // DESIGN.md 9: every flag may also come from a TOML file (`name = value`,
+  // docs/DESIGN.md §9: every flag may also come from a TOML file (`name = value`,
   // names as the long flags without dashes); flags on the command line win.
   app.set_config("--config", "", "Read flags from this TOML file (e.g. data-dir = \"/var/lib/crawl\")");
 }

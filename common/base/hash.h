@@ -1,4 +1,4 @@
-// Identifier hashes (DESIGN.md section 4): the 8-byte hash is MD5 with its
+// Identifier hashes (docs/DESIGN.md §4): the 8-byte hash is MD5 with its
 // first and last 8 bytes XOR-ed; the 7-byte hash is the first 7 bytes of it.
 #pragma once
 

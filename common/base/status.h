@@ -1,5 +1,5 @@
 // Status and Result<T>: how fallible functions report errors across module
-// boundaries (DESIGN.md "Conventions"). No exceptions cross a module; edges
+// boundaries (docs/DESIGN.md "Conventions"). No exceptions cross a module; edges
 // convert from boost::system::error_code, rocksdb::Status, grpc::Status.
 #pragma once
 

@@ -42,7 +42,7 @@ enum FetchError : int {
 [[nodiscard]] constexpr bool IsSuccess(int status) { return status == 200 || status == 206; }
 
 // Whether a fetch outcome says its host is failing or refusing us, the
-// errors DESIGN.md 5.1 counts per schedule to crawl-delay a host:
+// errors docs/DESIGN.md §5.1 counts per schedule to crawl-delay a host:
 //   - a network failure (DNS, connect, timeout, TLS, protocol, body);
 //   - a 5xx, 429 (too many requests), 408 (request timeout) or 403
 //     (forbidden: how bot walls and overloaded front ends refuse);

@@ -3,7 +3,7 @@
 // which resolves the default when a crawl starts, and the fetcher, which
 // applies it (fetcher/page/link_pruning.h).
 //
-// Yioop prunes every page to its most useful links (DESIGN.md 6: 300
+// Yioop prunes every page to its most useful links (docs/DESIGN.md §6: 300
 // extracted, 50 kept) to bound what a web-scale crawl queues. That stays the
 // rule of an unscoped crawl. A crawl scoped to hosts (include_hosts) is
 // bounded by its scope, and its user expects the whole site: pruning to 50
@@ -37,14 +37,14 @@ enum class LinkPruning {
 [[nodiscard]] LinkPruning DefaultLinkPruning(bool scoped, std::string_view order);
 
 // Links extracted per page before pruning when max_links_per_page is unset:
-// DESIGN.md 6's 300 where every page is pruned (kAll); otherwise as many as
+// docs/DESIGN.md §6's 300 where every page is pruned (kAll); otherwise as many as
 // a page range can hold (rust-doc's module indexes carry 7,300-9,750 links,
 // an mdBook sidebar ~600 on every page), a bound against a hostile page.
 inline constexpr uint32_t kPrunedMaxLinksPerPage = 300;
 inline constexpr uint32_t kSiteMaxLinksPerPage = 100'000;
 [[nodiscard]] uint32_t DefaultMaxLinksPerPage(LinkPruning mode);
 
-// Range request size when page_range_bytes is unset: DESIGN.md's 1,000,000
+// Range request size when page_range_bytes is unset: docs/DESIGN.md's 1,000,000
 // for an unscoped crawl; 10 MB for a scoped one, which reads whole pages
 // as wget2 does (rust-doc's module indexes are 1.1-3.2 MB, and their items
 // are linked from nowhere else).

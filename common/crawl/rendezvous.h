@@ -1,5 +1,5 @@
 // Host partitioning by rendezvous (highest-random-weight) hashing
-// (Thaler & Ravishankar 1998; DESIGN.md section 3 step 1). Every URL of a
+// (Thaler & Ravishankar 1998; docs/DESIGN.md §3 step 1). Every URL of a
 // host lands on the same queue server, and removing one server moves only
 // the hosts it owned.
 #pragma once

@@ -1,5 +1,5 @@
 // The small HTTP/1.1 server every process runs beside its gRPC port
-// (DESIGN.md section 9): Prometheus metrics at /metrics, a liveness answer at
+// (docs/DESIGN.md §9): Prometheus metrics at /metrics, a liveness answer at
 // /healthz, and whatever pages the process adds (the name server's status
 // page and console). Boost.Beast on one io_context thread, one session object
 // per connection, a timeout on every step, GET and HEAD only (and POST to

@@ -1,6 +1,6 @@
 // A hosts file: fixed name -> address (and optionally port) mappings that the
 // fetcher consults before DNS. This is how a crawl is pointed at the synthetic
-// web (DESIGN.md section 10), which serves many virtual hosts on 127.x.y.z
+// web (docs/DESIGN.md §10), which serves many virtual hosts on 127.x.y.z
 // and writes one line per host.
 //
 // Format, one mapping per line (like /etc/hosts, plus an optional port):

@@ -1,4 +1,4 @@
-// Snowball stemming by language (DESIGN.md section 6), over libstemmer
+// Snowball stemming by language (docs/DESIGN.md §6), over libstemmer
 // (Debian libstemmer-dev, UTF-8 encoding).
 //
 // Thread-safety: a Stemmer is not thread-safe (libstemmer keeps state per

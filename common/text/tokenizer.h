@@ -1,5 +1,5 @@
 // Word tokens of UTF-8 text for the mini index, the language guess, the
-// description and the text hash (DESIGN.md section 6).
+// description and the text hash (docs/DESIGN.md §6).
 //
 // A token is a maximal run of word characters: ASCII letters and digits and
 // the letters/digits of the main non-ASCII scripts (Latin-1 and Latin

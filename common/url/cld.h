@@ -1,4 +1,4 @@
-// Company level domain (DESIGN.md section 4): the registrable domain of a
+// Company level domain (docs/DESIGN.md §4): the registrable domain of a
 // host, from the Public Suffix List (libpsl with the system list from the
 // `publicsuffix` package), or by the simple rule the literature's figures use:
 // "x.2chars.2chars" keeps three labels, everything else keeps two.

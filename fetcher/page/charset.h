@@ -1,4 +1,4 @@
-// Character encodings of fetched pages (DESIGN.md section 6: "charset
+// Character encodings of fetched pages (docs/DESIGN.md §6: "charset
 // handled"): which encoding a body is in, after the WHATWG Encoding standard's
 // order (a byte order mark, then the HTTP Content-Type charset, then a
 // <meta charset> / <meta http-equiv="content-type"> in the first 1,024

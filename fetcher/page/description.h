@@ -1,4 +1,4 @@
-// A page's description (DESIGN.md section 6): the text is cut into
+// A page's description (docs/DESIGN.md §6): the text is cut into
 // sentences, each sentence is scored, and the best ones are kept, in page
 // order, up to a character budget (2,000 by default). Each kept sentence's
 // score is the weight of its region in the index.

@@ -1,5 +1,5 @@
 // Compiled-in lists of about the 100 most frequent words of the languages
-// the language guesser knows (DESIGN.md section 6: "the language whose 100
+// the language guesser knows (docs/DESIGN.md §6: "the language whose 100
 // most frequent words remove the most text"). The words are lower-case and
 // tokenised as common/text/tokenizer.h does (so French "l'" appears as "l").
 // Lists are from general-corpus frequency rankings (Wiktionary frequency

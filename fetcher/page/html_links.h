@@ -1,4 +1,4 @@
-// Link and metadata extraction from raw HTML (DESIGN.md section 6): links
+// Link and metadata extraction from raw HTML (docs/DESIGN.md §6): links
 // from a, area, frame, iframe and img, the base href, the title, robot meta
 // directives, the page language and (optionally) the visible text.
 //
@@ -83,9 +83,9 @@ struct PageLinks {
 };
 
 struct ExtractOptions {
-  std::size_t max_links = 300;         // DESIGN.md section 6
+  std::size_t max_links = 300;         // docs/DESIGN.md §6
   std::size_t max_anchor_chars = 200;  // characters = UTF-8 code points
-  std::size_t max_title_chars = 100;   // DESIGN.md section 6
+  std::size_t max_title_chars = 100;   // docs/DESIGN.md §6
   // Longer href/src values are skipped (no crawler fetches them).
   std::size_t max_href_bytes = 4096;
   // Besides <meta name="robots">, a meta whose name equals this token

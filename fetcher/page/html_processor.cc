@@ -13,7 +13,7 @@
 namespace crawl::fetcher {
 namespace {
 
-constexpr std::size_t kMaxTitleChars = 100;  // DESIGN.md section 6
+constexpr std::size_t kMaxTitleChars = 100;  // docs/DESIGN.md §6
 
 void SetCharset(const DecodedBody& decoded, v1::FetchRecord* record) {
   record->set_charset(decoded.charset);

@@ -1,4 +1,4 @@
-// The HTML processor (DESIGN.md section 6), in the design's order: charset
+// The HTML processor (docs/DESIGN.md §6), in the design's order: charset
 // (fetcher/page/charset.h) -> markup scan (fetcher/page/html_links.h: links, base,
 // title, robot metas, declared language, visible text) -> language, title,
 // description, content hash, mini index (fetcher/page/text_analysis.h) -> links

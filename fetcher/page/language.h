@@ -1,4 +1,4 @@
-// The language of a page (DESIGN.md section 6), in this order: the HTML's
+// The language of a page (docs/DESIGN.md §6), in this order: the HTML's
 // own declaration (<html lang>, xml:lang, <meta http-equiv=
 // "content-language">, found by fetcher/page/html_links.h), else the country TLD
 // of the URL's host, else the language whose ~100 most frequent words

@@ -1,8 +1,8 @@
-// Link usefulness order and pruning (DESIGN.md section 6): a page's links
+// Link usefulness order and pruning (docs/DESIGN.md §6): a page's links
 // are ordered by "effective terms" = terms in the anchor text x (gzipped
 // length / raw length) of the anchor text, most first (ties keep page
 // order); the first max_kept survive, and a link's position in that order
-// is its link_rank (the weight i of DESIGN.md 5.1).
+// is its link_rank (the weight i of docs/DESIGN.md §5.1).
 //
 // The "gzipped length" is that of the anchor text alone, compressed as
 // PHP's gzcompress() does in Yioop's pruneLinks, which this follows: zlib

@@ -1,9 +1,9 @@
-// Builds a page's mini inverted index (DESIGN.md section 6; the message is
+// Builds a page's mini inverted index (docs/DESIGN.md §6; the message is
 // v1::MiniIndex in proto/crawl.proto): every token of the page gets the next
 // position; at the end, words are stemmed with the page language's Snowball
 // stemmer into terms; each term keeps its positions and its count per
 // region (title, description, body, anchor). Term id = 8-byte hash of the
-// term (DESIGN.md section 4).
+// term (docs/DESIGN.md §4).
 //
 // Words are interned to dense ids in order of first occurrence (the
 // description scorer and the language guess reuse them), the position

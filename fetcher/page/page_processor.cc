@@ -133,7 +133,7 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
       r.set_error("redirect target over " + std::to_string(url::kMaxUrlBytes) + " bytes");
     } else if (target.ok()) {
       r.set_redirect_url(*target);
-      // A redirect's target is a discovered link (DESIGN.md section 6); a
+      // A redirect's target is a discovered link (docs/DESIGN.md §6); a
       // robots.txt redirect is the robots module's business, not a page's.
       if (scheduled.kind() == v1::URL_KIND_PAGE) {
         v1::DiscoveredLink& l = out.links.emplace_back();

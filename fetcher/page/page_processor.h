@@ -1,6 +1,6 @@
 // Turns one fetch outcome into what the queue servers need: the crawl-log
 // record (with the page's summary and mini index) and the links found
-// (DESIGN.md section 6). MIME type -> processor:
+// (docs/DESIGN.md §6). MIME type -> processor:
 //   - text/html, application/xhtml+xml: fetcher/page/html_processor.h;
 //   - text/plain: the plain text processor (same text analysis, no links);
 //   - sitemaps: XML (application/xml, text/xml) whose root is <urlset> or

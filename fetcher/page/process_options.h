@@ -1,4 +1,4 @@
-// Settings of page processing (DESIGN.md section 6), from CrawlParams, and
+// Settings of page processing (docs/DESIGN.md §6), from CrawlParams, and
 // the per-thread state processors reuse.
 #pragma once
 
@@ -12,12 +12,12 @@
 namespace crawl::fetcher {
 
 struct ProcessOptions {
-  // Links extracted per page (CrawlParams.max_links_per_page; DESIGN.md: 300).
+  // Links extracted per page (CrawlParams.max_links_per_page; docs/DESIGN.md: 300).
   uint32_t max_links = 300;
   // robots.txt bodies beyond this are cut (RFC 9309 section 2.5: 500 KiB).
   size_t max_robots_bytes = 500 * 1024;
   // Links kept after pruning by effective terms
-  // (CrawlParams.max_links_after_prune; DESIGN.md: 50).
+  // (CrawlParams.max_links_after_prune; docs/DESIGN.md: 50).
   uint32_t max_links_after_prune = 50;
   // Which links are pruned to max_links_after_prune (CrawlParams.link_pruning,
   // resolved by the name server; common/crawl/link_pruning_mode.h).

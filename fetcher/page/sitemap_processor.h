@@ -1,8 +1,8 @@
-// Sitemaps (sitemaps.org protocol 0.9; DESIGN.md section 6): the <loc> of
+// Sitemaps (sitemaps.org protocol 0.9; docs/DESIGN.md §6): the <loc> of
 // every <url> of a <urlset>, or of every <sitemap> of a <sitemapindex>, in
 // file order, from plain XML or gzip-compressed XML (.xml.gz, sent as
 // application/gzip or with a gzip body). Each URL becomes a discovered link
-// with from_sitemap = true and link_rank = its position (DESIGN.md 5.1 and
+// with from_sitemap = true and link_rank = its position (docs/DESIGN.md §5.1 and
 // 5.2); a sitemap index's entries are sitemaps, fetched and processed the
 // same way in turn.
 //

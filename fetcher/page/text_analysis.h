@@ -1,5 +1,5 @@
 // What the fetcher derives from a page's text, for HTML and plain text alike
-// (DESIGN.md section 6, after the markup is gone): language, description
+// (docs/DESIGN.md §6, after the markup is gone): language, description
 // with sentence weights, content hash, and the mini inverted index. Fills
 // the FetchRecord fields 20-30 (proto/crawl.proto).
 //
@@ -30,7 +30,7 @@ struct TextInput {
 };
 
 struct TextOptions {
-  std::size_t max_description_chars = 2000;  // DESIGN.md section 6
+  std::size_t max_description_chars = 2000;  // docs/DESIGN.md §6
   uint32_t max_index_positions = 50'000;     // positions past this are not stored
 };
 
@@ -39,7 +39,7 @@ struct TextOptions {
 void AnalyzeText(const TextInput& input, const TextOptions& options, text::StemmerCache& stemmers,
                  v1::FetchRecord* record);
 
-// The content hash of DESIGN.md section 6: hash::PageTextHash of the tokens
+// The content hash of docs/DESIGN.md §6: hash::PageTextHash of the tokens
 // of `text` (common/text/tokenizer.h) joined by single spaces.
 [[nodiscard]] uint64_t TextHash(std::string_view text);
 

@@ -1,4 +1,4 @@
-// Whether a URL's path names a non-HTML type by its extension (DESIGN.md
+// Whether a URL's path names a non-HTML type by its extension (docs/DESIGN.md
 // 5.1: such links go one tier down; DiscoveredLink.likely_non_html).
 // Pure and reentrant.
 #pragma once

@@ -458,7 +458,7 @@ std::optional<OriginRecord> Frontier::Origin(const std::string& origin) const {
 }
 
 int64_t Frontier::CrawlDelayMs(const OriginState& state) const {
-  // DESIGN.md 5.1: crawl-delayed hosts are those with a robots.txt
+  // docs/DESIGN.md §5.1: crawl-delayed hosts are those with a robots.txt
   // Crawl-delay and those over the error threshold.
   const int64_t by_errors =
       std::max(options_.min_host_delay_ms, state.record.error_delayed ? options_.error_crawl_delay_ms : 0);

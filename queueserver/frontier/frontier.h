@@ -11,7 +11,7 @@
 // rebuilds the frontier from what the store kept. Its promises:
 //   - a URL enters at most once (8-byte URL hash; see UrlSeen below);
 //   - a host's URLs wait until its robots.txt has been fetched, and URLs that
-//     robots.txt disallows never enter the queue (DESIGN.md section 5.1);
+//     robots.txt disallows never enter the queue (docs/DESIGN.md §5.1);
 //   - robots.txt expires (RFC 9309 2.4, at most 24 h): an expired one is
 //     fetched again before the origin's next pages, which keep the old rules
 //     meanwhile; pages the new rules disallow are dropped when they come up,
@@ -24,7 +24,7 @@
 //   - a host answering 429/503 or unreachable is backed off, and parked when
 //     it keeps failing (queueserver/frontier/host_backoff.h); its URLs stay queued;
 //   - a host with more than host_error_threshold HTTP errors in one schedule
-//     becomes crawl-delayed (DESIGN.md 5.1).
+//     becomes crawl-delayed (docs/DESIGN.md §5.1).
 //
 // Pure logic: no I/O, no clock (times are passed in). Not thread-safe: the
 // owner serialises calls.
@@ -127,13 +127,13 @@ struct FrontierOptions {
   // Crawl-delay (robots.txt) is honoured up to this much; a larger value is
   // read as this one, so a hostile Crawl-delay cannot stall a host forever.
   int64_t max_crawl_delay_ms = 60'000;
-  // Schedule slots (DESIGN.md 5.1): a crawl-delayed origin gets at most one
+  // Schedule slots (docs/DESIGN.md §5.1): a crawl-delayed origin gets at most one
   // URL per slot of this many URLs of the schedule's size.
   size_t slot_size = 100;
   // The crawl order and its options.
   OrderOptions order;
   BackoffOptions backoff;
-  // DESIGN.md 5.1: a host with more than this many HTTP errors in one
+  // docs/DESIGN.md §5.1: a host with more than this many HTTP errors in one
   // schedule becomes crawl-delayed, its URLs this far apart.
   uint32_t host_error_threshold = 50;
   int64_t error_crawl_delay_ms = 1'000;

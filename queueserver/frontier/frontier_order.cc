@@ -24,7 +24,7 @@ bool CountCldLink(CldStats& st, LinkInput& l, bool is_new, bool cross, const Pag
   if (!is_new) return false;
   st.seen += 1;
   st.wseen += WseenStep(wseen, l.link_rank);
-  // DESIGN.md 5.1: a new URL found on a page of another CLD, of weight w
+  // docs/DESIGN.md §5.1: a new URL found on a page of another CLD, of weight w
   // and scheduled in tier t, adds 1 / (1.1 + t + log5(1 + w)) to WIN. A
   // page another queue server scheduled comes with its t and w, echoed by
   // the fetcher (t = 0, w = 0 from a fetcher that does not echo them).
@@ -84,7 +84,7 @@ TieredOrder::CldEntry& TieredOrder::CldOf(const std::string& u) {
 }
 
 int32_t TieredOrder::FileNew(CldStats& st, uint32_t i, bool sitemap, bool non_html) {
-  st.seen += 1;                              // DESIGN.md 5.1: SEEN += 1
+  st.seen += 1;                              // docs/DESIGN.md §5.1: SEEN += 1
   st.wseen += WseenStep(options_.wseen, i);  //                WSEEN += 1 + log5(1 + i)
   if (options_.tier_rule == TierRule::kBeast) return BeastTier(st, options_.beast_unit) + TierPenalty(sitemap, non_html);
   return TierFor(st, sitemap, non_html);

@@ -1,4 +1,4 @@
-// Crawl orders (DESIGN.md section 5): the part of the frontier that decides
+// Crawl orders (docs/DESIGN.md §5): the part of the frontier that decides
 // which ready URL a schedule takes next. The Frontier (queueserver/frontier/frontier.h)
 // keeps the machinery every order shares: the URL-seen set, robots gating,
 // robots.txt first, leases, one schedule per origin, crawl-delay slots and
@@ -7,13 +7,13 @@
 // Unpop / Taken) and when its page was fetched (OnFetched).
 //
 // Orders:
-//   bfs          one FIFO (DESIGN.md 5.3);
-//   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (DESIGN.md 5.1), one
+//   bfs          one FIFO (docs/DESIGN.md §5.3);
+//   host_budget  tiers from per-CLD SEEN/WSEEN/WIN (docs/DESIGN.md §5.1), one
 //                tier per schedule round-robin, FIFO inside a tier; per-CLD
 //                budgets from WIN (host_budget.h CldBudget);
-//   opic         cash priority queue (DESIGN.md 5.2, queueserver/frontier/opic_order.h);
+//   opic         cash priority queue (docs/DESIGN.md §5.2, queueserver/frontier/opic_order.h);
 //   structure    host_budget across hosts, imbWEM's site frontier inside one
-//                (DESIGN.md 5.4, queueserver/frontier/structure_order.h).
+//                (docs/DESIGN.md §5.4, queueserver/frontier/structure_order.h).
 // Every change is reported to the FrontierJournal so the store persists it in
 // the request's batch. Pure logic; not thread-safe.
 #pragma once
@@ -67,8 +67,8 @@ struct PageContext {
 // One discovered link.
 struct LinkInput {
   FrontierEntry entry;         // url, referrer, depth
-  uint32_t link_rank = 0;      // i (DESIGN.md 5.1)
-  uint32_t links_on_page = 0;  // n (DESIGN.md 5.2); 0: unknown
+  uint32_t link_rank = 0;      // i (docs/DESIGN.md §5.1)
+  uint32_t links_on_page = 0;  // n (docs/DESIGN.md §5.2); 0: unknown
   bool from_sitemap = false;
   bool likely_non_html = false;
   std::string anchor_text;  // structure: the target's link vector
@@ -95,7 +95,7 @@ struct FetchedScore {
   double importance = 0;  // opic: indexer score (history / total)
 };
 
-// host_budget's bookkeeping of one link (DESIGN.md 5.1), shared by the
+// host_budget's bookkeeping of one link (docs/DESIGN.md §5.1), shared by the
 // orders that tier by CLD (host_budget, structure): a new URL counts in its
 // CLD's SEEN and WSEEN and gets its weight and tier; a new URL found on a
 // page of another CLD (`cross`) also adds to WIN. Returns false when

@@ -24,7 +24,7 @@ enum class RobotsState { kUnknown, kFetching, kKnown };
 enum class QueueKind { kRobots, kPages };
 
 // A URL waiting in, or leased from, the frontier, with the data the crawl
-// orders attach to it (DESIGN.md section 5).
+// orders attach to it (docs/DESIGN.md §5).
 // Where the link a URL was found by sits (DiscoveredLink.source and
 // in_nav), for the scoring filters (queueserver/frontier/scoring_filter.h).
 enum class LinkKind : uint8_t {
@@ -41,7 +41,7 @@ struct FrontierEntry {
   uint32_t depth = 0;    // link distance from the seeds
   UrlKind kind = UrlKind::kPage;
   // host_budget: the weight i of the link it was found by (its w once it is
-  // fetched, DESIGN.md 5.1) and the tier it was filed in.
+  // fetched, docs/DESIGN.md §5.1) and the tier it was filed in.
   uint32_t weight = 0;
   int32_t tier = 0;
   // opic: the cash it carries while waiting for robots.txt or leased; while
@@ -75,7 +75,7 @@ struct OriginRecord {
   int64_t backoff_until_ms = 0;
   bool parked = false;  // the current back-off is a parking
   // More than the error threshold of HTTP errors in one schedule made the
-  // origin crawl-delayed (DESIGN.md 5.1).
+  // origin crawl-delayed (docs/DESIGN.md §5.1).
   bool error_delayed = false;
   // robots.txt expiry (RFC 9309 2.4; queueserver/frontier/frontier_robots.cc):
   // when the rules in force were fetched and when they are due again
@@ -114,7 +114,7 @@ struct LeaseRecord {
   std::vector<std::string> origins;  // origins the schedule holds
 };
 
-// host_budget statistics of one company level domain (DESIGN.md 5.1).
+// host_budget statistics of one company level domain (docs/DESIGN.md §5.1).
 struct CldStats {
   uint64_t seen = 0;  // SEEN: URLs of the CLD
   double wseen = 0;   // WSEEN: weighted seen

@@ -1,4 +1,4 @@
-// host_budget formulas (DESIGN.md 5.1, after Yioop 9 and IRLbot): per company
+// host_budget formulas (docs/DESIGN.md §5.1, after Yioop 9 and IRLbot): per company
 // level domain SEEN, WSEEN (weighted seen) and WIN (weighted incoming), and
 // the tier a new URL is filed in. Pure functions; the order that uses them is
 // queueserver/frontier/frontier_order.h.

@@ -103,7 +103,7 @@ void OpicOrder::Restore(std::vector<SeqEntry> /*ready*/,
 }
 
 void OpicOrder::OnSeed(FrontierEntry& e, uint64_t seed_count) {
-  // DESIGN.md 5.2: seeds share 1.0 (over every queue server of the crawl).
+  // docs/DESIGN.md §5.2: seeds share 1.0 (over every queue server of the crawl).
   e.cash = chain_.InjectedScore(
       ScoreDatum{e.url, e.depth, e.link_kind, 1.0 / static_cast<double>(std::max<uint64_t>(1, seed_count))});
   injected_total_ += e.cash;
@@ -317,7 +317,7 @@ void OpicOrder::Taken(const SeqEntry& e) {
 }
 
 FetchedScore OpicOrder::OnFetched(const FrontierEntry& e) {
-  // DESIGN.md 5.2: history += C; C goes to the links (OnLinks), the rest is
+  // docs/DESIGN.md §5.2: history += C; C goes to the links (OnLinks), the rest is
   // lost at EndRequest.
   double cash = e.cash, history = e.cash;
   if (options_.opic_revisits) {

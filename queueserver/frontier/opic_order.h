@@ -1,4 +1,4 @@
-// The opic order (DESIGN.md 5.2, after Abiteboul, Preda and Cobena 2003,
+// The opic order (docs/DESIGN.md §5.2, after Abiteboul, Preda and Cobena 2003,
 // "Adaptive on-line page importance computation", and Yioop's CLD-aware
 // variant): every URL carries cash; seeds share 1.0; the next URL scheduled
 // is the one with the most cash; a fetched page's cash moves to its history

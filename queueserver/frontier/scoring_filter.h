@@ -1,5 +1,5 @@
 // The ScoringFilter plug-in point, after Apache Nutch's ScoringFilter
-// (org.apache.nutch.scoring.ScoringFilter; DESIGN.md section 5): hooks the
+// (org.apache.nutch.scoring.ScoringFilter; docs/DESIGN.md §5): hooks the
 // orders and the frontier call at fixed points of a URL's life, each filter
 // of a crawl's chain taking the previous filter's result.
 //

@@ -21,7 +21,7 @@ double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLin
                                                    [](const ScoredLink& l) { return l.from_sitemap; });
   double given = 0;
   if (sitemap) {
-    // DESIGN.md 5.2: the i-th entry (from 1) gets C / (gamma i^2).
+    // docs/DESIGN.md §5.2: the i-th entry (from 1) gets C / (gamma i^2).
     double gamma = 0;
     for (double j = 1; j <= nn; ++j) gamma += 1.0 / (j * j);
     for (ScoredLink& l : links) {
@@ -38,7 +38,7 @@ double SplitCash(double cash, uint32_t n, CashSplit split, std::vector<ScoredLin
     }
     return given;
   }
-  // Yioop's CLD-aware split (DESIGN.md 5.2).
+  // Yioop's CLD-aware split (docs/DESIGN.md §5.2).
   const double s = same_cld_links > 0
                        ? std::min<double>(same_cld_links, nn)
                        : static_cast<double>(std::count_if(links.begin(), links.end(),
@@ -69,7 +69,7 @@ double OpicScoringFilter::UpdateDbScore(const ScoreDatum& /*old*/, const std::ve
 
 double OpicScoringFilter::IndexerScore(const ScoreDatum& /*d*/, double history, double total_history,
                                        double /*boost*/) const {
-  // DESIGN.md 5.2: importance = history / total history; Nutch raises the
+  // docs/DESIGN.md §5.2: importance = history / total history; Nutch raises the
   // score to indexer.score.power.
   if (total_history <= 0 || history <= 0) return 0.0;
   const double importance = history / total_history;

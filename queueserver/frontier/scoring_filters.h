@@ -2,7 +2,7 @@
 // registered by name in ScoringFilterRegistry's table:
 //   opic       OPIC cash (Abiteboul, Preda, Cobena 2003) as Nutch's
 //              OPICScoringFilter runs it, with Yioop's CLD-aware split and
-//              sitemap rank weighting as options (DESIGN.md 5.2);
+//              sitemap rank weighting as options (docs/DESIGN.md §5.2);
 //   depth      prefer shallow URLs (Heritrix's HopsUriPrecedencePolicy);
 //   link-kind  weights by where the link was found (sitemap, nav, body,
 //              redirect, embed).
@@ -23,7 +23,7 @@ namespace crawl::queueserver {
 // does it once).
 void RegisterBuiltinScoringFilters(ScoringFilterRegistry& registry);
 
-// How OPIC splits a page's cash (DESIGN.md 5.2).
+// How OPIC splits a page's cash (docs/DESIGN.md §5.2).
 enum class CashSplit {
   kCldAware,  // Yioop: same CLD C/(2n), other CLDs (C - s*C/(2n)) / (n - s)
   kPlain,     // every link C/n (Nutch)
@@ -32,7 +32,7 @@ enum class CashSplit {
 
 // The cash of a page with cash C and n links, split over `links` (the ones
 // this queue server sees, n >= links.size() unless n is 0, then n is
-// links.size()). Sets each link's share (DESIGN.md 5.2):
+// links.size()). Sets each link's share (docs/DESIGN.md §5.2):
 //   plain: C/n each;
 //   CLD-aware: with s the links to the page's own CLD, C/(2n) each of those
 //     and (C - s*C/(2n)) / (n - s) each of the others. When s = n there is

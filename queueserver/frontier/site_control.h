@@ -1,4 +1,4 @@
-// imbWEM's control side for the structure order (DESIGN.md 5.4; Grubić's Web
+// imbWEM's control side for the structure order (docs/DESIGN.md §5.4; Grubić's Web
 // Exploration Model): the Objective with its crawl-size criteria, Target
 // control rules and a passive relevance rule, all configured per crawl
 // (CrawlParams 81-89, `crawlctl start --site-*` and `--keywords`).

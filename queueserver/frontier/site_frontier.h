@@ -1,5 +1,5 @@
 // Site-focused frontier ranking after imbWEM (Goran Grubić's Web Exploration
-// Model; DESIGN.md section 5.4): inside one site (a per-host crawling
+// Model; docs/DESIGN.md §5.4): inside one site (a per-host crawling
 // context) an evaluator decides which of the site's known-but-unfetched
 // targets go to the next fetch schedule.
 //

@@ -1,4 +1,4 @@
-// imbWEM's Reporting Engine input for the structure order (DESIGN.md 5.4):
+// imbWEM's Reporting Engine input for the structure order (docs/DESIGN.md §5.4):
 // "at the end of a DLC session, before the instance is disposed, metrics
 // relevant for the evaluation are sent to the Reporting Engine". A
 // SiteReport is that record for one site (host): what its Crawling Context

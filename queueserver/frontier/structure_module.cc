@@ -64,7 +64,7 @@ StructureModule::StructureModule()
 
 void StructureModule::OnCrawled(SiteContext& /*ctx*/, const std::string& url) {
   // GC: a node's score starts at 2 with the first crawled URL walked through
-  // it, then grows by one per URL (DESIGN.md 5.4).
+  // it, then grows by one per URL (docs/DESIGN.md §5.4).
   for (const std::string& node : NodePath(LeafNodeOf(url))) {
     auto [it, fresh] = gc_.try_emplace(node, 2.0);
     if (!fresh) it->second += 1.0;
@@ -85,7 +85,7 @@ void StructureModule::Prepare(SiteContext& /*ctx*/, const std::vector<Target*>& 
     ++leaves[leaf];
     for (const std::string& node : NodePath(leaf)) gt_[node] += 1.0;
   }
-  // GD = GT / GC + GB; GD = GT while GC is empty (DESIGN.md 5.4).
+  // GD = GT / GC + GB; GD = GT while GC is empty (docs/DESIGN.md §5.4).
   gd_ = gt_;
   if (!gc_.empty()) {
     for (auto& [node, score] : gd_) {

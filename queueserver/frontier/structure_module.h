@@ -1,4 +1,4 @@
-// imbWEM's structure module (DESIGN.md section 5.4): a frontier layer module
+// imbWEM's structure module (docs/DESIGN.md §5.4): a frontier layer module
 // with the layers Primary, Secondary and Reserve whose active layer rule
 // distributes targets by link-path trees, and the structure-rank ranking
 // rule. Plain classes on top of queueserver/frontier/site_frontier.h.

@@ -55,7 +55,7 @@ class ChainRankRule final : public Rule {
 
 StructureOrder::Site::Site(const std::string& origin, const OrderOptions& options)
     : ctx(origin), frontier(options.structure_load_take) {
-  // DESIGN.md 5.4: layer modules (the structure module), then ranking
+  // docs/DESIGN.md §5.4: layer modules (the structure module), then ranking
   // modules (structure rank, then keyword relevance if the crawl has
   // keywords), then the control module and the Objectives the crawl asks
   // for (site_control.h).
@@ -97,7 +97,7 @@ StructureOrder::Site* StructureOrder::FindSite(const std::string& u) {
   return it == sites_.end() ? nullptr : it->second.get();
 }
 
-// host_budget statistics, as TieredOrder keeps them (DESIGN.md 5.1).
+// host_budget statistics, as TieredOrder keeps them (docs/DESIGN.md §5.1).
 void StructureOrder::OnSeed(FrontierEntry& e, uint64_t /*seed_count*/) {
   const std::string cld = CldOf(e.url);
   CldStats& st = clds_[cld];

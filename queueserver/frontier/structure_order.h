@@ -1,10 +1,10 @@
-// The structure crawl order (DESIGN.md 5.4, after imbWEM): host_budget
+// The structure crawl order (docs/DESIGN.md §5.4, after imbWEM): host_budget
 // decides which host gets the next slot, imbWEM's site frontier
 // (queueserver/frontier/site_frontier.h with the structure module of
 // queueserver/frontier/structure_module.h) decides which pages of that host.
 //
 // Across hosts. Every host (origin) is one site with its SiteContext. The
-// host_budget statistics (SEEN, WSEEN, WIN per CLD, DESIGN.md 5.1) are kept
+// host_budget statistics (SEEN, WSEEN, WIN per CLD, docs/DESIGN.md §5.1) are kept
 // as in host_budget, and a site's tier is its CLD's current tier
 // floor(log10(max(1, WSEEN - WIN))). Pop takes tiers round-robin like
 // host_budget and, inside a tier, the site served least recently.

@@ -1,4 +1,4 @@
-// The URL-seen set of one crawl (DESIGN.md section 5), for
+// The URL-seen set of one crawl (docs/DESIGN.md §5), for
 // billions of URLs: exact membership of 8-byte URL hashes (common/base/hash.h Hash8 of the
 // canonical URL) in about 8 bytes of RAM per URL.
 //

@@ -1,6 +1,6 @@
 // Durable state of a queue server: one RocksDB under --data-dir holding, per
-// crawl id, everything a CrawlShard and its Frontier keep (DESIGN.md section
-// 1: "all state in RocksDB, survives kill -9"). docs/ARCHITECTURE.md
+// crawl id, everything a CrawlShard and its Frontier keep (docs/DESIGN.md
+// §1: "all state in RocksDB, survives kill -9"). docs/ARCHITECTURE.md
 // "Durability" describes the layout and the guarantees.
 //
 // Column families, every key starting with the 8-byte big-endian crawl id:
@@ -20,7 +20,7 @@
 //   batches  id key -> applied_ms(8) order(8)     (applied batch keys, the recent
 //                                                  ones: queueserver/applied_batches.h;
 //                                                  older stores: "")
-//   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, DESIGN.md 5.1)
+//   clds     id cld -> SEEN, WSEEN, WIN           (host_budget, docs/DESIGN.md §5.1)
 //   opic     id 'Q' sort(8, descending) seq(8) -> entry;  id 'H' hash8 -> sort seq
 //            (the opic order's queue, queueserver/frontier/opic_order.h)
 //   tiers    id 'T' tier(4) seq(8) -> entry;  id 'C' tier(4) -> count(8)

@@ -34,7 +34,7 @@
 # --crawl-args (crawlctl start flags) defaults to following every link of a
 # page (--max-links-per-page 20000 --max-links-after-prune 20000), as the
 # peers do: the crawler's default keeps 50 links per page after pruning
-# (DESIGN.md 6), which on rust-doc finds 3,626 of its 21,633 pages (and 5000
+# (docs/DESIGN.md §6), which on rust-doc finds 3,626 of its 21,633 pages (and 5000
 # still cut rust-doc's module indexes, 7,300-9,750 links each); and to reading
 # pages up to 10 MB (--page-range 10000000), as the peers read whole pages:
 # the default range of 1 MB cut those indexes (1.1-3.2 MB) too. With both,

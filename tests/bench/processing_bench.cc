@@ -1,4 +1,4 @@
-// Processing throughput benchmark (DESIGN.md section 6), run
+// Processing throughput benchmark (docs/DESIGN.md §6), run
 // by hand through tests/bench/processing.sh. On one core, over the same
 // pages in one run:
 //   (a) link extraction alone: html::ExtractLinks (fetcher/page/html_links.h);

@@ -1,5 +1,5 @@
 // search_bench: index build rate and query latency of one queue server's
-// SearchIndex (DESIGN.md sections 7-8) on synthetic documents with a Zipf
+// SearchIndex (docs/DESIGN.md §7-8) on synthetic documents with a Zipf
 // vocabulary (like testweb's text: words drawn with Zipf exponent 1 from a
 // vocabulary, titles of 5 words, bodies of `--tokens` words).
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Site-focused crawling (DESIGN.md 5.4), run by hand: which
+# Site-focused crawling (docs/DESIGN.md §5.4), run by hand: which
 # order spends a per-host page budget best inside one site?
 #
 # Sites: python3-doc's and postgresql-doc-15's HTML served by a private

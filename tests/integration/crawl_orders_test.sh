@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Each crawl order (bfs, host_budget, opic, structure; DESIGN.md section 5) crawls
+# Each crawl order (bfs, host_budget, opic, structure; docs/DESIGN.md §5) crawls
 # testweb's misbehaving preset (robots rules with Crawl-delay, 5xx and
 # unreachable robots.txt, redirects, 404/410/500/503 errors, slow and big
 # pages, traps, a link farm, ...) up to a page budget, on a cluster of two

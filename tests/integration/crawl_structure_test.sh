@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The structure order (DESIGN.md 5.4, queueserver/frontier/structure_order.h) end to
+# The structure order (docs/DESIGN.md §5.4, queueserver/frontier/structure_order.h) end to
 # end: `crawlctl start --order structure` on a clean testweb of 12 hosts,
 # two queue servers and two fetchers. The queue server qs0 is killed with
 # SIGKILL mid-crawl and restarted on its data directory: it loads the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Search quality on real pages (DESIGN.md 8): a private nginx on a loopback
+# Search quality on real pages (docs/DESIGN.md §8): a private nginx on a loopback
 # address serves the Python documentation (python3-doc's HTML), the local
 # cluster crawls it, and for 100 fetched HTML pages chosen at random (fixed
 # seed; pages whose title another page shares are left out: their title names

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Search over a crawled testweb universe (DESIGN.md sections 7 and 8): after
+# Search over a crawled testweb universe (docs/DESIGN.md §7 and §8): after
 # the crawl, `crawlctl search --json` answers with pages that hold every
 # query word, a phrase query only with pages holding the phrase, site:
 # restricts the host, `|` widens; small index partitions (5 documents) make

@@ -1,4 +1,4 @@
-// How much importance a crawl gathered early (DESIGN.md section 10, issue
+// How much importance a crawl gathered early (docs/DESIGN.md §10, issue
 // "ground truth"): given the PageRank of every reachable URL (the truth
 // file of `testweb export --truth`) and a crawl's fetched URLs in fetch
 // order, the cumulative PageRank captured after each k pages. A URL counts

@@ -1,5 +1,5 @@
 // Where the synthetic hosts listen, and the hosts file that tells the
-// fetcher (its --hosts-file flag, DESIGN.md section 10). One line per host:
+// fetcher (its --hosts-file flag, docs/DESIGN.md §10). One line per host:
 //   IP:PORT NAME            e.g. "127.20.0.1:40123 www.site0.test"
 // Host i gets the i-th usable loopback address after a base address
 // (default base 127.20.0.0, so host 0 is 127.20.0.1), skipping addresses

@@ -1,4 +1,4 @@
-// testweb: serves, exports and lists the synthetic web (DESIGN.md section 10).
+// testweb: serves, exports and lists the synthetic web (docs/DESIGN.md §10).
 //
 //   testweb serve  --seed S --hosts H --pages P [--preset clean|misbehaving|bench|hostile|spam]
 //                  [--enable NAMES] [--disable NAMES] --hosts-file F
@@ -372,7 +372,7 @@ void AddExportFlags(CLI::App* exp, ExportFlags& export_flags) {
 int Main(int argc, char** argv) {
   // Logs go to stderr: stdout carries export and seeds output.
   spdlog::set_default_logger(spdlog::stderr_color_mt("testweb"));
-  CLI::App app("testweb: a deterministic synthetic web on loopback addresses (DESIGN.md section 10)");
+  CLI::App app("testweb: a deterministic synthetic web on loopback addresses (docs/DESIGN.md §10)");
   app.require_subcommand(1);
   app.footer("Universe flags (serve, export, seeds, check-politeness): --seed S --hosts H --pages P\n"
              "[--preset NAME] [--enable NAMES] [--disable NAMES] [--page-kb K]; 'testweb COMMAND --help'\n"

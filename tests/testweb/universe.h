@@ -1,5 +1,5 @@
 // Universe: the synthetic web as a pure function of UniverseOptions
-// (DESIGN.md section 10). No I/O. Nothing per page is stored: a small table
+// (docs/DESIGN.md §10). No I/O. Nothing per page is stored: a small table
 // per host (size, tree fan-out, directory depth, robots variant, topics) plus
 // hashing of (seed, host, page, purpose) generate any page on demand, so the
 // same code serves 2,000 pages or 1,000,000.

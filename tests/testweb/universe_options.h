@@ -1,5 +1,5 @@
 // What a synthetic web looks like: its size, its seed and the knobs a preset
-// sets (DESIGN.md section 10). The preset "clean" is a well-behaved web; the
+// sets (docs/DESIGN.md §10). The preset "clean" is a well-behaved web; the
 // preset "misbehaving" switches every misbehaviour on (see Misbehaviour);
 // each can then be switched off or on alone (testweb --disable/--enable).
 // Universe and Server only ever read options, never preset names.

@@ -1,7 +1,7 @@
 // The words pages are written in: a fixed vocabulary (common English words
 // followed by made-up words) drawn with Zipf frequencies, and a list of topic
 // words from which each host gets a few of its own, so that searches over a
-// crawl find something meaningful (DESIGN.md section 10).
+// crawl find something meaningful (docs/DESIGN.md §10).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Zipf's law for the synthetic web: splitting a page budget over hosts
 // (rank r gets a share proportional to 1 / (r + 1)^s) and drawing ranks from
-// a Zipf distribution (word frequencies, DESIGN.md section 10).
+// a Zipf distribution (word frequencies, docs/DESIGN.md §10).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Tests of fetcher/page/html_links.h: each extracted feature (DESIGN.md section
-// 6), the tokenizer rules it follows (WHATWG HTML 13.2.5), and robustness on
+// Tests of fetcher/page/html_links.h: each extracted feature (docs/DESIGN.md
+// §6), the tokenizer rules it follows (WHATWG HTML 13.2.5), and robustness on
 // malformed and random input.
 #include "fetcher/page/html_links.h"
 #include "fetcher/page/html_entities.h"

@@ -1,4 +1,4 @@
-// Page language (fetcher/page/language.h; DESIGN.md 6 order).
+// Page language (fetcher/page/language.h; docs/DESIGN.md §6 order).
 #include "fetcher/page/language.h"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Effective-terms link order (fetcher/page/link_pruning.h; DESIGN.md 6).
+// Effective-terms link order (fetcher/page/link_pruning.h; docs/DESIGN.md §6).
 #include "fetcher/page/link_pruning.h"
 
 #include <catch2/catch.hpp>

@@ -21,7 +21,7 @@ v1::SearchResult R(const std::string& url, uint64_t url_hash, uint64_t text_hash
 }
 }  // namespace
 
-// DESIGN.md 8: each of S servers is asked for ceil(n * alpha / S).
+// docs/DESIGN.md §8: each of S servers is asked for ceil(n * alpha / S).
 TEST_CASE("each queue server is asked for ceil(n * alpha / servers)", "[unit]") {
   CHECK(PerServerMatches(200, 1.6, 3) == 107);  // 320 / 3 = 106.7
   CHECK(PerServerMatches(200, 1.6, 1) == 320);

@@ -175,7 +175,7 @@ TEST_CASE("SITEMAP_TIER_PENALTY goes to sitemap files, not to the URLs a sitemap
 
 // ---------------------------------------------------------------------------
 // WEIGHTED_INCOMING_URLS: adjusted as a URL is added, when the page it was
-// found on is of another CLD (DESIGN.md 5.1).
+// found on is of another CLD (docs/DESIGN.md §5.1).
 
 TEST_CASE("WIN grows for new URLs from another CLD, not for links to URLs already seen", "[unit][policy]") {
   Frontier f(BudgetOptions());

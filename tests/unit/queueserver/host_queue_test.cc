@@ -2,7 +2,7 @@
 // Frontier::QueueOfHost): one host's queued URLs per tier, those waiting for
 // robots.txt and those leased, read from a real store without changing it.
 //
-// host_budget tiers (DESIGN.md 5.1): a new URL's tier is
+// host_budget tiers (docs/DESIGN.md §5.1): a new URL's tier is
 // floor(log10(WSEEN - WIN)) of its CLD after counting it, and a seed adds 1
 // to WSEEN, so a CLD's seeds 1-9 are in tier 0 and seeds 10-99 in tier 1.
 #include <grpcpp/grpcpp.h>

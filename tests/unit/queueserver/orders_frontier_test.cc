@@ -1,4 +1,4 @@
-// Crawl orders in a Frontier (DESIGN.md section 5): OPIC cash conserved
+// Crawl orders in a Frontier (docs/DESIGN.md §5): OPIC cash conserved
 // through fetches and across queue servers, the opic queue past its RAM
 // budget, host back-off and parking, WIN from echoed referrer data, and
 // the tier queues with a small RAM window. Every expected number is

@@ -1,4 +1,4 @@
-// Crawl orders (DESIGN.md section 5): host_budget formulas and tiers, bfs,
+// Crawl orders (docs/DESIGN.md §5): host_budget formulas and tiers, bfs,
 // OPIC cash splitting and the ScoringFilter chain, each formula on its own.
 // In a frontier: orders_frontier_test.cc. Every expected number is worked
 // out by hand in the comment beside it.
@@ -20,7 +20,7 @@ using namespace crawl::queueserver::orders_test;  // NOLINT: the tests' helpers
 
 
 // ---------------------------------------------------------------------------
-// host_budget formulas (DESIGN.md 5.1)
+// host_budget formulas (docs/DESIGN.md §5.1)
 
 TEST_CASE("weighted-seen increment: log is 1 + log5(1 + i), min is always 1", "[unit][policy]") {
   CHECK(WseenStep(WseenIncrement::kLog, 0) == Approx(1.0).epsilon(1e-15));   // 1 + log5(1)
@@ -147,7 +147,7 @@ TEST_CASE("bfs ignores tiers: one FIFO", "[unit]") {
 }
 
 // ---------------------------------------------------------------------------
-// OPIC cash splitting (DESIGN.md 5.2)
+// OPIC cash splitting (docs/DESIGN.md §5.2)
 
 namespace {
 std::vector<ScoredLink> Links(std::initializer_list<bool> same_cld) {

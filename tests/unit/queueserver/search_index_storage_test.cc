@@ -1,5 +1,5 @@
 // The search index's partitions and durability (queueserver/index/
-// search_index.h, DESIGN.md 7): partitions closing and merging, an index
+// search_index.h, docs/DESIGN.md §7): partitions closing and merging, an index
 // restored from its journal or its queue store, prepared searches beside
 // writes, and the indexer boost across a reload.
 #include "queueserver/index/search_index.h"

@@ -1,4 +1,4 @@
-// Index and query walk (queueserver/index/search_index.h, DESIGN.md sections
+// Index and query walk (queueserver/index/search_index.h, docs/DESIGN.md sections
 // 7 and 8): what queries find and how results score, link documents,
 // snippets, summary and index records. Partitions and durability:
 // search_index_storage_test.cc.

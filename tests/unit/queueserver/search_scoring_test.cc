@@ -1,5 +1,5 @@
-// Score parts of DESIGN.md section 8 (queueserver/index/search_scoring.h) on
-// hand-computed examples, and the doc map of DESIGN.md 7
+// Score parts of docs/DESIGN.md §8 (queueserver/index/search_scoring.h) on
+// hand-computed examples, and the doc map of docs/DESIGN.md §7
 // (queueserver/index/doc_map.h).
 #include "queueserver/index/search_scoring.h"
 
@@ -13,7 +13,7 @@
 
 using namespace crawl::queueserver;
 
-// DESIGN.md 7: doc rank of A = log10(number of documents after A).
+// docs/DESIGN.md §7: doc rank of A = log10(number of documents after A).
 TEST_CASE("doc rank is log10 of the documents after", "[unit]") {
   CHECK(DocRank(1000) == Approx(3.0));
   CHECK(DocRank(10) == Approx(1.0));
@@ -21,7 +21,7 @@ TEST_CASE("doc rank is log10 of the documents after", "[unit]") {
   CHECK(DocRank(0) == 0.0);  // policy: the last document gets 0, not -inf
 }
 
-// DESIGN.md 8, relevance: f=2, l_t=10, N=100, l_d=50, l_avg=100:
+// docs/DESIGN.md §8, relevance: f=2, l_t=10, N=100, l_d=50, l_avg=100:
 // f' = 2 log2(1 + 100/50) = 3.169925;
 // (log2(1.1) + f' log2(11)) / (f' + 1) = (0.1375035 + 10.9661) / 4.169925 = 2.6627918.
 TEST_CASE("DFR relevance of one term by hand", "[unit]") {
@@ -41,7 +41,7 @@ TEST_CASE("DFR relevance of one term by hand", "[unit]") {
   CHECK(DfrTerm(8, 500, 100, 50, 100) >= DfrTerm(2, 500, 100, 50, 100));
 }
 
-// DESIGN.md 8, proximity: minimal spans are windows holding every term with
+// docs/DESIGN.md §8, proximity: minimal spans are windows holding every term with
 // no smaller such window inside.
 TEST_CASE("minimal spans of two terms with repeats", "[unit]") {
   // a at 0, 5, 9; b at 3, 10: [0,3], [3,5], [9,10]; [3,9] is not minimal
@@ -118,7 +118,7 @@ TEST_CASE("title bonus: weight * matched * matched / title terms", "[unit]") {
   CHECK(Bonus(full, w) == Approx(30.0));
 }
 
-// DESIGN.md 7: groups by URL hash then text hash, group score = sum of
+// docs/DESIGN.md §7: groups by URL hash then text hash, group score = sum of
 // (documents in partition - arrival position), groups ordered by score.
 TEST_CASE("doc map groups by URL then text hash and orders groups by score", "[unit]") {
   // 0: A/x (score 4), 1: B/y (3), 2: A/z (2), 3: C/w (1). A = 6, B = 3, C = 1.

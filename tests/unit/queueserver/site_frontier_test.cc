@@ -1,4 +1,4 @@
-// The imbWEM site frontier (DESIGN.md 5.4): rules, modules and iterations
+// The imbWEM site frontier (docs/DESIGN.md §5.4): rules, modules and iterations
 // (queueserver/frontier/site_frontier.h) and the structure module's link-path trees,
 // layers, GB writes and structure rank (queueserver/frontier/structure_module.h).
 // Small hand-drawn sites are walked through several iterations; every

@@ -1,4 +1,4 @@
-// The structure crawl order (queueserver/frontier/structure_order.h, DESIGN.md 5.4)
+// The structure crawl order (queueserver/frontier/structure_order.h, docs/DESIGN.md §5.4)
 // behind the Frontier: one site iteration per schedule, no new iteration
 // while a host's pages are out, host round-robin, link vectors, and GC/GB
 // in the queue store across a restart.
