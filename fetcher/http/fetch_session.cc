@@ -127,7 +127,7 @@ void FetchSession::DoCancel() {
   // that address closes, then Fail() hands the slot on.
   // Cancel (not close): the pending handler runs with operation_aborted
   // and Fail() then tears the connection down.
-  if (HasConnection()) Tcp().cancel();
+  if (connection_.exists()) connection_.Tcp().cancel();
 }
 
 void FetchSession::StartResult() {
@@ -187,7 +187,7 @@ void FetchSession::OnWatchdog(beast::error_code ec, uint64_t generation) {
   // Past the deadline: the pending operation ends with operation_aborted,
   // which Timed() reports as the timeout; Fail() then closes the connection.
   timed_out_ = true;
-  if (HasConnection()) Tcp().cancel();
+  if (connection_.exists()) connection_.Tcp().cancel();
 }
 
 void FetchSession::Deliver() {
@@ -279,7 +279,7 @@ void FetchSession::StartRequest() {
   // DNS failures and blocked addresses are facts about the origin: the
   // other URLs of the sequence fail fast instead of asking again.
   if (origin_failure_status_ != 0) return Fail(origin_failure_status_, origin_failure_);
-  if (HasConnection()) return Write(/*reused=*/responses_on_connection_ > 0);
+  if (connection_.exists()) return Write(/*reused=*/responses_on_connection_ > 0);
   if (!endpoints_.empty()) return Connect();
   Resolve();
 }
@@ -313,7 +313,7 @@ void FetchSession::Write(bool reused) {
   result_.remote_address = remote_;
 
   SetDeadline(std::nullopt, "");
-  WithStream([this](auto& stream) {
+  connection_.WithStream([this](auto& stream) {
     http::async_write(stream, request_,
                       beast::bind_front_handler(&FetchSession::OnWrite, shared_from_this()));
   });
@@ -342,7 +342,7 @@ void FetchSession::OnWrite(beast::error_code ec, size_t) {
 void FetchSession::ReadFirstByte() {
   if (buffer_.size() > 0) return ReadHeader();  // already here (pipelined leftovers)
   SetDeadline(options_.first_byte_timeout, "first-byte timeout");
-  WithStream([this](auto& stream) {
+  connection_.WithStream([this](auto& stream) {
     // Room for a whole typical response: the header and body reads after
     // this one read up to the buffer's capacity per call (Beast's
     // read_size), and 4 KiB of it was five reads and their handlers a page.
@@ -367,7 +367,7 @@ void FetchSession::ReadHeader() {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(std::min<size_t>(options_.max_header_bytes, UINT32_MAX)));
   parser_->body_limit(boost::none);  // we cut the body ourselves
-  WithStream([this](auto& stream) {
+  connection_.WithStream([this](auto& stream) {
     http::async_read_header(stream, buffer_, *parser_,
                             beast::bind_front_handler(&FetchSession::OnHeader, shared_from_this()));
   });
@@ -413,7 +413,7 @@ void FetchSession::ReadBody() {
   auto& body = parser_->get().body();
   body.data = raw_.data() + have;
   body.size = want;
-  WithStream([this](auto& stream) {
+  connection_.WithStream([this](auto& stream) {
     http::async_read_some(stream, buffer_, *parser_,
                           beast::bind_front_handler(&FetchSession::OnBody, shared_from_this()));
   });
@@ -475,8 +475,48 @@ void FetchSession::AskWithoutRange(bool keep_alive) {
   next.wire_bytes = result_.wire_bytes;
   result_ = std::move(next);
   raw_.clear();
-  if (keep_alive && HasConnection()) return Write(/*reused=*/true);
+  if (keep_alive && connection_.exists()) return Write(/*reused=*/true);
   Connect();
+}
+
+void FetchSession::StartH2() {
+  sent_any_ = true;
+  ClearDeadline();  // every stream has its own limits
+  h2_ = std::make_shared<H2Session>(static_cast<H2Session::Owner&>(*this), options_, strand_, connection_,
+                                    urls_, budget_, delay_between_, origin_, host_header_, remote_);
+  if (Status s = h2_->Open(index_, target_, result_, start_); !s.ok()) {
+    h2_.reset();
+    return Fail(kProtocolError, s.message());
+  }
+  // The URL that opened the connection is the first stream; its in-flight
+  // count moved to the H2Session.
+  in_flight_ = false;
+  result_ = FetchResult{};
+  h2_->Run();
+}
+
+void FetchSession::TakeResult(size_t index, FetchResult result) {
+  early_.insert_or_assign(index, std::move(result));
+}
+
+void FetchSession::CountInFlight(ptrdiff_t delta) {
+  MutexLock lock(shared_->mu);
+  if (delta >= 0) {
+    shared_->in_flight += static_cast<size_t>(delta);
+  } else {
+    shared_->in_flight -= static_cast<size_t>(-delta);
+  }
+}
+
+bool FetchSession::MayAskAgain(size_t index) {
+  return h2_refused_.insert(index).second && !cancelled_;
+}
+
+void FetchSession::H2Ended() {
+  h2_.reset();
+  CloseConnection();
+  FlushEarly();
+  net::post(strand_, [self = shared_from_this()] { self->NextUrl(); });
 }
 
 }  // namespace crawl::fetcher

@@ -3,7 +3,8 @@
 // strand; and HttpFetcher::Shared, what the sessions share with their
 // HttpFetcher. Internal to the fetcher: see http_fetcher.h for the contract.
 // Its members are defined in fetch_session.cc (sequencing, the request and
-// the response) and fetch_session_connect.cc (resolution and connection).
+// the response) and fetch_session_connect.cc (resolution and connection);
+// a connection that speaks HTTP/2 is handed to an H2Session (h2_session.h).
 //
 // One FetchSession per FetchSequence call. Its steps are do_x/on_x pairs on
 // the session's strand, and exactly one step (or posted continuation) is
@@ -41,7 +42,9 @@
 #include <boost/beast/ssl.hpp>
 
 #include "common/base/mutex.h"
+#include "fetcher/http/connection.h"
 #include "fetcher/http/dns_resolver.h"
+#include "fetcher/http/h2_session.h"
 #include "fetcher/http/http_fetcher.h"
 #include "fetcher/http/ip_connection_limiter.h"
 
@@ -54,7 +57,6 @@ namespace ssl = boost::asio::ssl;
 using tcp = net::ip::tcp;
 
 class FetchSession;
-struct H2Connection;  // fetch_session_h2.cc
 
 struct HttpFetcher::Shared {
   explicit Shared(FetcherOptions options_in) : options(std::move(options_in)) {}
@@ -89,7 +91,7 @@ struct HttpFetcher::Shared {
   IpConnectionLimiter ip_limiter{options.max_connections_per_ip};
 };
 
-class FetchSession : public std::enable_shared_from_this<FetchSession> {
+class FetchSession : public std::enable_shared_from_this<FetchSession>, private H2Session::Owner {
  public:
   FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetcher::Shared> shared,
                std::vector<FetchTarget> urls, std::function<void(FetchResult)> on_result,
@@ -104,13 +106,6 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   void Cancel();
 
  private:
-  struct Origin {
-    std::string scheme;
-    std::string host;
-    uint16_t port = 0;
-    bool operator==(const Origin&) const = default;
-  };
-
   // ---- sequencing ----
 
   void NextUrl();
@@ -186,37 +181,23 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   [[nodiscard]] bool ShouldAskWithoutRange() const;
   void AskWithoutRange(bool keep_alive);
 
-  // ---- HTTP/2 (fetch_session_h2.cc) ----
+  // ---- HTTP/2 ----
 
-  // The new connection speaks h2: ALPN chose it, or prior knowledge.
-  [[nodiscard]] bool NegotiatedH2();
-  // Runs the current URL and the ones after it on the h2 connection.
+  // Hands the new connection, which speaks h2, to an H2Session: it runs
+  // the current URL and the ones after it.
   void StartH2();
-  void H2StartMore();
-  void H2Pump();
-  void H2TakeFinished();
-  void H2ArmTimer();
-  void H2Read();
-  void H2Write();
-  void H2ConnectionLost(int status, std::string message);
-  void H2Close();
-  void H2MaybeDrop(const std::shared_ptr<H2Connection>& conn);
+
+  // H2Session::Owner.
+  std::shared_ptr<void> Hold() override { return shared_from_this(); }
+  bool Cancelled() const override { return cancelled_; }
+  bool HasResult(size_t index) const override { return early_.count(index) > 0; }
+  void TakeResult(size_t index, FetchResult result) override;
+  void FlushResults() override { FlushEarly(); }
+  void CountInFlight(ptrdiff_t delta) override;
+  bool MayAskAgain(size_t index) override;
+  void H2Ended() override;
 
   // ---- connection ----
-
-  bool HasConnection() const { return plain_.has_value() || tls_.has_value(); }
-
-  // REQUIRES: HasConnection().
-  beast::tcp_stream& Tcp() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
-
-  template <typename F>
-  void WithStream(F&& f) {
-    if (tls_) {
-      f(*tls_);
-    } else {
-      f(*plain_);
-    }
-  }
 
   // REQUIRES: no operation pending on the connection.
   void CloseConnection();
@@ -253,18 +234,15 @@ class FetchSession : public std::enable_shared_from_this<FetchSession> {
   bool resolving_ = false;  // a DNS answer is awaited (resolve_generation_)
   std::optional<net::ip::address> ip_slot_;  // the per-IP slot held, if any
 
-  // The connection (at most one of the two).
-  std::optional<beast::tcp_stream> plain_;
-  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
+  Connection connection_;
   beast::flat_buffer buffer_;
   size_t responses_on_connection_ = 0;
   std::string remote_;
 
-  // HTTP/2: the connection in h2 mode (null otherwise), the next index to
-  // start on it, results fetched ahead of index_ (handed on in order), and
-  // the URLs already asked again after the server refused them.
-  std::shared_ptr<H2Connection> h2_;
-  size_t h2_next_ = 0;
+  // HTTP/2: the connection in h2 mode (null otherwise), results fetched
+  // ahead of index_ (handed on in order), and the URLs already asked again
+  // after the server refused them.
+  std::shared_ptr<H2Session> h2_;
   std::map<size_t, FetchResult> early_;
   std::set<size_t> h2_refused_;
 

@@ -113,22 +113,23 @@ void FetchSession::ConnectNow() {
   if (origin_.scheme == "https") {
     ssl::context* context = shared_->Tls();
     if (context == nullptr) return Fail(kTlsError, "TLS unavailable: " + shared_->TlsError());
-    tls_.emplace(strand_, *context);
+    TlsStream& tls = connection_.MakeTls(strand_, *context);
     // SNI (RFC 6066 3): names only, never IP literals.
     beast::error_code ec;
     net::ip::make_address(origin_.host, ec);
-    if (ec && !SSL_set_tlsext_host_name(tls_->native_handle(), origin_.host.c_str())) {
+    if (ec && !SSL_set_tlsext_host_name(tls.native_handle(), origin_.host.c_str())) {
       return Fail(kTlsError, "cannot set SNI host name");
     }
     if (!options_.accept_self_signed) {
-      tls_->set_verify_callback(ssl::host_name_verification(origin_.host), ec);
+      tls.set_verify_callback(ssl::host_name_verification(origin_.host), ec);
       if (ec) return Fail(kTlsError, "cannot set certificate verification: " + ec.message());
     }
   } else {
-    plain_.emplace(strand_);
+    connection_.MakePlain(strand_);
   }
   SetDeadline(options_.connect_timeout, "connect timeout");
-  Tcp().async_connect(endpoints_, beast::bind_front_handler(&FetchSession::OnConnect, shared_from_this()));
+  connection_.Tcp().async_connect(endpoints_,
+                                  beast::bind_front_handler(&FetchSession::OnConnect, shared_from_this()));
 }
 
 void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint) {
@@ -147,13 +148,13 @@ void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint
   if (v6) remote_.push_back(']');
   remote_.push_back(':');
   remote_.append(std::to_string(endpoint.port()));
-  if (tls_) {
+  if (TlsStream* tls = connection_.tls()) {
     SetDeadline(options_.connect_timeout, "connect timeout");
-    tls_->async_handshake(ssl::stream_base::client,
+    tls->async_handshake(ssl::stream_base::client,
                           beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
     return;
   }
-  if (NegotiatedH2()) return StartH2();
+  if (H2Session::Negotiated(options_, connection_)) return StartH2();
   Write(/*reused=*/false);
 }
 
@@ -164,18 +165,13 @@ void FetchSession::OnHandshake(beast::error_code ec) {
     if (ec == beast::error::timeout) return FailIo(ec, "TLS handshake");
     return Fail(kTlsError, "TLS handshake: " + ec.message());
   }
-  if (NegotiatedH2()) return StartH2();
+  if (H2Session::Negotiated(options_, connection_)) return StartH2();
   Write(/*reused=*/false);
 }
 
 void FetchSession::CloseConnection() {
-  if (HasConnection()) {
-    beast::error_code ec;
-    Tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
-    Tcp().close();
-  }
-  tls_.reset();
-  plain_.reset();
+  if (connection_.exists()) connection_.Close();
+  connection_.Drop();
   parser_.reset();
   if (ip_slot_) {
     const auto address = *ip_slot_;

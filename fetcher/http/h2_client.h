@@ -2,8 +2,8 @@
 // protocol engine around libnghttp2's session (Debian's libnghttp2): bytes
 // read from the connection go in through Receive(), frames to write come
 // out of TakeOutput(), and what happens on each stream is reported to an
-// H2Events handler. No sockets and no clock: FetchSession (fetch_session_h2.cc)
-// does the I/O and the deadlines. Internal to the fetcher.
+// H2Events handler. No sockets and no clock: H2Session (h2_session.h) does the
+// I/O and the deadlines. Internal to the fetcher.
 //
 // nghttp2 does the framing, HPACK, flow control (it acknowledges DATA with
 // WINDOW_UPDATE as it is received), SETTINGS and PING answers, and rejects

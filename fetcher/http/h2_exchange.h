@@ -6,7 +6,7 @@
 // decoding under the same cap, interim responses skipped, 3xx not followed,
 // Retry-After, a 416 asked once more without Range, and the first-byte and
 // total time limits per stream. Pure: the caller feeds it bytes and the
-// time and writes what it produces (fetch_session_h2.cc). Internal.
+// time and writes what it produces (H2Session, h2_session.h). Internal.
 //
 // Stream outcomes beyond HTTP/1.1's: RST_STREAM from the server and a
 // connection error fail the URL (kConnectError, or kProtocolError for an

@@ -1,5 +1,5 @@
 // Tests for the fetcher's HTTP/2 mode (fetcher/http/h2_exchange.h,
-// fetch_session_h2.cc) against a real nghttp2 server in-process
+// h2_session.h) against a real nghttp2 server in-process
 // (test_h2_server.h): one connection per sequence with at most h2_streams
 // in flight, the same per-request limits and results as HTTP/1.1, and the
 // server's resets and GOAWAYs; ALPN picks h2 over TLS and falls back to
