@@ -2,9 +2,9 @@
 // first. The durable copy is each page's FetchState.next_visit_unix_us in
 // the store; this in-memory window holds at most `capacity` of them: the
 // earliest. Every stored next visit before horizon() is in the window (or
-// was re-entered, or is of an older schedule: CrawlShard checks the store);
+// was re-entered, or is of an older schedule: RecrawlScheduler checks the store);
 // later ones may be only in the store. The shard fills the window from a
-// scan of the fetch states when it loads (CrawlShard::Load) and again when
+// scan of the fetch states when it loads (RecrawlScheduler::RebuildDueQueue) and again when
 // the window runs low while the horizon has passed (NeedsRefill): a full
 // window drops its latest entry and lowers the horizon to it. A page leaves
 // the window when it is due and re-entered into the frontier (whose queue

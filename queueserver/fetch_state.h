@@ -5,7 +5,7 @@
 // keeps one per URL (queueserver/store/queue_store.h, family fetch_state);
 // GetSchedule attaches its validators to a revisit, SubmitResults updates it
 // in the same commit as the rest of the request, and the recrawl scheduler
-// reads it (CrawlShard::FetchStateOf).
+// reads it (queueserver/shard/recrawl_scheduler.h).
 //
 // Pure: no RocksDB, no clock (times come from the fetch records).
 #pragma once

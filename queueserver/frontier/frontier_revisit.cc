@@ -12,7 +12,7 @@ void Frontier::Revisit(FrontierEntry entry, int64_t now_ms) {
   if (found != nullptr && found->second.record.robots == RobotsState::kKnown &&
       !RobotsDue(found->second, now_ms) && robots::IsAllowedUrl(found->second.record.rules, entry.url)) {
     // Ahead of new pages: the share of due pages per schedule is bounded by
-    // how many the shard re-enters (CrawlShard::ReenterDue); Lease's origin
+    // how many the shard re-enters (RecrawlScheduler::ReenterDue); Lease's origin
     // checks (one schedule per origin, crawl delay, back-off) still apply.
     Queue(QueueKind::kPages, std::move(entry), /*front=*/true);
     return;

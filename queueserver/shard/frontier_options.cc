@@ -1,21 +1,11 @@
-// CrawlShard::FrontierOptionsFor: a crawl's parameters as the frontier's
-// options (order, host budgeting, trap rules, scoring chain, backoff), each
-// checked; a bad one is the crawl's InvalidArgument.
+#include "queueserver/shard/frontier_options.h"
+
 #include <algorithm>
 
-#include "common/base/metrics.h"
-
-#include "queueserver/crawl_shard.h"
+#include "queueserver/shard/recrawl_scheduler.h"
 #include "queueserver/structure_params.h"
 
 namespace crawl::queueserver {
-
-void CountOverHostCap(uint64_t n) {
-  static auto& counter = metrics::CounterFamily("crawl_queueserver_over_host_cap_urls_total",
-                                                "New URLs refused over their origin's per-crawl cap")
-                             .Add({});
-  if (n > 0) counter.Increment(static_cast<double>(n));
-}
 
 HostCaps HostCapsOf(const v1::CrawlParams& p) {
   HostCaps caps;
@@ -25,7 +15,7 @@ HostCaps HostCapsOf(const v1::CrawlParams& p) {
   return caps;
 }
 
-Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p) {
+Result<FrontierOptions> FrontierOptionsFor(const v1::CrawlParams& p) {
   FrontierOptions o;
   if (!p.user_agent().empty()) o.user_agent = p.user_agent();
   if (p.lease_seconds() > 0) o.lease_ms = int64_t{p.lease_seconds()} * 1000;
@@ -68,7 +58,7 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   if (!site_control.ok()) return site_control.status();
   o.order.site_control = std::move(*site_control);
   if (p.tier_window_urls() > 0) o.order.tier_window_urls = static_cast<size_t>(p.tier_window_urls());
-  if (auto revisit = RevisitPolicyFor(p); !revisit.ok()) return revisit.status();
+  if (auto revisit = RecrawlScheduler::PolicyFor(p); !revisit.ok()) return revisit.status();
   o.order.opic_revisits = p.recrawl();
   // The chain and its settings must parse (an unknown filter or key fails the crawl's start).
   if (auto order = MakeOrder(o.order, nullptr); !order.ok()) return order.status();
@@ -80,26 +70,16 @@ Result<FrontierOptions> CrawlShard::FrontierOptionsFor(const v1::CrawlParams& p)
   if (p.park_seconds() > 0) o.backoff.park_ms = int64_t{p.park_seconds()} * 1000;
   if (p.max_url_retries() > 0) o.backoff.max_url_retries = p.max_url_retries();
   if (p.host_error_threshold() > 0) o.host_error_threshold = p.host_error_threshold();
-  if (p.robots_max_age_s() > 86'400) return Status::InvalidArgument("robots_max_age_s above 86400 (RFC 9309 2.4)");
+  if (p.robots_max_age_s() > 86'400)
+    return Status::InvalidArgument("robots_max_age_s above 86400 (RFC 9309 2.4)");
   if (p.robots_max_age_s() > 0) {
     o.robots_max_age_ms = int64_t{p.robots_max_age_s()} * 1000;
     o.robots_min_age_ms = std::min(o.robots_min_age_ms, o.robots_max_age_ms);
   }
   o.min_host_delay_ms = std::min<int64_t>(p.min_host_delay_ms(), 60'000);
-  if (p.error_crawl_delay_ms() > 0) o.error_crawl_delay_ms = std::min<int64_t>(p.error_crawl_delay_ms(), 60'000);
+  if (p.error_crawl_delay_ms() > 0)
+    o.error_crawl_delay_ms = std::min<int64_t>(p.error_crawl_delay_ms(), 60'000);
   return o;
-}
-
-Result<std::optional<RevisitPolicy>> CrawlShard::RevisitPolicyFor(const v1::CrawlParams& p) {
-  auto kind = ParseRevisitKind(p.revisit_policy());
-  if (!kind.ok()) return kind.status();
-  RevisitPolicy policy;
-  policy.kind = *kind;
-  if (p.revisit_interval_s() > 0) policy.interval_s = p.revisit_interval_s();
-  if (Status s = ParseRevisitBounds(p.revisit_bounds(), &policy); !s.ok()) return s;
-  if (p.recrawl_share_percent() > 100) return Status::InvalidArgument("recrawl_share_percent above 100");
-  if (!p.recrawl()) return std::optional<RevisitPolicy>();
-  return std::optional<RevisitPolicy>(policy);
 }
 
 }  // namespace crawl::queueserver
