@@ -1,7 +1,7 @@
 // One queue server's share of one crawl: the frontier of the hosts it owns
 // and the parts around it, each a class of its own under queueserver/shard/:
 //   ShardIngest       seeds, fetch results and links applied, each batch once
-//                     (DESIGN.md section 3 step 6)
+//                     (docs/DESIGN.md §3 step 6)
 //   CrawlLog          the crawl log and the status page's summary of it
 //   RecrawlScheduler  fetch states, next visits, due pages back in the frontier
 //   SiteReports       the structure order's finished-site reports
@@ -125,7 +125,7 @@ class CrawlShard {
   [[nodiscard]] Status ReadLogPage(const v1::GetCrawlLogRequest& req, v1::CrawlLogChunk* chunk) const {
     return log_.ReadPage(req, chunk);
   }
-  // Searches this shard's index (DESIGN.md 8; queueserver/index/search_index.h):
+  // Searches this shard's index (docs/DESIGN.md §8; queueserver/index/search_index.h):
   // at most req.limit() matches (0: 200) within req.timeout_ms() (0: 1 s).
   // Bad queries give kInvalidArgument. Changes nothing in the store.
   [[nodiscard]] Status Search(const v1::SearchRequest& req, v1::SearchResponse* resp);

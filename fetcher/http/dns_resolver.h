@@ -1,4 +1,4 @@
-// Asynchronous DNS for the fetcher (DESIGN.md section 3 step 4):
+// Asynchronous DNS for the fetcher (docs/DESIGN.md §3 step 4):
 // c-ares on the fetcher's Boost.Asio io_context, with a cache that keeps
 // each answer for its DNS TTL.
 //

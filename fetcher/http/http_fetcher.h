@@ -1,4 +1,4 @@
-// The fetcher's asynchronous HTTP/1.1 and HTTP/2 client engine (DESIGN.md
+// The fetcher's asynchronous HTTP/1.1 and HTTP/2 client engine (docs/DESIGN.md
 // section 3, step 4), on Boost.Beast over Boost.Asio, and libnghttp2 for h2.
 //
 // One call of FetchSequence downloads a list of URLs of one origin in order

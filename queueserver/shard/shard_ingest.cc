@@ -141,7 +141,7 @@ Status ShardIngest::ApplyRecord(uint64_t schedule_id, const v1::FetchRecord& r, 
 }
 
 void ShardIngest::NoteHostErrors(const v1::SubmitResultsRequest& req) {
-  // DESIGN.md 5.1: more than the threshold of HTTP errors in one schedule
+  // docs/DESIGN.md §5.1: more than the threshold of HTTP errors in one schedule
   // makes a host crawl-delayed. Counted by the fetcher, or here from the
   // records when it sent no counts.
   if (req.host_errors_size() > 0) {
