@@ -11,9 +11,9 @@
 #include <sstream>
 #include <thread>
 
-#include "crawlctl/crawlctl_format.h"
 #include "common/crawl/param_text.h"
 #include "common/url/url.h"
+#include "crawlctl/crawlctl_format.h"
 #include "crawlctl/site_report_format.h"
 
 namespace crawl::crawlctl {
@@ -30,8 +30,8 @@ Result<std::vector<std::string>> ReadSeeds(const std::string& path) {
     if (b == std::string::npos || line[b] == '#') continue;
     const auto e = line.find_last_not_of(" \t\r");
     if (e - b + 1 > url::kMaxUrlBytes)
-      return Status::InvalidArgument("seeds file '" + path + "' line " + std::to_string(number) + ": URL of " +
-                                     std::to_string(e - b + 1) + " bytes, over the limit of " +
+      return Status::InvalidArgument("seeds file '" + path + "' line " + std::to_string(number) +
+                                     ": URL of " + std::to_string(e - b + 1) + " bytes, over the limit of " +
                                      std::to_string(url::kMaxUrlBytes));
     seeds.push_back(line.substr(b, e - b + 1));
   }
@@ -112,8 +112,8 @@ Status RunStart(const NameServerClient& client, const StartOptions& options) {
   if (auto s = client.Check(client.stub->StartCrawl(&ctx, req, &resp)); !s.ok()) return s;
   for (const auto& r : resp.rejected_seeds()) std::cerr << "crawlctl: seed rejected: " << r << "\n";
   for (const auto& w : resp.warnings()) std::cerr << "crawlctl: warning: " << w << "\n";
-  std::cout << "crawl " << resp.crawl().crawl_id() << " started with " << resp.crawl().seed_count() << " seeds on "
-            << resp.crawl().queue_servers_size() << " queue servers\n";
+  std::cout << "crawl " << resp.crawl().crawl_id() << " started with " << resp.crawl().seed_count()
+            << " seeds on " << resp.crawl().queue_servers_size() << " queue servers\n";
   return Status::Ok();
 }
 
@@ -246,7 +246,8 @@ Status RunWait(const NameServerClient& client, const WaitOptions& options, bool*
       return Status::Unavailable(what.str());
     }
     unreachable = Status::Ok();
-    if (const auto took = SteadyClock::now() - asked; took < interval) std::this_thread::sleep_for(interval - took);
+    if (const auto took = SteadyClock::now() - asked; took < interval)
+      std::this_thread::sleep_for(interval - took);
   }
 }
 
@@ -280,7 +281,8 @@ Status RunResume(const NameServerClient& client, const CrawlIdOptions& options) 
 }
 
 Status RunDelete(const NameServerClient& client, const CrawlIdOptions& options) {
-  if (options.crawl_id == 0) return Status::InvalidArgument("name the crawl to delete (its id, from crawlctl list)");
+  if (options.crawl_id == 0)
+    return Status::InvalidArgument("name the crawl to delete (its id, from crawlctl list)");
   grpc::ClientContext ctx;
   client.Prepare(ctx, std::chrono::seconds(120));
   crawl::v1::DeleteCrawlRequest req;
@@ -288,7 +290,8 @@ Status RunDelete(const NameServerClient& client, const CrawlIdOptions& options) 
   crawl::v1::DeleteCrawlResponse resp;
   if (auto s = client.Check(client.stub->DeleteCrawl(&ctx, req, &resp)); !s.ok()) return s;
   std::cout << "crawl " << options.crawl_id
-            << (resp.existed() ? " deleted" : " is not in the registry (a delete still pending was retried)") << "\n";
+            << (resp.existed() ? " deleted" : " is not in the registry (a delete still pending was retried)")
+            << "\n";
   if (resp.pending_queue_servers_size() > 0) {
     std::cout << "not reached yet (deleted when they are back):";
     for (const auto& id : resp.pending_queue_servers()) std::cout << " " << id;
@@ -315,7 +318,8 @@ Status RunList(const NameServerClient& client, const ListOptions& options) {
   grpc::ClientContext ctx;
   client.Prepare(ctx, std::chrono::seconds(10));
   crawl::v1::ListCrawlsResponse resp;
-  if (auto s = client.Check(client.stub->ListCrawls(&ctx, crawl::v1::ListCrawlsRequest(), &resp)); !s.ok()) return s;
+  if (auto s = client.Check(client.stub->ListCrawls(&ctx, crawl::v1::ListCrawlsRequest(), &resp)); !s.ok())
+    return s;
   std::cout << (options.json ? CrawlListJson(resp) : CrawlListText(resp));
   return Status::Ok();
 }

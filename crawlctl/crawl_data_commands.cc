@@ -20,7 +20,8 @@ Status RunSearch(const NameServerClient& client, const SearchOptions& options) {
   req.set_limit(options.limit);
   crawl::v1::SearchResponse resp;
   if (auto s = client.Check(client.stub->Search(&ctx, req, &resp)); !s.ok()) return s;
-  std::cout << (options.json ? crawl::crawlctl::SearchJson(resp) : crawl::crawlctl::SearchText(resp, options.explain));
+  std::cout << (options.json ? crawl::crawlctl::SearchJson(resp)
+                             : crawl::crawlctl::SearchText(resp, options.explain));
   return Status::Ok();
 }
 
@@ -36,9 +37,9 @@ Status RunCache(const NameServerClient& client, const CacheOptions& options) {
   if (auto s = client.Check(client.stub->GetCachedPage(&ctx, req, &resp)); !s.ok()) return s;
   if (!resp.found()) return Status::NotFound("no cached page for " + *canonical);
   if (options.info) {
-    std::cout << "url " << resp.url() << "\nstatus " << resp.status() << "\ntype " << resp.mime_type() << "\nbytes "
-              << resp.body().size() << "\nwarc " << resp.warc_file() << " offset " << resp.warc_offset()
-              << "\nqueue server " << resp.queue_server_id() << "\n";
+    std::cout << "url " << resp.url() << "\nstatus " << resp.status() << "\ntype " << resp.mime_type()
+              << "\nbytes " << resp.body().size() << "\nwarc " << resp.warc_file() << " offset "
+              << resp.warc_offset() << "\nqueue server " << resp.queue_server_id() << "\n";
   } else {
     std::cout << resp.body();
   }

@@ -1,7 +1,6 @@
 #include "crawlctl/crawlctl_format.h"
 
 #include <algorithm>
-
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -75,10 +74,11 @@ std::string StatusText(const v1::CrawlStatusResponse& status) {
   std::ostringstream o;
   o << "crawl " << c.crawl_id() << ": " << StateName(c.state());
   if (!c.end_reason().empty()) o << " (" << c.end_reason() << ")";
-  o << "\n  order " << c.params().order() << ", " << c.seed_count() << " seeds, "
-    << c.queue_servers_size() << " queue servers\n";
+  o << "\n  order " << c.params().order() << ", " << c.seed_count() << " seeds, " << c.queue_servers_size()
+    << " queue servers\n";
   char rate[64];
-  std::snprintf(rate, sizeof rate, "%.1f", elapsed > 0 ? static_cast<double>(t.pages_fetched()) / elapsed : 0.0);
+  std::snprintf(rate, sizeof rate, "%.1f",
+                elapsed > 0 ? static_cast<double>(t.pages_fetched()) / elapsed : 0.0);
   o << "  pages fetched " << t.pages_fetched() << " in " << static_cast<int64_t>(elapsed) << " s (" << rate
     << " pages/s), " << t.bytes_fetched() << " bytes, " << t.fetch_errors() << " network errors\n";
   o << "  frontier " << t.frontier_size() << ", leased " << t.leased_urls() << ", urls seen " << t.urls_seen()
@@ -99,22 +99,24 @@ std::string StatusText(const v1::CrawlStatusResponse& status) {
 std::string ProgressLine(const v1::CrawlStatusResponse& status, double pages_per_second) {
   const auto& t = status.totals();
   char buf[256];
-  std::snprintf(buf, sizeof buf, "crawl %llu %s  pages %llu  %.1f pages/s  frontier %llu  leased %llu  errors %llu",
-                static_cast<unsigned long long>(status.crawl().crawl_id()),
-                StateName(status.crawl().state()).c_str(), static_cast<unsigned long long>(t.pages_fetched()),
-                pages_per_second, static_cast<unsigned long long>(t.frontier_size()),
-                static_cast<unsigned long long>(t.leased_urls()), static_cast<unsigned long long>(t.fetch_errors()));
+  std::snprintf(
+      buf, sizeof buf, "crawl %llu %s  pages %llu  %.1f pages/s  frontier %llu  leased %llu  errors %llu",
+      static_cast<unsigned long long>(status.crawl().crawl_id()), StateName(status.crawl().state()).c_str(),
+      static_cast<unsigned long long>(t.pages_fetched()), pages_per_second,
+      static_cast<unsigned long long>(t.frontier_size()), static_cast<unsigned long long>(t.leased_urls()),
+      static_cast<unsigned long long>(t.fetch_errors()));
   return buf;
 }
 
-std::string ProgressBarLine(const v1::CrawlStatusResponse& status, double pages_per_second, double bytes_per_second,
-                            uint64_t tick, int bar_width) {
+std::string ProgressBarLine(const v1::CrawlStatusResponse& status, double pages_per_second,
+                            double bytes_per_second, uint64_t tick, int bar_width) {
   if (bar_width < 5) bar_width = 5;
   std::string bar(static_cast<size_t>(bar_width), '.');
   std::string percent;
   const uint64_t budget = status.crawl().params().max_pages();
   if (budget > 0) {
-    const double done = std::min(1.0, static_cast<double>(status.totals().pages_fetched()) / static_cast<double>(budget));
+    const double done =
+        std::min(1.0, static_cast<double>(status.totals().pages_fetched()) / static_cast<double>(budget));
     const auto filled = static_cast<size_t>(done * bar_width + 1e-9);
     std::fill(bar.begin(), bar.begin() + static_cast<std::ptrdiff_t>(filled), '#');
     char buf[16];
@@ -143,8 +145,8 @@ std::string CrawlListText(const v1::ListCrawlsResponse& list) {
   std::ostringstream o;
   if (list.crawls_size() == 0) o << "no crawls\n";
   for (const auto& c : list.crawls()) {
-    o << c.crawl_id() << "\t" << StateName(c.state()) << "\t" << c.params().order() << "\t"
-      << c.seed_count() << " seeds\t" << (c.end_reason().empty() ? "-" : c.end_reason()) << "\n";
+    o << c.crawl_id() << "\t" << StateName(c.state()) << "\t" << c.params().order() << "\t" << c.seed_count()
+      << " seeds\t" << (c.end_reason().empty() ? "-" : c.end_reason()) << "\n";
   }
   return o.str();
 }
@@ -155,7 +157,8 @@ std::string ServersJson(const v1::ListQueueServersResponse& servers) {
     list.push_back(boost::json::object{
         {"id", JsonText(servers.servers(i).id())},
         {"address", JsonText(servers.servers(i).address())},
-        {"last_seen_ms_ago", i < servers.last_seen_ms_ago_size() ? servers.last_seen_ms_ago(i) : int64_t{-1}}});
+        {"last_seen_ms_ago",
+         i < servers.last_seen_ms_ago_size() ? servers.last_seen_ms_ago(i) : int64_t{-1}}});
   }
   return JsonLine(boost::json::object{{"servers", std::move(list)}});
 }

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <iostream>
 
-#include "common/url/cld.h"
 #include "common/base/process.h"
+#include "common/url/cld.h"
 #include "common/url/robots.h"
 
 namespace crawl::crawlctl {
@@ -28,8 +28,8 @@ Result<crawl::url::TrackingParams> TrackingParamsFromFlags(const UrlOptions& opt
 }
 
 Status RunUrl(const UrlOptions& options, const crawl::url::TrackingParams& tracking) {
-  auto canonical =
-      options.base.empty() ? crawl::url::Canonicalize(options.url) : crawl::url::Resolve(options.base, options.url);
+  auto canonical = options.base.empty() ? crawl::url::Canonicalize(options.url)
+                                        : crawl::url::Resolve(options.base, options.url);
   if (!canonical.ok()) return canonical.status();
   std::string out = crawl::url::RemoveTrackingParams(*canonical, tracking);
   if (crawl::url::UrlTooLong(options.url) || crawl::url::UrlTooLong(out))

@@ -31,7 +31,8 @@ Result<std::string> LoadToken(const std::string& token_file) {
 
 Status NameServerClient::Check(const grpc::Status& s) const {
   if (s.ok()) return Status::Ok();
-  if (s.error_code() == grpc::StatusCode::UNAVAILABLE || s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
+  if (s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+      s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
     return Status::Unavailable("cannot reach name server at " + address + ": " + s.error_message());
   if (s.error_code() == grpc::StatusCode::UNAUTHENTICATED)
     return Status::FailedPrecondition("not authenticated: " + s.error_message() +
@@ -53,7 +54,8 @@ Result<NameServerClient> ConnectToNameServer(ConnectionFlags flags) {
   NameServerClient client;
   client.address = flags.nameserver;
   client.token = std::move(*token);
-  client.stub = v1::NameServer::NewStub(crawl::MakeChannel(flags.nameserver, {crawl::security::Role::kNameServer}));
+  client.stub =
+      v1::NameServer::NewStub(crawl::MakeChannel(flags.nameserver, {crawl::security::Role::kNameServer}));
   return client;
 }
 

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "common/base/status.h"
 #include "common/net/grpc_util.h"
 #include "common/security/transport.h"
-#include "common/base/status.h"
 #include "proto/crawl.grpc.pb.h"
 
 namespace crawl::crawlctl {

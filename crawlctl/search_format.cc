@@ -57,14 +57,14 @@ std::string SearchText(const v1::SearchResponse& response, bool explain) {
   if (response.results_size() == 0) o << "no results\n";
   for (int i = 0; i < response.results_size(); ++i) {
     const v1::SearchResult& r = response.results(i);
-    o << i + 1 << ". " << (r.title().empty() ? r.url() : r.title()) << (r.link_only() ? "  (linked, not fetched)" : "")
-      << "\n   " << r.url() << "\n";
+    o << i + 1 << ". " << (r.title().empty() ? r.url() : r.title())
+      << (r.link_only() ? "  (linked, not fetched)" : "") << "\n   " << r.url() << "\n";
     if (!r.snippet().empty()) o << "   " << r.snippet() << "\n";
     if (explain) {
       const v1::ScoreParts& s = r.score();
       o << "   score " << Fixed(s.total()) << " = doc rank " << Fixed(s.doc_rank()) << " + bonus "
-        << Fixed(s.bonus()) << " + relevance " << Fixed(s.relevance()) << " + proximity " << Fixed(s.proximity())
-        << "  [" << r.queue_server_id() << "]\n";
+        << Fixed(s.bonus()) << " + relevance " << Fixed(s.relevance()) << " + proximity "
+        << Fixed(s.proximity()) << "  [" << r.queue_server_id() << "]\n";
     }
   }
   for (const std::string& e : response.errors()) o << "warning: no answer from queue server " << e << "\n";

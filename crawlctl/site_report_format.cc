@@ -12,7 +12,8 @@ namespace crawl::crawlctl {
 
 std::vector<v1::SiteReport> SiteReportsOf(const v1::CrawlStatusResponse& status) {
   std::vector<v1::SiteReport> out;
-  for (const auto& qs : status.queue_servers()) out.insert(out.end(), qs.site_reports().begin(), qs.site_reports().end());
+  for (const auto& qs : status.queue_servers())
+    out.insert(out.end(), qs.site_reports().begin(), qs.site_reports().end());
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.ended_unix_ms() > b.ended_unix_ms(); });
   return out;
@@ -65,9 +66,9 @@ std::string SitesText(const v1::CrawlStatusResponse& status) {
         layers += (j ? ", " : "") + name + std::to_string(last.sizes(j));
       }
     }
-    o << r.site() << "\t" << r.end_reason() << "\t" << secs << "\t" << r.iterations() << "\t" << r.pages_loaded()
-      << "\t" << r.pages_crawled() << "\t" << r.targets_seen() << "\t" << r.excluded() << "\t" << r.dismissed()
-      << "\t" << (layers.empty() ? "-" : layers) << "\n";
+    o << r.site() << "\t" << r.end_reason() << "\t" << secs << "\t" << r.iterations() << "\t"
+      << r.pages_loaded() << "\t" << r.pages_crawled() << "\t" << r.targets_seen() << "\t" << r.excluded()
+      << "\t" << r.dismissed() << "\t" << (layers.empty() ? "-" : layers) << "\n";
   }
   return o.str();
 }

@@ -1,13 +1,12 @@
 #include "fetcher/crawl_worker.h"
 
-#include "fetcher/fetcher_metrics.h"
-
 #include <spdlog/spdlog.h>
 
-#include "common/net/grpc_util.h"
-#include "common/crawl/link_pruning_mode.h"
-#include "common/url/url.h"
 #include "common/crawl/fetch_error.h"
+#include "common/crawl/link_pruning_mode.h"
+#include "common/net/grpc_util.h"
+#include "common/url/url.h"
+#include "fetcher/fetcher_metrics.h"
 #include "fetcher/host_groups.h"
 #include "fetcher/robots_redirects.h"
 
@@ -150,7 +149,8 @@ bool CrawlWorker::RefreshCrawlState() {
   auto next = std::make_shared<ActiveCrawl>();
   next->info = info;
   for (const auto& qs : info.queue_servers())
-    next->stubs.push_back(v1::QueueServer::NewStub(SharedChannel(qs.address(), {security::Role::kQueueServer})));
+    next->stubs.push_back(
+        v1::QueueServer::NewStub(SharedChannel(qs.address(), {security::Role::kQueueServer})));
   FetcherOptions http;
   http.user_agent = info.params().user_agent();
   http.page_range_bytes = info.params().page_range_bytes();
@@ -316,8 +316,8 @@ void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse
     return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
   };
   spdlog::debug("schedule {}: {} urls in {} ms; processing {} ms, waiting for the shipping thread {} ms",
-                schedule.schedule_id(), schedule.urls_size(), ms(std::chrono::steady_clock::now() - run.start),
-                ms(run.process_time), ms(run.ship_wait));
+                schedule.schedule_id(), schedule.urls_size(),
+                ms(std::chrono::steady_clock::now() - run.start), ms(run.process_time), ms(run.ship_wait));
 }
 
 void CrawlWorker::StartMoreSequences(ScheduleRun& run) {
@@ -471,16 +471,19 @@ void CrawlWorker::AddPage(ScheduleRun& run, ProcessedPage processed, const v1::S
   // has been shipped (sitemap_gate.h).
   const bool holds_gate = processed.hold != nullptr;
   run.batcher.Add(std::move(processed), scheduled);
-  if (holds_gate || run.batcher.pages() >= run.batch_pages || run.batcher.links() >= options_.max_batch_links) {
+  if (holds_gate || run.batcher.pages() >= run.batch_pages ||
+      run.batcher.links() >= options_.max_batch_links) {
     const auto ship_start = std::chrono::steady_clock::now();
-    QueueShip({run.crawl, run.server_index, run.schedule.schedule_id(), run.sequence++, false, run.batcher.Take()});
+    QueueShip(
+        {run.crawl, run.server_index, run.schedule.schedule_id(), run.sequence++, false, run.batcher.Take()});
     run.ship_wait += std::chrono::steady_clock::now() - ship_start;
   }
 }
 
 void CrawlWorker::RecordFetchMetrics(const FetchResult& result) {
   FetcherMetrics& m = Metrics();
-  m.Fetched(result.status, static_cast<double>(result.body.size()), static_cast<double>(result.fetch_ms) / 1000.0);
+  m.Fetched(result.status, static_cast<double>(result.body.size()),
+            static_cast<double>(result.fetch_ms) / 1000.0);
   m.in_flight.Set(static_cast<double>(counters_.in_flight));
   const int status = result.status;
   counters_.bytes += result.body.size();
@@ -494,9 +497,10 @@ void CrawlWorker::LogStatus(const HttpFetcher& http) {
   if (in_flight > counters_.max_in_flight) counters_.max_in_flight = in_flight;
   DnsCounters dns;
   if (dns_) dns = dns_->counters();
-  spdlog::info("fetcher status: in_flight={} hosts={} max_in_flight={} fetches={} dns_queries={} dns_cache_hits={}",
-               in_flight, http.active_sequences(), counters_.max_in_flight.load(), counters_.fetches.load(),
-               dns.queries, dns.cache_hits);
+  spdlog::info(
+      "fetcher status: in_flight={} hosts={} max_in_flight={} fetches={} dns_queries={} dns_cache_hits={}",
+      in_flight, http.active_sequences(), counters_.max_in_flight.load(), counters_.fetches.load(),
+      dns.queries, dns.cache_hits);
 }
 
 }  // namespace crawl::fetcher

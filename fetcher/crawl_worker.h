@@ -200,7 +200,8 @@ class CrawlWorker {
   void OnFetched(ScheduleRun& run, FetchResult result, size_t& unreleased);
   // Processes a result here or hands it to the process pool (see
   // WorkerOptions::process_pool).
-  void ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& scheduled, FetchResult result, size_t& unreleased);
+  void ProcessResult(ScheduleRun& run, const v1::ScheduledUrl& scheduled, FetchResult result,
+                     size_t& unreleased);
   // Adds a processed page to the batch, and queues the batch once full.
   void AddPage(ScheduleRun& run, ProcessedPage processed, const v1::ScheduledUrl* scheduled);
   // One batch waiting for the shipping thread.
@@ -223,8 +224,8 @@ class CrawlWorker {
   void ShipLoop();
   // Ships one batch: AddUrls to other owners first, then SubmitResults.
   // Runs on the shipping thread only.
-  void Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence, bool final,
-            ResultBatch batch);
+  void Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence,
+            bool final, ResultBatch batch);
   template <typename Call>
   bool Retry(const std::string& what, Call&& call);
   void PushEvent(Event e);

@@ -38,9 +38,11 @@ void CrawlWorker::ShipLoop() {
     const auto start = std::chrono::steady_clock::now();
     const size_t records = job.batch.records.size();
     Ship(*job.crawl, job.server_index, job.schedule_id, job.sequence, job.final, std::move(job.batch));
-    spdlog::debug("schedule {} batch {}{}: {} records shipped in {} ms", job.schedule_id, job.sequence,
-                  job.final ? " (final)" : "", records,
-                  std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+    spdlog::debug(
+        "schedule {} batch {}{}: {} records shipped in {} ms", job.schedule_id, job.sequence,
+        job.final ? " (final)" : "", records,
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+            .count());
     job.crawl.reset();
     lock.Lock();
     shipping_ = false;
@@ -103,7 +105,8 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     count->set_origin(origin);
     count->set_errors(errors);
   }
-  if (server_index < batch.links_by_server.size()) req.mutable_links()->Swap(&batch.links_by_server[server_index]);
+  if (server_index < batch.links_by_server.size())
+    req.mutable_links()->Swap(&batch.links_by_server[server_index]);
   const bool ok = Retry("SubmitResults to " + info.queue_servers(static_cast<int>(server_index)).id(), [&] {
     grpc::ClientContext ctx;
     SetTimeout(ctx, kRpcTimeout);
@@ -115,8 +118,9 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     // Shipped while the process stops: say so, results landing after a
     // crawl was declared done are traced to this line.
     if (stop_)
-      spdlog::info("stopping: shipped {} records of schedule {} batch {}{} to {}", req.records_size(), schedule_id,
-                   sequence, final ? " (final)" : "", info.queue_servers(static_cast<int>(server_index)).id());
+      spdlog::info("stopping: shipped {} records of schedule {} batch {}{} to {}", req.records_size(),
+                   schedule_id, sequence, final ? " (final)" : "",
+                   info.queue_servers(static_cast<int>(server_index)).id());
   } else {
     counters_.batches_dropped++;
   }

@@ -153,12 +153,13 @@ std::vector<WorkerOptions> LaneOptions(const WorkerOptions& options, size_t lane
   for (size_t lane = 0; lane < lanes; ++lane) {
     WorkerOptions lane_options = options;
     if (lane > 0) lane_options.fetcher_id = options.fetcher_id + "." + std::to_string(lane);
-    lane_options.max_in_flight = std::max<size_t>(1, max_in_flight / lanes + (lane < max_in_flight % lanes ? 1 : 0));
+    lane_options.max_in_flight =
+        std::max<size_t>(1, max_in_flight / lanes + (lane < max_in_flight % lanes ? 1 : 0));
     if (max_per_ip > 0) lane_options.max_connections_per_ip = std::max<size_t>(1, max_per_ip / lanes);
     // One lane logs the periodic status line; the others would repeat it.
     if (lane > 0) lane_options.status_interval = std::chrono::milliseconds(0);
-    lane_options.idle_poll_offset = IdlePollPeriod(options.poll_interval) * static_cast<int64_t>(lane) /
-                                    static_cast<int64_t>(lanes);
+    lane_options.idle_poll_offset =
+        IdlePollPeriod(options.poll_interval) * static_cast<int64_t>(lane) / static_cast<int64_t>(lanes);
     result.push_back(std::move(lane_options));
   }
   return result;

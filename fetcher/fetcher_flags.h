@@ -3,16 +3,15 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "common/base/cli.h"
+#include "common/base/status.h"
 #include "common/net/hosts_file.h"
 #include "common/security/transport.h"
-#include "common/base/status.h"
 #include "fetcher/crawl_worker.h"
 #include "fetcher/http/dns_resolver.h"
 

@@ -21,15 +21,15 @@
 #include <thread>
 #include <vector>
 
-#include "common/net/admin_http.h"
 #include "common/base/atomic_file.h"
-#include "common/net/hosts_file.h"
 #include "common/base/cli.h"
 #include "common/base/process.h"
+#include "common/net/admin_http.h"
+#include "common/net/hosts_file.h"
 #include "common/security/process_security.h"
 #include "fetcher/crawl_worker.h"
-#include "fetcher/http/dns_resolver.h"
 #include "fetcher/fetcher_flags.h"
+#include "fetcher/http/dns_resolver.h"
 
 namespace {
 
@@ -44,8 +44,8 @@ int Serve(const FetcherFlags& flags, std::vector<std::unique_ptr<CrawlWorker>>& 
   crawl::AdminHttpServer http_server;
   crawl::AddStandardRoutes(http_server);
   if (auto s = crawl::StartAdminHttp("fetcher", flags.http, http_server); !s.ok()) return Fail(s.message());
-  spdlog::info("fetcher {} polling name server {} ({} lanes, {} processing threads)", flags.id, flags.nameserver,
-               workers.size(), flags.process_threads);
+  spdlog::info("fetcher {} polling name server {} ({} lanes, {} processing threads)", flags.id,
+               flags.nameserver, workers.size(), flags.process_threads);
 
   // Shutdown order: the signal stops the worker, which reports what it
   // fetched and hands the rest back; then the HTTP engine is torn down.
@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
   if (auto exit_code = crawl::ParseCommandLine(app, argc, argv)) return *exit_code;
   if (auto s = ValidateFetcherFlags(flags); !s.ok()) return Fail(s.message());
   if (auto s = crawl::PrepareProcess("fetcher", flags.logging, ""); !s.ok()) return Fail(s.message());
-  if (auto s = crawl::security::SetUpTransport("fetcher", flags.tls, true, {}); !s.ok()) return Fail(s.message());
+  if (auto s = crawl::security::SetUpTransport("fetcher", flags.tls, true, {}); !s.ok())
+    return Fail(s.message());
   std::optional<crawl::HostsFile> hosts_file;
   if (!flags.hosts_file_path.empty()) {
     auto loaded = crawl::HostsFile::Load(flags.hosts_file_path);

@@ -3,12 +3,12 @@
 #include <deque>
 #include <string_view>
 
-#include "common/url/cld.h"
 #include "common/base/find_any.h"
 #include "common/base/flat_string_map.h"
-#include "common/crawl/rendezvous.h"
-#include "common/url/url.h"
 #include "common/crawl/fetch_error.h"
+#include "common/crawl/rendezvous.h"
+#include "common/url/cld.h"
+#include "common/url/url.h"
 
 namespace crawl::fetcher {
 

@@ -8,6 +8,8 @@
 // thread-safe.
 #pragma once
 
+#include <google/protobuf/repeated_ptr_field.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -15,8 +17,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <google/protobuf/repeated_ptr_field.h>
 
 #include "common/url/url.h"
 #include "fetcher/page/page_processor.h"

@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 0: {
       auto id = ParseIdentityUri(input);
       if (id.ok()) {
-        const std::string again = std::string(kIdentityUriPrefix) + std::string(RoleName(id->role)) + "/" + id->id;
+        const std::string again =
+            std::string(kIdentityUriPrefix) + std::string(RoleName(id->role)) + "/" + id->id;
         FUZZ_CHECK(again == input, "identity '%s' prints as '%s'", std::string(input).c_str(), again.c_str());
       }
       break;
@@ -38,13 +39,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       auto entries = ParseTokenFile(input);
       if (entries.ok()) {
         for (const auto& e : *entries)
-          FUZZ_CHECK(e.role == Role::kAdmin || e.role == Role::kReader, "token role %s", std::string(RoleName(e.role)).c_str());
+          FUZZ_CHECK(e.role == Role::kAdmin || e.role == Role::kReader, "token role %s",
+                     std::string(RoleName(e.role)).c_str());
       }
       break;
     }
     case 3: {
       auto token = BearerToken(input);
-      if (token) FUZZ_CHECK(!token->empty() && token->find_first_of(" \t\r\n") == std::string_view::npos, "token");
+      if (token)
+        FUZZ_CHECK(!token->empty() && token->find_first_of(" \t\r\n") == std::string_view::npos, "token");
       break;
     }
     case 4: {

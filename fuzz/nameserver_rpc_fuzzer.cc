@@ -46,14 +46,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   crawl::fuzz::ForEachCall(data, size, [&](uint8_t selector, std::string_view bytes) {
     switch (selector % 13) {
-      case 0: CallRpc<v1::RegisterQueueServerRequest, v1::RegisterQueueServerResponse>(service, bytes, &S::RegisterQueueServer); break;
-      case 1: CallRpc<v1::HeartbeatRequest, v1::HeartbeatResponse>(service, bytes, &S::Heartbeat); break;
-      case 2: CallRpc<v1::GetCrawlStateRequest, v1::GetCrawlStateResponse>(service, bytes, &S::GetCrawlState); break;
-      case 3: CallRpc<v1::StartCrawlRequest, v1::StartCrawlResponse>(service, bytes, &S::StartCrawl); break;
-      case 4: CallRpc<v1::StopCrawlRequest, v1::StopCrawlResponse>(service, bytes, &S::StopCrawl); break;
-      case 5: CallRpc<v1::CrawlStatusRequest, v1::CrawlStatusResponse>(service, bytes, &S::CrawlStatus); break;
-      case 6: CallRpc<v1::ListCrawlsRequest, v1::ListCrawlsResponse>(service, bytes, &S::ListCrawls); break;
-      case 7: CallRpc<v1::ListQueueServersRequest, v1::ListQueueServersResponse>(service, bytes, &S::ListQueueServers); break;
+      case 0:
+        CallRpc<v1::RegisterQueueServerRequest, v1::RegisterQueueServerResponse>(service, bytes,
+                                                                                 &S::RegisterQueueServer);
+        break;
+      case 1:
+        CallRpc<v1::HeartbeatRequest, v1::HeartbeatResponse>(service, bytes, &S::Heartbeat);
+        break;
+      case 2:
+        CallRpc<v1::GetCrawlStateRequest, v1::GetCrawlStateResponse>(service, bytes, &S::GetCrawlState);
+        break;
+      case 3:
+        CallRpc<v1::StartCrawlRequest, v1::StartCrawlResponse>(service, bytes, &S::StartCrawl);
+        break;
+      case 4:
+        CallRpc<v1::StopCrawlRequest, v1::StopCrawlResponse>(service, bytes, &S::StopCrawl);
+        break;
+      case 5:
+        CallRpc<v1::CrawlStatusRequest, v1::CrawlStatusResponse>(service, bytes, &S::CrawlStatus);
+        break;
+      case 6:
+        CallRpc<v1::ListCrawlsRequest, v1::ListCrawlsResponse>(service, bytes, &S::ListCrawls);
+        break;
+      case 7:
+        CallRpc<v1::ListQueueServersRequest, v1::ListQueueServersResponse>(service, bytes,
+                                                                           &S::ListQueueServers);
+        break;
       case 8: {
         v1::GetCrawlLogRequest req;
         if (!req.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return;
@@ -61,10 +79,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)service.GetCrawlLog(&context, &req, nullptr);
         return;
       }
-      case 9: CallRpc<v1::ResumeCrawlRequest, v1::ResumeCrawlResponse>(service, bytes, &S::ResumeCrawl); break;
-      case 10: CallRpc<v1::SetCrawlParamsRequest, v1::SetCrawlParamsResponse>(service, bytes, &S::SetCrawlParams); break;
-      case 11: (void)service.TakeSnapshot(); break;
-      case 12: CallRpc<v1::DeleteCrawlRequest, v1::DeleteCrawlResponse>(service, bytes, &S::DeleteCrawl); break;
+      case 9:
+        CallRpc<v1::ResumeCrawlRequest, v1::ResumeCrawlResponse>(service, bytes, &S::ResumeCrawl);
+        break;
+      case 10:
+        CallRpc<v1::SetCrawlParamsRequest, v1::SetCrawlParamsResponse>(service, bytes, &S::SetCrawlParams);
+        break;
+      case 11:
+        (void)service.TakeSnapshot();
+        break;
+      case 12:
+        CallRpc<v1::DeleteCrawlRequest, v1::DeleteCrawlResponse>(service, bytes, &S::DeleteCrawl);
+        break;
     }
   });
   return 0;

@@ -37,18 +37,43 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   crawl::queueserver::QueueServerServiceImpl service("qs-fuzz", &clock);
   crawl::fuzz::ForEachCall(data, size, [&](uint8_t selector, std::string_view bytes) {
     switch (selector % 12) {
-      case 0: CallRpc<v1::InjectSeedsRequest, v1::InjectSeedsResponse>(service, bytes, &S::InjectSeeds); break;
-      case 1: CallRpc<v1::GetScheduleRequest, v1::GetScheduleResponse>(service, bytes, &S::GetSchedule); break;
-      case 2: CallRpc<v1::SubmitResultsRequest, v1::SubmitResultsResponse>(service, bytes, &S::SubmitResults); break;
-      case 3: CallRpc<v1::AddUrlsRequest, v1::AddUrlsResponse>(service, bytes, &S::AddUrls); break;
-      case 4: CallRpc<v1::StatsRequest, v1::StatsResponse>(service, bytes, &S::Stats); break;
-      case 5: CallRpc<v1::EndCrawlRequest, v1::EndCrawlResponse>(service, bytes, &S::EndCrawl); break;
-      case 6: CallRpc<v1::GetCrawlLogRequest, v1::CrawlLogChunk>(service, bytes, &S::GetCrawlLog); break;
-      case 7: service.Tick(); break;  // the periodic work (lease expiry) in between
-      case 8: clock.Advance(std::chrono::milliseconds(1000L * (static_cast<uint8_t>(bytes.empty() ? 0 : bytes[0]) + 1))); break;
-      case 9: CallRpc<v1::SearchRequest, v1::SearchResponse>(service, bytes, &S::Search); break;
-      case 10: CallRpc<v1::HostQueueRequest, v1::HostQueueResponse>(service, bytes, &S::HostQueue); break;
-      case 11: CallRpc<v1::DeleteCrawlRequest, v1::DeleteCrawlResponse>(service, bytes, &S::DeleteCrawl); break;
+      case 0:
+        CallRpc<v1::InjectSeedsRequest, v1::InjectSeedsResponse>(service, bytes, &S::InjectSeeds);
+        break;
+      case 1:
+        CallRpc<v1::GetScheduleRequest, v1::GetScheduleResponse>(service, bytes, &S::GetSchedule);
+        break;
+      case 2:
+        CallRpc<v1::SubmitResultsRequest, v1::SubmitResultsResponse>(service, bytes, &S::SubmitResults);
+        break;
+      case 3:
+        CallRpc<v1::AddUrlsRequest, v1::AddUrlsResponse>(service, bytes, &S::AddUrls);
+        break;
+      case 4:
+        CallRpc<v1::StatsRequest, v1::StatsResponse>(service, bytes, &S::Stats);
+        break;
+      case 5:
+        CallRpc<v1::EndCrawlRequest, v1::EndCrawlResponse>(service, bytes, &S::EndCrawl);
+        break;
+      case 6:
+        CallRpc<v1::GetCrawlLogRequest, v1::CrawlLogChunk>(service, bytes, &S::GetCrawlLog);
+        break;
+      case 7:
+        service.Tick();
+        break;  // the periodic work (lease expiry) in between
+      case 8:
+        clock.Advance(
+            std::chrono::milliseconds(1000L * (static_cast<uint8_t>(bytes.empty() ? 0 : bytes[0]) + 1)));
+        break;
+      case 9:
+        CallRpc<v1::SearchRequest, v1::SearchResponse>(service, bytes, &S::Search);
+        break;
+      case 10:
+        CallRpc<v1::HostQueueRequest, v1::HostQueueResponse>(service, bytes, &S::HostQueue);
+        break;
+      case 11:
+        CallRpc<v1::DeleteCrawlRequest, v1::DeleteCrawlResponse>(service, bytes, &S::DeleteCrawl);
+        break;
     }
   });
   crawl::v1::QueueServerStats stats;

@@ -18,7 +18,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  static constexpr const char* kMimes[] = {"application/xml", "text/xml", "application/gzip", "application/x-gzip"};
+  static constexpr const char* kMimes[] = {"application/xml", "text/xml", "application/gzip",
+                                           "application/x-gzip"};
   const char* mime = kMimes[data[0] % std::size(kMimes)];
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
 
@@ -37,8 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     text += url.size();
   });
   if (scan.ok()) {
-    FUZZ_CHECK(handed_out == scan->urls && handed_out <= 8, "%zu urls handed out, %zu counted, cap 8", handed_out,
-               scan->urls);
+    FUZZ_CHECK(handed_out == scan->urls && handed_out <= 8, "%zu urls handed out, %zu counted, cap 8",
+               handed_out, scan->urls);
     FUZZ_CHECK(text == scan->url_bytes && text <= 200, "%zu bytes of URLs over a cap of 200", text);
     FUZZ_CHECK(scan->bytes <= 4096, "%zu bytes scanned over a cap of 4096", scan->bytes);
   }

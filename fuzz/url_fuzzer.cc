@@ -16,7 +16,8 @@ namespace {
 
 void CheckCanonical(const std::string& canonical) {
   auto again = crawl::url::Canonicalize(canonical);
-  FUZZ_CHECK(again.ok(), "canonical URL rejected: '%s': %s", canonical.c_str(), again.status().message().c_str());
+  FUZZ_CHECK(again.ok(), "canonical URL rejected: '%s': %s", canonical.c_str(),
+             again.status().message().c_str());
   FUZZ_CHECK(*again == canonical, "not a fixed point: '%s' -> '%s'", canonical.c_str(), again->c_str());
   auto parts = crawl::url::Split(canonical);
   FUZZ_CHECK(parts.ok(), "Split rejected canonical '%s'", canonical.c_str());

@@ -1,10 +1,10 @@
 // The monitor of the active crawl (crawl_monitor.h).
 #include "nameserver/crawl_monitor.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <optional>
-
-#include <spdlog/spdlog.h>
 
 #include "nameserver/nameserver_metrics.h"
 
@@ -39,7 +39,9 @@ CrawlMonitor::CrawlMonitor(std::chrono::milliseconds poll_interval, std::chrono:
 
 CrawlMonitor::~CrawlMonitor() { Stop(); }
 
-void CrawlMonitor::Start() { thread_ = std::thread([this] { Loop(); }); }
+void CrawlMonitor::Start() {
+  thread_ = std::thread([this] { Loop(); });
+}
 
 void CrawlMonitor::Stop() {
   {
@@ -106,7 +108,8 @@ void CrawlMonitor::PollActiveCrawl() {
   const uint64_t id = crawl->crawl_id();
   const std::map<std::string, uint64_t> caps = SharePageBudget(*crawl, registry_->StatsOf(id));
   bool complete = true;
-  std::vector<v1::QueueServerStats> round = fleet_->PollStats(*crawl, &complete, caps.empty() ? nullptr : &caps);
+  std::vector<v1::QueueServerStats> round =
+      fleet_->PollStats(*crawl, &complete, caps.empty() ? nullptr : &caps);
   // The crawl may have ended while the round was out: its numbers then stay.
   if (!registry_->PutStats(id, round, /*only_while_active=*/true)) return;
   RecordSample(id, registry_->StatsOf(id));
@@ -114,7 +117,8 @@ void CrawlMonitor::PollActiveCrawl() {
   if (!reason.empty()) EndCrawl(id, v1::CRAWL_STATE_DONE, reason);
 }
 
-std::string CrawlMonitor::Judge(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round, bool complete) {
+std::string CrawlMonitor::Judge(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round,
+                                bool complete) {
   MutexLock lock(mu_);
   if (!detector_ || detector_crawl_ != crawl_id) return "";
   if (complete) return detector_->OnRound(round);

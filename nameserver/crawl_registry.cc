@@ -35,7 +35,8 @@ v1::CrawlInfo PendingOf(const v1::CrawlInfo& crawl) {
 }
 
 Status NoSuchCrawl(uint64_t requested) {
-  return Status::NotFound(requested == 0 ? "no crawl has been started" : "no crawl " + std::to_string(requested));
+  return Status::NotFound(requested == 0 ? "no crawl has been started"
+                                         : "no crawl " + std::to_string(requested));
 }
 
 }  // namespace
@@ -44,7 +45,8 @@ void NoteStoreError(const Status& s) {
   if (!s.ok()) spdlog::error("{}", s.message());
 }
 
-CrawlRegistry::CrawlRegistry(const Clock* clock, RegistryStore* store, std::chrono::milliseconds member_timeout)
+CrawlRegistry::CrawlRegistry(const Clock* clock, RegistryStore* store,
+                             std::chrono::milliseconds member_timeout)
     : clock_(clock), store_(store), member_timeout_(member_timeout) {}
 
 Status CrawlRegistry::Load() {
@@ -60,8 +62,9 @@ Status CrawlRegistry::Load() {
   for (auto& [id, crawl] : image->starting) {
     v1::CrawlInfo pending = PendingOf(crawl);
     if (auto s = store_->DeleteCrawl(id, pending); !s.ok()) return s;
-    spdlog::warn("crawl {} was being started when the name server stopped: rolled back, {} queue servers to drop it",
-                 id, pending.queue_servers_size());
+    spdlog::warn(
+        "crawl {} was being started when the name server stopped: rolled back, {} queue servers to drop it",
+        id, pending.queue_servers_size());
     pending_deletes_[id] = std::move(pending);
   }
   for (auto& [id, info] : image->members) {
@@ -166,7 +169,8 @@ std::map<uint64_t, v1::CrawlInfo> CrawlRegistry::Crawls() const {
 Result<v1::CrawlInfo> CrawlRegistry::NewCrawl(const v1::CrawlParams& params, uint64_t seed_count) const {
   MutexLock lock(mu_);
   if (active_crawl_ != 0)
-    return Status::FailedPrecondition("crawl " + std::to_string(active_crawl_) + " is running; stop it first");
+    return Status::FailedPrecondition("crawl " + std::to_string(active_crawl_) +
+                                      " is running; stop it first");
   v1::CrawlInfo crawl;
   const int64_t now = clock_->NowUnixMs();
   for (const auto& [id, m] : members_) {
@@ -175,7 +179,8 @@ Result<v1::CrawlInfo> CrawlRegistry::NewCrawl(const v1::CrawlParams& params, uin
   if (crawl.queue_servers_size() == 0) return Status::Unavailable("no queue server is registered");
   uint64_t id = static_cast<uint64_t>(now / 1000);
   if (!crawls_.empty() && crawls_.rbegin()->first >= id) id = crawls_.rbegin()->first + 1;
-  if (!pending_deletes_.empty() && pending_deletes_.rbegin()->first >= id) id = pending_deletes_.rbegin()->first + 1;
+  if (!pending_deletes_.empty() && pending_deletes_.rbegin()->first >= id)
+    id = pending_deletes_.rbegin()->first + 1;
   crawl.set_crawl_id(id);
   crawl.set_state(v1::CRAWL_STATE_RUNNING);
   *crawl.mutable_params() = params;
@@ -190,7 +195,8 @@ Result<v1::CrawlInfo> CrawlRegistry::ResumedCrawl(uint64_t id) const {
   {
     MutexLock lock(mu_);
     if (active_crawl_ != 0)
-      return Status::FailedPrecondition("crawl " + std::to_string(active_crawl_) + " is running; stop it first");
+      return Status::FailedPrecondition("crawl " + std::to_string(active_crawl_) +
+                                        " is running; stop it first");
     const v1::CrawlInfo* c = FindLocked(id);
     if (!c) return NoSuchCrawl(id);
     if (c->state() != v1::CRAWL_STATE_STOPPED && c->state() != v1::CRAWL_STATE_DONE)
@@ -241,7 +247,7 @@ Result<bool> CrawlRegistry::PutParams(const v1::CrawlInfo& crawl) {
 }
 
 std::optional<std::vector<v1::QueueServerInfo>> CrawlRegistry::End(uint64_t id, v1::CrawlState state,
-                                                                  const std::string& reason) {
+                                                                   const std::string& reason) {
   MutexLock lock(mu_);
   auto it = crawls_.find(id);
   if (it == crawls_.end() || it->second.state() != v1::CRAWL_STATE_RUNNING) return std::nullopt;
@@ -251,7 +257,8 @@ std::optional<std::vector<v1::QueueServerInfo>> CrawlRegistry::End(uint64_t id, 
   if (active_crawl_ == id) active_crawl_ = 0;
   settling_.insert(id);
   NoteStoreError(store_->PutCrawlAndActive(it->second, active_crawl_));
-  return std::vector<v1::QueueServerInfo>(it->second.queue_servers().begin(), it->second.queue_servers().end());
+  return std::vector<v1::QueueServerInfo>(it->second.queue_servers().begin(),
+                                          it->second.queue_servers().end());
 }
 
 void CrawlRegistry::Settled(uint64_t id) {
@@ -270,7 +277,9 @@ void CrawlRegistry::WaitWhileRunning(uint64_t id, std::chrono::milliseconds at_m
   const auto deadline = std::chrono::steady_clock::now() + at_most;
   for (;;) {
     auto it = crawls_.find(crawl_id);  // a delete cannot come while it runs; still, not found ends the wait
-    if (it == crawls_.end() || (it->second.state() != v1::CRAWL_STATE_RUNNING && !settling_.contains(crawl_id))) return;
+    if (it == crawls_.end() ||
+        (it->second.state() != v1::CRAWL_STATE_RUNNING && !settling_.contains(crawl_id)))
+      return;
     if (!settled_.WaitUntil(mu_, deadline)) return;
   }
 }
@@ -301,7 +310,8 @@ Result<v1::CrawlInfo> CrawlRegistry::Delete(uint64_t id, bool* existed) {
     return none;
   }
   if (active_crawl_ == id || it->second.state() == v1::CRAWL_STATE_RUNNING)
-    return Status::FailedPrecondition("crawl " + std::to_string(id) + " is running; stop it first (crawlctl stop)");
+    return Status::FailedPrecondition("crawl " + std::to_string(id) +
+                                      " is running; stop it first (crawlctl stop)");
   v1::CrawlInfo pending = PendingOf(it->second);
   if (auto s = store_->DeleteCrawl(id, pending); !s.ok()) return s;
   crawls_.erase(it);
@@ -317,7 +327,8 @@ void CrawlRegistry::DeleteDone(uint64_t id, const std::vector<std::string>& reac
   if (it == pending_deletes_.end() || reached.empty()) return;
   auto* servers = it->second.mutable_queue_servers();
   for (int i = servers->size() - 1; i >= 0; --i) {
-    if (std::find(reached.begin(), reached.end(), servers->Get(i).id()) != reached.end()) servers->DeleteSubrange(i, 1);
+    if (std::find(reached.begin(), reached.end(), servers->Get(i).id()) != reached.end())
+      servers->DeleteSubrange(i, 1);
   }
   NoteStoreError(store_->PutPendingDelete(it->second));
   if (servers->empty()) {
@@ -335,7 +346,8 @@ std::vector<v1::CrawlInfo> CrawlRegistry::PendingDeletesToLive() const {
     live.set_crawl_id(id);
     for (const auto& qs : pending.queue_servers()) {
       auto m = members_.find(qs.id());
-      if (m == members_.end() || m->second.last_seen_ms == 0 || now - m->second.last_seen_ms > member_timeout_.count())
+      if (m == members_.end() || m->second.last_seen_ms == 0 ||
+          now - m->second.last_seen_ms > member_timeout_.count())
         continue;
       *live.add_queue_servers() = m->second.info;
     }
@@ -378,7 +390,8 @@ Status CrawlRegistry::FillCrawlStatus(uint64_t id, v1::CrawlStatusResponse* resp
     v1::QueueServerStats s;
     if (auto live = polled.find(qs.id()); live != polled.end()) {
       s = live->second;
-    } else if (auto m = members_.find(qs.id()); m != members_.end() && m->second.stats.crawl_id() == crawl->crawl_id()) {
+    } else if (auto m = members_.find(qs.id());
+               m != members_.end() && m->second.stats.crawl_id() == crawl->crawl_id()) {
       s = m->second.stats;
     }
     s.set_queue_server_id(qs.id());

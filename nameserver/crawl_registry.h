@@ -82,7 +82,8 @@ class CrawlRegistry {
   // Ends running crawl `id` with `state` (no longer active). Returns its
   // queue servers, or nothing when it was not running. The crawl is
   // settling until Settled(id): its final numbers are still being polled.
-  std::optional<std::vector<v1::QueueServerInfo>> End(uint64_t id, v1::CrawlState state, const std::string& reason);
+  std::optional<std::vector<v1::QueueServerInfo>> End(uint64_t id, v1::CrawlState state,
+                                                      const std::string& reason);
   // Crawl `id`'s final numbers are in (after End and the last poll).
   void Settled(uint64_t id);
   // CrawlStatus's long poll (`crawlctl wait`): waits up to `at_most` while
@@ -134,12 +135,12 @@ class CrawlRegistry {
   const std::chrono::milliseconds member_timeout_;
 
   mutable Mutex mu_;
-  std::map<std::string, Member> members_ GUARDED_BY(mu_);  // by id
+  std::map<std::string, Member> members_ GUARDED_BY(mu_);     // by id
   std::map<uint64_t, v1::CrawlInfo> crawls_ GUARDED_BY(mu_);  // by id
-  uint64_t active_crawl_ GUARDED_BY(mu_) = 0;  // 0 = none
-  mutable CondVar activated_;  // a crawl became active
-  mutable CondVar settled_;    // a crawl's final numbers are in
-  std::set<uint64_t> settling_ GUARDED_BY(mu_);  // ended, final numbers not yet in
+  uint64_t active_crawl_ GUARDED_BY(mu_) = 0;                 // 0 = none
+  mutable CondVar activated_;                                 // a crawl became active
+  mutable CondVar settled_;                                   // a crawl's final numbers are in
+  std::set<uint64_t> settling_ GUARDED_BY(mu_);               // ended, final numbers not yet in
   // Latest Stats per queue server, per crawl: polled while the crawl runs,
   // and once more when it ends (so a finished crawl reports exact totals).
   std::map<uint64_t, std::map<std::string, v1::QueueServerStats>> crawl_stats_ GUARDED_BY(mu_);

@@ -5,11 +5,11 @@
 
 #include <iostream>
 
-#include "common/net/admin_http.h"
 #include "common/base/atomic_file.h"
-#include "common/net/grpc_util.h"
 #include "common/base/cli.h"
 #include "common/base/process.h"
+#include "common/net/admin_http.h"
+#include "common/net/grpc_util.h"
 #include "common/security/admin_tokens.h"
 #include "common/security/authorizer.h"
 #include "common/security/process_security.h"
@@ -36,8 +36,9 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--listen", f.listen, "gRPC listen address host:port (port 0 picks a free one)")
       ->capture_default_str();
   app.add_option("--port-file", f.port_file, "Write the bound port here once listening (readiness signal)");
-  app.add_option("--data-dir", f.data_dir,
-                 "Directory for the crawl registry (created if missing); without it nothing survives a restart");
+  app.add_option(
+      "--data-dir", f.data_dir,
+      "Directory for the crawl registry (created if missing); without it nothing survives a restart");
   app.add_option("--member-timeout-ms", f.member_timeout_ms,
                  "Queue servers silent for longer are not given new crawls")
       ->capture_default_str()
@@ -61,8 +62,8 @@ void AddStatusRoutes(crawl::AdminHttpServer& http_server, const crawl::security:
   http_server.RequireTokenOffLoopback(
       [&authorizer](std::string_view token) { return authorizer.MatchToken(token).has_value(); });
   http_server.HandleProtected("/status.json", [&service, &clock](const std::string&) {
-    return crawl::HttpReply{200, "application/json", crawl::nameserver::StatusPageJson(service.TakeSnapshot(),
-                                                                                        clock.NowUnixMs())};
+    return crawl::HttpReply{200, "application/json",
+                            crawl::nameserver::StatusPageJson(service.TakeSnapshot(), clock.NowUnixMs())};
   });
   auto page = [](const std::string&) {
     return crawl::HttpReply{200,
@@ -128,8 +129,9 @@ int main(int argc, char** argv) {
   crawl::nameserver::AddConsoleRoutes(http_server, {&service, &clock, &console_auth});
   // People may call with a token instead of a certificate, so the
   // handshake lets them in and the gate checks each call before reading it.
-  auto server = crawl::StartGrpcServer(f.listen, {&service},
-                                       {.max_request_bytes = crawl::kMaxNameServerRequestBytes, .authorizer = &authorizer});
+  auto server = crawl::StartGrpcServer(
+      f.listen, {&service},
+      {.max_request_bytes = crawl::kMaxNameServerRequestBytes, .authorizer = &authorizer});
   if (!server.ok()) return fail(server.status().message());
   // HTTP first: the gRPC port file is the readiness signal for both.
   if (auto s = crawl::StartAdminHttp("nameserver", f.http, http_server); !s.ok()) return fail(s.message());

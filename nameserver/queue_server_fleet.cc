@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "common/net/grpc_util.h"
 #include "common/crawl/rendezvous.h"
+#include "common/net/grpc_util.h"
 #include "common/security/authorizer.h"
 #include "common/url/url.h"
 
@@ -57,11 +57,13 @@ grpc::Status QueueServerFleet::StartCrawl(const v1::CrawlInfo& crawl, const std:
         (void)TellEnded(crawl.crawl_id(), v1::CRAWL_STATE_STOPPED, crawl.queue_servers(static_cast<int>(j)));
       // A refusal of the crawl's parameters (an unknown scoring filter) is
       // the caller's error, not an unreachable server.
-      const auto code = s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ? grpc::StatusCode::INVALID_ARGUMENT
-                                                                               : grpc::StatusCode::UNAVAILABLE;
+      const auto code = s.error_code() == grpc::StatusCode::INVALID_ARGUMENT
+                            ? grpc::StatusCode::INVALID_ARGUMENT
+                            : grpc::StatusCode::UNAVAILABLE;
       return {code, "queue server " + ids[i] + " did not take its seeds: " + s.error_message()};
     }
-    if (after_each && after_each(i)) return {grpc::StatusCode::ABORTED, "fault injected after queue server " + ids[i]};
+    if (after_each && after_each(i))
+      return {grpc::StatusCode::ABORTED, "fault injected after queue server " + ids[i]};
   }
   return grpc::Status::OK;
 }
@@ -97,7 +99,8 @@ std::vector<std::string> QueueServerFleet::Update(const v1::CrawlInfo& crawl) co
     v1::InjectSeedsResponse resp;
     grpc::Status s = stub->InjectSeeds(&ctx, req, &resp);
     if (!s.ok()) {
-      spdlog::warn("could not tell queue server {} about crawl {}: {}", qs.id(), crawl.crawl_id(), s.error_message());
+      spdlog::warn("could not tell queue server {} about crawl {}: {}", qs.id(), crawl.crawl_id(),
+                   s.error_message());
       failed.push_back(qs.id());
     }
   }
@@ -108,14 +111,16 @@ void QueueServerFleet::End(uint64_t crawl_id, v1::CrawlState state,
                            const std::vector<v1::QueueServerInfo>& servers) const {
   for (const auto& qs : servers) {
     grpc::Status s = TellEnded(crawl_id, state, qs);
-    if (!s.ok()) spdlog::warn("could not tell {} that crawl {} ended: {}", qs.id(), crawl_id, s.error_message());
+    if (!s.ok())
+      spdlog::warn("could not tell {} that crawl {} ended: {}", qs.id(), crawl_id, s.error_message());
   }
 }
 
 grpc::Status QueueServerFleet::HostQueue(const v1::CrawlInfo& crawl, const v1::HostQueueRequest& req,
                                          v1::HostQueueResponse* resp) const {
   if (crawl.queue_servers_size() == 0)
-    return {grpc::StatusCode::FAILED_PRECONDITION, "crawl " + std::to_string(crawl.crawl_id()) + " has no queue servers"};
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "crawl " + std::to_string(crawl.crawl_id()) + " has no queue servers"};
   std::vector<std::string> ids;
   for (const auto& qs : crawl.queue_servers()) ids.push_back(qs.id());
   // The host as StartCrawl hashes a seed's (url::HostOf: lower case,
@@ -135,8 +140,8 @@ grpc::Status QueueServerFleet::HostQueue(const v1::CrawlInfo& crawl, const v1::H
   return grpc::Status::OK;
 }
 
-std::vector<v1::QueueServerStats> QueueServerFleet::PollStats(const v1::CrawlInfo& crawl, bool* complete,
-                                                              const std::map<std::string, uint64_t>* page_caps) const {
+std::vector<v1::QueueServerStats> QueueServerFleet::PollStats(
+    const v1::CrawlInfo& crawl, bool* complete, const std::map<std::string, uint64_t>* page_caps) const {
   std::vector<v1::QueueServerStats> round;
   *complete = true;
   for (const auto& qs : crawl.queue_servers()) {

@@ -56,8 +56,9 @@ class QueueServerFleet {
   // Asks every queue server of `crawl` for its Stats; complete is false when
   // one did not answer for this crawl. `page_caps` (by server id), when
   // given, are sent along: each server's share of the crawl's page budget.
-  std::vector<v1::QueueServerStats> PollStats(const v1::CrawlInfo& crawl, bool* complete,
-                                              const std::map<std::string, uint64_t>* page_caps = nullptr) const;
+  std::vector<v1::QueueServerStats> PollStats(
+      const v1::CrawlInfo& crawl, bool* complete,
+      const std::map<std::string, uint64_t>* page_caps = nullptr) const;
 };
 
 }  // namespace crawl::nameserver

@@ -55,7 +55,8 @@ Result<std::unique_ptr<RegistryStore>> RegistryStore::Open(const std::string& di
     const std::string path = (std::filesystem::path(dir) / "registry").string();
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(options, path, &db);
-    if (!s.ok()) return Status::Unavailable("cannot open the name server registry in " + path + ": " + s.ToString());
+    if (!s.ok())
+      return Status::Unavailable("cannot open the name server registry in " + path + ": " + s.ToString());
     impl->db.reset(db);
   }
   return std::unique_ptr<RegistryStore>(new RegistryStore(std::move(impl)));
@@ -68,12 +69,16 @@ Result<RegistryImage> RegistryStore::Load() const {
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const std::string_view key(it->key().data(), it->key().size());
     const std::string_view value(it->value().data(), it->value().size());
-    auto corrupt = [&] { return Status::Internal("name server registry: unreadable entry (tag '" + std::string(1, key[0]) + "')"); };
+    auto corrupt = [&] {
+      return Status::Internal("name server registry: unreadable entry (tag '" + std::string(1, key[0]) +
+                              "')");
+    };
     if (key.empty()) return corrupt();
     switch (key[0]) {
       case 'c': {
         v1::CrawlInfo crawl;
-        if (key.size() != 9 || !crawl.ParseFromArray(value.data(), static_cast<int>(value.size()))) return corrupt();
+        if (key.size() != 9 || !crawl.ParseFromArray(value.data(), static_cast<int>(value.size())))
+          return corrupt();
         image.crawls[ReadU64(key.substr(1))] = std::move(crawl);
         break;
       }
@@ -89,14 +94,16 @@ Result<RegistryImage> RegistryStore::Load() const {
       }
       case 's': {
         v1::QueueServerStats stats;
-        if (key.size() < 9 || !stats.ParseFromArray(value.data(), static_cast<int>(value.size()))) return corrupt();
+        if (key.size() < 9 || !stats.ParseFromArray(value.data(), static_cast<int>(value.size())))
+          return corrupt();
         image.stats[ReadU64(key.substr(1, 8))][std::string(key.substr(9))] = std::move(stats);
         break;
       }
       case 'p':
       case 'd': {
         v1::CrawlInfo crawl;
-        if (key.size() != 9 || !crawl.ParseFromArray(value.data(), static_cast<int>(value.size()))) return corrupt();
+        if (key.size() != 9 || !crawl.ParseFromArray(value.data(), static_cast<int>(value.size())))
+          return corrupt();
         (key[0] == 'p' ? image.starting : image.pending_deletes)[ReadU64(key.substr(1))] = std::move(crawl);
         break;
       }

@@ -15,9 +15,9 @@
 //   'd' id(8)                        -> CrawlInfo (id and the queue servers
 //                                       still to be told) of a pending delete
 // Each Put* is one synchronous write (WAL fsynced): these happen a few
-// times per crawl, not per page; only PutStats (every poll) skips the fsync. Without a data directory the store keeps
-// nothing (Open("") gives an in-memory registry, for tests and quick runs).
-// Thread-safe (RocksDB is).
+// times per crawl, not per page; only PutStats (every poll) skips the fsync. Without a data directory the
+// store keeps nothing (Open("") gives an in-memory registry, for tests and quick runs). Thread-safe (RocksDB
+// is).
 #pragma once
 
 #include <cstdint>

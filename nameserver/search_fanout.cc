@@ -48,8 +48,7 @@ std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results
     v1::SearchResult& g = groups[it->second];
     const double rank = std::max(g.score().doc_rank(), r.score().doc_rank());
     // The page stands for its group; among equals the better score.
-    const bool take = (g.link_only() && !r.link_only()) ||
-                      (g.link_only() == r.link_only() && Better(r, g));
+    const bool take = (g.link_only() && !r.link_only()) || (g.link_only() == r.link_only() && Better(r, g));
     if (take) g = std::move(r);
     g.mutable_score()->set_doc_rank(rank);
   }
@@ -141,8 +140,8 @@ grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, cons
   if (!found) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
   const v1::CrawlInfo& crawl = *found;
   if (!crawl.params().keep_page_cache())
-    return {grpc::StatusCode::FAILED_PRECONDITION,
-            "crawl " + std::to_string(crawl.crawl_id()) + " keeps no page cache (crawlctl start --cache-pages)"};
+    return {grpc::StatusCode::FAILED_PRECONDITION, "crawl " + std::to_string(crawl.crawl_id()) +
+                                                       " keeps no page cache (crawlctl start --cache-pages)"};
   v1::CachedPageRequest ask = *req;
   ask.set_crawl_id(crawl.crawl_id());
   std::string errors;
@@ -166,6 +165,5 @@ grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, cons
   if (!errors.empty()) return {grpc::StatusCode::UNAVAILABLE, "page not found; no answer from " + errors};
   return grpc::Status::OK;
 }
-
 
 }  // namespace crawl::nameserver

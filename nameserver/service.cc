@@ -2,18 +2,17 @@
 // delegates to the registry, the queue-server fleet and the monitor.
 #include "nameserver/service.h"
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/reflection.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cctype>
 
-#include <google/protobuf/descriptor.h>
-#include <google/protobuf/reflection.h>
-
-#include "common/url/host_glob.h"
+#include "common/base/process.h"
 #include "common/crawl/link_pruning_mode.h"
 #include "common/crawl/log_filter.h"
-#include "common/base/process.h"
+#include "common/url/host_glob.h"
 #include "common/url/url.h"
 #include "common/url/url_glob.h"
 #include "nameserver/log_stream.h"
@@ -24,12 +23,18 @@ namespace {
 
 grpc::Status ToGrpc(const Status& s) {
   switch (s.code()) {
-    case StatusCode::kOk: return grpc::Status::OK;
-    case StatusCode::kInvalidArgument: return {grpc::StatusCode::INVALID_ARGUMENT, s.message()};
-    case StatusCode::kNotFound: return {grpc::StatusCode::NOT_FOUND, s.message()};
-    case StatusCode::kFailedPrecondition: return {grpc::StatusCode::FAILED_PRECONDITION, s.message()};
-    case StatusCode::kUnavailable: return {grpc::StatusCode::UNAVAILABLE, s.message()};
-    default: return {grpc::StatusCode::INTERNAL, s.message()};
+    case StatusCode::kOk:
+      return grpc::Status::OK;
+    case StatusCode::kInvalidArgument:
+      return {grpc::StatusCode::INVALID_ARGUMENT, s.message()};
+    case StatusCode::kNotFound:
+      return {grpc::StatusCode::NOT_FOUND, s.message()};
+    case StatusCode::kFailedPrecondition:
+      return {grpc::StatusCode::FAILED_PRECONDITION, s.message()};
+    case StatusCode::kUnavailable:
+      return {grpc::StatusCode::UNAVAILABLE, s.message()};
+    default:
+      return {grpc::StatusCode::INTERNAL, s.message()};
   }
 }
 
@@ -45,7 +50,8 @@ std::vector<std::string> CanonicalSeeds(const google::protobuf::RepeatedPtrField
     }
     auto canonical = url::Canonicalize(one);
     if (canonical.ok() && url::UrlTooLong(*canonical))
-      canonical = Status::InvalidArgument("canonical URL over " + std::to_string(url::kMaxUrlBytes) + " bytes");
+      canonical =
+          Status::InvalidArgument("canonical URL over " + std::to_string(url::kMaxUrlBytes) + " bytes");
     if (canonical.ok()) {
       seeds.push_back(*canonical);
     } else {
@@ -84,8 +90,10 @@ grpc::Status CopyParamFields(const google::protobuf::RepeatedPtrField<std::strin
 // server checks them again in queueserver/structure_params.cc).
 Status CheckSiteControl(const v1::CrawlParams& p) {
   const bool any = p.site_max_pages() > 0 || p.site_max_seconds() > 0 || p.site_exclude_patterns_size() > 0 ||
-                   p.site_dismiss_patterns_size() > 0 || p.site_max_path_depth() > 0 || p.site_keywords_size() > 0;
-  if (any && p.order() != "structure") return Status::InvalidArgument("site_* parameters apply to the structure order only");
+                   p.site_dismiss_patterns_size() > 0 || p.site_max_path_depth() > 0 ||
+                   p.site_keywords_size() > 0;
+  if (any && p.order() != "structure")
+    return Status::InvalidArgument("site_* parameters apply to the structure order only");
   if (p.site_max_seconds() > 30 * 86'400) return Status::InvalidArgument("site_max_seconds above 30 days");
   if (p.site_max_path_depth() > 1000) return Status::InvalidArgument("site_max_path_depth above 1000");
   if (p.site_reports_kept() > 10'000) return Status::InvalidArgument("site_reports_kept above 10000");
@@ -99,9 +107,11 @@ Status CheckSiteControl(const v1::CrawlParams& p) {
     return s;
   if (p.site_keywords_size() > 100) return Status::InvalidArgument("site_keywords: more than 100 keywords");
   for (const std::string& k : p.site_keywords()) {
-    const bool has_alnum = std::any_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+    const bool has_alnum =
+        std::any_of(k.begin(), k.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
     if (!has_alnum || k.size() > 200)
-      return Status::InvalidArgument("site_keywords: '" + k + "' must hold a letter or digit, at most 200 characters");
+      return Status::InvalidArgument("site_keywords: '" + k +
+                                     "' must hold a letter or digit, at most 200 characters");
   }
   return Status::Ok();
 }
@@ -112,8 +122,10 @@ Status CheckRecrawl(const v1::CrawlParams& p) {
   const std::string& policy = p.revisit_policy();
   if (!policy.empty() && policy != "fixed" && policy != "expires" && policy != "adaptive" &&
       policy != "optimal")
-    return Status::InvalidArgument("unknown revisit_policy '" + policy + "' (fixed, expires, adaptive or optimal)");
-  if (p.revisit_interval_s() > 365 * 86'400) return Status::InvalidArgument("revisit_interval_s above 365 days");
+    return Status::InvalidArgument("unknown revisit_policy '" + policy +
+                                   "' (fixed, expires, adaptive or optimal)");
+  if (p.revisit_interval_s() > 365 * 86'400)
+    return Status::InvalidArgument("revisit_interval_s above 365 days");
   if (p.recrawl_share_percent() > 100) return Status::InvalidArgument("recrawl_share_percent above 100");
   const std::string& b = p.revisit_bounds();
   if (b.empty()) return Status::Ok();
@@ -154,8 +166,10 @@ Status NormalizeParams(v1::CrawlParams* p) {
     const size_t dot = sp.find('.'), eq = sp.find('=');
     if (dot == std::string::npos || eq == std::string::npos || dot == 0 || eq < dot + 2)
       return Status::InvalidArgument("scoring param '" + sp + "': want filter.key=value");
-    const std::string chain = "," + (p->scoring_filters().empty() && p->order() == "opic" ? std::string("opic")
-                                                                                          : p->scoring_filters()) + ",";
+    const std::string chain =
+        "," +
+        (p->scoring_filters().empty() && p->order() == "opic" ? std::string("opic") : p->scoring_filters()) +
+        ",";
     std::string names;
     for (char c : chain) names += c == ' ' ? "" : std::string(1, c);
     if (names.find("," + sp.substr(0, dot) + ",") == std::string::npos)
@@ -182,12 +196,15 @@ Status NormalizeParams(v1::CrawlParams* p) {
     if (!ok) return Status::InvalidArgument("user agent token may hold only letters, '_' and '-'");
   }
   if (p->fetch_timeout_ms() == 0) p->set_fetch_timeout_ms(30'000);
-  if (auto s = ValidateHostPatterns({p->include_hosts().begin(), p->include_hosts().end()}, "include_hosts"); !s.ok())
+  if (auto s = ValidateHostPatterns({p->include_hosts().begin(), p->include_hosts().end()}, "include_hosts");
+      !s.ok())
     return s;
-  if (auto s = ValidateHostPatterns({p->exclude_hosts().begin(), p->exclude_hosts().end()}, "exclude_hosts"); !s.ok())
+  if (auto s = ValidateHostPatterns({p->exclude_hosts().begin(), p->exclude_hosts().end()}, "exclude_hosts");
+      !s.ok())
     return s;
   if (p->min_host_delay_ms() > 60'000) return Status::InvalidArgument("min_host_delay_ms above 60000");
-  if (p->robots_max_age_s() > 86'400) return Status::InvalidArgument("robots_max_age_s above 86400 (RFC 9309 2.4)");
+  if (p->robots_max_age_s() > 86'400)
+    return Status::InvalidArgument("robots_max_age_s above 86400 (RFC 9309 2.4)");
   return CheckSiteControl(*p);
 }
 
@@ -218,7 +235,8 @@ void NameServerServiceImpl::StopMonitor() { monitor_.Stop(); }
 grpc::Status NameServerServiceImpl::RegisterQueueServer(grpc::ServerContext* ctx,
                                                         const v1::RegisterQueueServerRequest* req,
                                                         v1::RegisterQueueServerResponse* resp) {
-  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/RegisterQueueServer"); !denied.ok()) return denied;
+  if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/RegisterQueueServer"); !denied.ok())
+    return denied;
   const auto& info = req->server();
   if (info.id().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "queue server id missing"};
   if (auto s = ValidateHostPort(info.address()); !s.ok()) return ToGrpc(s);
@@ -239,7 +257,8 @@ grpc::Status NameServerServiceImpl::Heartbeat(grpc::ServerContext* ctx, const v1
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext* ctx, const v1::GetCrawlStateRequest* req,
+grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext* ctx,
+                                                  const v1::GetCrawlStateRequest* req,
                                                   v1::GetCrawlStateResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCrawlState"); !denied.ok()) return denied;
   fetchers_.Saw(req->fetcher_id(), req->stats());
@@ -311,9 +330,11 @@ grpc::Status NameServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const 
   registry_.DeleteDone(req->crawl_id(), reached);
   resp->set_existed(existed);
   for (const auto& qs : pending->queue_servers())
-    if (std::find(reached.begin(), reached.end(), qs.id()) == reached.end()) resp->add_pending_queue_servers(qs.id());
+    if (std::find(reached.begin(), reached.end(), qs.id()) == reached.end())
+      resp->add_pending_queue_servers(qs.id());
   spdlog::info("crawl {} deleted{}; {} queue servers dropped it, {} pending", req->crawl_id(),
-               existed ? "" : " (was not in the registry)", reached.size(), resp->pending_queue_servers_size());
+               existed ? "" : " (was not in the registry)", reached.size(),
+               resp->pending_queue_servers_size());
   return grpc::Status::OK;
 }
 
@@ -334,8 +355,8 @@ grpc::Status NameServerServiceImpl::CrawlStatus(grpc::ServerContext* ctx, const 
   // A long poll when asked (bounded, so shutdown's grace covers it): the
   // answer waits until the crawl has ended and its final numbers are in.
   if (req->wait_ms() > 0)
-    registry_.WaitWhileRunning(req->crawl_id(),
-                               std::chrono::milliseconds(std::min<uint32_t>(req->wait_ms(), kMaxCrawlStateWaitMs)));
+    registry_.WaitWhileRunning(
+        req->crawl_id(), std::chrono::milliseconds(std::min<uint32_t>(req->wait_ms(), kMaxCrawlStateWaitMs)));
   return ToGrpc(registry_.FillCrawlStatus(req->crawl_id(), resp));
 }
 
@@ -346,7 +367,8 @@ grpc::Status NameServerServiceImpl::ListCrawls(grpc::ServerContext* ctx, const v
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::ListQueueServers(grpc::ServerContext* ctx, const v1::ListQueueServersRequest*,
+grpc::Status NameServerServiceImpl::ListQueueServers(grpc::ServerContext* ctx,
+                                                     const v1::ListQueueServersRequest*,
                                                      v1::ListQueueServersResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/ListQueueServers"); !denied.ok()) return denied;
   const auto members = registry_.Members();
@@ -363,7 +385,8 @@ grpc::Status NameServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const 
   if (auto denied = auth_->Check(*ctx, "crawl.v1.NameServer/GetCrawlLog"); !denied.ok()) return denied;
   // Page by page from the queue servers, each chunk written before the next
   // page is read: a slow client blocks Write and so the reads (log_stream.h).
-  return StreamLog(req->crawl_id(), *req, [writer](const v1::CrawlLogChunk& chunk) { return writer->Write(chunk); });
+  return StreamLog(req->crawl_id(), *req,
+                   [writer](const v1::CrawlLogChunk& chunk) { return writer->Write(chunk); });
 }
 
 grpc::Status NameServerServiceImpl::StreamLog(uint64_t crawl_id, const v1::GetCrawlLogRequest& req,
@@ -406,14 +429,17 @@ grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const 
   return grpc::Status::OK;
 }
 
-grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext* ctx, const v1::SetCrawlParamsRequest* req,
+grpc::Status NameServerServiceImpl::SetCrawlParams(grpc::ServerContext* ctx,
+                                                   const v1::SetCrawlParamsRequest* req,
                                                    v1::SetCrawlParamsResponse* resp) {
   if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/SetCrawlParams"); !denied.ok()) return denied;
   std::lock_guard start_lock(start_mu_);
   if (req->fields().empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no parameter named"};
   auto found = registry_.Find(req->crawl_id());
-  if (!found) return {grpc::StatusCode::NOT_FOUND, req->crawl_id() == 0 ? "no crawl has been started"
-                                                                        : "no crawl " + std::to_string(req->crawl_id())};
+  if (!found)
+    return {grpc::StatusCode::NOT_FOUND, req->crawl_id() == 0
+                                             ? "no crawl has been started"
+                                             : "no crawl " + std::to_string(req->crawl_id())};
   v1::CrawlInfo crawl = std::move(*found);
   v1::CrawlParams params = crawl.params();
   if (auto s = CopyParamFields(req->fields(), req->params(), &params); !s.ok()) return s;

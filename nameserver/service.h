@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "common/base/clock.h"
-#include "common/security/authorizer.h"
 #include "common/base/status.h"
+#include "common/security/authorizer.h"
 #include "nameserver/crawl_monitor.h"
 #include "nameserver/crawl_registry.h"
 #include "nameserver/fetcher_tracker.h"
@@ -70,26 +70,32 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   grpc::Status Heartbeat(grpc::ServerContext*, const v1::HeartbeatRequest*, v1::HeartbeatResponse*) override;
   grpc::Status GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest*,
                              v1::GetCrawlStateResponse*) override;
-  grpc::Status StartCrawl(grpc::ServerContext*, const v1::StartCrawlRequest*, v1::StartCrawlResponse*) override;
+  grpc::Status StartCrawl(grpc::ServerContext*, const v1::StartCrawlRequest*,
+                          v1::StartCrawlResponse*) override;
   grpc::Status StopCrawl(grpc::ServerContext*, const v1::StopCrawlRequest*, v1::StopCrawlResponse*) override;
-  grpc::Status CrawlStatus(grpc::ServerContext*, const v1::CrawlStatusRequest*, v1::CrawlStatusResponse*) override;
-  grpc::Status ListCrawls(grpc::ServerContext*, const v1::ListCrawlsRequest*, v1::ListCrawlsResponse*) override;
+  grpc::Status CrawlStatus(grpc::ServerContext*, const v1::CrawlStatusRequest*,
+                           v1::CrawlStatusResponse*) override;
+  grpc::Status ListCrawls(grpc::ServerContext*, const v1::ListCrawlsRequest*,
+                          v1::ListCrawlsResponse*) override;
   grpc::Status ListQueueServers(grpc::ServerContext*, const v1::ListQueueServersRequest*,
                                 v1::ListQueueServersResponse*) override;
   grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
                            grpc::ServerWriter<v1::CrawlLogChunk>*) override;
-  grpc::Status ResumeCrawl(grpc::ServerContext*, const v1::ResumeCrawlRequest*, v1::ResumeCrawlResponse*) override;
+  grpc::Status ResumeCrawl(grpc::ServerContext*, const v1::ResumeCrawlRequest*,
+                           v1::ResumeCrawlResponse*) override;
   grpc::Status SetCrawlParams(grpc::ServerContext*, const v1::SetCrawlParamsRequest*,
                               v1::SetCrawlParamsResponse*) override;
   // Fans a query out to the crawl's queue servers and merges their results
   // (nameserver/search_fanout.h, where it is implemented).
   grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
   // Asks the crawl's queue servers for a cached page (search_fanout.cc).
-  grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*, v1::CachedPageResponse*) override;
+  grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*,
+                             v1::CachedPageResponse*) override;
   // Deletes a crawl that is not running: from the registry, then from each
   // of its queue servers (data and WARC files); those not reached keep a
   // pending delete that the monitor retries once they are live again.
-  grpc::Status DeleteCrawl(grpc::ServerContext*, const v1::DeleteCrawlRequest*, v1::DeleteCrawlResponse*) override;
+  grpc::Status DeleteCrawl(grpc::ServerContext*, const v1::DeleteCrawlRequest*,
+                           v1::DeleteCrawlResponse*) override;
   // Tells live queue servers of pending deletes to drop their crawls (the
   // monitor calls it every few seconds; tests call it directly).
   void RetryPendingDeletes() { monitor_.RetryPendingDeletes(); }
@@ -97,7 +103,8 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // The log of crawl `crawl_id` (0: the active, else the latest) with
   // `req`'s filters, streamed to `sink` as GetCrawlLog streams it
   // (nameserver/log_stream.h). The console calls it having checked the role.
-  [[nodiscard]] grpc::Status StreamLog(uint64_t crawl_id, const v1::GetCrawlLogRequest& req, const LogSink& sink);
+  [[nodiscard]] grpc::Status StreamLog(uint64_t crawl_id, const v1::GetCrawlLogRequest& req,
+                                       const LogSink& sink);
 
   // One host's queue in crawl `crawl_id` (0: the active, else the latest),
   // from the queue server that owns the host (QueueServerFleet::HostQueue).
@@ -140,7 +147,7 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   FetcherTracker fetchers_;
   // A start that failed at a queue server: its queue servers drop it.
   void RollBackStart(const v1::CrawlInfo& crawl);
-  std::mutex start_mu_;  // serialises StartCrawl/StopCrawl/ResumeCrawl/SetCrawlParams/DeleteCrawl end to end
+  std::mutex start_mu_;   // serialises StartCrawl/StopCrawl/ResumeCrawl/SetCrawlParams/DeleteCrawl end to end
   CrawlMonitor monitor_;  // last: its thread stops before the rest goes
 };
 

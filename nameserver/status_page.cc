@@ -4,8 +4,8 @@
 #include <map>
 
 #include "common/base/json.h"
-#include "common/net/http_security.h"
 #include "common/crawl/report_text.h"
+#include "common/net/http_security.h"
 
 namespace crawl::nameserver {
 namespace {
@@ -58,7 +58,8 @@ json::object TotalsJson(const Snapshot& snap, const v1::CrawlInfo* shown) {
 json::array HistoryJson(const Snapshot& snap, bool history_matches) {
   json::array o;
   if (!history_matches) return o;
-  for (const auto& s : snap.history) o.push_back(json::array{s.unix_ms, s.pages, s.frontier, s.errors, s.urls_seen});
+  for (const auto& s : snap.history)
+    o.push_back(json::array{s.unix_ms, s.pages, s.frontier, s.errors, s.urls_seen});
   return o;
 }
 
@@ -118,11 +119,11 @@ void HostsAndErrorsJson(const Snapshot& snap, json::object& o) {
   });
   if (hosts.size() > 10) hosts.resize(10);
   json::array top;
-  for (const auto& [pages, host] : hosts) top.push_back(json::object{{"host", JsonText(host)}, {"pages", pages}});
+  for (const auto& [pages, host] : hosts)
+    top.push_back(json::object{{"host", JsonText(host)}, {"pages", pages}});
   o["top_hosts"] = std::move(top);
-  std::sort(recent.begin(), recent.end(), [](const auto* a, const auto* b) {
-    return a->timestamp_unix_us() > b->timestamp_unix_us();
-  });
+  std::sort(recent.begin(), recent.end(),
+            [](const auto* a, const auto* b) { return a->timestamp_unix_us() > b->timestamp_unix_us(); });
   if (recent.size() > 20) recent.resize(20);
   json::array errors;
   for (const v1::FetchRecord* r : recent) {
@@ -308,10 +309,11 @@ const std::string& StatusPageCsp() {
     const size_t from = text.find(open) + open.size();
     return text.substr(from, text.find(close, from) - from);
   };
-  static const std::string csp =
-      "default-src 'none'; style-src " + CspHashSource(inner(kPageMarkup, "<style>", "</style>")) +
-      "; script-src " + CspHashSource(inner(kPageScript, "<script>", "</script>")) +
-      "; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  static const std::string csp = "default-src 'none'; style-src " +
+                                 CspHashSource(inner(kPageMarkup, "<style>", "</style>")) + "; script-src " +
+                                 CspHashSource(inner(kPageScript, "<script>", "</script>")) +
+                                 "; connect-src 'self'; img-src 'self' data:; form-action 'self'; "
+                                 "frame-ancestors 'none'; base-uri 'none'";
   return csp;
 }
 

@@ -6,17 +6,17 @@
 #include <iostream>
 #include <memory>
 
-#include "common/net/admin_http.h"
 #include "common/base/atomic_file.h"
-#include "common/net/grpc_util.h"
 #include "common/base/cli.h"
 #include "common/base/process.h"
+#include "common/base/status.h"
+#include "common/net/admin_http.h"
+#include "common/net/grpc_util.h"
 #include "common/security/authorizer.h"
 #include "common/security/process_security.h"
-#include "common/base/status.h"
-#include "queueserver/store/queue_store.h"
 #include "queueserver/nameserver_link.h"
 #include "queueserver/service.h"
+#include "queueserver/store/queue_store.h"
 
 namespace {
 
@@ -37,7 +37,8 @@ struct Flags {
 };
 
 void AddFlags(CLI::App& app, Flags& f) {
-  app.add_option("--id", f.id, "Stable identity; the host partition hashes over these")->capture_default_str();
+  app.add_option("--id", f.id, "Stable identity; the host partition hashes over these")
+      ->capture_default_str();
   app.add_option("--listen", f.listen, "gRPC listen address host:port (port 0 picks a free one)")
       ->capture_default_str();
   app.add_option("--advertise", f.advertise,
@@ -53,8 +54,9 @@ void AddFlags(CLI::App& app, Flags& f) {
                  "Page caches: roll WARC files (under DATA_DIR/warc) at this size in MB")
       ->capture_default_str()
       ->check(CLI::Range(1, 1'000'000));
-  app.add_option("--heartbeat-ms", f.heartbeat_ms, "Heartbeat interval")->capture_default_str()->check(
-      CLI::Range(50, 60'000));
+  app.add_option("--heartbeat-ms", f.heartbeat_ms, "Heartbeat interval")
+      ->capture_default_str()
+      ->check(CLI::Range(50, 60'000));
   crawl::security::AddTlsFlags(app, f.tls);
   crawl::AddLoggingFlags(app, f.logging);
   crawl::AddHttpFlags(app, f.http);
@@ -117,7 +119,8 @@ int main(int argc, char** argv) {
   // Metrics before the port file: the port file says "ready" for both.
   crawl::AdminHttpServer http_server;
   crawl::AddStandardRoutes(http_server);
-  if (auto s = crawl::StartAdminHttp("queueserver", flags.http, http_server); !s.ok()) return fail(s.message());
+  if (auto s = crawl::StartAdminHttp("queueserver", flags.http, http_server); !s.ok())
+    return fail(s.message());
   if (!flags.port_file.empty()) {
     if (auto s = crawl::WriteFileAtomically(flags.port_file, std::to_string(server->port) + "\n"); !s.ok())
       return fail(s.message());

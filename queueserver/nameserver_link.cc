@@ -13,7 +13,9 @@ NameServerLink::NameServerLink(std::string nameserver, v1::QueueServerInfo self,
 
 NameServerLink::~NameServerLink() { Stop(); }
 
-void NameServerLink::Start() { thread_ = std::thread([this] { Run(); }); }
+void NameServerLink::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
 
 void NameServerLink::Stop() {
   {

@@ -4,10 +4,10 @@
 // seen; tier 0 is there from the start.
 #pragma once
 
+#include <grpcpp/support/status.h>
+
 #include <cstdint>
 #include <set>
-
-#include <grpcpp/support/status.h>
 
 #include "common/base/metrics.h"
 #include "proto/crawl.pb.h"

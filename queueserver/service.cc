@@ -31,16 +31,17 @@ Status QueueServerServiceImpl::LoadStoredCrawls() {
   if (!ids.ok()) return ids.status();
   for (uint64_t id : *ids) {
     auto shard = CrawlShard::Load(store_, id, clock_);
-    if (!shard.ok()) return Status(shard.status().code(), "crawl " + std::to_string(id) + ": " + shard.status().message());
+    if (!shard.ok())
+      return Status(shard.status().code(), "crawl " + std::to_string(id) + ": " + shard.status().message());
     v1::QueueServerStats st;
     (*shard)->FillStats(&st);
-    spdlog::info("crawl {} loaded from the store: {} urls seen, {} queued, {} leased in {} schedules, {} fetched",
-                 id, st.urls_seen(), st.frontier_size(), st.leased_urls(), st.outstanding_schedules(),
-                 st.pages_fetched());
+    spdlog::info(
+        "crawl {} loaded from the store: {} urls seen, {} queued, {} leased in {} schedules, {} fetched", id,
+        st.urls_seen(), st.frontier_size(), st.leased_urls(), st.outstanding_schedules(), st.pages_fetched());
     if (const auto* so = dynamic_cast<const StructureOrder*>(&(*shard)->frontier().order())) {
       const StructureOrder::Totals t = so->totals();
-      spdlog::info("crawl {} structure order: {} sites, {} GC nodes, {} GB nodes restored", id, t.sites, t.gc_nodes,
-                   t.gb_nodes);
+      spdlog::info("crawl {} structure order: {} sites, {} GC nodes, {} GB nodes restored", id, t.sites,
+                   t.gc_nodes, t.gb_nodes);
     }
     AttachSiteReports(**shard);
     shards_[id] = std::move(*shard);
@@ -102,7 +103,8 @@ void QueueServerServiceImpl::JoinCrawlLocked(const v1::CrawlInfo& crawl) {
   for (uint64_t id : open) {
     if (CrawlShard* shard = ShardFor(id)) (void)Finish(id, shard->End(v1::CRAWL_STATE_STOPPED));
   }
-  auto shard = std::make_unique<CrawlShard>(crawl, clock_, store_ ? store_->NewWriter(crawl.crawl_id()) : nullptr);
+  auto shard =
+      std::make_unique<CrawlShard>(crawl, clock_, store_ ? store_->NewWriter(crawl.crawl_id()) : nullptr);
   AttachSiteReports(*shard);
   Status s = shard->Create();
   if (s.ok() && crawl.state() != v1::CRAWL_STATE_RUNNING) s = shard->End(crawl.state());
@@ -137,7 +139,8 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const
   // waited: a paused or overloaded server) would never see the schedule,
   // and its URLs would sit leased until the lease ends. Lease nothing.
   if (ctx->IsCancelled() || ctx->deadline() <= std::chrono::system_clock::now())
-    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "the caller's deadline passed before a schedule was leased");
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                        "the caller's deadline passed before a schedule was leased");
   CrawlShard* shard = req->crawl_id() == 0 ? nullptr : ShardFor(req->crawl_id());
   if (!shard) {
     resp->set_unknown_crawl(true);
@@ -146,11 +149,14 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const
   if (grpc::Status s = Finish(req->crawl_id(), shard->GetSchedule(*req, resp)); !s.ok()) return s;
   // The same when the caller gave up while the schedule was leased (the
   // server was paused mid-call): hand the URLs back at once.
-  if (resp->schedule_id() != 0 && (ctx->IsCancelled() || ctx->deadline() <= std::chrono::system_clock::now())) {
-    spdlog::warn("schedule {} ({} urls) returned: {} gave up waiting for it", resp->schedule_id(), resp->urls_size(),
-                 req->fetcher_id());
-    if (grpc::Status s = Finish(req->crawl_id(), shard->ReturnSchedule(resp->schedule_id())); !s.ok()) return s;
-    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "the caller's deadline passed while a schedule was leased");
+  if (resp->schedule_id() != 0 &&
+      (ctx->IsCancelled() || ctx->deadline() <= std::chrono::system_clock::now())) {
+    spdlog::warn("schedule {} ({} urls) returned: {} gave up waiting for it", resp->schedule_id(),
+                 resp->urls_size(), req->fetcher_id());
+    if (grpc::Status s = Finish(req->crawl_id(), shard->ReturnSchedule(resp->schedule_id())); !s.ok())
+      return s;
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                        "the caller's deadline passed while a schedule was leased");
   }
   if (resp->schedule_id() != 0) {
     Metrics().leased.Increment();
@@ -161,7 +167,8 @@ grpc::Status QueueServerServiceImpl::GetSchedule(grpc::ServerContext* ctx, const
   return grpc::Status::OK;
 }
 
-grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, const v1::SubmitResultsRequest* req,
+grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx,
+                                                   const v1::SubmitResultsRequest* req,
                                                    v1::SubmitResultsResponse* resp) {
   if (auto denied = auth_->Check(*ctx, "crawl.v1.QueueServer/SubmitResults"); !denied.ok()) return denied;
   MutexLock lock(mu_);
@@ -184,8 +191,7 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx, con
         Status w = revisit == shard->last_revisits().end()
                        ? warc->Write(r, shard->crawl().params().user_agent())
                        : warc->WriteRevisit(r, revisit->second.kind, revisit->second.refers_to_unix_us);
-        if (!w.ok())
-          spdlog::error("crawl {}: page cache: {}", req->crawl_id(), w.ToString());
+        if (!w.ok()) spdlog::error("crawl {}: page cache: {}", req->crawl_id(), w.ToString());
       }
       // One small write for the batch's locations, after its records.
       if (Status f = warc->FlushLocations(); !f.ok())
@@ -246,7 +252,8 @@ grpc::Status QueueServerServiceImpl::GetCrawlLog(grpc::ServerContext* ctx, const
     return grpc::Status::OK;
   }
   if (Status s = shard->ReadLogPage(*req, chunk); !s.ok()) {
-    if (s.code() == StatusCode::kInvalidArgument) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, s.message());
+    if (s.code() == StatusCode::kInvalidArgument)
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, s.message());
     return grpc::Status(grpc::StatusCode::INTERNAL, "crawl log: " + s.message());
   }
   return grpc::Status::OK;
@@ -260,8 +267,8 @@ grpc::Status QueueServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const
     MutexLock lock(mu_);
     if (Status s = DropCrawlLocked(req->crawl_id(), resp); !s.ok()) {
       spdlog::error("crawl {}: delete: {}", req->crawl_id(), s.ToString());
-      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "deleting crawl " + std::to_string(req->crawl_id()) +
-                                                             ": " + s.message());
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "deleting crawl " + std::to_string(req->crawl_id()) + ": " + s.message());
     }
   }
   // The keys are gone already; giving their disk space back may take a
@@ -289,8 +296,9 @@ Status QueueServerServiceImpl::DropCrawlLocked(uint64_t crawl_id, v1::DeleteCraw
   if (!report_dir_.empty()) {
     std::error_code ec;
     std::filesystem::remove(report_dir_ + "/crawl-" + std::to_string(crawl_id) + "-sites.jsonl", ec);
-    if (ec) return Status::IoError("cannot remove the site reports of crawl " + std::to_string(crawl_id) + ": " +
-                                   ec.message());
+    if (ec)
+      return Status::IoError("cannot remove the site reports of crawl " + std::to_string(crawl_id) + ": " +
+                             ec.message());
   }
   resp->set_existed(existed);
   return Status::Ok();

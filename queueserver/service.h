@@ -15,9 +15,9 @@
 
 #include "common/base/clock.h"
 #include "common/base/mutex.h"
+#include "common/base/status.h"
 #include "common/security/authorizer.h"
 #include "proto/crawl.grpc.pb.h"
-#include "common/base/status.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_writer.h"
@@ -45,8 +45,7 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   grpc::Status AddUrls(grpc::ServerContext*, const v1::AddUrlsRequest*, v1::AddUrlsResponse*) override;
   grpc::Status Stats(grpc::ServerContext*, const v1::StatsRequest*, v1::StatsResponse*) override;
   grpc::Status EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest*, v1::EndCrawlResponse*) override;
-  grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*,
-                           v1::CrawlLogChunk*) override;
+  grpc::Status GetCrawlLog(grpc::ServerContext*, const v1::GetCrawlLogRequest*, v1::CrawlLogChunk*) override;
   // Searches the crawl's index (queueserver/index/search_index.h). Holds mu_ for
   // the query: crawling waits while a query runs (bounded by its timeout).
   grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
@@ -68,7 +67,8 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // the lock), its WARC files and site reports. The name server decides
   // whether a crawl may go (it refuses running ones; a start it rolls back
   // may be running here). Idempotent.
-  grpc::Status DeleteCrawl(grpc::ServerContext*, const v1::DeleteCrawlRequest*, v1::DeleteCrawlResponse*) override;
+  grpc::Status DeleteCrawl(grpc::ServerContext*, const v1::DeleteCrawlRequest*,
+                           v1::DeleteCrawlResponse*) override;
 
   // Crawls with keep_page_cache write WARC files under `dir`, rolled at
   // `max_file_bytes` (queueserver/store/warc_writer.h). Call before serving.

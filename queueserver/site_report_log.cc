@@ -12,7 +12,9 @@ namespace {
 
 constexpr int kStatsIterations = 20;
 
-uint32_t Clamp(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, std::numeric_limits<uint32_t>::max())); }
+uint32_t Clamp(uint64_t v) {
+  return static_cast<uint32_t>(std::min<uint64_t>(v, std::numeric_limits<uint32_t>::max()));
+}
 
 }  // namespace
 

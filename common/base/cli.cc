@@ -1,13 +1,13 @@
 #include "common/base/cli.h"
 
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <iostream>
 
-#include <spdlog/spdlog.h>
-
-#include "common/net/admin_http.h"
 #include "common/base/atomic_file.h"
 #include "common/base/process.h"
+#include "common/net/admin_http.h"
 
 namespace crawl {
 
@@ -19,7 +19,8 @@ void AddLoggingFlags(CLI::App& app, LoggingFlags& flags) {
   app.set_config("--config", "", "Read flags from this TOML file (e.g. data-dir = \"/var/lib/crawl\")");
 }
 
-Status PrepareProcess(const std::string& process_name, const LoggingFlags& logging, const std::string& data_dir) {
+Status PrepareProcess(const std::string& process_name, const LoggingFlags& logging,
+                      const std::string& data_dir) {
   if (auto s = InitLogging(process_name, logging.level, logging.file); !s.ok()) return s;
   if (!data_dir.empty()) {
     std::error_code ec;
@@ -44,18 +45,21 @@ void AddHttpFlags(CLI::App& app, HttpFlags& flags) {
                  "free one; 'off' disables it")
       ->capture_default_str();
   app.add_option("--http-port-file", flags.port_file, "Write the bound HTTP port here once listening");
-  app.add_option("--http-host", flags.hosts,
-                 "A Host name (or address) HTTP requests may use besides localhost, 127.0.0.0/8, [::1] and the "
-                 "--http-listen address; repeatable. Others get 421 (DNS rebinding defence; /healthz answers "
-                 "any). With a wildcard listen (0.0.0.0, ::) the machine's names are unknown: name them here. "
-                 "An empty value adds nothing");
-  app.add_option("--http-tls-cert", flags.tls_cert, "PEM certificate chain: serve HTTPS only (with --http-tls-key)");
+  app.add_option(
+      "--http-host", flags.hosts,
+      "A Host name (or address) HTTP requests may use besides localhost, 127.0.0.0/8, [::1] and the "
+      "--http-listen address; repeatable. Others get 421 (DNS rebinding defence; /healthz answers "
+      "any). With a wildcard listen (0.0.0.0, ::) the machine's names are unknown: name them here. "
+      "An empty value adds nothing");
+  app.add_option("--http-tls-cert", flags.tls_cert,
+                 "PEM certificate chain: serve HTTPS only (with --http-tls-key)");
   app.add_option("--http-tls-key", flags.tls_key, "PEM private key of --http-tls-cert");
 }
 
 Status ValidateHttpFlags(const HttpFlags& flags) {
   if (flags.listen.empty() || flags.listen == "off") return Status::Ok();
-  if (auto s = ValidateHostPort(flags.listen); !s.ok()) return Status::InvalidArgument("--http-listen: " + s.message());
+  if (auto s = ValidateHostPort(flags.listen); !s.ok())
+    return Status::InvalidArgument("--http-listen: " + s.message());
   if (flags.tls_cert.empty() != flags.tls_key.empty())
     return Status::InvalidArgument("--http-tls-cert and --http-tls-key go together");
   for (const auto& h : flags.hosts)

@@ -50,7 +50,8 @@ class FlatStringMap {
   void Prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]); }
   void PrefetchEntry(uint64_t hash) const {
     const Slot& slot = slots_[hash & (slots_.size() - 1)];
-    if (slot.entry != 0 && slot.hash == static_cast<uint32_t>(hash)) __builtin_prefetch(&entries_[slot.entry - 1]);
+    if (slot.entry != 0 && slot.hash == static_cast<uint32_t>(hash))
+      __builtin_prefetch(&entries_[slot.entry - 1]);
   }
   [[nodiscard]] const Value* Peek(uint64_t hash) const {
     const Slot& slot = slots_[hash & (slots_.size() - 1)];
@@ -70,7 +71,8 @@ class FlatStringMap {
         if (SameShortString(KeyOf(e), key)) return {&e.value, false};
       }
     }
-    entries_.push_back(Entry{hash, static_cast<uint32_t>(keys_.size()), static_cast<uint32_t>(key.size()), Value{}});
+    entries_.push_back(
+        Entry{hash, static_cast<uint32_t>(keys_.size()), static_cast<uint32_t>(key.size()), Value{}});
     keys_.append(key);
     slots_[i] = Slot{static_cast<uint32_t>(hash), static_cast<uint32_t>(entries_.size())};
     if (entries_.size() * 2 > slots_.size()) Grow();  // load factor <= 1/2

@@ -59,7 +59,8 @@ std::string Hash8Hex(std::string_view data) {
 std::string ContentDigestHex(std::string_view body) {
   const uint64_t h = XXH3_64bits(body.data(), body.size());
   std::array<uint8_t, 8> bytes{};
-  for (size_t i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(h >> (56 - 8 * i));  // xxHash's canonical order
+  for (size_t i = 0; i < 8; ++i)
+    bytes[i] = static_cast<uint8_t>(h >> (56 - 8 * i));  // xxHash's canonical order
   std::string out;
   out.reserve(16);
   AppendHex(bytes.data(), bytes.size(), &out);

@@ -4,7 +4,6 @@
 #include "common/base/json.h"
 
 #include <boost/json/src.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

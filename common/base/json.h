@@ -15,7 +15,6 @@
 #pragma once
 
 #include <boost/json.hpp>
-
 #include <string>
 #include <string_view>
 

@@ -1,7 +1,7 @@
 // MD5 after RFC 1321 section 3, for the identifier hashes of common/base/hash.h.
-#include "common/base/hash.h"
-
 #include <cstring>
+
+#include "common/base/hash.h"
 
 namespace crawl::hash {
 namespace {

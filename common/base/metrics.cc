@@ -28,8 +28,8 @@ prometheus::Family<prometheus::Histogram>& HistogramFamily(const std::string& na
   return HistogramFamily(Registry(), name, help);
 }
 
-prometheus::Family<prometheus::Counter>& CounterFamily(prometheus::Registry& registry, const std::string& name,
-                                                       const std::string& help) {
+prometheus::Family<prometheus::Counter>& CounterFamily(prometheus::Registry& registry,
+                                                       const std::string& name, const std::string& help) {
   return prometheus::BuildCounter().Name(name).Help(help).Register(registry);
 }
 
@@ -38,8 +38,8 @@ prometheus::Family<prometheus::Gauge>& GaugeFamily(prometheus::Registry& registr
   return prometheus::BuildGauge().Name(name).Help(help).Register(registry);
 }
 
-prometheus::Family<prometheus::Histogram>& HistogramFamily(prometheus::Registry& registry, const std::string& name,
-                                                           const std::string& help) {
+prometheus::Family<prometheus::Histogram>& HistogramFamily(prometheus::Registry& registry,
+                                                           const std::string& name, const std::string& help) {
   return prometheus::BuildHistogram().Name(name).Help(help).Register(registry);
 }
 

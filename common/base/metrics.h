@@ -40,14 +40,16 @@ namespace crawl::metrics {
 // Shorthands for families in a registry (the process's by default).
 [[nodiscard]] prometheus::Family<prometheus::Counter>& CounterFamily(const std::string& name,
                                                                      const std::string& help);
-[[nodiscard]] prometheus::Family<prometheus::Gauge>& GaugeFamily(const std::string& name, const std::string& help);
+[[nodiscard]] prometheus::Family<prometheus::Gauge>& GaugeFamily(const std::string& name,
+                                                                 const std::string& help);
 [[nodiscard]] prometheus::Family<prometheus::Histogram>& HistogramFamily(const std::string& name,
                                                                          const std::string& help);
 [[nodiscard]] prometheus::Family<prometheus::Counter>& CounterFamily(prometheus::Registry& registry,
                                                                      const std::string& name,
                                                                      const std::string& help);
 [[nodiscard]] prometheus::Family<prometheus::Gauge>& GaugeFamily(prometheus::Registry& registry,
-                                                                 const std::string& name, const std::string& help);
+                                                                 const std::string& name,
+                                                                 const std::string& help);
 [[nodiscard]] prometheus::Family<prometheus::Histogram>& HistogramFamily(prometheus::Registry& registry,
                                                                          const std::string& name,
                                                                          const std::string& help);
@@ -55,7 +57,8 @@ namespace crawl::metrics {
 // Creates the series label=value for each of `values` (at zero), so a
 // labelled family is exported before its first event.
 template <typename T>
-void AddSeries(prometheus::Family<T>& family, const std::string& label, std::initializer_list<const char*> values) {
+void AddSeries(prometheus::Family<T>& family, const std::string& label,
+               std::initializer_list<const char*> values) {
   for (const char* value : values) (void)family.Add({{label, value}});
 }
 

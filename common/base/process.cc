@@ -45,8 +45,8 @@ int WaitForShutdownSignal(const SignalHooks& hooks) {
   for (;;) {
     int sig = 0;
     if (hooks.on_tick) {
-      const auto left = std::max(std::chrono::steady_clock::duration::zero(),
-                                 next_tick - std::chrono::steady_clock::now());
+      const auto left =
+          std::max(std::chrono::steady_clock::duration::zero(), next_tick - std::chrono::steady_clock::now());
       const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
       timespec timeout{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
       sig = sigtimedwait(&set, nullptr, &timeout);
@@ -87,16 +87,15 @@ Status ValidateHostPort(const std::string& address) {
   return Status::Ok();
 }
 
-Status InitLogging(const std::string& process_name, const std::string& level,
-                   const std::string& log_file) {
+Status InitLogging(const std::string& process_name, const std::string& level, const std::string& log_file) {
   const auto lvl = spdlog::level::from_str(level);
   if (lvl == spdlog::level::off && level != "off")
     return Status::InvalidArgument("unknown log level '" + level + "'");
   std::shared_ptr<spdlog::logger> logger;
   try {
     if (log_file.empty()) {
-      logger = std::make_shared<spdlog::logger>(
-          process_name, std::make_shared<spdlog::sinks::stderr_sink_mt>());
+      logger =
+          std::make_shared<spdlog::logger>(process_name, std::make_shared<spdlog::sinks::stderr_sink_mt>());
     } else {
       logger = std::make_shared<spdlog::logger>(
           process_name, std::make_shared<spdlog::sinks::basic_file_sink_mt>(log_file));

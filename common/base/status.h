@@ -14,7 +14,7 @@ enum class StatusCode {
   kInvalidArgument,  // bad input from outside: a flag, a URL, a file
   kNotFound,
   kAlreadyExists,
-  kUnavailable,      // a peer or resource cannot be reached right now
+  kUnavailable,  // a peer or resource cannot be reached right now
   kIoError,
   kResourceExhausted,
   kFailedPrecondition,
@@ -51,8 +51,8 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}           // NOLINT: implicit by design
-  Result(Status status) : v_(std::move(status)) {}    // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT: implicit by design
 
   [[nodiscard]] bool ok() const { return std::holds_alternative<T>(v_); }
   explicit operator bool() const { return ok(); }

@@ -43,7 +43,8 @@ inline uint64_t ShortStringHash(std::string_view s) {
     std::memcpy(&last, p + n - 4, 4);
     tail = first | (uint64_t{last} << 32);
   } else if (n > 0) {
-    tail = uint64_t{static_cast<unsigned char>(p[0])} | (uint64_t{static_cast<unsigned char>(p[n / 2])} << 8) |
+    tail = uint64_t{static_cast<unsigned char>(p[0])} |
+           (uint64_t{static_cast<unsigned char>(p[n / 2])} << 8) |
            (uint64_t{static_cast<unsigned char>(p[n - 1])} << 16);
   }
   h = (h ^ tail) * kMul;

@@ -20,10 +20,14 @@ constexpr std::size_t kMaxInflateStep = 256 * 1024;
 
 int InflateWindowBits(ZlibFormat format) {
   switch (format) {
-    case ZlibFormat::kZlib: return 15;
-    case ZlibFormat::kGzip: return 15 + 16;
-    case ZlibFormat::kRaw: return -15;
-    case ZlibFormat::kAuto: break;
+    case ZlibFormat::kZlib:
+      return 15;
+    case ZlibFormat::kGzip:
+      return 15 + 16;
+    case ZlibFormat::kRaw:
+      return -15;
+    case ZlibFormat::kAuto:
+      break;
   }
   return 15 + 32;  // zlib or gzip header, detected
 }
@@ -31,10 +35,14 @@ int InflateWindowBits(ZlibFormat format) {
 // 0 (rejected by deflateInit2) for kAuto, which only inflate understands.
 int DeflateWindowBits(const DeflateOptions& options) {
   switch (options.format) {
-    case ZlibFormat::kZlib: return options.window_log;
-    case ZlibFormat::kGzip: return options.window_log + 16;
-    case ZlibFormat::kRaw: return -options.window_log;
-    case ZlibFormat::kAuto: break;
+    case ZlibFormat::kZlib:
+      return options.window_log;
+    case ZlibFormat::kGzip:
+      return options.window_log + 16;
+    case ZlibFormat::kRaw:
+      return -options.window_log;
+    case ZlibFormat::kAuto:
+      break;
   }
   return 0;
 }

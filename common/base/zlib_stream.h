@@ -55,7 +55,8 @@ struct InflateOutcome {
 // message (such as "incorrect header check", or "inflate error N") for a
 // corrupt stream, Internal if zlib cannot start; *out then holds the bytes
 // decoded before the damage. A cut stream and the cap are not errors.
-[[nodiscard]] Result<InflateOutcome> Inflate(std::string_view in, const InflateOptions& options, std::string* out);
+[[nodiscard]] Result<InflateOutcome> Inflate(std::string_view in, const InflateOptions& options,
+                                             std::string* out);
 
 struct DeflateOptions {
   ZlibFormat format = ZlibFormat::kZlib;  // kZlib, kGzip or kRaw

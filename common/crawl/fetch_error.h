@@ -24,16 +24,26 @@ enum FetchError : int {
 // "http" for a positive (HTTP) status; "unknown" for anything else.
 [[nodiscard]] constexpr const char* FetchErrorName(int status) {
   switch (status) {
-    case kDnsError: return "dns_error";
-    case kConnectError: return "connect_error";
-    case kTimeout: return "timeout";
-    case kTlsError: return "tls_error";
-    case kProtocolError: return "protocol_error";
-    case kBlockedAddress: return "blocked_address";
-    case kBodyError: return "body_error";
-    case kCancelled: return "cancelled";
-    case kBadUrl: return "bad_url";
-    default: return status > 0 ? "http" : "unknown";
+    case kDnsError:
+      return "dns_error";
+    case kConnectError:
+      return "connect_error";
+    case kTimeout:
+      return "timeout";
+    case kTlsError:
+      return "tls_error";
+    case kProtocolError:
+      return "protocol_error";
+    case kBlockedAddress:
+      return "blocked_address";
+    case kBodyError:
+      return "body_error";
+    case kCancelled:
+      return "cancelled";
+    case kBadUrl:
+      return "bad_url";
+    default:
+      return status > 0 ? "http" : "unknown";
   }
 }
 

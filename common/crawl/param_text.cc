@@ -15,7 +15,8 @@ template <typename T>
 Result<T> ParseInteger(const std::string& name, const std::string& value) {
   T out{};
   auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
-  if (ec == std::errc::result_out_of_range) return Status::InvalidArgument(name + ": " + value + " is out of range");
+  if (ec == std::errc::result_out_of_range)
+    return Status::InvalidArgument(name + ": " + value + " is out of range");
   if (ec != std::errc() || ptr != value.data() + value.size() || value.empty())
     return Status::InvalidArgument(name + ": '" + value + "' is not a whole number");
   return out;
@@ -40,7 +41,8 @@ Status SetParamFromText(v1::CrawlParams* params, const std::string& name, const 
     size_t start = 0;
     while (!value.empty() && start <= value.size()) {
       const size_t comma = value.find(',', start);
-      const std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      const std::string item =
+          value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (!item.empty()) r->AddString(params, field, item);
       if (comma == std::string::npos) break;
       start = comma + 1;

@@ -13,6 +13,7 @@ namespace crawl {
 // Sets field `name` of `params` from `value`: integers in decimal (range
 // checked), booleans as true/false/1/0/yes/no/on/off, strings as given,
 // repeated strings as a comma-separated list ("" clears it).
-[[nodiscard]] Status SetParamFromText(v1::CrawlParams* params, const std::string& name, const std::string& value);
+[[nodiscard]] Status SetParamFromText(v1::CrawlParams* params, const std::string& name,
+                                      const std::string& value);
 
 }  // namespace crawl

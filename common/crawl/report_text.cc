@@ -7,10 +7,14 @@ namespace crawl {
 
 std::string StateName(v1::CrawlState state) {
   switch (state) {
-    case v1::CRAWL_STATE_RUNNING: return "running";
-    case v1::CRAWL_STATE_STOPPED: return "stopped";
-    case v1::CRAWL_STATE_DONE: return "done";
-    default: return "unknown";
+    case v1::CRAWL_STATE_RUNNING:
+      return "running";
+    case v1::CRAWL_STATE_STOPPED:
+      return "stopped";
+    case v1::CRAWL_STATE_DONE:
+      return "done";
+    default:
+      return "unknown";
   }
 }
 

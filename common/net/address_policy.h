@@ -37,11 +37,10 @@
 // synthetic web on 127.0.0.0/8 that way) or the hosts file names the host.
 #pragma once
 
+#include <boost/asio/ip/address.hpp>
 #include <cstdint>
 #include <span>
 #include <string_view>
-
-#include <boost/asio/ip/address.hpp>
 
 namespace crawl {
 

@@ -1,19 +1,19 @@
 #include "common/net/admin_http.h"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <spdlog/spdlog.h>
-
 #include <chrono>
 #include <type_traits>
 
 #include "common/base/clock.h"
+#include "common/base/metrics.h"
 #include "common/net/http_login.h"
 #include "common/net/http_security.h"
 #include "common/net/login_throttle.h"
-#include "common/base/metrics.h"
 
 namespace crawl {
 namespace {
@@ -43,8 +43,8 @@ struct ServerState {
   SystemClock clock;
   LoginThrottle throttle{&clock};
   CsrfKey csrf_key{RandomHex(32)};
-  bool protect = false;     // listening off loopback: protected routes need a token
-  size_t connections = 0;   // open sessions; only touched on the server's thread
+  bool protect = false;    // listening off loopback: protected routes need a token
+  size_t connections = 0;  // open sessions; only touched on the server's thread
 };
 
 int HexDigit(char c) {
@@ -81,7 +81,9 @@ std::string RequestToken(const Request& req) {
   return std::string(CookieValue(Header(req, http::field::cookie), kLoginCookie));
 }
 
-HttpReply Text(int status, std::string body) { return {status, "text/plain; charset=utf-8", std::move(body)}; }
+HttpReply Text(int status, std::string body) {
+  return {status, "text/plain; charset=utf-8", std::move(body)};
+}
 
 // The request as handlers see it.
 HttpRequest ToHttpRequest(const ServerState& state, const Request& req, const std::string& target,
@@ -108,8 +110,8 @@ HttpRequest ToHttpRequest(const ServerState& state, const Request& req, const st
 
 const HttpAppHandler* FindApp(const ServerState& state, const std::string& path) {
   for (const auto& [prefix, handler] : state.apps) {
-    if (path == prefix ||
-        (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 && path[prefix.size()] == '/'))
+    if (path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+                           path[prefix.size()] == '/'))
       return &handler;
   }
   return nullptr;
@@ -167,9 +169,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void Start() {
     if constexpr (kTls) {
       beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(10));
-      stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
-        if (!ec) self->DoRead();
-      });
+      stream_.async_handshake(ssl::stream_base::server,
+                              [self = this->shared_from_this()](beast::error_code ec) {
+                                if (!ec) self->DoRead();
+                              });
     } else {
       DoRead();
     }
@@ -259,7 +262,8 @@ struct AdminHttpServer::Impl {
                                      &state)
           ->Start();
     } else {
-      std::make_shared<Session<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), std::move(client), &state)
+      std::make_shared<Session<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), std::move(client),
+                                                   &state)
           ->Start();
     }
   }
@@ -290,9 +294,13 @@ void AdminHttpServer::HandleApp(const std::string& prefix, HttpAppHandler handle
   impl_->state.apps[prefix] = std::move(handler);
 }
 
-void AdminHttpServer::RequireTokenOffLoopback(HttpTokenCheck check) { impl_->state.token_check = std::move(check); }
+void AdminHttpServer::RequireTokenOffLoopback(HttpTokenCheck check) {
+  impl_->state.token_check = std::move(check);
+}
 
-void AdminHttpServer::AllowHostNames(std::vector<std::string> names) { impl_->state.host_names = std::move(names); }
+void AdminHttpServer::AllowHostNames(std::vector<std::string> names) {
+  impl_->state.host_names = std::move(names);
+}
 
 Status AdminHttpServer::UseTls(const std::string& cert_file, const std::string& key_file) {
   ssl::context ctx(ssl::context::tls_server);
@@ -301,7 +309,8 @@ Status AdminHttpServer::UseTls(const std::string& cert_file, const std::string& 
                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use,
                   ec);
   if (!ec) ctx.use_certificate_chain_file(cert_file, ec);
-  if (ec) return Status::InvalidArgument("cannot read the HTTPS certificate " + cert_file + ": " + ec.message());
+  if (ec)
+    return Status::InvalidArgument("cannot read the HTTPS certificate " + cert_file + ": " + ec.message());
   ctx.use_private_key_file(key_file, ssl::context::pem, ec);
   if (ec) return Status::InvalidArgument("cannot read the HTTPS key " + key_file + ": " + ec.message());
   impl_->state.tls.emplace(std::move(ctx));
@@ -310,7 +319,8 @@ Status AdminHttpServer::UseTls(const std::string& cert_file, const std::string& 
 
 Result<int> AdminHttpServer::Start(const std::string& listen) {
   const size_t colon = listen.rfind(':');
-  if (colon == std::string::npos) return Status::InvalidArgument("http listen address must be host:port: " + listen);
+  if (colon == std::string::npos)
+    return Status::InvalidArgument("http listen address must be host:port: " + listen);
   std::string host = listen.substr(0, colon);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   beast::error_code ec;
@@ -367,7 +377,9 @@ void AddStandardRoutes(AdminHttpServer& server) {
   server.Handle("/metrics", [](const std::string&) {
     return HttpReply{200, "text/plain; version=0.0.4; charset=utf-8", metrics::Exposition()};
   });
-  server.Handle("/healthz", [](const std::string&) { return HttpReply{200, "text/plain; charset=utf-8", "ok\n"}; });
+  server.Handle("/healthz", [](const std::string&) {
+    return HttpReply{200, "text/plain; charset=utf-8", "ok\n"};
+  });
 }
 
 }  // namespace crawl

@@ -1,7 +1,5 @@
 #include "common/net/grpc_util.h"
 
-#include "common/security/transport.h"
-
 #include <grpc/support/log.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -10,6 +8,8 @@
 #include <map>
 #include <mutex>
 #include <utility>
+
+#include "common/security/transport.h"
 
 namespace crawl {
 namespace {
@@ -43,7 +43,8 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address, security:
   // attempt was cut after at most the backoff, about a second; on a loaded
   // machine a TLS handshake takes longer, and a fetcher never reached its
   // restarted name server again ("tcp handshaker shutdown" for minutes).
-  return grpc::CreateCustomChannel(address, security::CurrentTransport()->ChannelCredentials(peer_roles), args);
+  return grpc::CreateCustomChannel(address, security::CurrentTransport()->ChannelCredentials(peer_roles),
+                                   args);
 }
 
 std::shared_ptr<grpc::Channel> SharedChannel(const std::string& address, security::RoleSet peer_roles) {

@@ -10,17 +10,18 @@
 #include <string>
 #include <vector>
 
+#include "common/base/status.h"
 #include "common/security/authorizer.h"
 #include "common/security/call_gate.h"
 #include "common/security/roles.h"
-#include "common/base/status.h"
 
 namespace crawl {
 
 // A channel to host:port whose server must hold one of `peer_roles`, secured
 // as the installed transport says (common/security/transport.h: mutual TLS,
 // or plain TCP).
-[[nodiscard]] std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address, security::RoleSet peer_roles);
+[[nodiscard]] std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address,
+                                                         security::RoleSet peer_roles);
 
 // The channel to `address` for `peer_roles`, made once per process and kept:
 // callers that open a stub per call (the name server polls each queue server

@@ -2,14 +2,13 @@
 #include "common/net/hosts_file.h"
 
 #include <algorithm>
+#include <boost/system/error_code.hpp>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <vector>
-
-#include <boost/system/error_code.hpp>
 
 namespace crawl {
 namespace {

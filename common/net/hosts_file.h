@@ -16,14 +16,13 @@
 // should fail loudly, not send the crawl to the real internet.
 #pragma once
 
+#include <boost/asio/ip/address.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-
-#include <boost/asio/ip/address.hpp>
 
 #include "common/base/status.h"
 
@@ -44,8 +43,7 @@ class HostsFile {
   [[nodiscard]] static Result<HostsFile> Load(const std::string& path);
 
   // Parses `text`; `source` names it in error messages ("source:N: ...").
-  [[nodiscard]] static Result<HostsFile> Parse(std::string_view text,
-                                               std::string_view source = "<hosts>");
+  [[nodiscard]] static Result<HostsFile> Parse(std::string_view text, std::string_view source = "<hosts>");
 
   // The mapping for `name` (case-insensitive), if any. Thread-safe (const).
   [[nodiscard]] std::optional<Entry> Lookup(std::string_view name) const;

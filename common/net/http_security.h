@@ -63,7 +63,8 @@ inline constexpr int kSessionCookieSeconds = 12 * 3600;
 // Origin, else Referer, names `host` (scheme ignored). Neither present:
 // true (non-browser clients send neither; a CSRF token must still hold).
 // "null" (a sandboxed or privacy-stripped origin) is never same-origin.
-[[nodiscard]] bool SameOriginRequest(std::string_view origin, std::string_view referer, std::string_view host);
+[[nodiscard]] bool SameOriginRequest(std::string_view origin, std::string_view referer,
+                                     std::string_view host);
 
 // Login CSRF by double submit: the sign-in form carries a random value
 // that is also set in a short-lived SameSite=Strict cookie scoped to

@@ -21,7 +21,7 @@ namespace crawl {
 class LoginThrottle {
  public:
   struct Options {
-    double client_burst = 5;           // failures a client may make at once
+    double client_burst = 5;            // failures a client may make at once
     int64_t client_refill_ms = 12'000;  // then one more per this
     double global_burst = 30;
     int64_t global_refill_ms = 1'000;

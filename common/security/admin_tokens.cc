@@ -76,7 +76,8 @@ Result<std::vector<TokenEntry>> ParseTokenFile(std::string_view text) {
     const size_t first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] == '#') continue;
     auto entry = ParseLine(line);
-    if (!entry.ok()) return Status::InvalidArgument("line " + std::to_string(line_no) + ": " + entry.status().message());
+    if (!entry.ok())
+      return Status::InvalidArgument("line " + std::to_string(line_no) + ": " + entry.status().message());
     entries.push_back(std::move(*entry));
   }
   return entries;
@@ -94,7 +95,8 @@ Status AdminTokens::Load(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok()) return Status::InvalidArgument("admin tokens: " + text.status().message());
   auto entries = ParseTokenFile(*text);
-  if (!entries.ok()) return Status::InvalidArgument("admin tokens " + path + ": " + entries.status().message());
+  if (!entries.ok())
+    return Status::InvalidArgument("admin tokens " + path + ": " + entries.status().message());
   MutexLock lock(mu_);
   path_ = path;
   entries_ = std::move(*entries);

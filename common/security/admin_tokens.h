@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/security/roles.h"
 #include "common/base/mutex.h"
 #include "common/base/status.h"
+#include "common/security/roles.h"
 
 namespace crawl::security {
 

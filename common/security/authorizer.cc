@@ -16,7 +16,8 @@ constexpr std::array kPolicies = {
     RpcPolicy{"crawl.v1.NameServer/RegisterQueueServer", {Role::kQueueServer}},
     RpcPolicy{"crawl.v1.NameServer/Heartbeat", {Role::kQueueServer}},
     // Fetchers poll the crawl state; people may read it too.
-    RpcPolicy{"crawl.v1.NameServer/GetCrawlState", {Role::kFetcher, Role::kQueueServer, Role::kAdmin, Role::kReader}},
+    RpcPolicy{"crawl.v1.NameServer/GetCrawlState",
+              {Role::kFetcher, Role::kQueueServer, Role::kAdmin, Role::kReader}},
     // Name server: the admin API.
     RpcPolicy{"crawl.v1.NameServer/StartCrawl", kAdminOnly},
     RpcPolicy{"crawl.v1.NameServer/StopCrawl", kAdminOnly},
@@ -131,8 +132,9 @@ grpc::Status Authorizer::CheckCall(std::string_view method, std::string_view aut
   for (int i = 0; i < kRoleCount; ++i) {
     if (have.Has(static_cast<Role>(i)) && policy->allowed.Has(static_cast<Role>(i))) return grpc::Status::OK;
   }
-  return {grpc::StatusCode::PERMISSION_DENIED, std::string(method) + " needs role " + policy->allowed.ToString() +
-                                                   "; the caller (" + caller->name + ") is " + have.ToString()};
+  return {grpc::StatusCode::PERMISSION_DENIED, std::string(method) + " needs role " +
+                                                   policy->allowed.ToString() + "; the caller (" +
+                                                   caller->name + ") is " + have.ToString()};
 }
 
 }  // namespace crawl::security

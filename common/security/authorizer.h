@@ -64,7 +64,8 @@ class Authorizer {
 
   // Who the caller is (exposed for tests). Fails with UNAUTHENTICATED.
   [[nodiscard]] Result<Caller> Identify(const grpc::ServerContext& ctx) const;
-  [[nodiscard]] Result<Caller> IdentifyCall(std::string_view authorization, const grpc::AuthContext* auth) const;
+  [[nodiscard]] Result<Caller> IdentifyCall(std::string_view authorization,
+                                            const grpc::AuthContext* auth) const;
 
   // Role from a bearer token alone (the status page's cookie or header).
   [[nodiscard]] std::optional<TokenMatch> MatchToken(std::string_view token) const;

@@ -28,7 +28,8 @@ Result<PeerIdentity> ParseIdentityUri(std::string_view uri) {
     return Status::InvalidArgument("identity URI does not start with crawl://role/");
   std::string_view rest = uri.substr(kIdentityUriPrefix.size());
   const size_t slash = rest.find('/');
-  if (slash == std::string_view::npos) return Status::InvalidArgument("identity URI has no id (crawl://role/ROLE/ID)");
+  if (slash == std::string_view::npos)
+    return Status::InvalidArgument("identity URI has no id (crawl://role/ROLE/ID)");
   auto role = ParseRole(rest.substr(0, slash));
   if (!role) return Status::InvalidArgument("identity URI names no known role");
   std::string_view id = rest.substr(slash + 1);
@@ -63,7 +64,8 @@ Result<PeerIdentity> IdentityFromCertificatePem(std::string_view pem) {
     if (found) return Status::InvalidArgument("certificate names two crawl identities");
     found = std::move(*identity);
   }
-  if (!found) return Status::InvalidArgument("certificate names no crawl identity (URI SAN crawl://role/ROLE/ID)");
+  if (!found)
+    return Status::InvalidArgument("certificate names no crawl identity (URI SAN crawl://role/ROLE/ID)");
   return *found;
 }
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/security/roles.h"
 #include "common/base/status.h"
+#include "common/security/roles.h"
 
 namespace crawl::security {
 

@@ -6,9 +6,10 @@ namespace crawl::security {
 namespace {
 
 void WarnInsecure(std::string_view process) {
-  spdlog::warn("{} runs with --insecure: no TLS and no authentication; anyone who reaches its ports can "
-               "read and change the crawl",
-               process);
+  spdlog::warn(
+      "{} runs with --insecure: no TLS and no authentication; anyone who reaches its ports can "
+      "read and change the crawl",
+      process);
 }
 
 }  // namespace
@@ -27,7 +28,8 @@ Status SetUpTransport(std::string_view process, const TlsFlags& flags, bool need
   return Status::Ok();
 }
 
-SignalHooks ProcessSignalHooks(std::string_view process, const TlsFlags& flags, std::function<void()> on_reload) {
+SignalHooks ProcessSignalHooks(std::string_view process, const TlsFlags& flags,
+                               std::function<void()> on_reload) {
   SignalHooks hooks;
   hooks.on_reload = std::move(on_reload);
   if (flags.insecure) hooks.on_tick = [name = std::string(process)] { WarnInsecure(name); };

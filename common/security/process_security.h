@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "common/base/process.h"
-#include "common/security/transport.h"
 #include "common/base/status.h"
+#include "common/security/transport.h"
 
 namespace crawl::security {
 

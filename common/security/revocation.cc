@@ -31,7 +31,8 @@ std::vector<std::unique_ptr<X509, decltype(&X509_free)>> ReadCertificates(std::s
 }  // namespace
 
 Result<std::unique_ptr<X509_CRL, void (*)(X509_CRL*)>> ParseCrl(std::string_view bytes) {
-  if (bytes.empty() || bytes.size() > (64u << 20)) return Status::InvalidArgument("CRL is empty or over 64 MiB");
+  if (bytes.empty() || bytes.size() > (64u << 20))
+    return Status::InvalidArgument("CRL is empty or over 64 MiB");
   Bio bio = MemBio(bytes);
   if (!bio) return Status::Internal("out of memory reading a CRL");
   X509_CRL* crl = PEM_read_bio_X509_CRL(bio.get(), nullptr, nullptr, nullptr);
@@ -43,7 +44,8 @@ Result<std::unique_ptr<X509_CRL, void (*)(X509_CRL*)>> ParseCrl(std::string_view
   return std::unique_ptr<X509_CRL, void (*)(X509_CRL*)>(crl, &X509_CRL_free);
 }
 
-Result<std::shared_ptr<RevocationList>> RevocationList::Open(const std::string& crl_path, const std::string& ca_path) {
+Result<std::shared_ptr<RevocationList>> RevocationList::Open(const std::string& crl_path,
+                                                             const std::string& ca_path) {
   std::shared_ptr<RevocationList> list(new RevocationList(crl_path, ca_path));
   MutexLock lock(list->mu_);
   if (auto s = list->LoadLocked(); !s.ok()) return s;
@@ -66,7 +68,8 @@ Status RevocationList::LoadLocked() {
     if (X509_CRL_verify(crl->get(), X509_get0_pubkey(cert.get())) == 1) signed_by_ca = true;
   }
   if (!signed_by_ca)
-    return Status::InvalidArgument("--tls-crl " + crl_path_ + " is not signed by a CA in --tls-ca " + ca_path_);
+    return Status::InvalidArgument("--tls-crl " + crl_path_ + " is not signed by a CA in --tls-ca " +
+                                   ca_path_);
   // A CRL past its nextUpdate still names what was revoked: it stays in
   // force, with a warning, rather than locking every peer out of the
   // cluster because a renewal was missed (OpenSSL's CRL check would refuse).

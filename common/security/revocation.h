@@ -22,7 +22,7 @@ class RevocationList {
   // `ca_path` (a PEM bundle). Fails on an unreadable, malformed or unsigned
   // list: a server must not start believing nothing is revoked.
   [[nodiscard]] static Result<std::shared_ptr<RevocationList>> Open(const std::string& crl_path,
-                                                                   const std::string& ca_path);
+                                                                    const std::string& ca_path);
 
   // True if the PEM certificate is on the list. Reads the file again first
   // if its size or modification time changed; a new file that does not load
@@ -33,7 +33,8 @@ class RevocationList {
   [[nodiscard]] size_t size();
 
  private:
-  RevocationList(std::string crl_path, std::string ca_path) : crl_path_(std::move(crl_path)), ca_path_(std::move(ca_path)) {}
+  RevocationList(std::string crl_path, std::string ca_path)
+      : crl_path_(std::move(crl_path)), ca_path_(std::move(ca_path)) {}
   [[nodiscard]] Status LoadLocked() REQUIRES(mu_);
   void RefreshLocked() REQUIRES(mu_);
 

@@ -1,6 +1,5 @@
 #include "common/security/transport.h"
 
-#include <CLI/CLI.hpp>
 #include <arpa/inet.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/security/tls_certificate_provider.h>
@@ -9,6 +8,7 @@
 #include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
 
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <filesystem>
 
@@ -46,7 +46,8 @@ class PeerVerifier final : public gx::ExternalCertificateVerifier {
       return {grpc::StatusCode::UNAUTHENTICATED, "the peer's certificate is revoked (--tls-crl)"};
     if (!peer_roles_) return grpc::Status::OK;
     auto identity = IdentityFromCertificatePem(pem);
-    if (!identity.ok()) return {grpc::StatusCode::UNAUTHENTICATED, "server certificate: " + identity.status().message()};
+    if (!identity.ok())
+      return {grpc::StatusCode::UNAUTHENTICATED, "server certificate: " + identity.status().message()};
     if (!peer_roles_->Has(identity->role))
       return {grpc::StatusCode::UNAUTHENTICATED, "the server is a " + std::string(RoleName(identity->role)) +
                                                      ", expected " + peer_roles_->ToString()};
@@ -97,10 +98,12 @@ void AddTlsFlags(CLI::App& app, TlsFlags& flags) {
 
 Status ValidateTlsFlags(const TlsFlags& flags, bool need_identity) {
   const bool any_tls = !flags.cert.empty() || !flags.key.empty() || !flags.ca.empty() || !flags.crl.empty();
-  if (flags.insecure && any_tls) return Status::InvalidArgument("--insecure cannot be combined with --tls-* flags");
+  if (flags.insecure && any_tls)
+    return Status::InvalidArgument("--insecure cannot be combined with --tls-* flags");
   if (!any_tls) return Status::Ok();
   if (flags.ca.empty()) return Status::InvalidArgument("--tls-cert, --tls-key and --tls-crl need --tls-ca");
-  if (flags.cert.empty() != flags.key.empty()) return Status::InvalidArgument("--tls-cert and --tls-key go together");
+  if (flags.cert.empty() != flags.key.empty())
+    return Status::InvalidArgument("--tls-cert and --tls-key go together");
   if (need_identity && flags.cert.empty())
     return Status::InvalidArgument("TLS needs this process's certificate: give --tls-cert and --tls-key");
   if (auto s = CheckReadable(flags.ca, "--tls-ca"); !s.ok()) return s;
@@ -146,7 +149,7 @@ Result<std::shared_ptr<const Transport>> Transport::Create(const TlsFlags& flags
   }
   if (t->has_identity_) {
     t->provider_ = std::make_shared<gx::FileWatcherCertificateProvider>(flags.key, flags.cert, flags.ca,
-                                                                         kCertificateRefreshSeconds);
+                                                                        kCertificateRefreshSeconds);
   } else {
     t->provider_ = std::make_shared<gx::FileWatcherCertificateProvider>(flags.ca, kCertificateRefreshSeconds);
   }
@@ -162,7 +165,8 @@ std::shared_ptr<grpc::ServerCredentials> Transport::ServerCredentials(
   options.set_cert_request_type(require_client_certificate
                                     ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
                                     : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY);
-  options.set_certificate_verifier(gx::ExternalCertificateVerifier::Create<PeerVerifier>(revocation_, std::nullopt));
+  options.set_certificate_verifier(
+      gx::ExternalCertificateVerifier::Create<PeerVerifier>(revocation_, std::nullopt));
   options.set_check_call_host(false);
   auto credentials = grpc::experimental::TlsServerCredentials(options);
   if (gate) credentials->SetAuthMetadataProcessor(std::move(gate));
@@ -177,7 +181,8 @@ std::shared_ptr<grpc::ChannelCredentials> Transport::ChannelCredentials(RoleSet 
   if (has_identity_) options.watch_identity_key_cert_pairs();
   options.set_verify_server_certs(true);
   options.set_check_call_host(false);
-  options.set_certificate_verifier(gx::ExternalCertificateVerifier::Create<PeerVerifier>(revocation_, peer_roles));
+  options.set_certificate_verifier(
+      gx::ExternalCertificateVerifier::Create<PeerVerifier>(revocation_, peer_roles));
   return grpc::experimental::TlsCredentials(options);
 }
 

@@ -19,9 +19,9 @@
 #include <optional>
 #include <string>
 
+#include "common/base/status.h"
 #include "common/security/revocation.h"
 #include "common/security/roles.h"
-#include "common/base/status.h"
 
 namespace CLI {
 class App;
@@ -57,7 +57,8 @@ void AddTlsFlags(CLI::App& app, TlsFlags& flags);
 
 // A server may listen on a non-loopback address only with TLS or with
 // --insecure; otherwise fails with a message naming the flags to give.
-[[nodiscard]] Status CheckListenAllowed(const TlsFlags& flags, std::string_view flag_name, const std::string& listen);
+[[nodiscard]] Status CheckListenAllowed(const TlsFlags& flags, std::string_view flag_name,
+                                        const std::string& listen);
 
 class Transport {
  public:

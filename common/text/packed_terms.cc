@@ -13,8 +13,8 @@
 
 namespace crawl::text {
 
-void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts, const uint32_t* positions,
-                      size_t n) {
+void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts,
+                      const uint32_t* positions, size_t n) {
   // Written in place into room for the longest encoding, then cut to size:
   // a string append per byte is costly on text-heavy pages.
   const size_t start = out->size();
@@ -37,7 +37,8 @@ void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts&
 }
 
 bool PackedTermReader::Fail(const char* what) {
-  status_ = Status::InvalidArgument(std::string("mini index postings: ") + what + " at byte " + std::to_string(pos_));
+  status_ = Status::InvalidArgument(std::string("mini index postings: ") + what + " at byte " +
+                                    std::to_string(pos_));
   pos_ = in_.size();
   return false;
 }
@@ -66,7 +67,8 @@ bool PackedTermReader::ReadShortGaps(uint64_t n) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + pos));
       const auto zeros = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
       // Stop at a two-byte gap's first byte, or at a 0 gap (allowed first).
-      const uint32_t stop = static_cast<uint32_t>(_mm_movemask_epi8(v)) | (zeros & (i == 0 ? 0xFFFEu : 0xFFFFu));
+      const uint32_t stop =
+          static_cast<uint32_t>(_mm_movemask_epi8(v)) | (zeros & (i == 0 ? 0xFFFEu : 0xFFFFu));
       const int run = stop == 0 ? 16 : std::countr_zero(stop);
       for (int k = 0; k < run; ++k) {
         position += in[pos + static_cast<size_t>(k)];
@@ -164,9 +166,11 @@ Status PackTerms(v1::MiniIndex* index) {
   std::string packed = index->postings();
   for (const v1::IndexTerm& t : index->terms()) {
     for (int i = 1; i < t.positions_size(); ++i) {
-      if (t.positions(i) <= t.positions(i - 1)) return Status::InvalidArgument("mini index: positions not ascending");
+      if (t.positions(i) <= t.positions(i - 1))
+        return Status::InvalidArgument("mini index: positions not ascending");
     }
-    AppendPackedTerm(&packed, t.term(), {t.title_count(), t.description_count(), t.body_count(), t.anchor_count()},
+    AppendPackedTerm(&packed, t.term(),
+                     {t.title_count(), t.description_count(), t.body_count(), t.anchor_count()},
                      t.positions().data(), static_cast<size_t>(t.positions_size()));
   }
   index->set_postings(std::move(packed));

@@ -35,8 +35,8 @@ struct TermCounts {
 };
 
 // Appends one term. REQUIRES: positions strictly ascending.
-void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts, const uint32_t* positions,
-                      size_t n);
+void AppendPackedTerm(std::string* out, std::string_view term, const TermCounts& counts,
+                      const uint32_t* positions, size_t n);
 
 // Walks a packed buffer term by term, without allocating per term.
 class PackedTermReader {

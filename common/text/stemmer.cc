@@ -9,12 +9,14 @@ namespace crawl::text {
 
 std::string_view SnowballAlgorithm(std::string_view iso) {
   static constexpr std::pair<std::string_view, std::string_view> kAlgorithms[] = {
-      {"ar", "arabic"},  {"hy", "armenian"},  {"eu", "basque"},    {"ca", "catalan"},    {"da", "danish"},
-      {"nl", "dutch"},   {"en", "english"},   {"fi", "finnish"},   {"fr", "french"},     {"de", "german"},
-      {"el", "greek"},   {"hi", "hindi"},     {"hu", "hungarian"}, {"id", "indonesian"}, {"ga", "irish"},
-      {"it", "italian"}, {"lt", "lithuanian"}, {"ne", "nepali"},   {"no", "norwegian"},  {"nb", "norwegian"},
-      {"nn", "norwegian"}, {"pt", "portuguese"}, {"ro", "romanian"}, {"ru", "russian"},  {"sr", "serbian"},
-      {"es", "spanish"}, {"sv", "swedish"},   {"ta", "tamil"},     {"tr", "turkish"},    {"yi", "yiddish"}};
+      {"ar", "arabic"},     {"hy", "armenian"},   {"eu", "basque"},    {"ca", "catalan"},
+      {"da", "danish"},     {"nl", "dutch"},      {"en", "english"},   {"fi", "finnish"},
+      {"fr", "french"},     {"de", "german"},     {"el", "greek"},     {"hi", "hindi"},
+      {"hu", "hungarian"},  {"id", "indonesian"}, {"ga", "irish"},     {"it", "italian"},
+      {"lt", "lithuanian"}, {"ne", "nepali"},     {"no", "norwegian"}, {"nb", "norwegian"},
+      {"nn", "norwegian"},  {"pt", "portuguese"}, {"ro", "romanian"},  {"ru", "russian"},
+      {"sr", "serbian"},    {"es", "spanish"},    {"sv", "swedish"},   {"ta", "tamil"},
+      {"tr", "turkish"},    {"yi", "yiddish"}};
   for (const auto& [code, name] : kAlgorithms) {
     if (code == iso) return name;
   }
@@ -35,10 +37,11 @@ Stemmer::~Stemmer() {
 
 std::string_view Stemmer::Stem(std::string_view word) {
   if (stemmer_ == nullptr) return word;
-  const sb_symbol* out =
-      sb_stemmer_stem(stemmer_, reinterpret_cast<const sb_symbol*>(word.data()), static_cast<int>(word.size()));
+  const sb_symbol* out = sb_stemmer_stem(stemmer_, reinterpret_cast<const sb_symbol*>(word.data()),
+                                         static_cast<int>(word.size()));
   if (out == nullptr) return word;  // out of memory in libstemmer: keep the word
-  return std::string_view(reinterpret_cast<const char*>(out), static_cast<std::size_t>(sb_stemmer_length(stemmer_)));
+  return std::string_view(reinterpret_cast<const char*>(out),
+                          static_cast<std::size_t>(sb_stemmer_length(stemmer_)));
 }
 
 Stemmer& StemmerCache::For(std::string_view iso_language) {

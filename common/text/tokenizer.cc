@@ -102,22 +102,22 @@ bool IsWordCodePoint(uint32_t cp) {
   if (cp == 0xAA || cp == 0xB5 || cp == 0xBA) return true;
   if (cp < 0xC0) return false;
   if (cp == 0xD7 || cp == 0xF7) return false;
-  if (cp <= 0x2AF) return true;                         // Latin-1 letters, Latin Extended-A/B, IPA
-  if (cp >= 0x370 && cp <= 0x3FF) return cp != 0x37E && cp != 0x387 && cp != 0x375;  // Greek
-  if (cp >= 0x400 && cp <= 0x52F) return !(cp >= 0x482 && cp <= 0x489);             // Cyrillic
-  if (cp >= 0x531 && cp <= 0x587) return cp < 0x559 || cp > 0x55F;                   // Armenian
-  if (cp >= 0x5D0 && cp <= 0x5F2) return true;                                       // Hebrew
+  if (cp <= 0x2AF) return true;  // Latin-1 letters, Latin Extended-A/B, IPA
+  if (cp >= 0x370 && cp <= 0x3FF) return cp != 0x37E && cp != 0x387 && cp != 0x375;     // Greek
+  if (cp >= 0x400 && cp <= 0x52F) return !(cp >= 0x482 && cp <= 0x489);                 // Cyrillic
+  if (cp >= 0x531 && cp <= 0x587) return cp < 0x559 || cp > 0x55F;                      // Armenian
+  if (cp >= 0x5D0 && cp <= 0x5F2) return true;                                          // Hebrew
   if (cp >= 0x620 && cp <= 0x6FF) return !(cp >= 0x6D4 && cp <= 0x6ED) || cp == 0x6D5;  // Arabic
-  if (cp >= 0x900 && cp <= 0xDFF) return cp != 0x964 && cp != 0x965;                 // Indic scripts
-  if (cp >= 0xE01 && cp <= 0xE59) return cp != 0xE3F && cp != 0xE4F;                 // Thai
-  if (cp >= 0x10A0 && cp <= 0x10FF) return true;                                     // Georgian
-  if (cp >= 0x1E00 && cp <= 0x1FFF) return true;                                     // Latin/Greek extended
-  if (cp >= 0x3041 && cp <= 0x30FF) return cp != 0x30FB;                             // kana
-  if (cp >= 0x3400 && cp <= 0x9FFF) return true;                                     // CJK ideographs
-  if (cp >= 0xAC00 && cp <= 0xD7AF) return true;                                     // Hangul
-  if (cp >= 0xF900 && cp <= 0xFAFF) return true;                                     // CJK compatibility
+  if (cp >= 0x900 && cp <= 0xDFF) return cp != 0x964 && cp != 0x965;                    // Indic scripts
+  if (cp >= 0xE01 && cp <= 0xE59) return cp != 0xE3F && cp != 0xE4F;                    // Thai
+  if (cp >= 0x10A0 && cp <= 0x10FF) return true;                                        // Georgian
+  if (cp >= 0x1E00 && cp <= 0x1FFF) return true;          // Latin/Greek extended
+  if (cp >= 0x3041 && cp <= 0x30FF) return cp != 0x30FB;  // kana
+  if (cp >= 0x3400 && cp <= 0x9FFF) return true;          // CJK ideographs
+  if (cp >= 0xAC00 && cp <= 0xD7AF) return true;          // Hangul
+  if (cp >= 0xF900 && cp <= 0xFAFF) return true;          // CJK compatibility
   if ((cp >= 0xFF10 && cp <= 0xFF19) || (cp >= 0xFF21 && cp <= 0xFF3A) || (cp >= 0xFF41 && cp <= 0xFF5A))
-    return true;  // full-width alphanumerics
+    return true;                                    // full-width alphanumerics
   if (cp >= 0x20000 && cp <= 0x3134F) return true;  // CJK extensions
   return false;
 }
@@ -141,7 +141,8 @@ uint32_t LowerCodePoint(uint32_t cp) {
   if (cp == 0x38E || cp == 0x38F) return cp + 0x3F;
   if (cp >= 0x410 && cp <= 0x42F) return cp + 0x20;  // Cyrillic capitals
   if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;
-  if (cp >= 0x460 && cp <= 0x4FF && cp % 2 == 0 && !(cp >= 0x482 && cp <= 0x489) && cp != 0x4C0) return cp + 1;
+  if (cp >= 0x460 && cp <= 0x4FF && cp % 2 == 0 && !(cp >= 0x482 && cp <= 0x489) && cp != 0x4C0)
+    return cp + 1;
   if (cp >= 0xFF21 && cp <= 0xFF3A) return cp + 0x20;
   return cp;
 }
@@ -172,7 +173,8 @@ bool NextToken(std::string_view text, std::size_t* pos, std::string* token) {
         if (!kAsciiWord[b]) break;
         // A run of ASCII word bytes, appended at once and lower-cased in place.
         std::size_t j = i + 1;
-        while (j < n && static_cast<unsigned char>(text[j]) < 0x80 && kAsciiWord[static_cast<unsigned char>(text[j])])
+        while (j < n && static_cast<unsigned char>(text[j]) < 0x80 &&
+               kAsciiWord[static_cast<unsigned char>(text[j])])
           ++j;
         const std::size_t from = token->size();
         token->append(text.data() + i, j - i);
@@ -228,7 +230,8 @@ BlockMasks AsciiBlockMasks(std::string_view text, std::size_t base) {
   BlockMasks m{0, 0, 0};
 #if defined(__SSE2__)
   std::size_t k = 0;
-  for (; k + 16 <= n; k += 16) AddChunk(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k)), 0, static_cast<int>(k), &m);
+  for (; k + 16 <= n; k += 16)
+    AddChunk(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k)), 0, static_cast<int>(k), &m);
   if (k == n) return m;
   // The last 1-15 bytes of the text: its last 16 loaded, the bytes before
   // these dropped from the masks; a text shorter than 16 is copied first.
@@ -245,8 +248,10 @@ BlockMasks AsciiBlockMasks(std::string_view text, std::size_t base) {
   for (std::size_t k = 0; k < n; ++k) {
     const auto b = static_cast<unsigned char>(s[k]);
     const uint64_t bit = uint64_t{1} << k;
-    if (b >= 0x80) m.high |= bit;
-    else if (kAsciiWord[b] != 0) m.word |= bit;
+    if (b >= 0x80)
+      m.high |= bit;
+    else if (kAsciiWord[b] != 0)
+      m.word |= bit;
     if (b >= 'A' && b <= 'Z') m.upper |= bit;
   }
 #endif

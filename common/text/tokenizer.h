@@ -14,8 +14,8 @@
 // Pure, reentrant; linear in the input.
 #pragma once
 
-#include <cstddef>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -52,7 +52,7 @@ BlockMasks AsciiBlockMasks(std::string_view text, std::size_t base);
 template <typename F>
 void ForEachToken(std::string_view text, std::string* scratch, F&& f) {
   const std::size_t n = text.size();
-  std::size_t begin = 0;         // of the token being read, if in_token
+  std::size_t begin = 0;  // of the token being read, if in_token
   bool in_token = false, upper = false;
   // A text whose length is a multiple of 64 and ends in a word gets one more
   // block, all separators, to end that word: one place calls f.

@@ -14,8 +14,11 @@ Status ValidateHostPatterns(const std::vector<std::string>& patterns, const char
     if (p.empty() || p.size() > 253)
       return Status::InvalidArgument(std::string(what) + ": a pattern must hold 1 to 253 characters");
     for (char c : p) {
-      const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == '*';
-      if (!ok) return Status::InvalidArgument(std::string(what) + ": '" + p + "' is not a host pattern (letters, digits, . - _ *)");
+      const bool ok =
+          std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' || c == '*';
+      if (!ok)
+        return Status::InvalidArgument(std::string(what) + ": '" + p +
+                                       "' is not a host pattern (letters, digits, . - _ *)");
     }
   }
   return Status::Ok();

@@ -14,8 +14,8 @@ namespace {
 bool IsHex(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
 int HexValue(unsigned char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 bool IsUnreserved(unsigned char c) {
-  return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '-' || c == '.' || c == '_' ||
-         c == '~';
+  return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
 }
 
 // Percent-encoding normalisation (RFC 3986 section 6.2.2.1 and 6.2.2.2):
@@ -35,7 +35,8 @@ void AppendNormalizedPercentEncoding(std::string& out, std::string_view in) {
       out.push_back(c);
     } else if (i + 2 < in.size() && IsHex(static_cast<unsigned char>(in[i + 1])) &&
                IsHex(static_cast<unsigned char>(in[i + 2]))) {
-      const int v = HexValue(static_cast<unsigned char>(in[i + 1])) * 16 + HexValue(static_cast<unsigned char>(in[i + 2]));
+      const int v = HexValue(static_cast<unsigned char>(in[i + 1])) * 16 +
+                    HexValue(static_cast<unsigned char>(in[i + 2]));
       if (IsUnreserved(static_cast<unsigned char>(v))) {
         out.push_back(static_cast<char>(v));
       } else {
@@ -106,9 +107,9 @@ std::string FilterPathParams(std::string_view path, const TrackingParams& tracki
 }  // namespace
 
 const std::vector<std::string> kDefaultTrackingParams = {
-    "utm_*",  "gclid",  "dclid",  "gbraid", "wbraid",  "_ga",        "_gl",       "fbclid",
-    "msclkid", "yclid", "igshid", "twclid", "ttclid",  "mc_cid",     "mc_eid",    "_hsenc",
-    "_hsmi",  "mkt_tok", "jsessionid", "phpsessid", "sessionid"};
+    "utm_*",  "gclid",   "dclid", "gbraid",  "wbraid",     "_ga",       "_gl",
+    "fbclid", "msclkid", "yclid", "igshid",  "twclid",     "ttclid",    "mc_cid",
+    "mc_eid", "_hsenc",  "_hsmi", "mkt_tok", "jsessionid", "phpsessid", "sessionid"};
 
 const TrackingParams& TrackingParams::Default() {
   static const TrackingParams defaults = *FromList(kDefaultTrackingParams);
@@ -160,7 +161,8 @@ std::string RemoveTrackingParams(std::string_view canonical, const TrackingParam
   const size_t authority = canonical.find("://");
   const size_t path_start = authority == std::string_view::npos ? 0 : canonical.find('/', authority + 3);
   // Without a path parameter or a query there is nothing to remove.
-  if (path_start == std::string_view::npos || FindAnyOf(canonical, ";?", path_start) == std::string_view::npos)
+  if (path_start == std::string_view::npos ||
+      FindAnyOf(canonical, ";?", path_start) == std::string_view::npos)
     return std::string(canonical);
   const size_t q = canonical.find('?', path_start);
   const std::string_view path =
@@ -204,8 +206,22 @@ namespace {
 constexpr bool IsPlainCharSlow(unsigned char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
-    case '-': case '.': case '_': case '~': case '!': case '$': case '&': case '(': case ')':
-    case '*': case '+': case ',': case ';': case '=': case ':': case '@':
+    case '-':
+    case '.':
+    case '_':
+    case '~':
+    case '!':
+    case '$':
+    case '&':
+    case '(':
+    case ')':
+    case '*':
+    case '+':
+    case ',':
+    case ';':
+    case '=':
+    case ':':
+    case '@':
       return true;
     default:
       return false;
@@ -224,7 +240,9 @@ inline bool IsPlainChar(unsigned char c) { return kPlainChars[c]; }
 // decode or upper-case anything else).
 bool IsKeptEscape(std::string_view u, size_t i) {
   if (i + 2 >= u.size()) return false;
-  auto hex = [](char h) { return (h >= '0' && h <= '9') ? h - '0' : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1; };
+  auto hex = [](char h) {
+    return (h >= '0' && h <= '9') ? h - '0' : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
+  };
   const int hi = hex(u[i + 1]), lo = hex(u[i + 2]);
   return hi >= 0 && lo >= 0 && !IsUnreserved(static_cast<unsigned char>(hi * 16 + lo));
 }
@@ -306,7 +324,8 @@ Result<std::string> Resolver::Resolve(std::string_view reference) const {
   // before the fragment, so what precedes it parses the same alone, unless
   // it ends in spaces or controls: alone they would be trimmed.
   const size_t fragment = reference.find('#');
-  if (fragment != std::string_view::npos && (fragment == 0 || static_cast<unsigned char>(reference[fragment - 1]) > 0x20))
+  if (fragment != std::string_view::npos &&
+      (fragment == 0 || static_cast<unsigned char>(reference[fragment - 1]) > 0x20))
     reference = reference.substr(0, fragment);
   return Finish(whatwg::Parse(reference, &base_));
 }
@@ -386,7 +405,8 @@ Result<UrlParts> Split(std::string_view absolute) {
 
 std::string_view OriginMemo::Origin(std::string_view canonical) {
   const size_t n = last_.size();
-  if (n != 0 && canonical.size() > n && canonical[n] == '/' && canonical.starts_with(last_)) return canonical.substr(0, n);
+  if (n != 0 && canonical.size() > n && canonical[n] == '/' && canonical.starts_with(last_))
+    return canonical.substr(0, n);
   const std::string_view origin = FastOriginOf(canonical);
   if (origin.empty()) return origin;
   last_.assign(origin);
@@ -483,7 +503,8 @@ std::string_view FastOriginOf(std::string_view u) {
     if (i == host.size() || host[i] == '.') {
       const std::string_view label = host.substr(label_start, i - label_start);
       // Punycode labels are checked by the parser; so is a long label.
-      if (label.size() > 63 || label.starts_with("xn--") || label.front() == '-' || label.back() == '-') return {};
+      if (label.size() > 63 || label.starts_with("xn--") || label.front() == '-' || label.back() == '-')
+        return {};
       label_start = i + 1;
       continue;
     }
@@ -494,7 +515,8 @@ std::string_view FastOriginOf(std::string_view u) {
   // address, which the parser rewrites ("0x7f.1" is 127.0.0.1); one already
   // in the parser's own form (four decimal parts 0-255, no leading zeros)
   // comes out unchanged.
-  const std::string_view last = host.substr(host.rfind('.') == std::string_view::npos ? 0 : host.rfind('.') + 1);
+  const std::string_view last =
+      host.substr(host.rfind('.') == std::string_view::npos ? 0 : host.rfind('.') + 1);
   if (last.front() >= '0' && last.front() <= '9' && !IsDottedQuad(host)) return {};
   return u.substr(0, end);
 }

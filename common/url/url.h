@@ -125,17 +125,17 @@ class Resolver {
   // (a scheme, an authority, an escape the normalisation would change...).
   [[nodiscard]] std::optional<std::string> ResolvePlain(std::string_view reference) const;
   whatwg::Url base_;
-  std::string plain_base_;   // the base's canonical form if IsPlainCanonical, else ""
-  size_t origin_size_ = 0;   // "scheme://host[:port]" of plain_base_
-  size_t path_end_ = 0;      // where plain_base_'s path ends (its '?' or its end)
+  std::string plain_base_;  // the base's canonical form if IsPlainCanonical, else ""
+  size_t origin_size_ = 0;  // "scheme://host[:port]" of plain_base_
+  size_t path_end_ = 0;     // where plain_base_'s path ends (its '?' or its end)
 };
 
 // The parts of a canonical URL that a fetcher needs.
 struct UrlParts {
-  std::string scheme;   // "http" or "https"
-  std::string host;     // lower-case host name or IP literal (no brackets)
-  uint16_t port = 0;    // effective port (80/443 when the URL has none)
-  std::string target;   // path and query: what goes on the request line
+  std::string scheme;  // "http" or "https"
+  std::string host;    // lower-case host name or IP literal (no brackets)
+  uint16_t port = 0;   // effective port (80/443 when the URL has none)
+  std::string target;  // path and query: what goes on the request line
 };
 
 // Splits an absolute URL. REQUIRES nothing: bad input gets an error.
@@ -171,7 +171,7 @@ class OriginMemo {
   [[nodiscard]] std::string_view Host(std::string_view canonical);
 
  private:
-  std::string last_;      // the last origin found, "" before the first
+  std::string last_;       // the last origin found, "" before the first
   size_t host_begin_ = 0;  // its host: after "://", up to ':' or the end
   size_t host_size_ = 0;
 };

@@ -60,8 +60,23 @@ void AppendEncoded(std::string& out, std::string_view s, const EncodeSet& set) {
 // never survives domain-to-ASCII.
 bool IsForbiddenHost(unsigned char c) {
   switch (c) {
-    case 0: case '\t': case '\n': case '\r': case ' ': case '#': case '/': case ':': case '<': case '>':
-    case '?': case '@': case '[': case '\\': case ']': case '^': case '|':
+    case 0:
+    case '\t':
+    case '\n':
+    case '\r':
+    case ' ':
+    case '#':
+    case '/':
+    case ':':
+    case '<':
+    case '>':
+    case '?':
+    case '@':
+    case '[':
+    case '\\':
+    case ']':
+    case '^':
+    case '|':
       return true;
     default:
       return false;
@@ -85,10 +100,14 @@ bool ParseIpv4Number(std::string_view s, uint64_t* out) {
   for (char ch : s) {
     const unsigned char c = static_cast<unsigned char>(ch);
     int d;
-    if (radix == 16 && IsAsciiHex(c)) d = HexValue(c);
-    else if (radix == 10 && IsAsciiDigit(c)) d = c - '0';
-    else if (radix == 8 && c >= '0' && c <= '7') d = c - '0';
-    else return false;
+    if (radix == 16 && IsAsciiHex(c))
+      d = HexValue(c);
+    else if (radix == 10 && IsAsciiDigit(c))
+      d = c - '0';
+    else if (radix == 8 && c >= '0' && c <= '7')
+      d = c - '0';
+    else
+      return false;
     v = v * static_cast<uint64_t>(radix) + static_cast<uint64_t>(d);
     if (v > (uint64_t{1} << 40)) v = uint64_t{1} << 40;
   }
@@ -120,7 +139,8 @@ bool ParseIpv4(std::string_view s, std::string* out) {
   size_t start = 0;
   while (true) {
     const size_t dot = s.find('.', start);
-    const std::string_view part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    const std::string_view part =
+        s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
     if (n == 4) return false;
     if (!ParseIpv4Number(part, &parts[n])) return false;
     ++n;
@@ -151,15 +171,20 @@ bool ParseIpv4InIpv6(std::string_view s, size_t p, Ipv6Pieces& a, size_t* piece)
   while (p < len) {
     int ipv4_piece = -1;
     if (numbers_seen > 0) {
-      if (at(p) == '.' && numbers_seen < 4) ++p;
-      else return false;
+      if (at(p) == '.' && numbers_seen < 4)
+        ++p;
+      else
+        return false;
     }
     if (p >= len || !IsAsciiDigit(at(p))) return false;
     while (p < len && IsAsciiDigit(at(p))) {
       const int number = at(p) - '0';
-      if (ipv4_piece == -1) ipv4_piece = number;
-      else if (ipv4_piece == 0) return false;
-      else ipv4_piece = ipv4_piece * 10 + number;
+      if (ipv4_piece == -1)
+        ipv4_piece = number;
+      else if (ipv4_piece == 0)
+        return false;
+      else
+        ipv4_piece = ipv4_piece * 10 + number;
       if (ipv4_piece > 255) return false;
       ++p;
     }
@@ -279,7 +304,8 @@ Result<std::string> DomainToAscii(const std::string& domain) {
   } else {
     char* converted = nullptr;
     const int rc = idn2_to_ascii_8z(domain.c_str(), &converted, IDN2_NONTRANSITIONAL);
-    if (rc != IDN2_OK) return Status::InvalidArgument(std::string("host: domain to ASCII: ") + idn2_strerror(rc));
+    if (rc != IDN2_OK)
+      return Status::InvalidArgument(std::string("host: domain to ASCII: ") + idn2_strerror(rc));
     out = converted;
     idn2_free(converted);
     for (char& c : out) c = Lower(c);
@@ -293,8 +319,10 @@ Result<std::string> DomainToAscii(const std::string& domain) {
 Result<std::string> ParseHost(std::string_view input, HostKind* kind) {
   std::string out;
   if (!input.empty() && input.front() == '[') {
-    if (input.size() < 2 || input.back() != ']') return Status::InvalidArgument("host: unclosed IPv6 address");
-    if (!ParseIpv6(input.substr(1, input.size() - 2), &out)) return Status::InvalidArgument("host: bad IPv6 address");
+    if (input.size() < 2 || input.back() != ']')
+      return Status::InvalidArgument("host: unclosed IPv6 address");
+    if (!ParseIpv6(input.substr(1, input.size() - 2), &out))
+      return Status::InvalidArgument("host: bad IPv6 address");
     *kind = HostKind::kIpv6;
     return out;
   }
@@ -425,7 +453,8 @@ size_t ParsePath(std::string_view in, size_t p, Url* url) {
 // '#' or the end: the authority, host and port states in one pass.
 Status ParseAuthority(std::string_view in, size_t& p, Url* url) {
   size_t end = p;
-  while (end < in.size() && !IsSlash(static_cast<unsigned char>(in[end])) && in[end] != '?' && in[end] != '#') ++end;
+  while (end < in.size() && !IsSlash(static_cast<unsigned char>(in[end])) && in[end] != '?' && in[end] != '#')
+    ++end;
   std::string_view auth = in.substr(p, end - p);
   p = end;
   const size_t at = auth.rfind('@');
@@ -433,7 +462,8 @@ Status ParseAuthority(std::string_view in, size_t& p, Url* url) {
     const std::string_view userinfo = auth.substr(0, at);
     const size_t colon = userinfo.find(':');
     AppendEncoded(url->username, userinfo.substr(0, colon), kUserinfoSet);
-    if (colon != std::string_view::npos) AppendEncoded(url->password, userinfo.substr(colon + 1), kUserinfoSet);
+    if (colon != std::string_view::npos)
+      AppendEncoded(url->password, userinfo.substr(colon + 1), kUserinfoSet);
     auth.remove_prefix(at + 1);
     if (auth.empty()) return Status::InvalidArgument("host missing after credentials");
   }
@@ -441,8 +471,10 @@ Status ParseAuthority(std::string_view in, size_t& p, Url* url) {
   size_t colon = std::string_view::npos;
   bool in_brackets = false;
   for (size_t i = 0; i < auth.size(); ++i) {
-    if (auth[i] == '[') in_brackets = true;
-    else if (auth[i] == ']') in_brackets = false;
+    if (auth[i] == '[')
+      in_brackets = true;
+    else if (auth[i] == ']')
+      in_brackets = false;
     else if (auth[i] == ':' && !in_brackets) {
       colon = i;
       break;
@@ -458,7 +490,8 @@ Status ParseAuthority(std::string_view in, size_t& p, Url* url) {
     const std::string_view port = auth.substr(colon + 1);
     uint32_t value = 0;
     for (char c : port) {
-      if (!IsAsciiDigit(static_cast<unsigned char>(c))) return Status::InvalidArgument("port is not a number");
+      if (!IsAsciiDigit(static_cast<unsigned char>(c)))
+        return Status::InvalidArgument("port is not a number");
       value = value * 10 + static_cast<uint32_t>(c - '0');
       if (value > 65535) return Status::InvalidArgument("port out of range");
     }
@@ -522,9 +555,9 @@ std::string_view CleanInput(std::string_view raw, std::string* cleaned) {
 Result<size_t> ParseScheme(std::string_view in, Url* url) {
   if (in.empty() || !IsAsciiAlpha(static_cast<unsigned char>(in[0]))) return size_t{0};
   size_t i = 1;
-  while (i < in.size() && (IsAsciiAlpha(static_cast<unsigned char>(in[i])) ||
-                           IsAsciiDigit(static_cast<unsigned char>(in[i])) || in[i] == '+' || in[i] == '-' ||
-                           in[i] == '.'))
+  while (i < in.size() &&
+         (IsAsciiAlpha(static_cast<unsigned char>(in[i])) ||
+          IsAsciiDigit(static_cast<unsigned char>(in[i])) || in[i] == '+' || in[i] == '-' || in[i] == '.'))
     ++i;
   if (i >= in.size() || in[i] != ':') return size_t{0};
   const std::string_view s = in.substr(0, i);
@@ -534,9 +567,12 @@ Result<size_t> ParseScheme(std::string_view in, Url* url) {
       if (Lower(s[k]) != want[k]) return false;
     return true;
   };
-  if (ieq("http")) url->scheme = Scheme::kHttp;
-  else if (ieq("https")) url->scheme = Scheme::kHttps;
-  else return Status::InvalidArgument("not http(s): scheme " + std::string(s));
+  if (ieq("http"))
+    url->scheme = Scheme::kHttp;
+  else if (ieq("https"))
+    url->scheme = Scheme::kHttps;
+  else
+    return Status::InvalidArgument("not http(s): scheme " + std::string(s));
   return i + 1;
 }
 

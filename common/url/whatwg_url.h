@@ -40,8 +40,8 @@ struct Url {
   std::string password;  // percent-encoded (userinfo set)
   std::string host;      // ASCII domain, dotted IPv4, or "[v6]" compressed
   HostKind host_kind = HostKind::kDomain;
-  int32_t port = -1;     // -1: none (also when the scheme's default was given)
-  std::string path;      // "/seg/seg": never empty for http(s)
+  int32_t port = -1;                    // -1: none (also when the scheme's default was given)
+  std::string path;                     // "/seg/seg": never empty for http(s)
   std::optional<std::string> query;     // without the '?'
   std::optional<std::string> fragment;  // without the '#'
 

@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "common/crawl/fetch_error.h"
 #include "common/base/zlib_stream.h"
+#include "common/crawl/fetch_error.h"
 #include "fetcher/http/http_field_values.h"
 
 namespace crawl::fetcher {

@@ -10,18 +10,17 @@
 #include <sys/time.h>
 
 #include <algorithm>
-#include <climits>
-#include <cstring>
 #include <atomic>
-#include <mutex>
-#include <unordered_map>
-#include <utility>
-
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <climits>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
 
 namespace crawl::fetcher {
 
@@ -53,7 +52,8 @@ struct DnsResolver::Impl {
   // check `closed` (c-ares may close the socket, and reuse its number,
   // while a wait is queued).
   struct Watch {
-    explicit Watch(net::strand<net::io_context::executor_type>& strand, int fd) : descriptor(strand, fd), fd(fd) {}
+    explicit Watch(net::strand<net::io_context::executor_type>& strand, int fd)
+        : descriptor(strand, fd), fd(fd) {}
     net::posix::stream_descriptor descriptor;  // non-owning: released, never closed
     int fd;
     bool want_read = false;
@@ -305,7 +305,7 @@ struct DnsResolver::Impl {
 };
 
 Result<std::shared_ptr<DnsResolver>> DnsResolver::Create(net::io_context& io_context, DnsOptions options,
-                                                        const Clock* clock) {
+                                                         const Clock* clock) {
   if (auto s = InitLibrary(); !s.ok()) return s;
   if (options.tries < 1) return Status::InvalidArgument("dns tries must be at least 1");
   if (options.try_timeout.count() < 1) return Status::InvalidArgument("dns timeout must be positive");

@@ -36,15 +36,14 @@
 // the addresses returned here, also by the caller.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/address.hpp>
 
 #include "common/base/clock.h"
 #include "common/base/status.h"
@@ -82,10 +81,10 @@ struct DnsAnswer {
 };
 
 struct DnsCounters {
-  uint64_t requests = 0;   // Resolve calls
-  uint64_t queries = 0;    // lookups handed to c-ares (cache misses, coalesced)
-  uint64_t cache_hits = 0; // answered from the cache (positive or negative)
-  uint64_t coalesced = 0;  // waited for a lookup already running
+  uint64_t requests = 0;    // Resolve calls
+  uint64_t queries = 0;     // lookups handed to c-ares (cache misses, coalesced)
+  uint64_t cache_hits = 0;  // answered from the cache (positive or negative)
+  uint64_t coalesced = 0;   // waited for a lookup already running
 };
 
 class DnsResolver : public std::enable_shared_from_this<DnsResolver> {
@@ -96,8 +95,8 @@ class DnsResolver : public std::enable_shared_from_this<DnsResolver> {
   // `clock` may be null (system clock); otherwise not owned, must outlive
   // the resolver. `io_context` must outlive the resolver.
   [[nodiscard]] static Result<std::shared_ptr<DnsResolver>> Create(boost::asio::io_context& io_context,
-                                                                  DnsOptions options,
-                                                                  const Clock* clock = nullptr);
+                                                                   DnsOptions options,
+                                                                   const Clock* clock = nullptr);
   ~DnsResolver();
   DnsResolver(const DnsResolver&) = delete;
   DnsResolver& operator=(const DnsResolver&) = delete;

@@ -3,9 +3,8 @@
 #include "fetcher/http/fetch_session.h"
 
 #include <algorithm>
-#include <utility>
-
 #include <boost/asio/post.hpp>
+#include <utility>
 
 #include "common/url/url.h"
 #include "fetcher/http/content_decoding.h"
@@ -21,9 +20,9 @@ constexpr size_t kBodyReadChunk = 64 * 1024;
 constexpr int kMaxInterimResponses = 8;
 
 bool IsClosedByPeer(const beast::error_code& ec) {
-  return ec == http::error::end_of_stream || ec == net::error::eof ||
-         ec == net::error::connection_reset || ec == net::error::broken_pipe ||
-         ec == net::error::connection_aborted || ec == ssl::error::stream_truncated;
+  return ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::connection_reset ||
+         ec == net::error::broken_pipe || ec == net::error::connection_aborted ||
+         ec == ssl::error::stream_truncated;
 }
 
 // Maps an error met after the connection was set up to a FetchError.
@@ -191,9 +190,9 @@ void FetchSession::OnWatchdog(beast::error_code ec, uint64_t generation) {
 }
 
 void FetchSession::Deliver() {
-  result_.fetch_ms = static_cast<uint32_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               std::chrono::steady_clock::now() - start_)
-                                               .count());
+  result_.fetch_ms = static_cast<uint32_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_)
+          .count());
   if (in_flight_) {
     in_flight_ = false;
     MutexLock lock(shared_->mu);
@@ -380,8 +379,8 @@ void FetchSession::OnHeader(beast::error_code ec, size_t bytes) {
   if (ec) {
     if (bytes == 0 && CanRetry(ec)) return Retry();
     if (ec == http::error::header_limit) {
-      return Fail(kProtocolError, "response header larger than " + std::to_string(options_.max_header_bytes) +
-                                      " bytes");
+      return Fail(kProtocolError,
+                  "response header larger than " + std::to_string(options_.max_header_bytes) + " bytes");
     }
     return FailIo(ec, "reading response header");
   }
@@ -395,7 +394,8 @@ void FetchSession::OnHeader(beast::error_code ec, size_t bytes) {
     }
     return ReadHeader();
   }
-  ReadResponseFields(status, [&response](std::string_view name) { return response[name]; }, result_);
+  ReadResponseFields(
+      status, [&response](std::string_view name) { return response[name]; }, result_);
   raw_.clear();
   if (parser_->is_done()) return OnMessageDone();
   ReadBody();
@@ -452,7 +452,8 @@ void FetchSession::OnMessageDone() {
   parser_.reset();
   if (!keep_alive) CloseConnection();
   if (ShouldAskWithoutRange()) return AskWithoutRange(keep_alive);
-  const uint64_t cap = options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
+  const uint64_t cap =
+      options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
   DecodeBody(std::move(raw_), cap, result_);
   raw_.clear();
   Report();
@@ -508,9 +509,7 @@ void FetchSession::CountInFlight(ptrdiff_t delta) {
   }
 }
 
-bool FetchSession::MayAskAgain(size_t index) {
-  return h2_refused_.insert(index).second && !cancelled_;
-}
+bool FetchSession::MayAskAgain(size_t index) { return h2_refused_.insert(index).second && !cancelled_; }
 
 void FetchSession::H2Ended() {
   h2_.reset();

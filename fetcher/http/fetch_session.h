@@ -19,6 +19,14 @@
 // the URL, so each URL is reported exactly once whatever happens.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -31,15 +39,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 
 #include "common/base/mutex.h"
 #include "fetcher/http/connection.h"
@@ -77,7 +76,6 @@ struct HttpFetcher::Shared {
   std::string tls_setup_error;
 
  public:
-
   std::shared_ptr<DnsResolver> resolver;  // null if c-ares could not be set up
   std::string resolver_error;
 
@@ -209,9 +207,9 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   net::steady_timer delay_timer_;
   net::steady_timer watchdog_;
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
-  bool watchdog_waiting_ = false;  // an async_wait of watchdog_ is pending
+  bool watchdog_waiting_ = false;     // an async_wait of watchdog_ is pending
   uint64_t watchdog_generation_ = 0;  // of that wait; older ones are ignored
-  bool timed_out_ = false;  // the watchdog cancelled the connection's operations
+  bool timed_out_ = false;            // the watchdog cancelled the connection's operations
 
   const std::vector<FetchTarget> urls_;
   std::function<void(FetchResult)> on_result_;
@@ -222,7 +220,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   size_t index_ = 0;  // next URL to report
   bool done_ = false;
   bool cancelled_ = false;
-  bool parked_ = false;  // waiting for room in budget_
+  bool parked_ = false;    // waiting for room in budget_
   bool sent_any_ = false;  // a connection or request was attempted (for delay_between)
 
   // The origin of the current URL and what is known about it.
@@ -231,7 +229,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   int origin_failure_status_ = 0;
   std::string origin_failure_;
   uint64_t resolve_generation_ = 0;
-  bool resolving_ = false;  // a DNS answer is awaited (resolve_generation_)
+  bool resolving_ = false;                   // a DNS answer is awaited (resolve_generation_)
   std::optional<net::ip::address> ip_slot_;  // the per-IP slot held, if any
 
   Connection connection_;
@@ -251,7 +249,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point total_deadline_;
   std::string deadline_name_ = "total time limit";  // which limit the armed deadline is
-  bool in_flight_ = false;  // counted in shared_->in_flight
+  bool in_flight_ = false;                          // counted in shared_->in_flight
   std::string target_;
   std::string host_header_;
   bool reused_ = false;

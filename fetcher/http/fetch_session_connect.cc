@@ -1,15 +1,13 @@
 // FetchSession's steps from a URL's host to an open connection and back:
 // resolution (hosts file, else DNS), the address policy, the per-IP slot,
 // TCP connect, TLS handshake; and closing the connection. See fetch_session.h.
-#include "fetcher/http/fetch_session.h"
-
 #include <algorithm>
-#include <utility>
-
 #include <boost/asio/post.hpp>
+#include <utility>
 
 #include "common/net/address_policy.h"
 #include "common/net/hosts_file.h"
+#include "fetcher/http/fetch_session.h"
 
 namespace crawl::fetcher {
 
@@ -151,7 +149,7 @@ void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint
   if (TlsStream* tls = connection_.tls()) {
     SetDeadline(options_.connect_timeout, "connect timeout");
     tls->async_handshake(ssl::stream_base::client,
-                          beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
+                         beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
     return;
   }
   if (H2Session::Negotiated(options_, connection_)) return StartH2();

@@ -32,9 +32,9 @@ struct H2Callbacks {
   static int OnHeader(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t namelen,
                       const uint8_t* value, size_t valuelen, uint8_t, void* user_data) {
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;  // no PUSH_PROMISE: push is off
-    const bool ok = Events(user_data).OnHeader(
-        frame->hd.stream_id, {reinterpret_cast<const char*>(name), namelen},
-        {reinterpret_cast<const char*>(value), valuelen});
+    const bool ok =
+        Events(user_data).OnHeader(frame->hd.stream_id, {reinterpret_cast<const char*>(name), namelen},
+                                   {reinterpret_cast<const char*>(value), valuelen});
     return ok ? 0 : NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // resets the stream
   }
 
@@ -49,7 +49,8 @@ struct H2Callbacks {
     return 0;
   }
 
-  static int OnData(nghttp2_session*, uint8_t, int32_t stream, const uint8_t* data, size_t len, void* user_data) {
+  static int OnData(nghttp2_session*, uint8_t, int32_t stream, const uint8_t* data, size_t len,
+                    void* user_data) {
     Events(user_data).OnData(stream, {reinterpret_cast<const char*>(data), len});
     return 0;
   }
@@ -74,19 +75,23 @@ Result<std::unique_ptr<H2Client>> H2Client::Create(H2Events& events, size_t max_
   if (rv != 0) return Status::Internal(LibError("nghttp2_session_client_new", rv));
   const nghttp2_settings_entry settings[] = {
       {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
-      {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, static_cast<uint32_t>(std::min<size_t>(max_header_list_bytes, UINT32_MAX))},
-      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, std::clamp<uint32_t>(stream_window, 65'535, NGHTTP2_MAX_WINDOW_SIZE)},
+      {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE,
+       static_cast<uint32_t>(std::min<size_t>(max_header_list_bytes, UINT32_MAX))},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE,
+       std::clamp<uint32_t>(stream_window, 65'535, NGHTTP2_MAX_WINDOW_SIZE)},
   };
   const int sv = nghttp2_submit_settings(client->session_, NGHTTP2_FLAG_NONE, settings, std::size(settings));
   if (sv != 0) return Status::Internal(LibError("nghttp2_submit_settings", sv));
-  const int wv = nghttp2_session_set_local_window_size(client->session_, NGHTTP2_FLAG_NONE, 0, kConnectionWindow);
+  const int wv =
+      nghttp2_session_set_local_window_size(client->session_, NGHTTP2_FLAG_NONE, 0, kConnectionWindow);
   if (wv != 0) return Status::Internal(LibError("nghttp2_session_set_local_window_size", wv));
   return client;
 }
 
 H2Client::~H2Client() { nghttp2_session_del(session_); }
 
-Result<int32_t> H2Client::SubmitGet(std::string_view scheme, std::string_view authority, std::string_view path,
+Result<int32_t> H2Client::SubmitGet(std::string_view scheme, std::string_view authority,
+                                    std::string_view path,
                                     const std::vector<std::pair<std::string, std::string>>& fields) {
   std::vector<nghttp2_nv> nva = {Field(":method", "GET"), Field(":scheme", scheme),
                                  Field(":authority", authority), Field(":path", path)};
@@ -102,7 +107,8 @@ void H2Client::ResetStream(int32_t stream) {
 }
 
 Status H2Client::Receive(std::string_view bytes) {
-  const auto n = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  const auto n =
+      nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   if (n < 0) return Status::IoError(LibError("HTTP/2", n));
   return Status::Ok();
 }

@@ -56,7 +56,8 @@ class H2Client {
   // `stream_window` bytes per stream and kConnectionWindow for the
   // connection: bodies are consumed as they arrive, so small windows would
   // only add WINDOW_UPDATE round trips). `events` must outlive it.
-  [[nodiscard]] static Result<std::unique_ptr<H2Client>> Create(H2Events& events, size_t max_header_list_bytes,
+  [[nodiscard]] static Result<std::unique_ptr<H2Client>> Create(H2Events& events,
+                                                                size_t max_header_list_bytes,
                                                                 uint32_t stream_window);
   static constexpr int32_t kConnectionWindow = 32 << 20;
   ~H2Client();

@@ -27,7 +27,10 @@ std::optional<int> ParseStatus(std::string_view value) {
 
 H2Exchange::H2Exchange(const FetcherOptions& options, std::string scheme, std::string authority,
                        std::string remote)
-    : options_(options), scheme_(std::move(scheme)), authority_(std::move(authority)), remote_(std::move(remote)) {}
+    : options_(options),
+      scheme_(std::move(scheme)),
+      authority_(std::move(authority)),
+      remote_(std::move(remote)) {}
 
 H2Exchange::~H2Exchange() = default;
 
@@ -91,7 +94,8 @@ Status H2Exchange::Submit(Stream stream) {
 void H2Exchange::Expire(Clock::time_point now) {
   std::vector<int32_t> expired;
   for (auto& [id, stream] : streams_) {
-    if (!stream.responded && now >= stream.first_byte_deadline && stream.first_byte_deadline < stream.total_deadline) {
+    if (!stream.responded && now >= stream.first_byte_deadline &&
+        stream.first_byte_deadline < stream.total_deadline) {
       FailStream(id, stream, kTimeout, "waiting for the response: first-byte timeout exceeded");
       expired.push_back(id);
     } else if (now >= stream.total_deadline) {
@@ -107,7 +111,8 @@ void H2Exchange::Expire(Clock::time_point now) {
 std::optional<H2Exchange::Clock::time_point> H2Exchange::NextDeadline() const {
   std::optional<Clock::time_point> next;
   for (const auto& [id, stream] : streams_) {
-    auto deadline = stream.responded ? stream.total_deadline : std::min(stream.total_deadline, stream.first_byte_deadline);
+    auto deadline = stream.responded ? stream.total_deadline
+                                     : std::min(stream.total_deadline, stream.first_byte_deadline);
     if (!next || deadline < *next) next = deadline;
   }
   return next;
@@ -162,7 +167,8 @@ bool H2Exchange::OnHeader(int32_t id, std::string_view name, std::string_view va
   if (stream->header_bytes > options_.max_header_bytes) {
     // Refused: nghttp2 resets the stream; the URL is done now.
     stream->fail_status = kProtocolError;
-    stream->fail_message = "response header larger than " + std::to_string(options_.max_header_bytes) + " bytes";
+    stream->fail_message =
+        "response header larger than " + std::to_string(options_.max_header_bytes) + " bytes";
     Finish(*stream);
     streams_.erase(id);
     return false;
@@ -185,23 +191,28 @@ void H2Exchange::OnHeadersDone(int32_t id) {
     stream->fields.clear();
     stream->header_bytes = 0;
     if (++stream->interim_responses > kMaxInterimResponses) {
-      FailStream(id, *stream, kProtocolError, "more than " + std::to_string(kMaxInterimResponses) + " interim responses");
+      FailStream(id, *stream, kProtocolError,
+                 "more than " + std::to_string(kMaxInterimResponses) + " interim responses");
       streams_.erase(id);
     }
     return;
   }
   const auto& fields = stream->fields;
-  ReadResponseFields(*status, [&fields](std::string_view name) -> std::string_view {
-    auto it = fields.find(name);
-    return it == fields.end() ? std::string_view() : std::string_view(it->second);
-  }, stream->result);
+  ReadResponseFields(
+      *status,
+      [&fields](std::string_view name) -> std::string_view {
+        auto it = fields.find(name);
+        return it == fields.end() ? std::string_view() : std::string_view(it->second);
+      },
+      stream->result);
 }
 
 void H2Exchange::OnData(int32_t id, std::string_view data) {
   Stream* stream = Find(id);
   if (stream == nullptr) return;
   stream->result.wire_bytes += data.size();
-  const size_t room = static_cast<size_t>(options_.page_range_bytes) - std::min<size_t>(stream->raw.size(), options_.page_range_bytes);
+  const size_t room = static_cast<size_t>(options_.page_range_bytes) -
+                      std::min<size_t>(stream->raw.size(), options_.page_range_bytes);
   stream->raw.append(data.substr(0, room));
   if (data.size() > room) {
     // One byte past the cap proves the body was longer: keep the cap, stop
@@ -247,7 +258,8 @@ void H2Exchange::Complete(Stream& stream) {
   FetchResult& result = stream.result;
   if (result.status == 206) {
     auto it = stream.fields.find("content-range");
-    auto total = CompleteLength(it == stream.fields.end() ? std::string_view() : std::string_view(it->second));
+    auto total =
+        CompleteLength(it == stream.fields.end() ? std::string_view() : std::string_view(it->second));
     if (total && *total > stream.raw.size()) result.truncated = true;
   }
   if (result.status == 416 && options_.page_range_bytes > 0 && !stream.without_range) {
@@ -265,7 +277,8 @@ void H2Exchange::Complete(Stream& stream) {
     again_.push_back(std::move(next));
     return;
   }
-  const uint64_t cap = options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
+  const uint64_t cap =
+      options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
   DecodeBody(std::move(stream.raw), cap, result);
   Finish(stream);
 }

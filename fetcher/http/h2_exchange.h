@@ -86,11 +86,11 @@ class H2Exchange final : private H2Events {
     Clock::time_point first_byte_deadline;
     Clock::time_point total_deadline;
     bool without_range = false;
-    bool responded = false;      // a HEADERS frame arrived
-    size_t header_bytes = 0;     // of the current header block
+    bool responded = false;   // a HEADERS frame arrived
+    size_t header_bytes = 0;  // of the current header block
     int interim_responses = 0;
     std::map<std::string, std::string, std::less<>> fields;  // lower-case names
-    std::string raw;             // content-coded body so far
+    std::string raw;                                         // content-coded body so far
     // Why the URL failed, once it has (streams_ holds live streams only: a
     // stream we cut, time out or refuse is finished at once).
     int fail_status = 0;

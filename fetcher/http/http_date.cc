@@ -41,11 +41,11 @@ std::optional<int64_t> ParseHttpDate(std::string_view v) {
   const std::string text(v);
   int consumed = 0;
   // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
-  if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d %3s %4d %2d:%2d:%2d %3s%n", weekday, &day, month, &year, &hour,
-                  &minute, &second, zone, &consumed) == 8 &&
+  if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d %3s %4d %2d:%2d:%2d %3s%n", weekday, &day, month, &year,
+                  &hour, &minute, &second, zone, &consumed) == 8 &&
       consumed == static_cast<int>(text.size()) && std::string_view(zone) == "GMT") {
-  } else if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d-%3s-%2d %2d:%2d:%2d %3s%n", weekday, &day, month, &year,
-                         &hour, &minute, &second, zone, &consumed) == 8 &&
+  } else if (std::sscanf(text.c_str(), "%15[A-Za-z], %2d-%3s-%2d %2d:%2d:%2d %3s%n", weekday, &day, month,
+                         &year, &hour, &minute, &second, zone, &consumed) == 8 &&
              consumed == static_cast<int>(text.size()) && std::string_view(zone) == "GMT") {
     // RFC 850 "Sunday, 06-Nov-94 08:49:37 GMT": two-digit years (RFC 9110
     // 5.6.7: more than 50 years ahead means the past century).
@@ -59,7 +59,8 @@ std::optional<int64_t> ParseHttpDate(std::string_view v) {
   }
   // "%3s" also stops at 3 characters for "Nov-94": month must be exact.
   const int m = MonthNumber(month);
-  if (m == 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 || year < 1900) return std::nullopt;
+  if (m == 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 || year < 1900)
+    return std::nullopt;
   return UnixSeconds(year, m, day, hour, minute, second);
 }
 

@@ -4,6 +4,7 @@
 // downloads themselves.
 #include "fetcher/http/http_fetcher.h"
 
+#include <boost/asio/ssl.hpp>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -11,8 +12,6 @@
 #include <mutex>
 #include <tuple>
 #include <utility>
-
-#include <boost/asio/ssl.hpp>
 
 #include "fetcher/http/dns_resolver.h"
 #include "fetcher/http/fetch_session.h"
@@ -64,11 +63,13 @@ TlsSetUp SharedTlsContext(const FetcherOptions& options) {
   static std::map<std::tuple<bool, std::string, int64_t, bool>, std::shared_ptr<ssl::context>> contexts;
   std::error_code ec;
   const int64_t modified =
-      options.ca_file.empty() ? 0
-                              : static_cast<int64_t>(
-                                    std::filesystem::last_write_time(options.ca_file, ec).time_since_epoch().count());
-  const auto key = std::make_tuple(options.accept_self_signed, options.accept_self_signed ? "" : options.ca_file,
-                                   ec ? -1 : modified, options.h2_streams > 0);
+      options.ca_file.empty()
+          ? 0
+          : static_cast<int64_t>(
+                std::filesystem::last_write_time(options.ca_file, ec).time_since_epoch().count());
+  const auto key =
+      std::make_tuple(options.accept_self_signed, options.accept_self_signed ? "" : options.ca_file,
+                      ec ? -1 : modified, options.h2_streams > 0);
   std::lock_guard lock(mu);
   if (auto it = contexts.find(key); it != contexts.end()) return {it->second, ""};
   TlsSetUp made = MakeTlsContext(options);
@@ -117,14 +118,16 @@ void HttpFetcher::FetchSequence(std::vector<std::string> urls, std::function<voi
   std::vector<FetchTarget> targets;
   targets.reserve(urls.size());
   for (std::string& url : urls) targets.push_back({std::move(url), {}, {}});
-  FetchSequence(std::move(targets), std::move(on_result), std::move(on_done), delay_between, std::move(budget));
+  FetchSequence(std::move(targets), std::move(on_result), std::move(on_done), delay_between,
+                std::move(budget));
 }
 
 void HttpFetcher::FetchSequence(std::vector<FetchTarget> targets, std::function<void(FetchResult)> on_result,
                                 std::function<void()> on_done, std::chrono::milliseconds delay_between,
                                 std::shared_ptr<ResultBudget> budget) {
-  auto session = std::make_shared<FetchSession>(io_context_, shared_, std::move(targets), std::move(on_result),
-                                                std::move(on_done), delay_between, std::move(budget));
+  auto session =
+      std::make_shared<FetchSession>(io_context_, shared_, std::move(targets), std::move(on_result),
+                                     std::move(on_done), delay_between, std::move(budget));
   session->Start();
 }
 

@@ -69,6 +69,7 @@
 // means is the caller's business (fetcher/page/page_processor.h).
 #pragma once
 
+#include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -80,8 +81,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
 
 #include "common/crawl/fetch_error.h"
 #include "fetcher/http/http_date.h"
@@ -154,24 +153,24 @@ struct FetcherOptions {
 
 // The outcome of one URL. Exactly one per URL given to FetchSequence.
 struct FetchResult {
-  std::string url;              // as given
-  int status = 0;               // HTTP status (206 when Range was honoured), or a FetchError (< 0)
-  std::string body;             // decoded; empty when status < 0
-  bool truncated = false;       // body cut (range cap, decode cap, or 206 of a larger document)
-  std::string content_type;     // Content-Type header value as sent
-  std::string mime_type;        // its media type: lower-case, no parameters ("text/html")
-  std::string content_encoding; // Content-Encoding as sent ("" if none)
-  std::string location;         // raw Location header (for 3xx; not resolved)
+  std::string url;               // as given
+  int status = 0;                // HTTP status (206 when Range was honoured), or a FetchError (< 0)
+  std::string body;              // decoded; empty when status < 0
+  bool truncated = false;        // body cut (range cap, decode cap, or 206 of a larger document)
+  std::string content_type;      // Content-Type header value as sent
+  std::string mime_type;         // its media type: lower-case, no parameters ("text/html")
+  std::string content_encoding;  // Content-Encoding as sent ("" if none)
+  std::string location;          // raw Location header (for 3xx; not resolved)
   std::string etag;
   std::string last_modified;
   std::string expires;
-  std::string cache_control;    // Cache-Control as sent (for max-age)
-  bool conditional = false;     // the request carried If-None-Match / If-Modified-Since
-  std::string error;            // human-readable reason when status < 0 (or a decode note)
-  uint32_t fetch_ms = 0;        // from request start (incl. resolve/connect) to result
-  int64_t start_unix_us = 0;    // wall-clock start of this request
-  uint64_t wire_bytes = 0;      // response bytes parsed from the connection (header + framing + body)
-  std::string remote_address;   // "ip:port" the response came from ("" if none)
+  std::string cache_control;         // Cache-Control as sent (for max-age)
+  bool conditional = false;          // the request carried If-None-Match / If-Modified-Since
+  std::string error;                 // human-readable reason when status < 0 (or a decode note)
+  uint32_t fetch_ms = 0;             // from request start (incl. resolve/connect) to result
+  int64_t start_unix_us = 0;         // wall-clock start of this request
+  uint64_t wire_bytes = 0;           // response bytes parsed from the connection (header + framing + body)
+  std::string remote_address;        // "ip:port" the response came from ("" if none)
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 (0: absent or invalid)
 };
 

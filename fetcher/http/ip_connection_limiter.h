@@ -2,12 +2,11 @@
 // slots per address, granted in order to the sequences waiting for one.
 #pragma once
 
+#include <boost/asio/ip/address.hpp>
 #include <cstddef>
 #include <deque>
 #include <functional>
 #include <unordered_map>
-
-#include <boost/asio/ip/address.hpp>
 
 #include "common/base/mutex.h"
 

@@ -22,9 +22,9 @@ void ReadResponseFields(int status, const FieldLookup& field, FetchResult& resul
   result.expires = copy("expires");
   result.cache_control = copy("cache-control");
   if (status == 429 || status == 503) {
-    const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     if (auto delay = ParseRetryAfter(field("retry-after"), now)) result.retry_after_seconds = *delay;
   }
 }

@@ -144,7 +144,8 @@ std::string ValueAfterCharset(std::string_view s, std::size_t at) {
     return LowerTrimmed(s.substr(at + 1, close - at - 1));
   }
   std::size_t end = at;
-  while (end < s.size() && !IsSpace(s[end]) && s[end] != ';' && s[end] != '"' && s[end] != '\'' && s[end] != '>')
+  while (end < s.size() && !IsSpace(s[end]) && s[end] != ';' && s[end] != '"' && s[end] != '\'' &&
+         s[end] != '>')
     ++end;
   return LowerTrimmed(s.substr(at, end - at));
 }
@@ -190,11 +191,13 @@ std::size_t ValidUtf8Prefix(std::string_view bytes) {
 
 Encoding EncodingForLabel(std::string_view label) {
   const std::string l = LowerTrimmed(label);
-  if (l == "utf-8" || l == "utf8" || l == "unicode-1-1-utf-8" || l == "x-unicode20utf8") return Encoding::kUtf8;
-  static constexpr std::string_view k1252[] = {
-      "windows-1252", "iso-8859-1", "iso8859-1", "iso_8859-1", "iso-ir-100", "latin1",      "l1",
-      "cp1252",       "cp819",      "ibm819",    "us-ascii",   "ascii",      "ansi_x3.4-1968", "x-cp1252",
-      "csisolatin1",  "iso88591",   "iso_8859-1:1987", "csascii"};
+  if (l == "utf-8" || l == "utf8" || l == "unicode-1-1-utf-8" || l == "x-unicode20utf8")
+    return Encoding::kUtf8;
+  static constexpr std::string_view k1252[] = {"windows-1252",    "iso-8859-1", "iso8859-1",   "iso_8859-1",
+                                               "iso-ir-100",      "latin1",     "l1",          "cp1252",
+                                               "cp819",           "ibm819",     "us-ascii",    "ascii",
+                                               "ansi_x3.4-1968",  "x-cp1252",   "csisolatin1", "iso88591",
+                                               "iso_8859-1:1987", "csascii"};
   for (std::string_view name : k1252) {
     if (l == name) return Encoding::kWindows1252;
   }

@@ -41,11 +41,11 @@ struct DecodedBody {
   // pages) is not copied: the text is DecodeBody's `body` itself. So it is
   // valid while both that body and this struct live.
   [[nodiscard]] std::string_view text() const { return converted ? std::string_view(converted_text) : body; }
-  std::string charset;          // "utf-8", "windows-1252", or the unsupported label (lower-case)
-  uint32_t invalid_bytes = 0;   // bytes replaced by U+FFFD
-  std::string_view body;        // the text when !converted
+  std::string charset;         // "utf-8", "windows-1252", or the unsupported label (lower-case)
+  uint32_t invalid_bytes = 0;  // bytes replaced by U+FFFD
+  std::string_view body;       // the text when !converted
   bool converted = false;
-  std::string converted_text;   // the text when converted
+  std::string converted_text;  // the text when converted
 };
 
 // Picks the encoding (BOM, then `header_charset`, then, when `is_html`, the

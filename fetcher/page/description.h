@@ -46,7 +46,8 @@ struct DescriptionPick {
 // fit in `max_chars` characters (UTF-8 code points). `is_content[w]` says
 // whether word id w is a content word (ids past its end are not).
 [[nodiscard]] std::vector<DescriptionPick> Summarize(const std::vector<SentenceWords>& sentences,
-                                                     const std::vector<uint8_t>& is_content, std::size_t max_chars);
+                                                     const std::vector<uint8_t>& is_content,
+                                                     std::size_t max_chars);
 
 // Number of UTF-8 code points in `s`.
 [[nodiscard]] std::size_t Utf8Length(std::string_view s);

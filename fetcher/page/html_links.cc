@@ -494,7 +494,8 @@ class Scanner {
       // did, after the run's first word (every space in the run is a single
       // one between words).
       if (out.size() + (j - i) > opt_.max_text_bytes) {
-        if (const void* space = std::memchr(p + i + 1, ' ', j - i - 1)) j = static_cast<const unsigned char*>(space) - p;
+        if (const void* space = std::memchr(p + i + 1, ' ', j - i - 1))
+          j = static_cast<const unsigned char*>(space) - p;
       }
       std::size_t len = j - i;
       if (out.size() + len > opt_.max_text_bytes) {

@@ -4,8 +4,8 @@
 #include "common/base/flat_string_map.h"
 #include "common/base/string_hash.h"
 #include "common/url/url.h"
-#include "fetcher/page/html_links.h"
 #include "fetcher/page/charset.h"
+#include "fetcher/page/html_links.h"
 #include "fetcher/page/text_analysis.h"
 #include "fetcher/page/url_extension.h"
 #include "fetcher/page/url_limit.h"
@@ -30,7 +30,8 @@ struct Candidate {
 // Orders `candidates` by usefulness, prunes them as the crawl says
 // (common/crawl/link_pruning_mode.h) and appends the survivors to `links`.
 void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
-              const std::string& host, std::vector<Candidate>& candidates, std::vector<v1::DiscoveredLink>* links) {
+              const std::string& host, std::vector<Candidate>& candidates,
+              std::vector<v1::DiscoveredLink>* links) {
   std::vector<std::string_view> anchors;
   std::vector<bool> onsite;
   anchors.reserve(candidates.size());
@@ -62,7 +63,8 @@ void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingCo
 
 void ProcessHtml(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
                  v1::FetchRecord* record, std::vector<v1::DiscoveredLink>* links) {
-  const DecodedBody decoded = DecodeBody(page.body, CharsetFromContentType(page.content_type), /*is_html=*/true);
+  const DecodedBody decoded =
+      DecodeBody(page.body, CharsetFromContentType(page.content_type), /*is_html=*/true);
   SetCharset(decoded, record);
 
   html::ExtractOptions extract;
@@ -131,7 +133,8 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
 
 void ProcessPlainText(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
                       v1::FetchRecord* record) {
-  const DecodedBody decoded = DecodeBody(page.body, CharsetFromContentType(page.content_type), /*is_html=*/false);
+  const DecodedBody decoded =
+      DecodeBody(page.body, CharsetFromContentType(page.content_type), /*is_html=*/false);
   SetCharset(decoded, record);
 
   // Paragraphs: blank lines break, single line breaks and runs of spaces
@@ -143,8 +146,10 @@ void ProcessPlainText(const PageInput& page, const ProcessOptions& options, Proc
   int newlines = 0;
   for (char c : decoded_text) {
     if (c == '\n') {
-      if (++newlines >= 2) pending = 2;
-      else if (pending == 0) pending = 1;
+      if (++newlines >= 2)
+        pending = 2;
+      else if (pending == 0)
+        pending = 1;
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\0' || c == '\v') {

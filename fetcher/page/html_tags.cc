@@ -13,20 +13,67 @@ constexpr uint64_t P(std::string_view name) { return Name::Pack(name); }
 // question).
 uint8_t ClassifyTag(const Name& tag) {
   switch (tag.packed()) {
-    case P("a"): return kInlineTag | kActedOnTag;
-    case P("abbr"): case P("b"): case P("bdi"): case P("bdo"): case P("big"):
-    case P("cite"): case P("code"): case P("data"): case P("dfn"): case P("em"): case P("font"):
-    case P("i"): case P("kbd"): case P("mark"): case P("q"): case P("s"): case P("samp"):
-    case P("small"): case P("span"): case P("strike"): case P("strong"): case P("sub"): case P("sup"):
-    case P("time"): case P("tt"): case P("u"): case P("var"): case P("wbr"): return kInlineTag;
-    case P("xmp"): case P("style"): case P("script"): case P("noembed"): case P("noframes"): return kRawTextTag;
-    case P("iframe"): return kRawTextTag | kActedOnTag;
-    case P("title"): case P("textarea"): return kEscapableTextTag;
-    case P("h1"): case P("h2"): case P("h3"): case P("h4"): case P("h5"): case P("h6"): return kHeadingTag;
-    case P("area"): case P("img"): case P("frame"): case P("base"): case P("meta"): case P("html"): case P("nav"):
+    case P("a"):
+      return kInlineTag | kActedOnTag;
+    case P("abbr"):
+    case P("b"):
+    case P("bdi"):
+    case P("bdo"):
+    case P("big"):
+    case P("cite"):
+    case P("code"):
+    case P("data"):
+    case P("dfn"):
+    case P("em"):
+    case P("font"):
+    case P("i"):
+    case P("kbd"):
+    case P("mark"):
+    case P("q"):
+    case P("s"):
+    case P("samp"):
+    case P("small"):
+    case P("span"):
+    case P("strike"):
+    case P("strong"):
+    case P("sub"):
+    case P("sup"):
+    case P("time"):
+    case P("tt"):
+    case P("u"):
+    case P("var"):
+    case P("wbr"):
+      return kInlineTag;
+    case P("xmp"):
+    case P("style"):
+    case P("script"):
+    case P("noembed"):
+    case P("noframes"):
+      return kRawTextTag;
+    case P("iframe"):
+      return kRawTextTag | kActedOnTag;
+    case P("title"):
+    case P("textarea"):
+      return kEscapableTextTag;
+    case P("h1"):
+    case P("h2"):
+    case P("h3"):
+    case P("h4"):
+    case P("h5"):
+    case P("h6"):
+      return kHeadingTag;
+    case P("area"):
+    case P("img"):
+    case P("frame"):
+    case P("base"):
+    case P("meta"):
+    case P("html"):
+    case P("nav"):
       return kActedOnTag;
-    case 0: return tag == "plaintext" ? kActedOnTag : 0;  // past 8 bytes, not packed
-    default: return 0;
+    case 0:
+      return tag == "plaintext" ? kActedOnTag : 0;  // past 8 bytes, not packed
+    default:
+      return 0;
   }
 }
 
@@ -50,7 +97,8 @@ bool IsSkippedScheme(std::string_view href) {
   // other than a letter (tabs and newlines aside) is not a ':' has none of
   // them: most links, paths like "../struct.Foo.html", end here.
   std::size_t i = 0;
-  while (i < href.size() && (IsAsciiAlpha(href[i]) || href[i] == '\t' || href[i] == '\n' || href[i] == '\r')) ++i;
+  while (i < href.size() && (IsAsciiAlpha(href[i]) || href[i] == '\t' || href[i] == '\n' || href[i] == '\r'))
+    ++i;
   if (i == href.size() || href[i] != ':') return false;
   char prefix[12];
   std::size_t n = 0;

@@ -8,8 +8,8 @@
 
 #include "common/base/flat_string_map.h"
 #include "common/base/string_hash.h"
-#include "fetcher/page/frequent_words.h"
 #include "common/text/tokenizer.h"
+#include "fetcher/page/frequent_words.h"
 
 namespace crawl::fetcher {
 namespace {
@@ -43,7 +43,8 @@ std::string LanguageFromHost(std::string_view host) {
       {"pl", "pl"}, {"cz", "cs"}, {"jp", "ja"}, {"cn", "zh"}, {"kr", "ko"}, {"lt", "lt"}, {"id", "id"},
   };
   for (const auto& [t, lang] : kTlds) {
-    if (tld.size() == t.size() && (tld[0] | 0x20) == t[0] && (tld[1] | 0x20) == t[1]) return std::string(lang);
+    if (tld.size() == t.size() && (tld[0] | 0x20) == t[0] && (tld[1] | 0x20) == t[1])
+      return std::string(lang);
   }
   return {};
 }
@@ -66,7 +67,8 @@ std::string LanguageFromWordCounts(const std::vector<std::pair<std::string_view,
   for (std::size_t i = 1; i < lists.size(); ++i) {
     if (covered[i] > covered[best]) best = i;
   }
-  if (total == 0 || static_cast<double>(covered[best]) < kMinWordShare * static_cast<double>(total)) return {};
+  if (total == 0 || static_cast<double>(covered[best]) < kMinWordShare * static_cast<double>(total))
+    return {};
   return std::string(lists[best].language);
 }
 

@@ -37,7 +37,8 @@ struct LanguageGuess {
 
 // The frequent-word guess from counted words: (lower-case token, number of
 // occurrences) pairs, each word once.
-[[nodiscard]] std::string LanguageFromWordCounts(const std::vector<std::pair<std::string_view, uint32_t>>& counts);
+[[nodiscard]] std::string LanguageFromWordCounts(
+    const std::vector<std::pair<std::string_view, uint32_t>>& counts);
 
 // `declared` is the HTML declaration ("" if none), `host` the page's host.
 [[nodiscard]] LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,

@@ -6,8 +6,8 @@
 
 #include "common/base/flat_string_map.h"
 #include "common/base/string_hash.h"
-#include "common/text/tokenizer.h"
 #include "common/base/zlib_stream.h"
+#include "common/text/tokenizer.h"
 
 namespace crawl::fetcher {
 
@@ -42,9 +42,10 @@ double LinkPruner::EffectiveTerms(std::string_view anchor) {
   if (const double* known = cache.Find(anchor, hash)) return *known;
   std::size_t terms = 0;
   text::ForEachToken(anchor, [&](std::string_view) { ++terms; });
-  const double value = terms == 0 ? 0.0
-                                  : static_cast<double>(terms) * static_cast<double>(GzippedLength(anchor) + 1) /
-                                        static_cast<double>(anchor.size() + 1);
+  const double value = terms == 0
+                           ? 0.0
+                           : static_cast<double>(terms) * static_cast<double>(GzippedLength(anchor) + 1) /
+                                 static_cast<double>(anchor.size() + 1);
   if (cache.size() >= kMaxCachedAnchors) cache.clear();
   *cache.Insert(anchor, hash).first = value;
   return value;
@@ -61,14 +62,17 @@ std::vector<LinkPruner::Ranked> LinkPruner::Rank(const std::vector<std::string_v
   return ranked;
 }
 
-std::vector<LinkPruner::Ranked> LinkPruner::PruneRanked(std::vector<Ranked> ranked, const std::vector<bool>& onsite,
-                                                        LinkPruning mode, std::size_t max_kept) {
+std::vector<LinkPruner::Ranked> LinkPruner::PruneRanked(std::vector<Ranked> ranked,
+                                                        const std::vector<bool>& onsite, LinkPruning mode,
+                                                        std::size_t max_kept) {
   switch (mode) {
-    case LinkPruning::kNone: return ranked;
+    case LinkPruning::kNone:
+      return ranked;
     case LinkPruning::kAll:
       if (ranked.size() > max_kept) ranked.resize(max_kept);
       return ranked;
-    case LinkPruning::kOffsite: break;
+    case LinkPruning::kOffsite:
+      break;
   }
   std::size_t offsite_kept = 0;
   std::erase_if(ranked, [&](const Ranked& r) { return !onsite[r.index] && ++offsite_kept > max_kept; });

@@ -61,8 +61,9 @@ class LinkPruner {
   // whose `onsite[index]` is true (its host is the page's) and the first
   // `max_kept` of the others. REQUIRES for kOffsite: onsite.size() > every
   // index (the other modes do not read it).
-  [[nodiscard]] static std::vector<Ranked> PruneRanked(std::vector<Ranked> ranked, const std::vector<bool>& onsite,
-                                                       LinkPruning mode, std::size_t max_kept);
+  [[nodiscard]] static std::vector<Ranked> PruneRanked(std::vector<Ranked> ranked,
+                                                       const std::vector<bool>& onsite, LinkPruning mode,
+                                                       std::size_t max_kept);
 
  private:
   struct Deflater;

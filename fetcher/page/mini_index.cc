@@ -39,7 +39,8 @@ class TermCache {
     }
     const std::string_view term = stemmer != nullptr ? stemmer->Stem(word) : word;
     Stored* added = words_.Insert(word, word_hash).first;
-    *added = Stored{static_cast<uint32_t>(terms_.size()), static_cast<uint32_t>(term.size()), hash::Hash8(term)};
+    *added =
+        Stored{static_cast<uint32_t>(terms_.size()), static_cast<uint32_t>(term.size()), hash::Hash8(term)};
     terms_.append(term);
     return TermOf(*added);
   }
@@ -50,7 +51,9 @@ class TermCache {
     uint64_t id = 0;
   };
 
-  Term TermOf(const Stored& s) const { return {std::string_view(terms_).substr(s.term_at, s.term_size), s.id}; }
+  Term TermOf(const Stored& s) const {
+    return {std::string_view(terms_).substr(s.term_at, s.term_size), s.id};
+  }
 
   FlatStringMap<Stored> words_;
   std::string terms_;  // every cached term, back to back
@@ -159,14 +162,16 @@ void MiniIndexBuilder::Finish(text::Stemmer* stemmer, v1::MiniIndex* out) const 
     if (p < title_tokens_) ++counts[t].title;
   }
   for (const auto& [begin, end] : description_) {
-    for (uint32_t p = begin; p < std::min(end, stored); ++p) ++counts[word_term[position_words_[p]]].description;
+    for (uint32_t p = begin; p < std::min(end, stored); ++p)
+      ++counts[word_term[position_words_[p]]].description;
   }
   for (std::size_t w = 0; w < words; ++w) counts[word_term[w]].anchor += anchor_counts_[w];
   std::string* packed = out->mutable_postings();
   packed->reserve(term_text.size() + terms * 7 + std::size_t{stored} * 2);
   for (std::size_t t = 0; t < terms; ++t) {
     counts[t].body = first[t + 1] - first[t] - counts[t].title;
-    const std::string_view term = std::string_view(term_text).substr(term_start[t], term_start[t + 1] - term_start[t]);
+    const std::string_view term =
+        std::string_view(term_text).substr(term_start[t], term_start[t + 1] - term_start[t]);
     text::AppendPackedTerm(packed, term, counts[t], grouped.data() + first[t], first[t + 1] - first[t]);
   }
 }

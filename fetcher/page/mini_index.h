@@ -76,9 +76,9 @@ class MiniIndexBuilder {
   void Grow();
 
   uint32_t max_positions_;
-  std::string arena_;                     // every word, back to back
-  std::vector<uint32_t> word_start_{0};   // word id -> offset in arena_; one past the last
-  std::vector<uint32_t> word_hash_;       // word id -> its hash (for rehashing)
+  std::string arena_;                    // every word, back to back
+  std::vector<uint32_t> word_start_{0};  // word id -> offset in arena_; one past the last
+  std::vector<uint32_t> word_hash_;      // word id -> its hash (for rehashing)
   // Open addressing: the word's hash (high 32 bits) and id + 1 (low 32), so
   // a probe reads one slot; 0 = empty.
   static uint64_t SlotOf(uint32_t hash, uint32_t id) { return (uint64_t{hash} << 32) | (id + 1); }

@@ -29,7 +29,8 @@ Result<boost::json::value> ToJson(const google::protobuf::Message& m) {
   options.always_print_primitive_fields = true;
   std::string out;
   const auto status = google::protobuf::util::MessageToJsonString(m, &out, options);
-  if (!status.ok()) return Status(StatusCode::kInternal, "JSON rendering failed: " + std::string(status.message()));
+  if (!status.ok())
+    return Status(StatusCode::kInternal, "JSON rendering failed: " + std::string(status.message()));
   boost::json::error_code ec;
   boost::json::value v = boost::json::parse(out, ec);
   if (ec) return Status(StatusCode::kInternal, "JSON rendering failed: " + ec.message());

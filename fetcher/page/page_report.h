@@ -17,7 +17,7 @@ struct LocalPage {
   std::string mime;     // media type; "" = guessed from the URL/file name extension
   std::string charset;  // Content-Type charset as a server would send it ("" = none)
   std::string file_name;
-  std::string body;     // the file's bytes
+  std::string body;  // the file's bytes
 };
 
 // The media type a file name's extension suggests: .html .htm .xhtml ->

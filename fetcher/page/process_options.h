@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "fetcher/page/link_pruning.h"
 #include "common/text/stemmer.h"
+#include "fetcher/page/link_pruning.h"
 
 namespace crawl::fetcher {
 

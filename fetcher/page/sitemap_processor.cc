@@ -234,7 +234,8 @@ Result<std::string> Gunzip(std::string_view data, std::size_t max_bytes, bool* t
 
 bool LooksLikeSitemap(std::string_view xml) {
   const std::string_view head = xml.substr(0, kHeadBytes);
-  return head.find("<urlset") != std::string_view::npos || head.find("<sitemapindex") != std::string_view::npos;
+  return head.find("<urlset") != std::string_view::npos ||
+         head.find("<sitemapindex") != std::string_view::npos;
 }
 
 Result<SitemapScan> ScanSitemap(std::string_view body, const SitemapLimits& limits,
@@ -257,7 +258,7 @@ SitemapEntries ParseSitemap(std::string_view xml, std::size_t max_urls) {
   SitemapScan scan;
   const SitemapLimits limits{
       .max_urls = max_urls, .max_bytes = SIZE_MAX, .max_url_bytes = SIZE_MAX, .max_url_text_bytes = SIZE_MAX};
-  const std::function<void(std::string&&)> keep = [&](std::string&& u) { out.urls.push_back(std::move(u)); };
+  const std::function<void(std::string &&)> keep = [&](std::string&& u) { out.urls.push_back(std::move(u)); };
   LocScanner scanner(limits, keep, &scan, /*check_head=*/false);
   out.is_index = IndexBeforeUrlset(xml);
   for (std::size_t i = 0; i < xml.size(); i += kSitemapChunkBytes) {

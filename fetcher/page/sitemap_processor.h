@@ -63,12 +63,12 @@ struct SitemapLimits {
 };
 
 struct SitemapScan {
-  bool is_sitemap = false;  // <urlset or <sitemapindex in the first 4 KiB
-  bool is_index = false;    // a <sitemapindex>
-  bool truncated = false;   // stopped at a limit, or a cut .gz
-  std::size_t urls = 0;      // handed out
-  std::size_t too_long = 0;  // <loc>s over max_url_bytes, dropped
-  std::size_t bytes = 0;     // XML scanned (inflated)
+  bool is_sitemap = false;    // <urlset or <sitemapindex in the first 4 KiB
+  bool is_index = false;      // a <sitemapindex>
+  bool truncated = false;     // stopped at a limit, or a cut .gz
+  std::size_t urls = 0;       // handed out
+  std::size_t too_long = 0;   // <loc>s over max_url_bytes, dropped
+  std::size_t bytes = 0;      // XML scanned (inflated)
   std::size_t url_bytes = 0;  // sum of the URLs handed out
 };
 

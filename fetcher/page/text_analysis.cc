@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "common/base/hash.h"
+#include "common/text/tokenizer.h"
 #include "fetcher/page/description.h"
 #include "fetcher/page/language.h"
 #include "fetcher/page/mini_index.h"
-#include "common/text/tokenizer.h"
 
 namespace crawl::fetcher {
 
@@ -90,10 +90,11 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     spans[k].first = index.positions();
     // Inlined (as the loop it replaced was): a call per word costs ~15 instructions.
-    text::ForEachToken(pieces[k], &scratch, [&](std::string_view token) __attribute__((always_inline)) {
-      hashed.Add(token, pieces[k]);
-      index.AddPosition(index.Intern(token));
-    });
+    text::ForEachToken(
+        pieces[k], &scratch, [&](std::string_view token) __attribute__((always_inline)) {
+          hashed.Add(token, pieces[k]);
+          index.AddPosition(index.Intern(token));
+        });
     hashed.EndPiece();
     spans[k].second = index.positions();
   }
@@ -108,13 +109,15 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   std::vector<uint8_t> is_content(index.word_count());
   for (std::size_t w = 0; w < is_content.size(); ++w) {
     const std::string_view word = index.word(static_cast<uint32_t>(w));
-    is_content[w] = word.size() >= 2 && !IsFrequentWord(language.language, word, index.word_hash(static_cast<uint32_t>(w)));
+    is_content[w] = word.size() >= 2 &&
+                    !IsFrequentWord(language.language, word, index.word_hash(static_cast<uint32_t>(w)));
   }
   const std::vector<uint32_t>& words = index.position_words();
   std::vector<SentenceWords> sentences(pieces.size());
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     sentences[k].text = pieces[k];
-    sentences[k].words = std::span<const uint32_t>(words.data() + spans[k].first, spans[k].second - spans[k].first);
+    sentences[k].words =
+        std::span<const uint32_t>(words.data() + spans[k].first, spans[k].second - spans[k].first);
   }
   const std::vector<DescriptionPick> picks = Summarize(sentences, is_content, options.max_description_chars);
   for (const DescriptionPick& pick : picks) {
@@ -128,7 +131,8 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   }
 
   for (std::string_view anchor : input.anchors) {
-    text::ForEachToken(anchor, &scratch, [&](std::string_view token) { index.AddAnchorWord(index.Intern(token)); });
+    text::ForEachToken(anchor, &scratch,
+                       [&](std::string_view token) { index.AddAnchorWord(index.Intern(token)); });
   }
   index.Finish(&stemmers.For(language.language), record->mutable_mini_index());
 }

@@ -26,12 +26,12 @@ bool LikelyNonHtml(std::string_view url) {
   const std::string_view ext(lower, raw.size());
   if (ext == "html" || ext == "htm") return false;  // most links: no list walk
   static constexpr std::string_view kNonHtml[] = {
-      "pdf",  "ps",   "eps",  "jpg",  "jpeg", "png",  "gif",  "bmp",  "svg",  "webp", "ico",  "tif",
-      "tiff", "mp3",  "wav",  "ogg",  "flac", "aac",  "m4a",  "mp4",  "m4v",  "avi",  "mov",  "wmv",
-      "flv",  "webm", "mkv",  "mpg",  "mpeg", "zip",  "gz",   "tgz",  "bz2",  "xz",   "7z",   "rar",
-      "tar",  "exe",  "dmg",  "iso",  "bin",  "msi",  "deb",  "rpm",  "apk",  "jar",  "doc",  "docx",
-      "xls",  "xlsx", "ppt",  "pptx", "odt",  "ods",  "odp",  "rtf",  "css",  "js",   "json", "woff",
-      "woff2", "ttf", "otf",  "eot",  "swf",  "csv",  "dat",  "txt",  "xml",  "rss",  "atom"};
+      "pdf",   "ps",   "eps", "jpg",  "jpeg", "png", "gif", "bmp", "svg", "webp", "ico",  "tif",
+      "tiff",  "mp3",  "wav", "ogg",  "flac", "aac", "m4a", "mp4", "m4v", "avi",  "mov",  "wmv",
+      "flv",   "webm", "mkv", "mpg",  "mpeg", "zip", "gz",  "tgz", "bz2", "xz",   "7z",   "rar",
+      "tar",   "exe",  "dmg", "iso",  "bin",  "msi", "deb", "rpm", "apk", "jar",  "doc",  "docx",
+      "xls",   "xlsx", "ppt", "pptx", "odt",  "ods", "odp", "rtf", "css", "js",   "json", "woff",
+      "woff2", "ttf",  "otf", "eot",  "swf",  "csv", "dat", "txt", "xml", "rss",  "atom"};
   for (std::string_view e : kNonHtml) {
     if (ext == e) return true;
   }

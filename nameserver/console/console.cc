@@ -18,7 +18,10 @@ std::string ConsoleCall::F(const std::string& name) const {
 }
 
 HttpReply ConsoleHtml(int status, const ConsoleFrame& frame, const std::string& body) {
-  return {status, "text/html; charset=utf-8", ConsolePage(frame, body), {{"Content-Security-Policy", ConsoleCsp()}}};
+  return {status,
+          "text/html; charset=utf-8",
+          ConsolePage(frame, body),
+          {{"Content-Security-Policy", ConsoleCsp()}}};
 }
 
 HttpReply ConsoleRedirect(const std::string& location) {

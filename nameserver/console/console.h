@@ -19,8 +19,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/net/admin_http.h"
 #include "common/base/clock.h"
+#include "common/net/admin_http.h"
 #include "nameserver/console/console_auth.h"
 #include "nameserver/console/console_html.h"
 #include "nameserver/service.h"
@@ -77,7 +77,8 @@ void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps);
 // queued, the URLs waiting for robots.txt and leased, a note when the scan
 // stopped early, and the first queued URLs, all escaped; `status` not OK
 // (the owning queue server unreachable, say) gives a short error line.
-[[nodiscard]] std::string ConsoleHostQueueHtml(const grpc::Status& status, const v1::HostQueueResponse& queue);
+[[nodiscard]] std::string ConsoleHostQueueHtml(const grpc::Status& status,
+                                               const v1::HostQueueResponse& queue);
 
 // The create form's parameters (order, max_pages, ..., and "more": lines of
 // name=value) parsed into `params` as `crawlctl set-param` parses them.

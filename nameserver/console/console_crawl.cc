@@ -65,8 +65,8 @@ std::string Charts(const Snapshot& snap) {
     const int64_t ms = s.unix_ms - prev.unix_ms;
     rate.push_back(ms > 0 ? (s.pages - std::min(s.pages, prev.pages)) * 1000 / static_cast<uint64_t>(ms) : 0);
   }
-  return "<div class=\"charts\">" +
-         Chart("chart-pages", "Pages fetched", t, pages) + Chart("chart-rate", "Pages per second", t, rate) +
+  return "<div class=\"charts\">" + Chart("chart-pages", "Pages fetched", t, pages) +
+         Chart("chart-rate", "Pages per second", t, rate) +
          Chart("chart-frontier", "Frontier size", t, frontier) + "</div>";
 }
 

@@ -28,8 +28,9 @@ std::string ActionForms(const v1::CrawlInfo& c, const std::string& csrf) {
            "<button type=\"submit\" id=\"" + action + "-" + id + "\">" + label + "</button></form>";
   };
   if (c.state() == v1::CRAWL_STATE_RUNNING) return form("stop", "Stop", "");
-  const std::string confirm = "<label><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required id=\"confirm-" +
-                              id + "\"> its data too</label> ";
+  const std::string confirm =
+      "<label><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required id=\"confirm-" + id +
+      "\"> its data too</label> ";
   const std::string remove = form("delete", "Delete", confirm);
   if (c.state() == v1::CRAWL_STATE_STOPPED) return form("resume", "Resume", "") + " " + remove;
   return remove;
@@ -217,12 +218,14 @@ HttpReply SetParam(const ConsoleDeps& deps, const ConsoleCall& call, uint64_t id
 HttpReply Delete(const ConsoleDeps& deps, const ConsoleCall& call, uint64_t id) {
   const std::string name = "Crawl " + std::to_string(id);
   if (call.F("confirm") != "yes")
-    return CrawlsPage(deps, call, 400, name + " not deleted: tick the box to confirm that its data goes too.", true);
+    return CrawlsPage(deps, call, 400, name + " not deleted: tick the box to confirm that its data goes too.",
+                      true);
   v1::DeleteCrawlRequest req;
   req.set_crawl_id(id);
   v1::DeleteCrawlResponse resp;
   const grpc::Status s = deps.service->DeleteCrawl(nullptr, &req, &resp);
-  if (!s.ok()) return CrawlsPage(deps, call, HttpStatusOf(s), name + " not deleted: " + s.error_message(), true);
+  if (!s.ok())
+    return CrawlsPage(deps, call, HttpStatusOf(s), name + " not deleted: " + s.error_message(), true);
   std::string message = resp.existed() ? name + " deleted." : name + " was not here (already deleted).";
   if (resp.pending_queue_servers_size() > 0) {
     message += " Its data goes from queue servers";

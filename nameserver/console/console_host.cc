@@ -48,8 +48,7 @@ std::string Robots(const HostLog& log, const std::string& user_agent) {
          ", status " + std::to_string(robots->status()) + "; crawl-delay for " + HtmlEscape(user_agent) +
          ": <span id=\"crawl-delay\">" + delay + "</span>" +
          (robots->robots_body().size() >= 16 * 1024 ? " (the log keeps its first 16 KiB)" : "") +
-         "</p><pre id=\"robots\">" +
-         HtmlEscape(robots->robots_body()) + "</pre>";
+         "</p><pre id=\"robots\">" + HtmlEscape(robots->robots_body()) + "</pre>";
 }
 
 std::string Fetches(const HostLog& log) {
@@ -87,7 +86,8 @@ std::string ConsoleHostQueueHtml(const grpc::Status& status, const v1::HostQueue
     o += "<tr><td>" + std::to_string(t.tier()) + "</td><td>" + Thousands(t.urls()) + "</td></tr>";
   if (queue.tiers_size() == 0) o += "<tr><td colspan=\"2\">none queued</td></tr>";
   o += "<tr><th>waiting for robots.txt</th><td id=\"host-waiting\">" + Thousands(queue.waiting_for_robots()) +
-       "</td></tr><tr><th>leased</th><td id=\"host-leased\">" + Thousands(queue.leased()) + "</td></tr></table>";
+       "</td></tr><tr><th>leased</th><td id=\"host-leased\">" + Thousands(queue.leased()) +
+       "</td></tr></table>";
   if (queue.sample_urls_size() == 0) return o;
   o += "<h3>First queued URLs (lowest tier first, in queue order)</h3><ol id=\"host-queue-urls\">";
   for (const std::string& u : queue.sample_urls()) o += "<li>" + HtmlEscape(u) + "</li>";

@@ -90,7 +90,8 @@ std::string_view ElementText(std::string_view element) {
 std::string ConsolePage(const ConsoleFrame& frame, std::string_view body_html) {
   std::string o = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>crawl console: " +
                   HtmlEscape(frame.title) + "</title>" + std::string(kStyle) + "</head><body" +
-                  (frame.refresh_ms > 0 ? " data-refresh=\"" + std::to_string(frame.refresh_ms) + "\"" : "") + ">\n";
+                  (frame.refresh_ms > 0 ? " data-refresh=\"" + std::to_string(frame.refresh_ms) + "\"" : "") +
+                  ">\n";
   o += "<header><strong>crawl console</strong><a href=\"/console\">Crawls</a><a "
        "href=\"/console/search\">Search</a>"
        "<a href=\"/console/log\">Log</a><a href=\"/status\">Status</a><span class=\"role\">signed in as " +

@@ -53,8 +53,8 @@ Result<v1::GetCrawlLogRequest> ConsoleLogRequest(const std::map<std::string, std
   return req;
 }
 
-grpc::Status ConsoleLogTail(NameServerServiceImpl& service, uint64_t crawl_id, const v1::GetCrawlLogRequest& req,
-                            size_t keep, LogTail* tail) {
+grpc::Status ConsoleLogTail(NameServerServiceImpl& service, uint64_t crawl_id,
+                            const v1::GetCrawlLogRequest& req, size_t keep, LogTail* tail) {
   std::deque<v1::FetchRecord> latest;
   const grpc::Status s = service.StreamLog(crawl_id, req, [&](const v1::CrawlLogChunk& chunk) {
     for (const auto& r : chunk.records()) {
@@ -106,7 +106,8 @@ std::string Table(const LogTail& tail) {
   const size_t shown = rows.size();
   std::string o =
       "<p id=\"log-count\">" + Thousands(tail.matched) + " records match" +
-      (tail.matched > shown ? "; the latest " + Thousands(shown) + " are shown, newest first" : ", newest first") +
+      (tail.matched > shown ? "; the latest " + Thousands(shown) + " are shown, newest first"
+                            : ", newest first") +
       ".</p><table id=\"log\"><tr><th>time</th><th>status</th><th>bytes</th><th>url</th><th>type</th>"
       "<th>ms</th><th>title</th><th>error</th></tr>";
   for (size_t i = 0; i < shown; ++i) {
@@ -154,10 +155,12 @@ HttpReply ConsoleLogPage(const ConsoleDeps& deps, const ConsoleCall& call) {
     });
     const bool cut = s.error_code() == grpc::StatusCode::CANCELLED && records == kConsoleDownloadRecords;
     if (!s.ok() && !cut) return failed(s);
-    HttpReply reply{200, format == "tsv" ? "text/tab-separated-values; charset=utf-8" : "application/x-ndjson",
+    HttpReply reply{200,
+                    format == "tsv" ? "text/tab-separated-values; charset=utf-8" : "application/x-ndjson",
                     std::move(body),
                     {{"Content-Disposition", "attachment; filename=\"crawl-log." + format + "\""}}};
-    if (cut) reply.headers.emplace_back("X-Crawl-Log-Cut", std::to_string(records) + " records; use crawlctl log");
+    if (cut)
+      reply.headers.emplace_back("X-Crawl-Log-Cut", std::to_string(records) + " records; use crawlctl log");
     return reply;
   }
   LogTail tail;

@@ -5,8 +5,8 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,7 +22,8 @@ namespace crawl::nameserver {
 // datetime field sends it, with or without seconds and 'Z', a date, or Unix
 // seconds). The filters apply at the queue servers. Bad values are
 // InvalidArgument naming the field.
-[[nodiscard]] Result<v1::GetCrawlLogRequest> ConsoleLogRequest(const std::map<std::string, std::string>& query);
+[[nodiscard]] Result<v1::GetCrawlLogRequest> ConsoleLogRequest(
+    const std::map<std::string, std::string>& query);
 
 // What a page shows of a filtered log: how many records match and the
 // latest `keep` of them, oldest first. Memory holds `keep` records however

@@ -70,7 +70,8 @@ std::string PageCharset(std::string_view mime) {
   if (at == std::string::npos) return "utf-8";
   std::string value = lower.substr(at + 8);
   value = value.substr(0, value.find_first_of("; \t"));
-  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+    value = value.substr(1, value.size() - 2);
   const bool token = !value.empty() && value.size() <= 40 &&
                      value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.:") == std::string::npos;
   return token ? value : "utf-8";
@@ -130,13 +131,14 @@ HttpReply ConsoleCachedPage(const ConsoleDeps& deps, const ConsoleCall& call) {
     // The page as stored, sandboxed (an opaque origin, no script, nothing
     // loaded from anywhere), under a type we chose rather than the crawled
     // server's; framed only by the console's own page.
-    return {200,
-            CachedPageType(resp.mime_type()),
-            resp.body(),
-            {{"Content-Security-Policy",
-              "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox; frame-ancestors 'self'"},
-             {"X-Content-Type-Options", "nosniff"},
-             {"X-Frame-Options", "SAMEORIGIN"}}};
+    return {
+        200,
+        CachedPageType(resp.mime_type()),
+        resp.body(),
+        {{"Content-Security-Policy",
+          "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox; frame-ancestors 'self'"},
+         {"X-Content-Type-Options", "nosniff"},
+         {"X-Frame-Options", "SAMEORIGIN"}}};
   }
   const std::string frame = "/console/cached?crawl=" + std::to_string(crawl) +
                             "&amp;url=" + UrlEncode(req.url()) + "&amp;view=page";

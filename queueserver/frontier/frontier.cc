@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "queueserver/frontier/url_seen.h"
 #include "common/url/url.h"
+#include "queueserver/frontier/url_seen.h"
 
 namespace crawl::queueserver {
 
@@ -24,7 +24,8 @@ SeqEntry Frontier::SeqQueue::PopFront() {
 }
 
 void Frontier::SeqQueue::Restore(std::vector<SeqEntry> entries) {
-  std::sort(entries.begin(), entries.end(), [](const SeqEntry& a, const SeqEntry& b) { return a.seq < b.seq; });
+  std::sort(entries.begin(), entries.end(),
+            [](const SeqEntry& a, const SeqEntry& b) { return a.seq < b.seq; });
   q_.assign(std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
   if (!q_.empty()) {
     front_ = q_.front().seq - 1;
@@ -69,7 +70,8 @@ void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
     order_->Push(std::move(e), front);
     return;
   }
-  const SeqEntry& added = front ? robots_ready_.PushFront(std::move(e)) : robots_ready_.PushBack(std::move(e));
+  const SeqEntry& added =
+      front ? robots_ready_.PushFront(std::move(e)) : robots_ready_.PushBack(std::move(e));
   if (journal_) journal_->Queued(kind, added);
 }
 
@@ -338,7 +340,8 @@ void Frontier::DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, 
   const size_t slots = std::max<size_t>(1, max_urls / std::max<size_t>(1, options_.slot_size));
   size_t scanned = 0;
   size_t pages = 0;
-  while (draft.schedule.entries.size() < max_urls && pages < max_pages && scanned < options_.lease_scan_limit) {
+  while (draft.schedule.entries.size() < max_urls && pages < max_pages &&
+         scanned < options_.lease_scan_limit) {
     std::optional<SeqEntry> next = order_->Pop();
     if (!next) break;
     SeqEntry e = std::move(*next);
@@ -351,7 +354,8 @@ void Frontier::DraftPages(LeaseDraft& draft, size_t max_urls, size_t max_pages, 
       skipped.push_back(std::move(e));
       continue;
     }
-    if (const RobotsGate gate = GateForRobots(key, st, e.entry, draft.id, now_ms); gate != RobotsGate::kTake) {
+    if (const RobotsGate gate = GateForRobots(key, st, e.entry, draft.id, now_ms);
+        gate != RobotsGate::kTake) {
       if (gate == RobotsGate::kSkip) {
         skipped.push_back(std::move(e));
       } else {
@@ -443,8 +447,8 @@ void Frontier::Backoff(const std::string& origin, OriginState& state, int status
   // Answers of one schedule arrive together: failures while the host is
   // already backed off extend that back-off but count as one failure.
   if (r.backoff_until_ms <= now_ms) ++r.failures;
-  const BackoffDecision d =
-      NextBackoff(options_.backoff, std::max<uint32_t>(1, r.failures), IsBackoffStatus(status) ? retry_after_s : 0);
+  const BackoffDecision d = NextBackoff(options_.backoff, std::max<uint32_t>(1, r.failures),
+                                        IsBackoffStatus(status) ? retry_after_s : 0);
   r.backoff_until_ms = std::max(r.backoff_until_ms, now_ms + d.delay_ms);
   r.parked = d.park;
   ++activity_;
@@ -465,8 +469,8 @@ int64_t Frontier::CrawlDelayMs(const OriginState& state) const {
   if (state.record.robots != RobotsState::kKnown) return by_errors;
   const auto delay = state.record.rules.crawl_delay();
   if (!delay || *delay <= 0) return by_errors;
-  return std::max(by_errors,
-                  std::min<int64_t>(options_.max_crawl_delay_ms, static_cast<int64_t>(*delay * 1000.0 + 0.5)));
+  return std::max(
+      by_errors, std::min<int64_t>(options_.max_crawl_delay_ms, static_cast<int64_t>(*delay * 1000.0 + 0.5)));
 }
 
 void Frontier::Complete(uint64_t schedule_id, int64_t now_ms) {

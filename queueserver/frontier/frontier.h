@@ -31,8 +31,8 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -46,11 +46,11 @@
 
 #include "common/url/robots.h"
 #include "common/url/url.h"
-#include "queueserver/frontier/url_seen.h"
 #include "queueserver/frontier/frontier_order.h"
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_backoff.h"
 #include "queueserver/frontier/trap_rules.h"
+#include "queueserver/frontier/url_seen.h"
 
 namespace crawl::queueserver {
 
@@ -68,8 +68,8 @@ struct Schedule {
 struct FetchOutcome {
   std::string url;
   UrlKind kind = UrlKind::kPage;
-  int status = 0;              // HTTP status or negative network error
-  std::string robots_body;     // robots.txt body when kind == kRobots
+  int status = 0;                    // HTTP status or negative network error
+  std::string robots_body;           // robots.txt body when kind == kRobots
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 answer
   // What the fetch record carried back of the lease's scoring datum
   // (FetchRecord.scoring_datum); none from a fetcher that does not echo it.
@@ -81,8 +81,8 @@ struct FetchOutcome {
 
 // What Report did with an outcome.
 struct ReportResult {
-  bool requeued = false;        // a 429/503 page went back to the queue
-  FetchedScore score;           // the order's view of the fetched page
+  bool requeued = false;  // a 429/503 page went back to the queue
+  FetchedScore score;     // the order's view of the fetched page
 };
 
 // Per-crawl caps on the new URLs one origin may add to the frontier
@@ -91,8 +91,8 @@ struct ReportResult {
 // seen and never queued, so one host cannot fill a queue server's memory
 // and disk whatever it links or lists in sitemaps (host_caps.cc).
 struct HostCaps {
-  uint64_t max_urls = 100'000;         // an origin without a seed
-  uint64_t max_urls_seed = 1'000'000;  // an origin with a seed
+  uint64_t max_urls = 100'000;          // an origin without a seed
+  uint64_t max_urls_seed = 1'000'000;   // an origin with a seed
   uint64_t max_sitemap_urls = 100'000;  // of them, from sitemaps
 };
 // Each origin's counts are saved with its record every this many URLs
@@ -147,17 +147,17 @@ struct FrontierOptions {
 };
 
 struct FrontierCounters {
-  uint64_t frontier_size = 0;    // ready + robots-ready + waiting for robots
+  uint64_t frontier_size = 0;  // ready + robots-ready + waiting for robots
   uint64_t leased_urls = 0;
   uint64_t outstanding_schedules = 0;
   uint64_t urls_seen = 0;
   uint64_t hosts = 0;
   uint64_t robots_disallowed = 0;
-  uint64_t activity = 0;         // grows on every state change
-  uint64_t leases_expired = 0;   // schedules whose lease ran out (since start)
-  uint64_t trap_refused = 0;     // links the trap rules refused (in memory)
-  uint64_t over_budget = 0;      // new URLs over their CLD's budget (in memory)
-  uint64_t over_host_cap = 0;    // new URLs over their origin's HostCaps (since start)
+  uint64_t activity = 0;        // grows on every state change
+  uint64_t leases_expired = 0;  // schedules whose lease ran out (since start)
+  uint64_t trap_refused = 0;    // links the trap rules refused (in memory)
+  uint64_t over_budget = 0;     // new URLs over their CLD's budget (in memory)
+  uint64_t over_host_cap = 0;   // new URLs over their origin's HostCaps (since start)
 };
 
 // Scalars of the frontier that are not implied by its collections.
@@ -182,8 +182,8 @@ struct FrontierImage {
   // read it lazily; for them a store leaves this empty.
   std::vector<SeqEntry> ready;
   std::vector<std::pair<std::string, CldStats>> clds;  // host_budget statistics
-  std::string order_state;             // the order's scalars (OrderStateChanged)
-  std::vector<StructureNodeRecord> structure;  // structure order: GC and GB nodes
+  std::string order_state;                             // the order's scalars (OrderStateChanged)
+  std::vector<StructureNodeRecord> structure;          // structure order: GC and GB nodes
   struct Lease {
     uint64_t id = 0;
     LeaseRecord record;
@@ -211,7 +211,8 @@ class Frontier {
   // REQUIRES: options.order is valid (MakeOrder succeeds; an invalid one is
   // replaced by bfs). `opic_store` and `tier_store` (null: RAM) hold the
   // opic and the tiered orders' queues and must outlive the frontier.
-  explicit Frontier(FrontierOptions options, OpicStore* opic_store = nullptr, TierStore* tier_store = nullptr);
+  explicit Frontier(FrontierOptions options, OpicStore* opic_store = nullptr,
+                    TierStore* tier_store = nullptr);
 
   // Changes are reported to `journal` from now on (null: none). The journal
   // must outlive the frontier or be reset first.
@@ -257,8 +258,7 @@ class Frontier {
   // A crawl-delayed origin gets at most one URL per slot (max_urls /
   // slot_size) and no more than fit half the lease at its delay, and is not
   // leased again until its delay has passed since its last schedule ended.
-  Schedule Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms,
-                 size_t max_pages = SIZE_MAX);
+  Schedule Lease(const std::string& fetcher_id, size_t max_urls, int64_t now_ms, size_t max_pages = SIZE_MAX);
 
   // Applies the outcome of one fetch of schedule `schedule_id`. Outcomes of a
   // schedule that is no longer open (expired) still update robots rules.
@@ -291,15 +291,16 @@ class Frontier {
   // host_budget and opic), and the wait lists and leases, which are in RAM,
   // in full. Changes nothing. REQUIRES: between requests (a durable store is
   // read as committed). Errors are the store's read errors.
-  [[nodiscard]] Result<HostQueueCounts> QueueOfHost(std::string_view host, uint64_t max_scan, size_t sample) const;
+  [[nodiscard]] Result<HostQueueCounts> QueueOfHost(std::string_view host, uint64_t max_scan,
+                                                    size_t sample) const;
   // The persisted state of an origin (tests).
   [[nodiscard]] std::optional<OriginRecord> Origin(const std::string& origin) const;
 
  private:
   struct OriginState {
     OriginRecord record;
-    std::deque<SeqEntry> waiting;       // pages held until robots is known
-    uint64_t leased_by = 0;             // schedule holding this origin, 0 if none
+    std::deque<SeqEntry> waiting;  // pages held until robots is known
+    uint64_t leased_by = 0;        // schedule holding this origin, 0 if none
     // A crawl-delayed origin is not leased again before this time (the end
     // of its last schedule plus the delay). In memory only: after a restart
     // an origin may come one delay early, once.
@@ -332,6 +333,7 @@ class Frontier {
     void Restore(std::vector<SeqEntry> entries);
     [[nodiscard]] bool empty() const { return q_.empty(); }
     [[nodiscard]] size_t size() const { return q_.size(); }
+
    private:
     std::deque<SeqEntry> q_;
     uint64_t front_ = kMiddle - 1;  // number of the next PushFront
@@ -374,12 +376,13 @@ class Frontier {
   enum class RobotsGate { kTake, kSkip, kDrop };
   // A page about to be leased: its origin's robots.txt is re-fetched first
   // when expired, and a page the new rules disallow is dropped.
-  RobotsGate GateForRobots(const std::string& origin, OriginState& state, const FrontierEntry& e, uint64_t draft_id,
-                           int64_t now_ms);
+  RobotsGate GateForRobots(const std::string& origin, OriginState& state, const FrontierEntry& e,
+                           uint64_t draft_id, int64_t now_ms);
   void Queue(QueueKind kind, FrontierEntry e, bool front);
   // A new URL: robots gating, then the order (or the wait list).
   void Route(FrontierEntry entry, int64_t now_ms);
-  void Backoff(const std::string& origin, OriginState& state, int status, uint32_t retry_after_s, int64_t now_ms);
+  void Backoff(const std::string& origin, OriginState& state, int status, uint32_t retry_after_s,
+               int64_t now_ms);
   void NoteOrigin(const std::string& origin, const OriginState& state) {
     if (journal_) journal_->OriginChanged(origin, state.record);
   }
@@ -392,7 +395,8 @@ class Frontier {
     Schedule schedule;
   };
   // Moves one queue entry into the draft; its origin is held by the draft.
-  void TakeIntoDraft(LeaseDraft& draft, QueueKind q, SeqEntry&& e, const std::string& origin, OriginState& st);
+  void TakeIntoDraft(LeaseDraft& draft, QueueKind q, SeqEntry&& e, const std::string& origin,
+                     OriginState& st);
   // Due robots.txt fetches, up to `max_urls` entries in all.
   void DraftRobots(LeaseDraft& draft, size_t max_urls);
   // Pages the order hands out whose origins are free, not backed off and, if
@@ -406,13 +410,13 @@ class Frontier {
   uint64_t leases_expired_ = 0;  // in memory: a metric, not crawl state
   uint64_t trap_refused_ = 0;    // in memory, as leases_expired_
   uint64_t over_host_cap_ = 0;   // in memory; per origin in OriginRecord.over_cap
-  UrlSeenSet seen_;  // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
+  UrlSeenSet seen_;              // 8-byte URL hashes, ~8 bytes of RAM each (url_seen.h)
   StringMap<OriginState> origins_;
-  SeqQueue robots_ready_;                             // robots.txt URLs to lease first
-  std::unique_ptr<FrontierOrder> order_;              // ready pages
+  SeqQueue robots_ready_;                 // robots.txt URLs to lease first
+  std::unique_ptr<FrontierOrder> order_;  // ready pages
   // Pages reported in the current request, for the links found on them.
   std::unordered_map<std::string, FrontierEntry> fetched_;
-  std::vector<std::string> robots_retry_;             // origins with a robots retry pending
+  std::vector<std::string> robots_retry_;  // origins with a robots retry pending
   std::map<uint64_t, OpenLease> leases_;
   uint64_t next_schedule_id_ = 1;
   uint64_t waiting_count_ = 0;
@@ -424,7 +428,7 @@ class Frontier {
   std::vector<std::string> recheck_origins_;
   uint64_t activity_ = 0;
   uint64_t next_wait_seq_ = 1;
-  std::vector<bool> is_new_;  // AddPageLinks' scratch
+  std::vector<bool> is_new_;            // AddPageLinks' scratch
   OriginEntry* last_origin_ = nullptr;  // OriginOfUrl's last answer
   url::OriginMemo origin_memo_;         // OriginOfUrl's origin of a URL
   FrontierJournal* journal_ = nullptr;

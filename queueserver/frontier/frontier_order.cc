@@ -42,8 +42,9 @@ Result<std::unique_ptr<FrontierOrder>> MakeOrder(const OrderOptions& options, Op
   if (options.kind == OrderKind::kOpic) {
     order.reset(new OpicOrder(options, std::move(*chain), opic_store));
   } else {
-    order.reset(options.kind == OrderKind::kStructure ? static_cast<FrontierOrder*>(new StructureOrder(options))
-                                                      : new TieredOrder(options, tier_store));
+    order.reset(options.kind == OrderKind::kStructure
+                    ? static_cast<FrontierOrder*>(new StructureOrder(options))
+                    : new TieredOrder(options, tier_store));
     order->SetChain(std::move(*chain));
   }
   return order;
@@ -86,7 +87,8 @@ TieredOrder::CldEntry& TieredOrder::CldOf(const std::string& u) {
 int32_t TieredOrder::FileNew(CldStats& st, uint32_t i, bool sitemap, bool non_html) {
   st.seen += 1;                              // docs/DESIGN.md §5.1: SEEN += 1
   st.wseen += WseenStep(options_.wseen, i);  //                WSEEN += 1 + log5(1 + i)
-  if (options_.tier_rule == TierRule::kBeast) return BeastTier(st, options_.beast_unit) + TierPenalty(sitemap, non_html);
+  if (options_.tier_rule == TierRule::kBeast)
+    return BeastTier(st, options_.beast_unit) + TierPenalty(sitemap, non_html);
   return TierFor(st, sitemap, non_html);
 }
 

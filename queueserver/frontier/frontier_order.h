@@ -31,9 +31,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/url/cld.h"
 #include "common/base/clock.h"
 #include "common/base/status.h"
+#include "common/url/cld.h"
 #include "common/url/url.h"
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_budget.h"
@@ -122,10 +122,10 @@ struct OrderOptions {
   // in the TierStore).
   size_t tier_window_urls = 4096;
   CldRule cld_rule = CldRule::kPublicSuffixList;
-  size_t structure_load_take = 10;  // structure: targets per site iteration
-  CldBudget budget;                 // host_budget: per-CLD URL budgets
+  size_t structure_load_take = 10;        // structure: targets per site iteration
+  CldBudget budget;                       // host_budget: per-CLD URL budgets
   TierRule tier_rule = TierRule::kYioop;  // host_budget: how tiers are filed and served
-  double beast_unit = 10;           // TierRule::kBeast: B = unit x (1 + D)
+  double beast_unit = 10;                 // TierRule::kBeast: B = unit x (1 + D)
   // structure: imbWEM's Objectives, control and passive rules
   // (site_control.h), and the clock its time criterion and reports read
   // (null: no time per site, reports without times). Must outlive the order.
@@ -292,8 +292,8 @@ class TieredOrder final : public FrontierOrder {
   std::string last_host_;
   CldEntry* last_cld_ = nullptr;
   size_t size_ = 0;
-  int32_t cursor_ = 0;  // round-robin: the next schedule starts at this tier
-  int32_t current_ = 0;  // the tier the current schedule is made from
+  int32_t cursor_ = 0;          // round-robin: the next schedule starts at this tier
+  int32_t current_ = 0;         // the tier the current schedule is made from
   bool schedule_begun_ = true;  // the next Pop picks the schedule's tier
   uint64_t over_budget_ = 0;
   uint64_t front_seq_ = (uint64_t{1} << 62) - 1;

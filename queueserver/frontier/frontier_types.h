@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/url/robots.h"
 #include "common/base/string_hash.h"
+#include "common/url/robots.h"
 
 namespace crawl::queueserver {
 
@@ -116,9 +116,9 @@ struct LeaseRecord {
 
 // host_budget statistics of one company level domain (docs/DESIGN.md §5.1).
 struct CldStats {
-  uint64_t seen = 0;  // SEEN: URLs of the CLD
-  double wseen = 0;   // WSEEN: weighted seen
-  double win = 0;     // WIN: weighted incoming links from other CLDs
+  uint64_t seen = 0;    // SEEN: URLs of the CLD
+  double wseen = 0;     // WSEEN: weighted seen
+  double win = 0;       // WIN: weighted incoming links from other CLDs
   bool seeded = false;  // a seed is on this CLD: no per-CLD budget (host_budget.h)
   // IRLbot's PLD in-degree: the distinct other CLDs that linked here, as
   // sorted 32-bit hashes of their names, at most kMaxInClds of them (the

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "common/url/cld.h"
-#include "queueserver/frontier/url_seen.h"
 #include "common/url/url.h"
+#include "queueserver/frontier/url_seen.h"
 
 namespace crawl::queueserver {
 
@@ -128,8 +128,7 @@ void OpicOrder::OnLinks(const PageContext& page, std::vector<LinkInput>& links,
   // counted. Elsewhere: C and s come with the links, which are this queue
   // server's share of the page; its own queue server booked these shares as
   // given.
-  ScoredPage scored_page{page.url, page.cash, 0,
-                         pending != pending_.end() ? 0 : page.same_cld_links};
+  ScoredPage scored_page{page.url, page.cash, 0, pending != pending_.end() ? 0 : page.same_cld_links};
   std::vector<ScoredLink> scored(links.size());
   for (size_t k = 0; k < links.size(); ++k) {
     scored[k].url = links[k].entry.url;
@@ -210,7 +209,8 @@ void OpicOrder::ApplyInlinks() {
   inlinks_.clear();
 }
 
-bool OpicOrder::SetCash(uint64_t url_hash, const std::function<double(const FrontierEntry&, double)>& update) {
+bool OpicOrder::SetCash(uint64_t url_hash,
+                        const std::function<double(const FrontierEntry&, double)>& update) {
   auto rekey = [&](FrontierEntry& e, uint64_t seq) {
     e.cash = update(e, e.cash);
     return OpicKey{chain_.GeneratorSortValue(ScoreDatum{e.url, e.depth, e.link_kind, e.cash}), seq};
@@ -352,7 +352,9 @@ void OpicOrder::ApplyCredits() {
   credits_.clear();
 }
 
-std::optional<OpicVisits> OpicOrder::VisitsOf(const std::string& url) { return store_->OpicVisitsGet(UrlKey(url)); }
+std::optional<OpicVisits> OpicOrder::VisitsOf(const std::string& url) {
+  return store_->OpicVisitsGet(UrlKey(url));
+}
 
 void OpicOrder::Dropped(const FrontierEntry& e) { lost_ += e.cash; }
 

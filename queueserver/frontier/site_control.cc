@@ -74,7 +74,8 @@ RuleResult KeywordRelevanceRule::Evaluate(const Target& t, const SiteContext& /*
   for (const std::string& k : keywords_) {
     const auto& url = t.url_tokens();
     const auto& anchor = t.anchor_tokens();
-    if (std::find(url.begin(), url.end(), k) != url.end() || std::find(anchor.begin(), anchor.end(), k) != anchor.end())
+    if (std::find(url.begin(), url.end(), k) != url.end() ||
+        std::find(anchor.begin(), anchor.end(), k) != anchor.end())
       r.score += 1.0;
   }
   return r;

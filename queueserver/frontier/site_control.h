@@ -35,8 +35,8 @@ namespace crawl::queueserver {
 
 // The per-crawl settings (all off by default).
 struct SiteControlOptions {
-  uint64_t max_pages_per_site = 0;  // objective.pages; 0: none
-  int64_t max_site_ms = 0;          // objective.time; 0: none
+  uint64_t max_pages_per_site = 0;            // objective.pages; 0: none
+  int64_t max_site_ms = 0;                    // objective.time; 0: none
   std::vector<std::string> exclude_patterns;  // control.exclude_url
   std::vector<std::string> dismiss_patterns;  // control.dismiss_url
   uint32_t max_path_depth = 0;                // control.dismiss_depth; 0: none

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace crawl::queueserver {
 
 SiteReport MakeSiteReport(const SiteContext& ctx, const std::vector<std::string>& layer_names,

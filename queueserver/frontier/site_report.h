@@ -17,15 +17,15 @@
 namespace crawl::queueserver {
 
 struct SiteReport {
-  std::string site;        // the origin, "http://host:port"
-  std::string end_reason;  // "exhausted", "crawl ended", or an Objective's or control module's name
+  std::string site;             // the origin, "http://host:port"
+  std::string end_reason;       // "exhausted", "crawl ended", or an Objective's or control module's name
   int64_t started_unix_ms = 0;  // the session's first iteration (0: no clock)
   int64_t ended_unix_ms = 0;
   uint64_t iterations = 0;
   uint64_t pages_loaded = 0;  // sent to fetch, less those that came back unfetched
   uint64_t pages_crawled = 0;
   uint64_t targets_seen = 0;
-  uint64_t excluded = 0;   // exclusions (a target excluded in two iterations counts twice)
+  uint64_t excluded = 0;  // exclusions (a target excluded in two iterations counts twice)
   uint64_t dismissed = 0;
   uint64_t targets_left = 0;  // still active when the session ended (excluded ones)
   // The site was reported before and re-opened by links found later (its

@@ -155,7 +155,8 @@ void StructureOrder::Push(FrontierEntry e, bool front) {
 
 bool StructureOrder::Candidate(const Site& s) const {
   if (!s.batch.empty()) return true;
-  return s.popped == 0 && s.inflight.empty() && !s.stale && !s.ctx.objective_ended() && s.ctx.active_size() > 0;
+  return s.popped == 0 && s.inflight.empty() && !s.stale && !s.ctx.objective_ended() &&
+         s.ctx.active_size() > 0;
 }
 
 int32_t StructureOrder::TierOf(const Site& s) const {
@@ -166,7 +167,8 @@ int32_t StructureOrder::TierOf(const Site& s) const {
 void StructureOrder::Journal(const std::string& origin, StructureModule& m) {
   std::vector<GraphChange> changes = m.TakeChanges();
   if (!journal_) return;
-  for (GraphChange& c : changes) journal_->StructureNodeChanged(StructureNodeRecord{origin, c.graph, c.node, c.value});
+  for (GraphChange& c : changes)
+    journal_->StructureNodeChanged(StructureNodeRecord{origin, c.graph, c.node, c.value});
 }
 
 void StructureOrder::Iterate(Site& s) {
@@ -250,7 +252,8 @@ Status StructureOrder::VisitQueued(const QueuedVisitor& visit) const {
       if (!visit(tier, e.entry)) return Status::Ok();
     targets.clear();
     for (const auto& [url, e] : site->entries) targets.push_back(&e);
-    std::sort(targets.begin(), targets.end(), [](const SeqEntry* a, const SeqEntry* b) { return a->seq < b->seq; });
+    std::sort(targets.begin(), targets.end(),
+              [](const SeqEntry* a, const SeqEntry* b) { return a->seq < b->seq; });
     for (const SeqEntry* e : targets)
       if (!visit(tier, e->entry)) return Status::Ok();
   }
@@ -351,7 +354,8 @@ void StructureOrder::JournalSession(const Site& s) {
       {"dismissed", static_cast<double>(m.dismissed)},
       {"targets", static_cast<double>(m.targets)},
   };
-  for (const auto& [name, value] : values) journal_->StructureNodeChanged(StructureNodeRecord{s.ctx.host(), 'S', name, value});
+  for (const auto& [name, value] : values)
+    journal_->StructureNodeChanged(StructureNodeRecord{s.ctx.host(), 'S', name, value});
 }
 
 void StructureOrder::RestoreSession(Site& s, const std::string& name, double value) {

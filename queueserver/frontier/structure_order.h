@@ -106,13 +106,13 @@ class StructureOrder final : public FrontierOrder {
     StructureModule* structure = nullptr;  // owned by `frontier`
     std::string cld;
     std::unordered_map<std::string, SeqEntry> entries;  // active targets' frontier entries
-    std::deque<SeqEntry> batch;  // the last iteration's load, not yet popped
-    size_t popped = 0;           // handed out by Pop, not yet Taken or Unpopped
-    std::unordered_set<std::string> inflight;  // leased, not yet fetched or back
-    bool stale = false;  // its last iteration loaded nothing; nothing changed since
-    uint64_t served = 0;  // when Pop last picked it
-    bool open = false;      // its session runs
-    uint64_t reports = 0;   // reports written for it
+    std::deque<SeqEntry> batch;                         // the last iteration's load, not yet popped
+    size_t popped = 0;                                  // handed out by Pop, not yet Taken or Unpopped
+    std::unordered_set<std::string> inflight;           // leased, not yet fetched or back
+    bool stale = false;    // its last iteration loaded nothing; nothing changed since
+    uint64_t served = 0;   // when Pop last picked it
+    bool open = false;     // its session runs
+    uint64_t reports = 0;  // reports written for it
   };
   Site& SiteFor(const std::string& url);
   Site* FindSite(const std::string& url);

@@ -15,7 +15,9 @@ size_t SegmentOf(uint64_t hash) { return static_cast<size_t>(hash >> kLowBits); 
 
 // Fibonacci hashing spreads the (already uniform) hash over the table; it
 // also keeps a slot independent of the segment number.
-size_t SlotOf(uint64_t hash, size_t mask) { return static_cast<size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 20) & mask; }
+size_t SlotOf(uint64_t hash, size_t mask) {
+  return static_cast<size_t>((hash * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+}
 
 }  // namespace
 
@@ -139,8 +141,8 @@ void UrlSeenSet::Restore(std::vector<uint64_t> hashes) {
     while (j < hashes.size() && SegmentOf(hashes[j]) == s) ++j;
     Segment& seg = segments_[s];
     seg.keys = std::make_unique_for_overwrite<uint64_t[]>(j - i);
-    std::copy(hashes.begin() + static_cast<std::ptrdiff_t>(i), hashes.begin() + static_cast<std::ptrdiff_t>(j),
-              seg.keys.get());
+    std::copy(hashes.begin() + static_cast<std::ptrdiff_t>(i),
+              hashes.begin() + static_cast<std::ptrdiff_t>(j), seg.keys.get());
     seg.size = static_cast<uint32_t>(j - i);
     i = j;
   }

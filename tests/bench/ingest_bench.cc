@@ -29,13 +29,13 @@
 #include <vector>
 
 #include "common/base/clock.h"
+#include "common/text/packed_terms.h"
 #include "fetcher/crawl_worker.h"
 #include "fetcher/page/page_processor.h"
 #include "fetcher/result_batch.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/store/queue_store.h"
 #include "tests/bench/bench_util.h"
-#include "common/text/packed_terms.h"
 
 namespace v1 = crawl::v1;
 using crawl::bench::CpuModel;
@@ -79,8 +79,8 @@ std::vector<Page> ReadCorpus(const std::string& list) {
 
 // Ships `batcher`'s batch as the fetcher would and ingests it as the queue
 // server would, timing each side.
-void ShipAndIngest(crawl::fetcher::ResultBatcher& batcher, crawl::queueserver::CrawlShard& shard, uint64_t sequence,
-                   Totals& t) {
+void ShipAndIngest(crawl::fetcher::ResultBatcher& batcher, crawl::queueserver::CrawlShard& shard,
+                   uint64_t sequence, Totals& t) {
   double start = ThreadCpuSeconds();
   crawl::fetcher::ResultBatch batch = batcher.Take();
   std::string wire;
@@ -182,8 +182,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::random_device rd;
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("ingest_bench." + std::to_string(rd()) + std::to_string(rd()));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("ingest_bench." + std::to_string(rd()) + std::to_string(rd()));
   std::printf("machine: %s; %u hardware threads; one thread measured; best of %d\n", CpuModel().c_str(),
               std::thread::hardware_concurrency(), repeat);
   Totals best;
@@ -193,11 +193,13 @@ int main(int argc, char** argv) {
   }
   std::filesystem::remove_all(dir);
   const double n = static_cast<double>(pages.size());
-  std::printf("pages %zu, batches %zu, %.1f MB on the wire, links %zu, index terms %zu\n", pages.size(), best.batches,
-              static_cast<double>(best.wire_bytes) / 1e6, best.links, best.terms);
-  std::printf("queue server: urls seen %llu, frontier %llu\n", static_cast<unsigned long long>(best.urls_seen),
+  std::printf("pages %zu, batches %zu, %.1f MB on the wire, links %zu, index terms %zu\n", pages.size(),
+              best.batches, static_cast<double>(best.wire_bytes) / 1e6, best.links, best.terms);
+  std::printf("queue server: urls seen %llu, frontier %llu\n",
+              static_cast<unsigned long long>(best.urls_seen),
               static_cast<unsigned long long>(best.frontier));
-  std::printf("store %.1f MB as left, %.1f MB flushed and compacted\n", static_cast<double>(best.store_bytes) / 1e6,
+  std::printf("store %.1f MB as left, %.1f MB flushed and compacted\n",
+              static_cast<double>(best.store_bytes) / 1e6,
               static_cast<double>(best.compacted_store_bytes) / 1e6);
   std::printf("fetcher      %.3f CPU ms/page (%.2f s)\n", best.fetcher_s * 1e3 / n, best.fetcher_s);
   std::printf("queue server %.3f CPU ms/page (%.2f s)\n", best.queue_s * 1e3 / n, best.queue_s);

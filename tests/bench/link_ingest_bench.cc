@@ -10,6 +10,8 @@
 // time and the peak memory it took.
 //
 //   build/bin/link_ingest_bench [--urls 5000000] [--hosts 10000] [--links-per-page 50] [--dir DIR]
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,11 +21,10 @@
 #include <fstream>
 #include <random>
 #include <string>
-#include <unistd.h>
 
-#include "tests/bench/bench_util.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/store/queue_store.h"
+#include "tests/bench/bench_util.h"
 
 namespace qs = crawl::queueserver;
 
@@ -41,12 +42,17 @@ int main(int argc, char** argv) {
   uint64_t target = 5'000'000, hosts = 10'000, per_page = 50;
   std::string dir = "/tmp/link-ingest-bench";
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--urls")) target = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--hosts")) hosts = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--links-per-page")) per_page = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
+    if (!std::strcmp(argv[i], "--urls"))
+      target = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--hosts"))
+      hosts = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--links-per-page"))
+      per_page = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--dir"))
+      dir = argv[i + 1];
     else {
-      std::fprintf(stderr, "usage: link_ingest_bench [--urls N] [--hosts H] [--links-per-page L] [--dir DIR]\n");
+      std::fprintf(stderr,
+                   "usage: link_ingest_bench [--urls N] [--hosts H] [--links-per-page L] [--dir DIR]\n");
       return 2;
     }
   }
@@ -135,7 +141,8 @@ int main(int argc, char** argv) {
       const double wall_s = std::chrono::duration<double>(wall - wall0).count();
       const double cpu_s = static_cast<double>(cpu - cpu0) / CLOCKS_PER_SEC;
       std::printf("%12llu %12llu %16.0f %16.0f %16.0f %14.1f\n", static_cast<unsigned long long>(seen),
-                  static_cast<unsigned long long>(links), static_cast<double>(interval_links) / (thread - thread0),
+                  static_cast<unsigned long long>(links),
+                  static_cast<double>(interval_links) / (thread - thread0),
                   static_cast<double>(interval_links) / cpu_s, static_cast<double>(interval_links) / wall_s,
                   static_cast<double>(RssBytes() - rss0) / static_cast<double>(seen));
       std::fflush(stdout);
@@ -164,11 +171,12 @@ int main(int argc, char** argv) {
     std::ifstream status("/proc/self/status");
     for (std::string line; std::getline(status, line);)
       if (line.rfind("VmHWM:", 0) == 0) peak = std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
-    std::printf("restart load: %.2f s CPU; seen set %.1f bytes/URL; peak RSS during load %.1f bytes/URL above "
-                "the RSS before it\n",
-                load_cpu,
-                image->frontier.seen_set ? static_cast<double>(image->frontier.seen_set->MemoryBytes()) / seen : 0.0,
-                peak > rss_before ? static_cast<double>(peak - rss_before) / seen : 0.0);
+    std::printf(
+        "restart load: %.2f s CPU; seen set %.1f bytes/URL; peak RSS during load %.1f bytes/URL above "
+        "the RSS before it\n",
+        load_cpu,
+        image->frontier.seen_set ? static_cast<double>(image->frontier.seen_set->MemoryBytes()) / seen : 0.0,
+        peak > rss_before ? static_cast<double>(peak - rss_before) / seen : 0.0);
   }
   store->reset();
   std::filesystem::remove_all(dir);

@@ -71,9 +71,9 @@ namespace fe = crawl::fetcher;
 namespace {
 
 struct Truth {
-  tw::RankTable ranks;                                 // every walked URL
-  std::unordered_map<std::string, std::string> kind;   // URL -> KIND
-  uint64_t reachable = 0;                              // KIND != disallowed
+  tw::RankTable ranks;                                // every walked URL
+  std::unordered_map<std::string, std::string> kind;  // URL -> KIND
+  uint64_t reachable = 0;                             // KIND != disallowed
 };
 
 // What a fetcher would get for `url` from the testweb server.
@@ -84,8 +84,8 @@ fe::FetchResult Answer(const tw::Universe& web, const std::string& url) {
   const std::string scheme = scheme_end == std::string::npos ? "" : url.substr(0, scheme_end);
   const size_t host_start = scheme_end == std::string::npos ? 0 : scheme_end + 3;
   size_t path_start = url.find('/', host_start);
-  std::string authority = url.substr(host_start, path_start == std::string::npos ? std::string::npos
-                                                                                 : path_start - host_start);
+  std::string authority =
+      url.substr(host_start, path_start == std::string::npos ? std::string::npos : path_start - host_start);
   std::string target = path_start == std::string::npos ? "/" : url.substr(path_start);
   if (const size_t hash = target.find('#'); hash != std::string::npos) target.resize(hash);
   uint16_t port = scheme == "https" ? 443 : 80;
@@ -295,7 +295,8 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
           const auto& link = batch.links_by_server[q][i];
           auto canonical = crawl::url::Canonicalize(link.url());
           if (!canonical.ok()) continue;
-          links[q].push_back(qs::LinkFromWire(link, std::move(*canonical), referrers[static_cast<size_t>(i)]));
+          links[q].push_back(
+              qs::LinkFromWire(link, std::move(*canonical), referrers[static_cast<size_t>(i)]));
         }
       }
       home.AddLinks(std::move(links[l.q]), now);
@@ -322,12 +323,14 @@ RunResult Simulate(const tw::Universe& web, const SimOptions& so) {
 }
 
 // order_quality.sh's omniscient order over the export graph.
-std::vector<std::string> Omniscient(const tw::Universe& web, const Truth& truth, const std::vector<std::string>& seeds,
-                                    uint64_t budget) {
+std::vector<std::string> Omniscient(const tw::Universe& web, const Truth& truth,
+                                    const std::vector<std::string>& seeds, uint64_t budget) {
   std::unordered_map<std::string, std::vector<std::string>> graph;
   web.ExportTo([&](const std::string& u, const std::vector<std::string>& out) { graph[u] = out; });
   using Item = std::pair<double, std::string>;
-  auto cmp = [](const Item& a, const Item& b) { return a.first != b.first ? a.first < b.first : a.second > b.second; };
+  auto cmp = [](const Item& a, const Item& b) {
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
+  };
   std::priority_queue<Item, std::vector<Item>, decltype(cmp)> heap(cmp);
   std::unordered_set<std::string> seen;
   auto discover = [&](const std::string& u) {
@@ -424,16 +427,19 @@ int main(int argc, char** argv) {
   app.add_option("--preset", uo.preset)->capture_default_str();
   uint32_t seed_hosts = 0;
   app.add_option("--seed-hosts", seed_hosts, "Seeds: roots of hosts 0..N-1 (default: the preset's, 3)");
-  app.add_option("--orders", orders, "Comma-separated: bfs, opic, host_budget, structure")->capture_default_str();
+  app.add_option("--orders", orders, "Comma-separated: bfs, opic, host_budget, structure")
+      ->capture_default_str();
   app.add_option("--schedule-sizes", sizes, "Comma-separated schedule sizes S")->capture_default_str();
   app.add_option("--lanes", lanes, "Schedules leased at a time")->capture_default_str();
   app.add_option("--queueservers", queueservers, "Queue servers (hosts partitioned as in the cluster)")
       ->capture_default_str();
   app.add_option("--completion", completion, "schedule or host-rr")->capture_default_str();
   bool no_echo = false;
-  app.add_flag("--no-echo-order", no_echo,
-               "Links to another queue server arrive without the page's tier, weight and cash (before the echo)");
-  app.add_option("--budget-pct", budget_pct, "Pages fetched, % of the reachable pages")->capture_default_str();
+  app.add_flag(
+      "--no-echo-order", no_echo,
+      "Links to another queue server arrive without the page's tier, weight and cash (before the echo)");
+  app.add_option("--budget-pct", budget_pct, "Pages fetched, % of the reachable pages")
+      ->capture_default_str();
   app.add_option("--round-ms", round_ms, "Simulated time per lease round")->capture_default_str();
   app.add_option("--split", split, "opic cash split: cld or plain")->capture_default_str();
   app.add_option("--wseen", wseen, "host_budget WSEEN increment: log or min")->capture_default_str();
@@ -443,14 +449,18 @@ int main(int argc, char** argv) {
   bool no_trap_rules = false;
   qs::TrapRules trap_rules;
   app.add_flag("--no-trap-rules", no_trap_rules, "No Heritrix-style trap rules");
-  app.add_option("--max-hops", trap_rules.max_hops, "Trap rules: most links from the seeds")->capture_default_str();
-  app.add_option("--cld-budget-base", cld_budget.base, "host_budget: URLs every CLD may queue")->capture_default_str();
+  app.add_option("--max-hops", trap_rules.max_hops, "Trap rules: most links from the seeds")
+      ->capture_default_str();
+  app.add_option("--cld-budget-base", cld_budget.base, "host_budget: URLs every CLD may queue")
+      ->capture_default_str();
   app.add_option("--cld-budget-per-win", cld_budget.per_win, "host_budget: more URLs per unit of WIN")
       ->capture_default_str();
   std::string budget_rule = "in-clds", tier_rule = "yioop";
   double beast_unit = 10;
-  app.add_option("--tier-rule", tier_rule, "host_budget: yioop or beast (IRLbot's BEAST queues)")->capture_default_str();
-  app.add_option("--beast-unit", beast_unit, "host_budget, tier rule beast: B = unit x (1 + D)")->capture_default_str();
+  app.add_option("--tier-rule", tier_rule, "host_budget: yioop or beast (IRLbot's BEAST queues)")
+      ->capture_default_str();
+  app.add_option("--beast-unit", beast_unit, "host_budget, tier rule beast: B = unit x (1 + D)")
+      ->capture_default_str();
   app.add_option("--cld-budget-rule", budget_rule, "host_budget: in-clds or win")->capture_default_str();
   app.add_option("--cld-budget-per-in-cld", cld_budget.per_in_cld,
                  "host_budget: more URLs per distinct other CLD linking in")
@@ -500,22 +510,27 @@ int main(int argc, char** argv) {
   }
   const uint64_t budget = truth.reachable * budget_pct / 100;
   const std::vector<int> pcts = {5, 10, 25, 50};
-  std::printf("universe: seed %llu, %llu hosts, %llu pages, preset %s; %llu reachable pages; budget %llu pages\n",
-              static_cast<unsigned long long>(uo.seed), static_cast<unsigned long long>(uo.hosts),
-              static_cast<unsigned long long>(uo.pages), uo.preset.c_str(),
-              static_cast<unsigned long long>(truth.reachable), static_cast<unsigned long long>(budget));
-  std::printf("queue servers %zu, completion %s, lanes %zu (per queue server), round %lld ms, split %s, wseen %s\n\n", queueservers, completion.c_str(), lanes,
-              static_cast<long long>(round_ms), split.c_str(), wseen.c_str());
+  std::printf(
+      "universe: seed %llu, %llu hosts, %llu pages, preset %s; %llu reachable pages; budget %llu pages\n",
+      static_cast<unsigned long long>(uo.seed), static_cast<unsigned long long>(uo.hosts),
+      static_cast<unsigned long long>(uo.pages), uo.preset.c_str(),
+      static_cast<unsigned long long>(truth.reachable), static_cast<unsigned long long>(budget));
+  std::printf(
+      "queue servers %zu, completion %s, lanes %zu (per queue server), round %lld ms, split %s, wseen %s\n\n",
+      queueservers, completion.c_str(), lanes, static_cast<long long>(round_ms), split.c_str(),
+      wseen.c_str());
   const auto omni = Omniscient(*web, truth, web->Seeds(), budget);
   const Figures of = Measure(truth, omni, pcts);
-  std::printf("| order | S | 5%% | 10%% | 25%% | 50%% | vs bfs at 10%% | vs omniscient at 10%% | farm+trap at 25%% | "
-              "farm / trap / dup of all | fetches |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| order | S | 5%% | 10%% | 25%% | 50%% | vs bfs at 10%% | vs omniscient at 10%% | farm+trap at 25%% | "
+      "farm / trap / dup of all | fetches |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   auto row = [&](const std::string& name, const std::string& s, const Figures& f, double bfs10, size_t n) {
-    std::printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %s | %.2fx | %.1f%% | %.1f%% / %.1f%% / %.1f%% | %zu |\n",
-                name.c_str(), s.c_str(), f.at[0], f.at[1], f.at[2], f.at[3],
-                bfs10 > 0 ? (std::to_string(f.at[1] / bfs10).substr(0, 4) + "x").c_str() : "-",
-                of.at[1] > 0 ? f.at[1] / of.at[1] : 0.0, 100 * f.farm_trap_25, 100 * f.farm, 100 * f.trap,
-                100 * f.duplicate, n);
+    std::printf(
+        "| %s | %s | %.3f | %.3f | %.3f | %.3f | %s | %.2fx | %.1f%% | %.1f%% / %.1f%% / %.1f%% | %zu |\n",
+        name.c_str(), s.c_str(), f.at[0], f.at[1], f.at[2], f.at[3],
+        bfs10 > 0 ? (std::to_string(f.at[1] / bfs10).substr(0, 4) + "x").c_str() : "-",
+        of.at[1] > 0 ? f.at[1] / of.at[1] : 0.0, 100 * f.farm_trap_25, 100 * f.farm, 100 * f.trap,
+        100 * f.duplicate, n);
     std::fflush(stdout);
   };
   row("omniscient", "-", of, 0, omni.size());

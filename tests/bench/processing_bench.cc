@@ -18,8 +18,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -30,11 +30,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tests/bench/bench_util.h"
+#include "common/text/packed_terms.h"
+#include "common/text/tokenizer.h"
 #include "fetcher/page/html_links.h"
 #include "fetcher/page/page_processor.h"
-#include "common/text/tokenizer.h"
-#include "common/text/packed_terms.h"
+#include "tests/bench/bench_util.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;
@@ -78,7 +78,8 @@ bool InlineTag(GumboTag tag) {
 }
 
 void GumboWalk(const GumboNode* node, std::set<std::string>* hrefs, std::string* text) {
-  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE || node->type == GUMBO_NODE_CDATA) {
+  if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE ||
+      node->type == GUMBO_NODE_CDATA) {
     text->append(node->v.text.text);
     return;
   }
@@ -189,7 +190,8 @@ int main(int argc, char** argv) {
   });
 
   auto row = [&](const char* name, double t) {
-    std::printf("%-42s %8.1f MB/s %9.0f pages/s %8.2f s\n", name, mb / t, static_cast<double>(pages.size()) / t, t);
+    std::printf("%-42s %8.1f MB/s %9.0f pages/s %8.2f s\n", name, mb / t,
+                static_cast<double>(pages.size()) / t, t);
   };
   row("(a) link extraction (ExtractLinks)", t_links);
   row("    markup scan with visible text", t_scan_text);
@@ -237,22 +239,25 @@ int main(int argc, char** argv) {
     tok_ours += na;
     tok_gumbo += nb;
     if (a == b) ++same_text_pages;
-    const std::size_t diff = (our_hrefs.size() - inter) + (gumbo_hrefs.size() - inter) + (na - common) + (nb - common);
+    const std::size_t diff =
+        (our_hrefs.size() - inter) + (gumbo_hrefs.size() - inter) + (na - common) + (nb - common);
     if (diff > 0) worst.emplace_back(diff, p.path);
   }
   const double n = static_cast<double>(pages.size());
   std::printf("agreement with gumbo:\n");
-  std::printf("  link targets: identical sets on %.2f%% of pages; overall Jaccard %.4f "
-              "(%zu common, %zu only ours, %zu only gumbo's)\n",
-              100.0 * static_cast<double>(same_href_pages) / n,
-              href_union ? static_cast<double>(href_inter) / static_cast<double>(href_union) : 1.0, href_inter,
-              ours_only, gumbo_only);
-  std::printf("  text tokens: identical multisets on %.2f%% of pages; overlap %.4f of ours, %.4f of gumbo's "
-              "(%zu ours, %zu gumbo's)\n",
-              100.0 * static_cast<double>(same_text_pages) / n,
-              tok_ours ? static_cast<double>(tok_common) / static_cast<double>(tok_ours) : 1.0,
-              tok_gumbo ? static_cast<double>(tok_common) / static_cast<double>(tok_gumbo) : 1.0, tok_ours,
-              tok_gumbo);
+  std::printf(
+      "  link targets: identical sets on %.2f%% of pages; overall Jaccard %.4f "
+      "(%zu common, %zu only ours, %zu only gumbo's)\n",
+      100.0 * static_cast<double>(same_href_pages) / n,
+      href_union ? static_cast<double>(href_inter) / static_cast<double>(href_union) : 1.0, href_inter,
+      ours_only, gumbo_only);
+  std::printf(
+      "  text tokens: identical multisets on %.2f%% of pages; overlap %.4f of ours, %.4f of gumbo's "
+      "(%zu ours, %zu gumbo's)\n",
+      100.0 * static_cast<double>(same_text_pages) / n,
+      tok_ours ? static_cast<double>(tok_common) / static_cast<double>(tok_ours) : 1.0,
+      tok_gumbo ? static_cast<double>(tok_common) / static_cast<double>(tok_gumbo) : 1.0, tok_ours,
+      tok_gumbo);
   std::sort(worst.rbegin(), worst.rend());
   for (std::size_t i = 0; i < worst.size() && i < 5; ++i)
     std::printf("  most different: %s (%zu)\n", worst[i].second.c_str(), worst[i].first);

@@ -49,12 +49,18 @@ int main(int argc, char** argv) {
   std::string order = "host_budget";
   std::string dir = "/tmp/schedule-bench";
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--urls")) target = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--hosts")) hosts = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--schedule")) schedule = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--fetchers")) fetchers = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--order")) order = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
+    if (!std::strcmp(argv[i], "--urls"))
+      target = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--hosts"))
+      hosts = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--schedule"))
+      schedule = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--fetchers"))
+      fetchers = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--order"))
+      order = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--dir"))
+      dir = argv[i + 1];
     else {
       std::fprintf(stderr,
                    "usage: schedule_bench [--urls N] [--hosts H] [--schedule S] [--fetchers F] "
@@ -206,8 +212,8 @@ int main(int argc, char** argv) {
   std::printf("schedules: %llu of up to %llu URLs, %llu fetchers; %llu URLs scheduled\n",
               static_cast<unsigned long long>(schedules), static_cast<unsigned long long>(schedule),
               static_cast<unsigned long long>(fetchers), static_cast<unsigned long long>(scheduled));
-  std::printf("GetSchedule: %.0f URLs per CPU second (%.2f s CPU)\n", static_cast<double>(scheduled) / get_cpu,
-              get_cpu);
+  std::printf("GetSchedule: %.0f URLs per CPU second (%.2f s CPU)\n",
+              static_cast<double>(scheduled) / get_cpu, get_cpu);
   std::printf("GetSchedule + SubmitResults: %.0f URLs per CPU second; %.0f URLs per wall second\n",
               static_cast<double>(scheduled) / (get_cpu + submit_cpu), static_cast<double>(scheduled) / wall);
   std::printf("RSS at the end: %.0f MB\n", static_cast<double>(RssBytes()) / 1e6);

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,18 +29,18 @@
 #include <limits>
 #include <optional>
 #include <random>
-#include <thread>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
-#include "tests/bench/bench_util.h"
 #include "common/base/clock.h"
 #include "common/base/hash.h"
-#include "common/text/stemmer.h"
-#include "queueserver/store/queue_store.h"
-#include "queueserver/index/search_index.h"
 #include "common/text/packed_terms.h"
+#include "common/text/stemmer.h"
+#include "queueserver/index/search_index.h"
+#include "queueserver/store/queue_store.h"
+#include "tests/bench/bench_util.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;
@@ -81,7 +81,8 @@ struct BenchArgs {
   std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
 };
 
-constexpr const char* kUsage = "usage: search_bench [DOCS=200000] [TOKENS=150] [VOCABULARY=50000] [DIR=$TMPDIR]\n";
+constexpr const char* kUsage =
+    "usage: search_bench [DOCS=200000] [TOKENS=150] [VOCABULARY=50000] [DIR=$TMPDIR]\n";
 
 // A positive whole number, or nullopt with a message on stderr.
 std::optional<uint64_t> PositiveNumber(const char* name, const char* text, uint64_t max) {
@@ -227,13 +228,15 @@ int main(int argc, char** argv) {
     if (e.is_regular_file()) disk += e.file_size();
   }
   std::printf("machine: %s, %u cores\n", CpuModel().c_str(), std::thread::hardware_concurrency());
-  std::printf("index build: %llu documents of %u tokens: %.0f documents/s per CPU second of the indexing thread "
-              "(%.1f s), %.0f/s wall; RocksDB background threads %.1f s CPU (%.0f documents/s counting both); store %.0f MB; "
-              "RSS after build %.0f MB\n",
-              static_cast<unsigned long long>(docs), tokens + 5, static_cast<double>(docs) / build_cpu, build_cpu,
-              static_cast<double>(docs) / build_seconds, background_cpu,
-              static_cast<double>(docs) / (build_cpu + background_cpu),
-              static_cast<double>(disk) / 1e6, static_cast<double>(RssBytes()) / 1e6);
+  std::printf(
+      "index build: %llu documents of %u tokens: %.0f documents/s per CPU second of the indexing thread "
+      "(%.1f s), %.0f/s wall; RocksDB background threads %.1f s CPU (%.0f documents/s counting both); store "
+      "%.0f MB; "
+      "RSS after build %.0f MB\n",
+      static_cast<unsigned long long>(docs), tokens + 5, static_cast<double>(docs) / build_cpu, build_cpu,
+      static_cast<double>(docs) / build_seconds, background_cpu,
+      static_cast<double>(docs) / (build_cpu + background_cpu), static_cast<double>(disk) / 1e6,
+      static_cast<double>(RssBytes()) / 1e6);
 
   crawl::text::Stemmer en("en");
   crawl::SystemClock clock;
@@ -260,10 +263,11 @@ int main(int argc, char** argv) {
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       results += out.hits.size();
     }
-    std::printf("%d-term queries: wall p50 %.2f ms, p95 %.2f ms; CPU p50 %.2f ms, p95 %.2f ms (300 queries, %.1f "
-                "results on average)\n",
-                terms, Percentile(ms, 0.5), Percentile(ms, 0.95), Percentile(cpu_ms, 0.5), Percentile(cpu_ms, 0.95),
-                static_cast<double>(results) / 300.0);
+    std::printf(
+        "%d-term queries: wall p50 %.2f ms, p95 %.2f ms; CPU p50 %.2f ms, p95 %.2f ms (300 queries, %.1f "
+        "results on average)\n",
+        terms, Percentile(ms, 0.5), Percentile(ms, 0.95), Percentile(cpu_ms, 0.5), Percentile(cpu_ms, 0.95),
+        static_cast<double>(results) / 300.0);
   }
   std::printf("peak RSS %.0f MB\n", PeakRssMb());
   writer.reset();

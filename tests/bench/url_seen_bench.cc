@@ -7,6 +7,8 @@
 // the set's own bytes per URL and the process RSS per URL.
 //
 //   build/bin/url_seen_bench [--urls 50000000] [--dup-every 2]
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,11 +17,10 @@
 #include <fstream>
 #include <random>
 #include <string>
-#include <unistd.h>
 
-#include "tests/bench/bench_util.h"
 #include "common/base/hash.h"
 #include "queueserver/frontier/url_seen.h"
+#include "tests/bench/bench_util.h"
 
 using crawl::bench::CpuModel;
 using crawl::bench::RssBytes;
@@ -46,8 +47,10 @@ int main(int argc, char** argv) {
   uint64_t target = 50'000'000;
   uint64_t dup_every = 2;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--urls") == 0) target = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (std::strcmp(argv[i], "--dup-every") == 0) dup_every = std::strtoull(argv[i + 1], nullptr, 10);
+    if (std::strcmp(argv[i], "--urls") == 0)
+      target = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (std::strcmp(argv[i], "--dup-every") == 0)
+      dup_every = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       std::fprintf(stderr, "usage: url_seen_bench [--urls N] [--dup-every K]\n");
       return 2;
@@ -96,7 +99,7 @@ int main(int argc, char** argv) {
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu_total = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
   std::printf("total: %llu links, %llu distinct, %.1f s wall, %.1f s cpu, %.0f links per cpu second\n",
-              static_cast<unsigned long long>(links), static_cast<unsigned long long>(next_new), total, cpu_total,
-              static_cast<double>(links) / cpu_total);
+              static_cast<unsigned long long>(links), static_cast<unsigned long long>(next_new), total,
+              cpu_total, static_cast<double>(links) / cpu_total);
   return 0;
 }

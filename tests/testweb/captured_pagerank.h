@@ -33,8 +33,8 @@ using RankTable = std::unordered_map<std::string, double>;
 [[nodiscard]] Result<std::vector<std::string>> ParseFetched(std::istream& in);
 
 struct CapturedPoint {
-  uint64_t pages = 0;    // k: pages fetched so far
-  double captured = 0;   // sum of the ranks of the distinct URLs among them
+  uint64_t pages = 0;   // k: pages fetched so far
+  double captured = 0;  // sum of the ranks of the distinct URLs among them
 };
 
 // One point after every `every` pages, plus one after the last page if the

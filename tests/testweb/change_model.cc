@@ -168,8 +168,8 @@ std::string HttpDate(double seconds_after_epoch) {
   unsigned m = 0, d = 0;
   CivilFromDays(days, y, m, d);
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%s, %02u %s %04lld %02lld:%02lld:%02lld GMT", kDays[((days % 7) + 7) % 7], d,
-                kMonths[m - 1], static_cast<long long>(y), static_cast<long long>(secs / 3600),
+  std::snprintf(buf, sizeof buf, "%s, %02u %s %04lld %02lld:%02lld:%02lld GMT", kDays[((days % 7) + 7) % 7],
+                d, kMonths[m - 1], static_cast<long long>(y), static_cast<long long>(secs / 3600),
                 static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60));
   return buf;
 }
@@ -188,7 +188,8 @@ bool ParseHttpDate(std::string_view s, int64_t& seconds_after_epoch) {
     if (s.substr(8, 3) == kMonths[i]) month = i + 1;
   }
   if (month == 0 || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60) return false;
-  const int64_t unix = DaysFromCivil(year, month, static_cast<unsigned>(day)) * 86400 + hh * 3600 + mm * 60 + ss;
+  const int64_t unix =
+      DaysFromCivil(year, month, static_cast<unsigned>(day)) * 86400 + hh * 3600 + mm * 60 + ss;
   seconds_after_epoch = unix - kEpochUnixSeconds;
   return true;
 }

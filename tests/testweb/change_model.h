@@ -50,9 +50,9 @@ inline constexpr int64_t kEpochUnixSeconds = 1'767'225'600;
 
 // Where and what a page is at time t.
 struct PageState {
-  unsigned status = 200;       // 200 alive, 404 not yet born or gone, 410 gone for good
-  uint64_t version = 0;        // change events at or before t (0 when off)
-  double last_modified = 0;    // seconds after the epoch: max(birth, last event)
+  unsigned status = 200;     // 200 alive, 404 not yet born or gone, 410 gone for good
+  uint64_t version = 0;      // change events at or before t (0 when off)
+  double last_modified = 0;  // seconds after the epoch: max(birth, last event)
   [[nodiscard]] bool alive() const { return status == 200; }
 };
 
@@ -67,7 +67,7 @@ class ChangeModel {
  public:
   static constexpr uint32_t kNeverPermille = 200;
   static constexpr double kSigma = 1.5;
-  static constexpr double kSlotBelow = 8;      // Poisson for I >= M / 8, slots below
+  static constexpr double kSlotBelow = 8;  // Poisson for I >= M / 8, slots below
   static constexpr double kMinIntervalS = 0.5;
   static constexpr double kPoissonHorizon = 256;  // in units of M
   static constexpr double kLifetimeHorizon = 10;

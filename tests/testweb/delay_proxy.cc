@@ -67,22 +67,23 @@ class Relay : public std::enable_shared_from_this<Relay> {
     Direction& dir = directions_[d];
     if (closed_ || dir.reading || dir.eof_read || dir.queued_bytes >= max_queued_) return;
     dir.reading = true;
-    dir.from.async_read_some(asio::buffer(dir.buffer), [self = shared_from_this(), d](error_code ec, size_t n) {
-      Direction& dir = self->directions_[d];
-      dir.reading = false;
-      if (self->closed_) return;
-      if (ec == asio::error::eof) {
-        dir.eof_read = true;
-        dir.queue.push_back({Clock::now() + self->delay_, {}});
-      } else if (ec) {
-        return self->Close();
-      } else {
-        dir.queue.push_back({Clock::now() + self->delay_, std::string(dir.buffer.data(), n)});
-        dir.queued_bytes += n;
-        self->Read(d);
-      }
-      self->Schedule(d);
-    });
+    dir.from.async_read_some(
+        asio::buffer(dir.buffer), [self = shared_from_this(), d](error_code ec, size_t n) {
+          Direction& dir = self->directions_[d];
+          dir.reading = false;
+          if (self->closed_) return;
+          if (ec == asio::error::eof) {
+            dir.eof_read = true;
+            dir.queue.push_back({Clock::now() + self->delay_, {}});
+          } else if (ec) {
+            return self->Close();
+          } else {
+            dir.queue.push_back({Clock::now() + self->delay_, std::string(dir.buffer.data(), n)});
+            dir.queued_bytes += n;
+            self->Read(d);
+          }
+          self->Schedule(d);
+        });
   }
 
   // Waits for the front chunk to fall due, then writes it with every chunk
@@ -165,10 +166,12 @@ Status DelayProxy::Start() {
   const auto listen = asio::ip::make_address(options_.listen_address, ec);
   if (ec) return Status::InvalidArgument("delay proxy: bad listen address '" + options_.listen_address + "'");
   const auto upstream = asio::ip::make_address(options_.upstream_address, ec);
-  if (ec) return Status::InvalidArgument("delay proxy: bad upstream address '" + options_.upstream_address + "'");
+  if (ec)
+    return Status::InvalidArgument("delay proxy: bad upstream address '" + options_.upstream_address + "'");
   upstream_ = tcp::endpoint(upstream, options_.upstream_port);
   const tcp::endpoint endpoint(listen, options_.listen_port);
-  if (acceptor_.open(endpoint.protocol(), ec); !ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (acceptor_.open(endpoint.protocol(), ec); !ec)
+    acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec) acceptor_.bind(endpoint, ec);
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {

@@ -7,8 +7,8 @@
 // Half the round trip is added in each direction. Prints "listening on
 // ADDR:PORT" once it accepts; SIGINT or SIGTERM end it, printing how many
 // connections it relayed.
-#include <boost/asio/signal_set.hpp>
 #include <CLI/CLI.hpp>
+#include <boost/asio/signal_set.hpp>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -41,12 +41,15 @@ int main(int argc, char** argv) {
   double rtt_ms = 0;
   app.add_option("--listen", listen, "ADDR:PORT to accept on (port 0: any)")->required();
   app.add_option("--upstream", upstream, "ADDR:PORT to relay to")->required();
-  app.add_option("--rtt-ms", rtt_ms, "round trip to add, half each way")->required()->check(CLI::Range(0.0, 10000.0));
+  app.add_option("--rtt-ms", rtt_ms, "round trip to add, half each way")
+      ->required()
+      ->check(CLI::Range(0.0, 10000.0));
   CLI11_PARSE(app, argc, argv);
 
   crawl::testweb::DelayProxyOptions options;
   if (!SplitHostPort(listen, &options.listen_address, &options.listen_port) ||
-      !SplitHostPort(upstream, &options.upstream_address, &options.upstream_port) || options.upstream_port == 0) {
+      !SplitHostPort(upstream, &options.upstream_address, &options.upstream_port) ||
+      options.upstream_port == 0) {
     std::fprintf(stderr, "testweb_delay_proxy: --listen and --upstream take ADDR:PORT\n");
     return 2;
   }

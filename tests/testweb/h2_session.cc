@@ -35,7 +35,8 @@ bool ConnectionSpecific(std::string_view name) {
 
 class H2Session : public std::enable_shared_from_this<H2Session> {
  public:
-  H2Session(beast::tcp_stream&& stream, beast::flat_buffer&& buffer, std::shared_ptr<const ServerContext> context)
+  H2Session(beast::tcp_stream&& stream, beast::flat_buffer&& buffer,
+            std::shared_ptr<const ServerContext> context)
       : stream_(std::move(stream)),
         buffer_(std::move(buffer)),
         context_(std::move(context)),
@@ -86,7 +87,8 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
   }
 
   bool Feed(std::string_view bytes) {
-    if (nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()) < 0) {
+    if (nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()) <
+        0) {
       Close();
       return false;
     }
@@ -253,12 +255,14 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
 
   void Log(const Stream& stream, uint64_t bytes) {
     if (context_->access_log == nullptr || stream.handled.admin) return;
-    const unsigned status = stream.handled.close ? 0 : stream.endless || stream.handled.stream != Served::Stream::kNone
-                                                           ? 200
-                                                           : stream.handled.response.result_int();
+    const unsigned status = stream.handled.close ? 0
+                            : stream.endless || stream.handled.stream != Served::Stream::kNone
+                                ? 200
+                                : stream.handled.response.result_int();
     const auto elapsed = std::chrono::steady_clock::now() - stream.started;
-    context_->access_log->Write(stream.started_wall, stream.handled.host, stream.request.target(), status, bytes,
-                                remote_, std::chrono::duration<double, std::milli>(elapsed).count(), connection_);
+    context_->access_log->Write(stream.started_wall, stream.handled.host, stream.request.target(), status,
+                                bytes, remote_, std::chrono::duration<double, std::milli>(elapsed).count(),
+                                connection_);
   }
 
   beast::tcp_stream stream_;
@@ -277,7 +281,8 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
 
 }  // namespace
 
-void ServeH2(beast::tcp_stream&& stream, beast::flat_buffer&& buffer, std::shared_ptr<const ServerContext> context) {
+void ServeH2(beast::tcp_stream&& stream, beast::flat_buffer&& buffer,
+             std::shared_ptr<const ServerContext> context) {
   std::make_shared<H2Session>(std::move(stream), std::move(buffer), std::move(context))->Run();
 }
 

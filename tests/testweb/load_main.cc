@@ -231,7 +231,8 @@ int Main(int argc, char** argv) {
   app.add_option("--seconds", seconds, "How long to run")->capture_default_str();
   app.add_option("--requests-per-connection", per_connection, "Reconnect (to another host) after this many")
       ->capture_default_str();
-  app.add_option("--paths-per-host", paths_per_host, "Distinct pages requested per host")->capture_default_str();
+  app.add_option("--paths-per-host", paths_per_host, "Distinct pages requested per host")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (connections < 1 || threads < 1 || seconds < 1 || per_connection < 1 || paths_per_host < 1) {
     std::fprintf(stderr, "testweb_load: counts must be positive\n");
@@ -304,8 +305,8 @@ int Main(int argc, char** argv) {
               static_cast<unsigned long long>(sum.requests), wall, static_cast<double>(sum.requests) / wall,
               static_cast<double>(sum.bytes) / wall / 1e6,
               sum.requests ? static_cast<double>(sum.bytes) / static_cast<double>(sum.requests) / 1e3 : 0.0);
-  std::printf("connections opened %llu, errors %llu, statuses:", static_cast<unsigned long long>(sum.connects),
-              static_cast<unsigned long long>(sum.errors));
+  std::printf("connections opened %llu, errors %llu, statuses:",
+              static_cast<unsigned long long>(sum.connects), static_cast<unsigned long long>(sum.errors));
   for (const auto& [k, v] : sum.statuses) std::printf(" %d=%llu", k, static_cast<unsigned long long>(v));
   std::printf("\n");
   return sum.requests > 0 ? 0 : 1;

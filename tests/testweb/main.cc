@@ -283,7 +283,8 @@ int Export(const UniverseFlags& options, const ExportFlags& flags) {
     if (int rc = WriteTruthFile(*universe, flags.truth); rc != 0) return rc;
   }
   if (!flags.versions.empty()) {
-    const int rc = WriteOutput(flags.versions, [&](std::ostream& out) { WriteVersions(*universe, flags.at, out); });
+    const int rc =
+        WriteOutput(flags.versions, [&](std::ostream& out) { WriteVersions(*universe, flags.at, out); });
     if (rc != 0) return rc;
   }
   if (flags.out.empty()) return 0;
@@ -356,10 +357,12 @@ int Seeds(const UniverseFlags& options) {
 void AddExportFlags(CLI::App* exp, ExportFlags& export_flags) {
   exp->add_option("--out", export_flags.out,
                   "The crawlable graph: 'URL<TAB>OUTLINK...' per allowed page, or - for stdout");
-  exp->add_option("--truth", export_flags.truth,
-                  "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
-                  "normal, farm, spam (spam preset: spam CLDs), trap, duplicate, disallowed, error, redirect, non-html (files and "
-                  "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
+  exp->add_option(
+      "--truth", export_flags.truth,
+      "Ground truth: 'URL<TAB>KIND<TAB>DEPTH<TAB>PAGERANK' per reachable URL, or - for stdout; KIND is "
+      "normal, farm, spam (spam preset: spam CLDs), trap, duplicate, disallowed, error, redirect, non-html "
+      "(files and "
+      "sitemaps) or hostile; traps are cut at 24 months and 20 /deep/ levels");
   exp->add_option("--at", export_flags.at,
                   "Change model: the web at T seconds after its epoch (--out: the graph of pages alive at T)")
       ->check(CLI::Range(0.0, 1e15));
@@ -374,10 +377,11 @@ int Main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("testweb"));
   CLI::App app("testweb: a deterministic synthetic web on loopback addresses (docs/DESIGN.md §10)");
   app.require_subcommand(1);
-  app.footer("Universe flags (serve, export, seeds, check-politeness): --seed S --hosts H --pages P\n"
-             "[--preset NAME] [--enable NAMES] [--disable NAMES] [--page-kb K]; 'testweb COMMAND --help'\n"
-             "lists a command's flags.\n\n" +
-             PresetsAndSwitchesHelp());
+  app.footer(
+      "Universe flags (serve, export, seeds, check-politeness): --seed S --hosts H --pages P\n"
+      "[--preset NAME] [--enable NAMES] [--disable NAMES] [--page-kb K]; 'testweb COMMAND --help'\n"
+      "lists a command's flags.\n\n" +
+      PresetsAndSwitchesHelp());
 
   UniverseFlags options;
   ServeFlags serve_flags;
@@ -439,8 +443,7 @@ int Main(int argc, char** argv) {
   std::string fetched_path;
   uint64_t every = 1;
   CLI::App* captured = app.add_subcommand(
-      "pagerank-captured",
-      "Print 'K<TAB>CAPTURED' lines: the PageRank a crawl held after its first K pages");
+      "pagerank-captured", "Print 'K<TAB>CAPTURED' lines: the PageRank a crawl held after its first K pages");
   captured->add_option("--truth", truth_path, "The truth file of 'export --truth'")->required();
   captured
       ->add_option("--fetched", fetched_path,

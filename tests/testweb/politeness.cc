@@ -182,7 +182,8 @@ std::string ToJson(const PolitenessReport& report) {
         {"disallowed_requests", h.disallowed_requests},
         {"violations", h.violations()}});
   }
-  boost::json::object out{{"requests", report.requests}, {"violations", report.violations}, {"hosts", std::move(hosts)}};
+  boost::json::object out{
+      {"requests", report.requests}, {"violations", report.violations}, {"hosts", std::move(hosts)}};
   if (!report.addresses.empty()) {
     boost::json::array addresses;
     for (const AddressPoliteness& a : report.addresses) {

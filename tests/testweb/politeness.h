@@ -73,8 +73,8 @@ struct AddressPoliteness {
 };
 
 struct PolitenessReport {
-  std::vector<HostPoliteness> hosts;          // by host name
-  std::vector<AddressPoliteness> addresses;   // by address; empty unless addresses were given
+  std::vector<HostPoliteness> hosts;         // by host name
+  std::vector<AddressPoliteness> addresses;  // by address; empty unless addresses were given
   uint64_t requests = 0;
   uint64_t violations = 0;
 };

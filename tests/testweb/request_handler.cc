@@ -169,9 +169,8 @@ const std::string& EndlessChunk() {
   return chunk;
 }
 
-Handled HandleRequest(const Universe& universe, const Request& request,
-                      std::optional<uint32_t> fallback_host, bool tls, ChangeClock* clock,
-                      RobotsControl* robots) {
+Handled HandleRequest(const Universe& universe, const Request& request, std::optional<uint32_t> fallback_host,
+                      bool tls, ChangeClock* clock, RobotsControl* robots) {
   Handled out;
   Response& res = out.response;
   res.version(request.version());
@@ -213,9 +212,10 @@ Handled HandleRequest(const Universe& universe, const Request& request,
       served->status = 301;
       served->content_type = kHtmlType;
       served->location = universe.Origin(*host) + std::string(target);
-      served->body = "<!DOCTYPE html>\n<html><body><a href=\"" + served->location + "\">Moved</a></body></html>\n";
-    } else if (auto replaced = robots != nullptr && host && target == "/robots.txt" ? robots->Get(*host)
-                                                                                        : std::nullopt) {
+      served->body =
+          "<!DOCTYPE html>\n<html><body><a href=\"" + served->location + "\">Moved</a></body></html>\n";
+    } else if (auto replaced =
+                   robots != nullptr && host && target == "/robots.txt" ? robots->Get(*host) : std::nullopt) {
       served.emplace();
       served->content_type = kTextType;
       served->body = std::move(*replaced);

@@ -44,7 +44,6 @@ constexpr uint64_t kBodyLimit = 64 * 1024;
 
 }  // namespace
 
-
 namespace {
 
 // One connection over Stream (beast::tcp_stream, or an ssl_stream over one
@@ -69,7 +68,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     }
     const auto remote = Socket().remote_endpoint(ec);
     remote_ = ec ? "-" : remote.address().to_string() + ":" + std::to_string(remote.port());
-    asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::DoRead, this->shared_from_this()));
+    asio::dispatch(stream_.get_executor(),
+                   beast::bind_front_handler(&Session::DoRead, this->shared_from_this()));
   }
 
  private:
@@ -235,13 +235,15 @@ class Detector : public std::enable_shared_from_this<Detector> {
       : stream_(std::move(socket)), context_(std::move(context)) {}
 
   void Run() {
-    asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&Detector::DoDetect, shared_from_this()));
+    asio::dispatch(stream_.get_executor(),
+                   beast::bind_front_handler(&Detector::DoDetect, shared_from_this()));
   }
 
  private:
   void DoDetect() {
     stream_.expires_after(context_->read_timeout);
-    beast::async_detect_ssl(stream_, buffer_, beast::bind_front_handler(&Detector::OnDetect, shared_from_this()));
+    beast::async_detect_ssl(stream_, buffer_,
+                            beast::bind_front_handler(&Detector::OnDetect, shared_from_this()));
   }
 
   void OnDetect(beast::error_code ec, bool tls) {
@@ -265,17 +267,19 @@ class Detector : public std::enable_shared_from_this<Detector> {
       return;
     }
     if (n == kH2Preface.size()) return ServeH2(std::move(stream_), std::move(buffer_), context_);
-    stream_.async_read_some(buffer_.prepare(1024), [self = shared_from_this()](beast::error_code ec, size_t bytes) {
-      if (ec) return;
-      self->buffer_.commit(bytes);
-      self->SniffH2();
-    });
+    stream_.async_read_some(buffer_.prepare(1024),
+                            [self = shared_from_this()](beast::error_code ec, size_t bytes) {
+                              if (ec) return;
+                              self->buffer_.commit(bytes);
+                              self->SniffH2();
+                            });
   }
 
   void OnHandshake(beast::error_code ec, std::size_t used) {
     if (ec) return;  // a client that refused the self-signed certificate, or garbage
     buffer_.consume(used);
-    std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(std::move(*tls_), std::move(buffer_), context_)
+    std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(std::move(*tls_), std::move(buffer_),
+                                                                    context_)
         ->Run();
   }
 

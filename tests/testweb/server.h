@@ -25,8 +25,8 @@
 #include "common/base/status.h"
 #include "tests/testweb/access_log.h"
 #include "tests/testweb/change_clock.h"
-#include "tests/testweb/robots_control.h"
 #include "tests/testweb/hosts_file.h"
+#include "tests/testweb/robots_control.h"
 #include "tests/testweb/universe.h"
 
 namespace crawl::testweb {

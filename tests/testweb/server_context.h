@@ -21,13 +21,13 @@ namespace crawl::testweb {
 struct ServerContext {
   const Universe* universe = nullptr;
   AccessLog* access_log = nullptr;
-  ChangeClock* clock = nullptr;  // not owned; the pointee changes (thread-safe)
-  RobotsControl* robots_control = nullptr;  // not owned; null: off
+  ChangeClock* clock = nullptr;                               // not owned; the pointee changes (thread-safe)
+  RobotsControl* robots_control = nullptr;                    // not owned; null: off
   std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
   std::chrono::milliseconds read_timeout{};
   std::chrono::milliseconds write_timeout{};
-  std::shared_ptr<boost::asio::ssl::context> tls;        // null: no https hosts, TLS bytes are refused
-  mutable std::atomic<uint64_t> connections{0};  // numbers sessions for the access log
+  std::shared_ptr<boost::asio::ssl::context> tls;  // null: no https hosts, TLS bytes are refused
+  mutable std::atomic<uint64_t> connections{0};    // numbers sessions for the access log
 };
 
 }  // namespace crawl::testweb

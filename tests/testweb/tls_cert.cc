@@ -35,8 +35,8 @@ Result<std::shared_ptr<boost::asio::ssl::context>> MakeSelfSignedServerContext(
   X509_gmtime_adj(X509_getm_notAfter(cert.get()), 30L * 24 * 3600);
   if (X509_set_pubkey(cert.get(), key.get()) != 1) return Fail("cannot set the public key");
   X509_NAME* subject = X509_get_subject_name(cert.get());
-  X509_NAME_add_entry_by_txt(subject, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("testweb"), -1,
-                             -1, 0);
+  X509_NAME_add_entry_by_txt(subject, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("testweb"),
+                             -1, -1, 0);
   X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("testweb"),
                              -1, -1, 0);
   X509_set_issuer_name(cert.get(), subject);  // self-signed

@@ -213,12 +213,21 @@ struct Resource {
                  // the N of /chain/N, the K of /flood/K.html, the side of /rloop/
   };
   enum class Hostile {
-    kNone, kSlowloris, kEndless, kBomb, kHugeHeaders, kLoop, kChain, kFlood, kFloodItem, kBadBytes,
-    kSitemapIndex,   // /bomb-sitemaps/index.xml
-    kBigSitemap,     // /bomb-sitemaps/big-K.xml.gz, K in `depth`
-    kInflateBomb,    // /bomb-sitemaps/inflate.xml.gz
-    kLongSitemap,    // /bomb-sitemaps/long.xml
-    kLongLinks,      // /long-links.html
+    kNone,
+    kSlowloris,
+    kEndless,
+    kBomb,
+    kHugeHeaders,
+    kLoop,
+    kChain,
+    kFlood,
+    kFloodItem,
+    kBadBytes,
+    kSitemapIndex,  // /bomb-sitemaps/index.xml
+    kBigSitemap,    // /bomb-sitemaps/big-K.xml.gz, K in `depth`
+    kInflateBomb,   // /bomb-sitemaps/inflate.xml.gz
+    kLongSitemap,   // /bomb-sitemaps/long.xml
+    kLongLinks,     // /long-links.html
   };
   Type type = Type::kNotFound;
   uint64_t page = 0;
@@ -431,9 +440,9 @@ class Universe {
   // order. So every out-link of a listed page is itself listed.
   // `sink` is called once per page, in order (streams large webs).
   // With the change model: the graph at time t (pages alive at t).
-  void ExportTo(const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>&
-                    sink,
-                double t = 0) const;
+  void ExportTo(
+      const std::function<void(const std::string& url, const std::vector<std::string>& outlinks)>& sink,
+      double t = 0) const;
   // In a misbehaving web this is Walk() restricted to allowed URLs: a
   // redirect's out-link is its Location, error pages and files have none,
   // traps are cut as in Walk(). In "clean" it is exactly the walk above.
@@ -517,9 +526,9 @@ class Universe {
     std::vector<uint32_t> starts;
   };
   std::shared_ptr<const Corpus> corpus_;
-  uint32_t first_farm_ = UINT32_MAX;              // hosts from it to first_spam_ are the link farm
-  uint32_t first_spam_ = UINT32_MAX;              // link spam: spam CLDs from here ...
-  uint32_t first_cld_farm_ = UINT32_MAX;          // ... the one-CLD farm from here to the end
+  uint32_t first_farm_ = UINT32_MAX;      // hosts from it to first_spam_ are the link farm
+  uint32_t first_spam_ = UINT32_MAX;      // link spam: spam CLDs from here ...
+  uint32_t first_cld_farm_ = UINT32_MAX;  // ... the one-CLD farm from here to the end
 };
 
 }  // namespace crawl::testweb

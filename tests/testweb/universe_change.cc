@@ -31,7 +31,8 @@ Universe::Validators Universe::ValidatorsAt(uint32_t host, uint64_t page, double
   double last = state.last_modified;
   for (const Link& l : AllLinks(host, page)) {
     if (l.special) continue;
-    const PageLifetime life = change_.Lifetime(l.target.host, l.target.page, IsMortal(l.target.host, l.target.page));
+    const PageLifetime life =
+        change_.Lifetime(l.target.host, l.target.page, IsMortal(l.target.host, l.target.page));
     alive_bits = Mix64(alive_bits ^ (t >= life.birth && t < life.death ? 1 : 2));
     if (life.birth <= t) last = std::max(last, life.birth);  // the link appeared
     if (life.death <= t) last = std::max(last, life.death);  // the link went
@@ -56,10 +57,11 @@ Served Universe::ServeAt(uint32_t host, std::string_view target, double t) const
   s.content_type = "text/html; charset=utf-8";
   if (!page_state.alive()) {
     s.status = page_state.status;
-    s.body = page_state.status == 410
-                 ? "<!DOCTYPE html>\n<html><head><title>Gone</title></head><body><h1>Gone</h1></body></html>\n"
-                 : "<!DOCTYPE html>\n<html><head><title>Not Found</title></head><body><h1>Not "
-                   "Found</h1></body></html>\n";
+    s.body =
+        page_state.status == 410
+            ? "<!DOCTYPE html>\n<html><head><title>Gone</title></head><body><h1>Gone</h1></body></html>\n"
+            : "<!DOCTYPE html>\n<html><head><title>Not Found</title></head><body><h1>Not "
+              "Found</h1></body></html>\n";
     return s;
   }
   s.body = RenderPageAt(host, r.page, t);

@@ -182,8 +182,8 @@ Served Universe::ServeHostile(uint32_t host, const Resource& r) const {
           "<p title=\"\xff\x00\">attribute</p>\n"
           "<a href=\"/bytes/\x00nul.html\">nul href</a>\n<a href=\"/bytes/\xff\xc0.html\">bad href</a>\n";
       std::string body(kText, sizeof kText - 1);
-      body += "<a href=\"/\">Home</a> <a href=\"" + PagePath(host, r.page) + "\">Page " + std::to_string(r.page) +
-              "</a>\n<p>cut at the end \xf0\x9f\x98";
+      body += "<a href=\"/\">Home</a> <a href=\"" + PagePath(host, r.page) + "\">Page " +
+              std::to_string(r.page) + "</a>\n<p>cut at the end \xf0\x9f\x98";
       s.body = Html(std::string_view(kTitle, sizeof kTitle - 1), body);
       return s;
     }
@@ -229,15 +229,16 @@ std::vector<std::string> Universe::HostileLinks(uint32_t host, const Resource& r
       if (r.depth + 1 <= kTrapDepth) out.push_back(origin + "/chain/" + std::to_string(r.depth + 1));
       break;
     case Resource::Hostile::kFlood:
-      for (uint64_t k = 0; k < kFloodLinks; ++k) out.push_back(origin + "/flood/" + std::to_string(k) + ".html");
+      for (uint64_t k = 0; k < kFloodLinks; ++k)
+        out.push_back(origin + "/flood/" + std::to_string(k) + ".html");
       break;
     case Resource::Hostile::kBadBytes:
       out.push_back(origin + "/");
       out.push_back(PageUrl(host, r.page));
       break;
-    case Resource::Hostile::kSlowloris:  // never answers
-    case Resource::Hostile::kEndless:    // text only
-    case Resource::Hostile::kBomb:       // zero bytes
+    case Resource::Hostile::kSlowloris:     // never answers
+    case Resource::Hostile::kEndless:       // text only
+    case Resource::Hostile::kBomb:          // zero bytes
     case Resource::Hostile::kSitemapIndex:  // lists only what the truth leaves out
     case Resource::Hostile::kBigSitemap:
     case Resource::Hostile::kInflateBomb:

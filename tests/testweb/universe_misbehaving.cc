@@ -30,12 +30,35 @@ struct Pattern {
   uint32_t phase;
 };
 constexpr Pattern kPatterns[] = {
-    {4, 1}, {10, 7}, {10, 9}, {3, 0}, {3, 1}, {8, 5}, {5, 2},
-    {2, 0}, {3, 2},  {4, 0},  {6, 3}, {5, 4}, {7, 3}, {10, 4}, {9, 4}, {4, 2}, {1, 0},
+    {4, 1},
+    {10, 7},
+    {10, 9},
+    {3, 0},
+    {3, 1},
+    {8, 5},
+    {5, 2},
+    {2, 0},
+    {3, 2},
+    {4, 0},
+    {6, 3},
+    {5, 4},
+    {7, 3},
+    {10, 4},
+    {9, 4},
+    {4, 2},
+    {1, 0},
     // Hostile hosts: one behaviour each, i % 10 == 1..8.
-    {10, 1}, {10, 2}, {10, 3}, {10, 4}, {10, 5}, {10, 6}, {10, 7}, {10, 8},
+    {10, 1},
+    {10, 2},
+    {10, 3},
+    {10, 4},
+    {10, 5},
+    {10, 6},
+    {10, 7},
+    {10, 8},
     // Sitemap bombs on i % 10 == 9, long links on i % 10 == 0.
-    {10, 9}, {10, 0},
+    {10, 9},
+    {10, 0},
 };
 static_assert(std::size(kPatterns) == static_cast<size_t>(Misbehaviour::kCount));
 
@@ -273,10 +296,10 @@ Resource Universe::Resolve(uint32_t host, std::string_view target) const {
         r.type = Resource::Type::kRedirect;
         r.status = static_cast<unsigned>(*code);
         r.page = *j;
-        r.location = Origin(host) +
-                     (*hops == 1 ? PagePath(host, *j)
-                                 : "/redirect/" + std::string(parts[1]) + "/" + std::to_string(*hops - 1) +
-                                       "/" + std::string(parts[3]));
+        r.location =
+            Origin(host) + (*hops == 1 ? PagePath(host, *j)
+                                       : "/redirect/" + std::string(parts[1]) + "/" +
+                                             std::to_string(*hops - 1) + "/" + std::string(parts[3]));
         return r;
       }
     }
@@ -284,8 +307,7 @@ Resource Universe::Resolve(uint32_t host, std::string_view target) const {
       r.type = Resource::Type::kRedirect;
       r.status = 302;
       r.page = *index(parts[2]);
-      r.location =
-          Origin(host) + "/loop/" + (parts[1] == "0" ? "1/" : "0/") + std::string(parts[2]);
+      r.location = Origin(host) + "/loop/" + (parts[1] == "0" ? "1/" : "0/") + std::string(parts[2]);
       return r;
     }
   }
@@ -564,7 +586,9 @@ void Universe::Walk(const std::function<void(const WalkedUrl&)>& sink) const {
     if (host) r = Resolve(*host, parts->target);
     switch (r.type) {
       case Resource::Type::kPage:
-        w.kind = IsFarmHost(*host) || IsCldFarmHost(*host) ? "farm" : IsSpamCldHost(*host) ? "spam" : "normal";
+        w.kind = IsFarmHost(*host) || IsCldFarmHost(*host) ? "farm"
+                 : IsSpamCldHost(*host)                    ? "spam"
+                                                           : "normal";
         break;
       case Resource::Type::kBigPage:
         w.kind = "normal";

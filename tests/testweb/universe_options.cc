@@ -13,11 +13,15 @@ constexpr uint64_t kMaxHosts = 1'000'000;
 constexpr uint64_t kMaxPages = 1'000'000'000;
 
 constexpr std::string_view kMisbehaviourNames[] = {
-    "robots-rules", "robots-5xx", "robots-unreachable", "redirects", "errors",         "slow",  "big-pages",
-    "gzip",         "non-html",   "duplicates",         "soft-404",  "malformed-html", "traps", "link-farm",
-    "https",        "sitemaps",   "host-names",         "slowloris", "endless-body",   "gzip-bomb", "huge-headers",
-    "redirect-chain", "link-flood", "bad-bytes",        "huge-robots",
-    "sitemap-bomb",   "long-links",
+    "robots-rules",   "robots-5xx",   "robots-unreachable",
+    "redirects",      "errors",       "slow",
+    "big-pages",      "gzip",         "non-html",
+    "duplicates",     "soft-404",     "malformed-html",
+    "traps",          "link-farm",    "https",
+    "sitemaps",       "host-names",   "slowloris",
+    "endless-body",   "gzip-bomb",    "huge-headers",
+    "redirect-chain", "link-flood",   "bad-bytes",
+    "huge-robots",    "sitemap-bomb", "long-links",
 };
 static_assert(std::size(kMisbehaviourNames) == static_cast<size_t>(Misbehaviour::kCount));
 
@@ -29,9 +33,7 @@ constexpr uint32_t Bit(Misbehaviour m) { return 1U << static_cast<uint32_t>(m); 
 
 uint32_t MisbehavingSet() { return Bit(Misbehaviour::kSlowloris) - 1; }
 
-uint32_t HostileSet() {
-  return (kAllMisbehaviours & ~MisbehavingSet()) | Bit(Misbehaviour::kTraps);
-}
+uint32_t HostileSet() { return (kAllMisbehaviours & ~MisbehavingSet()) | Bit(Misbehaviour::kTraps); }
 
 std::string_view MisbehaviourName(Misbehaviour m) { return kMisbehaviourNames[static_cast<size_t>(m)]; }
 

@@ -58,7 +58,8 @@ enum class Misbehaviour : uint32_t {
 // The misbehaviours of the "hostile" preset: kSlowloris..kHugeRobots and kTraps.
 [[nodiscard]] uint32_t HostileSet();
 // Sets or clears the bits named in `list` (comma-separated names, or
-// "all": every misbehaviour, hostile ones included). InvalidArgument naming the known ones on an unknown name.
+// "all": every misbehaviour, hostile ones included). InvalidArgument naming the known ones on an unknown
+// name.
 [[nodiscard]] Status SetMisbehaviours(uint32_t& mask, std::string_view list, bool on);
 
 struct UniverseOptions {
@@ -85,7 +86,7 @@ struct UniverseOptions {
   // Zipf vocabulary, each paragraph led by a host topic word, which is
   // ~15x cheaper per byte (what 20 KB pages at 20,000 requests/s need).
   bool corpus_text = false;
-  uint32_t misbehaviours = 0;          // bits: 1 << Misbehaviour; 0 in "clean"
+  uint32_t misbehaviours = 0;  // bits: 1 << Misbehaviour; 0 in "clean"
 
   // Link-spam structures (universe.h "Link spam"; all 0 except in "spam").
   // The spam hosts are the last spam_clds + farm_cld_hosts of `hosts`.

@@ -64,8 +64,8 @@ ZipfSampler::ZipfSampler(uint64_t n, double exponent) : cdf_(std::max<uint64_t>(
 
 uint64_t ZipfSampler::Sample(Rng& rng) const {
   const double u = rng.Uniform();
-  const auto b = std::min<size_t>(static_cast<size_t>(u * static_cast<double>(guide_.size() - 1)),
-                                  guide_.size() - 1);
+  const auto b =
+      std::min<size_t>(static_cast<size_t>(u * static_cast<double>(guide_.size() - 1)), guide_.size() - 1);
   // The first r with cdf_[r] > u (std::upper_bound), found from the guide:
   // forwards, and backwards should rounding of u * K have overshot.
   uint64_t r = guide_[b];

@@ -7,12 +7,11 @@
 
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 namespace {
 
@@ -142,7 +141,8 @@ TEST_CASE("the policy's table is the data file's, row for row", "[unit][policy]"
   for (const crawl::SpecialRange& r : crawl::SpecialRanges())
     code.push_back(std::string(r.prefix) + " " + PolicyName(r.policy));
   for (const std::string& f : file)
-    if (std::find(code.begin(), code.end(), f) == code.end()) FAIL_CHECK("missing in address_policy.cc: " << f);
+    if (std::find(code.begin(), code.end(), f) == code.end())
+      FAIL_CHECK("missing in address_policy.cc: " << f);
   for (const std::string& c : code)
     if (std::find(file.begin(), file.end(), c) == file.end()) FAIL_CHECK("not in the data file: " << c);
   CHECK(code == file);  // same order, so the two are read side by side
@@ -187,12 +187,33 @@ TEST_CASE("globally reachable special-purpose rows are refused", "[unit][policy]
 }
 
 TEST_CASE("public unicast addresses are allowed", "[unit][policy]") {
-  for (const char* text :
-       {"8.8.8.8", "1.1.1.1", "93.184.216.34", "192.0.3.1", "192.0.1.255", "192.88.98.255", "192.88.100.0",
-        "198.17.255.255", "198.20.0.0", "11.0.0.1", "172.15.255.255", "172.32.0.0", "192.169.0.1", "100.63.255.255",
-        "100.128.0.0", "169.253.255.255", "223.255.255.255", "2606:4700::1111", "2606:4700:4700::1111",
-        "2a00:1450::1", "2a00:1450:4001:82b::200e", "2001:4860:4860::8888", "2001:200::1", "2003::1",
-        "2c0f:fb50:4002:804::200e", "::ffff:8.8.8.8", "2002:808:808::1"}) {
+  for (const char* text : {"8.8.8.8",
+                           "1.1.1.1",
+                           "93.184.216.34",
+                           "192.0.3.1",
+                           "192.0.1.255",
+                           "192.88.98.255",
+                           "192.88.100.0",
+                           "198.17.255.255",
+                           "198.20.0.0",
+                           "11.0.0.1",
+                           "172.15.255.255",
+                           "172.32.0.0",
+                           "192.169.0.1",
+                           "100.63.255.255",
+                           "100.128.0.0",
+                           "169.253.255.255",
+                           "223.255.255.255",
+                           "2606:4700::1111",
+                           "2606:4700:4700::1111",
+                           "2a00:1450::1",
+                           "2a00:1450:4001:82b::200e",
+                           "2001:4860:4860::8888",
+                           "2001:200::1",
+                           "2003::1",
+                           "2c0f:fb50:4002:804::200e",
+                           "::ffff:8.8.8.8",
+                           "2002:808:808::1"}) {
     INFO(text);
     CHECK_FALSE(Private(text));
     CHECK_FALSE(Oracle(text));  // the data file agrees
@@ -201,14 +222,28 @@ TEST_CASE("public unicast addresses are allowed", "[unit][policy]") {
 
 TEST_CASE("embedded IPv4 bypasses are refused", "[unit][policy]") {
   for (const char* text : {
-           "::127.0.0.1", "::10.0.0.1", "::169.254.169.254", "::8.8.8.8",  // IPv4-compatible ::/96
-           "::ffff:127.0.0.1", "::ffff:10.1.2.3", "::ffff:169.254.169.254", "::ffff:198.18.0.1",
-           "::ffff:0.0.0.0", "::ffff:255.255.255.255",                             // IPv4-mapped
-           "::ffff:0:7f00:1",                                                      // IPv4-translated
-           "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b::808:808",            // NAT64
-           "64:ff9b:1::a00:1", "64:ff9b:1::808:808",                               // local NAT64
-           "2002:7f00:1::1", "2002:a9fe:a9fe::1", "2002:c0a8:101::1", "2002::1",  // 6to4 of refused IPv4
-           "2001::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",                      // Teredo
+           "::127.0.0.1",
+           "::10.0.0.1",
+           "::169.254.169.254",
+           "::8.8.8.8",  // IPv4-compatible ::/96
+           "::ffff:127.0.0.1",
+           "::ffff:10.1.2.3",
+           "::ffff:169.254.169.254",
+           "::ffff:198.18.0.1",
+           "::ffff:0.0.0.0",
+           "::ffff:255.255.255.255",  // IPv4-mapped
+           "::ffff:0:7f00:1",         // IPv4-translated
+           "64:ff9b::7f00:1",
+           "64:ff9b::a9fe:a9fe",
+           "64:ff9b::808:808",  // NAT64
+           "64:ff9b:1::a00:1",
+           "64:ff9b:1::808:808",  // local NAT64
+           "2002:7f00:1::1",
+           "2002:a9fe:a9fe::1",
+           "2002:c0a8:101::1",
+           "2002::1",  // 6to4 of refused IPv4
+           "2001::1",
+           "2001:0:4136:e378:8000:63bf:3fff:fdd2",  // Teredo
        }) {
     INFO(text);
     CHECK(Private(text));
@@ -217,22 +252,31 @@ TEST_CASE("embedded IPv4 bypasses are refused", "[unit][policy]") {
 }
 
 TEST_CASE("special-purpose ranges once let through are refused", "[unit][policy]") {
-  for (const char* text : {"198.18.0.1", "198.19.255.255", "192.0.0.9", "192.0.0.170", "192.0.2.1", "192.88.99.1",
-                           "192.31.196.1", "192.52.193.1", "192.175.48.1", "198.51.100.7", "203.0.113.200",
-                           "fec0::1", "feff::1", "fe00::1", "100::1", "100:0:0:1::1", "5f00::1", "3fff::1",
-                           "2001:db8::1", "2001:2::1", "2001:10::1", "2001:20::1", "2001:30::1", "2001:1::1",
-                           "2001:3::1", "2620:4f:8000::1", "4000::1", "::2", "1::1"}) {
+  for (const char* text :
+       {"198.18.0.1",   "198.19.255.255",  "192.0.0.9",    "192.0.0.170",  "192.0.2.1",     "192.88.99.1",
+        "192.31.196.1", "192.52.193.1",    "192.175.48.1", "198.51.100.7", "203.0.113.200", "fec0::1",
+        "feff::1",      "fe00::1",         "100::1",       "100:0:0:1::1", "5f00::1",       "3fff::1",
+        "2001:db8::1",  "2001:2::1",       "2001:10::1",   "2001:20::1",   "2001:30::1",    "2001:1::1",
+        "2001:3::1",    "2620:4f:8000::1", "4000::1",      "::2",          "1::1"}) {
     INFO(text);
     CHECK(Private(text));
   }
 }
 
 TEST_CASE("loopback, private and link-local addresses are refused", "[unit][policy]") {
-  for (const char* text : {"127.0.0.1", "127.20.0.1", "127.255.255.254", "::1", "10.0.0.1", "10.255.255.255",
-                           "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "169.254.0.1",
-                           "fe80::1", "febf::1", "fc00::1", "fd12:3456:789a::1", "0.0.0.0", "0.1.2.3", "::",
-                           "100.64.0.1", "100.127.255.255", "224.0.0.1", "239.255.255.250", "240.0.0.1",
-                           "255.255.255.255", "ff02::1", "ff05::1:3"}) {
+  for (const char* text : {"127.0.0.1",         "127.20.0.1",
+                           "127.255.255.254",   "::1",
+                           "10.0.0.1",          "10.255.255.255",
+                           "172.16.0.1",        "172.31.255.255",
+                           "192.168.1.1",       "169.254.169.254",
+                           "169.254.0.1",       "fe80::1",
+                           "febf::1",           "fc00::1",
+                           "fd12:3456:789a::1", "0.0.0.0",
+                           "0.1.2.3",           "::",
+                           "100.64.0.1",        "100.127.255.255",
+                           "224.0.0.1",         "239.255.255.250",
+                           "240.0.0.1",         "255.255.255.255",
+                           "ff02::1",           "ff05::1:3"}) {
     INFO(text);
     CHECK(Private(text));
   }

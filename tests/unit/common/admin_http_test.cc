@@ -4,11 +4,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
-
-#include "common/base/metrics.h"
-
 #include <thread>
 #include <vector>
+
+#include "common/base/metrics.h"
 
 namespace {
 
@@ -79,7 +78,9 @@ TEST_CASE("admin http refuses bad listen addresses clearly", "[unit]") {
 TEST_CASE("protected pages need a token off loopback; the login form sets a cookie", "[unit]") {
   crawl::AdminHttpServer server;
   crawl::AddStandardRoutes(server);
-  server.HandleProtected("/status", [](const std::string&) { return crawl::HttpReply{200, "text/plain", "secret"}; });
+  server.HandleProtected("/status", [](const std::string&) {
+    return crawl::HttpReply{200, "text/plain", "secret"};
+  });
   server.RequireTokenOffLoopback([](std::string_view token) { return token == "good"; });
   // Any address: not loopback, so protected pages need a token (the test
   // still connects over 127.0.0.1).
@@ -91,7 +92,8 @@ TEST_CASE("protected pages need a token off loopback; the login form sets a cook
   CHECK(refused.result_int() == 401);
   CHECK(refused.body().find("secret") == std::string::npos);
   CHECK(refused.body().find("action=\"/login\"") != std::string::npos);
-  CHECK(Get(*port, "/status", http::verb::get, {{http::field::authorization, "Bearer bad"}}).result_int() == 401);
+  CHECK(Get(*port, "/status", http::verb::get, {{http::field::authorization, "Bearer bad"}}).result_int() ==
+        401);
   auto bearer = Get(*port, "/status", http::verb::get, {{http::field::authorization, "Bearer good"}});
   CHECK(bearer.result_int() == 200);
   CHECK(bearer.body() == "secret");
@@ -112,7 +114,9 @@ TEST_CASE("protected pages need a token off loopback; the login form sets a cook
 
 TEST_CASE("protected pages are open on loopback", "[unit]") {
   crawl::AdminHttpServer server;
-  server.HandleProtected("/status", [](const std::string&) { return crawl::HttpReply{200, "text/plain", "page"}; });
+  server.HandleProtected("/status", [](const std::string&) {
+    return crawl::HttpReply{200, "text/plain", "page"};
+  });
   server.RequireTokenOffLoopback([](std::string_view) { return false; });
   auto port = server.Start("127.0.0.1:0");
   REQUIRE(port.ok());
@@ -206,8 +210,8 @@ TEST_CASE("login on loopback: only a valid token, from our own form, gets a cook
   auto any = Login(*port, "token=anything");
   CHECK(any.result_int() == 401);
   CHECK(std::string(any[http::field::set_cookie]).find("crawl_token=") != 0);
-  auto no_csrf = Get(*port, "/login", http::verb::post, {{http::field::content_type, "application/x-www-form-urlencoded"}},
-                     "token=good");
+  auto no_csrf = Get(*port, "/login", http::verb::post,
+                     {{http::field::content_type, "application/x-www-form-urlencoded"}}, "token=good");
   CHECK(no_csrf.result_int() == 403);
   auto cross = Get(*port, "/login", http::verb::post,
                    {{http::field::content_type, "application/x-www-form-urlencoded"},
@@ -222,8 +226,12 @@ TEST_CASE("login on loopback: only a valid token, from our own form, gets a cook
 TEST_CASE("admin http answers only the Host names it knows; /healthz any", "[unit]") {
   crawl::AdminHttpServer server;
   crawl::AddStandardRoutes(server);
-  server.HandleProtected("/status", [](const std::string&) { return crawl::HttpReply{200, "text/plain", "page"}; });
-  server.HandleApp("/app", [](const crawl::HttpRequest&) { return crawl::HttpReply{200, "text/plain", "app"}; });
+  server.HandleProtected("/status", [](const std::string&) {
+    return crawl::HttpReply{200, "text/plain", "page"};
+  });
+  server.HandleApp("/app", [](const crawl::HttpRequest&) {
+    return crawl::HttpReply{200, "text/plain", "app"};
+  });
   server.AllowHostNames({"crawl.example"});
   auto port = server.Start("127.0.0.1:0");
   REQUIRE(port.ok());
@@ -235,7 +243,8 @@ TEST_CASE("admin http answers only the Host names it knows; /healthz any", "[uni
     CHECK(refused.body().find("page") == std::string::npos);
   }
   CHECK(Get(*port, "/healthz", http::verb::get, {}, "", "evil.example" + p).result_int() == 200);
-  for (const std::string& host : {"127.0.0.1" + p, "localhost" + p, "[::1]" + p, "crawl.example" + p, std::string()})
+  for (const std::string& host :
+       {"127.0.0.1" + p, "localhost" + p, "[::1]" + p, "crawl.example" + p, std::string()})
     CHECK(Get(*port, "/status", http::verb::get, {}, "", host).result_int() == 200);
   server.Stop();
 }
@@ -244,7 +253,8 @@ TEST_CASE("admin http sends the security headers on every answer, errors include
   crawl::AdminHttpServer server;
   crawl::AddStandardRoutes(server);
   server.Handle("/own", [](const std::string&) {
-    return crawl::HttpReply{200, "text/html", "<p>x</p>", {{"Content-Security-Policy", "default-src 'self'"}}};
+    return crawl::HttpReply{
+        200, "text/html", "<p>x</p>", {{"Content-Security-Policy", "default-src 'self'"}}};
   });
   auto port = server.Start("127.0.0.1:0");
   REQUIRE(port.ok());
@@ -268,10 +278,12 @@ TEST_CASE("logout clears the cookie only for a form of this session", "[unit]") 
   });
   auto port = server.Start("127.0.0.1:0");
   REQUIRE(port.ok());
-  REQUIRE(Get(*port, "/app", http::verb::get, {{http::field::cookie, "crawl_token=tok"}}).result_int() == 200);
+  REQUIRE(Get(*port, "/app", http::verb::get, {{http::field::cookie, "crawl_token=tok"}}).result_int() ==
+          200);
   REQUIRE(seen.logout_csrf.size() == 64);
   const std::vector<std::pair<http::field, std::string>> form = {
-      {http::field::content_type, "application/x-www-form-urlencoded"}, {http::field::cookie, "crawl_token=tok"}};
+      {http::field::content_type, "application/x-www-form-urlencoded"},
+      {http::field::cookie, "crawl_token=tok"}};
   CHECK(Get(*port, "/logout", http::verb::post, form, "csrf=" + std::string(64, '0')).result_int() == 403);
   auto out = Get(*port, "/logout", http::verb::post, form, "csrf=" + seen.logout_csrf);
   CHECK(out.result_int() == 303);

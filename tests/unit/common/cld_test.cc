@@ -19,7 +19,7 @@ TEST_CASE("the public suffix list gives the registrable domain", "[unit]") {
   CHECK(Cld("WWW.Example.COM.") == "example.com");
   CHECK(Cld("blog.x.test") == "x.test");  // unlisted TLD: the default "*" rule
   CHECK(Cld("www.site17.test") == "site17.test");
-  CHECK(Cld("co.uk") == "co.uk");  // a public suffix is its own CLD
+  CHECK(Cld("co.uk") == "co.uk");                  // a public suffix is its own CLD
   CHECK(Cld("foo.github.io") == "foo.github.io");  // private-section suffix
 }
 

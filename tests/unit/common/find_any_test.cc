@@ -1,11 +1,10 @@
 // FindAnyOf (common/base/find_any.h) against std::string_view::find_first_of on
 // random strings, sets and start positions (past the end included).
-#include <catch2/catch.hpp>
+#include "common/base/find_any.h"
 
+#include <catch2/catch.hpp>
 #include <random>
 #include <string>
-
-#include "common/base/find_any.h"
 
 TEST_CASE("FindAnyOf finds what find_first_of finds", "[unit]") {
   std::mt19937 rng(3);

@@ -2,15 +2,15 @@
 // same keys found, the same values kept, through growth, clear() and hashes
 // that collide (a weak hash that maps many keys to a few slots, and equal
 // low 32 bits for different keys).
-#include <catch2/catch.hpp>
+#include "common/base/flat_string_map.h"
 
+#include <catch2/catch.hpp>
 #include <functional>
 #include <random>
 #include <set>
 #include <string>
 #include <unordered_map>
 
-#include "common/base/flat_string_map.h"
 #include "common/base/string_hash.h"
 
 namespace {

@@ -1,13 +1,12 @@
 // FlatU64Set (common/base/flat_u64_set.h) against std::unordered_set: the same
 // answers through growth and clear(), for random keys, key 0, and keys that
 // differ only in their high bits (they would share a slot unmixed).
-#include <catch2/catch.hpp>
+#include "common/base/flat_u64_set.h"
 
+#include <catch2/catch.hpp>
 #include <random>
 #include <unordered_set>
 #include <vector>
-
-#include "common/base/flat_u64_set.h"
 
 namespace {
 

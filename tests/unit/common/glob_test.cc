@@ -1,11 +1,11 @@
 // The glob matcher shared by host globs (scope) and URL globs (structure
 // order control rules).
-#include <catch2/catch.hpp>
+#include "common/url/glob.h"
 
+#include <catch2/catch.hpp>
 #include <cctype>
 #include <string>
 
-#include "common/url/glob.h"
 #include "common/url/host_glob.h"
 #include "common/url/url_glob.h"
 

@@ -3,11 +3,10 @@
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
-#include <catch2/catch.hpp>
 
 using crawl::HostsFile;
 
@@ -110,18 +109,18 @@ TEST_CASE("hosts file keeps the first mapping of a repeated name", "[unit]") {
 
 TEST_CASE("hosts file rejects a bad line and names its number", "[unit]") {
   const char* bad_lines[] = {
-      "127.0.0.1\n",                // no name
-      "300.1.2.3 a.test\n",         // bad IPv4
-      "127.0.0.1:0 a.test\n",       // port 0
-      "127.0.0.1:70000 a.test\n",   // port too large
-      "127.0.0.1:80x a.test\n",     // junk in port
-      "127.0.0.1: a.test\n",        // empty port
-      "[::1 a.test\n",              // missing bracket
-      "[::1]x a.test\n",            // junk after bracket
-      "[zz::1]:80 a.test\n",        // bad IPv6
-      "::1:80:: a.test x\n",        // not an address at all
-      "127.0.0.1 bad/name\n",       // bad name
-      "www.a.test 127.0.0.1\n",     // fields swapped
+      "127.0.0.1\n",               // no name
+      "300.1.2.3 a.test\n",        // bad IPv4
+      "127.0.0.1:0 a.test\n",      // port 0
+      "127.0.0.1:70000 a.test\n",  // port too large
+      "127.0.0.1:80x a.test\n",    // junk in port
+      "127.0.0.1: a.test\n",       // empty port
+      "[::1 a.test\n",             // missing bracket
+      "[::1]x a.test\n",           // junk after bracket
+      "[zz::1]:80 a.test\n",       // bad IPv6
+      "::1:80:: a.test x\n",       // not an address at all
+      "127.0.0.1 bad/name\n",      // bad name
+      "www.a.test 127.0.0.1\n",    // fields swapped
   };
   for (const char* line : bad_lines) {
     auto hosts = HostsFile::Parse(std::string("# header\n127.0.0.1 ok.test\n") + line, "h.txt");

@@ -4,7 +4,6 @@
 #include "common/base/json.h"
 
 #include <catch2/catch.hpp>
-
 #include <limits>
 #include <string>
 
@@ -35,10 +34,10 @@ TEST_CASE("json text keeps well-formed UTF-8 and replaces every bad byte", "[uni
   CHECK(JsonText("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
   const std::string fffd = "\xef\xbf\xbd";
   CHECK(JsonText("x\xff") == "x" + fffd);
-  CHECK(JsonText("\xc3") == fffd);                       // cut short at the end
-  CHECK(JsonText("\xc3(") == fffd + "(");                // a lead byte without its continuation
-  CHECK(JsonText("\xc0\xaf") == fffd + fffd);            // overlong '/'
-  CHECK(JsonText("\xed\xa0\x80") == fffd + fffd + fffd);  // a UTF-16 surrogate
+  CHECK(JsonText("\xc3") == fffd);                                   // cut short at the end
+  CHECK(JsonText("\xc3(") == fffd + "(");                            // a lead byte without its continuation
+  CHECK(JsonText("\xc0\xaf") == fffd + fffd);                        // overlong '/'
+  CHECK(JsonText("\xed\xa0\x80") == fffd + fffd + fffd);             // a UTF-16 surrogate
   CHECK(JsonText("\xf4\x90\x80\x80") == fffd + fffd + fffd + fffd);  // past U+10FFFF
   const std::string bad = "\x80\xbf\xfe\xff\xe2\x82 \xf0\x9f\x98";
   ParseBack(JsonLine(boost::json::array{JsonText(bad)}));
@@ -67,7 +66,8 @@ TEST_CASE("json numbers: non-finite doubles are null, never NaN or Infinity", "[
 }
 
 TEST_CASE("json lines are one line each", "[unit]") {
-  const std::string line = JsonLine(boost::json::object{{"a", JsonText("x\ny\r\n")}, {"b", boost::json::array{1, 2}}});
+  const std::string line =
+      JsonLine(boost::json::object{{"a", JsonText("x\ny\r\n")}, {"b", boost::json::array{1, 2}}});
   CHECK(line.find('\n') == line.size() - 1);
   CHECK(line == "{\"a\":\"x\\ny\\r\\n\",\"b\":[1,2]}\n");
 }

@@ -33,7 +33,8 @@ TEST_CASE("a scoped crawl prunes no link, the structure order only offsite ones,
   }
 }
 
-TEST_CASE("pages of a pruned crawl give 300 links (docs/DESIGN.md §6), of a site crawl 100,000", "[unit][policy]") {
+TEST_CASE("pages of a pruned crawl give 300 links (docs/DESIGN.md §6), of a site crawl 100,000",
+          "[unit][policy]") {
   CHECK(crawl::DefaultMaxLinksPerPage(LinkPruning::kAll) == 300);
   // rust-doc's module indexes carry up to 9,750 links.
   CHECK(crawl::DefaultMaxLinksPerPage(LinkPruning::kNone) == 100'000);

@@ -3,7 +3,6 @@
 #include "common/text/packed_terms.h"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 #include <string>
 #include <vector>
@@ -26,7 +25,8 @@ struct Term {
 
 std::string Pack(const std::vector<Term>& terms) {
   std::string out;
-  for (const Term& t : terms) AppendPackedTerm(&out, t.text, t.counts, t.positions.data(), t.positions.size());
+  for (const Term& t : terms)
+    AppendPackedTerm(&out, t.text, t.counts, t.positions.data(), t.positions.size());
   return out;
 }
 
@@ -43,8 +43,8 @@ std::vector<Term> RandomTerms(std::mt19937& rng) {
   for (Term& t : terms) {
     t.text.assign(rng() % 12, 'a');
     for (char& c : t.text) c = static_cast<char>(rng());  // any bytes: UTF-8 is not the codec's business
-    t.counts = {static_cast<uint32_t>(rng() % 5), static_cast<uint32_t>(rng() % 300), static_cast<uint32_t>(rng()),
-                rng() % 2 == 0 ? 0u : 0xffffffffu};
+    t.counts = {static_cast<uint32_t>(rng() % 5), static_cast<uint32_t>(rng() % 300),
+                static_cast<uint32_t>(rng()), rng() % 2 == 0 ? 0u : 0xffffffffu};
     uint64_t at = rng() % 3 == 0 ? 0 : rng() % 100'000;
     for (uint32_t k = rng() % 40; k > 0 && at <= 0xffffffffu; --k) {
       t.positions.push_back(static_cast<uint32_t>(at));
@@ -71,7 +71,8 @@ TEST_CASE("packed terms: what is written reads back, in order", "[unit]") {
   CHECK(Read("", &ok).empty());
   CHECK(ok);
   // The largest values fit.
-  const std::vector<Term> edge = {{"x", {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0, 0xffffffffu}}};
+  const std::vector<Term> edge = {
+      {"x", {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0, 0xffffffffu}}};
   CHECK(Read(Pack(edge), &ok) == edge);
   CHECK(ok);
 }
@@ -106,16 +107,19 @@ TEST_CASE("packed terms: each kind of bad value is an error", "[unit]") {
     for (uint64_t c : counts) crawl::PutVarint(&out, c);
     return out;
   };
-  CHECK(bad(head("ab", {})));                                    // counts missing
-  CHECK(bad(std::string("\x05" "ab", 3)));                        // term past the end
-  CHECK(bad(head("a", {0x100000000ull, 0, 0, 0, 0})));            // a count past 2^32 - 1
-  CHECK(bad(head("a", {0, 0, 0, 0, 3}) + "\x01\x01"));            // 3 positions, 2 bytes left
-  CHECK(bad(head("a", {0, 0, 0, 0, 2}) + "\x01\x00"));            // gap 0: not ascending
-  CHECK(bad(head("a", {0, 0, 0, 0, 2, 0xffffffffull, 1})));       // position past 2^32 - 1
-  CHECK(bad(head("a", {0, 0, 0, 0, 1, 0x100000000ull})));         // first position past 2^32 - 1
-  CHECK(bad(std::string(11, '\xff')));                            // varint over 10 bytes
-  CHECK_FALSE(bad(head("a", {0, 0, 0, 0, 2, 0, 1})));             // 0 then 1: fine
-  CHECK_FALSE(bad(head("", {0, 0, 0, 0, 0})));                    // an empty term reads (the index skips it)
+  CHECK(bad(head("ab", {})));  // counts missing
+  CHECK(
+      bad(std::string("\x05"
+                      "ab",
+                      3)));                                  // term past the end
+  CHECK(bad(head("a", {0x100000000ull, 0, 0, 0, 0})));       // a count past 2^32 - 1
+  CHECK(bad(head("a", {0, 0, 0, 0, 3}) + "\x01\x01"));       // 3 positions, 2 bytes left
+  CHECK(bad(head("a", {0, 0, 0, 0, 2}) + "\x01\x00"));       // gap 0: not ascending
+  CHECK(bad(head("a", {0, 0, 0, 0, 2, 0xffffffffull, 1})));  // position past 2^32 - 1
+  CHECK(bad(head("a", {0, 0, 0, 0, 1, 0x100000000ull})));    // first position past 2^32 - 1
+  CHECK(bad(std::string(11, '\xff')));                       // varint over 10 bytes
+  CHECK_FALSE(bad(head("a", {0, 0, 0, 0, 2, 0, 1})));        // 0 then 1: fine
+  CHECK_FALSE(bad(head("", {0, 0, 0, 0, 0})));               // an empty term reads (the index skips it)
   // The reader stops at the first error and stays stopped.
   const std::string stops = head("a", {1, 0, 0, 0, 0}) + "\x7f";
   PackedTermReader reader(stops);  // a view: the buffer must outlive it
@@ -155,9 +159,13 @@ TEST_CASE("packed terms: PackTerms and UnpackTerms move a mini index between its
 
   // A bad buffer cannot be unpacked; nothing changes.
   crawl::v1::MiniIndex broken;
-  broken.set_postings("\x05" "ab");
+  broken.set_postings(
+      "\x05"
+      "ab");
   CHECK_FALSE(crawl::text::UnpackTerms(&broken).ok());
-  CHECK(broken.postings() == "\x05" "ab");
+  CHECK(broken.postings() ==
+        "\x05"
+        "ab");
   CHECK(broken.terms_size() == 0);
 }
 
@@ -309,10 +317,18 @@ TEST_CASE("packed terms: the reader agrees with a varint-by-varint reading on da
     for (int damage = rng() % 4; damage > 0 && !packed.empty(); --damage) {
       const size_t at = rng() % packed.size();
       switch (rng() % 4) {
-        case 0: packed[at] = static_cast<char>(rng()); break;
-        case 1: packed[at] = static_cast<char>(packed[at] ^ 0x80); break;
-        case 2: packed.erase(at, 1); break;
-        default: packed.insert(at, 1, packed[at]); break;
+        case 0:
+          packed[at] = static_cast<char>(rng());
+          break;
+        case 1:
+          packed[at] = static_cast<char>(packed[at] ^ 0x80);
+          break;
+        case 2:
+          packed.erase(at, 1);
+          break;
+        default:
+          packed.insert(at, 1, packed[at]);
+          break;
       }
     }
     INFO("round " << round);
@@ -320,7 +336,8 @@ TEST_CASE("packed terms: the reader agrees with a varint-by-varint reading on da
   }
 }
 
-TEST_CASE("packed terms: the reader agrees with a varint-by-varint reading on gaps in any encoding", "[unit]") {
+TEST_CASE("packed terms: the reader agrees with a varint-by-varint reading on gaps in any encoding",
+          "[unit]") {
   // Written by hand, not by AppendPackedTerm: one-byte gaps, two-byte ones,
   // small gaps padded to two bytes (not the shortest form), gaps of three
   // bytes, 0 gaps, at any offset from a 16-byte window's start (terms of

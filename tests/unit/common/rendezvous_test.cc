@@ -2,7 +2,6 @@
 #include "common/crawl/rendezvous.h"
 
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <thread>
 #include <utility>
@@ -75,15 +74,18 @@ TEST_CASE("removing a server moves only the hosts it owned", "[unit]") {
   }
 }
 
-TEST_CASE("RecurringHash8 is Hash8, for strings met once, again, past its memory and on other threads", "[unit]") {
+TEST_CASE("RecurringHash8 is Hash8, for strings met once, again, past its memory and on other threads",
+          "[unit]") {
   auto check = [](int seed) {
     for (int round = 0; round < 3; ++round) {
       for (int i = 0; i < 70'000; i += round == 0 ? 1 : 7) {
-        const std::string url = "https://host" + std::to_string((i + seed) % 97) + ".example/p/" + std::to_string(i);
+        const std::string url =
+            "https://host" + std::to_string((i + seed) % 97) + ".example/p/" + std::to_string(i);
         if (crawl::hash::RecurringHash8(url) != crawl::hash::Hash8(url)) return false;
       }
     }
-    const std::string long_url = "https://example.com/" + std::string(600, 'x');  // past the remembered length
+    const std::string long_url =
+        "https://example.com/" + std::string(600, 'x');  // past the remembered length
     return crawl::hash::RecurringHash8(long_url) == crawl::hash::Hash8(long_url) &&
            crawl::hash::RecurringHash8("") == crawl::hash::Hash8("");
   };

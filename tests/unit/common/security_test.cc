@@ -1,7 +1,6 @@
 // Peer identities, admin tokens, revocation lists and the listen-address
 // rule of a secure cluster (common/security/).
 #include <catch2/catch.hpp>
-
 #include <thread>
 
 #include "common/security/admin_tokens.h"
@@ -40,7 +39,8 @@ TEST_CASE("a certificate's identity comes from its crawl URI SAN", "[unit]") {
   REQUIRE_FALSE(none.ok());
   CHECK_THAT(none.status().message(), Catch::Contains("no crawl identity"));
   CHECK_FALSE(IdentityFromCertificatePem("").ok());
-  CHECK_FALSE(IdentityFromCertificatePem("-----BEGIN CERTIFICATE-----\ngarbage\n-----END CERTIFICATE-----\n").ok());
+  CHECK_FALSE(
+      IdentityFromCertificatePem("-----BEGIN CERTIFICATE-----\ngarbage\n-----END CERTIFICATE-----\n").ok());
   CHECK_FALSE(IdentityFromCertificatePem(issued.key_pem).ok());
 }
 
@@ -54,8 +54,10 @@ TEST_CASE("role sets print the roles a call needs", "[unit]") {
 
 TEST_CASE("token files hold role, SHA-256 and name; a bad line fails the whole file", "[unit]") {
   const std::string hash = Sha256Hex("s3cret");
-  CHECK(Sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");  // FIPS 180-2
-  auto entries = ParseTokenFile("# people\n\nadmin " + hash + " alice\r\nreader " + Sha256Hex("r") + " bob\n");
+  CHECK(Sha256Hex("abc") ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");  // FIPS 180-2
+  auto entries =
+      ParseTokenFile("# people\n\nadmin " + hash + " alice\r\nreader " + Sha256Hex("r") + " bob\n");
   REQUIRE(entries.ok());
   REQUIRE(entries->size() == 2);
   CHECK((*entries)[0].role == Role::kAdmin);
@@ -112,7 +114,8 @@ TEST_CASE("a revocation list names revoked certificates and is re-read when it c
 
   // A later modification time: the file system's clock may be coarse.
   dir.Write("crl.pem", ca.Crl({revoked.serial}));
-  std::filesystem::last_write_time(crl_path, std::filesystem::file_time_type::clock::now() + std::chrono::seconds(5));
+  std::filesystem::last_write_time(crl_path,
+                                   std::filesystem::file_time_type::clock::now() + std::chrono::seconds(5));
   CHECK((*list)->IsRevoked(revoked.cert_pem));
   CHECK_FALSE((*list)->IsRevoked(kept.cert_pem));
   CHECK((*list)->size() == 1);
@@ -122,7 +125,8 @@ TEST_CASE("a revocation list names revoked certificates and is re-read when it c
   CHECK_FALSE(RevocationList::Open(dir.Write("other.pem", other.Crl({kept.serial})), ca_path).ok());
   CHECK_FALSE(RevocationList::Open(dir.Write("junk.pem", "junk"), ca_path).ok());
   dir.Write("crl.pem", "junk");
-  std::filesystem::last_write_time(crl_path, std::filesystem::file_time_type::clock::now() + std::chrono::seconds(10));
+  std::filesystem::last_write_time(crl_path,
+                                   std::filesystem::file_time_type::clock::now() + std::chrono::seconds(10));
   CHECK((*list)->IsRevoked(revoked.cert_pem));
 }
 

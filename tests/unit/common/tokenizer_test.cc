@@ -18,8 +18,9 @@ std::vector<std::string> Tokens(std::string_view text) {
 }  // namespace
 
 TEST_CASE("tokens are lower-cased runs of letters and digits", "[unit]") {
-  CHECK(Tokens("Hello, World! It's 2024...") == std::vector<std::string>{"hello", "world", "it", "s", "2024"});
-  CHECK(Tokens("  ") .empty());
+  CHECK(Tokens("Hello, World! It's 2024...") ==
+        std::vector<std::string>{"hello", "world", "it", "s", "2024"});
+  CHECK(Tokens("  ").empty());
   CHECK(Tokens("a-b_c") == std::vector<std::string>{"a", "b", "c"});
 }
 
@@ -32,8 +33,11 @@ TEST_CASE("non-ASCII letters are word characters and are lower-cased", "[unit]")
 }
 
 TEST_CASE("punctuation, symbols, U+FFFD and invalid bytes separate tokens", "[unit]") {
-  CHECK(Tokens("a\xE2\x80\x94" "b\xEF\xBF\xBD" "c\xFF" "d\xC2\xA9" "e") ==
-        std::vector<std::string>{"a", "b", "c", "d", "e"});
+  CHECK(Tokens("a\xE2\x80\x94"
+               "b\xEF\xBF\xBD"
+               "c\xFF"
+               "d\xC2\xA9"
+               "e") == std::vector<std::string>{"a", "b", "c", "d", "e"});
 }
 
 TEST_CASE("over-long tokens are skipped", "[unit]") {
@@ -46,10 +50,26 @@ TEST_CASE("over-long tokens are skipped", "[unit]") {
 // invalid bytes, and runs past kMaxTokenBytes.
 namespace {
 const std::vector<std::string>& Pieces() {
-  static const std::vector<std::string> pieces = {
-      "word", "Word", "WORD", "w0rd", "42", " ", ",", "-", "\n", "\xc3\xa9" /* é */, "\xc3\x89" /* É */,
-      "\xe2\x80\x94" /* em dash */, "\xe4\xb8\xad" /* 中 */, "\xff", "\xc3", std::string(60, 'a'),
-      std::string(70, 'b'), std::string(65, 'C'), "\xef\xbf\xbd", "x"};
+  static const std::vector<std::string> pieces = {"word",
+                                                  "Word",
+                                                  "WORD",
+                                                  "w0rd",
+                                                  "42",
+                                                  " ",
+                                                  ",",
+                                                  "-",
+                                                  "\n",
+                                                  "\xc3\xa9" /* é */,
+                                                  "\xc3\x89" /* É */,
+                                                  "\xe2\x80\x94" /* em dash */,
+                                                  "\xe4\xb8\xad" /* 中 */,
+                                                  "\xff",
+                                                  "\xc3",
+                                                  std::string(60, 'a'),
+                                                  std::string(70, 'b'),
+                                                  std::string(65, 'C'),
+                                                  "\xef\xbf\xbd",
+                                                  "x"};
   return pieces;
 }
 }  // namespace
@@ -86,11 +106,13 @@ TEST_CASE("ForEachToken gives NextToken's tokens", "[unit]") {
     if (std::all_of(p.begin(), p.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
       ascii.push_back(p);
   }
-  for (std::string p : {std::string(63, 'd'), std::string(64, 'e'), std::string(64, 'E'), std::string(63, '.')})
+  for (std::string p :
+       {std::string(63, 'd'), std::string(64, 'e'), std::string(64, 'E'), std::string(63, '.')})
     ascii.push_back(p);
   const std::vector<std::string>& pieces = Pieces();
   std::mt19937 rng(11);
-  std::uniform_int_distribution<size_t> count(0, 40), pick_ascii(0, ascii.size() - 1), pick(0, pieces.size() - 1);
+  std::uniform_int_distribution<size_t> count(0, 40), pick_ascii(0, ascii.size() - 1),
+      pick(0, pieces.size() - 1);
   std::string scratch;  // reused across texts, as text_analysis does
   for (int round = 0; round < 20'000; ++round) {
     std::string text;

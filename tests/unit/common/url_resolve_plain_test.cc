@@ -4,7 +4,6 @@
 // pieces that decide which path a link takes: dot segments, escapes of both
 // cases, schemes, authorities, queries, fragments, backslashes, spaces.
 #include <catch2/catch.hpp>
-
 #include <random>
 #include <string>
 #include <vector>
@@ -27,13 +26,64 @@ const std::vector<std::string> kBases = {
 };
 
 const std::vector<std::string> kPieces = {
-    "a",   "B",   "page.html", "index",  "/",   "//",  ".",    "..",    "./",  "../", "?",   "q=1", "&",
-    "=",   "#",   "frag",      "%2e",    "%2E", "%2F", "%41",  "%7e",   "%zz", "%",   ":",   "x:",  "http:",
-    "@",   "\\",  " ",         "\t",     "\n",  "ü",   "~",    "-",     "_",   ";",   ",",   "!",   "$",
-    "'",   "\"",  "<",         "{",      "|",   "^",   "`",    "mailto:", "javascript:", "1:2", "(",  "*",
+    "a",
+    "B",
+    "page.html",
+    "index",
+    "/",
+    "//",
+    ".",
+    "..",
+    "./",
+    "../",
+    "?",
+    "q=1",
+    "&",
+    "=",
+    "#",
+    "frag",
+    "%2e",
+    "%2E",
+    "%2F",
+    "%41",
+    "%7e",
+    "%zz",
+    "%",
+    ":",
+    "x:",
+    "http:",
+    "@",
+    "\\",
+    " ",
+    "\t",
+    "\n",
+    "ü",
+    "~",
+    "-",
+    "_",
+    ";",
+    ",",
+    "!",
+    "$",
+    "'",
+    "\"",
+    "<",
+    "{",
+    "|",
+    "^",
+    "`",
+    "mailto:",
+    "javascript:",
+    "1:2",
+    "(",
+    "*",
     // Absolute references with fragments (the parser's path: Resolve cuts
     // the fragment before parsing, unless spaces or controls precede it).
-    "https://c.test/p#f", "http://a.test/x?y#z", "#a b<c>`", "http://[::1#]/", "http://u#@h/",
+    "https://c.test/p#f",
+    "http://a.test/x?y#z",
+    "#a b<c>`",
+    "http://[::1#]/",
+    "http://u#@h/",
 };
 
 std::string RandomReference(std::mt19937& rng) {

@@ -2,13 +2,11 @@
 // section 5.4 reference-resolution examples from tests/data/conformance.
 #include "common/url/url.h"
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <random>
 #include <sstream>
-
-#include <boost/json.hpp>
 
 using crawl::url::Canonicalize;
 using crawl::url::Resolve;
@@ -50,7 +48,8 @@ TEST_CASE("extra slashes before the host are skipped as browsers do", "[unit]") 
 }
 
 TEST_CASE("hosts are mapped to ascii and ip literals normalised", "[unit]") {
-  CHECK(Canon("http://B\xC3\xBC" "cher.Example/") == "http://xn--bcher-kva.example/");
+  CHECK(Canon("http://B\xC3\xBC"
+              "cher.Example/") == "http://xn--bcher-kva.example/");
   CHECK(Canon("http://0x7f.1/") == "http://127.0.0.1/");
   CHECK(Canon("http://[0:0:0:0:0:0:0:1]:8080/") == "http://[::1]:8080/");
   CHECK(Canon("http://a%2Eb.test/") == "http://a.b.test/");
@@ -140,8 +139,8 @@ TEST_CASE("rfc 3986 reference resolution examples", "[unit][rfc3986]") {
 // ---- tracking parameters (the list is justified in url.h) ----
 
 namespace {
-std::string Strip(const std::string& in, const crawl::url::TrackingParams& tracking =
-                                             crawl::url::TrackingParams::Default()) {
+std::string Strip(const std::string& in,
+                  const crawl::url::TrackingParams& tracking = crawl::url::TrackingParams::Default()) {
   auto r = Canonicalize(in, tracking);
   return r.ok() ? *r : "ERROR";
 }
@@ -187,8 +186,10 @@ TEST_CASE("tracking removal is a fixed point and agrees with RemoveTrackingParam
 TEST_CASE("a crawl's own tracking list replaces the default", "[unit][policy]") {
   auto list = crawl::url::TrackingParams::FromList({"ref", "sess*"});
   REQUIRE(list.ok());
-  CHECK(Strip("http://a.test/p?ref=1&utm_source=2&SESSION=3&sessid=4", *list) == "http://a.test/p?utm_source=2");
-  CHECK(Strip("http://a.test/p?utm_source=2", crawl::url::TrackingParams()) == "http://a.test/p?utm_source=2");
+  CHECK(Strip("http://a.test/p?ref=1&utm_source=2&SESSION=3&sessid=4", *list) ==
+        "http://a.test/p?utm_source=2");
+  CHECK(Strip("http://a.test/p?utm_source=2", crawl::url::TrackingParams()) ==
+        "http://a.test/p?utm_source=2");
   CHECK_FALSE(crawl::url::TrackingParams::FromList({""}).ok());
   CHECK_FALSE(crawl::url::TrackingParams::FromList({"*"}).ok());
   CHECK_FALSE(crawl::url::TrackingParams::FromList({"a=b"}).ok());
@@ -199,21 +200,25 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
   using crawl::url::FastOriginOf;
   using crawl::url::OriginOf;
   // Plain canonical URLs take the fast path.
-  for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
-                        "https://h.test:444/", "http://localhost/", "http://127.42.0.1:8080/a", "http://0.0.0.0/",
-                        "http://255.255.255.255/", "http://10.1.2.3/x", "http://h.test:65535/", "http://h.test:1/"}) {
+  for (const char* u :
+       {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
+        "https://h.test:444/", "http://localhost/", "http://127.42.0.1:8080/a", "http://0.0.0.0/",
+        "http://255.255.255.255/", "http://10.1.2.3/x", "http://h.test:65535/", "http://h.test:1/"}) {
     INFO(u);
     auto slow = OriginOf(u);
     REQUIRE(slow.ok());
     CHECK(FastOriginOf(u) == *slow);
   }
   // Anything the parser would rewrite or check is left to it.
-  for (const char* u : {"http://A.test/", "http://a.test:80/", "https://a.test:443/", "http://a.test", "http://1.2.3/",
-                        "http://01.2.3.4/", "http://1.2.3.256/", "http://1.2.3.4.5/", "http://1.2.3.0x4/", "http://1.2..4/",
-                        "http://1234.2.3.4/", "http://1.2.3.4a/", "http://a.1.2.3/",
-                        "http://a.0x7f/", "http://xn--nxasmq6b.test/", "http://u:p@a.test/", "http://a..b/",
-                        "http://a.test./", "http://-a.test/", "http://a.test:0080/", "http://a.test:99999/", "http://a.test:65536/",
-                        "ftp://a.test/", "http://a%41.test/", "http://[::1]/", "http://a.test:/"}) {
+  for (const char* u : {"http://A.test/",       "http://a.test:80/",   "https://a.test:443/",
+                        "http://a.test",        "http://1.2.3/",       "http://01.2.3.4/",
+                        "http://1.2.3.256/",    "http://1.2.3.4.5/",   "http://1.2.3.0x4/",
+                        "http://1.2..4/",       "http://1234.2.3.4/",  "http://1.2.3.4a/",
+                        "http://a.1.2.3/",      "http://a.0x7f/",      "http://xn--nxasmq6b.test/",
+                        "http://u:p@a.test/",   "http://a..b/",        "http://a.test./",
+                        "http://-a.test/",      "http://a.test:0080/", "http://a.test:99999/",
+                        "http://a.test:65536/", "ftp://a.test/",       "http://a%41.test/",
+                        "http://[::1]/",        "http://a.test:/"}) {
     INFO(u);
     CHECK(FastOriginOf(u).empty());
   }
@@ -240,11 +245,26 @@ TEST_CASE("FastOriginOf agrees with OriginOf whenever it answers", "[unit]") {
 TEST_CASE("OriginMemo answers what FastOriginOf answers, URL after URL", "[unit]") {
   // Runs of one origin, origins that extend another ("a.test" and
   // "a.test.x", a port), and URLs that need a parse, in random order.
-  const std::vector<std::string> urls = {
-      "http://a.test/", "http://a.test/x?y", "http://a.test.x/", "http://a.test:8080/", "http://a.test:80/",
-      "https://a.test/", "http://a.tes/", "http://a.test", "http://a.test?x/", "http://a.test#/",
-      "http://A.test/", "http://b.test/p", "http://a.testb/", "http://127.0.0.1/x", "http://127.0.0.12/",
-      "http://a.test:8080x/", "http://u@a.test/", "ftp://a.test/", "", "h"};
+  const std::vector<std::string> urls = {"http://a.test/",
+                                         "http://a.test/x?y",
+                                         "http://a.test.x/",
+                                         "http://a.test:8080/",
+                                         "http://a.test:80/",
+                                         "https://a.test/",
+                                         "http://a.tes/",
+                                         "http://a.test",
+                                         "http://a.test?x/",
+                                         "http://a.test#/",
+                                         "http://A.test/",
+                                         "http://b.test/p",
+                                         "http://a.testb/",
+                                         "http://127.0.0.1/x",
+                                         "http://127.0.0.12/",
+                                         "http://a.test:8080x/",
+                                         "http://u@a.test/",
+                                         "ftp://a.test/",
+                                         "",
+                                         "h"};
   std::mt19937 rng(4);
   crawl::url::OriginMemo memo;
   int hits = 0;
@@ -272,26 +292,28 @@ TEST_CASE("IsPlainCanonical says yes only to URLs the full parse leaves unchange
   // url::Resolve always parses: the oracle for Canonicalize's fast path.
   auto parsed = [](const std::string& u) { return crawl::url::Resolve("http://base.test/", u); };
   for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1&r=%2F",
-                        "http://a.test:8080/a/b;c=d/e.html?x=y?z", "http://a.test/%C3%A9t%E9", "http://a.test/?",
-                        "http://a.test/a/.b/..c/", "http://a.test/x?/../y"}) {
+                        "http://a.test:8080/a/b;c=d/e.html?x=y?z", "http://a.test/%C3%A9t%E9",
+                        "http://a.test/?", "http://a.test/a/.b/..c/", "http://a.test/x?/../y"}) {
     INFO(u);
     CHECK(IsPlainCanonical(u));
     auto slow = parsed(u);
     REQUIRE(slow.ok());
     CHECK(*slow == u);
   }
-  for (const char* u : {"http://a.test", "http://A.test/", "http://a.test/%7e", "http://a.test/%41", "http://a.test/%2e",
-                        "http://a.test/%c3%a9", "http://a.test/a/./b", "http://a.test/a/../b", "http://a.test/..",
-                        "http://a.test/.?q", "http://a.test/a#f", "http://a.test/a b", "http://a.test/a\\b",
-                        "http://a.test/'", "http://a.test/%", "http://a.test/%4", "http://a.test/\xc3\xa9",
-                        "http://a.test/{x}", "http://a.test/a|b"}) {
+  for (const char* u :
+       {"http://a.test", "http://A.test/", "http://a.test/%7e", "http://a.test/%41", "http://a.test/%2e",
+        "http://a.test/%c3%a9", "http://a.test/a/./b", "http://a.test/a/../b", "http://a.test/..",
+        "http://a.test/.?q", "http://a.test/a#f", "http://a.test/a b", "http://a.test/a\\b",
+        "http://a.test/'", "http://a.test/%", "http://a.test/%4", "http://a.test/\xc3\xa9",
+        "http://a.test/{x}", "http://a.test/a|b"}) {
     INFO(u);
     CHECK_FALSE(IsPlainCanonical(u));
   }
   // Random paths and queries over characters the parser treats every way.
   std::mt19937 rng(11);
   const std::string chars = "aZ09-._~!$&'()*+,;=:@/?%%%2e7EfF#\\ \"<>`{}|^[]\x01\x7f\xc3\xa9";
-  const char* hosts[] = {"http://a.test", "https://b.c.test:8443", "http://A.test", "http://1.2.3.4", "http://a.test:80"};
+  const char* hosts[] = {"http://a.test", "https://b.c.test:8443", "http://A.test", "http://1.2.3.4",
+                         "http://a.test:80"};
   int fast = 0;
   for (int k = 0; k < 40000; ++k) {
     std::string u = hosts[rng() % 5];
@@ -316,9 +338,10 @@ TEST_CASE("HostOf answers as the full parse does, fast path or not", "[unit]") {
     auto parts = Split(u);
     return parts.ok() ? parts->host : std::string();
   };
-  for (const char* u : {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
-                        "http://A.test/", "http://a.test:80/", "http://1.2.3.4/", "http://a.0x7f/", "http://u:p@a.test/",
-                        "http://a.test./", "http://[::1]:8080/", "http://a.test/../b/./c", "http://a.test\\b.test/"}) {
+  for (const char* u :
+       {"http://a.test/", "https://www.host12.example.test/p3?q=1", "http://a-b.c9.test:8080/x#y",
+        "http://A.test/", "http://a.test:80/", "http://1.2.3.4/", "http://a.0x7f/", "http://u:p@a.test/",
+        "http://a.test./", "http://[::1]:8080/", "http://a.test/../b/./c", "http://a.test\\b.test/"}) {
     INFO(u);
     CHECK(HostOf(u) == parsed_host(u));
   }

@@ -14,16 +14,14 @@
 //   - a failure case: we must fail.
 // Cases we cannot pass are listed in kSkipped with the reason; the test
 // checks that exactly those are skipped.
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
-
 #include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
 #include <utility>
-
-#include <boost/json.hpp>
 
 #include "common/url/url.h"
 #include "common/url/whatwg_url.h"
@@ -50,7 +48,8 @@ bool StartsWithHttpScheme(std::string_view s) {
   while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) s.remove_prefix(1);
   std::string t;
   for (char c : s.substr(0, 16))
-    if (c != '\t' && c != '\n' && c != '\r') t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (c != '\t' && c != '\n' && c != '\r')
+      t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   return t.rfind("http:", 0) == 0 || t.rfind("https:", 0) == 0;
 }
 
@@ -129,7 +128,8 @@ TEST_CASE("web-platform-tests url parsing cases for http(s)", "[unit][whatwg]") 
       ++skipped;
       continue;
     }
-    const crawl::Result<std::string> got = has_base ? crawl::url::Resolve(base, input) : crawl::url::Canonicalize(input);
+    const crawl::Result<std::string> got =
+        has_base ? crawl::url::Resolve(base, input) : crawl::url::Canonicalize(input);
     INFO("input <" << input << "> base <" << (has_base ? base : "null") << ">");
     if (has_base) {  // the one-base-many-links API agrees with Resolve
       auto resolver = crawl::url::Resolver::ForBase(base);
@@ -154,8 +154,8 @@ TEST_CASE("web-platform-tests url parsing cases for http(s)", "[unit][whatwg]") 
     }
   }
   WARN("WPT url subset: " << selected << " selected, " << passed << " passed (" << failures_checked
-                          << " failure cases, " << rejected_by_policy << " non-http(s) results rejected), " << skipped
-                          << " skipped");
+                          << " failure cases, " << rejected_by_policy << " non-http(s) results rejected), "
+                          << skipped << " skipped");
   CHECK(selected == 482);
   CHECK(skipped == static_cast<int>(std::size(kSkipped)));
   CHECK(passed + skipped == selected);
@@ -180,7 +180,8 @@ TEST_CASE("whatwg parser serialises http(s) cases exactly", "[unit][whatwg]") {
     if (skip_keys.count({input, base})) continue;
     // A non-http(s) base (which we cannot parse) only occurs with an absolute
     // http(s) input, which ignores the base.
-    auto b = has_base ? crawl::whatwg::Parse(base) : crawl::Result<crawl::whatwg::Url>(crawl::Status::NotFound(""));
+    auto b = has_base ? crawl::whatwg::Parse(base)
+                      : crawl::Result<crawl::whatwg::Url>(crawl::Status::NotFound(""));
     auto u = crawl::whatwg::Parse(input, b.ok() ? &*b : nullptr);
     INFO("input <" << input << "> base <" << base << ">");
     REQUIRE(u.ok());

@@ -3,7 +3,6 @@
 #include "common/base/zlib_stream.h"
 
 #include <catch2/catch.hpp>
-
 #include <string>
 
 using namespace crawl;
@@ -120,7 +119,8 @@ TEST_CASE("the output cap stops a bomb at the cap and says so; an exact fit is n
   CHECK(out.empty());
 }
 
-TEST_CASE("concatenated gzip members: the first only, or all of them; padding after one is ignored", "[unit]") {
+TEST_CASE("concatenated gzip members: the first only, or all of them; padding after one is ignored",
+          "[unit]") {
   const std::string a = Varied(3'000), b = "second member";
   const std::string first = Compressed(a, ZlibFormat::kGzip);
   const std::string both = first + Compressed(b, ZlibFormat::kGzip);

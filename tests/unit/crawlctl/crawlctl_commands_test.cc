@@ -40,8 +40,10 @@ class TempFile {
 class TokenEnv {
  public:
   explicit TokenEnv(const char* value) {
-    if (value) setenv("CRAWL_TOKEN", value, 1);
-    else unsetenv("CRAWL_TOKEN");
+    if (value)
+      setenv("CRAWL_TOKEN", value, 1);
+    else
+      unsetenv("CRAWL_TOKEN");
   }
   ~TokenEnv() { unsetenv("CRAWL_TOKEN"); }
   TokenEnv(const TokenEnv&) = delete;

@@ -1,9 +1,10 @@
 // crawlctl output formats that scripts rely on (crawlctl/crawlctl_format.h).
 #include "crawlctl/crawlctl_format.h"
-#include "crawlctl/site_report_format.h"
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
+
+#include "crawlctl/site_report_format.h"
 
 using namespace crawl::crawlctl;
 
@@ -16,7 +17,8 @@ TEST_CASE("log lines have eight tab-separated fields", "[unit]") {
   r.set_mime_type("text/html");
   r.set_fetch_ms(12);
   r.set_content_digest("00112233aabbccdd");
-  CHECK(LogLine(r) == "2023-11-14T22:13:20.123456Z\t200\t1234\thttp://a.test/x\t-\ttext/html\t12\t00112233aabbccdd");
+  CHECK(LogLine(r) ==
+        "2023-11-14T22:13:20.123456Z\t200\t1234\thttp://a.test/x\t-\ttext/html\t12\t00112233aabbccdd");
   r.set_status(-3);
   r.set_referrer("http://a.test/\tbad");
   const std::string line = LogLine(r);

@@ -3,7 +3,6 @@
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
-
 #include <limits>
 
 using namespace crawl::crawlctl;

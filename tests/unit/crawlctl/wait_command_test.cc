@@ -62,7 +62,8 @@ struct Served {
     server = builder.BuildAndStart();
     REQUIRE(server);
     client.address = "127.0.0.1:" + std::to_string(port);
-    client.stub = v1::NameServer::NewStub(grpc::CreateChannel(client.address, grpc::InsecureChannelCredentials()));
+    client.stub =
+        v1::NameServer::NewStub(grpc::CreateChannel(client.address, grpc::InsecureChannelCredentials()));
   }
   ~Served() { server->Shutdown(); }
 
@@ -81,7 +82,8 @@ WaitOptions Quick(double timeout_s = 0) {
 }  // namespace
 
 TEST_CASE("wait returns once the crawl is done, asking for the crawl it first saw", "[unit]") {
-  Served ns({v1::CRAWL_STATE_RUNNING, v1::CRAWL_STATE_RUNNING, v1::CRAWL_STATE_UNSPECIFIED, v1::CRAWL_STATE_DONE});
+  Served ns(
+      {v1::CRAWL_STATE_RUNNING, v1::CRAWL_STATE_RUNNING, v1::CRAWL_STATE_UNSPECIFIED, v1::CRAWL_STATE_DONE});
   bool timed_out = true;
   CHECK(RunWait(ns.client, Quick(), &timed_out).ok());
   CHECK_FALSE(timed_out);

@@ -45,8 +45,19 @@ TEST_CASE("windows-1252 bytes become UTF-8, 0x80-0x9F by the WHATWG table", "[un
 TEST_CASE("invalid UTF-8 bytes become U+FFFD, one per maximal subpart", "[unit]") {
   uint32_t invalid = 0;
   // stray continuation byte, truncated 3-byte sequence, overlong, surrogate
-  const std::string out = ToUtf8("a\x80" "b\xE2\x82" "c\xC0\xAF" "d\xED\xA0\x80" "e", Encoding::kUtf8, &invalid);
-  CHECK(out == "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD" "d\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "e");
+  const std::string out = ToUtf8(
+      "a\x80"
+      "b\xE2\x82"
+      "c\xC0\xAF"
+      "d\xED\xA0\x80"
+      "e",
+      Encoding::kUtf8, &invalid);
+  CHECK(out ==
+        "a\xEF\xBF\xBD"
+        "b\xEF\xBF\xBD"
+        "c\xEF\xBF\xBD\xEF\xBF\xBD"
+        "d\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+        "e");
   CHECK(invalid == 7);
   CHECK(ValidUtf8Prefix(out) == out.size());
 }
@@ -60,7 +71,10 @@ TEST_CASE("decode order: BOM, header, meta, then valid-UTF-8 test", "[unit]") {
   auto b = DecodeBody("<meta charset=latin1>caf\xE9", "", true);
   CHECK(b.charset == "windows-1252");
   // A BOM beats a wrong header label and is removed.
-  auto c = DecodeBody("\xEF\xBB\xBF" "caf\xC3\xA9", "iso-8859-1", true);
+  auto c = DecodeBody(
+      "\xEF\xBB\xBF"
+      "caf\xC3\xA9",
+      "iso-8859-1", true);
   CHECK(c.charset == "utf-8");
   CHECK(c.text() == "caf\xC3\xA9");
   // No label: invalid UTF-8 reads as windows-1252, valid as UTF-8.
@@ -95,8 +109,12 @@ TEST_CASE("valid UTF-8 bodies are not copied, and every body reads as ToUtf8 rea
       {"caf\xE9 wrong label", "utf-8", Encoding::kUtf8, 0},
       {"abc\xFF unsupported", "koi8-r", Encoding::kUnsupported, 0},
       {"abc unsupported, valid", "shift_jis", Encoding::kUnsupported, 0},
-      {"\xEF\xBB\xBF" "caf\xC3\xA9 bom", "iso-8859-1", Encoding::kUtf8, 3},
-      {"\xEF\xBB\xBF" "bad \xE9 bom", "", Encoding::kUtf8, 3},
+      {"\xEF\xBB\xBF"
+       "caf\xC3\xA9 bom",
+       "iso-8859-1", Encoding::kUtf8, 3},
+      {"\xEF\xBB\xBF"
+       "bad \xE9 bom",
+       "", Encoding::kUtf8, 3},
       {"", "", Encoding::kUtf8, 0},
   };
   for (const Case& c : cases) {
@@ -133,7 +151,11 @@ TEST_CASE("ValidUtf8Prefix agrees with a byte-by-byte check wherever the bad byt
     std::size_t i = 0;
     while (i < n) {
       const unsigned char b = s[i];
-      std::size_t len = b < 0x80 ? 1 : (b >= 0xC2 && b <= 0xDF) ? 2 : (b >= 0xE0 && b <= 0xEF) ? 3 : (b >= 0xF0 && b <= 0xF4) ? 4 : 0;
+      std::size_t len = b < 0x80                   ? 1
+                        : (b >= 0xC2 && b <= 0xDF) ? 2
+                        : (b >= 0xE0 && b <= 0xEF) ? 3
+                        : (b >= 0xF0 && b <= 0xF4) ? 4
+                                                   : 0;
       if (len == 0 || i + len > n) return i;
       unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
       if (b == 0xE0) lo = 0xA0;
@@ -148,8 +170,8 @@ TEST_CASE("ValidUtf8Prefix agrees with a byte-by-byte check wherever the bad byt
     }
     return n;
   };
-  const std::vector<std::string> odd = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x80", "\xC3", "\xE2\x82",
-                                        "\xED\xA0\x80", "\xC0\xAF", "\xFF"};
+  const std::vector<std::string> odd = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x80", "\xC3",
+                                        "\xE2\x82", "\xED\xA0\x80", "\xC0\xAF",         "\xFF"};
   std::mt19937 rng(5);
   for (int round = 0; round < 20000; ++round) {
     std::string text(rng() % 100, 'a');

@@ -2,7 +2,6 @@
 // crawl-state poll (the long poll, GetCrawlStateRequest.wait_ms): the stop
 // cancels the call instead of waiting for an answer or the call's deadline.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <condition_variable>
 #include <mutex>

@@ -2,21 +2,18 @@
 // name and queue servers (real gRPC on loopback) and a test HTTP server.
 #include "fetcher/crawl_worker.h"
 
-#include "fetcher/host_groups.h"
-#include "fetcher/robots_redirects.h"
-
-#include "tests/unit/fetcher/test_http_server.h"
-
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <condition_variable>
 #include <functional>
 #include <map>
 #include <thread>
 
-#include "common/net/grpc_util.h"
 #include "common/base/hash.h"
+#include "common/net/grpc_util.h"
+#include "fetcher/host_groups.h"
+#include "fetcher/robots_redirects.h"
+#include "tests/unit/fetcher/test_http_server.h"
 #include "tests/unit/support/mini_index_terms.h"
 
 namespace {
@@ -37,7 +34,8 @@ class FakeQueueServer final : public v1::QueueServer::Service {
   explicit FakeQueueServer(std::vector<v1::ScheduledUrl> urls,
                            std::chrono::milliseconds submit_delay = std::chrono::milliseconds(0))
       : urls_(std::move(urls)), submit_delay_(submit_delay) {}
-  grpc::Status GetSchedule(grpc::ServerContext*, const v1::GetScheduleRequest*, v1::GetScheduleResponse* resp) override {
+  grpc::Status GetSchedule(grpc::ServerContext*, const v1::GetScheduleRequest*,
+                           v1::GetScheduleResponse* resp) override {
     std::lock_guard lock(mu_);
     if (handed_out_) return grpc::Status::OK;
     handed_out_ = true;
@@ -94,7 +92,9 @@ class FakeNameServer final : public v1::NameServer::Service {
  public:
   FakeNameServer(std::string queue_server, bool accept_self_signed,
                  std::function<void(v1::CrawlParams*)> tweak = nullptr)
-      : queue_server_(std::move(queue_server)), accept_self_signed_(accept_self_signed), tweak_(std::move(tweak)) {}
+      : queue_server_(std::move(queue_server)),
+        accept_self_signed_(accept_self_signed),
+        tweak_(std::move(tweak)) {}
   grpc::Status GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest*,
                              v1::GetCrawlStateResponse* resp) override {
     resp->set_active(true);
@@ -163,7 +163,8 @@ Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_s
   options.nameserver = "127.0.0.1:" + std::to_string(ns_server->port);
   options.idle_backoff = std::chrono::milliseconds(20);
   options.max_batch_links = g_max_batch_links;
-  if (g_process_threads > 0) options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(g_process_threads);
+  if (g_process_threads > 0)
+    options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(g_process_threads);
   options.pool_body_bytes = g_pool_body_bytes;
   crawl::fetcher::CrawlWorker worker(options);
   std::thread run([&] { worker.Run(); });
@@ -186,7 +187,8 @@ std::map<std::string, v1::FetchRecord> RunOneSchedule(const std::vector<v1::Sche
 
 }  // namespace
 
-TEST_CASE("worker over gRPC: robots.txt redirects are followed and reported as the scheduled robots.txt", "[unit][rfc9309]") {
+TEST_CASE("worker over gRPC: robots.txt redirects are followed and reported as the scheduled robots.txt",
+          "[unit][rfc9309]") {
   TestServer web([](const Request& r) {
     if (r.target() == "/robots.txt") return Reply{Response(301, "", "Location: /moved\r\n")};
     if (r.target() == "/moved") return Reply{Response(302, "", "Location: /robots-real.txt\r\n")};
@@ -194,7 +196,8 @@ TEST_CASE("worker over gRPC: robots.txt redirects are followed and reported as t
     return Reply{Response(200, "<a href='/next'>n</a>")};
   });
   const std::string robots = web.base() + "/robots.txt";
-  auto records = RunOneSchedule({Scheduled(robots, v1::URL_KIND_ROBOTS), Scheduled(web.base() + "/page", v1::URL_KIND_PAGE)});
+  auto records = RunOneSchedule(
+      {Scheduled(robots, v1::URL_KIND_ROBOTS), Scheduled(web.base() + "/page", v1::URL_KIND_PAGE)});
   REQUIRE(records.count(robots) == 1);
   const auto& r = records[robots];
   CHECK(r.status() == 200);
@@ -205,7 +208,8 @@ TEST_CASE("worker over gRPC: robots.txt redirects are followed and reported as t
   CHECK(records[web.base() + "/page"].status() == 200);
 }
 
-TEST_CASE("worker over gRPC: a robots.txt redirect chain longer than five hops is reported as a redirect", "[unit][rfc9309]") {
+TEST_CASE("worker over gRPC: a robots.txt redirect chain longer than five hops is reported as a redirect",
+          "[unit][rfc9309]") {
   TestServer web([](const Request& r) {
     // /robots.txt -> /r1 -> /r2 -> ... forever
     const std::string t(r.target());
@@ -220,7 +224,8 @@ TEST_CASE("worker over gRPC: a robots.txt redirect chain longer than five hops i
   CHECK(web.requests().size() == 6);  // the robots.txt and five hops
 }
 
-TEST_CASE("worker over gRPC: the crawl's accept_self_signed setting reaches the fetcher's https client", "[unit][policy]") {
+TEST_CASE("worker over gRPC: the crawl's accept_self_signed setting reaches the fetcher's https client",
+          "[unit][policy]") {
   const Certificate certificate = MakeSelfSigned("127.0.0.1");
   auto tls = ServerContext(certificate);
   TestServer web([](const Request&) { return Reply{Response(200, "<p>ok</p>")}; }, tls.get());
@@ -249,12 +254,10 @@ TEST_CASE("worker over gRPC: host errors are counted per origin and sent with th
   const std::string dead = "http://127.0.0.1:" + std::to_string(closed.local_endpoint().port());
   closed.close();
   const std::string live = web.base();
-  auto outcome = RunScheduleFull({Scheduled(live + "/robots.txt", v1::URL_KIND_ROBOTS),
-                                  Scheduled(live + "/ok", v1::URL_KIND_PAGE),
-                                  Scheduled(live + "/missing", v1::URL_KIND_PAGE),
-                                  Scheduled(live + "/broken", v1::URL_KIND_PAGE),
-                                  Scheduled(dead + "/a", v1::URL_KIND_PAGE),
-                                  Scheduled(dead + "/b", v1::URL_KIND_PAGE)});
+  auto outcome = RunScheduleFull(
+      {Scheduled(live + "/robots.txt", v1::URL_KIND_ROBOTS), Scheduled(live + "/ok", v1::URL_KIND_PAGE),
+       Scheduled(live + "/missing", v1::URL_KIND_PAGE), Scheduled(live + "/broken", v1::URL_KIND_PAGE),
+       Scheduled(dead + "/a", v1::URL_KIND_PAGE), Scheduled(dead + "/b", v1::URL_KIND_PAGE)});
   REQUIRE(outcome.records.size() == 6);
   // The 500 counts; the 404 (a broken link), a robots.txt 404 ("no rules")
   // and the 200 do not.
@@ -272,7 +275,8 @@ TEST_CASE("worker over gRPC: Retry-After of a 429 reaches the fetch record", "[u
   CHECK(records[page].retry_after_seconds() == 90);
 }
 
-TEST_CASE("worker over gRPC: tracking parameters are removed from discovered links as the crawl says", "[unit][policy]") {
+TEST_CASE("worker over gRPC: tracking parameters are removed from discovered links as the crawl says",
+          "[unit][policy]") {
   TestServer web([](const Request& request) -> Reply {
     if (request.target() == "/r") return {Response(301, "", "Location: /dest?utm_source=mail&id=3\r\n")};
     return {Response(200,
@@ -293,18 +297,21 @@ TEST_CASE("worker over gRPC: tracking parameters are removed from discovered lin
     CHECK(outcome.records[base + "/r"].redirect_url() == base + "/dest?id=3");
   }
   SECTION("kept when the crawl says so") {
-    auto outcome = RunScheduleFull(schedule, false, [](v1::CrawlParams* p) { p->set_keep_tracking_params(true); });
+    auto outcome =
+        RunScheduleFull(schedule, false, [](v1::CrawlParams* p) { p->set_keep_tracking_params(true); });
     CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/a?utm_source=x&utm_medium=y") == 1);
     CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/dest?utm_source=mail&id=3") == 1);
   }
   SECTION("a list of the crawl's own") {
-    auto outcome = RunScheduleFull(schedule, false, [](v1::CrawlParams* p) { p->add_tracking_params("ref"); });
+    auto outcome =
+        RunScheduleFull(schedule, false, [](v1::CrawlParams* p) { p->add_tracking_params("ref"); });
     CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/b?id=1&fbclid=Z") == 1);
     CHECK(std::count(outcome.links.begin(), outcome.links.end(), base + "/a?utm_source=x&utm_medium=y") == 1);
   }
 }
 
-TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in order, the final one last", "[unit]") {
+TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in order, the final one last",
+          "[unit]") {
   // Pages processed by the pool (the default here), on the control thread,
   // and by the pool only when the lane falls behind (the fetcher's default).
   const size_t threads = GENERATE(size_t{0}, size_t{2}, size_t{5});
@@ -328,9 +335,11 @@ TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in or
     return {Response(200, "<p>page " + std::string(r.target()) + "</p>")};
   });
   std::vector<v1::ScheduledUrl> schedule{Scheduled(web.base() + "/robots.txt", v1::URL_KIND_ROBOTS)};
-  for (int i = 0; i < 10; ++i) schedule.push_back(Scheduled(web.base() + "/p" + std::to_string(i), v1::URL_KIND_PAGE));
+  for (int i = 0; i < 10; ++i)
+    schedule.push_back(Scheduled(web.base() + "/p" + std::to_string(i), v1::URL_KIND_PAGE));
   auto outcome = RunScheduleFull(
-      schedule, false, [](v1::CrawlParams* p) { p->set_results_batch_pages(2); }, std::chrono::milliseconds(30));
+      schedule, false, [](v1::CrawlParams* p) { p->set_results_batch_pages(2); },
+      std::chrono::milliseconds(30));
   CHECK(outcome.records.size() == 11);
   REQUIRE(outcome.batches.size() >= 2);
   int records = 0;
@@ -351,7 +360,8 @@ TEST_CASE("worker over gRPC: batches shipped off the control thread arrive in or
   }
 }
 
-TEST_CASE("worker over gRPC: a batch ships once it holds max_batch_links links, however few its pages", "[unit]") {
+TEST_CASE("worker over gRPC: a batch ships once it holds max_batch_links links, however few its pages",
+          "[unit]") {
   struct Restore {
     size_t saved = g_max_batch_links;
     ~Restore() { g_max_batch_links = saved; }
@@ -362,12 +372,14 @@ TEST_CASE("worker over gRPC: a batch ships once it holds max_batch_links links, 
     if (r.target() == "/robots.txt") return {Response(404, "")};
     std::string html = "<p>page</p>";
     for (int k = 0; k < 5; ++k) {
-      html += "<a href=\"" + std::string(r.target()) + "/l" + std::to_string(k) + "\">link " + std::to_string(k) + "</a>";
+      html += "<a href=\"" + std::string(r.target()) + "/l" + std::to_string(k) + "\">link " +
+              std::to_string(k) + "</a>";
     }
     return {Response(200, html)};
   });
   std::vector<v1::ScheduledUrl> schedule{Scheduled(web.base() + "/robots.txt", v1::URL_KIND_ROBOTS)};
-  for (int i = 0; i < 10; ++i) schedule.push_back(Scheduled(web.base() + "/p" + std::to_string(i), v1::URL_KIND_PAGE));
+  for (int i = 0; i < 10; ++i)
+    schedule.push_back(Scheduled(web.base() + "/p" + std::to_string(i), v1::URL_KIND_PAGE));
   auto outcome = RunScheduleFull(schedule);  // results_batch_pages 400: only the links cut batches
   CHECK(outcome.records.size() == 11);
   CHECK(outcome.links.size() == 50);
@@ -432,7 +444,8 @@ google::protobuf::RepeatedPtrField<v1::ScheduledUrl> ScheduledUrls(
 }
 }  // namespace
 
-TEST_CASE("schedule urls are grouped by host in order of first appearance, schemes and ports together", "[unit]") {
+TEST_CASE("schedule urls are grouped by host in order of first appearance, schemes and ports together",
+          "[unit]") {
   const auto hosts = crawl::fetcher::GroupByHost(ScheduledUrls({{"http://b.test/robots.txt", 0},
                                                                 {"https://a.test/1", 0},
                                                                 {"http://b.test:8080/2", 0},
@@ -449,9 +462,10 @@ TEST_CASE("schedule urls are grouped by host in order of first appearance, schem
 }
 
 TEST_CASE("a host group waits the longest crawl delay among its urls", "[unit][policy]") {
-  const auto hosts =
-      crawl::fetcher::GroupByHost(ScheduledUrls({{"http://a.test/1", 0}, {"http://a.test/2", 3000},
-                                                 {"http://a.test/3", 1000}, {"http://b.test/1", 0}}));
+  const auto hosts = crawl::fetcher::GroupByHost(ScheduledUrls({{"http://a.test/1", 0},
+                                                                {"http://a.test/2", 3000},
+                                                                {"http://a.test/3", 1000},
+                                                                {"http://b.test/1", 0}}));
   REQUIRE(hosts.groups.size() == 2);
   CHECK(hosts.groups[0].crawl_delay_ms == 3000);
   CHECK(hosts.groups[1].crawl_delay_ms == 0);
@@ -518,7 +532,8 @@ TEST_CASE("robots.txt redirects stop after five hops, at a loop and at a bad loc
   CHECK_FALSE(robots.Follow(Answer(url, 302, "/r6", 0, 0), chain));
 
   const auto fresh = robots.Take("http://b.test/robots.txt");
-  CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 301, "http://b.test/robots.txt", 0, 0), fresh));
+  CHECK_FALSE(
+      robots.Follow(Answer("http://b.test/robots.txt", 301, "http://b.test/robots.txt", 0, 0), fresh));
   CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 301, "http://[bad", 0, 0), fresh));
   CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 301, "", 0, 0), fresh));
   CHECK_FALSE(robots.Follow(Answer("http://b.test/robots.txt", 200, "/elsewhere", 0, 0), fresh));

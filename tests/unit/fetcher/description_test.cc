@@ -11,7 +11,8 @@ using namespace crawl::fetcher;
 
 TEST_CASE("sentences split at line breaks and at .!? before a space", "[unit]") {
   const auto s = SplitSentences("Title line\nFirst one. Second one! Third? yes\n\n Last");
-  CHECK(s == std::vector<std::string_view>{"Title line", "First one.", "Second one!", "Third?", "yes", "Last"});
+  CHECK(s ==
+        std::vector<std::string_view>{"Title line", "First one.", "Second one!", "Third?", "yes", "Last"});
   CHECK(SplitSentences("version 1.2 is out").size() == 1);
 }
 
@@ -107,8 +108,11 @@ std::vector<std::string_view> SplitSentencesByByte(std::string_view text) {
 TEST_CASE("sentence splitting agrees with the byte-at-a-time reference on random text", "[unit]") {
   // Pieces chosen to put delimiters at every offset of a 16-byte block,
   // at the very end, and U+3002 cut short.
-  const std::vector<std::string> pieces = {"a", "word", "longerword", " ", " ", "\n", ". ", ".", "!", "? ", "?",
-                                           "\xE3\x80\x82", "\xE3\x80", "\xE3", "1.2", "\xC3\xA9t\xC3\xA9", "  "};
+  const std::vector<std::string> pieces = {"a",        "word", "longerword", " ",
+                                           " ",        "\n",   ". ",         ".",
+                                           "!",        "? ",   "?",          "\xE3\x80\x82",
+                                           "\xE3\x80", "\xE3", "1.2",        "\xC3\xA9t\xC3\xA9",
+                                           "  "};
   uint64_t state = 42;
   auto next = [&] {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -128,7 +132,8 @@ namespace {
 // Summarize as first written (three passes, branches on content words, a
 // stable sort): the reference the faster one must agree with.
 std::vector<DescriptionPick> SummarizeReference(const std::vector<SentenceWords>& sentences,
-                                                const std::vector<uint8_t>& is_content, std::size_t max_chars) {
+                                                const std::vector<uint8_t>& is_content,
+                                                std::size_t max_chars) {
   uint32_t ids = 0;
   for (const SentenceWords& s : sentences) {
     for (uint32_t w : s.words) ids = std::max(ids, w + 1);

@@ -3,11 +3,10 @@
 // negative caching, coalescing, failures. No traffic leaves 127.0.0.1.
 #include "fetcher/http/dns_resolver.h"
 
-#include <future>
-#include <thread>
-
 #include <boost/asio/executor_work_guard.hpp>
 #include <catch2/catch.hpp>
+#include <future>
+#include <thread>
 
 #include "tests/unit/fetcher/dns_test_server.h"
 

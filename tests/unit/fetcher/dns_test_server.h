@@ -13,16 +13,15 @@
 #include <unistd.h>
 
 #include <array>
-#include <cctype>
 #include <atomic>
+#include <catch2/catch.hpp>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "common/base/mutex.h"
 
@@ -86,7 +85,8 @@ class DnsTestServer {
 
  private:
   void Serve() {
-    std::vector<std::pair<std::chrono::steady_clock::time_point, std::pair<std::string, sockaddr_in>>> pending;
+    std::vector<std::pair<std::chrono::steady_clock::time_point, std::pair<std::string, sockaddr_in>>>
+        pending;
     while (!stop_) {
       pollfd p{fd_, POLLIN, 0};
       const int ready = poll(&p, 1, 10);
@@ -94,7 +94,8 @@ class DnsTestServer {
         std::array<uint8_t, 1500> buf{};
         sockaddr_in from{};
         socklen_t from_len = sizeof from;
-        const ssize_t n = recvfrom(fd_, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&from), &from_len);
+        const ssize_t n =
+            recvfrom(fd_, buf.data(), buf.size(), 0, reinterpret_cast<sockaddr*>(&from), &from_len);
         if (n > 12) {
           std::string reply = Answer(buf.data(), static_cast<size_t>(n));
           if (!reply.empty() && !silent_) {
@@ -144,8 +145,8 @@ class DnsTestServer {
     }
     std::string out(reinterpret_cast<const char*>(q), question_end);
     out[2] = static_cast<char>(0x80 | (q[2] & 0x01));  // QR, opcode 0, RD copied
-    out[3] = static_cast<char>(found ? 0x80 : 0x83);  // RA; rcode 0 or 3 (NXDOMAIN)
-    std::vector<in_addr> addrs;  // Set checked every address
+    out[3] = static_cast<char>(found ? 0x80 : 0x83);   // RA; rcode 0 or 3 (NXDOMAIN)
+    std::vector<in_addr> addrs;                        // Set checked every address
     if (found && qtype == 1) {
       for (const auto& ip : record.ipv4) {
         in_addr addr{};
@@ -157,9 +158,18 @@ class DnsTestServer {
     out[6] = static_cast<char>(answers >> 8), out[7] = static_cast<char>(answers & 0xff);
     out[8] = out[9] = out[10] = out[11] = 0;  // NSCOUNT, ARCOUNT (any OPT record dropped)
     for (const in_addr& addr : addrs) {
-      const uint8_t rr[] = {0xc0, 0x0c, 0, 1, 0, 1,
-                            static_cast<uint8_t>(record.ttl >> 24), static_cast<uint8_t>(record.ttl >> 16),
-                            static_cast<uint8_t>(record.ttl >> 8), static_cast<uint8_t>(record.ttl), 0, 4};
+      const uint8_t rr[] = {0xc0,
+                            0x0c,
+                            0,
+                            1,
+                            0,
+                            1,
+                            static_cast<uint8_t>(record.ttl >> 24),
+                            static_cast<uint8_t>(record.ttl >> 16),
+                            static_cast<uint8_t>(record.ttl >> 8),
+                            static_cast<uint8_t>(record.ttl),
+                            0,
+                            4};
       out.append(reinterpret_cast<const char*>(rr), sizeof rr);
       out.append(reinterpret_cast<const char*>(&addr.s_addr), 4);
     }

@@ -33,7 +33,8 @@ inline FetcherOptions TestOptions() {
 // Runs one sequence to completion on a private io_context and checks what
 // every sequence must give: it completes once, nothing stays in flight, and
 // every URL gets exactly one result, in order.
-inline std::vector<FetchResult> FetchTargets(const FetcherOptions& options, const std::vector<FetchTarget>& targets,
+inline std::vector<FetchResult> FetchTargets(const FetcherOptions& options,
+                                             const std::vector<FetchTarget>& targets,
                                              std::chrono::milliseconds delay = std::chrono::milliseconds(0)) {
   boost::asio::io_context ioc;
   HttpFetcher fetcher(ioc, options);

@@ -5,17 +5,15 @@
 // server's resets and GOAWAYs; ALPN picks h2 over TLS and falls back to
 // HTTP/1.1 when the server does not offer it.
 #include "fetcher/http/http_fetcher.h"
-
 #include "tests/unit/fetcher/fetch_test_util.h"
-#include "tests/unit/fetcher/test_http_server.h"
 #include "tests/unit/fetcher/test_h2_server.h"
+#include "tests/unit/fetcher/test_http_server.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 #include <catch2/catch.hpp>
-
 #include <thread>
 
 #include "common/crawl/fetch_error.h"
@@ -102,7 +100,8 @@ TEST_CASE("h2: crawl delay spaces request starts", "[unit][policy]") {
   CHECK(server.connections() == 1);
 }
 
-TEST_CASE("h2: with a crawl delay the next request starts the delay after the previous one ended", "[unit][policy]") {
+TEST_CASE("h2: with a crawl delay the next request starts the delay after the previous one ended",
+          "[unit][policy]") {
   // As over HTTP/1.1: spaced from starts, a server that logs a request late
   // sees two requests closer than the delay.
   H2TestServer server([](const H2SeenRequest& r) {
@@ -125,7 +124,8 @@ TEST_CASE("h2: Range is asked and a body past it is cut, the connection kept", "
   });
   FetcherOptions options = H2Options();
   options.page_range_bytes = 1000;
-  auto results = FetchTargets(options, {{server.base() + "/big", "", ""}, {server.base() + "/after", "", ""}});
+  auto results =
+      FetchTargets(options, {{server.base() + "/big", "", ""}, {server.base() + "/after", "", ""}});
   CHECK(results[0].status == 200);
   CHECK(results[0].truncated);
   CHECK(results[0].body == std::string(1000, 'a'));
@@ -142,20 +142,24 @@ TEST_CASE("h2: an endless body is cut at the range and does not hold the sequenc
   });
   FetcherOptions options = H2Options();
   options.page_range_bytes = 200'000;
-  auto results = FetchTargets(options, {{server.base() + "/endless", "", ""}, {server.base() + "/next", "", ""}});
+  auto results =
+      FetchTargets(options, {{server.base() + "/endless", "", ""}, {server.base() + "/next", "", ""}});
   CHECK(results[0].status == 200);
   CHECK(results[0].truncated);
   CHECK(results[0].body.size() == 200'000);
   CHECK(results[1].body == "page /next");
 }
 
-TEST_CASE("h2: a 206 of a larger document is marked truncated; a 416 is asked again without Range", "[unit]") {
+TEST_CASE("h2: a 206 of a larger document is marked truncated; a 416 is asked again without Range",
+          "[unit]") {
   H2TestServer server([](const H2SeenRequest& r) {
-    if (r.Field(":path") == "/partial") return H2Reply{206, {{"content-range", "bytes 0-9/100"}}, "0123456789"};
+    if (r.Field(":path") == "/partial")
+      return H2Reply{206, {{"content-range", "bytes 0-9/100"}}, "0123456789"};
     if (!r.Field("range").empty()) return H2Reply{416, {}, ""};
     return H2Reply{200, {}, "whole"};
   });
-  auto results = FetchTargets(H2Options(), {{server.base() + "/partial", "", ""}, {server.base() + "/empty", "", ""}});
+  auto results =
+      FetchTargets(H2Options(), {{server.base() + "/partial", "", ""}, {server.base() + "/empty", "", ""}});
   CHECK(results[0].status == 206);
   CHECK(results[0].truncated);
   CHECK(results[1].status == 200);
@@ -166,7 +170,8 @@ TEST_CASE("h2: a 206 of a larger document is marked truncated; a 416 is asked ag
 TEST_CASE("h2: gzip bodies are decoded", "[unit]") {
   const std::string text(3000, 'z');
   H2TestServer server([&](const H2SeenRequest&) {
-    return H2Reply{200, {{"content-encoding", "gzip"}, {"content-type", "text/plain"}}, Compress(text, 15 + 16)};
+    return H2Reply{
+        200, {{"content-encoding", "gzip"}, {"content-type", "text/plain"}}, Compress(text, 15 + 16)};
   });
   auto results = FetchTargets(H2Options(), Urls(server.base(), 2));
   CHECK(results[0].status == 200);
@@ -181,7 +186,7 @@ TEST_CASE("h2: validators are sent and a 304 is reported with its fields", "[uni
     return H2Reply{200, {{"etag", "\"v1\""}, {"last-modified", "Tue, 24 Nov 2026 10:00:00 GMT"}}, "x"};
   });
   auto results = FetchTargets(H2Options(), {{server.base() + "/a", "\"v1\"", "Tue, 24 Nov 2026 10:00:00 GMT"},
-                                        {server.base() + "/b", "", ""}});
+                                            {server.base() + "/b", "", ""}});
   CHECK(results[0].status == 304);
   CHECK(results[0].conditional);
   CHECK(results[0].etag == "\"v1\"");
@@ -197,7 +202,8 @@ TEST_CASE("h2: 3xx is not followed and 503 carries Retry-After", "[unit]") {
     if (r.Field(":path") == "/moved") return H2Reply{301, {{"location", "/elsewhere"}}, ""};
     return H2Reply{503, {{"retry-after", "120"}}, "busy"};
   });
-  auto results = FetchTargets(H2Options(), {{server.base() + "/moved", "", ""}, {server.base() + "/busy", "", ""}});
+  auto results =
+      FetchTargets(H2Options(), {{server.base() + "/moved", "", ""}, {server.base() + "/busy", "", ""}});
   CHECK(results[0].status == 301);
   CHECK(results[0].location == "/elsewhere");
   CHECK(results[1].status == 503);
@@ -331,7 +337,8 @@ TEST_CASE("h2: CancelAll reports the streams in flight and the rest as cancelled
   std::vector<FetchResult> results;
   bool done = false;
   auto targets = Urls(server.base(), 6);
-  fetcher.FetchSequence(targets, [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { done = true; });
+  fetcher.FetchSequence(
+      targets, [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { done = true; });
   net::steady_timer timer(ioc, 200ms);
   timer.async_wait([&](boost::system::error_code) { fetcher.CancelAll(); });
   ioc.run();

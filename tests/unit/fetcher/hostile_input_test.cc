@@ -2,7 +2,6 @@
 // "Reliability: fuzzing and sanitizers"): each case is an input that once
 // broke a property the fuzz target checks.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "fetcher/page/charset.h"
@@ -38,7 +37,8 @@ crawl::v1::ScheduledUrl Scheduled(const std::string& url) {
 // longer parsed, which would make the queue server reject the whole batch.
 TEST_CASE("an unsupported charset label of invalid UTF-8 is reported as valid UTF-8", "[unit][fuzz]") {
   const std::string page =
-      "<html><head><meta http-equiv=\"content-type\" content=\"text/html; charset=\x97\x8c\x90\xd2\xc7\xc7-2\">"
+      "<html><head><meta http-equiv=\"content-type\" content=\"text/html; "
+      "charset=\x97\x8c\x90\xd2\xc7\xc7-2\">"
       "<title>\xb1</title></head><body>x</body>";
   const auto decoded = DecodeBody(page, "", true);
   CHECK(IsValidUtf8(decoded.charset));

@@ -2,12 +2,13 @@
 // §6), the tokenizer rules it follows (WHATWG HTML 13.2.5), and robustness on
 // malformed and random input.
 #include "fetcher/page/html_links.h"
-#include "fetcher/page/html_entities.h"
 
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "fetcher/page/html_entities.h"
 
 namespace html = crawl::html;
 
@@ -491,9 +492,23 @@ std::string CollapseWordByWord(std::string_view piece, std::size_t max, bool* tr
 }  // namespace
 
 TEST_CASE("visible text agrees with the word-by-word reference on random text and limits", "[unit]") {
-  const std::vector<std::string> pieces = {"a",  "word", "longerword", " ",        " ",        "  ", "\t", "\n",
-                                           "\r", "\f",   "\xC2\xA0",   "\xC2",     "\xC3\xA9", "x.", std::string(1, '\0'),
-                                           "abcdefghijklmnopq", "0123456789abcdefghijklmnopqrstu"};
+  const std::vector<std::string> pieces = {"a",
+                                           "word",
+                                           "longerword",
+                                           " ",
+                                           " ",
+                                           "  ",
+                                           "\t",
+                                           "\n",
+                                           "\r",
+                                           "\f",
+                                           "\xC2\xA0",
+                                           "\xC2",
+                                           "\xC3\xA9",
+                                           "x.",
+                                           std::string(1, '\0'),
+                                           "abcdefghijklmnopq",
+                                           "0123456789abcdefghijklmnopqrstu"};
   uint64_t state = 7;
   auto next = [&] {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -521,8 +536,18 @@ TEST_CASE("visible text agrees with the word-by-word reference on random text an
 // own, across inline tags (which do not break text), at any place of the
 // 16-byte scan.
 TEST_CASE("visible text: plain and decoded pieces of text agree with decoding each node", "[unit]") {
-  const std::vector<std::string> pieces = {"word", " ", "&amp;", "&", "&lt;b", "x&y", std::string(1, '\0'), "\xC3\xA9",
-                                           "&#233;", "&nosuch;", "abcdefghijklmnopqrstuvwxyz", "0123456789abcdef"};
+  const std::vector<std::string> pieces = {"word",
+                                           " ",
+                                           "&amp;",
+                                           "&",
+                                           "&lt;b",
+                                           "x&y",
+                                           std::string(1, '\0'),
+                                           "\xC3\xA9",
+                                           "&#233;",
+                                           "&nosuch;",
+                                           "abcdefghijklmnopqrstuvwxyz",
+                                           "0123456789abcdef"};
   const std::vector<std::string> tags = {"<b>", "</b>", "<span>", "</span>", "<i>"};
   uint64_t state = 11;
   auto next = [&] {

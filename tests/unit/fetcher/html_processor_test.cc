@@ -4,9 +4,9 @@
 // cut at the range, non-HTML types.
 #include "fetcher/page/html_processor.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <map>
 #include <thread>
 
@@ -168,7 +168,8 @@ TEST_CASE("html: link_pruning none keeps every link, offsite prunes only links l
   CHECK(offsite.links[0].url() == "http://far.test/");
   // The 49 other offsite links kept are the first in page order (ties).
   auto kept = [&](const std::string& url) {
-    return std::count_if(offsite.links.begin(), offsite.links.end(), [&](const auto& l) { return l.url() == url; });
+    return std::count_if(offsite.links.begin(), offsite.links.end(),
+                         [&](const auto& l) { return l.url() == url; });
   };
   CHECK(kept("http://other48.test/") == 1);
   CHECK(kept("http://other49.test/") == 0);
@@ -188,12 +189,12 @@ TEST_CASE("html: robot metas; nofollow drops links, noindex is reported", "[unit
   CHECK(q.record.nofollow());
   CHECK(q.record.noindex());
   CHECK(q.links.empty());
-  const auto own = Run("<meta name=crawlbot content=nofollow><a href=/x>x</a>", "text/html",
-                       "http://a.test/", [] {
-                         ProcessOptions o;
-                         o.robots_meta_token = "crawlbot";
-                         return o;
-                       }());
+  const auto own =
+      Run("<meta name=crawlbot content=nofollow><a href=/x>x</a>", "text/html", "http://a.test/", [] {
+        ProcessOptions o;
+        o.robots_meta_token = "crawlbot";
+        return o;
+      }());
   CHECK(own.links.empty());
 }
 
@@ -212,9 +213,9 @@ TEST_CASE("html: language from the country TLD, then frequent words", "[unit]") 
 
 TEST_CASE("html: malformed markup never crashes and keeps what is readable", "[unit]") {
   // Unclosed tags and quotes, bad entities, stray '<', an unterminated comment.
-  const auto p = Run(
-      "<html><body><p>Unclosed <b>bold <i>italic <a href='/one'>first &bogus; &#xZZ; &#99999999; link"
-      "<p>Next < para & more</div></span><a href=\"/two\">second</a><a href='/three");
+  const auto p =
+      Run("<html><body><p>Unclosed <b>bold <i>italic <a href='/one'>first &bogus; &#xZZ; &#99999999; link"
+          "<p>Next < para & more</div></span><a href=\"/two\">second</a><a href='/three");
   CHECK(Urls(p) == std::vector<std::string>{"http://a.test/one", "http://a.test/two"});
   CheckAllUtf8(p);
   const auto c = Run("<p>text</p><!-- never closed <a href=/hidden>h</a>");
@@ -229,7 +230,10 @@ TEST_CASE("html: malformed markup never crashes and keeps what is readable", "[u
 
 TEST_CASE("html: stray bytes and wrong charset labels give valid UTF-8", "[unit]") {
   // Latin-1 bytes labelled UTF-8 by the server.
-  const auto wrong = Run("<title>Caf\xE9</title><p>Cr\xE8me br\xFBl\xE9" "e \xFF\xFE\x80</p>", "text/html; charset=utf-8");
+  const auto wrong =
+      Run("<title>Caf\xE9</title><p>Cr\xE8me br\xFBl\xE9"
+          "e \xFF\xFE\x80</p>",
+          "text/html; charset=utf-8");
   CHECK(wrong.record.charset() == "utf-8");
   CHECK(wrong.record.invalid_bytes() == 7);
   CHECK(wrong.record.title() == "Caf\xEF\xBF\xBD");
@@ -253,7 +257,8 @@ TEST_CASE("html: stray bytes and wrong charset labels give valid UTF-8", "[unit]
 
 TEST_CASE("html: a page cut at the range is processed up to the cut", "[unit]") {
   std::string big = "<html><body>";
-  for (int i = 0; i < 30000; ++i) big += "<p>Paragraph number " + std::to_string(i) + " of a very long page.</p>";
+  for (int i = 0; i < 30000; ++i)
+    big += "<p>Paragraph number " + std::to_string(i) + " of a very long page.</p>";
   FetchResult r;
   r.url = "http://a.test/big";
   r.status = 206;
@@ -270,9 +275,10 @@ TEST_CASE("html: a page cut at the range is processed up to the cut", "[unit]") 
 }
 
 TEST_CASE("plain text: title is the first line, text indexed, no links", "[unit]") {
-  const auto p = Run("Release notes\n\nThis release fixes the crawler.\nIt also adds\nnew features to the index.\n"
-                     "See http://a.test/x for details.",
-                     "text/plain");
+  const auto p =
+      Run("Release notes\n\nThis release fixes the crawler.\nIt also adds\nnew features to the index.\n"
+          "See http://a.test/x for details.",
+          "text/plain");
   CHECK(p.record.title() == "Release notes");
   CHECK(p.links.empty());
   REQUIRE(p.record.description_size() >= 1);
@@ -292,25 +298,29 @@ TEST_CASE("non-HTML types get a record only", "[unit]") {
     CHECK(p.record.status() == 200);
   }
   // XML that is not a sitemap (XHTML as XML) is scanned like HTML.
-  CHECK(Run("<html xmlns='http://www.w3.org/1999/xhtml'><a href='/x'>x</a></html>", "application/xml").links.size() ==
-        1);
+  CHECK(Run("<html xmlns='http://www.w3.org/1999/xhtml'><a href='/x'>x</a></html>", "application/xml")
+            .links.size() == 1);
 }
 
 TEST_CASE("testweb's malformed-html pages: every link found, valid UTF-8, both charset labels", "[unit]") {
   // What tests/testweb (Universe::Mangle) serves: UTF-8 bytes, </p> and
   // </li> removed, a meta claiming iso-8859-1, junk after <body>.
   std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"iso-8859-1\">\n<title>Page 7</title></head><body>"
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"iso-8859-1\">\n<title>Page "
+      "7</title></head><body>"
       "\n<div><span>Caf\xC3\xA9 &nbsp &amp;amp &bogus; &#xZZ; \xFF\xFE\x80";
   page.push_back('\0');
-  page += " <b><ul><li><a href=\"/p1.html\">alpha beta</a><li><a href=\"/p2.html\">gamma</a>"
-          "<p>Some text about the page<p><a href=\"http://other.test/\">other host</a></body></html>";
-  for (const std::string type : {"text/html; charset=windows-1252", "text/html; charset=utf-8", "text/html"}) {
+  page +=
+      " <b><ul><li><a href=\"/p1.html\">alpha beta</a><li><a href=\"/p2.html\">gamma</a>"
+      "<p>Some text about the page<p><a href=\"http://other.test/\">other host</a></body></html>";
+  for (const std::string type :
+       {"text/html; charset=windows-1252", "text/html; charset=utf-8", "text/html"}) {
     INFO(type);
     const auto p = Run(page, type);
     std::vector<std::string> urls = Urls(p);
     std::sort(urls.begin(), urls.end());
-    CHECK(urls == std::vector<std::string>{"http://a.test/p1.html", "http://a.test/p2.html", "http://other.test/"});
+    CHECK(urls ==
+          std::vector<std::string>{"http://a.test/p1.html", "http://a.test/p2.html", "http://other.test/"});
     CHECK(p.record.title() == "Page 7");
     CheckAllUtf8(p);
   }
@@ -326,7 +336,8 @@ TEST_CASE("html: the mini index of a huge page is capped, the rest still counted
   CHECK(index.token_count() == 60000);
   CHECK(index.truncated());
   std::size_t stored = 0;
-  for (const auto& t : crawl::test_support::Terms(index)) stored += static_cast<std::size_t>(t.positions_size());
+  for (const auto& t : crawl::test_support::Terms(index))
+    stored += static_cast<std::size_t>(t.positions_size());
   CHECK(stored == ProcessOptions{}.max_index_positions);
 }
 
@@ -359,9 +370,15 @@ TEST_CASE("html: randomly damaged pages never crash and give valid UTF-8", "[uni
     for (int k = 0; k < 10; ++k) {
       const std::size_t at = next() % page.size();
       switch (next() % 3) {
-        case 0: page[at] = static_cast<char>(next()); break;      // flip a byte
-        case 1: page.erase(at, next() % 20); break;               // drop a run
-        default: page.insert(at, page.substr(next() % page.size(), 15)); break;  // duplicate a run
+        case 0:
+          page[at] = static_cast<char>(next());
+          break;  // flip a byte
+        case 1:
+          page.erase(at, next() % 20);
+          break;  // drop a run
+        default:
+          page.insert(at, page.substr(next() % page.size(), 15));
+          break;  // duplicate a run
       }
     }
     const auto p = Run(page, round % 2 ? "text/html; charset=utf-8" : "text/html");

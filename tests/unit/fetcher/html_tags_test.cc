@@ -3,7 +3,6 @@
 #include "fetcher/page/html_tags.h"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 #include <set>
 #include <string>
@@ -37,7 +36,8 @@ TEST_CASE("inline tags are exactly the listed ones, whatever the letter case", "
     }
   }
   CHECK(checked == letters.size() * 7);
-  for (const char* block : {"div", "p", "h1", "table", "li", "section", "br", "spans", "abbrev", "strongest", ""}) {
+  for (const char* block :
+       {"div", "p", "h1", "table", "li", "section", "br", "spans", "abbrev", "strongest", ""}) {
     INFO(block);
     CHECK_FALSE(internal::IsInlineTag(internal::Name(block)));
   }
@@ -45,13 +45,14 @@ TEST_CASE("inline tags are exactly the listed ones, whatever the letter case", "
 
 TEST_CASE("a tag's traits: acted on, heading, raw or escapable text, inline", "[unit]") {
   using internal::ClassifyTag;
-  const std::set<std::string> acted_on = {"a",    "area", "img", "frame",    "iframe",
-                                          "base", "meta", "html", "nav", "plaintext"};
+  const std::set<std::string> acted_on = {"a",    "area", "img",  "frame", "iframe",
+                                          "base", "meta", "html", "nav",   "plaintext"};
   const std::set<std::string> raw = {"xmp", "style", "script", "iframe", "noembed", "noframes"};
   const std::set<std::string> escapable = {"title", "textarea"};
   const std::set<std::string> headings = {"h1", "h2", "h3", "h4", "h5", "h6"};
-  std::set<std::string> names = {"div", "span", "p", "li", "h0", "h7", "hr", "body", "head", "link", "img2",
-                                 "scripts", "plaintexts", "plaintex", "framesets", ""};
+  std::set<std::string> names = {"div",        "span",     "p",         "li",   "h0",   "h7",
+                                 "hr",         "body",     "head",      "link", "img2", "scripts",
+                                 "plaintexts", "plaintex", "framesets", ""};
   for (const auto* list : {&acted_on, &raw, &escapable, &headings}) names.insert(list->begin(), list->end());
   for (const std::string& name : names) {
     for (const bool upper : {false, true}) {
@@ -149,7 +150,8 @@ TEST_CASE("skipped schemes are found as a scan of every prefix finds them", "[un
     std::string href;
     // Half the strings start from a skipped scheme, so matches are common.
     if (round % 2 == 0) {
-      static const char* const kStarts[] = {"javascript:", "vbscript:", "mailto:", "data:", "tel:", "java", "mail"};
+      static const char* const kStarts[] = {
+          "javascript:", "vbscript:", "mailto:", "data:", "tel:", "java", "mail"};
       href = kStarts[rng() % 7];
       for (int k = static_cast<int>(rng() % 3); k > 0 && !href.empty(); --k) {
         href.insert(href.begin() + static_cast<long>(rng() % href.size()), alphabet[rng() % alphabet.size()]);

@@ -2,14 +2,13 @@
 // http_fetcher_test.cc: https, time limits (connect, first byte, total),
 // Retry-After answers, body decoding, redirects, DNS and the hosts
 // file, the per-IP connection limit and the result budget.
+#include "fetcher/http/content_decoding.h"
+#include "fetcher/http/dns_resolver.h"
 #include "fetcher/http/http_fetcher.h"
-
+#include "fetcher/http/ip_connection_limiter.h"
+#include "tests/unit/fetcher/dns_test_server.h"
 #include "tests/unit/fetcher/fetch_test_util.h"
 #include "tests/unit/fetcher/test_http_server.h"
-#include "tests/unit/fetcher/dns_test_server.h"
-#include "fetcher/http/dns_resolver.h"
-#include "fetcher/http/content_decoding.h"
-#include "fetcher/http/ip_connection_limiter.h"
 
 // GCC 12 with -fsanitize=address reports a false -Wmaybe-uninitialized in
 // Beast's request parser (boost::optional in basic_parser.hpp), used here by
@@ -23,11 +22,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-
-
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -37,9 +31,12 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 
-#include "common/net/hosts_file.h"
 #include "common/crawl/fetch_error.h"
+#include "common/net/hosts_file.h"
 
 namespace {
 
@@ -64,7 +61,8 @@ namespace {
 
 struct TempFile {
   explicit TempFile(const std::string& text) {
-    path = (std::filesystem::temp_directory_path() / ("http_fetcher_test_" + std::to_string(::getpid()) + ".pem"))
+    path = (std::filesystem::temp_directory_path() /
+            ("http_fetcher_test_" + std::to_string(::getpid()) + ".pem"))
                .string();
     std::ofstream(path) << text;
   }
@@ -80,7 +78,8 @@ TEST_CASE("https works with a self-signed certificate when accepted", "[unit]") 
   TestServer server(
       [](const Request& request) -> Reply {
         if (request.target() == "/eof") {
-          return {"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nclose-delimited", true};
+          return {"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nclose-delimited",
+                  true};
         }
         return EchoTarget(request);
       },
@@ -90,7 +89,8 @@ TEST_CASE("https works with a self-signed certificate when accepted", "[unit]") 
   FetcherOptions options = TestOptions();
   options.hosts_file = &*hosts;
   options.accept_self_signed = true;
-  auto results = FetchAll(options, {"https://www.tls.test/a", "https://www.tls.test/b", "https://www.tls.test/eof"});
+  auto results =
+      FetchAll(options, {"https://www.tls.test/a", "https://www.tls.test/b", "https://www.tls.test/eof"});
   CHECK(results[0].status == 200);
   CHECK(results[0].body == "page /a");
   CHECK(results[1].body == "page /b");
@@ -105,8 +105,8 @@ TEST_CASE("https verifies the peer by default", "[unit]") {
   const Certificate certificate = MakeSelfSigned("www.tls.test");
   auto context = ServerContext(certificate);
   TestServer server(EchoTarget, context.get());
-  auto hosts = crawl::HostsFile::Parse("127.0.0.1:" + std::to_string(server.port()) +
-                                       " www.tls.test other.test\n");
+  auto hosts =
+      crawl::HostsFile::Parse("127.0.0.1:" + std::to_string(server.port()) + " www.tls.test other.test\n");
   REQUIRE(hosts.ok());
   FetcherOptions options = TestOptions();
   options.hosts_file = &*hosts;
@@ -252,8 +252,8 @@ TEST_CASE("429 and 503 answers carry Retry-After in seconds", "[unit]") {
     // Retry-After on other statuses is not this field's business.
     return {Response(200, "ok", "Retry-After: 30\r\n"), false, false};
   });
-  auto results =
-      FetchAll(TestOptions(), {server.base() + "/429", server.base() + "/503", server.base() + "/bad", server.base() + "/ok"});
+  auto results = FetchAll(TestOptions(), {server.base() + "/429", server.base() + "/503",
+                                          server.base() + "/bad", server.base() + "/ok"});
   CHECK(results[0].status == 429);
   CHECK(results[0].retry_after_seconds == 120);
   CHECK(results[1].status == 503);
@@ -362,7 +362,7 @@ TEST_CASE("a redirect is reported with its Location and never followed", "[unit]
 
 // Fetches `urls` with a resolver that asks `dns` (loopback only).
 static std::vector<FetchResult> FetchWithDns(const FetcherOptions& base_options, const DnsTestServer& dns,
-                                      const std::vector<std::string>& urls) {
+                                             const std::vector<std::string>& urls) {
   net::io_context ioc;
   crawl::fetcher::DnsOptions dns_options;
   dns_options.servers = dns.servers();
@@ -375,7 +375,8 @@ static std::vector<FetchResult> FetchWithDns(const FetcherOptions& base_options,
   options.resolver = *resolver;
   HttpFetcher fetcher(ioc, options);
   std::vector<FetchResult> results;
-  fetcher.FetchSequence(urls, [&](FetchResult r) { results.push_back(std::move(r)); }, [] {});
+  fetcher.FetchSequence(
+      urls, [&](FetchResult r) { results.push_back(std::move(r)); }, [] {});
   ioc.run();
   REQUIRE(results.size() == urls.size());
   return results;
@@ -389,7 +390,8 @@ TEST_CASE("a name resolved by DNS to a private address is refused unless allowed
   const std::string port = std::to_string(server.port());
   FetcherOptions options = TestOptions();
   options.allow_private = false;
-  auto results = FetchWithDns(options, dns, {"http://inside.test:" + port + "/", "http://mixed.test:" + port + "/"});
+  auto results =
+      FetchWithDns(options, dns, {"http://inside.test:" + port + "/", "http://mixed.test:" + port + "/"});
   CHECK(results[0].status == crawl::kBlockedAddress);
   CHECK(results[0].error.find("127.0.0.1") != std::string::npos);
   CHECK(results[1].status == crawl::kBlockedAddress);
@@ -447,8 +449,10 @@ TEST_CASE("max_connections_per_ip keeps hosts on one address from connecting at 
     int results = 0;
     for (const char* host : {"one", "two", "three"}) {
       std::vector<std::string> urls;
-      for (int i = 0; i < 4; ++i) urls.push_back("http://" + std::string(host) + ".test/" + std::to_string(i));
-      fetcher.FetchSequence(urls, [&](FetchResult r) { results += r.status == 200 ? 1 : 0; }, [] {});
+      for (int i = 0; i < 4; ++i)
+        urls.push_back("http://" + std::string(host) + ".test/" + std::to_string(i));
+      fetcher.FetchSequence(
+          urls, [&](FetchResult r) { results += r.status == 200 ? 1 : 0; }, [] {});
     }
     ioc.run();
     CHECK(results == 12);
@@ -485,9 +489,9 @@ TEST_CASE("requests_in_flight counts requests between start and result", "[unit]
   size_t max_seen = 0;
   int done = 0;
   for (int s = 0; s < 20; ++s) {
-    fetcher.FetchSequence({server.base() + "/" + std::to_string(s)},
-                          [&](FetchResult) { max_seen = std::max(max_seen, fetcher.requests_in_flight()); },
-                          [&] { ++done; });
+    fetcher.FetchSequence(
+        {server.base() + "/" + std::to_string(s)},
+        [&](FetchResult) { max_seen = std::max(max_seen, fetcher.requests_in_flight()); }, [&] { ++done; });
   }
   ioc.run();
   CHECK(done == 20);

@@ -17,14 +17,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-
-#include <filesystem>
-
 #include <atomic>
-#include <map>
-#include <set>
-#include <thread>
-
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -34,9 +27,13 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <thread>
 
-#include "common/net/hosts_file.h"
 #include "common/crawl/fetch_error.h"
+#include "common/net/hosts_file.h"
 
 namespace {
 
@@ -59,7 +56,8 @@ Reply EchoTarget(const Request& request) {
 
 TEST_CASE("a sequence of URLs is fetched in order over one connection", "[unit]") {
   TestServer server(EchoTarget);
-  const std::vector<std::string> urls = {server.base() + "/a", server.base() + "/b?x=1", server.base() + "/c"};
+  const std::vector<std::string> urls = {server.base() + "/a", server.base() + "/b?x=1",
+                                         server.base() + "/c"};
   auto results = FetchAll(TestOptions(), urls);
   CHECK(results[0].body == "page /a");
   CHECK(results[1].body == "page /b?x=1");
@@ -96,7 +94,8 @@ TEST_CASE("HTTP error statuses are reported and the connection is kept", "[unit]
     if (request.target() == "/broken") return {Response(503, "", "", "Unavailable")};
     return EchoTarget(request);
   });
-  auto results = FetchAll(TestOptions(), {server.base() + "/missing", server.base() + "/broken", server.base() + "/ok"});
+  auto results =
+      FetchAll(TestOptions(), {server.base() + "/missing", server.base() + "/broken", server.base() + "/ok"});
   CHECK(results[0].status == 404);
   CHECK(results[0].body == "not here");
   CHECK(results[1].status == 503);
@@ -107,9 +106,10 @@ TEST_CASE("HTTP error statuses are reported and the connection is kept", "[unit]
 TEST_CASE("response metadata is reported: redirects, validators, media type", "[unit]") {
   TestServer server([](const Request& request) -> Reply {
     if (request.target() == "/old") return {Response(301, "", "Location: /new?a=b\r\n", "Moved")};
-    return {"HTTP/1.1 200 OK\r\nContent-Type: Text/Plain ; Charset=ISO-8859-1\r\nETag: \"v1\"\r\n"
-            "Last-Modified: Tue, 01 Jan 2030 00:00:00 GMT\r\nExpires: Wed, 02 Jan 2030 00:00:00 GMT\r\n"
-            "Content-Length: 2\r\n\r\nhi"};
+    return {
+        "HTTP/1.1 200 OK\r\nContent-Type: Text/Plain ; Charset=ISO-8859-1\r\nETag: \"v1\"\r\n"
+        "Last-Modified: Tue, 01 Jan 2030 00:00:00 GMT\r\nExpires: Wed, 02 Jan 2030 00:00:00 GMT\r\n"
+        "Content-Length: 2\r\n\r\nhi"};
   });
   auto results = FetchAll(TestOptions(), {server.base() + "/old", server.base() + "/new"});
   CHECK(results[0].status == 301);
@@ -131,7 +131,8 @@ TEST_CASE("a body is cut at the range size when the server ignores Range (Conten
   });
   FetcherOptions options = TestOptions();
   options.page_range_bytes = 1000;
-  auto results = FetchAll(options, {server.base() + "/big", server.base() + "/exact", server.base() + "/after"});
+  auto results =
+      FetchAll(options, {server.base() + "/big", server.base() + "/exact", server.base() + "/after"});
   CHECK(results[0].status == 200);
   CHECK(results[0].body == std::string(1000, 'x'));
   CHECK(results[0].truncated);
@@ -154,7 +155,8 @@ TEST_CASE("a chunked body is cut at the range size", "[unit]") {
   });
   FetcherOptions options = TestOptions();
   options.page_range_bytes = 1000;
-  auto results = FetchAll(options, {server.base() + "/chunked", server.base() + "/small", server.base() + "/after"});
+  auto results =
+      FetchAll(options, {server.base() + "/chunked", server.base() + "/small", server.base() + "/after"});
   CHECK(results[0].status == 200);
   CHECK(results[0].body == big.substr(0, 1000));
   CHECK(results[0].truncated);
@@ -182,7 +184,8 @@ TEST_CASE("a 206 answer is reported as such and marked truncated when the docume
 // is asked for once more without Range and kept, not lost as a failure.
 TEST_CASE("a 416 is asked again once without Range and the page kept", "[unit]") {
   TestServer server([](const Request& request) -> Reply {
-    if (request[http::field::range].empty()) return {Response(200, "whole page " + std::string(request.target()))};
+    if (request[http::field::range].empty())
+      return {Response(200, "whole page " + std::string(request.target()))};
     return {Response(416, "", "Content-Range: bytes */0\r\n", "Range Not Satisfiable")};
   });
   FetcherOptions options = TestOptions();
@@ -214,9 +217,10 @@ TEST_CASE("a 416 without Range too is reported, asked twice at most", "[unit]") 
 
 TEST_CASE("interim 1xx responses are skipped", "[unit]") {
   TestServer server([](const Request& request) -> Reply {
-    return {"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
-            "HTTP/1.1 100 Continue\r\n\r\n" +
-            Response(200, "page " + std::string(request.target()))};
+    return {
+        "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
+        "HTTP/1.1 100 Continue\r\n\r\n" +
+        Response(200, "page " + std::string(request.target()))};
   });
   auto results = FetchAll(TestOptions(), {server.base() + "/a", server.base() + "/b"});
   CHECK(results[0].status == 200);
@@ -240,10 +244,14 @@ TEST_CASE("gzip and deflate bodies are decoded", "[unit]") {
   std::string text;
   for (int i = 0; i < 200; ++i) text += "<p>compressible text " + std::to_string(i % 7) + "</p>\n";
   TestServer server([&](const Request& request) -> Reply {
-    if (request.target() == "/gzip") return {Response(200, Compress(text, 15 + 16), "Content-Encoding: gzip\r\n")};
-    if (request.target() == "/xgzip") return {ChunkedResponse(Compress(text, 15 + 16), 100, "Content-Encoding: x-gzip\r\n")};
-    if (request.target() == "/zlib") return {Response(200, Compress(text, 15), "Content-Encoding: deflate\r\n")};
-    if (request.target() == "/raw") return {Response(200, Compress(text, -15), "Content-Encoding: deflate\r\n")};
+    if (request.target() == "/gzip")
+      return {Response(200, Compress(text, 15 + 16), "Content-Encoding: gzip\r\n")};
+    if (request.target() == "/xgzip")
+      return {ChunkedResponse(Compress(text, 15 + 16), 100, "Content-Encoding: x-gzip\r\n")};
+    if (request.target() == "/zlib")
+      return {Response(200, Compress(text, 15), "Content-Encoding: deflate\r\n")};
+    if (request.target() == "/raw")
+      return {Response(200, Compress(text, -15), "Content-Encoding: deflate\r\n")};
     if (request.target() == "/two") {
       return {Response(200, Compress("first,", 31) + Compress("second", 31), "Content-Encoding: gzip\r\n")};
     }
@@ -267,7 +275,8 @@ TEST_CASE("a decompression bomb is cut at max_decoded_bytes", "[unit][policy]") 
   const std::string zeros(2'000'000, '\0');
   const std::string bomb = Compress(zeros, 31);
   REQUIRE(bomb.size() < 10'000);
-  TestServer server([&](const Request&) -> Reply { return {Response(200, bomb, "Content-Encoding: gzip\r\n")}; });
+  TestServer server(
+      [&](const Request&) -> Reply { return {Response(200, bomb, "Content-Encoding: gzip\r\n")}; });
   FetcherOptions options = TestOptions();
   options.max_decoded_bytes = 50'000;
   auto results = FetchAll(options, {server.base() + "/bomb"});
@@ -283,7 +292,8 @@ TEST_CASE("by default the decoded body is cut at page_range_bytes", "[unit][poli
   const std::string zeros(3'000'000, '\0');
   const std::string bomb = Compress(zeros, 31) + Compress(zeros, 31);  // two members, 6 MB decoded
   REQUIRE(bomb.size() < 20'000);
-  TestServer server([&](const Request&) -> Reply { return {Response(200, bomb, "Content-Encoding: gzip\r\n")}; });
+  TestServer server(
+      [&](const Request&) -> Reply { return {Response(200, bomb, "Content-Encoding: gzip\r\n")}; });
   FetcherOptions options = TestOptions();
   REQUIRE(options.max_decoded_bytes == 0);
   options.page_range_bytes = 100'000;
@@ -299,7 +309,8 @@ TEST_CASE("a gzip body cut at the range keeps what decodes", "[unit]") {
   std::string text;
   for (int i = 0; i < 20000; ++i) text += std::to_string(i * 7919 % 10007) + " ";
   const std::string gz = Compress(text, 31);
-  TestServer server([&](const Request&) -> Reply { return {Response(200, gz, "Content-Encoding: gzip\r\n")}; });
+  TestServer server(
+      [&](const Request&) -> Reply { return {Response(200, gz, "Content-Encoding: gzip\r\n")}; });
   FetcherOptions options = TestOptions();
   options.page_range_bytes = gz.size() / 2;
   auto results = FetchAll(options, {server.base() + "/half"});
@@ -311,7 +322,8 @@ TEST_CASE("a gzip body cut at the range keeps what decodes", "[unit]") {
 
 TEST_CASE("a corrupt or unknown content coding is a body error", "[unit]") {
   TestServer server([](const Request& request) -> Reply {
-    if (request.target() == "/corrupt") return {Response(200, "definitely not gzip", "Content-Encoding: gzip\r\n")};
+    if (request.target() == "/corrupt")
+      return {Response(200, "definitely not gzip", "Content-Encoding: gzip\r\n")};
     return {Response(200, "xx", "Content-Encoding: br\r\n")};
   });
   auto results = FetchAll(TestOptions(), {server.base() + "/corrupt", server.base() + "/br"});
@@ -325,7 +337,8 @@ TEST_CASE("a corrupt or unknown content coding is a body error", "[unit]") {
 TEST_CASE("a response header larger than the limit is a protocol error", "[unit]") {
   TestServer server([](const Request& request) -> Reply {
     if (request.target() == "/huge") {
-      return {"HTTP/1.1 200 OK\r\nX-Filler: " + std::string(100'000, 'a') + "\r\nContent-Length: 2\r\n\r\nok"};
+      return {"HTTP/1.1 200 OK\r\nX-Filler: " + std::string(100'000, 'a') +
+              "\r\nContent-Length: 2\r\n\r\nok"};
     }
     return EchoTarget(request);
   });
@@ -447,7 +460,7 @@ TEST_CASE("every URL gets exactly one result whatever fails", "[unit]") {
   FetcherOptions options = TestOptions();
   options.request_timeout = 300ms;
   const std::string b = server.base();
-  const std::vector<std::string> urls = {b + "/ok",  "not a url", b + "/hang", b + "/close",
+  const std::vector<std::string> urls = {b + "/ok",  "not a url",           b + "/hang", b + "/close",
                                          b + "/404", "ftp://example.test/", b + "/ok2"};
   auto results = FetchAll(options, urls);
   CHECK(results[0].status == 200);
@@ -473,9 +486,10 @@ TEST_CASE("many sequences run concurrently, one connection each", "[unit]") {
   int done = 0;
   for (int s = 0; s < kSequences; ++s) {
     std::vector<std::string> urls;
-    for (int i = 0; i < 3; ++i) urls.push_back(server.base() + "/s" + std::to_string(s) + "/" + std::to_string(i));
-    fetcher.FetchSequence(urls, [&results, s](FetchResult r) { results[s].push_back(std::move(r)); },
-                          [&] { ++done; });
+    for (int i = 0; i < 3; ++i)
+      urls.push_back(server.base() + "/s" + std::to_string(s) + "/" + std::to_string(i));
+    fetcher.FetchSequence(
+        urls, [&results, s](FetchResult r) { results[s].push_back(std::move(r)); }, [&] { ++done; });
   }
   ioc.run();
   CHECK(done == kSequences);
@@ -507,10 +521,11 @@ TEST_CASE("sequences are safe when several threads run the io_context", "[unit]"
   std::atomic<int> done{0};
   for (int s = 0; s < kSequences; ++s) {
     std::vector<std::string> urls;
-    for (int i = 0; i < 3; ++i) urls.push_back(server.base() + "/s" + std::to_string(s) + "/" + std::to_string(i));
+    for (int i = 0; i < 3; ++i)
+      urls.push_back(server.base() + "/s" + std::to_string(s) + "/" + std::to_string(i));
     if (s % 4 == 0) urls.push_back(server.base() + "/s" + std::to_string(s) + "/hang");
-    fetcher.FetchSequence(urls, [&results, s](FetchResult r) { results[s].push_back(std::move(r)); },
-                          [&] { ++done; });
+    fetcher.FetchSequence(
+        urls, [&results, s](FetchResult r) { results[s].push_back(std::move(r)); }, [&] { ++done; });
   }
   // The hanging sequences end only through CancelAll, sent once everything
   // else is over.
@@ -555,8 +570,9 @@ TEST_CASE("CancelAll reports the remaining URLs as cancelled", "[unit]") {
   HttpFetcher fetcher(ioc, options);
   std::vector<FetchResult> results;
   bool done = false;
-  fetcher.FetchSequence({server.base() + "/1", server.base() + "/2", server.base() + "/3"},
-                        [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { done = true; });
+  fetcher.FetchSequence(
+      {server.base() + "/1", server.base() + "/2", server.base() + "/3"},
+      [&](FetchResult r) { results.push_back(std::move(r)); }, [&] { done = true; });
   CHECK(fetcher.active_sequences() == 1);
   // Cancel once the request is on the wire.
   net::steady_timer poll(ioc);

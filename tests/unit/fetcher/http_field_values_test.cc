@@ -1,11 +1,12 @@
 // The HTTP field parsers (fetcher/http/http_date.h, fetcher/http/http_field_values.h):
 // Retry-After, HTTP-date (RFC 9110 5.6.7), Content-Type's media type and
 // Content-Range's complete length.
+#include "fetcher/http/http_field_values.h"
+
 #include <catch2/catch.hpp>
 #include <cstdint>
 
 #include "fetcher/http/http_date.h"
-#include "fetcher/http/http_field_values.h"
 
 namespace fe = crawl::fetcher;
 

@@ -7,7 +7,8 @@
 #include "fetcher/crawl_worker.h"
 #include "fetcher/fetcher_flags.h"
 
-TEST_CASE("lanes share the in-flight and per-ip limits, have their own ids, and one logs the status", "[unit]") {
+TEST_CASE("lanes share the in-flight and per-ip limits, have their own ids, and one logs the status",
+          "[unit]") {
   crawl::fetcher::WorkerOptions options;
   options.fetcher_id = "f";
   options.max_in_flight = 10;

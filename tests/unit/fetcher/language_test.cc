@@ -19,10 +19,13 @@ TEST_CASE("the declaration wins, then the country TLD, then frequent words", "[u
 }
 
 TEST_CASE("frequent words tell the eight listed languages apart", "[unit]") {
-  CHECK(LanguageFromWords("The quick brown fox jumps over the lazy dog and it was not the first time.") == "en");
+  CHECK(LanguageFromWords("The quick brown fox jumps over the lazy dog and it was not the first time.") ==
+        "en");
   CHECK(LanguageFromWords("Le chat est sur la table et il ne veut pas descendre pour le dîner.") == "fr");
-  CHECK(LanguageFromWords("El perro de mi vecino es muy grande y no le gusta que los niños jueguen.") == "es");
-  CHECK(LanguageFromWords("Il gatto della nonna è sempre sul divano e non vuole mai uscire con noi.") == "it");
+  CHECK(LanguageFromWords("El perro de mi vecino es muy grande y no le gusta que los niños jueguen.") ==
+        "es");
+  CHECK(LanguageFromWords("Il gatto della nonna è sempre sul divano e non vuole mai uscire con noi.") ==
+        "it");
   CHECK(LanguageFromWords("De kat van de buren is niet op het dak maar in de tuin met een vogel.") == "nl");
   CHECK(LanguageFromWords("O gato da minha avó não gosta de sair de casa quando está a chover.") == "pt");
   CHECK(LanguageFromWords("Я не знаю, что он сказал, но это было очень интересно для нас.") == "ru");

@@ -52,7 +52,8 @@ TEST_CASE("links are ranked by effective terms, ties in page order, and pruned",
 }
 
 // Which links the mode cuts (common/crawl/link_pruning_mode.h).
-TEST_CASE("PruneRanked: all cuts every page, none nothing, offsite only links leaving the host", "[unit][policy]") {
+TEST_CASE("PruneRanked: all cuts every page, none nothing, offsite only links leaving the host",
+          "[unit][policy]") {
   LinkPruner p;
   // Page order: onsite, offsite, onsite, offsite, offsite, onsite.
   const std::vector<std::string_view> anchors = {"a", "b c d e", "f g", "h i j", "k l m n o p", ""};

@@ -2,9 +2,8 @@
 // Differential test: on random pages, what it writes, unpacked, equals what
 // the builder wrote before as one IndexTerm message per term (the previous
 // Finish, kept below as the reference).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <random>
 #include <string>

@@ -3,7 +3,6 @@
 #include "fetcher/page/mini_index.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -118,12 +117,14 @@ TEST_CASE("text analysis: language, description weights and positions, text hash
   CHECK(TextHash("Hello, world!") == crawl::hash::PageTextHash("hello world"));
 }
 
-TEST_CASE("text analysis: the text hash is the hash of every word one space apart, whatever the spacing", "[unit]") {
+TEST_CASE("text analysis: the text hash is the hash of every word one space apart, whatever the spacing",
+          "[unit]") {
   // AnalyzeText appends runs of words that are one space apart in the text
   // whole; the hash must equal that of the words joined one by one.
   std::mt19937 rng(5);
-  const std::vector<std::string> parts{"word", "Word", "WORD", "é", "Ünïcode", "x1", " ", "  ", "\n", ". ", ", ",
-                                       "\t", "!", "ab-cd", "q", "", "日本語", "'s", "... ", "\xff"};
+  const std::vector<std::string> parts{"word", "Word", "WORD",   "é",  "Ünïcode", "x1",  " ",
+                                       "  ",   "\n",   ". ",     ", ", "\t",      "!",   "ab-cd",
+                                       "q",    "",     "日本語", "'s", "... ",    "\xff"};
   text::StemmerCache stemmers;
   for (int round = 0; round < 400; ++round) {
     TextInput in;
@@ -145,7 +146,8 @@ TEST_CASE("text analysis: the text hash is the hash of every word one space apar
   }
 }
 
-TEST_CASE("Intern gives each distinct word one id, in order of first use, like a map of the words", "[unit]") {
+TEST_CASE("Intern gives each distinct word one id, in order of first use, like a map of the words",
+          "[unit]") {
   // Words of every size around SameShortString's 4-, 8- and 16-byte
   // loads, over two letters (many words of each size, often one byte
   // apart), longer words sharing their first 8 bytes, a few of 250-300

@@ -1,8 +1,8 @@
 // Page processing: crawl-log record and discovered links (fetcher/page/page_processor.h).
 #include "fetcher/page/page_processor.h"
 
-#include <set>
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "fetcher/result_batch.h"
 
@@ -12,7 +12,8 @@ using crawl::fetcher::ProcessOptions;
 
 namespace {
 
-crawl::v1::ScheduledUrl Scheduled(const std::string& url, crawl::v1::UrlKind kind = crawl::v1::URL_KIND_PAGE) {
+crawl::v1::ScheduledUrl Scheduled(const std::string& url,
+                                  crawl::v1::UrlKind kind = crawl::v1::URL_KIND_PAGE) {
   crawl::v1::ScheduledUrl u;
   u.set_url(url);
   u.set_referrer("http://a.test/");
@@ -46,9 +47,10 @@ TEST_CASE("html links are resolved, canonical, deduplicated, nofollow dropped", 
       "<a href='b.html'>b</a> <a href='/c/../d.html#x'>d</a> <a href='b.html'>again</a>"
       "<a href='HTTP://Other.TEST:80/'>o</a> <a rel=nofollow href='/secret'>s</a>"
       "<a href='mailto:x@a.test'>m</a> <a href='ftp://a.test/f'>f</a></body></html>";
-  auto p = ProcessFetch(Scheduled("http://a.test/dir/page.html"), Html("http://a.test/dir/page.html", body), {});
-  CHECK(LinkUrls(p) == std::vector<std::string>{"http://a.test/dir/b.html", "http://a.test/d.html",
-                                                 "http://other.test/"});
+  auto p =
+      ProcessFetch(Scheduled("http://a.test/dir/page.html"), Html("http://a.test/dir/page.html", body), {});
+  CHECK(LinkUrls(p) ==
+        std::vector<std::string>{"http://a.test/dir/b.html", "http://a.test/d.html", "http://other.test/"});
   for (const auto& l : p.links) {
     CHECK(l.referrer().empty());  // the page (record.url()): ResultBatcher names it
     CHECK(l.depth() == 3);
@@ -61,14 +63,16 @@ TEST_CASE("html links are resolved, canonical, deduplicated, nofollow dropped", 
 }
 
 TEST_CASE("base href changes the resolution base", "[unit]") {
-  auto p = ProcessFetch(Scheduled("http://a.test/x/y.html"),
-                        Html("http://a.test/x/y.html", "<base href='http://b.test/root/'><a href='z.html'>z</a>"), {});
+  auto p = ProcessFetch(
+      Scheduled("http://a.test/x/y.html"),
+      Html("http://a.test/x/y.html", "<base href='http://b.test/root/'><a href='z.html'>z</a>"), {});
   CHECK(LinkUrls(p) == std::vector<std::string>{"http://b.test/root/z.html"});
 }
 
 TEST_CASE("robots meta nofollow drops every link", "[unit]") {
-  auto p = ProcessFetch(Scheduled("http://a.test/"),
-                        Html("http://a.test/", "<meta name=robots content='noindex,nofollow'><a href=/x>x</a>"), {});
+  auto p = ProcessFetch(
+      Scheduled("http://a.test/"),
+      Html("http://a.test/", "<meta name=robots content='noindex,nofollow'><a href=/x>x</a>"), {});
   CHECK(p.links.empty());
 }
 
@@ -132,7 +136,8 @@ TEST_CASE("batches route links to the queue server owning their host", "[unit]")
   CHECK(batch.records.size() == 1);
 }
 
-TEST_CASE("links routed to another queue server carry the page's order data; home gets copies to book", "[unit]") {
+TEST_CASE("links routed to another queue server carry the page's order data; home gets copies to book",
+          "[unit]") {
   const std::vector<std::string> ids{"qs0", "qs1"};
   auto scheduled = Scheduled("http://www.a.test/");
   scheduled.set_order_tier(2);
@@ -140,10 +145,12 @@ TEST_CASE("links routed to another queue server carry the page's order data; hom
   scheduled.set_order_cash(0.25);
   // Which server owns a.test's page decides nothing here: home is the
   // server that scheduled it. Three links within the CLD a.test, 37 outside.
-  std::string body = "<a href='http://www.a.test/1'>x</a><a href='http://a.test/2'>x</a>"
-                     "<a href='http://blog.a.test/3'>x</a>";
+  std::string body =
+      "<a href='http://www.a.test/1'>x</a><a href='http://a.test/2'>x</a>"
+      "<a href='http://blog.a.test/3'>x</a>";
   for (int i = 0; i < 37; ++i)
-    body += i == 0 ? "<nav><a href='http://h0.test/'>x</a></nav>" : "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
+    body += i == 0 ? "<nav><a href='http://h0.test/'>x</a></nav>"
+                   : "<a href='http://h" + std::to_string(i) + ".test/'>x</a>";
   for (size_t home : {size_t{0}, size_t{1}}) {
     crawl::fetcher::ResultBatcher batcher(ids, nullptr, home);
     batcher.Add(ProcessFetch(scheduled, Html("http://www.a.test/", body), {}), &scheduled);
@@ -221,15 +228,16 @@ TEST_CASE("a batch names a referrer once per run of links that share it", "[unit
     if (!links[i].same_referrer()) referrer = links[i].referrer();
     read.push_back(referrer);
   }
-  CHECK(read == std::vector<std::string>{"http://a.test/p", "http://a.test/p", "http://a.test/p", "http://a.test/q",
-                                         "http://a.test/q", "http://a.test/q"});
+  CHECK(read == std::vector<std::string>{"http://a.test/p", "http://a.test/p", "http://a.test/p",
+                                         "http://a.test/q", "http://a.test/q", "http://a.test/q"});
   batcher.Add(ProcessFetch(Scheduled("http://a.test/q"), Html("http://a.test/q", body), {}));
   batch = batcher.Take();
   REQUIRE(batch.links_by_server[0].size() == 3);
   CHECK(batch.links_by_server[0][0].referrer() == "http://a.test/q");  // a new batch names it again
   CHECK_FALSE(batch.links_by_server[0][0].same_referrer());
   // A link that names its own referrer keeps it, and the run restarts there.
-  crawl::fetcher::ProcessedPage page = ProcessFetch(Scheduled("http://a.test/r"), Html("http://a.test/r", body), {});
+  crawl::fetcher::ProcessedPage page =
+      ProcessFetch(Scheduled("http://a.test/r"), Html("http://a.test/r", body), {});
   page.links[1].set_referrer("http://a.test/elsewhere");
   batcher.Add(std::move(page));
   batch = batcher.Take();

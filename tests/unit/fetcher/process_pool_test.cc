@@ -1,12 +1,11 @@
-#include <catch2/catch.hpp>
+#include "fetcher/process_pool.h"
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
-
-#include "fetcher/process_pool.h"
 
 using crawl::fetcher::ProcessPool;
 

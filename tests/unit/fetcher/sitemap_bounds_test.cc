@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "fetcher/page/page_processor.h"
-#include "fetcher/sitemap_gate.h"
 #include "fetcher/page/sitemap_processor.h"
+#include "fetcher/sitemap_gate.h"
 #include "tests/unit/fetcher/fetch_test_util.h"
 
 using namespace crawl::fetcher;

@@ -2,7 +2,6 @@
 // their links through ProcessFetch (fetcher/page/page_processor.h).
 #include "fetcher/page/sitemap_processor.h"
 
-
 #include <catch2/catch.hpp>
 
 #include "fetcher/page/page_processor.h"
@@ -47,13 +46,15 @@ TEST_CASE("urlset: every <loc> in order, decoded and trimmed; image:loc ignored"
   CHECK(LooksLikeSitemap(kUrlset));
   const SitemapEntries e = ParseSitemap(kUrlset);
   CHECK_FALSE(e.is_index);
-  CHECK(e.urls == std::vector<std::string>{"http://a.test/one", "http://a.test/two?x=1&y=2", "http://a.test/three"});
+  CHECK(e.urls ==
+        std::vector<std::string>{"http://a.test/one", "http://a.test/two?x=1&y=2", "http://a.test/three"});
 }
 
 TEST_CASE("sitemap index: entries are sitemaps", "[unit]") {
   const std::string index =
       "<?xml version='1.0'?><sitemapindex xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
-      "<sitemap><loc>http://a.test/s1.xml</loc></sitemap><sitemap><loc>http://a.test/s2.xml.gz</loc></sitemap>"
+      "<sitemap><loc>http://a.test/s1.xml</loc></sitemap><sitemap><loc>http://a.test/s2.xml.gz</loc></"
+      "sitemap>"
       "</sitemapindex>";
   const SitemapEntries e = ParseSitemap(index);
   CHECK(e.is_index);
@@ -120,14 +121,15 @@ TEST_CASE("gunzip: an exact fit is not truncated, one byte more is; the first me
 }
 
 TEST_CASE("sitemap fetches become links with from_sitemap and link_rank = position", "[unit]") {
-  for (const auto& [body, mime] : std::vector<std::pair<std::string, std::string>>{
-           {kUrlset, "application/xml"},
-           {kUrlset, "text/xml"},
-           {Compress(kUrlset, 15 + 16), "application/gzip"},
-           {Compress(kUrlset, 15 + 16), "application/x-gzip"},
-           {Compress(kUrlset, 15 + 16), "application/xml"}}) {
+  for (const auto& [body, mime] :
+       std::vector<std::pair<std::string, std::string>>{{kUrlset, "application/xml"},
+                                                        {kUrlset, "text/xml"},
+                                                        {Compress(kUrlset, 15 + 16), "application/gzip"},
+                                                        {Compress(kUrlset, 15 + 16), "application/x-gzip"},
+                                                        {Compress(kUrlset, 15 + 16), "application/xml"}}) {
     INFO(mime);
-    auto p = ProcessFetch(Scheduled("http://a.test/sitemap.xml"), Ok("http://a.test/sitemap.xml", body, mime), {});
+    auto p =
+        ProcessFetch(Scheduled("http://a.test/sitemap.xml"), Ok("http://a.test/sitemap.xml", body, mime), {});
     REQUIRE(p.links.size() == 3);
     for (uint32_t i = 0; i < 3; ++i) {
       CHECK(p.links[i].from_sitemap());
@@ -144,7 +146,8 @@ TEST_CASE("sitemap fetches become links with from_sitemap and link_rank = positi
 TEST_CASE("a corrupt gzip sitemap is an error in the record, not a crash", "[unit]") {
   std::string gz = Compress(kUrlset, 15 + 16);
   for (std::size_t i = 10; i < gz.size(); i += 3) gz[i] = static_cast<char>(gz[i] ^ 0xA5);
-  auto p = ProcessFetch(Scheduled("http://a.test/s.xml.gz"), Ok("http://a.test/s.xml.gz", gz, "application/gzip"), {});
+  auto p = ProcessFetch(Scheduled("http://a.test/s.xml.gz"),
+                        Ok("http://a.test/s.xml.gz", gz, "application/gzip"), {});
   CHECK(p.links.size() <= 3);
 }
 

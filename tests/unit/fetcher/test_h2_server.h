@@ -10,6 +10,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -21,15 +29,6 @@
 #include <utility>
 #include <vector>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
-
 #include "common/base/mutex.h"
 
 namespace crawl::fetcher::testing {
@@ -39,10 +38,10 @@ struct H2Reply {
   std::vector<std::pair<std::string, std::string>> headers;  // lower-case names
   std::string body;
   std::chrono::milliseconds delay{0};  // before the response HEADERS
-  bool hang = false;     // never answer the stream
-  bool reset = false;    // RST_STREAM(INTERNAL_ERROR) instead of an answer
-  bool goaway = false;   // GOAWAY(last stream = this one), answer it, then close
-  bool endless = false;  // DATA without end
+  bool hang = false;                   // never answer the stream
+  bool reset = false;                  // RST_STREAM(INTERNAL_ERROR) instead of an answer
+  bool goaway = false;                 // GOAWAY(last stream = this one), answer it, then close
+  bool endless = false;                // DATA without end
 };
 
 struct H2SeenRequest {
@@ -125,14 +124,13 @@ class H2TestServer {
 template <typename Stream>
 class H2TestServer::Connection : public std::enable_shared_from_this<Connection<Stream>> {
  public:
-  Connection(H2TestServer& server, int id, Stream stream) : server_(server), id_(id), stream_(std::move(stream)) {}
+  Connection(H2TestServer& server, int id, Stream stream)
+      : server_(server), id_(id), stream_(std::move(stream)) {}
   ~Connection() {
     if (session_ != nullptr) nghttp2_session_del(session_);
   }
 
-  void Start() {
-    net::co_spawn(server_.ioc_, Run(this->shared_from_this()), net::detached);
-  }
+  void Start() { net::co_spawn(server_.ioc_, Run(this->shared_from_this()), net::detached); }
 
  private:
   struct StreamState {

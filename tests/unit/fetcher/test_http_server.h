@@ -16,14 +16,6 @@
 #include <openssl/x509v3.h>
 
 #include <atomic>
-#include <chrono>
-#include <memory>
-#include <functional>
-#include <string>
-#include <string_view>
-#include <thread>
-#include <vector>
-
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -35,6 +27,13 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
 
 #include "common/base/mutex.h"
 
@@ -48,9 +47,9 @@ using tcp = net::ip::tcp;
 using Request = http::request<http::string_body>;
 
 struct Reply {
-  std::string raw;     // written verbatim
-  bool close = false;  // close the connection after writing (whatever the headers say)
-  bool hang = false;   // never answer; hold the connection open
+  std::string raw;                       // written verbatim
+  bool close = false;                    // close the connection after writing (whatever the headers say)
+  bool hang = false;                     // never answer; hold the connection open
   std::chrono::milliseconds delay{0};    // wait this long before the first byte
   std::chrono::milliseconds trickle{0};  // > 0: write one byte, then wait this long, ...
 };
@@ -73,7 +72,9 @@ class TestServer {
 
   // With `tls` (not owned, must outlive the server) it speaks https.
   explicit TestServer(Handler handler, net::ssl::context* tls = nullptr)
-      : handler_(std::move(handler)), tls_(tls), acceptor_(ioc_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)) {
+      : handler_(std::move(handler)),
+        tls_(tls),
+        acceptor_(ioc_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)) {
     port_ = acceptor_.local_endpoint().port();
     net::co_spawn(ioc_, Accept(), net::detached);
     thread_ = std::thread([this] { ioc_.run(); });
@@ -172,12 +173,11 @@ class TestServer {
 };
 
 inline std::string Response(int status, std::string_view body, std::string_view extra_headers = "",
-                     std::string_view reason = "X") {
+                            std::string_view reason = "X") {
   return "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason) +
-         "\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
-         std::string(extra_headers) + "\r\n" + std::string(body);
+         "\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n" + std::string(extra_headers) + "\r\n" + std::string(body);
 }
-
 
 // A self-signed certificate for https test servers.
 struct Certificate {
@@ -203,8 +203,8 @@ inline Certificate MakeSelfSigned(const std::string& name) {
   X509_gmtime_adj(X509_getm_notAfter(x509), 3600);
   X509_set_pubkey(x509, key);
   X509_NAME* subject = X509_get_subject_name(x509);
-  X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(name.c_str()), -1,
-                             -1, 0);
+  X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>(name.c_str()), -1, -1, 0);
   X509_set_issuer_name(x509, subject);
   X509V3_CTX ctx;
   X509V3_set_ctx_nodb(&ctx);

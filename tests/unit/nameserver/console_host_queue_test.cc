@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "common/base/clock.h"
-#include "common/net/grpc_util.h"
 #include "common/crawl/rendezvous.h"
+#include "common/net/grpc_util.h"
 #include "nameserver/console/console.h"
 #include "nameserver/console/console_auth.h"
 #include "nameserver/registry_store.h"

@@ -6,10 +6,9 @@
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
 
-#include "common/crawl/log_filter.h"
-
-#include "common/net/admin_http.h"
 #include "common/base/clock.h"
+#include "common/crawl/log_filter.h"
+#include "common/net/admin_http.h"
 #include "nameserver/console/console_auth.h"
 #include "nameserver/console/console_form.h"
 #include "nameserver/console/console_html.h"
@@ -136,8 +135,10 @@ TEST_CASE("the create form's parameters are parsed as set-param parses them", "[
 }
 
 TEST_CASE("the log page's query becomes the queue servers' filters", "[unit]") {
-  auto req = crawl::nameserver::ConsoleLogRequest(
-      {{"status", "404"}, {"host", "a.test"}, {"since", "2026-11-25T12:00"}, {"until", "2026-11-25T13:00:30"}});
+  auto req = crawl::nameserver::ConsoleLogRequest({{"status", "404"},
+                                                   {"host", "a.test"},
+                                                   {"since", "2026-11-25T12:00"},
+                                                   {"until", "2026-11-25T13:00:30"}});
   REQUIRE(req.ok());
   CHECK(req->status() == "404");
   CHECK(req->host() == "a.test");

@@ -8,10 +8,9 @@
 //  - DeleteCrawl refuses a running crawl, removes a stopped one everywhere,
 //    and keeps a delete pending for a queue server that is down until it is
 //    back (across a name server restart too).
-#include <catch2/catch.hpp>
-
 #include <grpcpp/grpcpp.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -43,7 +42,8 @@ class FakeQueueServer final : public v1::QueueServer::Service {
     crawls_[req->crawl().crawl_id()] = req->crawl().state();
     return grpc::Status::OK;
   }
-  grpc::Status EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest* req, v1::EndCrawlResponse*) override {
+  grpc::Status EndCrawl(grpc::ServerContext*, const v1::EndCrawlRequest* req,
+                        v1::EndCrawlResponse*) override {
     std::lock_guard lock(mu_);
     auto it = crawls_.find(req->crawl_id());
     if (it == crawls_.end()) return {grpc::StatusCode::FAILED_PRECONDITION, "no such crawl"};
@@ -132,7 +132,8 @@ struct NameServer {
   grpc::Status Start(v1::StartCrawlResponse* resp) {
     grpc::ServerContext ctx;
     v1::StartCrawlRequest req;
-    for (const char* u : {"http://a.test/", "http://b.test/", "http://c.test/", "http://d.test/"}) req.add_seeds(u);
+    for (const char* u : {"http://a.test/", "http://b.test/", "http://c.test/", "http://d.test/"})
+      req.add_seeds(u);
     return service->StartCrawl(&ctx, &req, resp);
   }
   grpc::Status Stop(uint64_t id) {
@@ -163,9 +164,8 @@ struct NameServer {
 
 TEST_CASE("start crawl killed at any step: after a restart the name server and its queue servers agree",
           "[unit][integration]") {
-  const std::string step =
-      GENERATE(std::string("after_persist"), std::string("after_first_queue_server"), std::string("after_fanout"),
-               std::string("after_activate"));
+  const std::string step = GENERATE(std::string("after_persist"), std::string("after_first_queue_server"),
+                                    std::string("after_fanout"), std::string("after_activate"));
   INFO("killed " << step);
   TempDir dir;
   crawl::ManualClock clock;

@@ -3,9 +3,8 @@
 // budget share-out of the monitor (nameserver/crawl_monitor.h).
 #include "nameserver/crawl_registry.h"
 
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <random>
 #include <thread>
@@ -82,7 +81,8 @@ TEST_CASE("crawl registry: one crawl at a time, ids always grow", "[unit]") {
   auto second = f.registry->NewCrawl(v1::CrawlParams(), 1);
   REQUIRE_FALSE(second.ok());
   CHECK(second.status().code() == StatusCode::kFailedPrecondition);
-  CHECK(second.status().message() == "crawl " + std::to_string(first.crawl_id()) + " is running; stop it first");
+  CHECK(second.status().message() ==
+        "crawl " + std::to_string(first.crawl_id()) + " is running; stop it first");
 
   REQUIRE(f.registry->End(first.crawl_id(), v1::CRAWL_STATE_STOPPED, "stopped").has_value());
   CHECK(f.registry->ActiveId() == 0);
@@ -245,7 +245,8 @@ TEST_CASE("crawl registry: WaitActive answers when a crawl starts, or when its w
   CHECK(f.registry->WaitActive(60s)->crawl_id() == started.crawl_id());  // already active: at once
 }
 
-TEST_CASE("crawl registry: a status long poll waits while the crawl runs and until its final numbers", "[unit]") {
+TEST_CASE("crawl registry: a status long poll waits while the crawl runs and until its final numbers",
+          "[unit]") {
   Fixture f;
   (void)f.registry->RegisterMember(Server("qs0", "127.0.0.1:1"));
   // No crawl at all: at once.

@@ -7,7 +7,8 @@
 
 using crawl::nameserver::NormalizeParams;
 
-TEST_CASE("revisit_policy is fixed, expires, adaptive, optimal or empty, anything else is refused by name", "[unit]") {
+TEST_CASE("revisit_policy is fixed, expires, adaptive, optimal or empty, anything else is refused by name",
+          "[unit]") {
   for (const char* ok : {"", "fixed", "expires", "adaptive", "optimal"}) {
     crawl::v1::CrawlParams p;
     p.set_recrawl(true);

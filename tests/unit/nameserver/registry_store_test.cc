@@ -1,7 +1,6 @@
 #include "nameserver/registry_store.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <random>
 

@@ -1,9 +1,9 @@
 // The name server's access rules: every RPC of the proto has a
 // policy, and admin tokens decide what people may do.
-#include <catch2/catch.hpp>
-
 #include <google/protobuf/descriptor.h>
 #include <grpcpp/grpcpp.h>
+
+#include <catch2/catch.hpp>
 
 #include "common/base/clock.h"
 #include "common/net/grpc_util.h"
@@ -86,7 +86,8 @@ TEST_CASE("every RPC in the proto states which roles may call it", "[unit]") {
   }
   CHECK(methods == crawl::security::RpcPolicies().size());
   // Who may start a crawl, submit results, heartbeat, search.
-  CHECK(crawl::security::FindRpcPolicy("crawl.v1.NameServer/StartCrawl")->allowed == crawl::security::RoleSet{Role::kAdmin});
+  CHECK(crawl::security::FindRpcPolicy("crawl.v1.NameServer/StartCrawl")->allowed ==
+        crawl::security::RoleSet{Role::kAdmin});
   CHECK(crawl::security::FindRpcPolicy("crawl.v1.QueueServer/SubmitResults")->allowed ==
         crawl::security::RoleSet{Role::kFetcher});
   CHECK(crawl::security::FindRpcPolicy("crawl.v1.NameServer/Heartbeat")->allowed ==

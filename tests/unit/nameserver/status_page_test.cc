@@ -2,7 +2,6 @@
 
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
-
 #include <limits>
 
 using crawl::nameserver::NameServerServiceImpl;
@@ -108,7 +107,8 @@ TEST_CASE("status json merges the structure order's site reports, newest first",
   CHECK(sites[1].as_object().at("last_layers").as_array().at(0).as_int64() == 4);
 }
 
-TEST_CASE("status json stays valid JSON for quotes, control bytes, bad UTF-8 and non-finite numbers", "[unit]") {
+TEST_CASE("status json stays valid JSON for quotes, control bytes, bad UTF-8 and non-finite numbers",
+          "[unit]") {
   auto snap = RunningCrawl();
   const std::string hostile = std::string("a\"b\\c\n\t\x01\x7f caf\xc3\xa9 \xff\xc3", 18);
   snap.crawls[77].set_end_reason(hostile);

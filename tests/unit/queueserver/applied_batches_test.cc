@@ -5,7 +5,6 @@
 #include "queueserver/applied_batches.h"
 
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <filesystem>
 #include <random>

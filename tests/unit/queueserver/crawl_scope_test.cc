@@ -1,10 +1,11 @@
 #include "queueserver/frontier/crawl_scope.h"
-#include "common/url/host_glob.h"
 
 #include <catch2/catch.hpp>
 
-using crawl::queueserver::CrawlScope;
+#include "common/url/host_glob.h"
+
 using crawl::HostGlobMatch;
+using crawl::queueserver::CrawlScope;
 
 TEST_CASE("host globs match whole hosts, star spans any run", "[unit]") {
   CHECK(HostGlobMatch("example.test", "example.test"));
@@ -27,9 +28,9 @@ TEST_CASE("crawl scope applies depth, include and exclude", "[unit]") {
 
   CrawlScope scope(3, {"*.site1.test", "site1.test"}, {"blog.site1.test"});
   CHECK(scope.Keeps("www.site1.test", 3));
-  CHECK_FALSE(scope.Keeps("www.site1.test", 4));     // too deep
-  CHECK_FALSE(scope.Keeps("www.site2.test", 1));     // not included
-  CHECK_FALSE(scope.Keeps("blog.site1.test", 1));    // excluded wins
+  CHECK_FALSE(scope.Keeps("www.site1.test", 4));   // too deep
+  CHECK_FALSE(scope.Keeps("www.site2.test", 1));   // not included
+  CHECK_FALSE(scope.Keeps("blog.site1.test", 1));  // excluded wins
   CHECK(scope.Keeps("SITE1.test", 0));
 
   CrawlScope exclude_only(0, {}, {"*.ads.test"});

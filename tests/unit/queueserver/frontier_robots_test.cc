@@ -202,7 +202,8 @@ TEST_CASE("refused URLs kept for a re-check are bounded per origin", "[unit][pol
         std::vector<std::string>{"http://a.test/5", "http://a.test/p/1", "http://a.test/p/2"});
 }
 
-TEST_CASE("an origin whose every URL was refused has its robots.txt fetched again when due", "[unit][rfc9309]") {
+TEST_CASE("an origin whose every URL was refused has its robots.txt fetched again when due",
+          "[unit][rfc9309]") {
   Frontier f(FrontierOptions{});
   Start(f, {"http://a.test/private/1", "http://a.test/private/2"}, "User-agent: *\nDisallow: /private\n", 0);
   CHECK(f.Counters().robots_disallowed == 2);

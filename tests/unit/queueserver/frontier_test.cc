@@ -87,7 +87,7 @@ TEST_CASE("robots.txt 5xx is retried, then the origin counts as disallowed", "[u
   f.Report(s.id, Robots("http://a.test/robots.txt", 503), 0);
   f.Complete(s.id, 0);
   CHECK(f.Lease("f", 10, 500).id == 0);  // retry not due yet
-  CHECK_FALSE(f.Idle());                  // the page still waits
+  CHECK_FALSE(f.Idle());                 // the page still waits
   auto retry = f.Lease("f", 10, 1000);
   REQUIRE(Urls(retry) == std::vector<std::string>{"http://a.test/robots.txt"});
   f.Report(retry.id, Robots("http://a.test/robots.txt", -2), 1000);
@@ -108,8 +108,8 @@ TEST_CASE("pages are leased in the order they became ready", "[unit]") {
   f.Complete(robots.id, 0);
   for (const char* u : {"http://a.test/2", "http://b.test/2", "http://a.test/3"}) REQUIRE(f.Add(Page(u), 0));
   CHECK(Urls(f.Lease("f", 10, 0)) == std::vector<std::string>{"http://b.test/1", "http://a.test/1",
-                                                               "http://a.test/2", "http://b.test/2",
-                                                               "http://a.test/3"});
+                                                              "http://a.test/2", "http://b.test/2",
+                                                              "http://a.test/3"});
 }
 
 TEST_CASE("an origin is held by one schedule at a time", "[unit][policy]") {

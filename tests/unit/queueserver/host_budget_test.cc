@@ -220,7 +220,8 @@ TEST_CASE("a crawl's cld_rule reaches the order; psl is the default; a bad one i
 
 namespace {
 CldBudget WinBudget(double base, double per_win, bool exempt_seeded = true) {
-  return CldBudget{.rule = CldBudgetRule::kWin, .base = base, .per_win = per_win, .exempt_seeded = exempt_seeded};
+  return CldBudget{
+      .rule = CldBudgetRule::kWin, .base = base, .per_win = per_win, .exempt_seeded = exempt_seeded};
 }
 CldBudget InCldBudget(double base, double per_in_cld, bool exempt_seeded = true) {
   return CldBudget{.base = base, .per_in_cld = per_in_cld, .exempt_seeded = exempt_seeded};
@@ -284,8 +285,9 @@ TEST_CASE("a seeded CLD has no budget: a site with no links from other CLDs is c
   CHECK(over_budget(false) == 4);  // /3 to /6: SEEN 4..7 > 3
 }
 
-TEST_CASE("rule win: URLs past their CLD's budget are seen but never queued; WIN from other CLDs raises the budget",
-          "[unit][policy]") {
+TEST_CASE(
+    "rule win: URLs past their CLD's budget are seen but never queued; WIN from other CLDs raises the budget",
+    "[unit][policy]") {
   FrontierOptions o = BudgetOptions();
   // Seeded CLDs budgeted too, to count; one new URL from another CLD (WIN 1/1.1) adds 1.
   o.order.budget = WinBudget(3, 1.1, false);
@@ -340,7 +342,8 @@ TEST_CASE("rule in-clds: only distinct other CLDs raise a budget, links to seen 
   Schedule s = f.Lease("f", 10, 0);
   for (const auto& e : s.entries) f.Report(s.id, Outcome(e.url, 200), 0);
   // More links from b.test add nothing to the in-degree: SEEN 6 > 5.
-  std::vector<LinkInput> from_b{Link("http://a.test/6", "http://b.test/"), Link("http://a.test/7", "http://b.test/")};
+  std::vector<LinkInput> from_b{Link("http://a.test/6", "http://b.test/"),
+                                Link("http://a.test/7", "http://b.test/")};
   (void)f.AddLinks(from_b, 0);
   f.EndRequest();
   CHECK(order.Stats("a.test").in_clds.size() == 1);
@@ -477,8 +480,8 @@ TEST_CASE("a link from another CLD opens room a link from the CLD itself does no
     FetchWithLinks(f, referrer, {Link("http://c.test/x", referrer)});
     return order.over_budget();
   };
-  CHECK(refused("http://a.test/", WinBudget(1, 11, false)) == 0);  // WIN 1/1.1: budget 11
-  CHECK(refused("http://c.test/", WinBudget(1, 11, false)) == 1);  // WIN 0: budget 1
+  CHECK(refused("http://a.test/", WinBudget(1, 11, false)) == 0);   // WIN 1/1.1: budget 11
+  CHECK(refused("http://c.test/", WinBudget(1, 11, false)) == 1);   // WIN 0: budget 1
   CHECK(refused("http://a.test/", InCldBudget(1, 1, false)) == 0);  // one CLD links in: budget 2
   CHECK(refused("http://c.test/", InCldBudget(1, 1, false)) == 1);  // none: budget 1
 }

@@ -5,7 +5,6 @@
 #include "queueserver/link_wire.h"
 
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <string>
 #include <vector>
@@ -101,15 +100,17 @@ TEST_CASE("LinkReferrers: a link's own referrer, or the previous link's", "[unit
   *links.Add() = Link("http://b.test/6", "", true);
   *links.Add() = Link("http://b.test/7", "", false);  // a seed's: none
   CHECK(qs::LinkReferrers(links) == std::vector<std::string_view>{"", "http://a.test/x", "http://a.test/x",
-                                                                   "http://a.test/x", "http://a.test/y",
-                                                                   "http://a.test/y", ""});
+                                                                  "http://a.test/x", "http://a.test/y",
+                                                                  "http://a.test/y", ""});
 }
 
 TEST_CASE("queued URLs carry the same referrers whether links name them or say 'same as before'", "[unit]") {
   const std::vector<std::pair<std::string, std::string>> found = {
-      {"http://a.test/1", "http://a.test/"},  {"http://a.test/2", "http://a.test/"},
+      {"http://a.test/1", "http://a.test/"},
+      {"http://a.test/2", "http://a.test/"},
       {"bad url", "http://a.test/"},  // refused, but still passes its referrer on
-      {"http://a.test/3", "http://a.test/"},  {"http://a.test/4", "http://a.test/other"},
+      {"http://a.test/3", "http://a.test/"},
+      {"http://a.test/4", "http://a.test/other"},
       {"http://a.test/5", "http://a.test/other"},
   };
   std::vector<v1::DiscoveredLink> named, elided;

@@ -382,14 +382,15 @@ TEST_CASE("opic across two queue servers: shares sent elsewhere are booked at ho
   // (0.5 - 0.5/6) / 2 = 5/24 to each of the others.
   const LinkInput to_c = Link("http://c.test/x", "http://a.test/", 1, 3);
   const LinkInput to_b = Link("http://b.test/", "http://a.test/", 2, 3);
-  CHECK(fa.AddLinks({Link("http://a.test/1", "http://a.test/", 0, 3), SentElsewhere(to_c), SentElsewhere(to_b)}, 0) ==
+  CHECK(fa.AddLinks(
+            {Link("http://a.test/1", "http://a.test/", 0, 3), SentElsewhere(to_c), SentElsewhere(to_b)}, 0) ==
         1);
   fa.Complete(s.id, 0);
   fa.EndRequest();
   CHECK(*oa.CashOf("http://a.test/1") == Approx(0.5 / 6).epsilon(1e-12));
   CHECK(oa.bonus() == 0);  // nothing lost: the copies' shares were given away
   CHECK(oa.reserve() == 0);
-  CHECK(oa.size() == 1);   // the copies are neither queued nor seen here
+  CHECK(oa.size() == 1);  // the copies are neither queued nor seen here
   CHECK_FALSE(oa.CashOf("http://c.test/x").has_value());
   // The owner gets the links with a.test/'s cash C = 0.5 and s = 1.
   CHECK(fb.AddLinks({Echoed(to_c, 0, 0, 0.5, 1), Echoed(to_b, 0, 0, 0.5, 1)}, 0) == 1);
@@ -428,7 +429,8 @@ TEST_CASE("opic across queue servers: a share the owner cannot credit is lost an
   CHECK(*ob.CashOf("http://b.test/z") == Approx(before + 0.1).epsilon(1e-12));
 }
 
-TEST_CASE("host_budget: a link from another server's page counts WIN with the echoed tier and weight", "[unit]") {
+TEST_CASE("host_budget: a link from another server's page counts WIN with the echoed tier and weight",
+          "[unit]") {
   Frontier fa(Options(OrderKind::kHostBudget));
   Frontier fb(Options(OrderKind::kHostBudget));
   auto& oa = dynamic_cast<TieredOrder&>(fa.order());

@@ -18,7 +18,6 @@ using namespace crawl::queueserver;
 using Catch::Detail::Approx;
 using namespace crawl::queueserver::orders_test;  // NOLINT: the tests' helpers
 
-
 // ---------------------------------------------------------------------------
 // host_budget formulas (docs/DESIGN.md §5.1)
 
@@ -66,7 +65,8 @@ TEST_CASE("host_budget counts SEEN, WSEEN and WIN per CLD and files links by tie
   REQUIRE(f.Add(Page("http://www.a.test/"), 0));
   AllowAll(f);
   // The seed: SEEN 1, WSEEN 1, tier 0.
-  CHECK(order.Stats("a.test") == CldStats{.seen = 1, .wseen = 1.0, .win = 0.0, .seeded = true, .in_clds = {}});
+  CHECK(order.Stats("a.test") ==
+        CldStats{.seen = 1, .wseen = 1.0, .win = 0.0, .seeded = true, .in_clds = {}});
   Schedule s = f.Lease("f", 10, 0);
   REQUIRE(Urls(s) == std::vector<std::string>{"http://www.a.test/"});
   f.Report(s.id, Outcome("http://www.a.test/", 200), 0);
@@ -83,7 +83,8 @@ TEST_CASE("host_budget counts SEEN, WSEEN and WIN per CLD and files links by tie
   CHECK(b.wseen == Approx(3.0).epsilon(1e-12));
   CHECK(b.win == Approx(2.0 / 1.1).epsilon(1e-12));
   // a.test: SEEN 2, WSEEN 1 + 3 = 4, WIN 0 (same CLD).
-  CHECK(order.Stats("a.test") == CldStats{.seen = 2, .wseen = 4.0, .win = 0.0, .seeded = true, .in_clds = {}});
+  CHECK(order.Stats("a.test") ==
+        CldStats{.seen = 2, .wseen = 4.0, .win = 0.0, .seeded = true, .in_clds = {}});
   CHECK_FALSE(b.seeded);
 }
 
@@ -97,7 +98,7 @@ TEST_CASE("host_budget: a CLD with ten URLs moves to tier 1; sitemap and non-HTM
   for (int k = 1; k <= 9; ++k)
     links.push_back(Link("http://a.test/" + std::to_string(k), "http://a.test/", 0));
   LinkInput sitemap = Link("http://a.test/sitemap.xml", "http://a.test/", 0);  // a sitemap file
-  sitemap.from_sitemap = false;  // WSEEN 11: tier 1 + 4
+  sitemap.from_sitemap = false;                                                // WSEEN 11: tier 1 + 4
   links.push_back(sitemap);
   LinkInput pdf = Link("http://a.test/f.pdf", "http://a.test/", 0);
   pdf.likely_non_html = true;  // WSEEN 12: tier 1 + 1
@@ -222,10 +223,11 @@ TEST_CASE("scoring filter chain: names parse, unknown names are refused", "[unit
   auto chain = ScoringChain::Make("opic", {});
   REQUIRE(chain.ok());
   CHECK(chain->names() == std::vector<std::string>{"opic"});
-  CHECK(chain->IndexerScore(ScoreDatum{"u", 0, LinkKind::kBody, 0}, 0.25, 2.0) == Approx(0.125));  // history / total
+  CHECK(chain->IndexerScore(ScoreDatum{"u", 0, LinkKind::kBody, 0}, 0.25, 2.0) ==
+        Approx(0.125));  // history / total
   CHECK(chain->InjectedScore(ScoreDatum{"u", 0, LinkKind::kBody, 0.5}) == 0.5);
-  CHECK(chain->UpdateDbScore(ScoreDatum{"u", 0, LinkKind::kBody, 0.5}, {ScoreInlink{"p", LinkKind::kBody, 0.25}}) ==
-        0.75);
+  CHECK(chain->UpdateDbScore(ScoreDatum{"u", 0, LinkKind::kBody, 0.5},
+                             {ScoreInlink{"p", LinkKind::kBody, 0.25}}) == 0.75);
   CHECK(ScoringChain::Make("", {})->empty());
   auto bad = ScoringChain::Make("opic,pagerank", {});
   CHECK_FALSE(bad.ok());

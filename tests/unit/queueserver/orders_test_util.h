@@ -13,7 +13,6 @@ namespace crawl::queueserver::orders_test {
 
 using namespace crawl::queueserver;  // NOLINT: the unit under test
 
-
 inline CldStats Cld(uint64_t seen, double wseen, double win) {
   CldStats st;
   st.seen = seen;
@@ -74,6 +73,5 @@ inline void AllowAll(Frontier& f, int64_t now = 0) {
     f.Complete(s.id, now);
   }
 }
-
 
 }  // namespace crawl::queueserver::orders_test

@@ -2,9 +2,8 @@
 // varints under them (common/base/varint.h): round trips and bad input.
 #include "queueserver/index/postings_codec.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -32,11 +31,28 @@ TEST_CASE("varints round-trip at their byte boundaries", "[unit]") {
 }
 
 TEST_CASE("a frequency is written in hundredths exactly as llround writes it", "[unit]") {
-  const auto reference = [](double f) { return static_cast<uint64_t>(std::llround(std::max(0.0, f) * 100.0)); };
-  std::vector<double> values = {0.0,   -0.0,  -1.5, 0.004999999999999999, 0.005, 0.015, 0.025, 1.0, 2.5,
-                                0.49999999999999994 / 100, 123.455, 1e10, 4.5e13, 0x1p52 / 100, 0x1p53 / 100,
-                                1e300, std::numeric_limits<double>::infinity(),
-                                std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min()};
+  const auto reference = [](double f) {
+    return static_cast<uint64_t>(std::llround(std::max(0.0, f) * 100.0));
+  };
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                -1.5,
+                                0.004999999999999999,
+                                0.005,
+                                0.015,
+                                0.025,
+                                1.0,
+                                2.5,
+                                0.49999999999999994 / 100,
+                                123.455,
+                                1e10,
+                                4.5e13,
+                                0x1p52 / 100,
+                                0x1p53 / 100,
+                                1e300,
+                                std::numeric_limits<double>::infinity(),
+                                std::numeric_limits<double>::quiet_NaN(),
+                                std::numeric_limits<double>::denorm_min()};
   for (int k = 0; k < 100000; ++k) values.push_back(k / 200.0);  // every half hundredth up to 500
   std::mt19937_64 rng(23);
   std::uniform_real_distribution<double> small(0, 50), wide(-10, 1e9);
@@ -183,7 +199,8 @@ TEST_CASE("KeptInDocOrder orders kept postings as sorting (doc, index) does", "[
   for (const uint32_t n : {0u, 1u, 5u, 255u, 256u, 257u, 3000u, 40000u}) {
     for (const uint32_t docs : {1u, 7u, 2048u, 2049u, 100000u, 5000000u}) {
       FlatPostings flat;
-      for (uint32_t i = 0; i < n; ++i) flat.doc.push_back(static_cast<uint32_t>(rng() % (docs + docs / 10 + 1)));
+      for (uint32_t i = 0; i < n; ++i)
+        flat.doc.push_back(static_cast<uint32_t>(rng() % (docs + docs / 10 + 1)));
       std::vector<bool> keep(docs);
       for (size_t d = 0; d < keep.size(); ++d) keep[d] = rng() % 5 != 0;
       std::vector<uint64_t> packed;
@@ -240,13 +257,14 @@ TEST_CASE("EncodeBlocked writes what appending varint by varint writes", "[unit]
       const uint32_t freq100 = rng() % 8 == 0 ? rng() : rng() % 300;
       std::vector<uint32_t> positions;
       uint32_t position = wide(1000);
-      for (uint32_t p = rng() % 5; p > 0 && position < 0xF0000000u; --p) positions.push_back(position += 1 + wide(0x0FFFFFFFu));
+      for (uint32_t p = rng() % 5; p > 0 && position < 0xF0000000u; --p)
+        positions.push_back(position += 1 + wide(0x0FFFFFFFu));
       flat.Add(doc, freq100, positions);
     }
     std::vector<uint32_t> order(flat.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     if (round % 2 == 1) std::shuffle(order.begin(), order.end(), rng);  // no caller does; still no overrun
-    std::string got = "prefix";  // EncodeBlocked appends
+    std::string got = "prefix";                                         // EncodeBlocked appends
     EncodeBlocked(flat, order, &got);
     CHECK(got == "prefix" + reference(flat, order));
   }
@@ -262,7 +280,8 @@ std::optional<std::vector<Posting>> DecodeEveryPosition(std::string_view in) {
   int64_t previous_doc = -1;
   while (pos < in.size()) {
     uint64_t delta = 0, freq = 0, n = 0;
-    if (!GetVarint(in, &pos, &delta) || !GetVarint(in, &pos, &freq) || !GetVarint(in, &pos, &n)) return std::nullopt;
+    if (!GetVarint(in, &pos, &delta) || !GetVarint(in, &pos, &freq) || !GetVarint(in, &pos, &n))
+      return std::nullopt;
     const int64_t doc = previous_doc + 1 + static_cast<int64_t>(delta);
     if (doc > UINT32_MAX || n > in.size() - pos || freq > UINT32_MAX) return std::nullopt;
     previous_doc = doc;
@@ -299,11 +318,16 @@ TEST_CASE("DecodeAppend keeps position gaps as bytes, agreeing with decoding the
   std::mt19937 rng(2026);
   auto gap_value = [&] {
     switch (rng() % 12) {
-      case 0: return uint64_t{rng() % 0x10000000u};
-      case 1: return uint64_t{0};
-      case 2: return uint64_t{0x0FFFFFFF};  // the longest gap of DecodeAppend's fast path (4 bytes)
-      case 3: return uint64_t{rng()};       // up to 2^32: 5 bytes, sums past 2^32
-      default: return uint64_t{rng() % 200};
+      case 0:
+        return uint64_t{rng() % 0x10000000u};
+      case 1:
+        return uint64_t{0};
+      case 2:
+        return uint64_t{0x0FFFFFFF};  // the longest gap of DecodeAppend's fast path (4 bytes)
+      case 3:
+        return uint64_t{rng()};  // up to 2^32: 5 bytes, sums past 2^32
+      default:
+        return uint64_t{rng() % 200};
     }
   };
   int refused = 0, accepted = 0;
@@ -324,10 +348,15 @@ TEST_CASE("DecodeAppend keeps position gaps as bytes, agreeing with decoding the
     // A third of the lists damaged: cut, a byte changed, or a huge gap.
     if (round % 3 == 1 && !list.empty()) {
       switch (rng() % 3) {
-        case 0: list.resize(rng() % list.size()); break;
-        case 1: list[rng() % list.size()] = static_cast<char>(rng()); break;
-        default: PutVarint(&list, 0), PutVarint(&list, 1), PutVarint(&list, 2), PutVarint(&list, 0xFFFFFFF0u),
-                 PutVarint(&list, 0x20u);
+        case 0:
+          list.resize(rng() % list.size());
+          break;
+        case 1:
+          list[rng() % list.size()] = static_cast<char>(rng());
+          break;
+        default:
+          PutVarint(&list, 0), PutVarint(&list, 1), PutVarint(&list, 2), PutVarint(&list, 0xFFFFFFF0u),
+              PutVarint(&list, 0x20u);
       }
     }
     INFO("round " << round);

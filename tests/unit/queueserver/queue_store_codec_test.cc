@@ -3,9 +3,8 @@
 // stores still decode, and damaged records are refused.
 #include "queueserver/store/queue_store_codec.h"
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <limits>
 #include <string>
 #include <vector>
@@ -84,7 +83,8 @@ TEST_CASE("store codec: descending sort keys put the highest value first and com
 
 TEST_CASE("store codec: tier numbers sort as signed integers", "[unit]") {
   std::vector<std::string> keys;
-  for (int32_t tier : {std::numeric_limits<int32_t>::min(), -5, -1, 0, 1, 40, std::numeric_limits<int32_t>::max()}) {
+  for (int32_t tier :
+       {std::numeric_limits<int32_t>::min(), -5, -1, 0, 1, 40, std::numeric_limits<int32_t>::max()}) {
     std::string k;
     codec::PutTier(&k, tier);
     CHECK(codec::ReadTier(k) == tier);
@@ -119,7 +119,8 @@ TEST_CASE("store codec: a frontier entry comes back as written, with or without 
   CHECK(sized == expected);
 }
 
-TEST_CASE("store codec: an entry of an older store (no order data) decodes, a damaged one does not", "[unit]") {
+TEST_CASE("store codec: an entry of an older store (no order data) decodes, a damaged one does not",
+          "[unit]") {
   std::string old;
   codec::PutStr(&old, "http://old.test/");
   codec::PutStr(&old, "");
@@ -156,7 +157,8 @@ TEST_CASE("store codec: CLD statistics, leases and origins come back as written"
 
   // IRLbot's in-degree (distinct other CLDs linking in) comes back, with or
   // without the seeded flag; a record written before it reads as none.
-  const qs::CldStats linked{.seen = 40, .wseen = 44, .win = 2, .seeded = false, .in_clds = {7, 9, 4000000000u}};
+  const qs::CldStats linked{
+      .seen = 40, .wseen = 44, .win = 2, .seeded = false, .in_clds = {7, 9, 4000000000u}};
   REQUIRE(codec::DecodeCld(codec::EncodeCld(linked), &cld_back));
   CHECK(cld_back == linked);
   qs::CldStats linked_seed = linked;
@@ -250,7 +252,8 @@ TEST_CASE("store codec: an origin of a store before robots.txt expiry decodes as
   CHECK_FALSE(back.robots_refreshing);
   CHECK(back.robots_changes == 0);
   // Cut inside the new fields, a bad flag, trailing bytes: refused.
-  for (size_t cut : {1, 4, 12, 23}) CHECK_FALSE(codec::DecodeOrigin(full.substr(0, full.size() - cut), &back));
+  for (size_t cut : {1, 4, 12, 23})
+    CHECK_FALSE(codec::DecodeOrigin(full.substr(0, full.size() - cut), &back));
   std::string bad_flag = full;
   bad_flag[bad_flag.size() - 5] = 7;  // robots_refreshing's low byte
   CHECK_FALSE(codec::DecodeOrigin(bad_flag, &back));

@@ -1,11 +1,10 @@
 // Deleting a crawl from the queue store (QueueStore::DeleteCrawl) and its
 // WARC files (RemoveWarcFiles): nothing of the crawl is left in any column
 // family, and other crawls are untouched (`crawlctl delete`).
-#include <catch2/catch.hpp>
-
 #include <grpcpp/grpcpp.h>
 #include <rocksdb/db.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -200,7 +199,8 @@ TEST_CASE("queue server DeleteCrawl: shard, store keys, WARC files and site repo
   CHECK(resp.warc_files_removed() == 1);
   CHECK_FALSE(std::filesystem::exists(warc / "crawl-41-00000.warc.gz"));
   CHECK(std::filesystem::exists(warc / "crawl-42-00000.warc.gz"));
-  CHECK(std::filesystem::exists(warc / "crawl-41-sites.jsonl"));  // not a WARC file; not in the reports directory
+  CHECK(std::filesystem::exists(warc /
+                                "crawl-41-sites.jsonl"));  // not a WARC file; not in the reports directory
   CHECK_FALSE(std::filesystem::exists(reports / "crawl-41-sites.jsonl"));
   auto ids = (*store)->ListCrawls();
   REQUIRE(ids.ok());

@@ -2,17 +2,16 @@
 // (queueserver/store/queue_store_migrate.h): the structure order keeps its
 // page queue, and a crawl whose old queue cannot be decoded is left whole
 // for Load to report. (The move itself: queue_store_test.cc.)
-#include "queueserver/store/queue_store.h"
-#include "tests/unit/support/temp_dir.h"
-
-#include <catch2/catch.hpp>
-
 #include <rocksdb/db.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "queueserver/store/queue_store.h"
+#include "tests/unit/support/temp_dir.h"
 
 namespace qs = crawl::queueserver;
 
@@ -78,7 +77,11 @@ TEST_CASE("store migration: an old page queue with a damaged record stays whole 
   TempDir dir;
   WriteOldPageQueue(dir, "");  // host_budget
   // Crawl 42's prefix, 'P', sequence number 9: a record no entry decodes from.
-  std::string key("\0\0\0\0\0\0\0\x2a" "P" "\0\0\0\0\0\0\0\x09", 17);
+  std::string key(
+      "\0\0\0\0\0\0\0\x2a"
+      "P"
+      "\0\0\0\0\0\0\0\x09",
+      17);
   PutRawQueueRecord(dir, key, "junk");
   auto store = OpenStore(dir);  // opens: the crawl is left for Load
   auto image = store->Load(42);

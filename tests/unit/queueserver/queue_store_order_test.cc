@@ -1,30 +1,28 @@
 // Queue store (queueserver/store/queue_store.h) and the crawl orders: the
 // order's data in the crawl log and on leases, the opic queue past its RAM
 // budget, the tier queues and an older store's page queue moved to them.
-#include "queueserver/store/queue_store.h"
-
-#include <catch2/catch.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <filesystem>
-#include <map>
-
 #include <rocksdb/db.h>
 #include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
 #include <random>
 #include <set>
 
 #include "common/base/clock.h"
 #include "queueserver/crawl_shard.h"
+#include "queueserver/store/queue_store.h"
 #include "tests/unit/queueserver/queue_store_test_util.h"
 #include "tests/unit/support/temp_dir.h"
 
+using Catch::Detail::Approx;
 using crawl::ManualClock;
 using crawl::queueserver::CrawlShard;
 using crawl::queueserver::QueueStore;
-using Catch::Detail::Approx;
 
 using crawl::test_support::TempDir;
 using namespace crawl::queueserver::store_test;  // NOLINT: the tests' helpers
@@ -111,7 +109,8 @@ TEST_CASE("the scoring datum goes out on the lease and back on the record; bad s
   CHECK_FALSE(CrawlShard::FrontierOptionsFor(params).ok());
 }
 
-TEST_CASE("crawl log entries keep the log fields and drop the page's mini index and description and body", "[unit]") {
+TEST_CASE("crawl log entries keep the log fields and drop the page's mini index and description and body",
+          "[unit]") {
   ManualClock clock;
   TempDir dir;
   auto store = OpenStore(dir);
@@ -181,7 +180,8 @@ TEST_CASE("crawl log entries keep the log fields and drop the page's mini index 
   check(*Reload(store.get(), &clock));
 }
 
-TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not, pops in cash order", "[unit]") {
+TEST_CASE("queue store as the opic queue: past the RAM budget, committed or not, pops in cash order",
+          "[unit]") {
   using namespace crawl::queueserver;
   TempDir dir;
   auto store = OpenStore(dir);
@@ -294,14 +294,14 @@ TEST_CASE("queue store as the tier queues: small windows, committed or not, rest
     order.SetJournal(writer.get());
     for (; next < 30; ++next) push(order, next, false);
     REQUIRE(writer->Commit().ok());
-    pop_take(order, 7);            // refills from committed entries
+    pop_take(order, 7);  // refills from committed entries
     for (; next < 45; ++next) push(order, next, false);
-    pop_take(order, 9);            // and from the uncommitted batch
-    push(order, 1000, true);       // put back at the front
+    pop_take(order, 9);       // and from the uncommitted batch
+    push(order, 1000, true);  // put back at the front
     REQUIRE(writer->Commit().ok());
     CHECK(order.in_memory() <= 4 * 2);
     discarded = pop_take(order, 3);
-    writer->Discard();             // a request that failed: not written
+    writer->Discard();  // a request that failed: not written
   }
   {
     auto image = store->Load(42);
@@ -334,7 +334,8 @@ TEST_CASE("queue store as the tier queues: small windows, committed or not, rest
   }
 }
 
-TEST_CASE("queue store: a page queue of an older store moves to the tier queues when the store opens", "[unit]") {
+TEST_CASE("queue store: a page queue of an older store moves to the tier queues when the store opens",
+          "[unit]") {
   using namespace crawl::queueserver;
   TempDir dir;
   auto store = OpenStore(dir);

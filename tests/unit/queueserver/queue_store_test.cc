@@ -4,18 +4,17 @@
 // crawl log: queue_store_order_test.cc.
 #include "queueserver/store/queue_store.h"
 
-#include <catch2/catch.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <filesystem>
-#include <map>
-
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/utilities/options_util.h>
 #include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
 #include <random>
 #include <set>
 
@@ -24,10 +23,10 @@
 #include "tests/unit/queueserver/queue_store_test_util.h"
 #include "tests/unit/support/temp_dir.h"
 
+using Catch::Detail::Approx;
 using crawl::ManualClock;
 using crawl::queueserver::CrawlShard;
 using crawl::queueserver::QueueStore;
-using Catch::Detail::Approx;
 
 using crawl::test_support::TempDir;
 using namespace crawl::queueserver::store_test;  // NOLINT: the tests' helpers
@@ -298,7 +297,8 @@ TEST_CASE("queue store: oversized and malformed requests are refused whole", "[u
   const auto before = Stats(*shard);
 
   auto big = Results(open, 1, false);
-  for (int i = 0; i <= crawl::queueserver::kMaxRecordsPerRequest; ++i) AddRecord(&big, "http://a.test/1", 200);
+  for (int i = 0; i <= crawl::queueserver::kMaxRecordsPerRequest; ++i)
+    AddRecord(&big, "http://a.test/1", 200);
   crawl::v1::SubmitResultsResponse resp;
   auto s = shard->SubmitResults(big, &resp);
   CHECK(s.code() == crawl::StatusCode::kInvalidArgument);
@@ -358,8 +358,9 @@ uint32_t BigEndian32(std::string_view d) {
 
 }  // namespace
 
-TEST_CASE("queue store: a lease of an older store (one key per URL) loads, and its URLs are reported and closed",
-          "[unit]") {
+TEST_CASE(
+    "queue store: a lease of an older store (one key per URL) loads, and its URLs are reported and closed",
+    "[unit]") {
   TempDir dir;
   ManualClock clock;
   uint64_t open = 0;

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,7 +20,6 @@ using crawl::ManualClock;
 using crawl::queueserver::CrawlShard;
 using crawl::queueserver::QueueStore;
 using crawl::test_support::TempDir;
-
 
 // A fresh directory, removed at the end of the test.
 inline std::unique_ptr<QueueStore> OpenStore(const TempDir& dir) {
@@ -85,7 +83,7 @@ inline crawl::v1::SubmitResultsRequest Results(uint64_t schedule, uint64_t seque
 }
 
 inline void AddRecord(crawl::v1::SubmitResultsRequest* req, const std::string& url, int status,
-               const std::string& robots_body = "") {
+                      const std::string& robots_body = "") {
   auto* r = req->add_records();
   r->set_url(url);
   r->set_status(status);
@@ -128,7 +126,8 @@ inline std::vector<std::string> Log(const CrawlShard& shard) {
   std::vector<std::string> out;
   for (const auto& r : chunk.records())
     out.push_back(r.url() + " " + std::to_string(r.status()) + " tier " + std::to_string(r.order_tier()) +
-                  " cash " + std::to_string(r.order_cash()) + " importance " + std::to_string(r.order_importance()));
+                  " cash " + std::to_string(r.order_cash()) + " importance " +
+                  std::to_string(r.order_importance()));
   return out;
 }
 
@@ -158,13 +157,12 @@ inline uint64_t Drive(CrawlShard& shard) {
           std::vector<std::string>{"http://b.test/robots.txt", "http://a.test/", "http://a.test/1"});
   auto p = Results(pages.schedule_id(), 0, false);
   AddRecord(&p, "http://a.test/", 200);
-  for (const char* u : {"http://a.test/2", "http://a.test/3", "http://a.test/4", "http://a.test/private/y",
-                        "http://c.test/"})
+  for (const char* u :
+       {"http://a.test/2", "http://a.test/3", "http://a.test/4", "http://a.test/private/y", "http://c.test/"})
     AddLink(&p, u);
   REQUIRE(shard.SubmitResults(p, &resp).ok());
   REQUIRE_FALSE(resp.duplicate());
   return pages.schedule_id();
 }
-
 
 }  // namespace crawl::queueserver::store_test

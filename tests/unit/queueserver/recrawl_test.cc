@@ -202,7 +202,8 @@ TEST_CASE("recrawl: due pages survive a store restart and are re-entered once", 
   CHECK((*shard)->frontier_counters().leased_urls == 1);
 }
 
-TEST_CASE("recrawl: a due window smaller than the due pages re-enters each once, across a restart", "[unit]") {
+TEST_CASE("recrawl: a due window smaller than the due pages re-enters each once, across a restart",
+          "[unit]") {
   TempDir dir;
   crawl::ManualClock clock;
   std::vector<std::string> urls;

@@ -2,7 +2,6 @@
 // arrived (the queue server was paused mid-call) goes back to the frontier at
 // once, durably, instead of sitting leased until its lease runs out.
 #include <catch2/catch.hpp>
-
 #include <set>
 #include <string>
 

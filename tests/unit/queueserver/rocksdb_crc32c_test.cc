@@ -24,7 +24,9 @@ uint32_t Whole(ExtendFn fn, const std::string& s) { return fn(0, s.data(), s.siz
 
 const std::vector<std::pair<std::string, ExtendFn>>& Implementations() {
   static const std::vector<std::pair<std::string, ExtendFn>> all = {
-      {"hardware", &Crc32cHardware}, {"table", &Crc32cTable}, {"interposed Extend", &rocksdb::crc32c::Extend}};
+      {"hardware", &Crc32cHardware},
+      {"table", &Crc32cTable},
+      {"interposed Extend", &rocksdb::crc32c::Extend}};
   return all;
 }
 

@@ -246,7 +246,8 @@ TEST_CASE("PassScoreAfterProcessing: the fetched page's score is what its record
   Frontier f(o);
   REQUIRE(f.Add(Entry("http://a.test/"), 0, 1));
   for (Schedule s = f.Lease("r", 10, 0, 0); s.id != 0; s = f.Lease("r", 10, 0, 0)) {
-    for (const auto& e : s.entries) f.Report(s.id, FetchOutcome{e.url, UrlKind::kRobots, 404, "", 0, {}, 0}, 0);
+    for (const auto& e : s.entries)
+      f.Report(s.id, FetchOutcome{e.url, UrlKind::kRobots, 404, "", 0, {}, 0}, 0);
     f.Complete(s.id, 0);
   }
   Schedule s = f.Lease("f", 10, 0);

@@ -3,7 +3,6 @@
 // pages give the same index either way (differential), and a malformed
 // buffer indexes nothing of its page (queueserver/index/search_index.h).
 #include <catch2/catch.hpp>
-
 #include <random>
 #include <string>
 #include <vector>
@@ -59,7 +58,8 @@ TEST_CASE("index: packed postings and per-term messages index the same", "[unit]
   }
   CHECK(packed.documents() == terms.documents());
   CHECK(packed.documents() > 100);
-  for (const std::string q : {"red", "apple", "red apple", "\"green car\"", "water | boat", "the", "sweet pie tree"}) {
+  for (const std::string q :
+       {"red", "apple", "red apple", "\"green car\"", "water | boat", "the", "sweet pie tree"}) {
     INFO(q);
     const auto x = Hits(packed, q), y = Hits(terms, q);
     REQUIRE(x.size() == y.size());

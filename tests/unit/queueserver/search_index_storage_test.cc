@@ -2,14 +2,11 @@
 // search_index.h, docs/DESIGN.md §7): partitions closing and merging, an index
 // restored from its journal or its queue store, prepared searches beside
 // writes, and the indexer boost across a reload.
-#include "queueserver/index/search_index.h"
-
-#include <limits>
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <random>
 #include <thread>
@@ -22,6 +19,7 @@
 #include "queueserver/index/doc_summary.h"
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/search_hit.h"
+#include "queueserver/index/search_index.h"
 #include "queueserver/store/queue_store.h"
 #include "tests/unit/queueserver/search_index_test_util.h"
 
@@ -35,7 +33,8 @@ TEST_CASE("partitions close at the setting and stay searchable", "[unit]") {
   MemoryIndexJournal journal;
   SearchIndex index(o, &journal);
   for (int i = 0; i < 5; ++i) {
-    REQUIRE(index.AddPage(Page("http://p.test/" + std::to_string(i), "Heron", "heron number " + std::to_string(i))));
+    REQUIRE(index.AddPage(
+        Page("http://p.test/" + std::to_string(i), "Heron", "heron number " + std::to_string(i))));
     index.Flush();
   }
   CHECK(index.partitions() == 3);
@@ -154,8 +153,8 @@ TEST_CASE("a queue server's index survives a reopen of its store", "[unit]") {
   REQUIRE((*shard)->Search(sr, &out).ok());
   CHECK(out.results_size() == 3);
   for (const auto& r : out.results()) {
-    CHECK(r.score().total() == Approx(r.score().doc_rank() + r.score().bonus() + r.score().relevance() +
-                                      r.score().proximity()));
+    CHECK(r.score().total() ==
+          Approx(r.score().doc_rank() + r.score().bonus() + r.score().relevance() + r.score().proximity()));
   }
   sr.set_query("\"");
   CHECK_FALSE((*shard)->Search(sr, &out).ok());
@@ -170,7 +169,8 @@ TEST_CASE("closed partitions not merged yet survive a reload and merge then", "[
   MemoryIndexJournal journal;
   SearchIndex index(o, &journal);
   for (int i = 0; i < 7; ++i) {
-    REQUIRE(index.AddPage(Page("http://p.test/" + std::to_string(i), "Egret", "egret wader " + std::to_string(i))));
+    REQUIRE(index.AddPage(
+        Page("http://p.test/" + std::to_string(i), "Egret", "egret wader " + std::to_string(i))));
     index.Flush();
   }
   // As after a kill between the commit that closed partitions and their merge.
@@ -290,7 +290,6 @@ TEST_CASE("a search sees the request's own uncommitted index writes", "[unit]") 
   store->reset();
   std::filesystem::remove_all(dir);
 }
-
 
 TEST_CASE("a page's indexer boost raises its doc rank and survives a reload", "[unit]") {
   MemoryIndexJournal journal;

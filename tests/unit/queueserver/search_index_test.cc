@@ -4,22 +4,21 @@
 // search_index_storage_test.cc.
 #include "queueserver/index/search_index.h"
 
-#include <limits>
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <random>
 #include <thread>
 
 #include "common/base/clock.h"
 #include "common/base/hash.h"
-#include "common/text/stemmer.h"
-#include "common/text/tokenizer.h"
 #include "common/base/varint.h"
 #include "common/base/zlib_stream.h"
+#include "common/text/stemmer.h"
+#include "common/text/tokenizer.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/index/doc_summary.h"
 #include "queueserver/index/index_records.h"
@@ -120,7 +119,10 @@ TEST_CASE("overlapping description sentences add their weights where they overla
   };
   const auto overlapping = relevance({{0, 6, 1.0f}, {3, 9, 2.0f}});
   const auto spelled_out = relevance({{0, 3, 1.0f}, {3, 6, 3.0f}, {6, 9, 2.0f}});
-  const auto with_bad = relevance({{3, 9, 2.0f}, {5, 5, 7.0f}, {8, 2, 7.0f}, {0, 6, 1.0f},
+  const auto with_bad = relevance({{3, 9, 2.0f},
+                                   {5, 5, 7.0f},
+                                   {8, 2, 7.0f},
+                                   {0, 6, 1.0f},
                                    {1, 4, std::numeric_limits<float>::quiet_NaN()},
                                    {1, 4, std::numeric_limits<float>::infinity()}});
   const auto plain = relevance({});
@@ -130,7 +132,7 @@ TEST_CASE("overlapping description sentences add their weights where they overla
     CHECK(overlapping[i] == Approx(spelled_out[i]));
     CHECK(with_bad[i] == Approx(overlapping[i]));
   }
-  CHECK(overlapping[1] > plain[1]);  // "delta" (b+3) is in both sentences
+  CHECK(overlapping[1] > plain[1]);           // "delta" (b+3) is in both sentences
   CHECK(overlapping[5] == Approx(plain[5]));  // "kappa" (b+9) in none
 }
 
@@ -152,13 +154,14 @@ TEST_CASE("title matches are walked first, then the doc-rank walk fills up to n"
     REQUIRE(index.MergeClosed().ok());
     CAPTURE(partition_docs);
     // n = 2: the title page, then the first page in doc-rank order.
-    CHECK(Urls(index, "python tutorial", 2) == std::vector<std::string>{"http://a.test/1", "http://a.test/4"});
+    CHECK(Urls(index, "python tutorial", 2) ==
+          std::vector<std::string>{"http://a.test/1", "http://a.test/4"});
     // n = 1: the title page alone.
     CHECK(Urls(index, "python tutorial", 1) == std::vector<std::string>{"http://a.test/4"});
     // Every match once (no page twice from the two walks).
-    CHECK(Urls(index, "python tutorial", 10) ==
-          std::vector<std::string>{"http://a.test/1", "http://a.test/2", "http://a.test/3", "http://a.test/4",
-                                   "http://a.test/5"});
+    CHECK(Urls(index, "python tutorial", 10) == std::vector<std::string>{"http://a.test/1", "http://a.test/2",
+                                                                         "http://a.test/3", "http://a.test/4",
+                                                                         "http://a.test/5"});
     // Without a title match the walk is the doc-rank walk alone.
     CHECK(Urls(index, "page tutorial", 2) == std::vector<std::string>{"http://a.test/1", "http://a.test/2"});
   }
@@ -267,7 +270,6 @@ TEST_CASE("doc rank counts the documents of later partitions too", "[unit]") {
   // The walk meets them in arrival order: n = 2 takes the first two pages.
   CHECK(Urls(index, "zebra", 2) == std::vector<std::string>{"http://a.test/1", "http://a.test/2"});
 }
-
 
 TEST_CASE("summary records round-trip, and zlib records of older stores still read", "[unit]") {
   DocSummary s;

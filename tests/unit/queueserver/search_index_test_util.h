@@ -12,14 +12,13 @@
 #include "common/text/packed_terms.h"
 #include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
-#include "queueserver/index/search_index.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver::index_test {
 
 using namespace crawl::queueserver;  // NOLINT: the unit under test
 namespace v1 = crawl::v1;
-
 
 // A page record as the fetcher ships it: title words then body words, stemmed
 // with the English stemmer; the body is one description sentence. Terms
@@ -89,6 +88,5 @@ inline void AddCorpus(SearchIndex& index) {
   CHECK(index.AddPage(Page("http://b.test/3", "Cars", "a fast red car drives by the apple tree")));
   CHECK(index.AddPage(Page("http://b.test/4", "Boats", "boats float on the water")));
 }
-
 
 }  // namespace crawl::queueserver::index_test

@@ -4,7 +4,6 @@
 #include "queueserver/index/search_scoring.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 #include <vector>
@@ -89,8 +88,8 @@ TEST_CASE("bonuses: CLD URL 2, domain URL 0.5, items by matched share", "[unit]"
   items.title_matched = 1;
   items.title_terms = 4;  // title factor 2 * 1 (matched) * 1/4
   items.path_matched = 2;
-  items.path_terms = 2;   // path factor 1 * 2/2
-  items.host_terms = 3;   // nothing matched
+  items.path_terms = 2;  // path factor 1 * 2/2
+  items.host_terms = 3;  // nothing matched
   CHECK(Bonus(items, w) == Approx(0.5 + 1.0));
 }
 
@@ -98,7 +97,7 @@ TEST_CASE("bonuses: CLD URL 2, domain URL 0.5, items by matched share", "[unit]"
 // match outweighs a shorter title holding part of the query. Query "What's
 // New in Python 2.6 - Python 3.11.2 documentation" (10 distinct terms):
 TEST_CASE("title bonus: weight * matched * matched / title terms", "[unit]") {
-  BonusWeights w;  // title 2
+  BonusWeights w;   // title 2
   BonusInput full;  // whatsnew/2.6.html: its 10 title terms all in the query
   full.title_matched = 10;
   full.title_terms = 10;
@@ -107,7 +106,7 @@ TEST_CASE("title bonus: weight * matched * matched / title terms", "[unit]") {
   index.title_matched = 9;
   index.title_terms = 9;
   CHECK(Bonus(index, w) == Approx(2.0 * 9 * 9 / 9));  // 18
-  BonusInput partial;  // 5 of a 6-term title
+  BonusInput partial;                                 // 5 of a 6-term title
   partial.title_matched = 5;
   partial.title_terms = 6;
   CHECK(Bonus(partial, w) == Approx(2.0 * 5 * 5 / 6));  // 8.33
@@ -150,7 +149,8 @@ TEST_CASE("PositionsFrequency adds what the position-by-position loop added", "[
   std::mt19937 rng(7);
   for (int round = 0; round < 20000; ++round) {
     std::vector<uint32_t> positions;
-    for (uint32_t at = rng() % 30; positions.size() < rng() % 60; at += 1 + rng() % 20) positions.push_back(at);
+    for (uint32_t at = rng() % 30; positions.size() < rng() % 60; at += 1 + rng() % 20)
+      positions.push_back(at);
     std::vector<std::pair<uint32_t, double>> steps;
     double open_weight = 0;
     for (uint32_t at = rng() % 200; steps.size() < rng() % 8; at += 1 + rng() % 40) {
@@ -170,7 +170,8 @@ TEST_CASE("PositionWeights summed over a term's positions give PositionsFrequenc
   std::vector<double> weights;
   for (int round = 0; round < 20000; ++round) {
     std::vector<uint32_t> positions;
-    for (uint32_t at = rng() % 30; positions.size() < rng() % 60; at += 1 + rng() % 20) positions.push_back(at);
+    for (uint32_t at = rng() % 30; positions.size() < rng() % 60; at += 1 + rng() % 20)
+      positions.push_back(at);
     std::vector<std::pair<uint32_t, double>> steps;
     for (uint32_t at = rng() % 200; steps.size() < rng() % 8; at += 1 + rng() % 40)
       steps.emplace_back(at, rng() % 3 == 0 ? 0.0 : std::ldexp(static_cast<double>(rng() % 1000), -7) + 0.1);

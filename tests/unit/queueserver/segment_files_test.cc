@@ -10,7 +10,6 @@
 // reopen searches as the in-memory journal's records do. Last, a merge's
 // sorted writes (ShardWriter::WriteSortedNow), ingested as a table file.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -69,10 +68,14 @@ std::unique_ptr<ShardWriter> Writer(QueueStore& store, uint64_t id) {
 Segments Scan(ShardWriter& w, uint32_t partition, uint64_t* lost = nullptr) {
   Segments out;
   uint64_t l = 0;
-  REQUIRE(w.ScanSegments(partition, [&](uint32_t first, std::string_view s) {
-    out.emplace_back(first, std::string(s));
-    return true;
-  }, &l).ok());
+  REQUIRE(w.ScanSegments(
+               partition,
+               [&](uint32_t first, std::string_view s) {
+                 out.emplace_back(first, std::string(s));
+                 return true;
+               },
+               &l)
+              .ok());
   if (lost) *lost = l;
   return out;
 }
@@ -140,7 +143,8 @@ TEST_CASE("segment files: a tail written but not committed is never read and is 
   CHECK(Scan(*store->NewWriter(7), 0) == Segments{{0, "committed"}, {4, "next"}});
 }
 
-TEST_CASE("segment files: a lost or damaged tail costs the segments from there on, and nothing after", "[unit]") {
+TEST_CASE("segment files: a lost or damaged tail costs the segments from there on, and nothing after",
+          "[unit]") {
   for (const bool damage : {false, true}) {
     INFO((damage ? "a damaged byte" : "a file cut short"));
     TempDir dir;
@@ -187,7 +191,8 @@ TEST_CASE("segment files: a lost or damaged tail costs the segments from there o
   }
 }
 
-TEST_CASE("segment files: with sync writes, the same; dropped with their partition and their crawl", "[unit]") {
+TEST_CASE("segment files: with sync writes, the same; dropped with their partition and their crawl",
+          "[unit]") {
   TempDir dir;
   {
     auto store = Open(dir, {.sync = true});
@@ -240,7 +245,8 @@ TEST_CASE("segment files: the index reloaded from a store searches as one reload
         const std::string body = "heron " + std::string(n % 2 ? "egret " : "stork ") + "wader number" +
                                  std::to_string(n % 5) + " marsh heron";
         for (SearchIndex* index : {&in_store, &in_memory}) {
-          REQUIRE(index->AddPage(Page("http://w.test/" + std::to_string(n), "Birds " + std::to_string(n), body)));
+          REQUIRE(
+              index->AddPage(Page("http://w.test/" + std::to_string(n), "Birds " + std::to_string(n), body)));
         }
       }
       in_store.Flush();
@@ -277,16 +283,19 @@ TEST_CASE("segment files: the index reloaded from a store searches as one reload
   CHECK(std::filesystem::exists(FileOf(dir, 7, 3)));
 }
 
-TEST_CASE("sorted index writes: ingested as a table, seen by later snapshots only, kept across a reopen", "[unit]") {
+TEST_CASE("sorted index writes: ingested as a table, seen by later snapshots only, kept across a reopen",
+          "[unit]") {
   using crawl::queueserver::IndexJournal;
   TempDir dir;
   {
     auto store = Open(dir);
     auto w = Writer(*store, 7);
-    REQUIRE(w->WriteIndexNow({{IndexFamily::kPostings, "m2", "older"}}, {}, IndexFamily::kPostings, "", "").ok());
+    REQUIRE(
+        w->WriteIndexNow({{IndexFamily::kPostings, "m2", "older"}}, {}, IndexFamily::kPostings, "", "").ok());
     auto before = w->SnapshotIndex();
     std::vector<IndexJournal::Put> puts;
-    for (const char* k : {"m1", "m2", "m3"}) puts.push_back({IndexFamily::kPostings, k, std::string(k) + " list"});
+    for (const char* k : {"m1", "m2", "m3"})
+      puts.push_back({IndexFamily::kPostings, k, std::string(k) + " list"});
     REQUIRE(w->WriteSortedNow(IndexFamily::kPostings, puts).ok());
     REQUIRE(w->WriteSortedNow(IndexFamily::kPostings, {}).ok());
     std::string v;
@@ -296,11 +305,11 @@ TEST_CASE("sorted index writes: ingested as a table, seen by later snapshots onl
     CHECK(v == "older");
     CHECK(before->GetIndex(IndexFamily::kPostings, "m1", &v).code() == crawl::StatusCode::kNotFound);
     // Out of order, or another family among them: refused, nothing written.
-    CHECK(w->WriteSortedNow(IndexFamily::kPostings, {{IndexFamily::kPostings, "m9", "x"},
-                                                     {IndexFamily::kPostings, "m8", "y"}})
+    CHECK(w->WriteSortedNow(IndexFamily::kPostings,
+                            {{IndexFamily::kPostings, "m9", "x"}, {IndexFamily::kPostings, "m8", "y"}})
               .code() == crawl::StatusCode::kInvalidArgument);
-    CHECK(w->WriteSortedNow(IndexFamily::kPostings, {{IndexFamily::kPostings, "m8", "x"},
-                                                     {IndexFamily::kPostings, "m8", "y"}})
+    CHECK(w->WriteSortedNow(IndexFamily::kPostings,
+                            {{IndexFamily::kPostings, "m8", "x"}, {IndexFamily::kPostings, "m8", "y"}})
               .code() == crawl::StatusCode::kInvalidArgument);
     CHECK(w->WriteSortedNow(IndexFamily::kPostings, {{IndexFamily::kTerms, "m9", "x"}}).code() ==
           crawl::StatusCode::kInvalidArgument);
@@ -321,7 +330,8 @@ TEST_CASE("sorted index writes: ingested as a table, seen by later snapshots onl
   if (std::filesystem::exists(segments)) CHECK(std::filesystem::is_empty(segments));
 }
 
-TEST_CASE("segment files: segments the files cannot take go in the batch, and load in document order", "[unit]") {
+TEST_CASE("segment files: segments the files cannot take go in the batch, and load in document order",
+          "[unit]") {
   TempDir dir;
   const auto files = dir.path / "postings-segments";
   {
@@ -340,7 +350,8 @@ TEST_CASE("segment files: segments the files cannot take go in the batch, and lo
   }
   auto store = Open(dir);
   uint64_t lost = 1;
-  CHECK(Scan(*store->NewWriter(8), 0, &lost) == Segments{{0, "first frame"}, {4, "a record"}, {9, "second frame"}});
+  CHECK(Scan(*store->NewWriter(8), 0, &lost) ==
+        Segments{{0, "first frame"}, {4, "a record"}, {9, "second frame"}});
   CHECK(lost == 0);
   CHECK(Scan(*store->NewWriter(8), 1) == Segments{{0, "next partition"}});
 }

@@ -2,9 +2,9 @@
 // a certificate, with one from another CA, an expired one, a revoked one or
 // the wrong role is refused with the right code, and a forged fetcher (valid
 // TLS, reader role) changes nothing in the frontier.
-#include <catch2/catch.hpp>
-
 #include <grpcpp/grpcpp.h>
+
+#include <catch2/catch.hpp>
 
 #include "common/base/clock.h"
 #include "common/security/authorizer.h"

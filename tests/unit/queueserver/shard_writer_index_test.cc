@@ -5,7 +5,6 @@
 // and the fetch states wait in hash maps until Commit, the postings in an
 // indexed batch (shard_writer_impl.h); both kinds must read the same.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <string>
 #include <vector>
@@ -34,15 +33,16 @@ std::string SnapshotGet(IndexFamily f, const std::string& key,
 std::map<std::string, std::string> Scan(ShardWriter& w, IndexFamily f, const std::string& prefix) {
   std::map<std::string, std::string> out;
   REQUIRE(w.ScanIndex(f, prefix, [&](std::string_view k, std::string_view v) {
-    out.emplace(k, v);
-    return true;
-  }).ok());
+             out.emplace(k, v);
+             return true;
+           }).ok());
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("shard writer: index writes read back before Commit, gone after Discard, kept after Commit", "[unit]") {
+TEST_CASE("shard writer: index writes read back before Commit, gone after Discard, kept after Commit",
+          "[unit]") {
   crawl::test_support::TempDir dir;
   auto opened = QueueStore::Open(dir.path.string(), {});
   REQUIRE(opened.ok());
@@ -70,7 +70,8 @@ TEST_CASE("shard writer: index writes read back before Commit, gone after Discar
     REQUIRE(w->Commit().ok());
     CHECK(Get(*w, f, "k1") == "one again");
     w->PutIndex(f, "k3", "three");  // pending, over committed ones
-    CHECK(Scan(*w, f, "k") == std::map<std::string, std::string>{{"k1", "one again"}, {"k2", "two"}, {"k3", "three"}});
+    CHECK(Scan(*w, f, "k") ==
+          std::map<std::string, std::string>{{"k1", "one again"}, {"k2", "two"}, {"k3", "three"}});
     auto mixed = w->SnapshotIndex();
     CHECK(SnapshotGet(f, "k2", mixed) == "two");
     CHECK(SnapshotGet(f, "k3", mixed) == "three");
@@ -84,7 +85,8 @@ TEST_CASE("shard writer: index writes read back before Commit, gone after Discar
   }
 }
 
-TEST_CASE("shard writer: fetch states read back before Commit, gone after Discard, kept after Commit", "[unit]") {
+TEST_CASE("shard writer: fetch states read back before Commit, gone after Discard, kept after Commit",
+          "[unit]") {
   crawl::test_support::TempDir dir;
   auto opened = QueueStore::Open(dir.path.string(), {});
   REQUIRE(opened.ok());
@@ -111,8 +113,8 @@ TEST_CASE("shard writer: fetch states read back before Commit, gone after Discar
   CHECK(status_of(1, "http://a.test/") == 304);
   std::map<uint64_t, int32_t> scanned;
   REQUIRE(w->ScanFetchStates([&](uint64_t h, const crawl::queueserver::FetchState& s) {
-    scanned[h] = s.last_status;
-    return true;
-  }).ok());
+             scanned[h] = s.last_status;
+             return true;
+           }).ok());
   CHECK(scanned == std::map<uint64_t, int32_t>{{1, 304}});
 }

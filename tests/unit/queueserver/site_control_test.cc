@@ -187,7 +187,8 @@ TEST_CASE("site control parameters: bad values are refused with a message", "[un
     crawl::v1::CrawlParams q;
     set(q);
     auto r = SiteControlFor(q);
-    return !r.ok() && r.status().code() == crawl::StatusCode::kInvalidArgument && !r.status().message().empty();
+    return !r.ok() && r.status().code() == crawl::StatusCode::kInvalidArgument &&
+           !r.status().message().empty();
   };
   CHECK(refused([](auto& q) { q.add_site_dismiss_patterns(""); }));
   CHECK(refused([](auto& q) { q.add_site_exclude_patterns("a b"); }));

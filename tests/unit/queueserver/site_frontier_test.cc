@@ -3,9 +3,10 @@
 // layers, GB writes and structure rank (queueserver/frontier/structure_module.h).
 // Small hand-drawn sites are walked through several iterations; every
 // expected number is worked out in the comment beside it.
+#include "queueserver/frontier/site_frontier.h"
+
 #include <catch2/catch.hpp>
 
-#include "queueserver/frontier/site_frontier.h"
 #include "queueserver/frontier/structure_module.h"
 
 using namespace crawl::queueserver;
@@ -130,20 +131,20 @@ TEST_CASE("layer module: passive then active rules, first non-empty layer", "[un
     auto lm = std::make_unique<LayerModule>("test", Strings{"L0", "L1", "L2"}, false);
     // Active rule (added first) would put every target in L0; the passive
     // rule runs first and puts b in L1, so b never reaches the active rule.
-    lm->AddRule(std::make_unique<FnRule>("act", Rule::Kind::kActive,
-                                         [](const Target& t) {
-                                           return Has(t.url(), "/c") || Has(t.url(), "/b") ? Layer(0) : RuleResult{};
-                                         },
-                                         &ac));
     lm->AddRule(std::make_unique<FnRule>(
-        "pas", Rule::Kind::kPassive, [](const Target& t) { return Has(t.url(), "/b") ? Layer(1) : RuleResult{}; },
-        &pc));
+        "act", Rule::Kind::kActive,
+        [](const Target& t) { return Has(t.url(), "/c") || Has(t.url(), "/b") ? Layer(0) : RuleResult{}; },
+        &ac));
+    lm->AddRule(std::make_unique<FnRule>(
+        "pas", Rule::Kind::kPassive,
+        [](const Target& t) { return Has(t.url(), "/b") ? Layer(1) : RuleResult{}; }, &pc));
     LayerModule* view = lm.get();
     SiteFrontier sf(10);
     sf.AddLayerModule(std::move(lm));
     IterationOutcome o = sf.Iterate(ctx);
-    CHECK(view->last_layers() ==
-          std::vector<Strings>{{"http://s.test/c"}, {"http://s.test/b"}, {"http://s.test/a", "http://s.test/d"}});
+    CHECK(view->last_layers() == std::vector<Strings>{{"http://s.test/c"},
+                                                      {"http://s.test/b"},
+                                                      {"http://s.test/a", "http://s.test/d"}});
     CHECK(Urls(o.load) == Strings{"http://s.test/c"});  // only the first non-empty layer
     CHECK(pc == 4);
     CHECK(ac == 3);  // b was assigned by the passive rule
@@ -159,8 +160,8 @@ TEST_CASE("layer module: passive then active rules, first non-empty layer", "[un
     for (const char* p : {"a", "b"}) ctx.AddTarget(std::string("http://s.test/") + p, p[0]);
     auto lm = std::make_unique<LayerModule>("test", Strings{"L0", "L1"}, true);
     lm->AddRule(std::make_unique<FnRule>(
-        "act", Rule::Kind::kActive, [](const Target& t) { return Has(t.url(), "/b") ? Layer(1) : RuleResult{}; },
-        &ac));
+        "act", Rule::Kind::kActive,
+        [](const Target& t) { return Has(t.url(), "/b") ? Layer(1) : RuleResult{}; }, &ac));
     LayerModule* view = lm.get();
     SiteFrontier sf(10);
     sf.AddLayerModule(std::move(lm));
@@ -282,12 +283,14 @@ TEST_CASE("structure module walks a small site through four iterations", "[unit]
   CHECK(s.Iterate(&scores) == Strings{U("/docs/api/x.html"), U("/docs/api/y.html")});
   CHECK(s.module->top_node() == "/docs/");
   CHECK(s.module->gd().at("/") == Approx(2.0));
-  CHECK(s.Layers() == std::vector<Strings>{{},
-                                           {U("/docs/api/x.html"), U("/docs/api/y.html"), U("/docs/guide/g1.html")},
-                                           {U("/blog/p1.html")}});
+  CHECK(s.Layers() ==
+        std::vector<Strings>{{},
+                             {U("/docs/api/x.html"), U("/docs/api/y.html"), U("/docs/guide/g1.html")},
+                             {U("/blog/p1.html")}});
   // Structure rank: x and y score GD(/docs/api/) = 2 (g1 would have 1).
   CHECK(scores == std::vector<double>{2.0, 2.0});
-  CHECK(s.module->gb() == std::map<std::string, double>{{"/docs/", -3}, {"/docs/api/", 1.5}, {"/docs/guide/", 1.5}});
+  CHECK(s.module->gb() ==
+        std::map<std::string, double>{{"/docs/", -3}, {"/docs/api/", 1.5}, {"/docs/guide/", 1.5}});
   // GC after x, y: / 2+1+1 = 4, /docs/ 2+1 = 3, /docs/api/ 3.
   CHECK(s.module->gc() == std::map<std::string, double>{{"/", 4}, {"/docs/", 3}, {"/docs/api/", 3}});
   CHECK(s.module->TakeChanges() == std::vector<GraphChange>{{'B', "/docs/api/", 1.5},
@@ -327,7 +330,8 @@ TEST_CASE("structure module: the root without leaves spreads its score to its ch
   // (a1, a2, b1); Reserve: /b/c/1. Rank: all GD 2, discovery order.
   CHECK(s.Iterate() == Strings{U("/a/1.html"), U("/a/2.html")});
   CHECK(s.module->top_node() == "/");
-  CHECK(s.Layers() == std::vector<Strings>{{}, {U("/a/1.html"), U("/a/2.html"), U("/b/1.html")}, {U("/b/c/1.html")}});
+  CHECK(s.Layers() ==
+        std::vector<Strings>{{}, {U("/a/1.html"), U("/a/2.html"), U("/b/1.html")}, {U("/b/c/1.html")}});
   CHECK(s.module->gb() == std::map<std::string, double>{{"/", -4}, {"/a/", 2}, {"/b/", 2}});
   // GC: / 3, /a/ 3. Iteration 2: GT / 2, /b/ 2, /b/c/ 1.
   // GD: / 2/3 - 4 = -3.33; /b/ 2 + 2 = 4; /b/c/ 1. Top /b/: b1 Primary,

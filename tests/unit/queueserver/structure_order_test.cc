@@ -5,7 +5,6 @@
 #include "queueserver/frontier/structure_order.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <random>
 
@@ -89,7 +88,8 @@ TEST_CASE("structure order: a site is crawled one iteration per schedule", "[uni
   Schedule s1 = f.Lease("f", 100, 0);
   CHECK(Urls(s1) == Strings{S("/")});
   Fetch(f, s1,
-        {{S("/"), {S("/docs/api/x.html"), S("/docs/api/y.html"), S("/docs/guide/g1.html"), S("/blog/p1.html")}}});
+        {{S("/"),
+          {S("/docs/api/x.html"), S("/docs/api/y.html"), S("/docs/guide/g1.html"), S("/blog/p1.html")}}});
 
   // Iteration 2 (worked out in site_frontier_test.cc): top /docs/ without
   // leaves, Secondary x, y, g1 ranked 2, 2, 1; load_take 2.
@@ -140,7 +140,8 @@ TEST_CASE("structure order: unreported pages come back as active targets", "[uni
 
 TEST_CASE("structure order: hosts take turns, one iteration each", "[unit]") {
   Frontier f(StructureOptions(1));
-  for (const char* u : {"http://a.test/1.html", "http://a.test/2.html", "http://b.test/1.html", "http://b.test/2.html"})
+  for (const char* u :
+       {"http://a.test/1.html", "http://a.test/2.html", "http://b.test/1.html", "http://b.test/2.html"})
     f.Add(Page(u), 0);
   Fetch(f, f.Lease("f", 100, 0));  // both robots.txt
   // Each host loads one page per iteration (load_take 1); both hosts get a slot.
@@ -191,7 +192,8 @@ Strings ShardUrls(const crawl::v1::GetScheduleResponse& s) {
 }
 
 // Submits `urls` fetched (200) in schedule `id`, with `links` found on the first.
-void Submit(CrawlShard& shard, uint64_t id, uint64_t seq, bool final, const Strings& urls, const Strings& links = {}) {
+void Submit(CrawlShard& shard, uint64_t id, uint64_t seq, bool final, const Strings& urls,
+            const Strings& links = {}) {
   crawl::v1::SubmitResultsRequest req;
   req.set_crawl_id(7);
   req.set_fetcher_id("f");

@@ -4,7 +4,6 @@
 // the crawl path, the session's numbers across a restart of the queue store,
 // and the report log (queueserver/site_report_log.h).
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -114,7 +113,8 @@ TEST_CASE("site report: a site's session is reported once nothing is left to loa
   CHECK(OrderOf(f).TakeReports().empty());  // reported once
 }
 
-TEST_CASE("site report: objective.pages on the crawl path ends the site and drops its later links", "[unit]") {
+TEST_CASE("site report: objective.pages on the crawl path ends the site and drops its later links",
+          "[unit]") {
   crawl::ManualClock clock;
   SiteControlOptions control;
   control.max_pages_per_site = 2;
@@ -161,7 +161,8 @@ TEST_CASE("control rules on the crawl path: a dismissed first layer does not sta
   control.dismiss_patterns = {"*/wiki/*"};
   Frontier f(Options(&clock, 5, control));
   Seed(f);
-  Fetch(f, f.Lease("f", 100, 0), {{S("/"), {S("/wiki/1.html"), S("/wiki/2.html"), S("/wiki/3.html"), S("/b/1.html")}}});
+  Fetch(f, f.Lease("f", 100, 0),
+        {{S("/"), {S("/wiki/1.html"), S("/wiki/2.html"), S("/wiki/3.html"), S("/b/1.html")}}});
   // GD /wiki/ = 3 is the top: its leaves, the whole Primary layer, are
   // dismissed; the next iteration (in the same lease) loads b/1.
   CHECK(Urls(f.Lease("f", 100, 0)) == Strings{S("/b/1.html")});

@@ -1,8 +1,7 @@
 #include "queueserver/frontier/url_seen.h"
 
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <functional>
 #include <random>
 #include <string>
@@ -92,8 +91,13 @@ TEST_CASE("url seen set stays near 8 bytes per url", "[unit]") {
 TEST_CASE("url key: the same value as Hash8 for every length and on every thread", "[unit]") {
   // Stores keep Hash8 values: the reused MD5 context must not change them,
   // across block boundaries (55, 56, 64 bytes) and after long inputs.
-  std::vector<std::string> inputs = {"", "http://a.test/", std::string(55, 'x'), std::string(56, 'y'),
-                                     std::string(64, 'z'), std::string(1000, 'w'), "http://\xc3\xa9.test/\x01"};
+  std::vector<std::string> inputs = {"",
+                                     "http://a.test/",
+                                     std::string(55, 'x'),
+                                     std::string(56, 'y'),
+                                     std::string(64, 'z'),
+                                     std::string(1000, 'w'),
+                                     "http://\xc3\xa9.test/\x01"};
   std::mt19937_64 rng(3);
   for (int i = 0; i < 200; ++i) {
     std::string s(rng() % 300, '\0');
@@ -114,8 +118,8 @@ TEST_CASE("url seen set restored from two scans holds exactly the scanned hashes
   std::mt19937_64 rng(11);
   std::vector<uint64_t> hashes;
   for (int i = 0; i < 300'000; ++i) hashes.push_back(rng());
-  hashes.push_back(0);            // the value the pending table cannot hold
-  hashes.push_back(hashes[17]);   // duplicates count once
+  hashes.push_back(0);           // the value the pending table cannot hold
+  hashes.push_back(hashes[17]);  // duplicates count once
   hashes.push_back(hashes[4242]);
   int scans = 0;
   UrlSeenSet seen;

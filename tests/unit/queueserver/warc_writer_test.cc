@@ -4,7 +4,6 @@
 #include "queueserver/store/warc_writer.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <random>

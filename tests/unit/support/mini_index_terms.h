@@ -3,7 +3,6 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "common/text/packed_terms.h"

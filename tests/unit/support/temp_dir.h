@@ -12,7 +12,8 @@ namespace crawl::test_support {
 struct TempDir {
   TempDir() {
     std::random_device rd;
-    path = std::filesystem::temp_directory_path() / ("crawl-unit." + std::to_string(rd()) + std::to_string(rd()));
+    path = std::filesystem::temp_directory_path() /
+           ("crawl-unit." + std::to_string(rd()) + std::to_string(rd()));
     std::filesystem::create_directories(path);
   }
   ~TempDir() {

@@ -28,7 +28,8 @@ class TestCa {
     X509_gmtime_adj(X509_getm_notAfter(c), 365L * 24 * 3600);
     X509_set_pubkey(c, key_.get());
     X509_NAME* n = X509_get_subject_name(c);
-    X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(name.c_str()), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(name.c_str()),
+                               -1, -1, 0);
     X509_set_issuer_name(c, n);
     AddExt(c, c, NID_basic_constraints, "critical,CA:TRUE");
     AddExt(c, c, NID_key_usage, "critical,keyCertSign,cRLSign");
@@ -55,8 +56,8 @@ class TestCa {
     X509_gmtime_adj(X509_getm_notAfter(c), to_s);
     X509_set_pubkey(c, key.get());
     X509_NAME* n = X509_get_subject_name(c);
-    X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("crawl-test"), -1, -1,
-                               0);
+    X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("crawl-test"),
+                               -1, -1, 0);
     X509_set_issuer_name(c, X509_get_subject_name(cert_.get()));
     AddExt(cert_.get(), c, NID_basic_constraints, "critical,CA:FALSE");
     AddExt(cert_.get(), c, NID_ext_key_usage, "serverAuth,clientAuth");
@@ -90,7 +91,8 @@ class TestCa {
       X509_CRL_add0_revoked(crl.get(), r);
     }
     X509_CRL_sort(crl.get());
-    if (X509_CRL_sign(crl.get(), key_.get(), EVP_sha256()) == 0) throw std::runtime_error("cannot sign a CRL");
+    if (X509_CRL_sign(crl.get(), key_.get(), EVP_sha256()) == 0)
+      throw std::runtime_error("cannot sign a CRL");
     std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), &BIO_free);
     PEM_write_bio_X509_CRL(bio.get(), crl.get());
     return BioText(bio.get());

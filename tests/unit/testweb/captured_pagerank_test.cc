@@ -61,7 +61,7 @@ TEST_CASE("captured PageRank adds each fetched URL's rank once, in fetch order",
   CHECK(std::fabs(every1[2].captured - (kRb + kRa)) < 1e-8);  // B again: nothing new
   CHECK(std::fabs(every1[3].captured - (kRb + kRa)) < 1e-8);  // unknown: rank 0
   CHECK(every1[4].pages == 5);
-  CHECK(std::fabs(every1[4].captured - 1.0) < 1e-8);          // everything captured
+  CHECK(std::fabs(every1[4].captured - 1.0) < 1e-8);  // everything captured
 
   const auto every2 = CapturedPageRank(*ranks, *fetched, 2);
   REQUIRE(every2.size() == 3);  // after 2, 4 and the last (5)

@@ -59,7 +59,8 @@ TEST_CASE("If-None-Match matches by weak comparison, in lists and with *", "[uni
 }
 
 // RFC 9110 section 13.2.2: If-None-Match first; If-Modified-Since only without it.
-TEST_CASE("If-Modified-Since counts only without If-None-Match, at or after Last-Modified", "[unit][rfc9110]") {
+TEST_CASE("If-Modified-Since counts only without If-None-Match, at or after Last-Modified",
+          "[unit][rfc9110]") {
   const std::string lm = HttpDate(1000.7);
   CHECK(NotModified("", lm, "\"e\"", 1000.7));
   CHECK(NotModified("", HttpDate(2000), "\"e\"", 1000.7));
@@ -130,7 +131,8 @@ TEST_CASE("a page whose link target dies changes its ETag and Last-Modified, not
       if (std::isinf(life.death)) continue;
       const uint64_t parent = *u.ParentPage(h, p);
       const double before = std::nextafter(life.death, 0.0);
-      if (before < life.birth || u.PageStateAt(h, parent, before).version != u.PageStateAt(h, parent, life.death).version)
+      if (before < life.birth ||
+          u.PageStateAt(h, parent, before).version != u.PageStateAt(h, parent, life.death).version)
         continue;
       clock.Set(before);
       const Handled old_page = HandleRequest(u, Get(u, h, u.PagePath(h, parent)), h, false, &clock);
@@ -163,13 +165,14 @@ TEST_CASE("byte ranges still work on changing pages and carry the validators", "
 TEST_CASE("the clock endpoint: GET reads it, POST sets a logical clock, bad values are refused", "[unit]") {
   const Universe u = MakeWeb(kMean);
   ChangeClock logical(ChangeClock::Mode::kLogical);
-  const Handled set = HandleRequest(u, Get(u, 0, "/_testweb/clock?t=123.5", http::verb::post), 0, false, &logical);
+  const Handled set =
+      HandleRequest(u, Get(u, 0, "/_testweb/clock?t=123.5", http::verb::post), 0, false, &logical);
   CHECK(set.response.result() == http::status::ok);
   CHECK(set.admin);
   CHECK(logical.Now() == 123.5);
   CHECK(HandleRequest(u, Get(u, 2, "/_testweb/clock"), 2, false, &logical).response.body() == "t=123.5\n");
-  for (const char* bad : {"/_testweb/clock?t=-1", "/_testweb/clock?t=abc", "/_testweb/clock?t=", "/_testweb/clock",
-                          "/_testweb/clock?t=1e400", "/_testweb/clock?t=nan"}) {
+  for (const char* bad : {"/_testweb/clock?t=-1", "/_testweb/clock?t=abc", "/_testweb/clock?t=",
+                          "/_testweb/clock", "/_testweb/clock?t=1e400", "/_testweb/clock?t=nan"}) {
     INFO(bad);
     CHECK(HandleRequest(u, Get(u, 0, bad, http::verb::post), 0, false, &logical).response.result() ==
           http::status::bad_request);
@@ -179,11 +182,12 @@ TEST_CASE("the clock endpoint: GET reads it, POST sets a logical clock, bad valu
   const Handled read = HandleRequest(u, Get(u, 0, "/_testweb/clock"), 0, false, &real);
   CHECK(read.response.result() == http::status::ok);
   CHECK(read.response.body().starts_with("t="));
-  CHECK(HandleRequest(u, Get(u, 0, "/_testweb/clock?t=5", http::verb::post), 0, false, &real).response.result() ==
-        http::status::conflict);
+  CHECK(HandleRequest(u, Get(u, 0, "/_testweb/clock?t=5", http::verb::post), 0, false, &real)
+            .response.result() == http::status::conflict);
   // With the model off the path is an ordinary (unknown) page, as before.
   const Universe off = MakeWeb(0);
-  const Handled plain = HandleRequest(off, Get(off, 0, "/_testweb/clock?t=5", http::verb::post), 0, false, &logical);
+  const Handled plain =
+      HandleRequest(off, Get(off, 0, "/_testweb/clock?t=5", http::verb::post), 0, false, &logical);
   CHECK(plain.response.result() == http::status::method_not_allowed);
   CHECK_FALSE(plain.admin);
   CHECK(logical.Now() == 123.5);
@@ -203,7 +207,8 @@ TEST_CASE("export --at T agrees with what the server answers at T", "[unit]") {
       ++rows;
       const auto url = u.LookupUrl(line.substr(0, line.find('\t')));
       REQUIRE(url);
-      const Handled h = HandleRequest(u, Get(u, url->host, u.PagePath(url->host, url->page)), url->host, false, &clock);
+      const Handled h =
+          HandleRequest(u, Get(u, url->host, u.PagePath(url->host, url->page)), url->host, false, &clock);
       VersionRow served;
       served.url = u.PageUrl(url->host, url->page);
       served.state.status = h.response.result_int();
@@ -229,9 +234,11 @@ TEST_CASE("export --at T agrees with what the server answers at T", "[unit]") {
       REQUIRE(ref);
       CHECK(u.PageStateAt(ref->host, ref->page, t).alive());
     }
-    u.ExportTo([&](const std::string&, const std::vector<std::string>& out) {
-      for (const auto& l : out) CHECK(listed.count(l) == 1);
-    }, t);
+    u.ExportTo(
+        [&](const std::string&, const std::vector<std::string>& out) {
+          for (const auto& l : out) CHECK(listed.count(l) == 1);
+        },
+        t);
   }
 }
 
@@ -265,7 +272,8 @@ TEST_CASE("with the model off the clean web serves and exports exactly what it d
         req.set(http::field::if_modified_since, "Fri, 01 Jan 2100 00:00:00 GMT");
         const Handled hd = HandleRequest(*u, req, host, true);
         std::string headers;
-        for (const auto& f : hd.response) headers += std::string(f.name_string()) + ":" + std::string(f.value()) + "\n";
+        for (const auto& f : hd.response)
+          headers += std::string(f.name_string()) + ":" + std::string(f.value()) + "\n";
         add(std::to_string(hd.response.result_int()) + headers + hd.response.body());
       }
     }

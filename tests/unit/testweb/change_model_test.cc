@@ -72,7 +72,8 @@ TEST_CASE("with the model on, version 0 pages are the static web's pages", "[uni
         if (on.PageStateAt(l.target.host, l.target.page, 0).alive()) expected.push_back(l.url);
       }
       CHECK(LinkUrls(on.Links(h, p, 0)) == expected);
-      if (expected.size() == off.Links(h, p).size()) CHECK(on.RenderPageAt(h, p, 0) == off.RenderPageAt(h, p));
+      if (expected.size() == off.Links(h, p).size())
+        CHECK(on.RenderPageAt(h, p, 0) == off.RenderPageAt(h, p));
     }
   }
 }

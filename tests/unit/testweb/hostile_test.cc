@@ -4,6 +4,7 @@
 // the "hostile" preset.
 #include <zlib.h>
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -11,7 +12,6 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 #include <catch2/catch.hpp>
-#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -62,7 +62,8 @@ std::string RootLink(const Universe& u, uint32_t host, std::string_view prefix) 
 constexpr M kHostile[] = {M::kSlowloris,     M::kEndlessBody, M::kGzipBomb, M::kHugeHeaders,
                           M::kRedirectChain, M::kLinkFlood,   M::kBadBytes, M::kHugeRobots};
 
-TEST_CASE("the hostile preset: one hostile behaviour per host i%10==1..8 plus traps and nothing else", "[unit]") {
+TEST_CASE("the hostile preset: one hostile behaviour per host i%10==1..8 plus traps and nothing else",
+          "[unit]") {
   const Universe u = Make();
   for (uint32_t h = 0; h < u.HostCount(); ++h) {
     int count = 0;
@@ -200,8 +201,10 @@ TEST_CASE("bad-bytes pages carry NUL bytes and invalid UTF-8 and still link a no
   CHECK(body.find("href=\"" + u.PagePath(7, r.page) + "\"") != std::string::npos);
 }
 
-TEST_CASE("huge-robots: 10 MiB chunked where the first 500 KiB hold the host's rules and a full read shuts the host",
-          "[unit][rfc9309]") {
+TEST_CASE(
+    "huge-robots: 10 MiB chunked where the first 500 KiB hold the host's rules and a full read shuts the "
+    "host",
+    "[unit][rfc9309]") {
   const Universe u = Make();
   const Served s = u.Serve(8, "/robots.txt");
   CHECK(s.status == 200);
@@ -222,7 +225,8 @@ TEST_CASE("huge-robots: 10 MiB chunked where the first 500 KiB hold the host's r
   CHECK(u.RobotsTxt(0).size() < 1000);
 }
 
-TEST_CASE("the hostile ground truth: hostile URLs are kind hostile and hostile hosts' pages stay normal", "[unit]") {
+TEST_CASE("the hostile ground truth: hostile URLs are kind hostile and hostile hosts' pages stay normal",
+          "[unit]") {
   const Universe u = Make(30, 1500);
   std::map<std::string, std::string> kind;
   for (const auto& row : GroundTruth(u)) kind[row.url] = std::string(row.kind);

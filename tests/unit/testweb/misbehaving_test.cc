@@ -503,7 +503,8 @@ TEST_CASE("sitemap hosts list a sitemap in robots.txt: urlset, index, gzip file"
   const Served urlset = u.Serve(2, "/sitemap.xml");
   CHECK(urlset.status == 200);
   CHECK(urlset.content_type == "application/xml");
-  CHECK(urlset.body.find("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">") != std::string::npos);
+  CHECK(urlset.body.find("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">") !=
+        std::string::npos);
   CHECK(urlset.body.find("<loc>" + u.PageUrl(2, 0) + "</loc>") != std::string::npos);
   for (uint64_t p = 0; p < std::min<uint64_t>(u.PageCount(2), kSitemapPages); ++p) {
     // Exactly the allowed pages of the window are listed.

@@ -2,12 +2,12 @@
 // hand-written access logs.
 #include "tests/testweb/politeness.h"
 
-#include "tests/testweb/hosts_file.h"
-
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
 #include <limits>
 #include <sstream>
+
+#include "tests/testweb/hosts_file.h"
 
 namespace crawl::testweb {
 namespace {
@@ -148,8 +148,8 @@ TEST_CASE("the JSON report is valid JSON for odd host names and numbers", "[unit
   REQUIRE_FALSE(ec);
   const auto& hosts = v.at("hosts").as_array();
   CHECK(hosts.at(0).at("host").as_string() == "a\"b\\c\n\x01\xef\xbf\xbd");
-  CHECK(hosts.at(0).at("min_gap_ms").is_null());  // fewer than 2 requests
-  CHECK(hosts.at(0).at("crawl_delay_s").is_null());  // non-finite numbers are null
+  CHECK(hosts.at(0).at("min_gap_ms").is_null());              // fewer than 2 requests
+  CHECK(hosts.at(0).at("crawl_delay_s").is_null());           // non-finite numbers are null
   CHECK(hosts.at(1).at("min_gap_ms").as_double() == 12.346);  // three decimals
   CHECK(hosts.at(1).at("crawl_delay_s").is_null());
   CHECK(v.at("addresses").at(0).at("address").as_string() == "127.0.0.\"1");

@@ -91,7 +91,8 @@ TEST_CASE("keep-alive follows the request", "[unit]") {
   CHECK_FALSE(HandleRequest(u, req, 0).response.keep_alive());
 }
 
-TEST_CASE("robots control: PUT replaces a host's robots.txt, DELETE restores it, others keep theirs", "[unit]") {
+TEST_CASE("robots control: PUT replaces a host's robots.txt, DELETE restores it, others keep theirs",
+          "[unit]") {
   const Universe u = Make();
   RobotsControl control;
   // Without a control the path is an ordinary (missing) page.
@@ -113,13 +114,14 @@ TEST_CASE("robots control: PUT replaces a host's robots.txt, DELETE restores it,
   CHECK(HandleRequest(u, Get("www.site2.test", "/robots.txt"), 0, false, nullptr, &control).response.body() ==
         u.RobotsTxt(2));
 
-  const Handled restored = HandleRequest(u, Get("www.site1.test", std::string(kRobotsControlPath), http::verb::delete_),
-                                         0, false, nullptr, &control);
+  const Handled restored =
+      HandleRequest(u, Get("www.site1.test", std::string(kRobotsControlPath), http::verb::delete_), 0, false,
+                    nullptr, &control);
   CHECK(restored.response.result() == http::status::ok);
   CHECK(HandleRequest(u, Get("www.site1.test", "/robots.txt"), 0, false, nullptr, &control).response.body() ==
         u.RobotsTxt(1));
-  CHECK(HandleRequest(u, Get("www.site1.test", std::string(kRobotsControlPath), http::verb::post), 0, false, nullptr,
-                      &control)
+  CHECK(HandleRequest(u, Get("www.site1.test", std::string(kRobotsControlPath), http::verb::post), 0, false,
+                      nullptr, &control)
             .response.result() == http::status::method_not_allowed);
 }
 

@@ -1,8 +1,8 @@
 // Tests for the Zipf partition and sampler (tests/testweb/zipf.h).
 #include "tests/testweb/zipf.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
 #include <utility>
