@@ -1,8 +1,11 @@
-// MemoryIndexJournal (search_index.h): the index records in memory, and
+// MemoryIndexJournal (index_journal.h): the index records in memory, and
 // snapshots that read them under a shared lock, as they were when taken.
 // Also IndexJournal's postings segments as records.
+#include <mutex>
+#include <shared_mutex>
+
+#include "queueserver/index/index_journal.h"
 #include "queueserver/index/index_records.h"
-#include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
 
