@@ -1,15 +1,16 @@
-// Compaction of dead documents (SearchIndex::Compact, search_index.h): the
-// page documents whose URL's liveness record names another version lose
-// their postings, summaries and doc map entries, at their partition's merge
-// (index_merge.cc) and, once enough of them wait, in every merged partition.
+// IndexCompactor (index_compact.h): dead documents found and dropped from
+// closed partitions.
+#include "queueserver/index/index_compact.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "queueserver/index/index_records.h"
-#include "queueserver/index/search_index.h"
+#include "queueserver/index/postings_codec.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -50,24 +51,18 @@ Status LookUpArrival(IndexJournal* journal, const std::string& akey, ArrivalEntr
 
 }  // namespace
 
-IndexJournal::Put SearchIndex::GarbagePut() const {
-  std::string v;
-  PutVarint(&v, garbage_);
-  PutVarint(&v, compacted_);
-  return {IndexFamily::kDocMap, "g", std::move(v)};
-}
-
-bool SearchIndex::CompactDue() const {
-  if (garbage_ == 0 || !std::isfinite(options_.compact_share)) return false;
+bool IndexCompactor::Due() const {
+  if (memory_->garbage == 0 || !std::isfinite(options_.compact_share)) return false;
   bool merged = false;
-  for (const Partition& p : partitions_) merged = merged || p.merged;
-  const uint64_t live = documents_ > compacted_ ? documents_ - compacted_ : 0;
-  return merged && static_cast<double>(garbage_) >= options_.compact_share * static_cast<double>(live);
+  for (const IndexMemory::Partition& p : memory_->partitions) merged = merged || p.merged;
+  const uint64_t live = memory_->documents > memory_->compacted ? memory_->documents - memory_->compacted : 0;
+  return merged &&
+         static_cast<double>(memory_->garbage) >= options_.compact_share * static_cast<double>(live);
 }
 
-Status SearchIndex::KeptPlaces(uint32_t part, std::vector<bool>* keep,
-                               std::vector<IndexJournal::Key>* deletes, uint64_t* dropped) {
-  keep->assign(partitions_[part].docs, false);
+Status IndexCompactor::KeptPlaces(uint32_t part, std::vector<bool>* keep,
+                                  std::vector<IndexJournal::Key>* deletes, uint64_t* dropped) {
+  keep->assign(memory_->partitions[part].docs, false);
   // The doc map's places still stored (a compacted document has none).
   std::vector<std::pair<uint32_t, uint32_t>> places;  // (place, arrival)
   std::string prefix = "r";
@@ -102,7 +97,7 @@ Status SearchIndex::KeptPlaces(uint32_t part, std::vector<bool>* keep,
     // A page document (the id's type byte) whose URL's record names
     // another version.
     PageLiveness l;
-    if (!dead && entry[8] == 'p' && ReadLiveness(ReadBe(entry, 8), &l))
+    if (!dead && entry[8] == 'p' && liveness_->Read(ReadBe(entry, 8), &l))
       dead = l.text_hash != ReadBe(entry.substr(9), 7);
     if (!dead) {
       (*keep)[place] = true;
@@ -118,7 +113,7 @@ Status SearchIndex::KeptPlaces(uint32_t part, std::vector<bool>* keep,
   return Status::Ok();
 }
 
-Status SearchIndex::CompactPartition(uint32_t part) {
+Status IndexCompactor::CompactPartition(uint32_t part) {
   std::vector<bool> keep;
   std::vector<IndexJournal::Key> deletes;
   uint64_t dropped = 0;
@@ -158,29 +153,30 @@ Status SearchIndex::CompactPartition(uint32_t part) {
   });
   if (!s.ok()) return s;
   if (!ok) return Status::Internal("corrupt index postings of partition " + std::to_string(part));
-  const uint64_t garbage_before = garbage_, compacted_before = compacted_;
-  garbage_ -= std::min(garbage_, dropped);
-  compacted_ += dropped;
-  puts.push_back(GarbagePut());
+  const uint64_t garbage_before = memory_->garbage, compacted_before = memory_->compacted;
+  memory_->garbage -= std::min(memory_->garbage, dropped);
+  memory_->compacted += dropped;
+  puts.push_back(memory_->GarbagePut());
   if (Status w = journal_->WriteIndexNow(puts, deletes, IndexFamily::kPostings, "", ""); !w.ok()) {
-    garbage_ = garbage_before;
-    compacted_ = compacted_before;
+    memory_->garbage = garbage_before;
+    memory_->compacted = compacted_before;
     return w;
   }
   return Status::Ok();
 }
 
-Status SearchIndex::Compact() {
-  for (uint32_t part = 0; part < partitions_.size(); ++part) {
-    if (!partitions_[part].merged) continue;
+Status IndexCompactor::Compact() {
+  for (uint32_t part = 0; part < memory_->partitions.size(); ++part) {
+    if (!memory_->partitions[part].merged) continue;
     if (Status s = CompactPartition(part); !s.ok()) return s;
   }
   // What is still counted waits in partitions not merged yet (their merge
   // drops it) or was brought back.
-  const uint64_t before = garbage_;
-  garbage_ = 0;
-  if (Status w = journal_->WriteIndexNow({GarbagePut()}, {}, IndexFamily::kPostings, "", ""); !w.ok()) {
-    garbage_ = before;
+  const uint64_t before = memory_->garbage;
+  memory_->garbage = 0;
+  if (Status w = journal_->WriteIndexNow({memory_->GarbagePut()}, {}, IndexFamily::kPostings, "", "");
+      !w.ok()) {
+    memory_->garbage = before;
     return w;
   }
   return Status::Ok();

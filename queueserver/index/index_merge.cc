@@ -1,12 +1,13 @@
-// A closed partition's postings merge (SearchIndex::MergeClosed): its
-// chunks rewritten as one blocked list per term in doc-map order, with the
-// term statistics of the merged partitions.
+// PartitionMerger (index_merge.h): closed partitions' postings rewritten
+// as blocked lists in doc-map order.
+#include "queueserver/index/index_merge.h"
+
 #include <algorithm>
 #include <iterator>
+#include <string>
 
 #include "queueserver/index/index_records.h"
 #include "queueserver/index/postings_codec.h"
-#include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -16,61 +17,42 @@ constexpr size_t kMergeWriteBytes = 32u << 20;
 
 }  // namespace
 
-bool SearchIndex::merge_pending() const {
-  for (const Partition& p : partitions_) {
+bool PartitionMerger::Pending() const {
+  for (const IndexMemory::Partition& p : memory_->partitions) {
     if (p.closed && !p.merged) return true;
   }
-  return CompactDue();
+  return compactor_->Due();
 }
 
-Status SearchIndex::MergeClosed() {
-  for (uint32_t part = 0; part < partitions_.size(); ++part) {
-    if (!partitions_[part].closed || partitions_[part].merged) continue;
+Status PartitionMerger::MergeClosed() {
+  for (uint32_t part = 0; part < memory_->partitions.size(); ++part) {
+    if (!memory_->partitions[part].closed || memory_->partitions[part].merged) continue;
     if (Status s = MergePartition(part); !s.ok()) return s;
   }
-  return CompactDue() ? Compact() : Status::Ok();
-}
-
-Status SearchIndex::ClosedOrder(uint32_t part, bool inverse, std::vector<uint32_t>* out) {
-  const uint32_t n = partitions_[part].docs;
-  out->assign(n, 0);
-  std::string prefix = "r";
-  PutU32Be(&prefix, part);
-  uint32_t expected = 0;
-  bool ok = true;
-  Status s = journal_->ScanIndex(IndexFamily::kDocMap, prefix, [&](std::string_view k, std::string_view v) {
-    const auto place = static_cast<uint32_t>(ReadBe(k.substr(5), 4));
-    const auto arrival = v.size() == 4 ? static_cast<uint32_t>(ReadBe(v, 4)) : UINT32_MAX;
-    if (k.size() != 9 || place != expected || arrival >= n) return ok = false;
-    (*out)[inverse ? arrival : place] = inverse ? place : arrival;
-    ++expected;
-    return true;
-  });
-  if (!s.ok()) return s;
-  if (!ok || expected != n) return Status::Internal("corrupt index doc map of partition " + std::to_string(part));
-  return Status::Ok();
+  return compactor_->Due() ? compactor_->Compact() : Status::Ok();
 }
 
 // The stored term statistics cover the merged partitions: the closing
 // partition's terms get theirs less what later, unmerged partitions hold.
-void SearchIndex::MergedTermStats(uint32_t part, const Closing& closing, std::vector<IndexJournal::Put>* puts) {
+void PartitionMerger::MergedTermStats(uint32_t part, const IndexMemory::Closing& closing,
+                                      std::vector<IndexJournal::Put>* puts) {
   for (const auto& entry : closing.lists) {
     // Not a structured binding: clang 14 (the sanitizer build) cannot
     // capture one in a lambda.
     const auto& term = entry.first;
-    TermStats st = terms_[term];
-    auto less = [&](const Lists& other) {
+    TermStats st = memory_->terms[term];
+    auto less = [&](const TermLists& other) {
       auto o = other.find(term);
       if (o == other.end()) return;
       st.docs -= o->second.docs;
       st.occurrences -= o->second.occurrences;
     };
-    less(active_lists_);
-    if (const TermList* p = PendingOf(term)) {
+    less(memory_->active_lists);
+    if (const TermList* p = pending_->Find(term, memory_->terms)) {
       st.docs -= p->docs;
       st.occurrences -= p->occurrences;
     }
-    for (const auto& [later, c] : closing_) {
+    for (const auto& [later, c] : memory_->closing) {
       if (later > part) less(c.lists);
     }
     std::string k;
@@ -82,12 +64,13 @@ void SearchIndex::MergedTermStats(uint32_t part, const Closing& closing, std::ve
   }
 }
 
-Status SearchIndex::MergePartition(uint32_t part) {
-  auto it = closing_.find(part);
-  if (it == closing_.end()) return Status::Internal("index partition " + std::to_string(part) + " not loaded");
-  Closing& closing = it->second;
-  if (closing.place.empty() && partitions_[part].docs > 0) {
-    if (Status s = ClosedOrder(part, /*inverse=*/true, &closing.place); !s.ok()) return s;
+Status PartitionMerger::MergePartition(uint32_t part) {
+  auto it = memory_->closing.find(part);
+  if (it == memory_->closing.end())
+    return Status::Internal("index partition " + std::to_string(part) + " not loaded");
+  IndexMemory::Closing& closing = it->second;
+  if (closing.place.empty() && memory_->partitions[part].docs > 0) {
+    if (Status s = memory_->ClosedOrder(journal_, part, /*inverse=*/true, &closing.place); !s.ok()) return s;
   }
   // The dead documents' postings are left out; their records go in the
   // last write (a merge tried again decides anew: lists emptied by an
@@ -95,7 +78,7 @@ Status SearchIndex::MergePartition(uint32_t part) {
   std::vector<bool> keep;
   std::vector<IndexJournal::Key> dead, gone;
   uint64_t dropped = 0;
-  if (Status s = KeptPlaces(part, &keep, &dead, &dropped); !s.ok()) return s;
+  if (Status s = compactor_->KeptPlaces(part, &keep, &dead, &dropped); !s.ok()) return s;
   std::vector<IndexJournal::Put> puts;
   size_t bytes = 0;
   FlatPostings flat;
@@ -138,21 +121,21 @@ Status SearchIndex::MergePartition(uint32_t part) {
   std::string marker = "m";
   PutU32Be(&marker, part);
   puts.push_back({IndexFamily::kDocMap, marker, ""});
-  const uint64_t garbage_before = garbage_, compacted_before = compacted_;
-  garbage_ -= std::min(garbage_, dropped);
-  compacted_ += dropped;
-  puts.push_back(GarbagePut());
+  const uint64_t garbage_before = memory_->garbage, compacted_before = memory_->compacted;
+  memory_->garbage -= std::min(memory_->garbage, dropped);
+  memory_->compacted += dropped;
+  puts.push_back(memory_->GarbagePut());
   gone.insert(gone.end(), std::make_move_iterator(dead.begin()), std::make_move_iterator(dead.end()));
   std::string from = "c", to = "c";
   PutU32Be(&from, part);
   PutU32Be(&to, part + 1);
   if (Status w = journal_->WriteIndexNow(puts, gone, IndexFamily::kPostings, from, to); !w.ok()) {
-    garbage_ = garbage_before;
-    compacted_ = compacted_before;
+    memory_->garbage = garbage_before;
+    memory_->compacted = compacted_before;
     return w;
   }
-  partitions_[part].merged = true;
-  closing_.erase(it);
+  memory_->partitions[part].merged = true;
+  memory_->closing.erase(it);
   // Left behind on an error, the segments go at the next Load.
   return journal_->DropSegments(part);
 }

@@ -1,15 +1,20 @@
-// Taking a search from the index (SearchIndex::Prepare): what its walk
-// needs, copied from memory, and a snapshot of the stored records.
+// SearchPreparer (search_prepare.h): a search's walk material copied from
+// the index's memory, and a snapshot of the stored records.
+#include "queueserver/index/search_prepare.h"
+
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "queueserver/index/index_records.h"
+#include "queueserver/index/postings_codec.h"
 #include "queueserver/index/search_index.h"
 
 namespace crawl::queueserver {
 
-Status SearchIndex::ListOf(uint32_t part, uint64_t term_id, std::string* out) {
+Status SearchPreparer::ListOf(uint32_t part, uint64_t term_id, std::string* out) {
   out->clear();
-  const Partition& p = partitions_[part];
+  const IndexMemory::Partition& p = memory_->partitions[part];
   if (p.merged) {
     std::string key = "m";
     PutU32Be(&key, part);
@@ -20,16 +25,18 @@ Status SearchIndex::ListOf(uint32_t part, uint64_t term_id, std::string* out) {
   }
   // Active or not yet merged: the list in memory, renumbered to places and
   // sorted.
-  const Lists* lists = &active_lists_;
+  const TermLists* lists = &memory_->active_lists;
   const std::vector<uint32_t>* place = nullptr;
   if (!p.closed) {
-    EnsureOrder();
-    place = &active_.place;
+    memory_->EnsureOrder();
+    place = &memory_->active.place;
   } else {
-    auto it = closing_.find(part);
-    if (it == closing_.end()) return Status::Internal("index partition " + std::to_string(part) + " not loaded");
+    auto it = memory_->closing.find(part);
+    if (it == memory_->closing.end())
+      return Status::Internal("index partition " + std::to_string(part) + " not loaded");
     if (it->second.place.empty()) {
-      if (Status s = ClosedOrder(part, /*inverse=*/true, &it->second.place); !s.ok()) return s;
+      if (Status s = memory_->ClosedOrder(journal_, part, /*inverse=*/true, &it->second.place); !s.ok())
+        return s;
     }
     lists = &it->second.lists;
     place = &it->second.place;
@@ -46,25 +53,18 @@ Status SearchIndex::ListOf(uint32_t part, uint64_t term_id, std::string* out) {
   return Status::Ok();
 }
 
-Result<SearchOutcome> SearchIndex::Search(const Query& query, const SearchOptions& options, const Clock& clock,
-                                          text::Stemmer& stemmer) {
-  auto prepared = Prepare(query);
-  if (!prepared.ok()) return prepared.status();
-  return Run(**prepared, options, clock, stemmer);
-}
-
-Result<std::shared_ptr<const PreparedSearch>> SearchIndex::Prepare(const Query& query) {
-  Flush();  // documents added since the last Flush are searchable too
+Result<std::shared_ptr<const PreparedSearch>> SearchPreparer::Prepare(const Query& query) {
   auto p = std::make_shared<PreparedSearch>();
   p->query = query;
   p->options = options_;
-  p->documents = documents_;
-  p->total_length = total_length_;
-  p->parts.reserve(partitions_.size());
-  for (const Partition& part : partitions_) p->parts.push_back({part.docs, part.closed, part.merged});
-  if (!partitions_.back().closed && partitions_.back().docs > 0) {
-    EnsureOrder();
-    p->active_at = active_.at;
+  p->documents = memory_->documents;
+  p->total_length = memory_->total_length;
+  p->parts.reserve(memory_->partitions.size());
+  for (const IndexMemory::Partition& part : memory_->partitions)
+    p->parts.push_back({part.docs, part.closed, part.merged});
+  if (!memory_->partitions.back().closed && memory_->partitions.back().docs > 0) {
+    memory_->EnsureOrder();
+    p->active_at = memory_->active.at;
   }
   // The query's terms and title keys: statistics, and their lists in the
   // partitions whose postings are in memory (copied: the index may change
@@ -72,11 +72,11 @@ Result<std::shared_ptr<const PreparedSearch>> SearchIndex::Prepare(const Query& 
   for (const QueryClause& clause : query.clauses) {
     for (const uint64_t term_id : clause.term_ids) {
       for (const uint64_t id : {term_id, TitleTermId(term_id)}) {
-        auto st = terms_.find(id);
-        if (st == terms_.end() || p->stats.contains(id)) continue;
+        auto st = memory_->terms.find(id);
+        if (st == memory_->terms.end() || p->stats.contains(id)) continue;
         p->stats[id] = {st->second.docs, st->second.occurrences};
-        for (uint32_t pi = 0; pi < partitions_.size(); ++pi) {
-          if (partitions_[pi].merged || partitions_[pi].docs == 0) continue;
+        for (uint32_t pi = 0; pi < memory_->partitions.size(); ++pi) {
+          if (memory_->partitions[pi].merged || memory_->partitions[pi].docs == 0) continue;
           std::string list;
           if (Status s = ListOf(pi, id, &list); !s.ok()) return s;
           if (!list.empty()) p->memory_lists.emplace(std::make_pair(pi, id), std::move(list));

@@ -124,11 +124,6 @@ Status CorruptList() { return Status::Internal("corrupt index postings list"); }
 
 }  // namespace
 
-Result<SearchOutcome> SearchIndex::Run(const PreparedSearch& p, const SearchOptions& options, const Clock& clock,
-                                       text::Stemmer& stemmer) {
-  return SearchWalk(p, options, clock, stemmer).Run();
-}
-
 SearchWalk::SearchWalk(const PreparedSearch& prepared, const SearchOptions& options, const Clock& clock,
                        text::Stemmer& stemmer)
     : p_(prepared),
