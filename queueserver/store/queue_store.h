@@ -53,10 +53,10 @@
 // Files: queue_store.cc opens (column families, migrations of older
 // layouts: queue_store_migrate.h); queue_store_load.cc loads one loader per
 // family; queue_store_codec.h encodes keys and values; queue_store_db.h
-// holds the families and the open database; shard_writer*.cc the writer;
-// segment_files.h the index's postings segments, kept in files;
-// warc_location_store.cc the page cache's location index. A store from
-// before a family was added gets it empty when it opens.
+// holds the families and the open database; shard_writer.cc the writer
+// (its parts in shard_*.h); segment_files.h the index's postings segments,
+// kept in files; warc_location_store.cc the page cache's location index. A
+// store from before a family was added gets it empty when it opens.
 #pragma once
 
 #include <cstdint>

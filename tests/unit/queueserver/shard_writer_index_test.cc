@@ -3,7 +3,8 @@
 // point lookup, a scan, a search's snapshot), gone after a Discard, and in
 // the store after a Commit. The document summaries and map (kDocs, kDocMap)
 // and the fetch states wait in hash maps until Commit, the postings in an
-// indexed batch (shard_writer_impl.h); both kinds must read the same.
+// indexed batch (queueserver/store/shard_batch.h); both kinds must read the
+// same.
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>

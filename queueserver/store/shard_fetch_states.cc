@@ -1,26 +1,27 @@
-// ShardWriter's per-URL fetch state (family fetch_state, queue_store.h;
-// queueserver/fetch_state.h).
+// ShardFetchStates (shard_fetch_states.h): fetch state records read and
+// written.
+#include "queueserver/store/shard_fetch_states.h"
+
 #include <rocksdb/db.h>
 
+#include <memory>
+
 #include "queueserver/store/fetch_state_codec.h"
-#include "queueserver/store/queue_store.h"
 #include "queueserver/store/queue_store_codec.h"
 #include "queueserver/store/queue_store_db.h"
-#include "queueserver/store/shard_writer_impl.h"
 
 namespace crawl::queueserver {
-namespace {
-std::string FetchStateKey(const std::string& prefix, uint64_t url_hash) {
-  std::string k = prefix;
+
+std::string ShardFetchStates::Key(uint64_t url_hash) const {
+  std::string k = batch_->prefix();
   PutU64(&k, url_hash);
   return k;
 }
-}  // namespace
 
-Result<std::optional<FetchState>> ShardWriter::GetFetchState(uint64_t url_hash, const std::string& url) {
+Result<std::optional<FetchState>> ShardFetchStates::Get(uint64_t url_hash, const std::string& url) {
   std::string value;
-  const std::string key = FetchStateKey(impl_->prefix, url_hash);
-  const rocksdb::Status rs = impl_->GetMapped(kFetchState, key, &value);
+  const std::string key = Key(url_hash);
+  const rocksdb::Status rs = batch_->GetMapped(kFetchState, key, &value);
   if (rs.IsNotFound()) return std::optional<FetchState>();
   if (!rs.ok()) return FromRocks(rs, "reading fetch state");
   FetchState state;
@@ -29,11 +30,11 @@ Result<std::optional<FetchState>> ShardWriter::GetFetchState(uint64_t url_hash, 
   return std::optional<FetchState>(std::move(state));
 }
 
-Status ShardWriter::ScanFetchStates(const std::function<bool(uint64_t, const FetchState&)>& visit,
-                                    uint64_t* damaged) const {
-  const std::string& p = impl_->prefix;
+Status ShardFetchStates::Scan(const std::function<bool(uint64_t, const FetchState&)>& visit,
+                              uint64_t* damaged) const {
+  const std::string& p = batch_->prefix();
   std::unique_ptr<rocksdb::Iterator> it(
-      impl_->store->db->NewIterator(rocksdb::ReadOptions(), impl_->cf(kFetchState)));
+      batch_->store().db->NewIterator(rocksdb::ReadOptions(), batch_->cf(kFetchState)));
   FetchState state;
   for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
     const std::string_view k(it->key().data(), it->key().size());
@@ -47,8 +48,8 @@ Status ShardWriter::ScanFetchStates(const std::function<bool(uint64_t, const Fet
   return FromRocks(it->status(), "reading fetch states");
 }
 
-void ShardWriter::PutFetchState(uint64_t url_hash, const FetchState& state) {
-  impl_->Put(kFetchState, FetchStateKey(impl_->prefix, url_hash), EncodeFetchState(state));
+void ShardFetchStates::Put(uint64_t url_hash, const FetchState& state) {
+  batch_->Put(kFetchState, Key(url_hash), EncodeFetchState(state));
 }
 
 }  // namespace crawl::queueserver

@@ -1,7 +1,11 @@
-// ShardWriter as the search index's journal: its four column families,
-// snapshots for searches and direct writes (queue_store.h, index/search_index.h).
+// ShardIndexJournal (shard_index_journal.h): the index families read and
+// written through the request's batch, snapshots, direct writes, and the
+// postings segments.
+#include "queueserver/store/shard_index_journal.h"
+
 #include <rocksdb/db.h>
 #include <rocksdb/sst_file_writer.h>
+#include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_batch.h>
 
 #include <filesystem>
@@ -13,47 +17,44 @@
 #include <vector>
 
 #include "common/base/varint.h"
-
-#include "queueserver/store/queue_store.h"
 #include "queueserver/store/queue_store_db.h"
-#include "queueserver/store/shard_writer_impl.h"
 
 namespace crawl::queueserver {
 
-void ShardWriter::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
-  impl_->Put(IndexCf(family), impl_->Key(key), value);
+void ShardIndexJournal::PutIndex(IndexFamily family, const std::string& key, const std::string& value) {
+  batch_->Put(IndexCf(family), batch_->Key(key), value);
 }
 
-Status ShardWriter::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
+Status ShardIndexJournal::GetIndex(IndexFamily family, const std::string& key, std::string* value) {
   const Cf c = IndexCf(family);
-  const std::string k = impl_->Key(key);
+  const std::string k = batch_->Key(key);
   const rocksdb::Status s =
-      impl_->MappedOf(c) != nullptr
-          ? impl_->GetMapped(c, k, value)
-          : impl_->batch.GetFromBatchAndDB(impl_->store->db.get(), rocksdb::ReadOptions(), impl_->cf(c), k, value);
+      batch_->MappedOf(c) != nullptr ? batch_->GetMapped(c, k, value) : batch_->GetIndexed(c, k, value);
   if (s.IsNotFound()) return Status::NotFound("no index record");
   return FromRocks(s, std::string("reading ") + kCfNames[c]);
 }
 
-Status ShardWriter::ScanIndex(IndexFamily family, const std::string& prefix,
-                              const std::function<bool(std::string_view, std::string_view)>& visit) {
-  rocksdb::ColumnFamilyHandle* cf = impl_->cf(IndexCf(family));
-  const std::string p = impl_->Key(prefix);
-  rocksdb::WriteBatchWithIndex* pending = &impl_->batch;
-  rocksdb::WriteBatchWithIndex mapped{rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true};
-  if (const ShardWriter::Impl::PendingMap* m = impl_->MappedOf(IndexCf(family))) {
-    // This family's writes are not in `batch` (shard_writer_impl.h): a scan
+Status ShardIndexJournal::ScanIndex(IndexFamily family, const std::string& prefix,
+                                    const std::function<bool(std::string_view, std::string_view)>& visit) {
+  rocksdb::ColumnFamilyHandle* cf = batch_->cf(IndexCf(family));
+  const std::string p = batch_->Key(prefix);
+  rocksdb::WriteBatchWithIndex mapped{rocksdb::BytewiseComparator(), 0,
+                                      /*overwrite_key=*/true};
+  bool own = false;
+  if (const ShardBatch::PendingMap* m = batch_->MappedOf(IndexCf(family))) {
+    // This family's writes are not in the indexed batch (shard_batch.h): a scan
     // (none is hot: a partition's merge or compaction) indexes those under
     // the prefix for itself.
     for (const auto& [key, value] : *m) {
       if (!key.starts_with(p)) continue;
       (void)(value ? mapped.Put(cf, key, *value) : mapped.Delete(cf, key));
     }
-    pending = &mapped;
+    own = true;
   }
   std::unique_ptr<rocksdb::Iterator> it(
-      pending->NewIteratorWithBase(cf, impl_->store->db->NewIterator(rocksdb::ReadOptions(), cf)));
-  const size_t n = impl_->prefix.size();
+      own ? mapped.NewIteratorWithBase(cf, batch_->store().db->NewIterator(rocksdb::ReadOptions(), cf))
+          : batch_->NewIndexedIterator(IndexCf(family)));
+  const size_t n = batch_->prefix().size();
   for (it->Seek(p); it->Valid() && it->key().starts_with(p); it->Next()) {
     const rocksdb::Slice k = it->key();
     const rocksdb::Slice v = it->value();
@@ -69,7 +70,10 @@ class StoreIndexSnapshot final : public IndexSnapshot {
  public:
   StoreIndexSnapshot(rocksdb::DB* db, std::vector<rocksdb::ColumnFamilyHandle*> cfs, std::string prefix,
                      std::map<std::pair<int, std::string>, std::optional<std::string>> overlay)
-      : db_(db), snapshot_(db->GetSnapshot()), cfs_(std::move(cfs)), prefix_(std::move(prefix)),
+      : db_(db),
+        snapshot_(db->GetSnapshot()),
+        cfs_(std::move(cfs)),
+        prefix_(std::move(prefix)),
         overlay_(std::move(overlay)) {}
   ~StoreIndexSnapshot() override { db_->ReleaseSnapshot(snapshot_); }
   StoreIndexSnapshot(const StoreIndexSnapshot&) = delete;
@@ -100,26 +104,26 @@ class StoreIndexSnapshot final : public IndexSnapshot {
 };
 }  // namespace
 
-std::shared_ptr<const IndexSnapshot> ShardWriter::SnapshotIndex() {
+std::shared_ptr<const IndexSnapshot> ShardIndexJournal::SnapshotIndex() {
   constexpr IndexFamily kFamilies[] = {IndexFamily::kDocs, IndexFamily::kDocMap, IndexFamily::kPostings,
                                        IndexFamily::kTerms};
   std::vector<rocksdb::ColumnFamilyHandle*> cfs;
   std::map<std::pair<int, std::string>, std::optional<std::string>> overlay;
-  const bool pending = impl_->batch.GetWriteBatch()->Count() > 0;
-  const size_t n = impl_->prefix.size();
+  const bool pending = batch_->indexed_pending();
+  const size_t n = batch_->prefix().size();
   for (IndexFamily f : kFamilies) {
-    cfs.push_back(impl_->cf(IndexCf(f)));
-    if (const ShardWriter::Impl::PendingMap* m = impl_->MappedOf(IndexCf(f))) {
+    cfs.push_back(batch_->cf(IndexCf(f)));
+    if (const ShardBatch::PendingMap* m = batch_->MappedOf(IndexCf(f))) {
       for (const auto& [key, value] : *m) {
-        if (key.starts_with(impl_->prefix)) overlay[{static_cast<int>(f), key.substr(n)}] = value;
+        if (key.starts_with(batch_->prefix())) overlay[{static_cast<int>(f), key.substr(n)}] = value;
       }
       continue;
     }
     if (!pending) continue;
-    std::unique_ptr<rocksdb::WBWIIterator> it(impl_->batch.NewIterator(cfs.back()));
-    for (it->Seek(impl_->prefix); it->Valid(); it->Next()) {
+    std::unique_ptr<rocksdb::WBWIIterator> it(batch_->NewIndexedBatchIterator(cfs.back()));
+    for (it->Seek(batch_->prefix()); it->Valid(); it->Next()) {
       const rocksdb::WriteEntry e = it->Entry();
-      if (!e.key.starts_with(impl_->prefix)) break;
+      if (!e.key.starts_with(batch_->prefix())) break;
       std::string key(e.key.data() + n, e.key.size() - n);
       if (e.type == rocksdb::kPutRecord) {
         overlay[{static_cast<int>(f), std::move(key)}] = e.value.ToString();
@@ -128,20 +132,25 @@ std::shared_ptr<const IndexSnapshot> ShardWriter::SnapshotIndex() {
       }
     }
   }
-  return std::make_shared<StoreIndexSnapshot>(impl_->store->db.get(), std::move(cfs), impl_->prefix,
+  return std::make_shared<StoreIndexSnapshot>(batch_->store().db.get(), std::move(cfs), batch_->prefix(),
                                               std::move(overlay));
 }
 
-Status ShardWriter::WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
-                                  IndexFamily erase_family, const std::string& erase_from,
-                                  const std::string& erase_to) {
-  if (impl_->store->fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
+Status ShardIndexJournal::WriteIndexNow(const std::vector<IndexJournal::Put>& puts,
+                                        const std::vector<IndexJournal::Key>& deletes,
+                                        IndexFamily erase_family, const std::string& erase_from,
+                                        const std::string& erase_to) {
+  if (batch_->store().fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
   rocksdb::WriteBatch batch;
-  for (const Put& p : puts) (void)batch.Put(impl_->cf(IndexCf(p.family)), impl_->Key(p.key), p.value);
-  for (const Key& k : deletes) (void)batch.Delete(impl_->cf(IndexCf(k.family)), impl_->Key(k.key));
+  for (const IndexJournal::Put& p : puts)
+    (void)batch.Put(batch_->cf(IndexCf(p.family)), batch_->Key(p.key), p.value);
+  for (const IndexJournal::Key& k : deletes)
+    (void)batch.Delete(batch_->cf(IndexCf(k.family)), batch_->Key(k.key));
   if (!erase_from.empty())
-    (void)batch.DeleteRange(impl_->cf(IndexCf(erase_family)), impl_->Key(erase_from), impl_->Key(erase_to));
-  return FromRocks(impl_->store->db->Write(impl_->store->write_options, &batch), "queue store index write");
+    (void)batch.DeleteRange(batch_->cf(IndexCf(erase_family)), batch_->Key(erase_from),
+                            batch_->Key(erase_to));
+  return FromRocks(batch_->store().db->Write(batch_->store().write_options, &batch),
+                   "queue store index write");
 }
 
 namespace {
@@ -152,14 +161,28 @@ uint32_t ReadU32Be(std::string_view d) {
 }
 }  // namespace
 
-void ShardWriter::AppendSegment(uint32_t partition, uint32_t first_doc, std::string segment) {
-  impl_->segments->Stage(partition, first_doc, std::move(segment));
+std::string ShardIndexJournal::SegmentLengthKey(uint32_t partition) const {
+  std::string k = batch_->prefix();
+  k.push_back('c');
+  for (int shift = 24; shift >= 0; shift -= 8) k.push_back(static_cast<char>((partition >> shift) & 0xff));
+  return k;
 }
 
-Result<uint64_t> ShardWriter::Impl::SegmentLength(uint32_t partition) {
+std::string ShardIndexJournal::SegmentRecordKey(uint32_t partition, uint32_t first_doc) const {
+  std::string k = SegmentLengthKey(partition);
+  for (int shift = 24; shift >= 0; shift -= 8) k.push_back(static_cast<char>((first_doc >> shift) & 0xff));
+  return k;
+}
+
+void ShardIndexJournal::AppendSegment(uint32_t partition, uint32_t first_doc, std::string segment) {
+  segments_->Stage(partition, first_doc, std::move(segment));
+}
+
+Result<uint64_t> ShardIndexJournal::SegmentLength(uint32_t partition) {
   const std::string key = SegmentLengthKey(partition);
   std::string value;
-  const rocksdb::Status s = store->db->Get(rocksdb::ReadOptions(), cf(kPostings), key, &value);
+  const rocksdb::Status s =
+      batch_->store().db->Get(rocksdb::ReadOptions(), batch_->cf(kPostings), key, &value);
   if (s.IsNotFound()) return uint64_t{0};
   if (!s.ok()) return FromRocks(s, "reading a postings segment length");
   size_t pos = 0;
@@ -168,39 +191,41 @@ Result<uint64_t> ShardWriter::Impl::SegmentLength(uint32_t partition) {
   return length;
 }
 
-Status ShardWriter::Impl::WriteSegments() {
-  if (!segments->staged()) return Status::Ok();
+Status ShardIndexJournal::WriteSegments() {
+  if (!segments_->staged()) return Status::Ok();
   std::vector<std::pair<uint32_t, uint64_t>> lengths;
-  Status s = segments->Write(
-      store->write_options.sync, [this](uint32_t partition) { return SegmentLength(partition); }, &lengths);
+  Status s = segments_->Write(
+      batch_->store().write_options.sync, [this](uint32_t partition) { return SegmentLength(partition); },
+      &lengths);
   if (!s.ok()) {
     // The files cannot take them (a full disk): the segments go in the
     // batch as records, as before the files, and RocksDB decides. So a
     // full disk fails a request where it failed before, and a queue server
     // whose store still takes writes does not refuse results while it
     // hands out leases. ScanSegments merges records and frames by document.
-    for (SegmentFiles::Staged& staged : segments->TakeStaged())
-      Put(kPostings, SegmentRecordKey(staged.partition, staged.first_doc), staged.segment);
+    for (SegmentFiles::Staged& staged : segments_->TakeStaged())
+      batch_->Put(kPostings, SegmentRecordKey(staged.partition, staged.first_doc), staged.segment);
     return Status::Ok();
   }
   for (const auto& [partition, length] : lengths) {
     std::string value;
     PutVarint(&value, length);
-    Put(kPostings, SegmentLengthKey(partition), value);
+    batch_->Put(kPostings, SegmentLengthKey(partition), value);
   }
   return Status::Ok();
 }
 
-Status ShardWriter::ScanSegments(uint32_t partition, const std::function<bool(uint32_t, std::string_view)>& visit,
-                                 uint64_t* lost) {
+Status ShardIndexJournal::ScanSegments(uint32_t partition,
+                                       const std::function<bool(uint32_t, std::string_view)>& visit,
+                                       uint64_t* lost) {
   *lost = 0;
   // The partition's records: its file's length ('c' partition), and the
   // segments of a store from before the files ('c' partition first doc).
-  const std::string length_key = impl_->SegmentLengthKey(partition);
-  const size_t n = impl_->prefix.size();
+  const std::string length_key = SegmentLengthKey(partition);
+  const size_t n = batch_->prefix().size();
   std::optional<uint64_t> committed;
   std::vector<std::pair<uint32_t, std::string>> records;  // (first doc, segment), ascending
-  Status s = impl_->store->Scan(kPostings, length_key, [&](std::string_view k, std::string_view v) {
+  Status s = batch_->store().Scan(kPostings, length_key, [&](std::string_view k, std::string_view v) {
     if (k.size() == n + 5) {
       size_t pos = 0;
       uint64_t length = 0;
@@ -223,7 +248,7 @@ Status ShardWriter::ScanSegments(uint32_t partition, const std::function<bool(ui
     return more;
   };
   uint64_t intact = 0;
-  s = impl_->segments->Read(
+  s = segments_->Read(
       partition, committed.value_or(0),
       [&](uint32_t first_doc, std::string_view segment) {
         return records_before(first_doc) && (more = visit(first_doc, segment));
@@ -237,36 +262,35 @@ Status ShardWriter::ScanSegments(uint32_t partition, const std::function<bool(ui
   *lost = *committed - intact;
   std::string value;
   PutVarint(&value, intact);
-  return FromRocks(impl_->store->db->Put(impl_->store->write_options, impl_->cf(kPostings), length_key, value),
-                   "recording a postings segment length");
+  return FromRocks(
+      batch_->store().db->Put(batch_->store().write_options, batch_->cf(kPostings), length_key, value),
+      "recording a postings segment length");
 }
 
-Status ShardWriter::DropSegments(uint32_t partition) { return impl_->segments->Drop(partition); }
-
-Status ShardWriter::WriteSortedNow(IndexFamily family, const std::vector<Put>& puts) {
+Status ShardIndexJournal::WriteSortedNow(IndexFamily family, const std::vector<IndexJournal::Put>& puts) {
   if (puts.empty()) return Status::Ok();
-  if (impl_->store->fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
-  rocksdb::ColumnFamilyHandle* cf = impl_->cf(IndexCf(family));
+  if (batch_->store().fail_writes) return Status::IoError("queue store: write failed (injected by a test)");
+  rocksdb::ColumnFamilyHandle* cf = batch_->cf(IndexCf(family));
   for (size_t i = 0; i < puts.size(); ++i) {
     if (puts[i].family != family || (i > 0 && !(puts[i - 1].key < puts[i].key)))
       return Status::InvalidArgument("sorted index write: keys out of order or of another family");
   }
   // A name of its own (a fresh file: RocksDB links the one it ingests).
-  const std::string path = impl_->segments->MergeTablePath();
+  const std::string path = segments_->MergeTablePath();
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   std::filesystem::remove(path, ec);
   // Left in the page cache (SstFileWriter drops its pages by default):
   // queries read these lists next, as they did from a flushed memtable.
-  rocksdb::SstFileWriter table(rocksdb::EnvOptions(), impl_->store->db->GetOptions(cf), cf,
+  rocksdb::SstFileWriter table(rocksdb::EnvOptions(), batch_->store().db->GetOptions(cf), cf,
                                /*invalidate_page_cache=*/false);
   rocksdb::Status s = table.Open(path);
-  for (size_t i = 0; s.ok() && i < puts.size(); ++i) s = table.Put(impl_->Key(puts[i].key), puts[i].value);
+  for (size_t i = 0; s.ok() && i < puts.size(); ++i) s = table.Put(batch_->Key(puts[i].key), puts[i].value);
   if (s.ok()) s = table.Finish();
   if (s.ok()) {
     rocksdb::IngestExternalFileOptions ingest;
     ingest.move_files = true;
-    s = impl_->store->db->IngestExternalFile(cf, {path}, ingest);
+    s = batch_->store().db->IngestExternalFile(cf, {path}, ingest);
   }
   std::filesystem::remove(path, ec);
   return FromRocks(s, "writing sorted index records");
