@@ -1,4 +1,4 @@
-// Doc map grouping and order (doc_map.h, DESIGN.md 7).
+// Doc map grouping and order (doc_map.h, docs/DESIGN.md §7).
 #include "queueserver/index/doc_map.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The doc map of one index partition (DESIGN.md section 7): the order in
+// The doc map of one index partition (docs/DESIGN.md §7): the order in
 // which a partition's documents are walked, and so their doc rank.
 //
 // Documents are numbered by arrival (0 = first). Entries sharing a URL hash

@@ -1,5 +1,5 @@
 // Postings of one term in one index partition, delta + varint coded
-// (DESIGN.md section 7: "postings ... delta/varint-coded postings with
+// (docs/DESIGN.md §7: "postings ... delta/varint-coded postings with
 // positions"). queueserver/index/index_records.h shows the record layout.
 //
 // A list is a sequence of postings with ascending doc numbers (a document's
@@ -35,7 +35,7 @@ inline uint64_t FrequencyHundredths(double frequency) {
 
 struct Posting {
   uint32_t doc = 0;  // arrival number in the partition
-  // Region-weighted term frequency (f of DESIGN.md 8), kept to 1/100.
+  // Region-weighted term frequency (f of docs/DESIGN.md §8), kept to 1/100.
   double frequency = 0;
   std::vector<uint32_t> positions;  // ascending
   bool operator==(const Posting&) const = default;

@@ -1,4 +1,4 @@
-// A hit's score (DESIGN.md 8: DFR relevance, proximity, bonus) and its
+// A hit's score (docs/DESIGN.md §8: DFR relevance, proximity, bonus) and its
 // snippet from the document's summary.
 #pragma once
 

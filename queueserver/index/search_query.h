@@ -1,4 +1,4 @@
-// Search query language (DESIGN.md section 8, after Yioop): words are
+// Search query language (docs/DESIGN.md §8, after Yioop): words are
 // conjunctive; "an exact phrase" in double quotes; `|` separates
 // alternatives (each a conjunction); `site:host` keeps results whose host is
 // host or one of its subdomains. Words are tokenised like page text
@@ -25,7 +25,7 @@ namespace crawl::queueserver {
 struct QueryClause {
   // Distinct stemmed terms (words and phrase words), in query order.
   std::vector<std::string> terms;
-  std::vector<uint64_t> term_ids;  // Hash8 of each term (DESIGN.md 4)
+  std::vector<uint64_t> term_ids;  // Hash8 of each term (docs/DESIGN.md §4)
   // Each phrase as indexes into `terms`, in phrase order (repeats allowed).
   std::vector<std::vector<size_t>> phrases;
   std::vector<std::string> sites;  // lower-case hosts

@@ -1,4 +1,4 @@
-// Score parts of DESIGN.md section 8 (search_scoring.h).
+// Score parts of docs/DESIGN.md §8 (search_scoring.h).
 #include "queueserver/index/search_scoring.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The score of a search result, part by part, exactly as DESIGN.md section 8
+// The score of a search result, part by part, exactly as docs/DESIGN.md §8
 // defines it (after Yioop): score = doc rank + bonuses + relevance (DFR) +
 // proximity. Pure functions; every result reports each part.
 #pragma once
@@ -13,11 +13,11 @@ namespace crawl::queueserver {
 
 // Doc rank of a document with `docs_after` documents after it: later in its
 // partition's doc map, plus every document of the later partitions
-// (DESIGN.md 7 and Yioop's DOC_RANK: log10(number of documents after)). The
+// (docs/DESIGN.md §7 and Yioop's DOC_RANK: log10(number of documents after)). The
 // last document (0 after) gets 0 rather than -infinity.
 [[nodiscard]] double DocRank(uint64_t docs_after);
 
-// A term's region-weighted frequency f in a page (DESIGN.md 6-7) from its
+// A term's region-weighted frequency f in a page (docs/DESIGN.md §6-7) from its
 // positions (ascending): `title` for each position in the title (below
 // title_tokens), else `body` plus the weight of the description sentences
 // covering the position. `steps` is that weight as a step function:
@@ -33,7 +33,7 @@ namespace crawl::queueserver {
 void PositionWeights(uint32_t title_tokens, std::span<const std::pair<uint32_t, double>> steps, double title,
                      double body, std::span<double> weights);
 
-// One query term's DFR relevance (DESIGN.md 8, Amati and van Rijsbergen's
+// One query term's DFR relevance (docs/DESIGN.md §8, Amati and van Rijsbergen's
 // divergence from randomness with normalisation 2, as Yioop uses it):
 //   (log2(1 + l_t/N) + f' log2(1 + N/l_t)) / (f' + 1),
 //   f' = f log2(1 + l_avg/l_d)
@@ -53,18 +53,18 @@ struct Span {
   bool operator==(const Span&) const = default;
 };
 
-// Minimal spans (DESIGN.md 8): windows [u, v] holding at least one position
+// Minimal spans (docs/DESIGN.md §8): windows [u, v] holding at least one position
 // of every term such that no smaller window inside them does. One vector of
 // ascending positions per distinct query term; empty when a term has none.
 [[nodiscard]] std::vector<Span> MinimalSpans(const std::vector<std::vector<uint32_t>>& positions);
 
-// Proximity (DESIGN.md 8) for two or more terms (0 for fewer):
+// Proximity (docs/DESIGN.md §8) for two or more terms (0 for fewer):
 //   weight * terms * sum over minimal spans of 1/(v - u + 1)
 //          / (positions where a span could start = max(1, l_d - terms + 1)).
 [[nodiscard]] double Proximity(const std::vector<std::vector<uint32_t>>& positions, uint32_t doc_length,
                                double weight);
 
-// What the bonuses look at (DESIGN.md 8: "domain-name URL 0.5, CLD URL 2;
+// What the bonuses look at (docs/DESIGN.md §8: "domain-name URL 0.5, CLD URL 2;
 // query terms in host, title, path: factor * matched / terms in that item").
 struct BonusInput {
   bool domain_url = false;  // the URL is a host's root: scheme://host/

@@ -1,4 +1,4 @@
-// The walk of a prepared search (SearchIndex::Run, DESIGN.md 8): per
+// The walk of a prepared search (SearchIndex::Run, docs/DESIGN.md §8): per
 // clause, a title pass and an ordinary pass over every partition's matches
 // in doc-rank order (at most max_matches a clause), each match scored and
 // the best one per document kept; then the best hits get their summaries
