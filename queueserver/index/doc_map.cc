@@ -41,8 +41,10 @@ std::vector<uint32_t> OrderDocMap(const std::vector<DocMapKey>& docs) {
   auto score = [n](uint32_t m) { return n - m; };
   std::vector<uint32_t> order;
   order.reserve(docs.size());
-  for (const Group& by_url : GroupBy(all, [&](uint32_t m) { return docs[m].url_hash; }, score)) {
-    for (const Group& by_text : GroupBy(by_url.members, [&](uint32_t m) { return docs[m].text_hash; }, score)) {
+  for (const Group& by_url : GroupBy(
+           all, [&](uint32_t m) { return docs[m].url_hash; }, score)) {
+    for (const Group& by_text : GroupBy(
+             by_url.members, [&](uint32_t m) { return docs[m].text_hash; }, score)) {
       order.insert(order.end(), by_text.members.begin(), by_text.members.end());
     }
   }

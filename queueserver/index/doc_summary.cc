@@ -17,7 +17,8 @@ Result<std::string> Decompress(std::string_view in) {
   size_t pos = 1;
   uint64_t raw_size = 0;
   // Summaries are small (title, URL, 2,000 characters of description).
-  if (!GetVarint(in, &pos, &raw_size) || raw_size > (64u << 20)) return Status::InvalidArgument("corrupt summary");
+  if (!GetVarint(in, &pos, &raw_size) || raw_size > (64u << 20))
+    return Status::InvalidArgument("corrupt summary");
   std::string out;
   out.reserve(raw_size);
   auto inflated = Inflate(in.substr(pos), {.format = ZlibFormat::kZlib, .max_output = raw_size}, &out);
@@ -54,7 +55,8 @@ Result<DocSummary> ParseSummary(std::string_view bytes) {
   s.link = (flags & 2) != 0;
   if (!GetVarint(in, &pos, &n) || n > in.size()) return Status::InvalidArgument("corrupt summary");
   for (uint64_t i = 0; i < n; ++i) {
-    if (!GetString(in, &pos, &s.description.emplace_back())) return Status::InvalidArgument("corrupt summary");
+    if (!GetString(in, &pos, &s.description.emplace_back()))
+      return Status::InvalidArgument("corrupt summary");
   }
   return s;
 }

@@ -17,7 +17,8 @@ void IndexJournal::AppendSegment(uint32_t partition, uint32_t first_doc, std::st
 }
 
 Status IndexJournal::ScanSegments(uint32_t partition,
-                                  const std::function<bool(uint32_t, std::string_view)>& visit, uint64_t* lost) {
+                                  const std::function<bool(uint32_t, std::string_view)>& visit,
+                                  uint64_t* lost) {
   *lost = 0;
   std::string prefix = "c";
   PutU32Be(&prefix, partition);
@@ -27,7 +28,8 @@ Status IndexJournal::ScanSegments(uint32_t partition,
     return visit(static_cast<uint32_t>(ReadBe(k.substr(5), 4)), v);
   });
   if (!s.ok()) return s;
-  if (!ok) return Status::Internal("corrupt index postings segment key in partition " + std::to_string(partition));
+  if (!ok)
+    return Status::Internal("corrupt index postings segment key in partition " + std::to_string(partition));
   return Status::Ok();
 }
 

@@ -241,7 +241,8 @@ bool BlockedReader::Seek(uint32_t target) {
   if (!valid_) return false;
   if (current_.doc >= target) return true;
   if (target > last_[block_]) {
-    const auto it = std::lower_bound(last_.begin() + static_cast<std::ptrdiff_t>(block_) + 1, last_.end(), target);
+    const auto it =
+        std::lower_bound(last_.begin() + static_cast<std::ptrdiff_t>(block_) + 1, last_.end(), target);
     if (it == last_.end()) return valid_ = false;
     LoadBlock(static_cast<size_t>(it - last_.begin()));
   }

@@ -46,7 +46,8 @@ struct Posting {
 // REQUIRES: docs ascending, positions ascending.
 void EncodePostings(const std::vector<Posting>& postings, std::string* out, int64_t previous_doc = -1);
 // Same for the postings [first, last).
-void EncodePostingRange(const Posting* first, const Posting* last, std::string* out, int64_t previous_doc = -1);
+void EncodePostingRange(const Posting* first, const Posting* last, std::string* out,
+                        int64_t previous_doc = -1);
 
 // Decodes a list written by EncodePostings (chunks appended with the
 // previous chunk's last doc as previous_doc decode as one list).
@@ -77,7 +78,8 @@ struct FlatPostings {
 // Appends the postings of an EncodePostings list to `out`, mapping each doc
 // number d to map[d] when `map` is given (kInvalidArgument when d is outside
 // it, or on bad input).
-[[nodiscard]] Status DecodeAppend(std::string_view in, FlatPostings* out, const std::vector<uint32_t>* map = nullptr);
+[[nodiscard]] Status DecodeAppend(std::string_view in, FlatPostings* out,
+                                  const std::vector<uint32_t>* map = nullptr);
 
 // Past the n-th varint that starts at `p` (each ends at a byte below
 // 0x80), or nullptr when [p, end) holds fewer. n == 0: `p`.
@@ -123,8 +125,8 @@ class BlockedReader {
   bool LoadBlock(size_t block);
   bool DecodeOne();
   std::string_view data_;
-  std::vector<uint32_t> last_;      // last doc of each block
-  std::vector<size_t> offset_;      // start of each block in data_, and the end
+  std::vector<uint32_t> last_;  // last doc of each block
+  std::vector<size_t> offset_;  // start of each block in data_, and the end
   size_t block_ = 0, pos_ = 0, end_ = 0;
   int64_t previous_ = -1;
   bool valid_ = false, corrupt_ = false;

@@ -5,8 +5,8 @@
 #include <set>
 #include <tuple>
 
-#include "common/url/cld.h"
 #include "common/text/tokenizer.h"
+#include "common/url/cld.h"
 #include "common/url/url.h"
 
 namespace crawl::queueserver {
@@ -43,7 +43,8 @@ void ScoreHit(const PreparedSearch& p, const QueryClause& clause, const IndexedD
   for (size_t t = 0; t < clause.term_ids.size(); ++t) {
     auto stats = p.stats.find(clause.term_ids[t]);
     const PreparedSearch::Stats st = stats == p.stats.end() ? PreparedSearch::Stats{} : stats->second;
-    hit->relevance += DfrTerm(postings[t]->frequency, static_cast<double>(st.occurrences), n_docs, doc.length, l_avg);
+    hit->relevance +=
+        DfrTerm(postings[t]->frequency, static_cast<double>(st.occurrences), n_docs, doc.length, l_avg);
     positions.push_back(postings[t]->positions);
     if (!postings[t]->positions.empty() && postings[t]->positions.front() < doc.title_tokens) ++title_matched;
   }

@@ -58,7 +58,7 @@ Result<QueryClause> ParseClause(std::string_view text, text::Stemmer& stemmer) {
       if (end == std::string_view::npos) end = text.size();  // unclosed: to the end
       std::vector<size_t> phrase;
       text::ForEachToken(text.substr(i + 1, end - i - 1),
-                            [&](std::string_view w) { phrase.push_back(AddTerm(&c, stemmer, w)); });
+                         [&](std::string_view w) { phrase.push_back(AddTerm(&c, stemmer, w)); });
       if (phrase.size() > 1) c.phrases.push_back(std::move(phrase));
       i = end + 1;
       continue;
@@ -90,7 +90,8 @@ Result<Query> ParseQuery(std::string_view text, text::Stemmer& stemmer) {
     auto clause = ParseClause(alt, stemmer);
     if (!clause.ok()) return clause.status();
     if (clause->terms.empty() && clause->sites.empty()) continue;  // "a | | b"
-    if (clause->terms.empty()) return Status::InvalidArgument("a site: restriction needs words to search for");
+    if (clause->terms.empty())
+      return Status::InvalidArgument("a site: restriction needs words to search for");
     terms += clause->terms.size();
     q.clauses.push_back(std::move(*clause));
   }

@@ -21,7 +21,8 @@ bool HostMatches(const std::string& host, const std::vector<std::string>& sites)
   if (sites.empty()) return true;
   for (const std::string& site : sites) {
     if (host == site) return true;
-    if (host.size() > site.size() && host.ends_with(site) && host[host.size() - site.size() - 1] == '.') return true;
+    if (host.size() > site.size() && host.ends_with(site) && host[host.size() - site.size() - 1] == '.')
+      return true;
   }
   return false;
 }

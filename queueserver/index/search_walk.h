@@ -42,7 +42,7 @@ class SearchWalk {
   // in doc-rank order), positioned on the partition's next match.
   struct PartitionWalk {
     uint32_t part = 0, size = 0;
-    uint64_t later_docs = 0;  // documents in the partitions after this one
+    uint64_t later_docs = 0;         // documents in the partitions after this one
     std::vector<std::string> lists;  // clause term order
     std::vector<BlockedReader> readers;
     std::vector<size_t> lead;  // reader indexes, shortest list first

@@ -7,10 +7,10 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
-#include <rocksdb/table.h>
 #include <rocksdb/memtablerep.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice_transform.h>
+#include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <filesystem>
@@ -47,13 +47,15 @@ std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore:
     // frontier answers), only a full scan at start-up. A vector memtable
     // appends in O(1) and sorts once at flush; the default skip list spent
     // a third of link ingest finding insert positions.
-    if (cf == kSeen || cf == kQueue || cf == kLog) cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
+    if (cf == kSeen || cf == kQueue || cf == kLog)
+      cf_options.memtable_factory.reset(new rocksdb::VectorRepFactory());
     // The tier queues are read by range, so they keep the skip list; but
     // each tier is written in ascending sequence numbers (pushes at the
     // back, erases at the head), so a per-tier insert hint (prefix: crawl
     // id, 'T', tier) saves most of the search for each insert position.
     if (cf == kTiers)
-      cf_options.memtable_insert_with_hint_prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(8 + 1 + 4));
+      cf_options.memtable_insert_with_hint_prefix_extractor.reset(
+          rocksdb::NewFixedPrefixTransform(8 + 1 + 4));
     // The index families are read at query time (and doc ids probed at
     // indexing): bloom filters make misses cheap, and one bounded block
     // cache serves them all.

@@ -69,12 +69,12 @@
 
 #include "common/base/status.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/applied_batches.h"
 #include "queueserver/fetch_state.h"
 #include "queueserver/frontier/frontier.h"
 #include "queueserver/frontier/opic_order.h"
-#include "queueserver/index/search_index.h"
 #include "queueserver/frontier/tier_store.h"
-#include "queueserver/applied_batches.h"
+#include "queueserver/index/search_index.h"
 #include "queueserver/store/warc_location_index.h"
 
 namespace crawl::queueserver {
@@ -143,8 +143,8 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   // at most `limit` records (0: all); `*end` is the index after the last one
   // visited. The log stays on disk: a queue server that kept it in RAM grew
   // by ~300 bytes per fetch (docs/BENCHMARKS.md, memory curve).
-  [[nodiscard]] Status ScanLog(uint64_t from, uint64_t limit, const std::function<void(v1::FetchRecord&&)>& visit,
-                               uint64_t* end) const;
+  [[nodiscard]] Status ScanLog(uint64_t from, uint64_t limit,
+                               const std::function<void(v1::FetchRecord&&)>& visit, uint64_t* end) const;
   void AddAppliedBatch(const AppliedBatch& batch);
   // Forgets an applied batch key (queueserver/applied_batches.h).
   void DropAppliedBatch(const std::string& key);
@@ -164,8 +164,9 @@ class ShardWriter final : public FrontierJournal, public OpicStore, public TierS
   void PutCounters(const ShardCounters& counters, const FrontierScalars& scalars);
   void PutIndex(IndexFamily family, const std::string& key, const std::string& value) override;
   [[nodiscard]] Status GetIndex(IndexFamily family, const std::string& key, std::string* value) override;
-  [[nodiscard]] Status ScanIndex(IndexFamily family, const std::string& prefix,
-                                 const std::function<bool(std::string_view, std::string_view)>& visit) override;
+  [[nodiscard]] Status ScanIndex(
+      IndexFamily family, const std::string& prefix,
+      const std::function<bool(std::string_view, std::string_view)>& visit) override;
   [[nodiscard]] Status WriteIndexNow(const std::vector<Put>& puts, const std::vector<Key>& deletes,
                                      IndexFamily erase_family, const std::string& erase_from,
                                      const std::string& erase_to) override;

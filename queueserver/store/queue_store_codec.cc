@@ -70,7 +70,8 @@ void AppendSizedEntry(std::string* out, const FrontierEntry& e) {
   PutU32(out, 0);
   AppendEntry(out, e);
   const auto n = static_cast<uint32_t>(out->size() - at - 4);
-  for (int i = 0; i < 4; ++i) (*out)[at + static_cast<size_t>(i)] = static_cast<char>((n >> (8 * (3 - i))) & 0xff);
+  for (int i = 0; i < 4; ++i)
+    (*out)[at + static_cast<size_t>(i)] = static_cast<char>((n >> (8 * (3 - i))) & 0xff);
 }
 
 bool DecodeEntry(std::string_view d, FrontierEntry* e) {
@@ -158,13 +159,14 @@ bool DecodeOrigin(std::string_view d, OriginRecord* o) {
   uint32_t refreshing = 0, changes = 0;
   uint64_t retry_at = 0, backoff_until = 0, fetched = 0, expires = 0;
   std::string rules;
-  if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) || state > 2)
+  if (!r.U32(&state) || !r.U32(&failures) || !r.U64(&retry_at) || !r.U32(&pending) || !r.Str(&rules) ||
+      state > 2)
     return false;
   // Records written before host back-off end here.
   if (!r.done() && (!r.U32(&host_failures) || !r.U64(&backoff_until) || !r.U32(&flags))) return false;
   // Records written before robots.txt expiry end here.
-  if (!r.done() && (!r.U64(&fetched) || !r.U64(&expires) || !r.U32(&refreshing) || !r.U32(&changes) ||
-                    refreshing > 1))
+  if (!r.done() &&
+      (!r.U64(&fetched) || !r.U64(&expires) || !r.U32(&refreshing) || !r.U32(&changes) || refreshing > 1))
     return false;
   // Records written before the per-host URL caps end here.
   uint32_t seeded = 0;

@@ -5,16 +5,19 @@
 
 namespace crawl::queueserver::store_internal {
 
-const char* const kCfNames[kCfCount] = {"meta", "seen",  "queue", "waiting", "origins", "leases",  "log",
-                                        "batches", "clds", "opic",  "docs",    "doc_map", "postings", "terms",
-                                        "structure", "tiers",
-                                        "fetch_state", "warc_loc"};
+const char* const kCfNames[kCfCount] = {
+    "meta", "seen", "queue",   "waiting",  "origins", "leases",    "log",   "batches",     "clds",
+    "opic", "docs", "doc_map", "postings", "terms",   "structure", "tiers", "fetch_state", "warc_loc"};
 Cf IndexCf(IndexFamily f) {
   switch (f) {
-    case IndexFamily::kDocs: return kDocs;
-    case IndexFamily::kDocMap: return kDocMap;
-    case IndexFamily::kPostings: return kPostings;
-    case IndexFamily::kTerms: return kTerms;
+    case IndexFamily::kDocs:
+      return kDocs;
+    case IndexFamily::kDocMap:
+      return kDocMap;
+    case IndexFamily::kPostings:
+      return kPostings;
+    case IndexFamily::kTerms:
+      return kTerms;
   }
   return kDocs;
 }

@@ -17,11 +17,27 @@
 namespace crawl::queueserver::store_internal {
 
 // Column family names, in the order of the handles kept in StoreDb::cf.
-enum Cf { kMeta, kSeen, kQueue, kWaiting, kOrigins, kLeases, kLog, kBatches, kClds, kOpic,
-          kDocs, kDocMap, kPostings, kTerms, kStructure, kTiers,
-          kFetchState,  // per-URL fetch state (queueserver/fetch_state.h)
-          kWarcLoc,     // page cache locations (warc_location_index.h)
-          kCfCount };
+enum Cf {
+  kMeta,
+  kSeen,
+  kQueue,
+  kWaiting,
+  kOrigins,
+  kLeases,
+  kLog,
+  kBatches,
+  kClds,
+  kOpic,
+  kDocs,
+  kDocMap,
+  kPostings,
+  kTerms,
+  kStructure,
+  kTiers,
+  kFetchState,  // per-URL fetch state (queueserver/fetch_state.h)
+  kWarcLoc,     // page cache locations (warc_location_index.h)
+  kCfCount
+};
 extern const char* const kCfNames[kCfCount];
 Cf IndexCf(IndexFamily f);
 

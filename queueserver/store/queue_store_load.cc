@@ -15,7 +15,8 @@ namespace crawl::queueserver {
 namespace {
 
 // Reads meta id `tag`; false if it is absent.
-Result<bool> GetMeta(const StoreDb& store, const std::string& p, char tag, const char* what, std::string* value) {
+Result<bool> GetMeta(const StoreDb& store, const std::string& p, char tag, const char* what,
+                     std::string* value) {
   const rocksdb::Status rs = store.db->Get(rocksdb::ReadOptions(), store.cf[kMeta], p + tag, value);
   if (rs.IsNotFound()) return false;
   if (!rs.ok()) return FromRocks(rs, what);
@@ -85,7 +86,8 @@ Status LoadSeenSet(const StoreDb& store, const std::string& p, ShardImage* image
   };
   FrontierImage& f = image->frontier;
   f.seen_set = std::make_unique<UrlSeenSet>();
-  if (!f.seen_set->RestoreFromScan(scan) && s.ok()) s = Status::Internal("the URL-seen set changed while loading");
+  if (!f.seen_set->RestoreFromScan(scan) && s.ok())
+    s = Status::Internal("the URL-seen set changed while loading");
   db.ReleaseSnapshot(snapshot);
   return s;
 }
@@ -121,10 +123,12 @@ Status LoadWaiting(const StoreDb& store, const std::string& p, ShardImage* image
   FrontierImage& f = image->frontier;
   return store.Scan(kWaiting, p, [&](std::string_view k, std::string_view v) {
     SeqEntry e;
-    if (k.size() < n + 9 || k[k.size() - 9] != '\0' || !DecodeEntry(v, &e.entry)) return Corrupt("waiting", k);
+    if (k.size() < n + 9 || k[k.size() - 9] != '\0' || !DecodeEntry(v, &e.entry))
+      return Corrupt("waiting", k);
     e.seq = ReadU64(k.substr(k.size() - 8));
     std::string origin(k.substr(n, k.size() - 9 - n));
-    if (f.waiting.empty() || f.waiting.back().first != origin) f.waiting.emplace_back(origin, std::vector<SeqEntry>{});
+    if (f.waiting.empty() || f.waiting.back().first != origin)
+      f.waiting.emplace_back(origin, std::vector<SeqEntry>{});
     f.waiting.back().second.push_back(std::move(e));
     return Status::Ok();
   });
@@ -219,7 +223,8 @@ Status LoadStructure(const StoreDb& store, const std::string& p, ShardImage* ima
   return store.Scan(kStructure, p, [&](std::string_view k, std::string_view v) {
     const std::string_view rest = k.substr(n);
     const size_t zero = rest.find('\0');
-    if (zero == std::string_view::npos || zero + 1 >= rest.size() || v.size() != 8) return Corrupt("structure", k);
+    if (zero == std::string_view::npos || zero + 1 >= rest.size() || v.size() != 8)
+      return Corrupt("structure", k);
     StructureNodeRecord r;
     r.origin = std::string(rest.substr(0, zero));
     r.graph = rest[zero + 1];

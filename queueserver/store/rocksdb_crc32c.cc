@@ -65,7 +65,9 @@ __attribute__((target("sse4.2"))) uint32_t Crc32cHardware(uint32_t init_crc, con
   return ~static_cast<uint32_t>(crc);
 }
 #else
-uint32_t Crc32cHardware(uint32_t init_crc, const char* data, size_t n) { return Crc32cTable(init_crc, data, n); }
+uint32_t Crc32cHardware(uint32_t init_crc, const char* data, size_t n) {
+  return Crc32cTable(init_crc, data, n);
+}
 #endif
 
 const char* RocksdbCrc32cPath() { return kUseHardware ? "sse4.2" : "table"; }

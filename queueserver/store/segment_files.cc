@@ -57,7 +57,8 @@ bool ReadAt(int fd, char* out, size_t n, uint64_t offset) {
   return true;
 }
 // Removes the files of the crawls `remove` says to (by their hex id).
-Status RemoveFiles(const std::string& store_dir, const std::function<bool(std::string_view crawl_hex)>& remove) {
+Status RemoveFiles(const std::string& store_dir,
+                   const std::function<bool(std::string_view crawl_hex)>& remove) {
   const std::filesystem::path dir = std::filesystem::path(store_dir) / kDirName;
   std::error_code ec;
   if (!std::filesystem::exists(dir, ec)) return Status::Ok();
@@ -101,7 +102,8 @@ void SegmentFiles::Committed() {
   for (auto& [partition, file] : files_) file.committed = file.written;
 }
 
-Result<SegmentFiles::File*> SegmentFiles::Open(uint32_t partition, const CommittedLength& committed, bool sync) {
+Result<SegmentFiles::File*> SegmentFiles::Open(uint32_t partition, const CommittedLength& committed,
+                                               bool sync) {
   auto it = files_.find(partition);
   if (it != files_.end() && it->second.fd >= 0) return &it->second;
   uint64_t length = 0;
@@ -120,8 +122,9 @@ Result<SegmentFiles::File*> SegmentFiles::Open(uint32_t partition, const Committ
   if (fd < 0) return Errno("cannot open", path);
   if (sync) {
     // The new file's name (and the new directory's) survive a power cut.
-    for (const std::string& d : made_dir ? std::vector<std::string>{dir_, std::filesystem::path(dir_).parent_path()}
-                                         : std::vector<std::string>{dir_}) {
+    for (const std::string& d :
+         made_dir ? std::vector<std::string>{dir_, std::filesystem::path(dir_).parent_path()}
+                  : std::vector<std::string>{dir_}) {
       const int dfd = open(d.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (dfd < 0 || fsync(dfd) != 0) {
         Status s = Errno("cannot sync directory", d);
@@ -166,8 +169,9 @@ Status SegmentFiles::Write(bool sync, const CommittedLength& committed,
     uint64_t offset = file.written;
     size_t first = 0;
     while (first < io.size()) {
-      const ssize_t n = pwritev(file.fd, io.data() + first, static_cast<int>(std::min<size_t>(io.size() - first, IOV_MAX)),
-                                static_cast<off_t>(offset));
+      const ssize_t n =
+          pwritev(file.fd, io.data() + first, static_cast<int>(std::min<size_t>(io.size() - first, IOV_MAX)),
+                  static_cast<off_t>(offset));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return Errno("cannot write", Path(partition));
       offset += static_cast<uint64_t>(n);

@@ -88,7 +88,8 @@ class SegmentFiles {
 
   // Removes the files of every crawl not in `crawls` (deleted crawls whose
   // files a crash left behind), or of `crawl` alone.
-  [[nodiscard]] static Status RemoveOtherCrawls(const std::string& store_dir, const std::vector<uint64_t>& crawls);
+  [[nodiscard]] static Status RemoveOtherCrawls(const std::string& store_dir,
+                                                const std::vector<uint64_t>& crawls);
   [[nodiscard]] static Status RemoveCrawl(const std::string& store_dir, uint64_t crawl);
 
  private:

@@ -5,16 +5,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 
-#include "common/url/url.h"
 #include "common/base/zlib_stream.h"
+#include "common/url/url.h"
 
 namespace crawl::queueserver {
 namespace {
@@ -86,18 +86,27 @@ uint64_t SplitMix(uint64_t* state) {
 
 std::string Reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 203: return "Non-Authoritative Information";
-    case 206: return "Partial Content";
-    case 301: return "Moved Permanently";
-    case 302: return "Found";
-    case 304: return "Not Modified";
-    case 404: return "Not Found";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 203:
+      return "Non-Authoritative Information";
+    case 206:
+      return "Partial Content";
+    case 301:
+      return "Moved Permanently";
+    case 302:
+      return "Found";
+    case 304:
+      return "Not Modified";
+    case 404:
+      return "Not Found";
+    default:
+      return "Status";
   }
 }
 
-std::string Record(const std::vector<std::pair<std::string, std::string>>& headers, const std::string& block) {
+std::string Record(const std::vector<std::pair<std::string, std::string>>& headers,
+                   const std::string& block) {
   std::string out = "WARC/1.1\r\n";
   for (const auto& [k, v] : headers) out += k + ": " + v + "\r\n";
   out += "Content-Length: " + std::to_string(block.size()) + "\r\n\r\n";
@@ -313,13 +322,13 @@ Status WarcWriter::Write(const v1::FetchRecord& record, const std::string& user_
   const std::string date = IsoDate(record.timestamp_unix_us());
   if (Status s = StartFileIfDue(date); !s.ok()) return s;
   const std::string& body = record.body();
-  std::string response = "HTTP/1.1 " + std::to_string(record.status()) + " " + Reason(record.status()) + "\r\n";
+  std::string response =
+      "HTTP/1.1 " + std::to_string(record.status()) + " " + Reason(record.status()) + "\r\n";
   if (!record.mime_type().empty()) response += "Content-Type: " + record.mime_type() + "\r\n";
   response += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   response += body;
-  const std::string host = parts->port == 80 || parts->port == 443
-                               ? parts->host
-                               : parts->host + ":" + std::to_string(parts->port);
+  const std::string host =
+      parts->port == 80 || parts->port == 443 ? parts->host : parts->host + ":" + std::to_string(parts->port);
   const std::string request = "GET " + parts->target + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: " +
                               (user_agent.empty() ? std::string("crawlbot") : user_agent) + "\r\n\r\n";
   const std::string response_id = uuid();

@@ -59,7 +59,7 @@ namespace crawl::queueserver {
 
 // One record read back.
 struct WarcRecord {
-  uint64_t offset = 0;  // of its gzip member in the file
+  uint64_t offset = 0;                         // of its gzip member in the file
   std::map<std::string, std::string> headers;  // names as written
   std::string block;
 };
@@ -87,7 +87,8 @@ struct HttpResponseParts {
 // WARC 1.1 6.7.2 / 6.7.3 revisit profiles.
 inline constexpr char kRevisitIdenticalDigestProfile[] =
     "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
-inline constexpr char kRevisitNotModifiedProfile[] = "http://netpreserve.org/warc/1.1/revisit/server-not-modified";
+inline constexpr char kRevisitNotModifiedProfile[] =
+    "http://netpreserve.org/warc/1.1/revisit/server-not-modified";
 
 class WarcWriter {
  public:
@@ -113,7 +114,8 @@ class WarcWriter {
   // confirms (0: unknown, no WARC-Refers-To-Date). An identical-payload-
   // digest revisit needs the record's whole body (for WARC-Payload-Digest):
   // without it nothing is written.
-  [[nodiscard]] Status WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind kind, int64_t refers_to_unix_us);
+  [[nodiscard]] Status WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind kind,
+                                    int64_t refers_to_unix_us);
 
   // Stores the locations of the response records written since the last
   // call in one write to the index (call once per request, after its
