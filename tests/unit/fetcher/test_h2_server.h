@@ -30,6 +30,8 @@
 #include <vector>
 
 #include "common/base/mutex.h"
+// The shared aliases (net, tcp) of the test servers.
+#include "tests/unit/fetcher/test_http_server.h"
 
 namespace crawl::fetcher::testing {
 
