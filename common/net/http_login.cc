@@ -2,34 +2,10 @@
 
 #include <string>
 
+#include "common/net/http_security.h"
+
 namespace crawl {
 namespace {
-
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string FormField(const std::map<std::string, std::string>& form, const std::string& name) {
   const auto it = form.find(name);
@@ -54,9 +30,9 @@ HttpReply LoginFormReply(int status, std::string_view message, std::string_view 
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>crawl: sign "
       "in</title></head>\n"
       "<body><h1>Sign in</h1><p id=\"message\">" +
-      Escape(message) +
+      HtmlEscape(message) +
       "</p>\n<form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"next\" value=\"" +
-      Escape(LoginNext(next)) + "\"><input type=\"hidden\" name=\"" + std::string(kLoginCsrfField) +
+      HtmlEscape(LoginNext(next)) + "\"><input type=\"hidden\" name=\"" + std::string(kLoginCsrfField) +
       "\" value=\"" + csrf.value +
       "\"><label>Token <input type=\"password\" name=\"token\" id=\"token\" autofocus></label>\n"
       "<button type=\"submit\" id=\"sign-in\">Sign in</button></form></body></html>\n";
@@ -114,7 +90,7 @@ HttpReply HandleLogout(const LoginContext& ctx, const HttpRequest& req) {
 std::string LogoutFormHtml(std::string_view logout_csrf) {
   return "<form class=\"inline\" method=\"post\" action=\"/logout\"><input type=\"hidden\" name=\"csrf\" "
          "value=\"" +
-         Escape(logout_csrf) + "\"><button type=\"submit\" id=\"sign-out\">Sign out</button></form>";
+         HtmlEscape(logout_csrf) + "\"><button type=\"submit\" id=\"sign-out\">Sign out</button></form>";
 }
 
 }  // namespace crawl

@@ -95,4 +95,8 @@ class CsrfKey {
   std::string secret_;
 };
 
+// `text` safe inside HTML text and quoted attribute values: & < > " ' as
+// character references.
+[[nodiscard]] std::string HtmlEscape(std::string_view text);
+
 }  // namespace crawl

@@ -8,10 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "common/net/http_security.h"
+
 namespace crawl::nameserver {
 
-// Text safe inside an element or a quoted attribute: & < > " ' escaped.
-[[nodiscard]] std::string HtmlEscape(std::string_view text);
+// HTML escaping is common/net/http_security.h's.
+using crawl::HtmlEscape;
 // A query-string component: everything but unreserved characters as %XX.
 [[nodiscard]] std::string UrlEncode(std::string_view text);
 // 12345678 as "12,345,678".

@@ -174,6 +174,13 @@ std::string HeaderOf(const crawl::HttpReply& r, const std::string& name) {
   return "";
 }
 
+TEST_CASE("HtmlEscape makes text safe in HTML text and quoted attributes", "[unit]") {
+  CHECK(crawl::HtmlEscape("<script>alert('x')</script>") ==
+        "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+  CHECK(crawl::HtmlEscape("a\"b&c") == "a&quot;b&amp;c");
+  CHECK(crawl::HtmlEscape("plain text, é") == "plain text, é");
+}
+
 }  // namespace
 
 TEST_CASE("login: a good token from our own form sets the session cookie", "[unit]") {
