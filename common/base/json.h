@@ -5,7 +5,8 @@
 // with JsonNumber, and print it with JsonLine. Those two add the rules
 // Boost.JSON leaves to its caller, so the output is always valid JSON:
 //   - strings: Boost.JSON copies bytes as given, and invalid UTF-8 is not
-//     JSON; JsonText replaces each bad byte with U+FFFD.
+//     JSON; JsonText replaces each ill-formed part with U+FFFD
+//     (common/text/utf8.h).
 //   - numbers: Boost.JSON prints NaN and Infinity, which are not JSON;
 //     JsonNumber makes a non-finite double null. Null, not an omitted field:
 //     every field stays present, and readers (scripts, the status page's

@@ -19,6 +19,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/text/utf8.h"
+
 namespace crawl::fetcher {
 
 enum class Encoding { kUtf8, kWindows1252, kUnsupported };
@@ -57,7 +59,7 @@ struct DecodedBody {
 // replacing invalid sequences by U+FFFD; adds their count to *invalid.
 [[nodiscard]] std::string ToUtf8(std::string_view bytes, Encoding encoding, uint32_t* invalid);
 
-// Length of the longest prefix of `bytes` that is valid UTF-8.
-[[nodiscard]] std::size_t ValidUtf8Prefix(std::string_view bytes);
+// UTF-8 validation is common/text/utf8.h's.
+using text::ValidUtf8Prefix;
 
 }  // namespace crawl::fetcher

@@ -40,6 +40,7 @@ TEST_CASE("json text keeps well-formed UTF-8 and replaces every bad byte", "[uni
   CHECK(JsonText("\xed\xa0\x80") == fffd + fffd + fffd);             // a UTF-16 surrogate
   CHECK(JsonText("\xf4\x90\x80\x80") == fffd + fffd + fffd + fffd);  // past U+10FFFF
   const std::string bad = "\x80\xbf\xfe\xff\xe2\x82 \xf0\x9f\x98";
+  CHECK(JsonText(bad) == fffd + fffd + fffd + fffd + fffd + " " + fffd);  // maximal subparts
   ParseBack(JsonLine(boost::json::array{JsonText(bad)}));
 }
 
