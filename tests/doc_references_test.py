@@ -43,7 +43,7 @@ SOURCE_NAMES = ("CMakeLists.txt", "Dockerfile")
 # A document name: no '$', '{', '}', '/', '.', word character right before it
 # (so $root/README.md, {dir}/X.md and URLs' tails are not names of ours).
 DOC_RE = re.compile(r"(?<![\w$}{/.:-])((?:\.\.?/)*(?:[\w-]+/)*[\w-]+\.md)\b")
-PLACEHOLDER_DIR = re.compile(r"^[A-Z][A-Z_]+$")  # DIR/table.md, OUT/x.md
+UPPER_CASE_DIR = re.compile(r"^[A-Z][A-Z_]+$")  # DIR/table.md, OUT/x.md
 # DESIGN.md citations; the text after the name is read by SECTION_RE.
 DESIGN_RE = re.compile(r"\bDESIGN(?:\.md)?(?:'s)?(?![\w.])")
 SECTION_RE = re.compile(
@@ -149,7 +149,7 @@ def check_file(root, rel, text, sections, design_text, bad):
             if SHARED_RE.search(line[max(0, m.start() - 12):m.end()]):
                 continue  # reported above
             dirs = name.split("/")[:-1]
-            if any(PLACEHOLDER_DIR.match(d) for d in dirs):
+            if any(UPPER_CASE_DIR.match(d) for d in dirs):
                 continue
             if "/" not in name and not name[:1].isupper():
                 continue  # a file a script writes (table.md), not a document
