@@ -42,6 +42,9 @@ BUILD=(
   libxxhash-dev
   # companions
   libpsl-dev libidn2-dev publicsuffix libstemmer-dev libcli11-dev libspdlog-dev libfmt-dev
+  # text in every language: ICU (WHATWG encodings, normalisation, word breaks),
+  # uchardet (encodings of unlabelled pages), CLD2 (language identification)
+  libicu-dev libuchardet-dev libcld2-dev
   # the servers' allocator (CMakeLists.txt CRAWL_JEMALLOC)
   libjemalloc-dev
   prometheus-cpp-dev
@@ -87,6 +90,7 @@ DEMO=(python3)
 
 RUNTIME=(
   libgrpc++1.51 libgrpc29 libprotobuf32 librocksdb7.8 libpsl5 libidn2-0 publicsuffix libstemmer0d
+  libicu72 libuchardet0 libcld2-0
   libjemalloc2 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0
   libssl3 zlib1g libc-ares2 libabsl20220623 libnghttp2-14
   ca-certificates
