@@ -62,6 +62,13 @@ TEST=(
   # nghttp, an HTTP/2 client to look at testweb's h2c by hand and in the
   # h2 benchmark (tests/bench/h2_throughput.sh)
   nghttp2-client
+  # multilingual test web (crawl_multilingual_test.sh): real text in 15
+  # languages from Debian's translated docs (1-2 MB each; the installation
+  # guide, 18 MB, is the only Greek prose in the archive)
+  debian-reference-en debian-reference-de debian-reference-es debian-reference-fr
+  debian-reference-id debian-reference-it debian-reference-ja debian-reference-pt
+  debian-reference-pt-br debian-reference-zh-cn debian-reference-zh-tw
+  debian-faq-ru debian-faq-ko manpages-pl installation-guide-amd64
   # the status page test loads the page in a real browser
   chromium
   # the console test drives chromium with playwright-core (npm ci in the test)

@@ -118,14 +118,18 @@ check_index_consistent() {
     "$WORK/final-status.json" 40 "$1"
 }
 
-# serve_docroot ADDR DOCROOT SERVER_NAME PROBE_PATH [LOG_FORMAT]: nginx, one
-# process in the foreground with everything under $WORK/nginx, serving
-# DOCROOT on ADDR at a free port (set in $port) until the test ends; the
-# access log is $WORK/nginx/access.log (in LOG_FORMAT, an nginx log_format
-# body, when given). Exits 77 (skip) when nginx is missing or cannot run
-# here, fails when it exits before PROBE_PATH answers.
+# serve_docroot ADDR DOCROOT SERVER_NAME PROBE_PATH [LOG_FORMAT] [SERVER_CONF]:
+# nginx, one process in the foreground with everything under $WORK/nginx,
+# serving DOCROOT on ADDR at a free port (set in $port) until the test ends;
+# the access log is $WORK/nginx/access.log (in LOG_FORMAT, an nginx
+# log_format body, when given and not empty). Every answer is labelled
+# charset=utf-8, unless SERVER_CONF names a file of server directives to
+# include instead (DOCROOT may then hold nginx variables, e.g. $host).
+# Exits 77 (skip) when nginx is missing or cannot run here, fails when it
+# exits before PROBE_PATH answers.
 serve_docroot() {
-  local addr=$1 docroot=$2 server_name=$3 probe=$4 log_format=${5:-} nginx format_line="" log_name=""
+  local addr=$1 docroot=$2 server_name=$3 probe=$4 log_format=${5:-} server_conf=${6:-} nginx format_line=""
+  local log_name="" charset_line="charset utf-8;"
   nginx=$(command -v nginx || echo /usr/sbin/nginx)
   [ -x "$nginx" ] || { echo "SKIP: nginx is not installed (deploy/install-deps.sh installs it)"; exit 77; }
   port=$(python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$addr")
@@ -133,6 +137,7 @@ serve_docroot() {
     format_line="log_format served '$log_format';"
     log_name=" served"
   fi
+  [ -z "$server_conf" ] || charset_line="include $server_conf;"
   mkdir -p "$WORK/nginx/tmp"
   cat > "$WORK/nginx/nginx.conf" <<CONF
 daemon off;
@@ -155,7 +160,7 @@ http {
     listen $addr:$port;
     server_name $server_name;
     root $docroot;
-    charset utf-8;
+    $charset_line
     disable_symlinks off;
   }
 }
