@@ -69,6 +69,8 @@ TEST=(
   debian-reference-id debian-reference-it debian-reference-ja debian-reference-pt
   debian-reference-pt-br debian-reference-zh-cn debian-reference-zh-tw
   debian-faq-ru debian-faq-ko manpages-pl installation-guide-amd64
+  # and its console screenshots: Chinese, Japanese and Korean glyphs (1.6 MB)
+  fonts-wqy-microhei
   # the status page test loads the page in a real browser
   chromium
   # the console test drives chromium with playwright-core (npm ci in the test)

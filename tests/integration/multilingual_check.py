@@ -86,6 +86,11 @@ class Counts:
         return self.n.get(key, (0, 0))
 
 
+def layout(rows):
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows)
+
+
 def search(crawlctl, query):
     out = subprocess.run([crawlctl, "search", "--json", "--limit", str(TOP), query], capture_output=True,
                          text=True, timeout=60)
@@ -129,6 +134,7 @@ def main():
         if p["language"] not in languages:
             languages.append(p["language"])
     counts = {lang: Counts() for lang in languages}
+    by_encoding = Counts()  # copies whose title and language are right
     misses = []
 
     def miss(lang, what, detail):
@@ -153,6 +159,7 @@ def main():
             if r and not lang_ok:
                 miss(lang, "lang", f'{where}: got {found!r} ({r.get("language_source", "")}), '
                      f'want {p["iso"]!r} (html lang {"given" if p["html_lang"] else "absent"})')
+            by_encoding.add((copy["encoding"], copy["labelling"]), title_ok and lang_ok)
             cs_ok = same_encoding(r.get("charset"), copy["encoding"]) or (
                 copy["ascii"] and (r.get("charset") or "").lower() in ASCII_COMPATIBLE)
             c.add("charset", cs_ok)
@@ -222,8 +229,15 @@ def main():
         if not ok:
             failed.append(lang)
         rows.append(row)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    table = "\n".join("  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows)
+    table = layout(rows)
+    # Where the reading goes wrong: per encoding and labelling, the copies
+    # whose title and language are both right.
+    encodings = sorted({e for e, _ in by_encoding.n})
+    enc_rows = [["encoding", "header", "meta", "none"]]
+    for e in encodings:
+        enc_rows.append([e] + ["{}/{}".format(*by_encoding.get((e, lab))) if by_encoding.get((e, lab))[1] else "-"
+                               for lab in ("header", "meta", "none")])
+    table += "\n\ncopies read right (title and language), by encoding and label:\n" + layout(enc_rows)
     summary = (f"languages: {len(languages) - len(failed)} passed, {len(failed)} failed"
                + (f" ({' '.join(failed)})" if failed else ""))
     print(table)
