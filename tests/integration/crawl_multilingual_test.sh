@@ -43,9 +43,18 @@ mkdir -p "$WORK/ml/site/$addr" && echo ok > "$WORK/ml/site/$addr/probe.html"
   cat "$WORK/ml/nginx-charsets.conf"
 } > "$WORK/ml/server.conf"
 serve_docroot "$addr" "$WORK/ml/site/\$host" multilingual.test probe.html "" "$WORK/ml/server.conf"
-ja_sjis=$(cd "$WORK/ml/site/ja.multilingual.test" && ls shift_jis/header/*.html | head -1)
-curl -sfi -H "Host: ja.multilingual.test" "http://$addr:$port/$ja_sjis" | tr -d '\r' |
-  grep -qi '^content-type: text/html; charset=shift_jis$' || fail "nginx does not label $ja_sjis shift_jis"
+# The labels are what the test says they are: a header-labelled copy gets
+# its charset in Content-Type, a meta-labelled one none.
+sjis=("$WORK"/ml/site/ja.multilingual.test/shift_jis/header/*.html)
+sjis_meta=("$WORK"/ml/site/ja.multilingual.test/shift_jis/meta/*.html)
+curl -sfI -H "Host: ja.multilingual.test" "http://$addr:$port/shift_jis/header/$(basename "${sjis[0]}")" \
+  > "$WORK/head-header.txt" || fail "nginx does not serve the shift_jis copies"
+curl -sfI -H "Host: ja.multilingual.test" "http://$addr:$port/shift_jis/meta/$(basename "${sjis_meta[0]}")" \
+  > "$WORK/head-meta.txt" || fail "nginx does not serve the shift_jis copies"
+tr -d '\r' < "$WORK/head-header.txt" | grep -qi '^content-type: text/html; charset=shift_jis$' ||
+  fail "nginx does not label the header copies: $(cat "$WORK/head-header.txt")"
+tr -d '\r' < "$WORK/head-meta.txt" | grep -qi '^content-type: text/html$' ||
+  fail "nginx labels the meta copies: $(cat "$WORK/head-meta.txt")"
 
 sed "s|^http://\([^/]*\)/.*|$addr:$port \1|" "$WORK/ml/seeds.txt" > "$WORK/hosts"
 # Insecure (no tokens): the console on loopback then needs no sign-in, and

@@ -163,6 +163,13 @@ def roff_text(line):
     return line
 
 
+# Sections of a manual page that are not its own text: the synopsis, and
+# the authors, bug reports, copyright and translation notes that many pages
+# share word for word.
+BOILERPLATE = {"NAZWA", "SKŁADNIA", "ZOBACZ TAKŻE", "TŁUMACZENIE", "AUTOR", "AUTORZY", "ZGŁASZANIE BŁĘDÓW",
+               "PRAWA AUTORSKIE", "COPYRIGHT", "KOLOFON", "UWAGI"}
+
+
 def manpage_sections():
     """Polish manual pages: the NAME line's description as the title
     ("ls(1) - wypisuje zawartość katalogu"), the prose paragraphs (.PP/.P/.LP
@@ -189,7 +196,7 @@ def manpage_sections():
                     section = arg.strip('"')
                     in_prose = False
                 elif macro in ("PP", "P", "LP"):
-                    in_prose = section not in ("NAZWA", "SKŁADNIA")
+                    in_prose = section not in BOILERPLATE
                 elif macro in ("TP", "IP", "nf", "EX", "TS", "RS"):
                     in_prose = False
                 elif macro in ("B", "I", "BR", "IR", "RB", "RI", "BI", "IB", "SM", "SB") and in_prose:
