@@ -44,13 +44,15 @@ mkdir -p "$WORK/ml/site/$addr" && echo ok > "$WORK/ml/site/$addr/probe.html"
 } > "$WORK/ml/server.conf"
 serve_docroot "$addr" "$WORK/ml/site/\$host" multilingual.test probe.html "" "$WORK/ml/server.conf"
 # The labels are what the test says they are: a header-labelled copy gets
-# its charset in Content-Type, a meta-labelled one none.
+# its charset in Content-Type, bytes untouched; a meta-labelled one none.
 sjis=("$WORK"/ml/site/ja.multilingual.test/shift_jis/header/*.html)
 sjis_meta=("$WORK"/ml/site/ja.multilingual.test/shift_jis/meta/*.html)
 curl -sfI -H "Host: ja.multilingual.test" "http://$addr:$port/shift_jis/header/$(basename "${sjis[0]}")" \
   > "$WORK/head-header.txt" || fail "nginx does not serve the shift_jis copies"
 curl -sfI -H "Host: ja.multilingual.test" "http://$addr:$port/shift_jis/meta/$(basename "${sjis_meta[0]}")" \
   > "$WORK/head-meta.txt" || fail "nginx does not serve the shift_jis copies"
+curl -sf -H "Host: ja.multilingual.test" "http://$addr:$port/shift_jis/header/$(basename "${sjis[0]}")" |
+  cmp -s - "${sjis[0]}" || fail "nginx changes the bytes of ${sjis[0]}"
 tr -d '\r' < "$WORK/head-header.txt" | grep -qi '^content-type: text/html; charset=shift_jis$' ||
   fail "nginx does not label the header copies: $(cat "$WORK/head-header.txt")"
 tr -d '\r' < "$WORK/head-meta.txt" | grep -qi '^content-type: text/html$' ||

@@ -12,7 +12,8 @@ Per copy of a page (each encoding and labelling), from the crawl log
             white space collapsed)
   lang      the language found has the page's ISO 639-1 code as its primary
             subtag (zh-TW and pt-BR pages: zh, pt)
-  charset   the encoding the body was read as is the one written (labels of
+  charset   the encoding the body was read as is the one written, and no
+            byte was invalid in it (labels of
             one encoding count as one: gb2312, gbk and gb18030 read GBK
             bytes alike; iso-8859-1 is windows-1252; an ASCII-only copy may
             be read as UTF-8 or windows-1252)
@@ -160,11 +161,12 @@ def main():
                 miss(lang, "lang", f'{where}: got {found!r} ({r.get("language_source", "")}), '
                      f'want {p["iso"]!r} (html lang {"given" if p["html_lang"] else "absent"})')
             by_encoding.add((copy["encoding"], copy["labelling"]), title_ok and lang_ok)
-            cs_ok = same_encoding(r.get("charset"), copy["encoding"]) or (
-                copy["ascii"] and (r.get("charset") or "").lower() in ASCII_COMPATIBLE)
+            cs_ok = (same_encoding(r.get("charset"), copy["encoding"]) or (
+                copy["ascii"] and (r.get("charset") or "").lower() in ASCII_COMPATIBLE)) and not r.get("invalid_bytes")
             c.add("charset", cs_ok)
             if r and not cs_ok:
-                miss(lang, "charset", f'{where}: read as {r.get("charset", "")!r}')
+                miss(lang, "charset", f'{where}: read as {r.get("charset", "")!r}, '
+                     f'{r.get("invalid_bytes", 0)} invalid bytes')
 
     for p in truth:
         lang, c = p["language"], counts[p["language"]]
