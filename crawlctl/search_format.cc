@@ -36,6 +36,7 @@ std::string SearchJson(const v1::SearchResponse& response) {
     results.push_back(boost::json::object{{"url", JsonText(r.url())},
                                           {"title", JsonText(r.title())},
                                           {"snippet", JsonText(r.snippet())},
+                                          {"language", JsonText(r.language())},
                                           {"score", Score(s.total())},
                                           {"doc_rank", Score(s.doc_rank())},
                                           {"bonus", Score(s.bonus())},

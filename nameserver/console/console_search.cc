@@ -62,19 +62,23 @@ std::string Results(const v1::SearchResponse& r) {
   return o + "</ol>";
 }
 
-// The charset parameter of `mime` when it is a plain token, else utf-8.
-std::string PageCharset(std::string_view mime) {
+// "; charset=X" when `mime` names a charset X that is a plain token, else
+// "": a page whose server named none is served without one too, so the
+// browser finds its encoding as it did on the page's own site (the meta
+// prescan, then its detector) instead of reading a Shift_JIS or KOI8-R
+// page as UTF-8.
+std::string CharsetParameter(std::string_view mime) {
   std::string lower(mime);
   for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   const size_t at = lower.find("charset=");
-  if (at == std::string::npos) return "utf-8";
+  if (at == std::string::npos) return "";
   std::string value = lower.substr(at + 8);
   value = value.substr(0, value.find_first_of("; \t"));
   if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
     value = value.substr(1, value.size() - 2);
   const bool token = !value.empty() && value.size() <= 40 &&
                      value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.:") == std::string::npos;
-  return token ? value : "utf-8";
+  return token ? "; charset=" + value : "";
 }
 
 }  // namespace
@@ -87,8 +91,8 @@ std::string CachedPageType(std::string_view mime) {
   // everything else (SVG, XML, XHTML, scripts, unknown types) is text.
   static const char* const kShown[] = {"text/html", "image/png", "image/jpeg", "image/gif", "image/webp"};
   for (const char* t : kShown)
-    if (essence == t) return essence == "text/html" ? essence + "; charset=" + PageCharset(mime) : essence;
-  return "text/plain; charset=" + PageCharset(mime);
+    if (essence == t) return essence == "text/html" ? essence + CharsetParameter(mime) : essence;
+  return "text/plain" + CharsetParameter(mime);
 }
 
 HttpReply ConsoleSearchPage(const ConsoleDeps& deps, const ConsoleCall& call) {

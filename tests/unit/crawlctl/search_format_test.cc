@@ -28,6 +28,7 @@ TEST_CASE("search JSON has a results array with url, title, snippet, score and p
   v1::SearchResult* r = resp.add_results();
   *r = R("http://x/\"q\"", 1, 2, 1.5, 0.25);
   r->set_snippet("a snippet");
+  r->set_language("ja");
   r->mutable_score()->set_proximity(0.125);
   r->mutable_score()->set_total(1.875);
   const std::string json = SearchJson(resp);
@@ -36,6 +37,7 @@ TEST_CASE("search JSON has a results array with url, title, snippet, score and p
   const boost::json::value parsed = boost::json::parse(json);
   const auto& result = parsed.at("results").at(0).as_object();
   CHECK(result.at("score").as_double() == 1.875);
+  CHECK(result.at("language").as_string() == "ja");
   CHECK(result.at("doc_rank").as_double() == 1.5);
   CHECK(result.at("proximity").as_double() == 0.125);
   CHECK(result.at("relevance").as_double() == 0.25);
