@@ -91,7 +91,7 @@ def render(entries, references):
             texts.append(text)
             text_offset += len(text)
         records.append("    {%d, %d, %d, %d, %d},  // %s%s" %
-                       (name_offset, len(name), text_at[text], len(text), int(legacy), name.decode(),
+                       (name_offset, text_at[text], len(name), len(text), int(legacy), name.decode(),
                         " (legacy)" if legacy else ""))
         names.append(name)
         name_offset += len(name)
@@ -111,7 +111,7 @@ def render(entries, references):
     out += blob_lines("kEntityTexts", texts, octal_literal)
     out += [
         "",
-        "// {name offset, name size, text offset, text size, legacy}, in kEntityNames' order.",
+        "// {name offset, text offset, name size, text size, legacy}, in kEntityNames' order.",
         "inline constexpr EntityRecord kEntityRecords[] = {",
     ]
     out += records
