@@ -75,7 +75,24 @@ def html_seeds():
         b"\x00" + b'<meta name="robots" content="nofollow,noindex"><a href="/a">a</a>',
         b"\x09" + b"<html><head><meta http-equiv=\"content-type\" content=\"text/html; charset=iso-8859-2\">"
                   b"<title>\xb1</title></head><body>\x00\xff<a href='http://[::1]/'>v6</a></body>",
-    ]
+    ] + entity_seeds()
+
+
+def entity_seeds():
+    """Character references (fetcher/page/html_entities.h): named ones with
+    and without ';', longest-match and legacy cases, the attribute-value
+    rule, two-code-point references, and numeric ones at every boundary."""
+    named = ("<title>&NotEqualTilde; &CounterClockwiseContourIntegral; &notin; &notit &not=1 &ampere; "
+             "&frac34x &Aopf; &fjlig; &ThickSpace; &Amp; &nosuch; &CounterClockwiseContourIntegralX;</title>"
+             "<p>&eacute&Eacute;&copy&COPY;&nbsp&lt&gt&quot&AMP &zwnj;&zwj;&lrm;&rlm;&#8203;</p>"
+             "<a href=\"/s?q=1&copy=2&lang=en&not=3&amp;x=&lang;&ltx&lt.\">&notinva;&nvlt;&bne;</a>"
+             "<a href=/u?a=1&sect&para=2&amp>&amp&amp;amp;&</a><img alt='&frac12&half;&hookrightarrow;'>")
+    numeric = ("<p>&#65;&#x41;&#X41;&#0065&#x80;&#150;&#x9F;&#x81;&#x8D;&#0;&#xD800;&#xDFFF;&#x110000;"
+               "&#99999999999999999999999;&#x10FFFF;&#xFFFE;&#1;&#x0D;&#x7F;&#x;&#;&#a;&#xg;&#x41g&#97F&#</p>"
+               "<a href='/n?&#x26;&#38;x=&#x2F;'>&#x1F600;&#128512</a>")
+    # windows-1252 bytes next to references, and references cut by the end.
+    legacy = "<p>caf\u00e9 &eacute &euro; &#128; &hellip;</p><a href=\"a?b=1&amp;c=\u00e9\">x</a>&CounterClock"
+    return [b"\x00" + named.encode(), b"\x01" + numeric.encode(), b"\x02" + legacy.encode("cp1252")]
 
 
 URLSET = """<?xml version="1.0" encoding="UTF-8"?>

@@ -12,19 +12,18 @@
 // so time is linear in the input and memory is bounded by the output. Like
 // a browser, an unterminated comment, quote or raw text element runs to the
 // end of the input, and a tag cut by the end of input is dropped.
-// Not handled: foreign content (SVG/MathML CDATA), script escape states,
-// and the full named character reference table (only the common entities
-// below; unknown ones are kept as written).
+// Not handled: foreign content (SVG/MathML CDATA), script escape states.
 //
-// Entities decoded in text and attribute values: &amp; &lt; &gt; &quot;
-// &apos;, the HTML 4 Latin-1 set (&nbsp; &eacute; &copy; ...), common
-// typographic ones (&mdash; &hellip; &rsquo; ...), and &#NN; / &#xNN;
+// Character references decoded in text and attribute values
+// (fetcher/page/html_entities.h): every named reference of the standard,
+// longest match first (&notin; is one reference, &notit is &not then "it"),
+// two-code-point ones (&NotEqualTilde;) included, and &#NN; / &#xNN;
 // (Windows-1252 for 0x80-0x9F as browsers do; 0, surrogates and values
-// above U+10FFFF become U+FFFD). The legacy names (Latin-1 and amp, lt, gt,
-// quot) are also decoded without ";", except, as in the standard, inside
-// an attribute value when followed by "=" or an alphanumeric ("?a=1&copy=2"
-// stays as written). A NUL byte becomes U+FFFD in attribute values and is
-// dropped from text.
+// above U+10FFFF become U+FFFD). The 106 legacy names (&amp &lt &copy
+// &eacute ...) are also decoded without ";", except, as in the standard,
+// inside an attribute value when followed by "=" or an alphanumeric
+// ("?a=1&copy=2" stays as written). Unknown names are kept as written. A
+// NUL byte becomes U+FFFD in attribute values and is dropped from text.
 //
 // Resolving hrefs to absolute URLs is the caller's job (base_href and
 // common/url/url.h).
