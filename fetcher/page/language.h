@@ -1,29 +1,45 @@
-// The language of a page (docs/DESIGN.md §6), in this order: the HTML's
-// own declaration (<html lang>, xml:lang, <meta http-equiv=
-// "content-language">, found by fetcher/page/html_links.h), else the country TLD
-// of the URL's host, else the language whose ~100 most frequent words
-// (fetcher/page/frequent_words.h) "remove the most text": the one whose list
-// covers the most bytes of the page's tokens. The word guess needs at least
-// kMinWordShare of the text covered, so a page of numbers or names is "".
+// The language of a page (docs/DESIGN.md §6), from its declaration and its
+// text, in this order:
+//   1. The page's declaration (<html lang>, xml:lang, else <meta http-equiv=
+//      "content-language">, found by fetcher/page/html_links.h), when the
+//      text does not overrule it (DeclarationOverruled): source "html".
+//   2. The language CLD2 reliably identifies in a sample of the text
+//      (common/text/language_id.h): the title and the first
+//      kLanguageSampleBytes of the body: source "text".
+//   3. The language of the host's country TLD: source "tld".
+//   4. Otherwise "" (source ""): too little text, and no country TLD.
+// The declaration and the TLD are also CLD2's hints, so close languages
+// (Norwegian and Danish, Serbian and Croatian) lean towards them.
+//
+// Codes are those of common/text/language_id.h ("zh" for both Chinese
+// scripts, "no" for Bokmål, "nn" for Nynorsk).
 //
 // Pure and reentrant.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
+
+#include "common/text/language_id.h"
 
 namespace crawl::fetcher {
 
-inline constexpr double kMinWordShare = 0.10;
-// Only the first tokens are looked at by the word guess (enough to decide).
-inline constexpr std::size_t kLanguageSampleTokens = 2000;
+// Body bytes CLD2 reads first; a body whose language stays unreliable is
+// read again up to kLanguageRetryBytes (a short first part, a page of
+// mixed languages). CLD2 costs ~20 µs per KB: the whole page is not needed.
+inline constexpr std::size_t kLanguageSampleBytes = 1024;
+inline constexpr std::size_t kLanguageRetryBytes = 4096;
+
+// Same-script overruling of a declaration (DeclarationOverruled) needs this
+// much identified text (letter bytes) and this share of it in one language.
+inline constexpr int kOverruleMinTextBytes = 400;
+inline constexpr int kOverruleMinPercent = 80;
 
 struct LanguageGuess {
-  std::string language;  // ISO 639-1, lower-case; "" if unknown
-  std::string source;    // "html", "tld", "words" or ""
+  std::string language;  // common/text/language_id.h codes; "" if unknown
+  std::string source;    // "html", "text", "tld" or ""
 };
 
 // Language of a country-code TLD whose country has one dominant language
@@ -31,25 +47,26 @@ struct LanguageGuess {
 // TLDs (.com, .org, .test) and multilingual countries (.ch, .be, .ca).
 [[nodiscard]] std::string LanguageFromHost(std::string_view host);
 
-// The frequent-word guess on UTF-8 `text`; "" if no list covers
-// kMinWordShare of it.
-[[nodiscard]] std::string LanguageFromWords(std::string_view text);
+// Whether the text's language `found` overrules the declared language
+// `declared` (normalized): CLD2 is reliable, names another language, and
+// either
+//   - writes it in another script than `declared` (a Japanese page declared
+//     "fr") with at least half the letters, or
+//   - finds it in kOverruleMinPercent of at least kOverruleMinTextBytes
+//     letters while `declared` has under 10% (an English CMS template's
+//     lang="en" on a German article), unless the two are a pair CLD2 itself
+//     confuses (no/nn/da, sr/hr/bs, id/ms).
+[[nodiscard]] bool DeclarationOverruled(std::string_view declared, const text::TextLanguage& found);
 
-// The frequent-word guess from counted words: (lower-case token, number of
-// occurrences) pairs, each word once.
-[[nodiscard]] std::string LanguageFromWordCounts(
-    const std::vector<std::pair<std::string_view, uint32_t>>& counts);
-
-// `declared` is the HTML declaration ("" if none), `host` the page's host.
+// `declared` is the page's declaration ("" if none; "en-US" and "EN" are
+// normalized), `host` the page's host, `title` and `body` its decoded text
+// (UTF-8, no markup).
 [[nodiscard]] LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,
-                                           std::string_view text);
-// The same, with the words of the text already counted (the first
-// kLanguageSampleTokens tokens).
-[[nodiscard]] LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,
-                                           const std::vector<std::pair<std::string_view, uint32_t>>& counts);
+                                           std::string_view title, std::string_view body);
 
 // Whether `word` (lower-case token) is among the frequent words of
-// `language` (used as stop words by the description scorer).
+// `language` (fetcher/page/frequent_words.h; the description scorer's stop
+// words). False for languages without a list.
 [[nodiscard]] bool IsFrequentWord(std::string_view language, std::string_view word);
 // The same, given the word's ShortStringHash (common/base/string_hash.h).
 [[nodiscard]] bool IsFrequentWord(std::string_view language, std::string_view word, uint64_t word_hash);
