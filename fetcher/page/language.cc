@@ -103,7 +103,9 @@ LanguageGuess DetectLanguage(std::string_view declared_tag, std::string_view hos
   hints.content_language = declared;
   hints.tld = TopLabel(host);
   text::TextLanguage found = text::IdentifyLanguage(Sample(title, body, kLanguageSampleBytes), hints);
-  if (!found.reliable && body.size() > kLanguageSampleBytes) {
+  const bool undecided = !found.reliable || (!declared.empty() && found.language != declared &&
+                                             found.text_bytes < kOverruleMinTextBytes);
+  if (undecided && body.size() > kLanguageSampleBytes) {
     found = text::IdentifyLanguage(Sample(title, body, kLanguageRetryBytes), hints);
   }
   if (!declared.empty()) {
