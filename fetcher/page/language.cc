@@ -6,6 +6,7 @@
 
 #include "common/base/flat_string_map.h"
 #include "common/base/string_hash.h"
+#include "common/text/tokenizer.h"
 #include "fetcher/page/frequent_words.h"
 
 namespace crawl::fetcher {
@@ -96,9 +97,41 @@ bool DeclarationOverruled(std::string_view declared, const text::TextLanguage& f
          found.PercentOf(declared) < 10 && !Confusable(declared, found.language);
 }
 
+bool ConfirmedByFrequentWords(std::string_view declared, std::string_view title, std::string_view body) {
+  const auto lists = FrequentWordLists();
+  uint32_t bit = 0;
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    if (lists[i].language == declared) bit = 1u << i;
+  }
+  // Only the lists of Latin-script languages: then the script test below
+  // is all that rule A needs.
+  if (bit == 0 || declared == "ru") return false;
+  const std::string sample = Sample(title, body, kConfirmSampleBytes);
+  // Other scripts: lead bytes of U+0340 and up (Greek, Cyrillic, CJK, ...)
+  // against Latin letters (ASCII, and the leads of U+00C0-U+024F).
+  std::size_t latin = 0, other = 0;
+  for (const char c : sample) {
+    const auto b = static_cast<unsigned char>(c);
+    latin += ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') || (b >= 0xC3 && b <= 0xC9);
+    other += b >= 0xCD;
+  }
+  if (other * 10 >= latin) return false;
+  const auto& masks = WordMasks();
+  std::size_t tokens = 0, frequent = 0;
+  std::string scratch;
+  text::ForEachToken(sample, &scratch, [&](std::string_view token) {
+    ++tokens;
+    const uint32_t* mask = masks.Find(token, ShortStringHash(token));
+    frequent += mask != nullptr && (*mask & bit) != 0;
+  });
+  return tokens >= kConfirmMinTokens &&
+         static_cast<double>(frequent) >= kConfirmShare * static_cast<double>(tokens);
+}
+
 LanguageGuess DetectLanguage(std::string_view declared_tag, std::string_view host, std::string_view title,
                              std::string_view body) {
   const std::string declared = text::NormalizeLanguageCode(declared_tag);
+  if (ConfirmedByFrequentWords(declared, title, body)) return {declared, "html"};
   text::LanguageHints hints;
   hints.content_language = declared;
   hints.tld = TopLabel(host);

@@ -91,6 +91,23 @@ TEST_CASE("the title counts, and a body too short at first is read further", "[u
   CHECK(DetectLanguage("", "", "", padded).language == "de");
 }
 
+TEST_CASE("a declaration its own frequent words confirm needs no CLD2", "[unit]") {
+  const std::string english = kEnglish + " " + kEnglish;  // 30 tokens or more
+  CHECK(ConfirmedByFrequentWords("en", "", english));
+  CHECK_FALSE(ConfirmedByFrequentWords("en", "", kGerman));
+  CHECK(ConfirmedByFrequentWords("de", "", kGerman));
+  CHECK_FALSE(ConfirmedByFrequentWords("en", "", "The library."));  // too few tokens
+  // No list (Danish), or one of another script (Russian): CLD2 decides.
+  CHECK_FALSE(ConfirmedByFrequentWords("da", "", kDanish));
+  CHECK_FALSE(ConfirmedByFrequentWords("ru", "", english));
+  // English words among more Japanese letters: the script test refuses.
+  CHECK_FALSE(ConfirmedByFrequentWords("en", "", english + kJapanese + kJapanese));
+  // And a confirmed declaration is the answer.
+  const auto g = DetectLanguage("en", "www.example.de", "", english);
+  CHECK(g.language == "en");
+  CHECK(g.source == "html");
+}
+
 TEST_CASE("the overrule rule", "[unit]") {
   crawl::text::TextLanguage found;
   found.language = "de";
