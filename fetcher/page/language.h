@@ -33,7 +33,7 @@ namespace crawl::fetcher {
 // kLanguageRetryBytes when the first part does not decide: CLD2 calls it
 // unreliable (navigation, code, a short first part), or it names another
 // language than the declaration on too few letters to overrule it.
-inline constexpr std::size_t kLanguageSampleBytes = 512;
+inline constexpr std::size_t kLanguageSampleBytes = 256;
 inline constexpr std::size_t kLanguageRetryBytes = 2048;
 
 // Same-script overruling of a declaration (DeclarationOverruled) needs this
