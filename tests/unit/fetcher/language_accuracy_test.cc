@@ -3,14 +3,15 @@
 // language, from Debian translation catalogues; see its README), with no
 // declaration and no country TLD: CLD2 alone.
 //
-// Measured (tests/data/language_id/accuracy.sh): 94.6% right over all
-// 1,400 paragraphs, every language at least 70% (Russian: 12 of its
-// paragraphs are lists of VLC module names that CLD2 calls unreliable, so
-// the page gets no language), 0.9% labelled with a wrong language (id as
-// ms six times, no as nn twice). The thresholds sit a few points below
-// those figures: a language CLD2 lost (the small tables, a code spelled
-// apart from ours such as "iw" for "he") or a rule that labels more text
-// wrongly fails them.
+// Measured (tests/data/language_id/accuracy.sh): 95.1% right over all
+// 1,400 paragraphs, every language at least 75% (Indonesian: 6 paragraphs
+// called Malay; Spanish and Russian: runs of VLC module names CLD2 calls
+// unreliable, so the page gets no language), 1.0% labelled with a wrong
+// language (id as ms, no as nn, a few close pairs). The thresholds sit
+// below those figures by about two paragraphs per language and 3 points
+// overall: a language CLD2 lost (the small tables, a code spelled apart
+// from ours such as "iw" for "he") or a rule that labels more text wrongly
+// fails them.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -53,7 +54,7 @@ TEST_CASE("language identification accuracy on held-out paragraphs", "[unit]") {
   }
   for (const auto& [code, counts] : per_language) {
     INFO(code << ": " << counts.first << " of " << counts.second);
-    CHECK(counts.first >= 0.65 * counts.second);
+    CHECK(counts.first >= 0.70 * counts.second);
   }
   INFO("right " << right << ", wrong " << wrong << " of " << total);
   CHECK(right >= 0.92 * total);
