@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/text/language_id.h"
 #include "common/url/url.h"
 
 namespace crawl::queueserver {
@@ -249,8 +250,29 @@ Status CrawlShard::Search(const v1::SearchRequest& req, v1::SearchResponse* resp
   return (*job)(resp);
 }
 
+std::string QueryLanguage(const v1::SearchRequest& req) {
+  if (std::string named = text::NormalizeLanguageCode(req.language()); !named.empty()) return named;
+  // The words only: a host name in `site:` is no text of the language, and
+  // the query syntax is no text at all.
+  std::string words;
+  const std::string_view query = req.query();
+  std::size_t pos = 0;
+  while (pos < query.size()) {
+    const std::size_t end = std::min(query.find_first_of(" \t\n\r", pos), query.size());
+    std::string_view term = query.substr(pos, end - pos);
+    pos = end + 1;
+    if (term.size() >= 5 && (term[0] | 0x20) == 's' && (term[1] | 0x20) == 'i' && (term[2] | 0x20) == 't' &&
+        (term[3] | 0x20) == 'e' && term[4] == ':')
+      continue;
+    for (char c : term) words.push_back(c == '"' || c == '|' ? ' ' : c);
+    words.push_back(' ');
+  }
+  const text::TextLanguage found = text::IdentifyLanguage(words);
+  return found.reliable ? found.language : std::string("en");
+}
+
 Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest& req) {
-  const std::string language = req.language().empty() ? "en" : req.language();
+  const std::string language = QueryLanguage(req);
   auto query = ParseQuery(req.query(), index_->StemmerFor(language));
   if (!query.ok()) return query.status();
   auto prepared = index_->Prepare(*query);

@@ -51,6 +51,12 @@ namespace crawl::queueserver {
 // (a scheme, port, path or userinfo, characters no host has).
 [[nodiscard]] Result<std::string> HostOfRequest(std::string_view host);
 
+// The language whose stemmer stems a search (docs/DESIGN.md §8): the
+// request's (normalized as common/text/language_id.h does), else the one
+// CLD2 reliably identifies in the query's words (`site:` terms, quotes and
+// `|` left out), else "en".
+[[nodiscard]] std::string QueryLanguage(const v1::SearchRequest& req);
+
 // HostQueue bounds: queued entries read when the request names none, the
 // most a request may ask to read, and the most sample URLs returned.
 inline constexpr uint64_t kDefaultHostQueueScan = 1'000'000;

@@ -1,9 +1,12 @@
-// Compiled-in lists of about the 100 most frequent words of the languages
-// the language guesser knows (docs/DESIGN.md §6: "the language whose 100
-// most frequent words remove the most text"). The words are lower-case and
-// tokenised as common/text/tokenizer.h does (so French "l'" appears as "l").
-// Lists are from general-corpus frequency rankings (Wiktionary frequency
-// lists and the Leipzig corpora), trimmed to words of that one language.
+// Compiled-in lists of about the 100 most frequent words of eight languages,
+// the description scorer's stop words (fetcher/page/language.h
+// IsFrequentWord). They once also guessed the page language (docs/DESIGN.md
+// §6: "the language whose 100 most frequent words remove the most text");
+// CLD2 does that now (common/text/language_id.h). The words are lower-case
+// and tokenised as common/text/tokenizer.h does (so French "l'" appears as
+// "l"). Lists are from general-corpus frequency rankings (Wiktionary
+// frequency lists and the Leipzig corpora), trimmed to words of that one
+// language.
 #pragma once
 
 #include <span>

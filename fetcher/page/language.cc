@@ -2,9 +2,7 @@
 #include "fetcher/page/language.h"
 
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
-#include <vector>
 
 #include "common/base/flat_string_map.h"
 #include "common/base/string_hash.h"
@@ -27,13 +25,18 @@ const FlatStringMap<uint32_t>& WordMasks() {
   return *masks;
 }
 
+// The host's last label ("de" for "www.example.de."), the TLD hint.
+std::string_view TopLabel(std::string_view host) {
+  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  const std::size_t dot = host.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : host.substr(dot + 1);
+}
+
 }  // namespace
 
 std::string LanguageFromHost(std::string_view host) {
-  if (!host.empty() && host.back() == '.') host.remove_suffix(1);
-  const std::size_t dot = host.rfind('.');
-  if (dot == std::string_view::npos) return {};
-  const std::string_view tld = host.substr(dot + 1);
+  const std::string_view tld = TopLabel(host);
+  if (tld.size() != 2) return {};
   static constexpr std::pair<std::string_view, std::string_view> kTlds[] = {
       {"de", "de"}, {"at", "de"}, {"li", "de"}, {"fr", "fr"}, {"es", "es"}, {"mx", "es"}, {"ar", "es"},
       {"cl", "es"}, {"co", "es"}, {"pe", "es"}, {"ve", "es"}, {"uy", "es"}, {"it", "it"}, {"sm", "it"},
@@ -41,6 +44,9 @@ std::string LanguageFromHost(std::string_view host) {
       {"by", "ru"}, {"uk", "en"}, {"us", "en"}, {"au", "en"}, {"nz", "en"}, {"ie", "en"}, {"se", "sv"},
       {"dk", "da"}, {"no", "no"}, {"fi", "fi"}, {"hu", "hu"}, {"ro", "ro"}, {"tr", "tr"}, {"gr", "el"},
       {"pl", "pl"}, {"cz", "cs"}, {"jp", "ja"}, {"cn", "zh"}, {"kr", "ko"}, {"lt", "lt"}, {"id", "id"},
+      {"tw", "zh"}, {"th", "th"}, {"il", "he"}, {"ua", "uk"}, {"bg", "bg"}, {"rs", "sr"}, {"hr", "hr"},
+      {"am", "hy"}, {"np", "ne"}, {"ee", "et"}, {"lv", "lv"}, {"sk", "sk"}, {"si", "sl"}, {"is", "is"},
+      {"vn", "vi"}, {"sa", "ar"}, {"eg", "ar"}, {"ir", "fa"}, {"ge", "ka"},
   };
   for (const auto& [t, lang] : kTlds) {
     if (tld.size() == t.size() && (tld[0] | 0x20) == t[0] && (tld[1] | 0x20) == t[1])
@@ -49,59 +55,99 @@ std::string LanguageFromHost(std::string_view host) {
   return {};
 }
 
-std::string LanguageFromWordCounts(const std::vector<std::pair<std::string_view, uint32_t>>& counts) {
-  const auto& masks = WordMasks();
-  const auto lists = FrequentWordLists();
-  std::vector<std::size_t> covered(lists.size(), 0);
-  std::size_t total = 0;
-  for (const auto& [word, n] : counts) {
-    const std::size_t bytes = word.size() * n;
-    total += bytes;
-    const uint32_t* mask = masks.Find(word, ShortStringHash(word));
-    if (mask == nullptr) continue;
-    for (std::size_t i = 0; i < lists.size(); ++i) {
-      if (*mask & (1u << i)) covered[i] += bytes;
-    }
-  }
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < lists.size(); ++i) {
-    if (covered[i] > covered[best]) best = i;
-  }
-  if (total == 0 || static_cast<double>(covered[best]) < kMinWordShare * static_cast<double>(total))
-    return {};
-  return std::string(lists[best].language);
-}
-
-std::string LanguageFromWords(std::string_view text) {
-  std::unordered_map<std::string, uint32_t> counted;
-  std::size_t tokens = 0;
-  std::string token;
-  std::size_t pos = 0;
-  while (tokens < kLanguageSampleTokens && text::NextToken(text, &pos, &token)) {
-    ++tokens;
-    ++counted[token];
-  }
-  std::vector<std::pair<std::string_view, uint32_t>> counts(counted.begin(), counted.end());
-  return LanguageFromWordCounts(counts);
-}
-
 namespace {
-template <typename Guess>
-LanguageGuess Detect(std::string_view declared, std::string_view host, Guess&& guess) {
-  if (!declared.empty()) return {std::string(declared), "html"};
-  if (std::string from_tld = LanguageFromHost(host); !from_tld.empty()) return {std::move(from_tld), "tld"};
-  if (std::string from_words = guess(); !from_words.empty()) return {std::move(from_words), "words"};
-  return {};
+
+// Pairs CLD2 tells apart poorly: within one, the text never overrules the
+// declaration.
+bool Confusable(std::string_view a, std::string_view b) {
+  static constexpr std::string_view kGroups[][3] = {{"no", "nn", "da"}, {"sr", "hr", "bs"}, {"id", "ms", ""}};
+  for (const auto& group : kGroups) {
+    bool has_a = false, has_b = false;
+    for (std::string_view code : group) {
+      has_a |= !code.empty() && code == a;
+      has_b |= !code.empty() && code == b;
+    }
+    if (has_a && has_b) return true;
+  }
+  return false;
 }
+
+// The title, a line break and the body's first `body_bytes` bytes (cut at
+// a character boundary).
+std::string Sample(std::string_view title, std::string_view body, std::size_t body_bytes) {
+  if (body.size() > body_bytes) {
+    std::size_t end = body_bytes;
+    while (end > 0 && (static_cast<unsigned char>(body[end]) & 0xC0) == 0x80) --end;
+    body = body.substr(0, end);
+  }
+  std::string sample;
+  sample.reserve(title.size() + 1 + body.size());
+  sample.append(title).push_back('\n');
+  sample.append(body);
+  return sample;
+}
+
 }  // namespace
 
-LanguageGuess DetectLanguage(std::string_view declared, std::string_view host, std::string_view text) {
-  return Detect(declared, host, [&] { return LanguageFromWords(text); });
+bool DeclarationOverruled(std::string_view declared, const text::TextLanguage& found) {
+  if (!found.reliable || found.language.empty() || found.language == declared) return false;
+  const int share = found.PercentOf(found.language);
+  if (text::ScriptsDiffer(declared, found.language)) return share >= 50;
+  return found.text_bytes >= kOverruleMinTextBytes && share >= kOverruleMinPercent &&
+         found.PercentOf(declared) < 10 && !Confusable(declared, found.language);
 }
 
-LanguageGuess DetectLanguage(std::string_view declared, std::string_view host,
-                             const std::vector<std::pair<std::string_view, uint32_t>>& counts) {
-  return Detect(declared, host, [&] { return LanguageFromWordCounts(counts); });
+bool ConfirmedByFrequentWords(std::string_view declared, std::string_view title, std::string_view body) {
+  const auto lists = FrequentWordLists();
+  uint32_t bit = 0;
+  for (std::size_t i = 0; i < lists.size(); ++i) {
+    if (lists[i].language == declared) bit = 1u << i;
+  }
+  // Only the lists of Latin-script languages: then the script test below
+  // is all that rule A needs.
+  if (bit == 0 || declared == "ru") return false;
+  const std::string sample = Sample(title, body, kConfirmSampleBytes);
+  // Other scripts: lead bytes of U+0340 and up (Greek, Cyrillic, CJK, ...)
+  // against Latin letters (ASCII, and the leads of U+00C0-U+024F).
+  std::size_t latin = 0, other = 0;
+  for (const char c : sample) {
+    const auto b = static_cast<unsigned char>(c);
+    latin += ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') || (b >= 0xC3 && b <= 0xC9);
+    other += b >= 0xCD;
+  }
+  if (other * 10 >= latin) return false;
+  const auto& masks = WordMasks();
+  std::size_t tokens = 0, frequent = 0;
+  std::string scratch;
+  text::ForEachToken(sample, &scratch, [&](std::string_view token) {
+    ++tokens;
+    const uint32_t* mask = masks.Find(token, ShortStringHash(token));
+    frequent += mask != nullptr && (*mask & bit) != 0;
+  });
+  return tokens >= kConfirmMinTokens &&
+         static_cast<double>(frequent) >= kConfirmShare * static_cast<double>(tokens);
+}
+
+LanguageGuess DetectLanguage(std::string_view declared_tag, std::string_view host, std::string_view title,
+                             std::string_view body) {
+  const std::string declared = text::NormalizeLanguageCode(declared_tag);
+  if (ConfirmedByFrequentWords(declared, title, body)) return {declared, "html"};
+  text::LanguageHints hints;
+  hints.content_language = declared;
+  hints.tld = TopLabel(host);
+  text::TextLanguage found = text::IdentifyLanguage(Sample(title, body, kLanguageSampleBytes), hints);
+  const bool undecided = !found.reliable || (!declared.empty() && found.language != declared &&
+                                             found.text_bytes < kOverruleMinTextBytes);
+  if (undecided && body.size() > kLanguageSampleBytes) {
+    found = text::IdentifyLanguage(Sample(title, body, kLanguageRetryBytes), hints);
+  }
+  if (!declared.empty()) {
+    if (DeclarationOverruled(declared, found)) return {std::move(found.language), "text"};
+    return {declared, "html"};
+  }
+  if (found.reliable) return {std::move(found.language), "text"};
+  if (std::string from_tld = LanguageFromHost(host); !from_tld.empty()) return {std::move(from_tld), "tld"};
+  return {};
 }
 
 bool IsFrequentWord(std::string_view language, std::string_view word) {

@@ -3,6 +3,7 @@
 #include "fetcher/page/text_analysis.h"
 
 #include <cstdint>
+#include <utility>
 
 #include "common/base/hash.h"
 #include "common/text/tokenizer.h"
@@ -59,6 +60,16 @@ class HashedWords {
   std::size_t run_size_ = 0;
 };
 
+// Every token of the page (title, body, anchors) comes through here, so the
+// page's language reaches the tokenizer in one place: its case folding
+// (Turkish and Azerbaijani dotted and dotless i) follows the language.
+template <typename F>
+__attribute__((always_inline)) inline void ForEachPageToken(std::string_view text, std::string* scratch,
+                                                            [[maybe_unused]] std::string_view language,
+                                                            F&& f) {
+  text::ForEachToken(text, scratch, std::forward<F>(f));
+}
+
 }  // namespace
 
 uint64_t TextHash(std::string_view text) {
@@ -73,11 +84,16 @@ uint64_t TextHash(std::string_view text) {
 
 void AnalyzeText(const TextInput& input, const TextOptions& options, text::StemmerCache& stemmers,
                  v1::FetchRecord* record) {
+  // The language first, from the decoded text, so that tokenizing follows it.
+  const LanguageGuess language = DetectLanguage(input.declared_language, input.host, input.title, input.body);
+  record->set_language(language.language);
+  record->set_language_source(language.source);
+
   MiniIndexBuilder index(options.max_index_positions);
   HashedWords hashed(input.title.size() + input.body.size());
   std::string scratch;
 
-  text::ForEachToken(input.title, &scratch, [&](std::string_view token) {
+  ForEachPageToken(input.title, &scratch, language.language, [&](std::string_view token) {
     hashed.Add(token, input.title);
     index.AddPosition(index.Intern(token));
   });
@@ -90,8 +106,8 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     spans[k].first = index.positions();
     // Inlined (as the loop it replaced was): a call per word costs ~15 instructions.
-    text::ForEachToken(
-        pieces[k], &scratch, [&](std::string_view token) __attribute__((always_inline)) {
+    ForEachPageToken(
+        pieces[k], &scratch, language.language, [&](std::string_view token) __attribute__((always_inline)) {
           hashed.Add(token, pieces[k]);
           index.AddPosition(index.Intern(token));
         });
@@ -99,11 +115,6 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
     spans[k].second = index.positions();
   }
   record->set_text_hash(hash::PageTextHash(hashed.Words()));
-
-  const LanguageGuess language =
-      DetectLanguage(input.declared_language, input.host, index.CountWords(kLanguageSampleTokens));
-  record->set_language(language.language);
-  record->set_language_source(language.source);
 
   // Content words: not frequent in the page language, at least 2 bytes.
   std::vector<uint8_t> is_content(index.word_count());
@@ -131,8 +142,8 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   }
 
   for (std::string_view anchor : input.anchors) {
-    text::ForEachToken(anchor, &scratch,
-                       [&](std::string_view token) { index.AddAnchorWord(index.Intern(token)); });
+    ForEachPageToken(anchor, &scratch, language.language,
+                     [&](std::string_view token) { index.AddAnchorWord(index.Intern(token)); });
   }
   index.Finish(&stemmers.For(language.language), record->mutable_mini_index());
 }

@@ -95,7 +95,7 @@ TEST_CASE("text analysis: language, description weights and positions, text hash
   crawl::v1::FetchRecord r;
   AnalyzeText(in, {}, stemmers, &r);
   CHECK(r.language() == "en");
-  CHECK(r.language_source() == "words");
+  CHECK(r.language_source() == "text");
   CHECK(r.text_hash() == TextHash(std::string(in.title) + " " + std::string(in.body)));
   REQUIRE(r.description_size() >= 2);
   CHECK(r.description(0).text() == "A web crawler fetches pages from the web.");
