@@ -4,6 +4,7 @@
 
 #include <uchardet/uchardet.h>
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -72,16 +73,16 @@ struct Attribute {
 };
 
 // The HTML Standard's "get an attribute" (names and values lower-cased as
-// it says). nullopt when there is none (at '>') or the input ran out (then
-// scan.End()).
-std::optional<Attribute> GetAttribute(Scan& scan) {
+// it says; left empty unless `keep`: only a meta's are read). nullopt when
+// there is none (at '>') or the input ran out (then scan.End()).
+std::optional<Attribute> GetAttribute(Scan& scan, bool keep) {
   while (!scan.End() && (IsSpace(scan.At()) || scan.At() == '/')) ++scan.i;
   if (scan.End() || scan.At() == '>') return std::nullopt;
   Attribute a;
-  for (;; ++scan.i) {  // the name
+  for (std::size_t name_bytes = 0;; ++scan.i, ++name_bytes) {  // the name
     if (scan.End()) return std::nullopt;
     const char c = scan.At();
-    if (c == '=' && !a.name.empty()) {
+    if (c == '=' && name_bytes > 0) {
       ++scan.i;
       break;
     }
@@ -93,7 +94,7 @@ std::optional<Attribute> GetAttribute(Scan& scan) {
       break;
     }
     if (c == '/' || c == '>') return a;
-    a.name.push_back(Lower(c));
+    if (keep) a.name.push_back(Lower(c));
   }
   while (!scan.End() && IsSpace(scan.At())) ++scan.i;
   if (scan.End()) return std::nullopt;
@@ -104,13 +105,13 @@ std::optional<Attribute> GetAttribute(Scan& scan) {
         ++scan.i;
         return a;
       }
-      a.value.push_back(Lower(scan.At()));
+      if (keep) a.value.push_back(Lower(scan.At()));
     }
     return std::nullopt;
   }
   for (; !scan.End(); ++scan.i) {
     if (IsSpace(scan.At()) || scan.At() == '>') return a;
-    a.value.push_back(Lower(scan.At()));
+    if (keep) a.value.push_back(Lower(scan.At()));
   }
   return std::nullopt;
 }
@@ -122,7 +123,7 @@ std::optional<Encoding> MetaEncoding(Scan& scan) {
   bool got_pragma = false;
   int need_pragma = -1;  // -1 null, 0 false, 1 true
   std::optional<Encoding> charset;
-  while (auto a = GetAttribute(scan)) {
+  while (auto a = GetAttribute(scan, /*keep=*/true)) {
     bool dup = false;
     for (const std::string& n : seen) dup = dup || n == a->name;
     if (dup) continue;
@@ -198,7 +199,7 @@ std::optional<Encoding> PrescanHtml(std::string_view html) {
     } else if (i + 1 < s.size() &&
                (IsAsciiAlpha(s[i + 1]) || (s[i + 1] == '/' && i + 2 < s.size() && IsAsciiAlpha(s[i + 2])))) {
       while (scan.i < s.size() && !IsSpace(s[scan.i]) && s[scan.i] != '>') ++scan.i;
-      while (GetAttribute(scan)) {
+      while (GetAttribute(scan, /*keep=*/false)) {
       }
       if (scan.End()) return std::nullopt;
     } else if (i + 1 < s.size() && (s[i + 1] == '!' || s[i + 1] == '/' || s[i + 1] == '?')) {
@@ -269,16 +270,22 @@ std::optional<Encoding> DetectLegacyEncoding(std::string_view body) {
   return e;
 }
 
-Encoding GuessEncoding(std::string_view body) {
-  const std::size_t valid = ValidUtf8Prefix(body);
-  if (valid == body.size()) {
-    // ISO-2022-JP is 7-bit: valid UTF-8 but for its escapes into JIS X 0208,
-    // which no UTF-8 page has.
-    const std::string_view head = body.substr(0, kDetectBytes);
-    const bool jis =
-        head.find("\x1B$B") != std::string_view::npos || head.find("\x1B$@") != std::string_view::npos;
-    return jis ? Encoding::kIso2022Jp : Encoding::kUtf8;
+namespace {
+
+// ISO-2022-JP is 7-bit: valid UTF-8 but for its escapes into JIS X 0208
+// (ESC $ B, ESC $ @), which no UTF-8 page has.
+bool HasJisEscape(std::string_view body) {
+  const std::string_view head = body.substr(0, kDetectBytes);
+  for (const char* p = head.data(); (p = static_cast<const char*>(std::memchr(p, 0x1B, head.end() - p)));) {
+    ++p;
+    if (head.end() - p >= 2 && p[0] == '$' && (p[1] == 'B' || p[1] == '@')) return true;
   }
+  return false;
+}
+
+// GuessEncoding, given ValidUtf8Prefix(body).
+Encoding Guess(std::string_view body, std::size_t valid) {
+  if (valid == body.size()) return HasJisEscape(body) ? Encoding::kIso2022Jp : Encoding::kUtf8;
   // Cut inside its last character (a body truncated at the size cap): the
   // rest is a lead byte and continuation bytes, fewer than it needs.
   if (body.size() - valid < 4) {
@@ -292,6 +299,10 @@ Encoding GuessEncoding(std::string_view body) {
   return DetectLegacyEncoding(body).value_or(Encoding::kWindows1252);
 }
 
+}  // namespace
+
+Encoding GuessEncoding(std::string_view body) { return Guess(body, ValidUtf8Prefix(body)); }
+
 DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, BodyKind kind) {
   DecodedBody out;
   std::size_t bom = 0;
@@ -300,12 +311,19 @@ DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, B
   if (!encoding && !header_charset.empty()) encoding = EncodingForLabel(header_charset);
   if (!encoding && kind == BodyKind::kHtml) encoding = PrescanHtml(body);
   if (!encoding && kind == BodyKind::kXml) encoding = XmlDeclaredEncoding(body).value_or(Encoding::kUtf8);
-  if (!encoding) encoding = GuessEncoding(body);
+  std::size_t valid = std::string_view::npos;  // ValidUtf8Prefix(body) once known
+  if (!encoding) {
+    valid = ValidUtf8Prefix(body);
+    encoding = Guess(body, valid);
+  }
   out.encoding = *encoding;
   out.charset = CharsetName(*encoding);
-  if (*encoding == Encoding::kUtf8 && ValidUtf8Prefix(body) == body.size()) {
-    out.body = body;  // the fast path: most pages
-    return out;
+  if (*encoding == Encoding::kUtf8) {
+    if (valid == std::string_view::npos) valid = ValidUtf8Prefix(body);
+    if (valid == body.size()) {
+      out.body = body;  // the fast path: most pages
+      return out;
+    }
   }
   // An ASCII body is itself in every ASCII-compatible encoding.
   if (*encoding != Encoding::kUtf16Be && *encoding != Encoding::kUtf16Le &&
