@@ -3,8 +3,12 @@
 // own data (fetcher/page/whatwg/), and the HTML Standard's sniffing order.
 #include "fetcher/page/charset.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <boost/json.hpp>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
@@ -411,4 +415,23 @@ TEST_CASE("ValidUtf8Prefix agrees with a byte-by-byte check wherever the bad byt
     INFO(round);
     CHECK(ValidUtf8Prefix(text) == reference(text));
   }
+}
+
+// fuzz/charset_fuzzer: an ASCII body whose length is a multiple of 32 was
+// read one byte past its end (the 32-byte ASCII skip ran to the end and the
+// byte-wise step still looked at the next byte). A body is not always
+// followed by a NUL: here the bytes end at a page boundary.
+TEST_CASE("ValidUtf8Prefix reads no byte past the end of an ASCII body", "[unit][fuzz]") {
+  const long page = sysconf(_SC_PAGESIZE);
+  void* map = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(map != MAP_FAILED);
+  auto* bytes = static_cast<char*>(map);
+  REQUIRE(mprotect(bytes + page, page, PROT_NONE) == 0);  // a fault just past the body
+  for (std::size_t size : {32u, 64u, 352u, 33u, 8u}) {
+    char* body = bytes + page - size;
+    std::memset(body, 'a', size);
+    CHECK(ValidUtf8Prefix(std::string_view(body, size)) == size);
+    CHECK(DecodeBody(std::string_view(body, size), "", BodyKind::kHtml).text().size() == size);
+  }
+  munmap(map, 2 * page);
 }
