@@ -386,11 +386,12 @@ void Decoder::DecodeUtf8(std::string_view bytes, bool last, std::string* out) {
 }
 
 void Decoder::DecodeIcu(std::string_view bytes, bool last, std::string* out) {
-  // The two-byte encodings keep a piece's unfinished character here, not in
-  // ICU: ICU reads a pair split between pieces unlike one inside a piece
-  // (it gives an unmapped pair's ASCII second byte back itself), and they
-  // have no other state to lose.
-  const bool hold = TwoByteLegacy(encoding_);
+  // The two-byte encodings and EUC-JP keep a piece's unfinished character
+  // here, not in ICU: ICU reads a character split between pieces unlike one
+  // inside a piece (it gives an unmapped pair's ASCII second byte back
+  // itself; the corrections above see no bytes for it), and they have no
+  // other state to lose.
+  const bool hold = TwoByteLegacy(encoding_) || encoding_ == Encoding::kEucJp;
   std::string joined;
   if (!pending_.empty()) {
     joined = pending_ + std::string(bytes);
