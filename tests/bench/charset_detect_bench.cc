@@ -1,8 +1,9 @@
 // The encoding detectors for unlabelled pages compared, and the cost of
 // decoding legacy-encoded pages (fetcher/page/charset.h).
 //
+//   tests/bench/charset_detect.sh [--chars C]     (installs, builds, runs)
 //   python3 tests/bench/charset_corpus.py /tmp/charset-corpus
-//   build/bin/charset_detect_bench /tmp/charset-corpus [--repeat N]
+//   build-rel/bin/charset_detect_bench /tmp/charset-corpus [--repeat N]
 //
 // The corpus is CORPUS/ENCODING/*.html, ENCODING a WHATWG name (lower case).
 // For each encoding and each detector (uchardet, which DecodeBody uses, and
