@@ -9,7 +9,7 @@
 //     <meta> (HTML) or the XML declaration (XML), then a detector for
 //     unlabelled bodies that are not valid UTF-8;
 //   - decoders: the single-byte encodings by the standard's index tables
-//     (ICU's tables differ from the standard in 13 bytes of 5 of them and
+//     (ICU's tables differ from the standard in 12 bytes of 4 of them and
 //     lack ISO-8859-16), UTF-8 by common/text/utf8.h, x-user-defined and
 //     "replacement" as the standard writes them, and the multi-byte ones by
 //     the ICU converter that decodes as the standard does (charset.cc).
