@@ -113,6 +113,35 @@ def sitemap_seeds():
             b"\x00" + gz(URLSET), b"\x00" + b"<feed><entry><link href='http://a.test/e'/></entry></feed>"]
 
 
+def charset_seeds():
+    """Byte 0: the encoding (its place in the WHATWG encodings.json; one past
+    the last: no label), byte 1: the streamed decode's piece sizes, then the
+    body: the real prose of tests/data/charset/ and the sniffing cases."""
+    whatwg = os.path.join(ROOT, "fetcher", "page", "whatwg", "encodings.json")
+    names = [e["name"].lower() for g in json.load(open(whatwg)) for e in g["encodings"]]
+    vectors = os.path.join(ROOT, "tests", "data", "charset")
+    out = []
+    for i, f in enumerate(sorted(os.listdir(vectors))):
+        lang, _, enc = f.partition(".")
+        if enc in names:
+            body = open(os.path.join(vectors, f), "rb").read()[:600]
+            out.append(bytes([names.index(enc), i]) + body)
+            out.append(bytes([len(names), i]) + body)
+    unlabelled = bytes([len(names), 7])
+    out += [
+        unlabelled + b'<meta charset="shift_jis"><p>\x93\xfa\x96\x7b</p>',
+        unlabelled + b"<meta http-equiv=content-type content='text/html; charset=koi8-r'>\xf0\xd2",
+        unlabelled + b'<?xml version="1.0" encoding="windows-1251"?><a>\xcf\xf0</a>',
+        unlabelled + b"\xff\xfeh\x00i\x00\x00\xd8",
+        unlabelled + b"\xef\xbb\xbfcaf\xc3\xa9 \xe2\x82",
+        unlabelled + b"a\x1b$B\x30\x21\x1b(Bb",
+        bytes([names.index("big5"), 3]) + b"\x88\x62\x88\x64\x81\x40\xa4\x40",
+        bytes([names.index("gb18030"), 5]) + b"\x80\x81\x30\x81\x30\xa6\xd9\xff",
+        bytes([names.index("utf-16le"), 9]) + b"A\x00\x3d\xd8\x00\xde\x00\xd8",
+    ]
+    return out
+
+
 def encode(message, text):
     proto = os.path.join(ROOT, "proto", "crawl.proto")
     return subprocess.run(["protoc", "--proto_path=" + ROOT, "--encode=crawl.v1." + message, proto],
@@ -180,6 +209,7 @@ def main():
     write("robots", robots_seeds())
     write("html", html_seeds())
     write("sitemap", sitemap_seeds())
+    write("charset", charset_seeds())
     write("queueserver_rpc", queueserver_seeds())
     write("nameserver_rpc", nameserver_seeds())
     for name in sorted(os.listdir(CORPUS)):

@@ -72,6 +72,7 @@ std::size_t ValidUtf8Prefix(std::string_view bytes) {
       if (_mm_movemask_epi8(_mm_or_si128(a, b)) != 0) break;
       i += 32;
     }
+    if (i == n) break;  // ASCII to the end: SequenceAt would read past it
 #endif
     if (i + 8 <= n && AsciiWord(s + i)) {
       i += 8;

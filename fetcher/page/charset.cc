@@ -1,8 +1,12 @@
-// Character encodings: detection and conversion to UTF-8 (charset.h).
+// Which encoding a body is in (charset.h): BOM, transport charset, the
+// body's own label, the detector; and DecodeBody, which puts them together.
 #include "fetcher/page/charset.h"
 
-#include <array>
+#include <uchardet/uchardet.h>
+
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "common/text/utf8.h"
 
@@ -10,76 +14,16 @@ namespace crawl::fetcher {
 namespace {
 
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+// ASCII whitespace as the HTML Standard's prescan counts it.
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
-std::string LowerTrimmed(std::string_view s) {
-  while (!s.empty() && (IsSpace(s.front()) || s.front() == '"' || s.front() == '\'')) s.remove_prefix(1);
-  while (!s.empty() && (IsSpace(s.back()) || s.back() == '"' || s.back() == '\'')) s.remove_suffix(1);
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) out.push_back(Lower(c));
+std::string Lowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = Lower(c);
   return out;
 }
 
-// Windows-1252 bytes 0x80-0x9F (WHATWG index); 0 = undefined in the
-// Encoding standard's table (those map to the C1 control of the same value).
-constexpr std::array<uint16_t, 32> kCp1252High = {
-    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-    0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
-
-void AppendUtf8(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-std::string FromCp1252(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size() + bytes.size() / 8);
-  std::size_t i = 0;
-  const std::size_t n = bytes.size();
-  while (i < n) {
-    std::size_t j = i;
-    while (j < n && static_cast<unsigned char>(bytes[j]) < 0x80) ++j;
-    out.append(bytes.substr(i, j - i));
-    if (j == n) break;
-    const auto b = static_cast<unsigned char>(bytes[j]);
-    AppendUtf8(b < 0xA0 ? kCp1252High[b - 0x80] : b, out);
-    i = j + 1;
-  }
-  return out;
-}
-
-// Reads the value after "charset" in `s` at `at` (past the name): optional
-// spaces, "=", optional quotes (WHATWG "extracting a character encoding from
-// a meta element").
-std::string ValueAfterCharset(std::string_view s, std::size_t at) {
-  while (at < s.size() && IsSpace(s[at])) ++at;
-  if (at >= s.size() || s[at] != '=') return {};
-  ++at;
-  while (at < s.size() && IsSpace(s[at])) ++at;
-  if (at >= s.size()) return {};
-  if (s[at] == '"' || s[at] == '\'') {
-    const std::size_t close = s.find(s[at], at + 1);
-    if (close == std::string_view::npos) return {};
-    return LowerTrimmed(s.substr(at + 1, close - at - 1));
-  }
-  std::size_t end = at;
-  while (end < s.size() && !IsSpace(s[end]) && s[end] != ';' && s[end] != '"' && s[end] != '\'' &&
-         s[end] != '>')
-    ++end;
-  return LowerTrimmed(s.substr(at, end - at));
-}
-
-// Position of "charset" (case-insensitive) in s from `from`, or npos.
+// Position of "charset" (ASCII case-insensitive) in s from `from`, or npos.
 std::size_t FindCharset(std::string_view s, std::size_t from) {
   static constexpr std::string_view kWord = "charset";
   for (std::size_t i = from; i + kWord.size() <= s.size(); ++i) {
@@ -90,22 +34,129 @@ std::size_t FindCharset(std::string_view s, std::size_t from) {
   return std::string_view::npos;
 }
 
+// The HTML Standard's "extracting a character encoding from a meta
+// element", on a content attribute's value.
+std::optional<Encoding> EncodingFromMetaContent(std::string_view s) {
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t found = FindCharset(s, at);
+    if (found == std::string_view::npos) return std::nullopt;
+    at = found + 7;
+    while (at < s.size() && IsSpace(s[at])) ++at;
+    if (at >= s.size() || s[at] != '=') continue;  // look again from here
+    ++at;
+    while (at < s.size() && IsSpace(s[at])) ++at;
+    if (at >= s.size()) return std::nullopt;
+    if (s[at] == '"' || s[at] == '\'') {
+      const std::size_t close = s.find(s[at], at + 1);
+      if (close == std::string_view::npos) return std::nullopt;
+      return EncodingForLabel(s.substr(at + 1, close - at - 1));
+    }
+    std::size_t end = at;
+    while (end < s.size() && !IsSpace(s[end]) && s[end] != ';') ++end;
+    return EncodingForLabel(s.substr(at, end - at));
+  }
+}
+
+// The prescan's input and position; running past the end aborts the
+// prescan (the standard's "if at any point ... past the end").
+struct Scan {
+  std::string_view s;
+  std::size_t i = 0;
+  [[nodiscard]] bool End() const { return i >= s.size(); }
+  [[nodiscard]] char At() const { return s[i]; }
+};
+
+struct Attribute {
+  std::string name;
+  std::string value;
+};
+
+// The HTML Standard's "get an attribute" (names and values lower-cased as
+// it says; left empty unless `keep`: only a meta's are read). nullopt when
+// there is none (at '>') or the input ran out (then scan.End()).
+std::optional<Attribute> GetAttribute(Scan& scan, bool keep) {
+  while (!scan.End() && (IsSpace(scan.At()) || scan.At() == '/')) ++scan.i;
+  if (scan.End() || scan.At() == '>') return std::nullopt;
+  Attribute a;
+  for (std::size_t name_bytes = 0;; ++scan.i, ++name_bytes) {  // the name
+    if (scan.End()) return std::nullopt;
+    const char c = scan.At();
+    if (c == '=' && name_bytes > 0) {
+      ++scan.i;
+      break;
+    }
+    if (IsSpace(c)) {
+      while (!scan.End() && IsSpace(scan.At())) ++scan.i;
+      if (scan.End()) return std::nullopt;
+      if (scan.At() != '=') return a;
+      ++scan.i;
+      break;
+    }
+    if (c == '/' || c == '>') return a;
+    if (keep) a.name.push_back(Lower(c));
+  }
+  while (!scan.End() && IsSpace(scan.At())) ++scan.i;
+  if (scan.End()) return std::nullopt;
+  if (scan.At() == '"' || scan.At() == '\'') {
+    const char quote = scan.At();
+    for (++scan.i; !scan.End(); ++scan.i) {
+      if (scan.At() == quote) {
+        ++scan.i;
+        return a;
+      }
+      if (keep) a.value.push_back(Lower(scan.At()));
+    }
+    return std::nullopt;
+  }
+  for (; !scan.End(); ++scan.i) {
+    if (IsSpace(scan.At()) || scan.At() == '>') return a;
+    if (keep) a.value.push_back(Lower(scan.At()));
+  }
+  return std::nullopt;
+}
+
+// A <meta ...>'s attributes (the scan is past "<meta" and its space or
+// slash); the encoding it declares, if any, as the prescan takes it.
+std::optional<Encoding> MetaEncoding(Scan& scan) {
+  std::vector<std::string> seen;
+  bool got_pragma = false;
+  int need_pragma = -1;  // -1 null, 0 false, 1 true
+  std::optional<Encoding> charset;
+  while (auto a = GetAttribute(scan, /*keep=*/true)) {
+    bool dup = false;
+    for (const std::string& n : seen) dup = dup || n == a->name;
+    if (dup) continue;
+    seen.push_back(a->name);
+    if (a->name == "http-equiv") {
+      got_pragma = got_pragma || a->value == "content-type";
+    } else if (a->name == "content" && !charset) {
+      charset = EncodingFromMetaContent(a->value);
+      if (charset) need_pragma = 1;
+    } else if (a->name == "charset") {
+      charset = EncodingForLabel(a->value);
+      need_pragma = 0;
+    }
+  }
+  if (scan.End() || need_pragma == -1 || (need_pragma == 1 && !got_pragma) || !charset) return std::nullopt;
+  if (*charset == Encoding::kUtf16Be || *charset == Encoding::kUtf16Le) return Encoding::kUtf8;
+  if (*charset == Encoding::kXUserDefined) return Encoding::kWindows1252;
+  return charset;
+}
+
+bool StartsWithLower(std::string_view s, std::size_t at, std::string_view word) {
+  if (s.size() - at < word.size()) return false;
+  for (std::size_t k = 0; k < word.size(); ++k) {
+    if (Lower(s[at + k]) != word[k]) return false;
+  }
+  return true;
+}
+
+bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
 }  // namespace
 
-Encoding EncodingForLabel(std::string_view label) {
-  const std::string l = LowerTrimmed(label);
-  if (l == "utf-8" || l == "utf8" || l == "unicode-1-1-utf-8" || l == "x-unicode20utf8")
-    return Encoding::kUtf8;
-  static constexpr std::string_view k1252[] = {"windows-1252",    "iso-8859-1", "iso8859-1",   "iso_8859-1",
-                                               "iso-ir-100",      "latin1",     "l1",          "cp1252",
-                                               "cp819",           "ibm819",     "us-ascii",    "ascii",
-                                               "ansi_x3.4-1968",  "x-cp1252",   "csisolatin1", "iso88591",
-                                               "iso_8859-1:1987", "csascii"};
-  for (std::string_view name : k1252) {
-    if (l == name) return Encoding::kWindows1252;
-  }
-  return Encoding::kUnsupported;
-}
+std::string CharsetName(Encoding encoding) { return Lowered(EncodingName(encoding)); }
 
 std::string CharsetFromContentType(std::string_view content_type) {
   std::size_t at = 0;
@@ -113,92 +164,181 @@ std::string CharsetFromContentType(std::string_view content_type) {
     // Only as a parameter name: after ';' or whitespace.
     std::size_t b = at;
     while (b > 0 && IsSpace(content_type[b - 1])) --b;
-    if (b > 0 && content_type[b - 1] == ';') return ValueAfterCharset(content_type, at + 7);
     at += 7;
+    if (b == 0 || content_type[b - 1] != ';') continue;
+    while (at < content_type.size() && IsSpace(content_type[at])) ++at;
+    if (at >= content_type.size() || content_type[at] != '=') continue;
+    ++at;
+    while (at < content_type.size() && IsSpace(content_type[at])) ++at;
+    std::string_view rest = content_type.substr(at);
+    if (!rest.empty() && (rest[0] == '"' || rest[0] == '\'')) {
+      const std::size_t close = rest.find(rest[0], 1);
+      return Lowered(rest.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
+    }
+    std::size_t end = 0;
+    while (end < rest.size() && !IsSpace(rest[end]) && rest[end] != ';') ++end;
+    return Lowered(rest.substr(0, end));
   }
   return {};
 }
 
-std::string SniffMetaCharset(std::string_view html) {
-  html = html.substr(0, 1024);
-  std::size_t i = 0;
-  while (i < html.size()) {
-    const std::size_t lt = html.find('<', i);
-    if (lt == std::string_view::npos) return {};
-    if (html.substr(lt, 4) == "<!--") {
-      const std::size_t end = html.find("-->", lt + 4);
-      if (end == std::string_view::npos) return {};
-      i = end + 3;
-      continue;
-    }
-    std::size_t gt = html.find('>', lt);
-    if (gt == std::string_view::npos) gt = html.size();
-    const std::string_view tag = html.substr(lt, gt - lt);
-    i = gt;
-    if (tag.size() < 6 || LowerTrimmed(tag.substr(1, 4)) != "meta" || !IsSpace(tag[5])) continue;
-    // <meta charset=...> or content="...charset=..."; either way the first
-    // "charset" followed by "=" names it.
-    for (std::size_t at = FindCharset(tag, 5); at != std::string_view::npos; at = FindCharset(tag, at + 7)) {
-      std::string value = ValueAfterCharset(tag, at + 7);
-      if (!value.empty()) return value;
+std::optional<Encoding> PrescanHtml(std::string_view html) {
+  Scan scan{html.substr(0, 1024)};
+  const std::string_view s = scan.s;
+  for (; scan.i < s.size(); ++scan.i) {
+    const std::size_t i = scan.i;
+    if (s[i] != '<') continue;
+    if (s.substr(i, 4) == "<!--") {
+      const std::size_t end = s.find("-->", i + 2);
+      if (end == std::string_view::npos) return std::nullopt;
+      scan.i = end + 2;  // at its '>'
+    } else if (StartsWithLower(s, i, "<meta") && i + 5 < s.size() && (IsSpace(s[i + 5]) || s[i + 5] == '/')) {
+      scan.i = i + 6;
+      if (auto e = MetaEncoding(scan)) return e;
+      if (scan.End()) return std::nullopt;
+    } else if (i + 1 < s.size() &&
+               (IsAsciiAlpha(s[i + 1]) || (s[i + 1] == '/' && i + 2 < s.size() && IsAsciiAlpha(s[i + 2])))) {
+      while (scan.i < s.size() && !IsSpace(s[scan.i]) && s[scan.i] != '>') ++scan.i;
+      while (GetAttribute(scan, /*keep=*/false)) {
+      }
+      if (scan.End()) return std::nullopt;
+    } else if (i + 1 < s.size() && (s[i + 1] == '!' || s[i + 1] == '/' || s[i + 1] == '?')) {
+      const std::size_t gt = s.find('>', i + 2);
+      if (gt == std::string_view::npos) return std::nullopt;
+      scan.i = gt;
     }
   }
-  return {};
+  return std::nullopt;
 }
 
-std::string ToUtf8(std::string_view bytes, Encoding encoding, uint32_t* invalid) {
-  if (encoding == Encoding::kWindows1252) return FromCp1252(bytes);
-  return text::Utf8Cleaned(bytes, invalid);
+std::optional<Encoding> XmlDeclaredEncoding(std::string_view xml) {
+  // UTF-16 without a BOM: "<?" as two 16-bit units (XML 1.0 Appendix F).
+  if (xml.starts_with(std::string_view("<\0?\0", 4))) return Encoding::kUtf16Le;
+  if (xml.starts_with(std::string_view("\0<\0?", 4))) return Encoding::kUtf16Be;
+  if (!xml.starts_with("<?xml") || xml.size() < 6 || !IsSpace(xml[5])) return std::nullopt;
+  const std::size_t end = xml.substr(0, 1024).find("?>");
+  if (end == std::string_view::npos) return std::nullopt;
+  const std::string_view decl = xml.substr(0, end);
+  std::size_t at = decl.find("encoding");
+  if (at == std::string_view::npos) return std::nullopt;
+  at += 8;
+  while (at < decl.size() && IsSpace(decl[at])) ++at;
+  if (at >= decl.size() || decl[at] != '=') return std::nullopt;
+  ++at;
+  while (at < decl.size() && IsSpace(decl[at])) ++at;
+  if (at >= decl.size() || (decl[at] != '"' && decl[at] != '\'')) return std::nullopt;
+  const std::size_t close = decl.find(decl[at], at + 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  const auto e = EncodingForLabel(decl.substr(at + 1, close - at - 1));
+  if (e == Encoding::kUtf16Be || e == Encoding::kUtf16Le) return Encoding::kUtf8;
+  if (e == Encoding::kXUserDefined) return Encoding::kWindows1252;
+  return e;
+}
+
+std::optional<Encoding> BomEncoding(std::string_view body, std::size_t* bom_bytes) {
+  if (body.starts_with("\xEF\xBB\xBF")) {
+    *bom_bytes = 3;
+    return Encoding::kUtf8;
+  }
+  *bom_bytes = 2;
+  if (body.starts_with("\xFE\xFF")) return Encoding::kUtf16Be;
+  if (body.starts_with("\xFF\xFE")) return Encoding::kUtf16Le;
+  *bom_bytes = 0;
+  return std::nullopt;
+}
+
+std::optional<Encoding> DetectLegacyEncoding(std::string_view body) {
+  // One detector per thread, reset between bodies: making one costs more
+  // than reading a small page (its dozens of language models).
+  thread_local const std::unique_ptr<uchardet, void (*)(uchardet_t)> detector(uchardet_new(),
+                                                                              uchardet_delete);
+  if (!detector) return std::nullopt;
+  uchardet_reset(detector.get());
+  const std::string_view sample = body.substr(0, kDetectBytes);
+  if (uchardet_handle_data(detector.get(), sample.data(), sample.size()) != 0) return std::nullopt;
+  uchardet_data_end(detector.get());
+  const char* name = uchardet_get_charset(detector.get());
+  if (name == nullptr || *name == '\0') return std::nullopt;
+  // uchardet's names the standard spells otherwise.
+  std::string_view label = name;
+  if (label == "MAC-CYRILLIC") label = "x-mac-cyrillic";
+  if (label == "UHC" || label == "CP949") label = "euc-kr";
+  const auto e = EncodingForLabel(label);
+  // HZ-GB-2312, ISO-2022-KR and ISO-2022-CN are "replacement" in the
+  // standard: a browser would show one U+FFFD, not the detector's reading.
+  if (e == Encoding::kReplacement) return std::nullopt;
+  return e;
 }
 
 namespace {
 
-// Sets out's text to `bytes` read as `encoding`: `bytes` itself when they
-// are UTF-8 and valid (`valid_prefix`: ValidUtf8Prefix(bytes) when known).
-void SetText(std::string_view bytes, Encoding encoding, DecodedBody& out,
-             std::size_t valid_prefix = std::string_view::npos) {
-  if (encoding != Encoding::kWindows1252) {
-    if (valid_prefix == std::string_view::npos) valid_prefix = ValidUtf8Prefix(bytes);
-    if (valid_prefix == bytes.size()) {
-      out.body = bytes;
-      out.converted = false;
-      return;
+// ISO-2022-JP is 7-bit: valid UTF-8 but for its escapes into JIS X 0208
+// (ESC $ B, ESC $ @), which no UTF-8 page has.
+bool HasJisEscape(std::string_view body) {
+  const std::string_view head = body.substr(0, kDetectBytes);
+  for (const char* p = head.data(); (p = static_cast<const char*>(std::memchr(p, 0x1B, head.end() - p)));) {
+    ++p;
+    if (head.end() - p >= 2 && p[0] == '$' && (p[1] == 'B' || p[1] == '@')) return true;
+  }
+  return false;
+}
+
+// GuessEncoding, given ValidUtf8Prefix(body).
+Encoding Guess(std::string_view body, std::size_t valid) {
+  if (valid == body.size()) return HasJisEscape(body) ? Encoding::kIso2022Jp : Encoding::kUtf8;
+  // Cut inside its last character (a body truncated at the size cap): the
+  // rest is a lead byte and continuation bytes, fewer than it needs.
+  if (body.size() - valid < 4) {
+    std::size_t subpart = 0;
+    (void)text::Utf8SequenceAt(body, valid, &subpart);
+    if (valid + subpart == body.size()) {
+      const auto lead = static_cast<unsigned char>(body[valid]);
+      if (lead >= 0xC2 && lead <= 0xF4) return Encoding::kUtf8;
     }
   }
-  out.converted_text = ToUtf8(bytes, encoding, &out.invalid_bytes);
-  out.converted = true;
+  return DetectLegacyEncoding(body).value_or(Encoding::kWindows1252);
 }
 
 }  // namespace
 
-DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, bool is_html) {
+Encoding GuessEncoding(std::string_view body) { return Guess(body, ValidUtf8Prefix(body)); }
+
+DecodedBody DecodeBody(std::string_view body, std::string_view header_charset, BodyKind kind) {
   DecodedBody out;
-  if (body.starts_with("\xEF\xBB\xBF")) {
-    out.charset = "utf-8";
-    SetText(body.substr(3), Encoding::kUtf8, out);
-    return out;
+  std::size_t bom = 0;
+  std::optional<Encoding> encoding = BomEncoding(body, &bom);
+  body.remove_prefix(bom);
+  if (!encoding && !header_charset.empty()) encoding = EncodingForLabel(header_charset);
+  if (!encoding && kind == BodyKind::kHtml) encoding = PrescanHtml(body);
+  if (!encoding && kind == BodyKind::kXml) encoding = XmlDeclaredEncoding(body).value_or(Encoding::kUtf8);
+  std::size_t valid = std::string_view::npos;  // ValidUtf8Prefix(body) once known
+  if (!encoding) {
+    valid = ValidUtf8Prefix(body);
+    encoding = Guess(body, valid);
   }
-  std::string label(header_charset);
-  if (label.empty() && is_html) label = SniffMetaCharset(body);
-  label = LowerTrimmed(label);
-  Encoding encoding;
-  if (!label.empty()) {
-    encoding = EncodingForLabel(label);
-    // An unsupported label is reported as written, but it comes from the
-    // page or a header: its bytes may be anything, and the record's proto3
-    // string must be valid UTF-8 (found by fuzz/html_fuzzer).
-    uint32_t label_invalid = 0;
-    out.charset = encoding == Encoding::kUtf8          ? "utf-8"
-                  : encoding == Encoding::kWindows1252 ? "windows-1252"
-                                                       : ToUtf8(label, Encoding::kUtf8, &label_invalid);
-  } else {
-    const std::size_t valid = ValidUtf8Prefix(body);
-    encoding = valid == body.size() ? Encoding::kUtf8 : Encoding::kWindows1252;
-    out.charset = encoding == Encoding::kUtf8 ? "utf-8" : "windows-1252";
-    SetText(body, encoding, out, valid);
-    return out;
+  out.encoding = *encoding;
+  out.charset = CharsetName(*encoding);
+  if (*encoding == Encoding::kUtf8) {
+    if (valid == std::string_view::npos) valid = ValidUtf8Prefix(body);
+    if (valid == body.size()) {
+      out.body = body;  // the fast path: most pages
+      return out;
+    }
   }
-  SetText(body, encoding, out);
+  // An ASCII body is itself in every ASCII-compatible encoding.
+  if (*encoding != Encoding::kUtf16Be && *encoding != Encoding::kUtf16Le &&
+      *encoding != Encoding::kReplacement && *encoding != Encoding::kIso2022Jp) {
+    std::size_t ascii = 0;
+    while (ascii < body.size() && static_cast<unsigned char>(body[ascii]) < 0x80) ++ascii;
+    if (ascii == body.size()) {
+      out.body = body;
+      return out;
+    }
+  }
+  Decoder decoder(*encoding);
+  decoder.Decode(body, /*last=*/true, &out.converted_text);
+  out.invalid_bytes = decoder.invalid();
+  out.converted = true;
   return out;
 }
 

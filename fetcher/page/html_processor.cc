@@ -20,6 +20,23 @@ void SetCharset(const DecodedBody& decoded, v1::FetchRecord* record) {
   record->set_invalid_bytes(decoded.invalid_bytes);
 }
 
+// XML (XHTML served as XML, a feed) names its encoding in its XML
+// declaration, HTML in a <meta> (charset.h).
+BodyKind BodyKindOf(std::string_view content_type) {
+  std::string_view essence = content_type.substr(0, content_type.find(';'));
+  while (!essence.empty() && (essence.back() == ' ' || essence.back() == '\t')) essence.remove_suffix(1);
+  auto ends_with = [&](std::string_view tail) {
+    if (essence.size() < tail.size()) return false;
+    for (std::size_t i = 0; i < tail.size(); ++i) {
+      char c = essence[essence.size() - tail.size() + i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c != tail[i]) return false;
+    }
+    return true;
+  };
+  return ends_with("/xml") || ends_with("+xml") ? BodyKind::kXml : BodyKind::kHtml;
+}
+
 struct Candidate {
   std::string url;
   std::string_view anchor;
@@ -64,7 +81,7 @@ void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingCo
 void ProcessHtml(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
                  v1::FetchRecord* record, std::vector<v1::DiscoveredLink>* links) {
   const DecodedBody decoded =
-      DecodeBody(page.body, CharsetFromContentType(page.content_type), /*is_html=*/true);
+      DecodeBody(page.body, CharsetFromContentType(page.content_type), BodyKindOf(page.content_type));
   SetCharset(decoded, record);
 
   html::ExtractOptions extract;
@@ -134,7 +151,7 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
 void ProcessPlainText(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
                       v1::FetchRecord* record) {
   const DecodedBody decoded =
-      DecodeBody(page.body, CharsetFromContentType(page.content_type), /*is_html=*/false);
+      DecodeBody(page.body, CharsetFromContentType(page.content_type), BodyKind::kText);
   SetCharset(decoded, record);
 
   // Paragraphs: blank lines break, single line breaks and runs of spaces

@@ -73,20 +73,26 @@ void AddSitemapLinks(const std::vector<std::string>& urls, const v1::ScheduledUr
 // Processes a sitemap body (maybe gzip), streaming: each <loc> becomes a
 // link as it is read, so neither the inflated XML nor a list of its URLs is
 // ever held whole. False if it is not a sitemap.
-bool ProcessSitemap(const v1::ScheduledUrl& scheduled, const std::string& body, ProcessedPage* out) {
+bool ProcessSitemap(const v1::ScheduledUrl& scheduled, const FetchResult& result, ProcessedPage* out) {
+  const std::string& body = result.body;
   auto resolver = url::Resolver::ForBase(scheduled.url());
   const std::size_t first = out->links.size();
   uint32_t rank = 0;
   uint64_t too_long = 0;
-  auto scan = ScanSitemap(body, {}, [&](std::string&& u) {
-    if (resolver.ok() && !AddSitemapLink(*resolver, u, scheduled, &rank, &out->links)) ++too_long;
-  });
+  auto scan = ScanSitemap(
+      body, {},
+      [&](std::string&& u) {
+        if (resolver.ok() && !AddSitemapLink(*resolver, u, scheduled, &rank, &out->links)) ++too_long;
+      },
+      CharsetFromContentType(result.content_type));
   if (!scan.ok()) {
     out->links.resize(first);
     out->record.set_error("sitemap: " + scan.status().message());
     return true;
   }
   if (!scan->is_sitemap) return false;
+  out->record.set_charset(scan->charset);
+  out->record.set_invalid_bytes(scan->invalid_bytes);
   too_long += scan->too_long;
   if (too_long > 0) NoteUrlsTooLong("sitemap", too_long);
   if (scan->truncated) out->record.set_truncated(true);
@@ -170,7 +176,7 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   } else if (mime == "text/plain") {
     ProcessPlainText(page, options, ThreadContext(), &r);
   } else if (IsXmlMime(mime) || IsGzipMime(mime)) {
-    if (!ProcessSitemap(scheduled, result.body, &out) && IsXmlMime(mime) && !IsGzip(result.body)) {
+    if (!ProcessSitemap(scheduled, result, &out) && IsXmlMime(mime) && !IsGzip(result.body)) {
       // An XML page that is not a sitemap (XHTML served as XML, a feed): its
       // text is still worth indexing, and its markup scan finds its links.
       ProcessHtml(page, options, ThreadContext(), &r, &out.links);

@@ -5,14 +5,18 @@
 
 #include <algorithm>
 #include <climits>
+#include <memory>
+#include <optional>
 
 #include "common/base/zlib_stream.h"
+#include "fetcher/page/charset.h"
 #include "fetcher/page/html_links.h"
 
 namespace crawl::fetcher {
 namespace {
 
 constexpr std::size_t kHeadBytes = 4096;  // where the root element must be
+constexpr std::size_t kDeclBytes = 1024;  // where the XML declaration must end (charset.h)
 constexpr std::string_view kOpen = "<loc";
 constexpr std::string_view kClose = "</loc>";
 
@@ -62,8 +66,8 @@ bool IndexBeforeUrlset(std::string_view xml) {
 class LocScanner {
  public:
   LocScanner(const SitemapLimits& limits, const std::function<void(std::string&&)>& emit, SitemapScan* scan,
-             bool check_head)
-      : limits_(limits), emit_(emit), scan_(*scan), decided_(!check_head) {}
+             bool check_head, std::string_view header_charset = {})
+      : limits_(limits), emit_(emit), scan_(*scan), header_charset_(header_charset), decided_(!check_head) {}
 
   // False once nothing more is wanted (a limit, or not a sitemap).
   bool Feed(std::string_view piece) {
@@ -75,7 +79,7 @@ class LocScanner {
       cut_ = true;
     }
     scan_.bytes += piece.size();
-    buf_.append(piece);
+    AppendDecoded(piece, cut_);
     if (!Decide(cut_) || !Scan(cut_) || cut_) done_ = true;
     return !done_;
   }
@@ -83,11 +87,34 @@ class LocScanner {
   // The input ended.
   void Finish() {
     if (done_) return;
+    AppendDecoded({}, /*last=*/true);
     if (Decide(true)) (void)Scan(true);
     done_ = true;
   }
 
  private:
+  // Appends `piece` to buf_ as UTF-8. Sitemaps are UTF-8 (sitemaps.org),
+  // but one that says otherwise (BOM, Content-Type charset, XML
+  // declaration, in that order) is read as it says; either way each
+  // invalid sequence becomes U+FFFD and is counted.
+  void AppendDecoded(std::string_view piece, bool last) {
+    if (decoder_ == nullptr) {
+      head_.append(piece);
+      if (head_.size() < kDeclBytes && !last) return;
+      std::size_t bom = 0;
+      std::optional<Encoding> encoding = BomEncoding(head_, &bom);
+      if (!encoding && !header_charset_.empty()) encoding = EncodingForLabel(header_charset_);
+      if (!encoding) encoding = XmlDeclaredEncoding(std::string_view(head_).substr(bom));
+      decoder_ = std::make_unique<Decoder>(encoding.value_or(Encoding::kUtf8));
+      scan_.charset = CharsetName(decoder_->encoding());
+      decoder_->Decode(std::string_view(head_).substr(bom), last, &buf_);
+      head_ = std::string();
+    } else {
+      decoder_->Decode(piece, last, &buf_);
+    }
+    scan_.invalid_bytes = decoder_->invalid();
+  }
+
   // The root element must be in the first kHeadBytes.
   bool Decide(bool at_end) {
     if (decided_) return true;
@@ -169,7 +196,10 @@ class LocScanner {
   const SitemapLimits& limits_;
   const std::function<void(std::string&&)>& emit_;
   SitemapScan& scan_;
-  std::string buf_;
+  std::string_view header_charset_;
+  std::unique_ptr<Decoder> decoder_;  // once the encoding is known
+  std::string head_;                  // the first bytes until then
+  std::string buf_;                   // UTF-8
   bool decided_;
   bool skipping_ = false;
   bool cut_ = false;
@@ -239,9 +269,10 @@ bool LooksLikeSitemap(std::string_view xml) {
 }
 
 Result<SitemapScan> ScanSitemap(std::string_view body, const SitemapLimits& limits,
-                                const std::function<void(std::string&&)>& emit) {
+                                const std::function<void(std::string&&)>& emit,
+                                std::string_view header_charset) {
   SitemapScan scan;
-  LocScanner scanner(limits, emit, &scan, /*check_head=*/true);
+  LocScanner scanner(limits, emit, &scan, /*check_head=*/true, header_charset);
   if (IsGzip(body)) {
     if (Status s = InflateInto(body, scanner, &scan); !s.ok()) return s;
     return scan;

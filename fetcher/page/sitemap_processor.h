@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -63,20 +64,24 @@ struct SitemapLimits {
 };
 
 struct SitemapScan {
-  bool is_sitemap = false;    // <urlset or <sitemapindex in the first 4 KiB
-  bool is_index = false;      // a <sitemapindex>
-  bool truncated = false;     // stopped at a limit, or a cut .gz
-  std::size_t urls = 0;       // handed out
-  std::size_t too_long = 0;   // <loc>s over max_url_bytes, dropped
-  std::size_t bytes = 0;      // XML scanned (inflated)
-  std::size_t url_bytes = 0;  // sum of the URLs handed out
+  bool is_sitemap = false;     // <urlset or <sitemapindex in the first 4 KiB
+  bool is_index = false;       // a <sitemapindex>
+  bool truncated = false;      // stopped at a limit, or a cut .gz
+  std::size_t urls = 0;        // handed out
+  std::size_t too_long = 0;    // <loc>s over max_url_bytes, dropped
+  std::size_t bytes = 0;       // XML scanned (inflated)
+  std::size_t url_bytes = 0;   // sum of the URLs handed out
+  std::string charset;         // the encoding read (charset.h CharsetName): "utf-8" unless it says otherwise
+  uint32_t invalid_bytes = 0;  // U+FFFDs written for invalid sequences
 };
 
 // Streams the <loc>s of `body` (plain XML, or gzip when IsGzip) to `emit`,
-// in file order. Not a sitemap: nothing is handed out. Errors: corrupt gzip
-// data (InvalidArgument; URLs before the damage were already handed out).
+// in file order, as UTF-8: the XML is read in the encoding its BOM,
+// `header_charset` (the Content-Type's) or XML declaration names, else UTF-8. Not a sitemap: nothing is
+// handed out. Errors: corrupt gzip data (InvalidArgument; URLs before the damage were already handed out).
 [[nodiscard]] Result<SitemapScan> ScanSitemap(std::string_view body, const SitemapLimits& limits,
-                                              const std::function<void(std::string&&)>& emit);
+                                              const std::function<void(std::string&&)>& emit,
+                                              std::string_view header_charset = {});
 
 struct SitemapEntries {
   std::vector<std::string> urls;  // as written (decoded, trimmed), in order

@@ -40,11 +40,12 @@ TEST_CASE("an unsupported charset label of invalid UTF-8 is reported as valid UT
       "<html><head><meta http-equiv=\"content-type\" content=\"text/html; "
       "charset=\x97\x8c\x90\xd2\xc7\xc7-2\">"
       "<title>\xb1</title></head><body>x</body>";
-  const auto decoded = DecodeBody(page, "", true);
+  const auto decoded = DecodeBody(page, "", crawl::fetcher::BodyKind::kHtml);
   CHECK(IsValidUtf8(decoded.charset));
   CHECK(!decoded.charset.empty());
-  CHECK(IsValidUtf8(DecodeBody("x", "koi8-\xff", false).charset));
-  CHECK(DecodeBody("x", "koi8-r", false).charset == "koi8-r");  // a valid label stays as written
+  CHECK(IsValidUtf8(DecodeBody("x", "koi8-\xff", crawl::fetcher::BodyKind::kText).charset));
+  CHECK(DecodeBody("x", "koi8-r", crawl::fetcher::BodyKind::kText).charset ==
+        "koi8-r");  // the standard's name
 
   FetchResult r;
   r.url = "http://a.test/";
