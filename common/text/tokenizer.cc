@@ -60,12 +60,16 @@ std::size_t AsciiWordEnd(std::string_view text, std::size_t i, bool* upper) {
   return i;
 }
 
-// Decodes the UTF-8 character at text[i]; returns its length (1 for an
-// invalid byte, with *cp = U+FFFD).
+// Decodes the UTF-8 character at text[i] (ASCII too); returns its length (1
+// for an invalid byte, with *cp = U+FFFD).
 std::size_t Decode(std::string_view text, std::size_t i, uint32_t* cp) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   const unsigned char b = s[i];
+  if (b < 0x80) {
+    *cp = b;
+    return 1;
+  }
   auto cont = [&](std::size_t k) { return i + k < n && (s[i + k] & 0xC0) == 0x80; };
   if (b >= 0xC2 && b <= 0xDF && cont(1)) {
     *cp = ((b & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu);
