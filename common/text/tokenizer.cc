@@ -281,10 +281,13 @@ void EmitRun(std::string_view raw, CaseFolding folding, std::string* scratch, Em
 }
 
 // A run of ASCII letters and digits as a token: itself, or folded into
-// *scratch when it has upper case.
+// *scratch when it has upper case; empty when too long (Turkic ı is two
+// bytes).
 std::string_view AsciiToken(std::string_view word, bool upper, CaseFolding folding, std::string* scratch) {
+  if (word.size() > kMaxTokenBytes) return {};
   if (!upper) return word;
-  return internal::FoldAscii(word, folding, scratch);
+  const std::string_view folded = internal::FoldAscii(word, folding, scratch);
+  return folded.size() <= kMaxTokenBytes ? folded : std::string_view();
 }
 
 // Positions of NextToken inside a run cut into several tokens: the run's
@@ -354,17 +357,15 @@ bool NextToken(std::string_view text, std::size_t* pos, std::string* token, Case
     bool ascii;
     const std::size_t end = RunEnd(text, i, &ascii);
     if (ascii) {
-      if (end - i <= kMaxTokenBytes) {
-        bool upper = false;
-        AsciiWordEnd(text, i, &upper);
-        const std::string_view word = text.substr(i, end - i);
-        std::string folded;
-        token->assign(AsciiToken(word, upper, folding, &folded));
-        *pos = end;
-        return true;
-      }
+      bool upper = false;
+      AsciiWordEnd(text, i, &upper);
+      std::string folded;
+      const std::string_view word = AsciiToken(text.substr(i, end - i), upper, folding, &folded);
       i = end;
-      continue;
+      if (word.empty()) continue;  // too long
+      token->assign(word);
+      *pos = end;
+      return true;
     }
     cut = RunCut{text.data(), n, i, end, folding, {}};
     EmitRun(text.substr(i, end - i), folding, token, [&](std::string_view t) { cut.tokens.emplace_back(t); });
@@ -469,8 +470,8 @@ void TokensFrom(std::string_view text, std::size_t from, std::string* scratch, C
       bool upper = false;
       const std::size_t j = AsciiWordEnd(text, i, &upper);
       if (j == n || static_cast<unsigned char>(text[j]) < 0x80) {
-        if (j - i <= kMaxTokenBytes)
-          sink(context, AsciiToken(text.substr(i, j - i), upper, folding, scratch));
+        const std::string_view word = AsciiToken(text.substr(i, j - i), upper, folding, scratch);
+        if (!word.empty()) sink(context, word);
         i = j;
         continue;
       }
@@ -487,7 +488,8 @@ void TokensFrom(std::string_view text, std::size_t from, std::string* scratch, C
     if (ascii) {  // ASCII letters and digits before a non-ASCII separator
       bool upper = false;
       AsciiWordEnd(text, i, &upper);
-      if (end - i <= kMaxTokenBytes) sink(context, AsciiToken(text.substr(i, end - i), upper, folding, scratch));
+      const std::string_view word = AsciiToken(text.substr(i, end - i), upper, folding, scratch);
+      if (!word.empty()) sink(context, word);
       i = end;
       continue;
     }
@@ -514,12 +516,11 @@ bool NextTokenView(std::string_view text, std::size_t* pos, std::string* scratch
     bool upper = false;
     const std::size_t j = AsciiWordEnd(text, i, &upper);
     if (j < n && static_cast<unsigned char>(text[j]) >= 0x80) break;
-    if (j - i > kMaxTokenBytes) {
-      i = j;
-      continue;
-    }
+    const std::string_view word = AsciiToken(text.substr(i, j - i), upper, folding, scratch);
+    i = j;
+    if (word.empty()) continue;  // too long
     *pos = j;
-    *token = AsciiToken(text.substr(i, j - i), upper, folding, scratch);
+    *token = word;
     return true;
   }
   if ((*pos >> kCursorShift) == 0) *pos = i;

@@ -68,7 +68,8 @@ using TokenSink = void (*)(void* context, std::string_view token);
 // from the first block with a byte >= 0x80. `from` is a character boundary.
 void TokensFrom(std::string_view text, std::size_t from, std::string* scratch, CaseFolding folding,
                 TokenSink sink, void* context);
-// An ASCII token with upper case, folded into *scratch (I -> ı for kTurkic).
+// An ASCII token with upper case, folded into *scratch (I -> ı for kTurkic,
+// so the folded token can be longer).
 std::string_view FoldAscii(std::string_view token, CaseFolding folding, std::string* scratch);
 // Per byte of text[base, base + 64) (bit k for byte base + k): ASCII
 // letters and digits, upper-case ASCII letters, bytes >= 0x80. Bits past
@@ -131,6 +132,7 @@ void ForEachToken(std::string_view text, std::string* scratch, CaseFolding foldi
           token = *scratch;
         } else {
           token = internal::FoldAscii(token, folding, scratch);
+          if (token.size() > kMaxTokenBytes) continue;  // ı is two bytes
         }
       }
       f(token);
