@@ -112,8 +112,20 @@ bool IsDict(uint32_t cp) {
 // Letters, marks, decimal digits and letter numbers (Ⅻ, 〇).
 constexpr uint32_t kWordCategories = U_GC_L_MASK | U_GC_M_MASK | U_GC_ND_MASK | U_GC_NL_MASK;
 
+// Latin-1 letters (ª, µ, º, À-ÿ but × and ÷) are word characters.
+constexpr bool Latin1Word(uint32_t cp) {
+  return cp == 0xAA || cp == 0xB5 || cp == 0xBA || (cp >= 0xC0 && cp != 0xD7 && cp != 0xF7);
+}
+
 Kind KindOf(uint32_t cp) {
   if (cp < 0x80) return kAsciiWord[cp] ? Kind::kSpaced : Kind::kNone;
+  // The separators of English pages (¶, ©, dashes, quotes, arrows, bullets,
+  // box drawing, CJK and full-width punctuation) and Latin-1 without a call
+  // into ICU: these blocks hold no letter, mark or digit.
+  if (cp < 0x100) return Latin1Word(cp) ? Kind::kSpaced : Kind::kNone;
+  if ((cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x2190 && cp <= 0x2BFF) || (cp >= 0x3000 && cp <= 0x3004) ||
+      (cp >= 0x3008 && cp <= 0x3020) || (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20))
+    return Kind::kNone;
   if ((U_MASK(u_charType(static_cast<UChar32>(cp))) & kWordCategories) == 0) return Kind::kNone;
   if (cp >= 0x3005 && IsCjk(cp)) return Kind::kCjk;
   if (cp >= 0x0E00 && IsDict(cp)) return Kind::kDict;
@@ -237,10 +249,10 @@ void CutRun(std::string_view norm, Emit&& emit) {
   }
 }
 
-// NFKC with full case folding of raw[0, size) (a run of word characters,
-// maybe invalid UTF-8 inside a word: never, RunEnd stops there), into
-// *out; Turkic folding first maps I to ı and İ to i. Returns the normalised
-// text: raw itself when it is already normalised.
+// NFKC with full case folding of `raw` (a run of word characters, valid
+// UTF-8: RunEnd stops at an invalid byte), into *out; Turkic folding first
+// maps I to ı and İ to i. Returns the normalised text: `raw` itself when it
+// is already normalised (most words of most pages: no copy).
 std::string_view Normalize(std::string_view raw, CaseFolding folding, std::string* out) {
   const icu::Normalizer2* nfkc_cf = NfkcCaseFold();
   thread_local std::string turkic;
@@ -274,7 +286,8 @@ std::string_view Normalize(std::string_view raw, CaseFolding folding, std::strin
   return *out;
 }
 
-// The tokens of the run text[begin, end) (not all ASCII), to emit.
+// The tokens of a run of word characters (not all ASCII), to emit: views
+// into `raw` or *scratch.
 template <typename Emit>
 void EmitRun(std::string_view raw, CaseFolding folding, std::string* scratch, Emit&& emit) {
   CutRun(Normalize(raw, folding, scratch), emit);
@@ -286,6 +299,11 @@ void EmitRun(std::string_view raw, CaseFolding folding, std::string* scratch, Em
 std::string_view AsciiToken(std::string_view word, bool upper, CaseFolding folding, std::string* scratch) {
   if (word.size() > kMaxTokenBytes) return {};
   if (!upper) return word;
+  if (folding == CaseFolding::kDefault) {  // lowered here, as the block path does
+    scratch->assign(word);
+    for (char& c : *scratch) c = static_cast<char>(c + ((c >= 'A' && c <= 'Z') ? 32 : 0));
+    return *scratch;
+  }
   const std::string_view folded = internal::FoldAscii(word, folding, scratch);
   return folded.size() <= kMaxTokenBytes ? folded : std::string_view();
 }
