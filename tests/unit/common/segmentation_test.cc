@@ -1,13 +1,15 @@
 // Index terms of text without spaces, NFKC and case folding
 // (common/text/tokenizer.h).
+#include <unicode/uchar.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "common/text/tokenizer.h"
-#include "common/text/utf8.h"
 
 using namespace crawl;
 using Terms = std::vector<std::string>;
@@ -197,4 +199,17 @@ TEST_CASE("very long runs are cut in linear time and bounded pieces", "[unit]") 
   std::string token;
   while (text::NextToken(thai, &pos, &token)) ++read;
   CHECK(read == thai_terms);
+}
+
+TEST_CASE("word characters are Unicode's letters, marks, decimal digits and letter numbers", "[unit]") {
+  // The tokenizer answers Latin-1 and the punctuation blocks without ICU:
+  // the same answer as ICU's categories, for every code point.
+  constexpr uint32_t kWord = U_GC_L_MASK | U_GC_M_MASK | U_GC_ND_MASK | U_GC_NL_MASK;
+  std::size_t differ = 0;
+  for (uint32_t cp = 0; cp <= 0x10FFFF; ++cp) {
+    const bool word = (U_MASK(u_charType(static_cast<UChar32>(cp))) & kWord) != 0 &&
+                      (cp >= 0x80 || std::isalnum(static_cast<int>(cp)) != 0);
+    differ += text::IsWordCodePoint(cp) != word ? 1 : 0;
+  }
+  CHECK(differ == 0);
 }
