@@ -204,12 +204,39 @@ def nameserver_seeds():
     ]
 
 
+def segmenter_seeds():
+    # Real snippets in scripts written without spaces, and the NFKC and case
+    # folding cases. Sources (Debian packages, GPL-2+): debian-reference-ja,
+    # -zh-cn, -zh-tw (Debian Reference, chapter titles), and the Thai, Khmer,
+    # Myanmar and Lao translations of apt, dpkg, gtk+3.0 and iso-codes.
+    # The first byte picks the case folding (odd: Turkic).
+    snippets = [
+        "2.1.7. パッケージ管理のイベントの流れ 2.1.8. パッケージ管理のトラブルへの応急対処法",
+        "1.1.11. 追加のユーザーアカウント 1.1.12. sudo の設定 1.1.13. お遊びの時間",
+        "2.2.4. aptitude 的按键绑定 2.2.5. aptitude 软件包视图 2.2.6. aptitude 搜索方式选项",
+        "1.1.7. 怎樣退出命令列提示字元 1.1.8. 怎樣關閉系統 1.1.9. 恢復一個正常的控制檯",
+        "แพกเกจที่ขาดหาย: แพกเกจเสมือนผสม: แพกเกจเสมือนที่มีแพกเกจจริงเดียว: ตารางรุ่น:",
+        "ไม่ตรงกันกับ ( หรือ \\( ไม่ตรงกันกับ ) หรือ \\)",
+        "ឈ្មោះ\u200bកញ្ចប់\u200bមិន\u200bត្រឹមត្រូវ `%.255s' ៖ %s",
+        "စိတ်ကြိုက် အရွယ်များကို စီမံပါ... ပုံနှိုပ်စက်မှ",
+        "ປະເທດຝະລັ່ງ ປະເທດເຊອັອກຊີ ປະເທດເຢັຽລະມັນ ຮົງກົງ",
+        "ＡＢＣ ａｂｃ１２３ ｶﾀｶﾅ ﬁle Straße ΣΟΦΌΣ Ⅻ cafe\u0301 \ufdfa",
+        "iPhone用ケース2024年 Москва東京 한국어 텍스트",
+    ]
+    out = ["\x00" + t for t in snippets]
+    out.append("\x01DİYARBAKIR Istanbul ıi İI")
+    out.append(b"\x00\xe6\x9d\xb1\xff\xe4\xba\xac\xe4\xba word \xc3")
+    out.append("\x00" + "東京" * 3000)
+    return out
+
+
 def main():
     write("url", url_seeds())
     write("robots", robots_seeds())
     write("html", html_seeds())
     write("sitemap", sitemap_seeds())
     write("charset", charset_seeds())
+    write("segmenter", segmenter_seeds())
     write("queueserver_rpc", queueserver_seeds())
     write("nameserver_rpc", nameserver_seeds())
     for name in sorted(os.listdir(CORPUS)):

@@ -38,7 +38,10 @@ struct Query {
 };
 
 inline constexpr size_t kMaxQueryBytes = 4096;
-inline constexpr size_t kMaxQueryTerms = 32;
+// A clause of 20 Chinese or Japanese characters is 39 distinct terms (each
+// character and each neighbour pair, common/text/tokenizer.h): 64 lets a
+// quoted clause of a sentence be searched (up to 32 characters).
+inline constexpr size_t kMaxQueryTerms = 64;
 
 // Parses `text`, stemming words with `stemmer` (which returns its input when
 // it has no algorithm). Errors: empty query, too long, too many terms, a

@@ -62,11 +62,23 @@ TEST_CASE("bad queries are refused with a reason", "[unit]") {
   CHECK_FALSE(ParseQuery("fox site:", en).ok());
   CHECK_FALSE(ParseQuery(std::string(5000, 'a'), en).ok());
   std::string many;
-  for (int i = 0; i < 40; ++i) {
+  for (int i = 0; i < 70; ++i) {
     // Appended piecewise: GCC 12's -Wrestrict misfires on "w" + to_string(i) at -O3.
     many += 'w';
     many += std::to_string(i);
     many += ' ';
   }
   CHECK_FALSE(ParseQuery(many, en).ok());
+}
+
+TEST_CASE("a quoted clause of 20 Chinese or Japanese characters can be searched", "[unit]") {
+  crawl::text::Stemmer ja("ja");
+  // 20 characters: each and each neighbour pair, 39 terms at consecutive
+  // positions (common/text/tokenizer.h).
+  const auto q = ParseQuery("\"東京都の天気は晴れです明日は雨でしょう大\"", ja);
+  REQUIRE(q.ok());
+  REQUIRE(q->clauses.size() == 1);
+  REQUIRE(q->clauses[0].phrases.size() == 1);
+  CHECK(q->clauses[0].phrases[0].size() == 39);
+  CHECK(q->clauses[0].terms.size() <= kMaxQueryTerms);
 }
