@@ -13,8 +13,14 @@ CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 
 def write(name, items):
     d = os.path.join(CORPUS, name)
+    # A README beside the seeds (their sources and licence) is kept.
+    readme = os.path.join(d, "README")
+    kept = open(readme, "rb").read() if os.path.exists(readme) else None
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
+    if kept is not None:
+        with open(readme, "wb") as f:
+            f.write(kept)
     for i, data in enumerate(items):
         with open(os.path.join(d, "seed-%03d" % i), "wb") as f:
             f.write(data if isinstance(data, bytes) else data.encode("utf-8"))
