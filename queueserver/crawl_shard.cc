@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/text/language_id.h"
+#include "common/text/tokenizer.h"
 #include "common/url/url.h"
 
 namespace crawl::queueserver {
@@ -273,7 +274,7 @@ std::string QueryLanguage(const v1::SearchRequest& req) {
 
 Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest& req) {
   const std::string language = QueryLanguage(req);
-  auto query = ParseQuery(req.query(), index_->StemmerFor(language));
+  auto query = ParseQuery(req.query(), index_->StemmerFor(language), text::CaseFoldingFor(language));
   if (!query.ok()) return query.status();
   auto prepared = index_->Prepare(*query);
   if (!prepared.ok()) return prepared.status();

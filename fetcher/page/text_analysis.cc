@@ -65,9 +65,8 @@ class HashedWords {
 // (Turkish and Azerbaijani dotted and dotless i) follows the language.
 template <typename F>
 __attribute__((always_inline)) inline void ForEachPageToken(std::string_view text, std::string* scratch,
-                                                            [[maybe_unused]] std::string_view language,
-                                                            F&& f) {
-  text::ForEachToken(text, scratch, std::forward<F>(f));
+                                                            std::string_view language, F&& f) {
+  text::ForEachToken(text, scratch, text::CaseFoldingFor(language), std::forward<F>(f));
 }
 
 }  // namespace

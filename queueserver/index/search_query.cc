@@ -44,7 +44,7 @@ size_t AddTerm(QueryClause* c, text::Stemmer& stemmer, std::string_view word) {
   return c->terms.size() - 1;
 }
 
-Result<QueryClause> ParseClause(std::string_view text, text::Stemmer& stemmer) {
+Result<QueryClause> ParseClause(std::string_view text, text::Stemmer& stemmer, text::CaseFolding folding) {
   QueryClause c;
   size_t i = 0;
   while (i < text.size()) {
@@ -57,7 +57,7 @@ Result<QueryClause> ParseClause(std::string_view text, text::Stemmer& stemmer) {
       size_t end = text.find('"', i + 1);
       if (end == std::string_view::npos) end = text.size();  // unclosed: to the end
       std::vector<size_t> phrase;
-      text::ForEachToken(text.substr(i + 1, end - i - 1),
+      text::ForEachToken(text.substr(i + 1, end - i - 1), folding,
                          [&](std::string_view w) { phrase.push_back(AddTerm(&c, stemmer, w)); });
       if (phrase.size() > 1) c.phrases.push_back(std::move(phrase));
       i = end + 1;
@@ -72,7 +72,7 @@ Result<QueryClause> ParseClause(std::string_view text, text::Stemmer& stemmer) {
       if (host.empty()) return Status::InvalidArgument("site: needs a host name");
       c.sites.push_back(std::move(host));
     } else {
-      text::ForEachToken(word, [&](std::string_view w) { AddTerm(&c, stemmer, w); });
+      text::ForEachToken(word, folding, [&](std::string_view w) { AddTerm(&c, stemmer, w); });
     }
     i = end;
   }
@@ -81,13 +81,13 @@ Result<QueryClause> ParseClause(std::string_view text, text::Stemmer& stemmer) {
 
 }  // namespace
 
-Result<Query> ParseQuery(std::string_view text, text::Stemmer& stemmer) {
+Result<Query> ParseQuery(std::string_view text, text::Stemmer& stemmer, text::CaseFolding folding) {
   if (text.size() > kMaxQueryBytes)
     return Status::InvalidArgument("query longer than " + std::to_string(kMaxQueryBytes) + " bytes");
   Query q;
   size_t terms = 0;
   for (std::string_view alt : SplitAlternatives(text)) {
-    auto clause = ParseClause(alt, stemmer);
+    auto clause = ParseClause(alt, stemmer, folding);
     if (!clause.ok()) return clause.status();
     if (clause->terms.empty() && clause->sites.empty()) continue;  // "a | | b"
     if (clause->terms.empty())

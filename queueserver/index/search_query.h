@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/base/status.h"
+#include "common/text/tokenizer.h"
 
 namespace crawl::text {
 class Stemmer;
@@ -44,8 +45,10 @@ inline constexpr size_t kMaxQueryBytes = 4096;
 inline constexpr size_t kMaxQueryTerms = 64;
 
 // Parses `text`, stemming words with `stemmer` (which returns its input when
-// it has no algorithm). Errors: empty query, too long, too many terms, a
-// clause with no words and no site.
-[[nodiscard]] Result<Query> ParseQuery(std::string_view text, text::Stemmer& stemmer);
+// it has no algorithm) after cutting and folding them as pages of the query's
+// language are (`folding`: text::CaseFoldingFor(language)). Errors: empty
+// query, too long, too many terms, a clause with no words and no site.
+[[nodiscard]] Result<Query> ParseQuery(std::string_view text, text::Stemmer& stemmer,
+                                       text::CaseFolding folding = text::CaseFolding::kDefault);
 
 }  // namespace crawl::queueserver

@@ -179,3 +179,21 @@ TEST_CASE("Intern gives each distinct word one id, in order of first use, like a
     CHECK(b.word_count() == reference.size());
   }
 }
+
+TEST_CASE("text analysis: a Turkish page's words are folded as Turkish (I to dotless ı)", "[unit]") {
+  text::StemmerCache stemmers;
+  TextInput in;
+  in.title = "IŞIK";
+  in.body = "Işık hızı saniyede yaklaşık üç yüz bin kilometredir.";
+  in.declared_language = "tr";
+  crawl::v1::FetchRecord r;
+  AnalyzeText(in, {}, stemmers, &r);
+  REQUIRE(r.language() == "tr");
+  CHECK(r.mini_index().stem_language() == "turkish");
+  const std::string lit(stemmers.For("tr").Stem("ışık"));
+  const auto title = FindTerm(r.mini_index(), lit);
+  REQUIRE(title.has_value());
+  CHECK(title->title_count() == 1);
+  // Folded the default way, the title would read "işik".
+  CHECK_FALSE(FindTerm(r.mini_index(), std::string(stemmers.For("tr").Stem("işik"))).has_value());
+}

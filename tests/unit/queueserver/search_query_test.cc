@@ -82,3 +82,14 @@ TEST_CASE("a quoted clause of 20 Chinese or Japanese characters can be searched"
   CHECK(q->clauses[0].phrases[0].size() == 39);
   CHECK(q->clauses[0].terms.size() <= kMaxQueryTerms);
 }
+
+TEST_CASE("a Turkish query folds I to dotless ı as Turkish pages are folded", "[unit]") {
+  crawl::text::Stemmer tr("tr");
+  auto turkic = ParseQuery("IŞIK", tr, crawl::text::CaseFolding::kTurkic);
+  auto plain = ParseQuery("IŞIK", tr);
+  REQUIRE(turkic.ok());
+  REQUIRE(plain.ok());
+  CHECK(turkic->clauses[0].words == std::vector<std::string>{"ışık"});
+  CHECK(plain->clauses[0].words == std::vector<std::string>{"işik"});
+  CHECK(turkic->clauses[0].terms == std::vector<std::string>{std::string(tr.Stem("ışık"))});
+}
