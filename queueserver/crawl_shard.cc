@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/text/language_id.h"
+#include "common/text/stemmer.h"
 #include "common/text/tokenizer.h"
 #include "common/url/url.h"
 
@@ -251,12 +252,12 @@ Status CrawlShard::Search(const v1::SearchRequest& req, v1::SearchResponse* resp
   return (*job)(resp);
 }
 
-std::string QueryLanguage(const v1::SearchRequest& req) {
-  if (std::string named = text::NormalizeLanguageCode(req.language()); !named.empty()) return named;
-  // The words only: a host name in `site:` is no text of the language, and
-  // the query syntax is no text at all.
+namespace {
+
+// The query's words for CLD2: a host name in `site:` is no text of the
+// language, and the query syntax is no text at all.
+std::string QueryWords(std::string_view query) {
   std::string words;
-  const std::string_view query = req.query();
   std::size_t pos = 0;
   while (pos < query.size()) {
     const std::size_t end = std::min(query.find_first_of(" \t\n\r", pos), query.size());
@@ -268,14 +269,69 @@ std::string QueryLanguage(const v1::SearchRequest& req) {
     for (char c : term) words.push_back(c == '"' || c == '|' ? ' ' : c);
     words.push_back(' ');
   }
+  return words;
+}
+
+}  // namespace
+
+std::string QueryLanguage(const v1::SearchRequest& req) { return QueryLanguages(req)[0]; }
+
+std::vector<std::string> QueryLanguages(const v1::SearchRequest& req) {
+  if (std::string named = text::NormalizeLanguageCode(req.language()); !named.empty()) return {named};
+  const std::string words = QueryWords(req.query());
   const text::TextLanguage found = text::IdentifyLanguage(words);
-  return found.reliable ? found.language : std::string("en");
+  if (found.reliable) {
+    // CLD2 cannot tell these apart in a few words (nor always in a page):
+    // the sibling's stems are an alternative.
+    static constexpr std::pair<std::string_view, std::string_view> kSiblings[] = {
+        {"ms", "id"}, {"id", "ms"}, {"nn", "no"}, {"da", "no"}, {"no", "da"}, {"hr", "sr"}, {"bs", "sr"}};
+    std::vector<std::string> languages{found.language};
+    for (const auto& [language, sibling] : kSiblings) {
+      if (language == found.language) languages.emplace_back(sibling);
+    }
+    return languages;
+  }
+  // Guesses: CLD2's best effort (which it calls reliable however short the
+  // text, so only a guess), then the script's most written language.
+  text::LanguageHints best_effort;
+  best_effort.best_effort = true;
+  const text::TextLanguage guessed = text::IdentifyLanguage(words, best_effort);
+  std::vector<std::string> guesses(guessed.top.begin(), guessed.top.end());
+  guesses.push_back(text::LanguageOfScript(words));
+  // Then every other stemmer: a guess from three words is often wrong ("La
+  // mazmorra de Debian" reads as Uzbek), and a reading whose stems equal
+  // another's is dropped by PrepareSearch, one whose terms the index lacks
+  // costs a lookup.
+  for (std::string_view code : text::StemmedLanguages()) guesses.emplace_back(code);
+  std::vector<std::string> languages{"en"};
+  std::vector<std::string_view> algorithms{text::SnowballAlgorithm("en")};
+  for (const std::string& guess : guesses) {
+    const std::string_view algorithm = text::SnowballAlgorithm(guess);
+    if (guess.empty() || algorithm.empty() ||
+        std::find(algorithms.begin(), algorithms.end(), algorithm) != algorithms.end())
+      continue;
+    algorithms.push_back(algorithm);
+    languages.push_back(guess);
+  }
+  return languages;
 }
 
 Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest& req) {
-  const std::string language = QueryLanguage(req);
+  const std::vector<std::string> languages = QueryLanguages(req);
+  const std::string& language = languages[0];
   auto query = ParseQuery(req.query(), index_->StemmerFor(language), text::CaseFoldingFor(language));
   if (!query.ok()) return query.status();
+  // The other languages' readings become more alternatives, each once.
+  for (std::size_t i = 1; i < languages.size(); ++i) {
+    auto more = ParseQuery(req.query(), index_->StemmerFor(languages[i]), text::CaseFoldingFor(languages[i]));
+    if (!more.ok()) continue;
+    for (QueryClause& clause : more->clauses) {
+      const bool seen = std::any_of(query->clauses.begin(), query->clauses.end(), [&](const QueryClause& c) {
+        return c.terms == clause.terms && c.phrases == clause.phrases && c.sites == clause.sites;
+      });
+      if (!seen) query->clauses.push_back(std::move(clause));
+    }
+  }
   auto prepared = index_->Prepare(*query);
   if (!prepared.ok()) return prepared.status();
   SearchOptions options;

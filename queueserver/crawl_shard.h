@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "common/base/clock.h"
 #include "common/base/status.h"
@@ -56,6 +57,14 @@ namespace crawl::queueserver {
 // CLD2 reliably identifies in the query's words (`site:` terms, quotes and
 // `|` left out), else "en".
 [[nodiscard]] std::string QueryLanguage(const v1::SearchRequest& req);
+
+// The languages a search is stemmed in, each giving its own alternatives of
+// the query: QueryLanguage's first; when the request names none and CLD2
+// cannot tell reliably, also CLD2's best guesses, the script's most written
+// language, then every other Snowball language (one code per stemmer). A
+// query of a few words rarely reads reliably, and stemmed only as English a
+// short Spanish title would miss its page, whose terms are Spanish stems.
+[[nodiscard]] std::vector<std::string> QueryLanguages(const v1::SearchRequest& req);
 
 // HostQueue bounds: queued entries read when the request names none, the
 // most a request may ask to read, and the most sample URLs returned.

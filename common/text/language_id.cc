@@ -2,6 +2,7 @@
 #include "common/text/language_id.h"
 
 // compact_lang_det.h uses FILE without including its header.
+#include <cstdint>
 #include <cstdio>
 //
 #include <cld2/public/compact_lang_det.h>
@@ -100,6 +101,32 @@ bool ScriptsDiffer(std::string_view a, std::string_view b) {
   return any_a && any_b;
 }
 
+std::string LanguageOfScript(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (s[i] < 0x80) {
+      if ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z') return "";
+      continue;
+    }
+    uint32_t cp = 0;
+    if ((s[i] & 0xE0) == 0xC0 && i + 1 < text.size()) {
+      cp = ((s[i] & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu);
+    } else if ((s[i] & 0xF0) == 0xE0 && i + 2 < text.size()) {
+      cp = ((s[i] & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu);
+    } else {
+      continue;  // a continuation byte, or beyond the BMP's scripts below
+    }
+    if (cp >= 0x0400 && cp <= 0x052F) return "ru";
+    if (cp >= 0x0370 && cp <= 0x03FF) return "el";
+    if (cp >= 0x0600 && cp <= 0x06FF) return "ar";
+    if (cp >= 0x0530 && cp <= 0x058F) return "hy";
+    if (cp >= 0x0900 && cp <= 0x097F) return "hi";
+    if (cp >= 0x0B80 && cp <= 0x0BFF) return "ta";
+    if (cp >= 0x00C0) return "";  // a letter of another script
+  }
+  return "";
+}
+
 TextLanguage IdentifyLanguage(std::string_view text, const LanguageHints& hints) {
   TextLanguage out;
   text = CutAtCharacter(text, kMaxIdentifiedBytes);
@@ -128,15 +155,17 @@ TextLanguage IdentifyLanguage(std::string_view text, const LanguageHints& hints)
   bool reliable = false;
   int valid_prefix = 0;
   CLD2::Language best = CLD2::ExtDetectLanguageSummaryCheckUTF8(
-      text.data(), static_cast<int>(text.size()), /*is_plain_text=*/true, &cld_hints, /*flags=*/0, language3,
-      percent3, scores3, /*resultchunkvector=*/nullptr, &text_bytes, &reliable, &valid_prefix);
+      text.data(), static_cast<int>(text.size()), /*is_plain_text=*/true, &cld_hints,
+      /*flags=*/hints.best_effort ? CLD2::kCLDFlagBestEffort : 0, language3, percent3, scores3,
+      /*resultchunkvector=*/nullptr, &text_bytes, &reliable, &valid_prefix);
   if (valid_prefix >= 0 && static_cast<std::size_t>(valid_prefix) < text.size()) {
     // Invalid UTF-8 at valid_prefix: CLD2 scored nothing; score what comes
     // before it (cut back to a character boundary, which it already is).
     if (valid_prefix == 0) return out;
-    best = CLD2::ExtDetectLanguageSummaryCheckUTF8(text.data(), valid_prefix, /*is_plain_text=*/true,
-                                                   &cld_hints, /*flags=*/0, language3, percent3, scores3,
-                                                   nullptr, &text_bytes, &reliable, &valid_prefix);
+    best = CLD2::ExtDetectLanguageSummaryCheckUTF8(
+        text.data(), valid_prefix, /*is_plain_text=*/true, &cld_hints,
+        /*flags=*/hints.best_effort ? CLD2::kCLDFlagBestEffort : 0, language3, percent3, scores3, nullptr,
+        &text_bytes, &reliable, &valid_prefix);
   }
   out.language = FromCld2(best);
   out.reliable = reliable && !out.language.empty();

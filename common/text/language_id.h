@@ -37,6 +37,9 @@ struct LanguageHints {
   std::string_view content_language;
   // The last label of the host ("de", "com"); "" if none.
   std::string_view tld;
+  // CLD2's best guess even for text too short to judge (a query of a few
+  // words, where CLD2 would otherwise say nothing); never reliable then.
+  bool best_effort = false;
 };
 
 struct TextLanguage {
@@ -60,6 +63,13 @@ struct TextLanguage {
 // The language of UTF-8 plain text (no markup). Invalid UTF-8 is scored up
 // to its first invalid byte.
 [[nodiscard]] TextLanguage IdentifyLanguage(std::string_view text, const LanguageHints& hints = {});
+
+// The language most text on the web in the script of `text`'s first letter
+// is written in, among those with a stemmer: "ru" for Cyrillic, "el" Greek,
+// "ar" Arabic, "hy" Armenian, "hi" Devanagari, "ta" Tamil; "" for other
+// scripts (Latin is written in too many). A last guess for a query CLD2
+// cannot read.
+[[nodiscard]] std::string LanguageOfScript(std::string_view text);
 
 // A language tag as the crawler records it: lower-cased primary subtag of
 // "en-US", "zh_TW", "IW" with the rules above ("en", "zh", "he"); "" if it

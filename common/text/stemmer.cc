@@ -6,21 +6,35 @@
 #include <utility>
 
 namespace crawl::text {
+namespace {
+
+// ISO 639-1 code -> libstemmer algorithm; each algorithm's first code is
+// the one StemmedLanguages names.
+constexpr std::pair<std::string_view, std::string_view> kAlgorithms[] = {
+    {"ar", "arabic"},    {"hy", "armenian"},   {"eu", "basque"},    {"ca", "catalan"},    {"da", "danish"},
+    {"nl", "dutch"},     {"en", "english"},    {"fi", "finnish"},   {"fr", "french"},     {"de", "german"},
+    {"el", "greek"},     {"hi", "hindi"},      {"hu", "hungarian"}, {"id", "indonesian"}, {"ga", "irish"},
+    {"it", "italian"},   {"lt", "lithuanian"}, {"ne", "nepali"},    {"no", "norwegian"},  {"nb", "norwegian"},
+    {"nn", "norwegian"}, {"pt", "portuguese"}, {"ro", "romanian"},  {"ru", "russian"},    {"sr", "serbian"},
+    {"es", "spanish"},   {"sv", "swedish"},    {"ta", "tamil"},     {"tr", "turkish"},    {"yi", "yiddish"}};
+
+}  // namespace
 
 std::string_view SnowballAlgorithm(std::string_view iso) {
-  static constexpr std::pair<std::string_view, std::string_view> kAlgorithms[] = {
-      {"ar", "arabic"},     {"hy", "armenian"},   {"eu", "basque"},    {"ca", "catalan"},
-      {"da", "danish"},     {"nl", "dutch"},      {"en", "english"},   {"fi", "finnish"},
-      {"fr", "french"},     {"de", "german"},     {"el", "greek"},     {"hi", "hindi"},
-      {"hu", "hungarian"},  {"id", "indonesian"}, {"ga", "irish"},     {"it", "italian"},
-      {"lt", "lithuanian"}, {"ne", "nepali"},     {"no", "norwegian"}, {"nb", "norwegian"},
-      {"nn", "norwegian"},  {"pt", "portuguese"}, {"ro", "romanian"},  {"ru", "russian"},
-      {"sr", "serbian"},    {"es", "spanish"},    {"sv", "swedish"},   {"ta", "tamil"},
-      {"tr", "turkish"},    {"yi", "yiddish"}};
   for (const auto& [code, name] : kAlgorithms) {
     if (code == iso) return name;
   }
   return {};
+}
+
+std::vector<std::string_view> StemmedLanguages() {
+  std::vector<std::string_view> out;
+  std::string_view previous;
+  for (const auto& [code, name] : kAlgorithms) {
+    if (name != previous) out.push_back(code);
+    previous = name;
+  }
+  return out;
 }
 
 Stemmer::Stemmer(std::string_view iso_language) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct sb_stemmer;
 
@@ -17,6 +18,10 @@ namespace crawl::text {
 // The Snowball algorithm for an ISO 639-1 code ("en" -> "english"); "" when
 // libstemmer has none for it.
 [[nodiscard]] std::string_view SnowballAlgorithm(std::string_view iso_language);
+
+// One ISO 639-1 code for each Snowball algorithm libstemmer has ("ar",
+// "hy", ... "yi"), in a fixed order.
+[[nodiscard]] std::vector<std::string_view> StemmedLanguages();
 
 class Stemmer {
  public:

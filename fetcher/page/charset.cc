@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/text/language_id.h"
 #include "common/text/utf8.h"
 
 namespace crawl::fetcher {
@@ -247,6 +248,64 @@ std::optional<Encoding> BomEncoding(std::string_view body, std::size_t* bom_byte
   return std::nullopt;
 }
 
+namespace {
+
+// The letters of decoded HTML for the language check: tags left out, at
+// most 4 KB.
+std::string TextOfMarkup(std::string_view html) {
+  std::string out;
+  bool in_tag = false;
+  for (char c : html) {
+    if (out.size() >= 4096) break;
+    if (c == '<') in_tag = true;
+    if (!in_tag) out.push_back(c);
+    if (c == '>') in_tag = false;
+  }
+  return out;
+}
+
+// Single-byte encodings of Latin script other than windows-1252 and
+// ISO-8859-15 (a Western page may really be in that one).
+bool IsOtherLatin(Encoding e) {
+  switch (e) {
+    case Encoding::kIso8859_2:
+    case Encoding::kIso8859_3:
+    case Encoding::kIso8859_4:
+    case Encoding::kIso8859_10:
+    case Encoding::kIso8859_13:
+    case Encoding::kIso8859_14:
+    case Encoding::kIso8859_16:
+    case Encoding::kMacintosh:
+    case Encoding::kWindows1250:
+    case Encoding::kWindows1254:
+    case Encoding::kWindows1257:
+    case Encoding::kWindows1258:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// uchardet reads many unlabelled windows-1252 pages in Italian, Spanish or
+// Portuguese as ISO-8859-13, windows-1250 or ISO-8859-3 (è becomes č): their
+// few accented letters fit any of them. Those languages read the same in
+// every such decoding, so the language of the text decides: one whose pages
+// are written in windows-1252 takes it; Czech, Polish, Lithuanian, Turkish,
+// Vietnamese ... keep the detector's reading.
+Encoding LatinByLanguage(std::string_view sample, Encoding detected) {
+  static constexpr std::string_view kWestern[] = {"en", "fr", "es", "it", "pt", "ca", "gl", "eu", "nl", "da",
+                                                  "sv", "no", "nn", "is", "fi", "ga", "id", "ms", "af"};
+  uint32_t invalid = 0;
+  const text::TextLanguage found = text::IdentifyLanguage(TextOfMarkup(ToUtf8(sample, detected, &invalid)));
+  if (!found.reliable) return detected;
+  for (std::string_view western : kWestern) {
+    if (found.language == western) return Encoding::kWindows1252;
+  }
+  return detected;
+}
+
+}  // namespace
+
 std::optional<Encoding> DetectLegacyEncoding(std::string_view body) {
   // One detector per thread, reset between bodies: making one costs more
   // than reading a small page (its dozens of language models).
@@ -267,6 +326,7 @@ std::optional<Encoding> DetectLegacyEncoding(std::string_view body) {
   // HZ-GB-2312, ISO-2022-KR and ISO-2022-CN are "replacement" in the
   // standard: a browser would show one U+FFFD, not the detector's reading.
   if (e == Encoding::kReplacement) return std::nullopt;
+  if (e && IsOtherLatin(*e)) return LatinByLanguage(sample, *e);
   return e;
 }
 

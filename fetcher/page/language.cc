@@ -147,6 +147,14 @@ LanguageGuess DetectLanguage(std::string_view declared_tag, std::string_view hos
   }
   if (found.reliable) return {std::move(found.language), "text"};
   if (std::string from_tld = LanguageFromHost(host); !from_tld.empty()) return {std::move(from_tld), "tld"};
+  // CLD2's full tables can say nothing at all of plain Russian prose (the
+  // small ones read it): a text in a script one language dominates gets that
+  // language rather than none, so its words are stemmed as its searches are.
+  if (found.language.empty()) {
+    if (std::string from_script = text::LanguageOfScript(Sample(title, body, kLanguageSampleBytes));
+        !from_script.empty())
+      return {std::move(from_script), "script"};
+  }
   return {};
 }
 

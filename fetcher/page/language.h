@@ -9,7 +9,11 @@
 //      kLanguageSampleBytes (or kLanguageRetryBytes) of the body: source
 //      "text".
 //   3. The language of the host's country TLD: source "tld".
-//   4. Otherwise "" (source ""): too little text, and no country TLD.
+//   4. When CLD2 named no language at all, the language most text in the
+//      script of the sample's first letter is written in
+//      (text::LanguageOfScript: Cyrillic "ru", Greek "el", ...): source
+//      "script".
+//   5. Otherwise "" (source ""): too little text, and no country TLD.
 // The declaration and the TLD are also CLD2's hints, so close languages
 // (Norwegian and Danish, Serbian and Croatian) lean towards them.
 //
@@ -58,7 +62,7 @@ inline constexpr std::size_t kConfirmMinTokens = 30;
 
 struct LanguageGuess {
   std::string language;  // common/text/language_id.h codes; "" if unknown
-  std::string source;    // "html", "text", "tld" or ""
+  std::string source;    // "html", "text", "tld", "script" or ""
 };
 
 // Language of a country-code TLD whose country has one dominant language

@@ -335,7 +335,9 @@ def page_html(lang_attr, title_html, paras, label, labelling, index_url, short_m
 def choose(sections, script, code, per_language, seen_titles):
     kept = []
     for title, paras in sections:
-        if not title or len(letters(title)) < 3 or title.lower() in seen_titles:
+        # A title the crawler keeps whole: it cuts titles at 100 characters
+        # (docs/DESIGN.md §6), and a page is searched by its title.
+        if not title or len(letters(title)) < 3 or len(title) > 100 or title.lower() in seen_titles:
             continue
         body = []
         for p in paras:

@@ -24,6 +24,9 @@ VECTORS = [
     ("ru", "mo", [("koi8-r", "koi8_r"), ("windows-1251", "cp1251"), ("iso-8859-5", "iso8859_5")]),
     ("pl", "mo", [("iso-8859-2", "iso8859_2"), ("windows-1250", "cp1250")]),
     ("el", "mo", [("windows-1253", "cp1253"), ("iso-8859-7", "iso8859_7")]),
+    # From the sixth paragraph on: prose uchardet reads as ISO-8859-13 (è as
+    # č), which the language check must put right (DetectLegacyEncoding).
+    ("it", "ref", [("windows-1252", "cp1252")], 5),
 ]
 
 
@@ -51,8 +54,8 @@ def coreutils(lang):
 
 def main():
     chars = int(sys.argv[sys.argv.index("--chars") + 1]) if "--chars" in sys.argv else 1500
-    for lang, source, encodings in VECTORS:
-        paras = reference(lang) if source == "ref" else coreutils(lang)
+    for lang, source, encodings, *skip in VECTORS:
+        paras = (reference(lang) if source == "ref" else coreutils(lang))[skip[0] if skip else 0:]
         kept, size = [], 0
         for p in paras:
             try:

@@ -121,3 +121,14 @@ TEST_CASE("no stemmer runs for languages without one", "[unit]") {
   CHECK(cache.For("en").Stem("running") == "run");
   CHECK(cache.For("tr").Stem("kitaplar") == "kitap");
 }
+
+TEST_CASE("LanguageOfScript: the script of the first letter names its most written language", "[unit]") {
+  using crawl::text::LanguageOfScript;
+  CHECK(LanguageOfScript("Сейчас я") == "ru");
+  CHECK(LanguageOfScript("123 Η εγκατάσταση") == "el");
+  CHECK(LanguageOfScript("  العربية") == "ar");
+  CHECK(LanguageOfScript("Debian Сейчас") == "");  // Latin first: too many languages
+  CHECK(LanguageOfScript("東京") == "");
+  CHECK(LanguageOfScript("") == "");
+  CHECK(LanguageOfScript("\xd0") == "");  // a lone lead byte
+}

@@ -165,6 +165,8 @@ TEST_CASE("real prose in legacy encodings decodes to its UTF-8, labelled, stream
       {"ru", {"koi8-r", "windows-1251", "iso-8859-5"}},
       {"pl", {"iso-8859-2", "windows-1250"}},
       {"el", {"windows-1253", "iso-8859-7"}},
+      // uchardet alone reads it as windows-1250 (è as č): the language decides.
+      {"it", {"windows-1252"}},
   };
   for (const auto& [lang, names] : vectors) {
     const std::string want = ReadFile(dir + lang + ".txt");

@@ -1,8 +1,10 @@
 // The language a search is stemmed in (queueserver/crawl_shard.h
 // QueryLanguage; CrawlShard::PrepareSearch): the request's, else the one
 // CLD2 reliably finds in the query's words, else "en".
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
 #include "common/base/clock.h"
 #include "common/base/hash.h"
@@ -116,4 +118,38 @@ TEST_CASE("query language: an unnamed German query finds a German page by its st
   // English, named or not, stems as before.
   CHECK(Hits(shard, Request("running")) == 1);
   CHECK(Hits(shard, Request("running", "en")) == 1);
+}
+
+TEST_CASE("query language: a short query CLD2 cannot read reliably is also stemmed in its best guesses",
+          "[unit]") {
+  const std::vector<std::string> named = qs::QueryLanguages(Request("La infraestructura de sonido", "en"));
+  CHECK(named == std::vector<std::string>{"en"});
+  const std::vector<std::string> reliable = qs::QueryLanguages(Request("die Katzen schlafen im Garten"));
+  CHECK(reliable == std::vector<std::string>{"de"});
+  const std::vector<std::string> guessed = qs::QueryLanguages(Request("La infraestructura de sonido"));
+  REQUIRE(guessed.size() >= 2);
+  CHECK(guessed[0] == "en");
+  CHECK(std::find(guessed.begin(), guessed.end(), "es") != guessed.end());
+  // CLD2 says nothing at all of this Russian clause: Cyrillic's most
+  // written language is a guess.
+  const std::vector<std::string> cyrillic =
+      qs::QueryLanguages(Request("Сейчас я использую тестируемый дистрибутив"));
+  CHECK(std::find(cyrillic.begin(), cyrillic.end(), "ru") != cyrillic.end());
+
+  crawl::ManualClock clock;
+  qs::CrawlShard shard(Crawl(), &clock, nullptr);
+  REQUIRE(shard.Create().ok());
+  v1::SubmitResultsRequest batch;
+  batch.set_crawl_id(9);
+  batch.set_fetcher_id("f");
+  batch.set_schedule_id(1000);
+  batch.set_sequence(0);
+  *batch.add_records() =
+      Page("http://a.test/sonido", "la infraestructura de sonido en sistemas debian", "es");
+  v1::SubmitResultsResponse resp;
+  REQUIRE(shard.SubmitResults(batch, &resp).ok());
+  CHECK(Hits(shard, Request("La infraestructura de sonido")) == 1);
+  // Named English, only the English stems are looked up: "infraestructura"
+  // keeps its ending.
+  CHECK(Hits(shard, Request("La infraestructura de sonido", "en")) == 0);
 }
