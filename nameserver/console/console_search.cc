@@ -62,23 +62,24 @@ std::string Results(const v1::SearchResponse& r) {
   return o + "</ol>";
 }
 
-// "; charset=X" when `mime` names a charset X that is a plain token, else
-// "": a page whose server named none is served without one too, so the
-// browser finds its encoding as it did on the page's own site (the meta
-// prescan, then its detector) instead of reading a Shift_JIS or KOI8-R
-// page as UTF-8.
-std::string CharsetParameter(std::string_view mime) {
+// "; charset=X" when `mime` names a charset X that is a plain token, ";
+// charset=utf-8" when it names something else (a hostile value stays out of
+// the header), and `none` when it names no charset: an HTML page whose
+// server named none is served without one too, so the browser finds its
+// encoding as on the page's own site (the meta prescan, then its detector)
+// instead of reading a Shift_JIS or KOI8-R page as UTF-8.
+std::string CharsetParameter(std::string_view mime, std::string_view none) {
   std::string lower(mime);
   for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   const size_t at = lower.find("charset=");
-  if (at == std::string::npos) return "";
+  if (at == std::string::npos) return std::string(none);
   std::string value = lower.substr(at + 8);
   value = value.substr(0, value.find_first_of("; \t"));
   if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
     value = value.substr(1, value.size() - 2);
   const bool token = !value.empty() && value.size() <= 40 &&
                      value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.:") == std::string::npos;
-  return token ? "; charset=" + value : "";
+  return "; charset=" + (token ? value : std::string("utf-8"));
 }
 
 }  // namespace
@@ -91,8 +92,8 @@ std::string CachedPageType(std::string_view mime) {
   // everything else (SVG, XML, XHTML, scripts, unknown types) is text.
   static const char* const kShown[] = {"text/html", "image/png", "image/jpeg", "image/gif", "image/webp"};
   for (const char* t : kShown)
-    if (essence == t) return essence == "text/html" ? essence + CharsetParameter(mime) : essence;
-  return "text/plain" + CharsetParameter(mime);
+    if (essence == t) return essence == "text/html" ? essence + CharsetParameter(mime, "") : essence;
+  return "text/plain" + CharsetParameter(mime, "; charset=utf-8");
 }
 
 HttpReply ConsoleSearchPage(const ConsoleDeps& deps, const ConsoleCall& call) {

@@ -111,12 +111,12 @@ TEST_CASE("the cached view serves a stored page under a type we chose", "[unit]"
   CHECK(CachedPageType("text/html") == "text/html");
   CHECK(CachedPageType("TEXT/HTML; Charset=ISO-8859-1") == "text/html; charset=iso-8859-1");
   CHECK(CachedPageType("text/html; charset=\"utf-8\"") == "text/html; charset=utf-8");
-  CHECK(CachedPageType("text/html; charset=x\"><script>") == "text/html");
+  CHECK(CachedPageType("text/html; charset=x\"><script>") == "text/html; charset=utf-8");
   CHECK(CachedPageType("text/html; charset=Shift_JIS") == "text/html; charset=shift_jis");
   CHECK(CachedPageType("image/png") == "image/png");
   for (const char* scripted : {"image/svg+xml", "application/xhtml+xml", "text/xml", "application/javascript",
                                "text/html\r\nSet-Cookie: a=b", "application/octet-stream", "", "text/htmlx"})
-    CHECK(CachedPageType(scripted) == "text/plain");
+    CHECK(CachedPageType(scripted) == "text/plain; charset=utf-8");
   CHECK(CachedPageType("text/xml; charset=koi8-r") == "text/plain; charset=koi8-r");
 }
 
