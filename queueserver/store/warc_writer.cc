@@ -229,6 +229,24 @@ Result<size_t> RemoveWarcFiles(const std::string& dir, uint64_t crawl_id) {
   return found.size();
 }
 
+namespace {
+
+// The Content-Type field of a reconstructed response: the media type, and
+// the charset the fetcher read the body as when it is a plain token (a
+// record comes from another process): a replay, or the console's cached
+// view, shows a Shift_JIS page labelled only by its <meta>, or by nothing,
+// as it was read rather than as UTF-8.
+std::string ContentTypeField(const v1::FetchRecord& record) {
+  std::string field = "Content-Type: " + record.mime_type();
+  const std::string& charset = record.charset();
+  if (!charset.empty() && charset.size() <= 40 &&
+      charset.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.:") == std::string::npos)
+    field += "; charset=" + charset;
+  return field + "\r\n";
+}
+
+}  // namespace
+
 Status WarcWriter::Open() {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
@@ -324,7 +342,7 @@ Status WarcWriter::Write(const v1::FetchRecord& record, const std::string& user_
   const std::string& body = record.body();
   std::string response =
       "HTTP/1.1 " + std::to_string(record.status()) + " " + Reason(record.status()) + "\r\n";
-  if (!record.mime_type().empty()) response += "Content-Type: " + record.mime_type() + "\r\n";
+  if (!record.mime_type().empty()) response += ContentTypeField(record);
   response += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   response += body;
   const std::string host =
@@ -366,7 +384,7 @@ Status WarcWriter::WriteRevisit(const v1::FetchRecord& record, v1::RevisitKind k
   if (!not_modified && record.body().size() != record.bytes()) return Status::Ok();
   // WARC 1.1 6.7.2: the block is the HTTP response header only.
   std::string block = "HTTP/1.1 " + std::to_string(record.status()) + " " + Reason(record.status()) + "\r\n";
-  if (!record.mime_type().empty() && !not_modified) block += "Content-Type: " + record.mime_type() + "\r\n";
+  if (!record.mime_type().empty() && !not_modified) block += ContentTypeField(record);
   // Validators from another process: only a value without line breaks is a header field.
   auto field_value = [](const std::string& v) {
     return !v.empty() && v.find_first_of("\r\n") == std::string::npos;

@@ -54,10 +54,7 @@ for path in /svg /xml /quoted /; do
   type=$(header Content-Type)
   case "$path" in
     /) expect "type of an HTML page" "text/html; charset=utf-8" "$type" ;;
-    # The hostile value never reaches the header: the stored type has lost
-    # it, and a page stored with no charset is served with none (the
-    # browser finds the page's own, as on its site; console_search.cc).
-    /quoted) expect "type with a hostile charset" "text/html" "$type" ;;
+    /quoted) expect "type with a hostile charset" "text/html; charset=utf-8" "$type" ;;
     *) expect "type of $path" "text/plain; charset=utf-8" "$type" ;;
   esac
   expect "nosniff on $path" nosniff "$(header X-Content-Type-Options)"

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "tests/unit/support/fetched_page.h"
@@ -127,4 +128,25 @@ TEST_CASE("reading stops at a damaged gzip member; the records before it are rea
   CHECK(read == std::vector<uint64_t>(offsets.begin(), offsets.begin() + 3));
   CHECK_FALSE(ReadWarcRecordAt(path, offsets[3]).ok());
   CHECK(ReadWarcRecordAt(path, offsets[4]).ok());
+}
+
+TEST_CASE("a response names the charset its body was read as, when that is a plain token", "[unit]") {
+  TempDir dir;
+  WarcWriter w(dir.path.string(), 9, 1'000'000);
+  REQUIRE(w.Open().ok());
+  v1::FetchRecord sjis = Fetched("http://a.test/sjis", "<p>\x93\x8c\x8b\x9e</p>");
+  sjis.set_charset("shift_jis");
+  v1::FetchRecord hostile = Fetched("http://a.test/hostile", "<p>x</p>");
+  hostile.set_charset("utf-8\r\nSet-Cookie: a=b");
+  REQUIRE(w.Write(sjis, "testbot").ok());
+  REQUIRE(w.Write(hostile, "testbot").ok());
+  std::map<std::string, std::string> type;
+  REQUIRE(ReadWarcFile(w.files()[0], [&](WarcRecord&& r) {
+            if (r.headers["WARC-Type"] != "response") return;
+            auto http = ParseHttpResponse(r.block);
+            REQUIRE(http.ok());
+            type[r.headers["WARC-Target-URI"]] = http->content_type;
+          }).ok());
+  CHECK(type["http://a.test/sjis"] == "text/html; charset=shift_jis");
+  CHECK(type["http://a.test/hostile"] == "text/html");
 }
