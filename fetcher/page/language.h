@@ -4,16 +4,19 @@
 //      "content-language">, found by fetcher/page/html_links.h), when its
 //      own frequent words confirm it (ConfirmedByFrequentWords) or CLD2 does
 //      not overrule it (DeclarationOverruled): source "html".
-//   2. The language CLD2 reliably identifies in a sample of the text
+//   2. English, for an undeclared page whose first tokens are at least
+//      kEnglishWordShare English frequent words (CLD2 is not asked): source
+//      "text".
+//   3. The language CLD2 reliably identifies in a sample of the text
 //      (common/text/language_id.h): the title and the first
 //      kLanguageSampleBytes (or kLanguageRetryBytes) of the body: source
 //      "text".
-//   3. The language of the host's country TLD: source "tld".
-//   4. When CLD2 named no language at all, the language most text in the
+//   4. The language of the host's country TLD: source "tld".
+//   5. When CLD2 named no language at all, the language most text in the
 //      script of the sample's first letter is written in
 //      (text::LanguageOfScript: Cyrillic "ru", Greek "el", ...): source
 //      "script".
-//   5. Otherwise "" (source ""): too little text, and no country TLD.
+//   6. Otherwise "" (source ""): too little text, and no country TLD.
 // The declaration and the TLD are also CLD2's hints, so close languages
 // (Norwegian and Danish, Serbian and Croatian) lean towards them.
 //
@@ -59,6 +62,9 @@ inline constexpr int kOverruleMinPercent = 80;
 inline constexpr std::size_t kConfirmSampleBytes = 2048;
 inline constexpr double kConfirmShare = 0.12;
 inline constexpr std::size_t kConfirmMinTokens = 30;
+// An undeclared page whose first tokens are this share of English frequent
+// words (and Latin letters) is English without asking CLD2.
+inline constexpr double kEnglishWordShare = 0.25;
 
 struct LanguageGuess {
   std::string language;  // common/text/language_id.h codes; "" if unknown
@@ -82,9 +88,9 @@ struct LanguageGuess {
 [[nodiscard]] bool DeclarationOverruled(std::string_view declared, const text::TextLanguage& found);
 
 // Whether `declared` (normalized) is confirmed by its frequent words as
-// above.
+// above (at least `share` of the tokens).
 [[nodiscard]] bool ConfirmedByFrequentWords(std::string_view declared, std::string_view title,
-                                            std::string_view body);
+                                            std::string_view body, double share = kConfirmShare);
 
 // `declared` is the page's declaration ("" if none; "en-US" and "EN" are
 // normalized), `host` the page's host, `title` and `body` its decoded text
