@@ -3,6 +3,7 @@
 // CLD2 reliably finds in the query's words, else "en".
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,17 @@ v1::CrawlInfo Crawl() {
   return c;
 }
 
+// One fetcher batch of `pages` for crawl 9.
+v1::SubmitResultsRequest Batch(std::initializer_list<v1::FetchRecord> pages) {
+  v1::SubmitResultsRequest batch;
+  batch.set_crawl_id(9);
+  batch.set_fetcher_id("f");
+  batch.set_schedule_id(1000);
+  batch.set_sequence(0);
+  for (const v1::FetchRecord& page : pages) *batch.add_records() = page;
+  return batch;
+}
+
 std::size_t Hits(qs::CrawlShard& shard, const v1::SearchRequest& req) {
   v1::SearchResponse out;
   REQUIRE(shard.Search(req, &out).ok());
@@ -102,13 +114,9 @@ TEST_CASE("query language: an unnamed German query finds a German page by its st
   crawl::ManualClock clock;
   qs::CrawlShard shard(Crawl(), &clock, nullptr);
   REQUIRE(shard.Create().ok());
-  v1::SubmitResultsRequest batch;
-  batch.set_crawl_id(9);
-  batch.set_fetcher_id("f");
-  batch.set_schedule_id(1000);
-  batch.set_sequence(0);
-  *batch.add_records() = Page("http://a.test/katzen", "die kleinen katzen schlafen gern im garten", "de");
-  *batch.add_records() = Page("http://b.test/running", "the runner runs every morning", "en");
+  const v1::SubmitResultsRequest batch =
+      Batch({Page("http://a.test/katzen", "die kleinen katzen schlafen gern im garten", "de"),
+             Page("http://b.test/running", "the runner runs every morning", "en")});
   v1::SubmitResultsResponse resp;
   REQUIRE(shard.SubmitResults(batch, &resp).ok());
   // German stems: "Katzen schlafen" -> "katz schlaf", as the page was stemmed.
@@ -139,13 +147,8 @@ TEST_CASE("query language: a short query CLD2 cannot read reliably is also stemm
   crawl::ManualClock clock;
   qs::CrawlShard shard(Crawl(), &clock, nullptr);
   REQUIRE(shard.Create().ok());
-  v1::SubmitResultsRequest batch;
-  batch.set_crawl_id(9);
-  batch.set_fetcher_id("f");
-  batch.set_schedule_id(1000);
-  batch.set_sequence(0);
-  *batch.add_records() =
-      Page("http://a.test/sonido", "la infraestructura de sonido en sistemas debian", "es");
+  const v1::SubmitResultsRequest batch =
+      Batch({Page("http://a.test/sonido", "la infraestructura de sonido en sistemas debian", "es")});
   v1::SubmitResultsResponse resp;
   REQUIRE(shard.SubmitResults(batch, &resp).ok());
   CHECK(Hits(shard, Request("La infraestructura de sonido")) == 1);
