@@ -45,6 +45,10 @@ BUILD=(
   # text in every language: ICU (WHATWG encodings, normalisation, word breaks),
   # uchardet (encodings of unlabelled pages), CLD2 (language identification)
   libicu-dev libuchardet-dev libcld2-dev
+  # documents (fetcher/document/): PDF by poppler, zip containers (Office
+  # Open XML, OpenDocument, EPUB) by libzip, their XML and feeds by expat;
+  # the document worker's system-call filter by libseccomp
+  libpoppler-cpp-dev libzip-dev libexpat1-dev libseccomp-dev
   # the servers' allocator (CMakeLists.txt CRAWL_JEMALLOC)
   libjemalloc-dev
   prometheus-cpp-dev
@@ -100,6 +104,7 @@ DEMO=(python3)
 RUNTIME=(
   libgrpc++1.51 libgrpc29 libprotobuf32 librocksdb7.8 libpsl5 libidn2-0 publicsuffix libstemmer0d
   libicu72 libuchardet0 libcld2-0
+  libpoppler-cpp0v5 libzip4 libexpat1 libseccomp2
   libjemalloc2 libspdlog1.10 libfmt9 libprometheus-cpp-core1.0
   libssl3 zlib1g libc-ares2 libabsl20220623 libnghttp2-14
   ca-certificates
