@@ -2,7 +2,7 @@
 # Documents, feeds, directives and near-duplicates, end to end: a private
 # nginx serves the documents test web (tests/integration/documents_site.py:
 # real PDFs, Office Open XML, OpenDocument, EPUB and RTF files made by
-# Debian's tools (tests/data/documents/), RSS and Atom feeds whose items are
+# Debian's tools (tests/data/documents/web/), RSS and Atom feeds whose items are
 # the only links to their pages, pages served with X-Robots-Tag headers,
 # copies naming a canonical page in HTML and in a Link header, an article
 # mirrored on four hosts with its own date line and menu on each, a meta

@@ -6,7 +6,7 @@ Usage: documents_site.py OUT_DIR
 OUT_DIR/site/<host>/... is served by nginx with the header rules in
 OUT_DIR/server.conf; OUT_DIR/seeds.txt and OUT_DIR/truth.json tell the
 checker (documents_check.py) what each part of the site must do:
-  - documents: every file of tests/data/documents/ (real PDFs, Office and
+  - documents: every file of tests/data/documents/web/ (real PDFs, Office and
     OpenDocument files, EPUBs and RTFs made by Debian's tools, listed in
     its MANIFEST.tsv), linked from the home page: each must be found by a
     phrase of its body;
@@ -36,7 +36,7 @@ import shutil
 import sys
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DOCS = os.path.join(SRC, "tests", "data", "documents")
+DOCS = os.path.join(SRC, "tests", "data", "documents", "web")
 PYDOC = "/usr/share/doc/python3.11/html/library"
 MAIN = "docs.documents.test"
 MIRRORS = ["mirror-%s.documents.test" % c for c in "abcd"]
