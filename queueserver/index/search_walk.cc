@@ -300,7 +300,9 @@ Status SearchWalk::CollectHits() {
       auto summary = ParseSummary(bytes);
       if (!summary.ok()) return summary.status();
       // Past its unavailable_after (X-Robots-Tag / robots meta): the page
-      // has left the results; the next hit takes its place.
+      // has left the results; the next hit takes its place. (The walk
+      // counted it among its max_matches: with expired pages among the best
+      // matches a search may return fewer.)
       if (summary->unavailable_after_unix_s > 0 && summary->unavailable_after_unix_s <= now_s) continue;
       f.hit.title = summary->title;
       f.hit.language = summary->language;

@@ -42,7 +42,7 @@ TEST_CASE("a page past its unavailable_after leaves the results; the next takes 
   REQUIRE(index.AddPage(Page("http://a.test/zoo", "Zoo", "a zebra at the zoo")));
   CHECK(Find(index, "zebra", clock).hits.size() == 2);
   clock.Advance(std::chrono::seconds(100));  // at the instant: gone
-  auto out = Find(index, "zebra", clock, 1);
+  auto out = Find(index, "zebra", clock);
   REQUIRE(out.hits.size() == 1);
   CHECK(out.hits[0].url == "http://a.test/zoo");
 }
