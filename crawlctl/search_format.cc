@@ -33,6 +33,10 @@ std::string SearchJson(const v1::SearchResponse& response) {
   boost::json::array results;
   for (const v1::SearchResult& r : response.results()) {
     const v1::ScoreParts& s = r.score();
+    boost::json::array alternates;
+    for (const v1::HreflangAlternate& a : r.alternates())
+      alternates.push_back(
+          boost::json::object{{"hreflang", JsonText(a.language())}, {"url", JsonText(a.url())}});
     results.push_back(boost::json::object{{"url", JsonText(r.url())},
                                           {"title", JsonText(r.title())},
                                           {"snippet", JsonText(r.snippet())},
@@ -43,7 +47,9 @@ std::string SearchJson(const v1::SearchResponse& response) {
                                           {"relevance", Score(s.relevance())},
                                           {"proximity", Score(s.proximity())},
                                           {"link_only", r.link_only()},
-                                          {"queue_server", JsonText(r.queue_server_id())}});
+                                          {"queue_server", JsonText(r.queue_server_id())},
+                                          {"canonical_url", JsonText(r.canonical_url())},
+                                          {"alternates", std::move(alternates)}});
   }
   return JsonLine(boost::json::object{{"crawl_id", response.crawl_id()},
                                       {"matches", response.matches()},
@@ -61,6 +67,12 @@ std::string SearchText(const v1::SearchResponse& response, bool explain) {
     o << i + 1 << ". " << (r.title().empty() ? r.url() : r.title())
       << (r.link_only() ? "  (linked, not fetched)" : "") << "\n   " << r.url() << "\n";
     if (!r.snippet().empty()) o << "   " << r.snippet() << "\n";
+    if (!r.canonical_url().empty()) o << "   (shown for a copy that names it as canonical)\n";
+    if (r.alternates_size() > 0) {
+      o << "   alternates:";
+      for (const v1::HreflangAlternate& a : r.alternates()) o << " " << a.language() << " " << a.url();
+      o << "\n";
+    }
     if (explain) {
       const v1::ScoreParts& s = r.score();
       o << "   score " << Fixed(s.total()) << " = doc rank " << Fixed(s.doc_rank()) << " + bonus "

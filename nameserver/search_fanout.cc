@@ -27,6 +27,13 @@ bool Better(const v1::SearchResult& a, const v1::SearchResult& b) {
   return a.url() < b.url();
 }
 
+// Which result of a URL group stands for it: the page itself, then a page
+// that names the group's URL as its canonical (a copy), then link-only ones.
+int Standing(const v1::SearchResult& r) {
+  if (r.link_only()) return 0;
+  return r.canonical_url().empty() ? 2 : 1;
+}
+
 }  // namespace
 
 uint32_t PerServerMatches(uint32_t n, double alpha, size_t servers) {
@@ -36,7 +43,10 @@ uint32_t PerServerMatches(uint32_t n, double alpha, size_t servers) {
 }
 
 std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results, uint32_t k) {
-  // 1. By URL hash: one result per URL with the group's best doc rank.
+  // 1. By URL hash: one result per URL with the group's best doc rank. A
+  // page naming another canonical URL comes with that URL's hash (the queue
+  // server's search_walk.cc), so copies group under their canonical, and a
+  // group a copy stands for shows the canonical URL.
   std::unordered_map<uint64_t, size_t> by_url;
   std::vector<v1::SearchResult> groups;
   for (v1::SearchResult& r : results) {
@@ -48,11 +58,14 @@ std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results
     v1::SearchResult& g = groups[it->second];
     const double rank = std::max(g.score().doc_rank(), r.score().doc_rank());
     // The page stands for its group; among equals the better score.
-    const bool take = (g.link_only() && !r.link_only()) || (g.link_only() == r.link_only() && Better(r, g));
+    const bool take = Standing(r) > Standing(g) || (Standing(r) == Standing(g) && Better(r, g));
     if (take) g = std::move(r);
     g.mutable_score()->set_doc_rank(rank);
   }
-  for (v1::SearchResult& g : groups) SetTotal(&g);
+  for (v1::SearchResult& g : groups) {
+    SetTotal(&g);
+    if (!g.canonical_url().empty()) g.set_url(g.canonical_url());
+  }
   // 2. Pages with the same text under several URLs: the best doc rank stays.
   std::unordered_map<uint64_t, size_t> by_text;
   std::vector<v1::SearchResult> kept;

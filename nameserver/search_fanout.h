@@ -5,6 +5,10 @@
 // Grouping (pure, MergeResults): results sharing a URL hash (a page and the
 // link documents of that URL) become one result with the group's highest doc
 // rank; the page's title and snippet are shown when the page is among them.
+// A page naming another canonical URL (rel=canonical) arrives with that
+// URL's hash and canonical_url set: it groups under the canonical; the
+// group shows the canonical page's own result when present, else the
+// copy's with url = canonical_url. Nothing is followed transitively.
 // Then pages sharing a text hash (the same text under several URLs) keep
 // only the one with the highest doc rank. Scores are the queue servers'
 // parts with the doc rank replaced by the group's; best total first.

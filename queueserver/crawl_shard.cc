@@ -359,6 +359,12 @@ Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest&
       r->set_text_hash(h.text_hash);
       r->set_link_only(h.link);
       r->set_language(h.language);
+      r->set_canonical_url(h.canonical_url);
+      for (const auto& [lang, url] : h.alternates) {
+        v1::HreflangAlternate* a = r->add_alternates();
+        a->set_language(lang);
+        a->set_url(url);
+      }
       v1::ScoreParts* s = r->mutable_score();
       s->set_doc_rank(h.doc_rank);
       s->set_bonus(h.bonus);

@@ -396,6 +396,13 @@ void FetchSession::OnHeader(beast::error_code ec, size_t bytes) {
   }
   ReadResponseFields(
       status, [&response](std::string_view name) { return response[name]; }, result_);
+  ReadListFields(
+      [&response](std::string_view name) {
+        std::vector<std::string_view> out;
+        for (auto [it, end] = response.equal_range(name); it != end; ++it) out.push_back(it->value());
+        return out;
+      },
+      result_);
   raw_.clear();
   if (parser_->is_done()) return OnMessageDone();
   ReadBody();

@@ -173,9 +173,10 @@ bool H2Exchange::OnHeader(int32_t id, std::string_view name, std::string_view va
     streams_.erase(id);
     return false;
   }
-  // Repeated fields are joined as HTTP/1.1 would fold them (RFC 9110 5.3).
+  // Repeated fields are joined as HTTP/1.1 would fold them (RFC 9110 5.3),
+  // but X-Robots-Tag fields one per line (an agent prefix scopes one field).
   auto [it, inserted] = stream->fields.try_emplace(std::string(name), value);
-  if (!inserted) it->second.append(", ").append(value);
+  if (!inserted) it->second.append(name == "x-robots-tag" ? "\n" : ", ").append(value);
   return true;
 }
 
@@ -203,6 +204,13 @@ void H2Exchange::OnHeadersDone(int32_t id) {
       [&fields](std::string_view name) -> std::string_view {
         auto it = fields.find(name);
         return it == fields.end() ? std::string_view() : std::string_view(it->second);
+      },
+      stream->result);
+  ReadListFields(
+      [&fields](std::string_view name) {
+        auto it = fields.find(name);
+        return it == fields.end() ? std::vector<std::string_view>()
+                                  : std::vector<std::string_view>{it->second};
       },
       stream->result);
 }

@@ -172,6 +172,11 @@ struct FetchResult {
   uint64_t wire_bytes = 0;           // response bytes parsed from the connection (header + framing + body)
   std::string remote_address;        // "ip:port" the response came from ("" if none)
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 (0: absent or invalid)
+  // Every X-Robots-Tag field, one per line (an agent prefix scopes one
+  // field only: fetcher/page/robots_directives.h); "" if none.
+  std::string x_robots_tag;
+  // Every Link field, joined by ", " (RFC 8288: a list); "" if none.
+  std::string link;
 };
 
 class HttpFetcher {

@@ -29,6 +29,19 @@ void ReadResponseFields(int status, const FieldLookup& field, FetchResult& resul
   }
 }
 
+void ReadListFields(const FieldValues& values, FetchResult& result) {
+  auto join = [&](std::string_view name, std::string_view separator) {
+    std::string out;
+    for (std::string_view v : values(name)) {
+      if (!out.empty()) out.append(separator);
+      out.append(v);
+    }
+    return out;
+  };
+  result.x_robots_tag = join("x-robots-tag", "\n");
+  result.link = join("link", ", ");
+}
+
 bool SendableValidator(const std::string& value) {
   if (value.empty() || value.size() > kMaxValidatorBytes) return false;
   return std::all_of(value.begin(), value.end(), [](char c) {

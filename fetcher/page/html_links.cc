@@ -300,6 +300,10 @@ class Scanner {
       }
     } else if (tag == "meta") {
       Meta(attrs);
+    } else if (tag == "link") {
+      if (!head_done_) HeadLink(attrs);
+    } else if (tag == "body") {
+      head_done_ = true;
     } else if (tag == "html") {
       if (!html_seen_) {
         html_seen_ = true;
@@ -326,6 +330,7 @@ class Scanner {
     if (!(traits & kInlineTag)) BreakText();
     if (!(traits & (kActedOnTag | kHeadingTag))) return;
     if (tag == "nav" && nav_depth_ > 0) --nav_depth_;
+    if (tag == "head") head_done_ = true;
     if (tag == "a") {
       anchor_index_ = -1;
     } else if (traits & kHeadingTag) {
@@ -361,21 +366,42 @@ class Scanner {
       const std::string_view name = TrimHtmlSpace(attrs.get(kName));
       if (EqualsIgnoreCase(name, "robots") ||
           (!opt_.robots_meta_token.empty() && EqualsIgnoreCase(name, opt_.robots_meta_token))) {
-        std::string content;
-        DecodeEntities(attrs.get(kContent), true, [&](std::string_view piece) {
-          content.append(piece);
-          return true;
-        });
-        if (HasToken(content, "none")) page_.noindex = page_.nofollow = true;
-        if (HasToken(content, "noindex")) page_.noindex = true;
-        if (HasToken(content, "nofollow")) page_.nofollow = true;
-        if (HasToken(content, "noarchive") || HasToken(content, "nocache")) page_.noarchive = true;
-        if (HasToken(content, "nosnippet")) page_.nosnippet = true;
+        page_.Merge(fetcher::ParseRobotsMeta(Decoded(attrs.get(kContent))));
       }
+    }
+    if (!refresh_seen_ && attrs.has(kHttpEquiv) && attrs.has(kContent) &&
+        EqualsIgnoreCase(TrimHtmlSpace(attrs.get(kHttpEquiv)), "refresh")) {
+      refresh_seen_ = true;
+      page_.refresh = Decoded(attrs.get(kContent));
     }
     if (meta_lang_.empty() && attrs.has(kHttpEquiv) && attrs.has(kContent) &&
         EqualsIgnoreCase(TrimHtmlSpace(attrs.get(kHttpEquiv)), "content-language")) {
       meta_lang_ = PrimaryLanguage(attrs.get(kContent));
+    }
+  }
+
+  std::string Decoded(std::string_view raw) const {
+    std::string out;
+    DecodeEntities(raw, true, [&](std::string_view piece) {
+      out.append(piece);
+      return true;
+    });
+    return out;
+  }
+
+  // <link rel=canonical> and <link rel=alternate hreflang> in the head.
+  void HeadLink(const Attributes& attrs) {
+    if (!attrs.has(kHref) || !attrs.has(kRel)) return;
+    const std::string rel = Decoded(attrs.get(kRel));
+    if (!canonical_seen_ && HasToken(rel, "canonical")) {
+      canonical_seen_ = true;
+      page_.canonical_href = DecodeUrl(attrs.get(kHref));
+    } else if (attrs.has(kHreflang) && HasToken(rel, "alternate") &&
+               page_.alternates.size() < opt_.max_alternates) {
+      std::string lang(TrimHtmlSpace(Decoded(attrs.get(kHreflang))));
+      for (char& c : lang) c = Lower(c);
+      std::string href = DecodeUrl(attrs.get(kHref));
+      if (!lang.empty() && !href.empty()) page_.alternates.emplace_back(std::move(lang), std::move(href));
     }
   }
 
@@ -411,6 +437,7 @@ class Scanner {
       page_.links_truncated = true;
       return -1;
     }
+    head_done_ = true;  // links are body content
     Link& link = page_.links.emplace_back();
     link.href = std::move(href);
     link.tag = tag;
@@ -434,6 +461,7 @@ class Scanner {
         DecodeEntities(raw, false, sink);
       }
     };
+    if (!head_done_) head_done_ = raw.find_first_not_of(" \t\n\r\f") != std::string_view::npos;
     if (opt_.collect_text && !page_.text_truncated) {
       decoded([&](std::string_view piece) { return AppendBodyText(piece); });
     }
@@ -548,6 +576,9 @@ class Scanner {
   TextCollector title_;
   std::string title_text_;
   bool base_seen_ = false;
+  bool head_done_ = false;  // past the head: <body>, </head>, text or a link
+  bool canonical_seen_ = false;
+  bool refresh_seen_ = false;
   bool html_seen_ = false;
   std::string html_lang_;
   std::string meta_lang_;

@@ -1,6 +1,7 @@
 // Link and metadata extraction from raw HTML (docs/DESIGN.md §6): links
 // from a, area, frame, iframe and img, the base href, the title, robot meta
-// directives, the page language and (optionally) the visible text.
+// directives, head links (canonical, hreflang), meta refresh, the page language and (optionally) the visible
+// text.
 //
 // A single forward scan over the bytes, after the tokenizer states of the
 // WHATWG HTML standard (section 13.2.5) that matter for links: tags and
@@ -34,7 +35,10 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "fetcher/page/robots_directives.h"
 
 namespace crawl::html {
 
@@ -55,19 +59,25 @@ struct Link {
   bool operator==(const Link&) const = default;
 };
 
-struct PageLinks {
+// The robots directives (noindex, nofollow, noarchive, nosnippet,
+// unavailable_after) are those of <meta name="robots" content="..."> and the
+// optional bot-specific name, merged (fetcher/page/robots_directives.h).
+struct PageLinks : fetcher::RobotsDirectives {
   std::string base_href;  // first <base href>, decoded and trimmed; "" if none
   // <title> text (decoded, collapsed, at most max_title_chars characters);
   // if there is no non-empty title, the first non-empty h1..h6.
   std::string title;
   std::vector<Link> links;       // in document order, at most max_links
   bool links_truncated = false;  // more links than max_links were found
-  // <meta name="robots" content="..."> (and the optional bot-specific name);
-  // "none" sets noindex and nofollow.
-  bool noindex = false;
-  bool nofollow = false;
-  bool noarchive = false;
-  bool nosnippet = false;
+  // Directives of the document's head (a <link> after <body>, </head>, a
+  // link-making tag or the first text is in the body and ignored): the first
+  // <link rel="canonical" href>, decoded and trimmed ("" if none), and the
+  // <link rel="alternate" hreflang href> ones (hreflang lower-cased), at
+  // most max_alternates. Not resolved.
+  std::string canonical_href;
+  std::vector<std::pair<std::string, std::string>> alternates;  // (hreflang, href)
+  // The content of the first <meta http-equiv="refresh">, decoded.
+  std::string refresh;
   // Primary language subtag, lower-case ("en" for "en-US"), from <html lang>
   // (or xml:lang), else <meta http-equiv="content-language">; "" if none.
   std::string lang;
@@ -90,6 +100,7 @@ struct ExtractOptions {
   // Besides <meta name="robots">, a meta whose name equals this token
   // (case-insensitive, e.g. our product token) is obeyed too. Empty: none.
   std::string robots_meta_token;
+  std::size_t max_alternates = 50;
   // Fill PageLinks::text (off: link extraction alone is faster).
   bool collect_text = false;
   std::size_t max_text_bytes = 2 * 1024 * 1024;

@@ -79,7 +79,8 @@ void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingCo
 }  // namespace
 
 void ProcessHtml(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
-                 v1::FetchRecord* record, std::vector<v1::DiscoveredLink>* links) {
+                 v1::FetchRecord* record, std::vector<v1::DiscoveredLink>* links,
+                 HtmlDirectives* directives) {
   const DecodedBody decoded =
       DecodeBody(page.body, CharsetFromContentType(page.content_type), BodyKindOf(page.content_type));
   SetCharset(decoded, record);
@@ -96,6 +97,7 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
   record->set_nofollow(scanned.nofollow);
   record->set_noarchive(scanned.noarchive);
   record->set_nosnippet(scanned.nosnippet);
+  record->set_unavailable_after_unix_s(scanned.unavailable_after_unix_s);
   record->set_links_found(static_cast<uint32_t>(scanned.links.size()));
 
   TextInput text;
@@ -111,14 +113,20 @@ void ProcessHtml(const PageInput& page, const ProcessOptions& options, Processin
   text_options.max_index_positions = options.max_index_positions;
   AnalyzeText(text, text_options, context.stemmers, record);
 
-  if (scanned.nofollow) return;  // robots meta: follow no link of this page
-
   // Resolve against <base href> (itself resolved against the page URL).
   std::string base(page.url);
   if (!scanned.base_href.empty()) {
     auto resolved = url::Resolve(page.url, scanned.base_href);
     if (resolved.ok()) base = *resolved;
   }
+  if (directives != nullptr) {
+    directives->base = base;
+    directives->canonical_href = scanned.canonical_href;
+    directives->alternates = scanned.alternates;
+    directives->refresh = scanned.refresh;
+  }
+  if (scanned.nofollow) return;  // robots meta: follow no link of this page
+
   auto resolver = url::Resolver::ForBase(base);
   if (!resolver.ok()) return;  // the page's own URL is not a URL: nothing to resolve against
 

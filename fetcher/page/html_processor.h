@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fetcher/page/page_directives.h"
 #include "fetcher/page/process_options.h"
 #include "proto/crawl.pb.h"
 
@@ -29,8 +30,11 @@ struct PageInput {
 // metas, text hash, charset, mini index, links_found) and appends the kept
 // links to *links (link_rank, anchor_text, likely_non_html, links_on_page,
 // source, effective_terms set; referrer = url).
+// With `directives`, also reports the head's canonical, hreflang and
+// refresh statements and the base URL (page_directives.h applies them).
 void ProcessHtml(const PageInput& page, const ProcessOptions& options, ProcessingContext& context,
-                 v1::FetchRecord* record, std::vector<v1::DiscoveredLink>* links);
+                 v1::FetchRecord* record, std::vector<v1::DiscoveredLink>* links,
+                 HtmlDirectives* directives = nullptr);
 
 // The plain text processor: charset, language, title (the first non-empty
 // line, at most 100 characters), description, content hash, mini index.

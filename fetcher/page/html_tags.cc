@@ -67,6 +67,9 @@ uint8_t ClassifyTag(const Name& tag) {
     case P("frame"):
     case P("base"):
     case P("meta"):
+    case P("link"):
+    case P("head"):
+    case P("body"):
     case P("html"):
     case P("nav"):
       return kActedOnTag;

@@ -100,10 +100,10 @@ class Name {
   uint64_t packed_ = 0;
 };
 
-enum Attr { kHref, kSrc, kAlt, kRel, kName, kContent, kLang, kXmlLang, kHttpEquiv, kAttrCount };
+enum Attr { kHref, kSrc, kAlt, kRel, kName, kContent, kLang, kXmlLang, kHttpEquiv, kHreflang, kAttrCount };
 
 constexpr std::array<std::string_view, kAttrCount> kAttrNames = {
-    "href", "src", "alt", "rel", "name", "content", "lang", "xml:lang", "http-equiv"};
+    "href", "src", "alt", "rel", "name", "content", "lang", "xml:lang", "http-equiv", "hreflang"};
 
 // kAttrLengths[n]: some name of kAttrNames has n bytes (the last entry
 // stands for every longer length).
@@ -165,7 +165,7 @@ enum class TextKind { kRawText, kEscapable };
 //     13.2.5.2-13.2.5.3), with or without character references;
 //   kHeadingTag: h1-h6;
 //   kActedOnTag: a start or end tag the scanner acts on (links, base,
-//     meta, html, nav, plaintext).
+//     meta, link, head, body, html, nav, plaintext).
 enum TagTrait : uint8_t {
   kInlineTag = 1,
   kRawTextTag = 2,

@@ -6,6 +6,7 @@
 #include "common/url/url.h"
 #include "fetcher/page/charset.h"
 #include "fetcher/page/html_processor.h"
+#include "fetcher/page/page_directives.h"
 #include "fetcher/page/revisit.h"
 #include "fetcher/page/sitemap_processor.h"
 #include "fetcher/page/url_limit.h"
@@ -171,17 +172,21 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   page.content_type = result.content_type;
   page.link_depth = scheduled.depth() + 1;
   const std::string& mime = result.mime_type;
+  HtmlDirectives directives;
   if (IsHtmlMime(mime)) {
-    ProcessHtml(page, options, ThreadContext(), &r, &out.links);
+    ProcessHtml(page, options, ThreadContext(), &r, &out.links, &directives);
   } else if (mime == "text/plain") {
     ProcessPlainText(page, options, ThreadContext(), &r);
   } else if (IsXmlMime(mime) || IsGzipMime(mime)) {
     if (!ProcessSitemap(scheduled, result, &out) && IsXmlMime(mime) && !IsGzip(result.body)) {
       // An XML page that is not a sitemap (XHTML served as XML, a feed): its
       // text is still worth indexing, and its markup scan finds its links.
-      ProcessHtml(page, options, ThreadContext(), &r, &out.links);
+      ProcessHtml(page, options, ThreadContext(), &r, &out.links, &directives);
     }
   }
+  // X-Robots-Tag, canonical, hreflang, refresh: every type (page_directives.h).
+  if (scheduled.kind() == v1::URL_KIND_PAGE)
+    ApplyPageDirectives(scheduled, result, options, directives, &out);
   return out;
 }
 

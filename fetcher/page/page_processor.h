@@ -11,6 +11,8 @@
 //     and each Sitemap: line becomes a link with from_sitemap = true;
 //   - other types: the record only.
 // A redirect's target is a link (link_rank 0, source "redirect").
+// Every 2xx page then gets its X-Robots-Tag, canonical, hreflang and meta
+// refresh directives (fetcher/page/page_directives.h).
 // Validators (ETag, Last-Modified, freshness) go into the record; a 304, or
 // a 2xx with ScheduledUrl.previous_digest, is a revisit with no processing
 // (fetcher/page/revisit.h).

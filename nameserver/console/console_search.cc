@@ -41,6 +41,17 @@ std::string SearchForm(const NameServerServiceImpl::Snapshot& snap, uint64_t cra
          "id=\"go\">Search</button></form>";
 }
 
+// A result's hreflang alternates as links ("" when it has none).
+std::string Alternates(const v1::SearchResult& x) {
+  std::string o;
+  for (const auto& a : x.alternates()) {
+    o += (o.empty() ? " · <span class=\"alternates\">" : " ") + std::string("<a href=\"") +
+         HtmlEscape(a.url()) + "\" hreflang=\"" + HtmlEscape(a.language()) + "\">" +
+         HtmlEscape(a.language()) + "</a>";
+  }
+  return o.empty() ? o : o + "</span>";
+}
+
 std::string Results(const v1::SearchResponse& r) {
   std::string o = "<p id=\"result-count\">" + Thousands(r.matches()) + " matches in " +
                   Thousands(r.documents()) + " documents of crawl " + std::to_string(r.crawl_id()) +
@@ -53,8 +64,8 @@ std::string Results(const v1::SearchResponse& r) {
     const auto& s = x.score();
     o += "<li><a class=\"title\" href=\"" + cached + "\">" +
          HtmlEscape(x.title().empty() ? x.url() : x.title()) + "</a><br><span class=\"url\">" +
-         HtmlEscape(x.url()) + "</span> · <a class=\"cached\" href=\"" + cached +
-         "\">cached</a><div class=\"snippet\">" + HtmlEscape(x.snippet()) +
+         HtmlEscape(x.url()) + "</span> · <a class=\"cached\" href=\"" + cached + "\">cached</a>" +
+         Alternates(x) + "<div class=\"snippet\">" + HtmlEscape(x.snippet()) +
          "</div><div class=\"explain\">score " + Score(s.total()) + " = doc rank " + Score(s.doc_rank()) +
          " + bonus " + Score(s.bonus()) + " + relevance " + Score(s.relevance()) + " + proximity " +
          Score(s.proximity()) + (x.link_only() ? " (link text only)" : "") + "</div></li>";

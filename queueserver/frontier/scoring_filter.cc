@@ -28,7 +28,9 @@ std::string_view LinkKindName(LinkKind k) {
 
 LinkKind LinkKindOf(std::string_view source, bool in_nav, bool from_sitemap) {
   if (from_sitemap || source == "sitemap") return LinkKind::kSitemap;
-  if (source == "redirect") return LinkKind::kRedirect;
+  // A meta refresh is a redirect; a rel=canonical names the page's own
+  // preferred address: both are where the page's content lives.
+  if (source == "redirect" || source == "refresh" || source == "canonical") return LinkKind::kRedirect;
   if (source == "img" || source == "frame" || source == "iframe") return LinkKind::kEmbed;
   return in_nav ? LinkKind::kNav : LinkKind::kBody;
 }

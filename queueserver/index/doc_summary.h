@@ -2,9 +2,11 @@
 // record): writing the record and reading it back.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/base/status.h"
@@ -19,6 +21,11 @@ struct DocSummary {
   std::string language;
   bool nosnippet = false;
   bool link = false;
+  // A page's directives (FetchRecord fields 31-33); written only when one is
+  // set, behind a flag bit, so summaries of older stores read as none.
+  std::string canonical_url;  // "" : the page names no other canonical
+  int64_t unavailable_after_unix_s = 0;
+  std::vector<std::pair<std::string, std::string>> alternates;  // (hreflang, url)
 };
 
 // A summary record: 'r' and the fields. Not compressed here: the docs

@@ -116,6 +116,10 @@ bool IndexBuilder::AddPage(const v1::FetchRecord& r, double boost) {
   summary.language = r.language();
   summary.nosnippet = r.nosnippet();
   for (const v1::DescriptionSentence& s : r.description()) summary.description.push_back(s.text());
+  summary.canonical_url = r.canonical_url();
+  summary.unavailable_after_unix_s = r.unavailable_after_unix_s();
+  for (const v1::HreflangAlternate& a : r.alternates())
+    summary.alternates.emplace_back(a.language(), a.url());
   FinishDocument(d, summary);
   liveness_->MakeLive(d.url_hash, d.text_hash);
   return true;

@@ -81,7 +81,11 @@ struct SearchOptions {
 
 struct SearchHit {
   std::string url, title, snippet, language;
+  // url_hash is the grouping key: Hash8 of canonical_url when the page
+  // names another canonical (its copies group under it), else of url.
   uint64_t url_hash = 0, text_hash = 0;
+  std::string canonical_url;
+  std::vector<std::pair<std::string, std::string>> alternates;  // (hreflang, url)
   bool link = false;
   double doc_rank = 0, bonus = 0, relevance = 0, proximity = 0;
   [[nodiscard]] double total() const { return doc_rank + bonus + relevance + proximity; }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "common/base/hash.h"
 #include "common/url/url.h"
 #include "queueserver/index/doc_summary.h"
 #include "queueserver/index/index_records.h"
@@ -122,6 +123,20 @@ Status IsLive(const PreparedSearch& p, const IndexedDoc& d, bool* live) {
 }
 
 Status CorruptList() { return Status::Internal("corrupt index postings list"); }
+
+// A page that names another canonical URL is grouped under it: its hit's
+// grouping key (url_hash) becomes the canonical's hash, the name server's
+// merge shows the group as the canonical page. Each page groups under the
+// one URL it names itself; nothing is followed from page to page, so a
+// chain (A names B, B names C) or a loop (A names B, B names A) costs one
+// hash per hit and ends: A groups under B, B under C (or A). The doc's own
+// url_hash (its identity: liveness, removal, doc map) is left alone.
+void GroupUnderCanonical(DocSummary&& summary, SearchHit* hit) {
+  hit->alternates = std::move(summary.alternates);
+  if (summary.canonical_url.empty() || summary.canonical_url == hit->url) return;
+  hit->url_hash = hash::Hash8(summary.canonical_url);
+  hit->canonical_url = std::move(summary.canonical_url);
+}
 
 }  // namespace
 
@@ -275,17 +290,24 @@ Status SearchWalk::CollectHits() {
   std::sort(all.begin(), all.end(), [](const Found& a, const Found& b) {
     return a.hit.total() != b.hit.total() ? a.hit.total() > b.hit.total() : a.hit.url < b.hit.url;
   });
-  if (all.size() > wanted_) all.resize(wanted_);
+  const int64_t now_s = clock_.NowUnixMs() / 1000;
   for (Found& f : all) {
+    if (out_.hits.size() >= wanted_) break;
     std::string bytes;
     Status s = p_.snapshot->GetIndex(IndexFamily::kDocs, IdString(f.id), &bytes);
     if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
     if (s.ok()) {
       auto summary = ParseSummary(bytes);
       if (!summary.ok()) return summary.status();
+      // Past its unavailable_after (X-Robots-Tag / robots meta): the page
+      // has left the results; the next hit takes its place. (The walk
+      // counted it among its max_matches: with expired pages among the best
+      // matches a search may return fewer.)
+      if (summary->unavailable_after_unix_s > 0 && summary->unavailable_after_unix_s <= now_s) continue;
       f.hit.title = summary->title;
       f.hit.language = summary->language;
       f.hit.snippet = Snippet(*summary, p_.query.clauses[f.clause], stemmer_);
+      GroupUnderCanonical(std::move(*summary), &f.hit);
     }
     out_.hits.push_back(std::move(f.hit));
   }

@@ -69,3 +69,21 @@ TEST_CASE("search JSON stays valid for quotes, control bytes, bad UTF-8 and non-
   CHECK(result.at("doc_rank").is_null());
   CHECK(result.at("relevance").as_double() == 0.123457);  // six significant digits, as before
 }
+
+TEST_CASE("search output shows hreflang alternates and a copy shown as its canonical", "[unit][directives]") {
+  v1::SearchResponse resp;
+  v1::SearchResult* r = resp.add_results();
+  *r = R("http://x/main", 1, 2, 1.0, 0.0);
+  r->set_canonical_url("http://x/main");
+  v1::HreflangAlternate* de = r->add_alternates();
+  de->set_language("de");
+  de->set_url("http://x/de");
+  const boost::json::value parsed = boost::json::parse(SearchJson(resp));
+  const auto& result = parsed.at("results").at(0).as_object();
+  CHECK(result.at("canonical_url").as_string() == "http://x/main");
+  CHECK(result.at("alternates").at(0).at("hreflang").as_string() == "de");
+  CHECK(result.at("alternates").at(0).at("url").as_string() == "http://x/de");
+  const std::string text = SearchText(resp, false);
+  CHECK(text.find("   alternates: de http://x/de\n") != std::string::npos);
+  CHECK(text.find("names it as canonical") != std::string::npos);
+}

@@ -184,6 +184,9 @@ TEST_CASE("link-kind filter: shares scaled by kind, the rest is the source page'
   CHECK(LinkKindOf("area", false, true) == LinkKind::kSitemap);
   CHECK(LinkKindOf("sitemap", false, false) == LinkKind::kSitemap);
   CHECK(LinkKindOf("redirect", false, false) == LinkKind::kRedirect);
+  CHECK(LinkKindOf("refresh", false, false) == LinkKind::kRedirect);
+  CHECK(LinkKindOf("canonical", false, false) == LinkKind::kRedirect);
+  CHECK(LinkKindOf("hreflang", false, false) == LinkKind::kBody);
   CHECK(LinkKindOf("img", true, false) == LinkKind::kEmbed);
   auto chain = ScoringChain::Make("opic,link-kind", {"opic.split=plain", "link-kind.nav=0.25"});
   REQUIRE(chain.ok());
