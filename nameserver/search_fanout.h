@@ -6,7 +6,9 @@
 // link documents of that URL) become one result with the group's highest doc
 // rank; the page's title and snippet are shown when the page is among them.
 // Then pages sharing a text hash (the same text under several URLs) keep
-// only the one with the highest doc rank. Scores are the queue servers'
+// only the one with the highest doc rank; then pages of one near-duplicate
+// cluster fold into the best of them (nameserver/near_duplicate_merge.h,
+// SearchResult.similar_pages). Scores are the queue servers'
 // parts with the doc rank replaced by the group's; best total first.
 #pragma once
 

@@ -359,6 +359,7 @@ Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest&
       r->set_text_hash(h.text_hash);
       r->set_link_only(h.link);
       r->set_language(h.language);
+      r->set_near_duplicate_cluster(h.near_duplicate_cluster);
       v1::ScoreParts* s = r->mutable_score();
       s->set_doc_rank(h.doc_rank);
       s->set_bonus(h.bonus);

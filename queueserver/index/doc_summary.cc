@@ -37,6 +37,7 @@ std::string EncodeSummary(const DocSummary& s) {
   raw.push_back(static_cast<char>((s.nosnippet ? 1 : 0) | (s.link ? 2 : 0)));
   PutVarint(&raw, s.description.size());
   for (const std::string& d : s.description) PutString(&raw, d);
+  if (s.near_duplicate_cluster != 0) PutVarint(&raw, s.near_duplicate_cluster);
   return raw;
 }
 
@@ -58,6 +59,8 @@ Result<DocSummary> ParseSummary(std::string_view bytes) {
     if (!GetString(in, &pos, &s.description.emplace_back()))
       return Status::InvalidArgument("corrupt summary");
   }
+  if (pos < in.size() && !GetVarint(in, &pos, &s.near_duplicate_cluster))
+    return Status::InvalidArgument("corrupt summary");
   return s;
 }
 

@@ -19,6 +19,9 @@ struct DocSummary {
   std::string language;
   bool nosnippet = false;
   bool link = false;
+  // FetchRecord.near_duplicate_cluster (0: none). Written after the
+  // description; records of older versions end before it and read as 0.
+  uint64_t near_duplicate_cluster = 0;
 };
 
 // A summary record: 'r' and the fields. Not compressed here: the docs

@@ -82,6 +82,7 @@ struct SearchOptions {
 struct SearchHit {
   std::string url, title, snippet, language;
   uint64_t url_hash = 0, text_hash = 0;
+  uint64_t near_duplicate_cluster = 0;  // DocSummary's (0: none)
   bool link = false;
   double doc_rank = 0, bonus = 0, relevance = 0, proximity = 0;
   [[nodiscard]] double total() const { return doc_rank + bonus + relevance + proximity; }

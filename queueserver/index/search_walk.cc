@@ -285,6 +285,7 @@ Status SearchWalk::CollectHits() {
       if (!summary.ok()) return summary.status();
       f.hit.title = summary->title;
       f.hit.language = summary->language;
+      f.hit.near_duplicate_cluster = summary->near_duplicate_cluster;
       f.hit.snippet = Snippet(*summary, p_.query.clauses[f.clause], stemmer_);
     }
     out_.hits.push_back(std::move(f.hit));
