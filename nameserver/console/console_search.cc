@@ -51,13 +51,17 @@ std::string Results(const v1::SearchResponse& r) {
     const std::string cached =
         "/console/cached?crawl=" + std::to_string(r.crawl_id()) + "&amp;url=" + UrlEncode(x.url());
     const auto& s = x.score();
-    o += "<li><a class=\"title\" href=\"" + cached + "\">" +
-         HtmlEscape(x.title().empty() ? x.url() : x.title()) + "</a><br><span class=\"url\">" +
-         HtmlEscape(x.url()) + "</span> · <a class=\"cached\" href=\"" + cached +
-         "\">cached</a><div class=\"snippet\">" + HtmlEscape(x.snippet()) +
-         "</div><div class=\"explain\">score " + Score(s.total()) + " = doc rank " + Score(s.doc_rank()) +
-         " + bonus " + Score(s.bonus()) + " + relevance " + Score(s.relevance()) + " + proximity " +
-         Score(s.proximity()) + (x.link_only() ? " (link text only)" : "") + "</div></li>";
+    o +=
+        "<li><a class=\"title\" href=\"" + cached + "\">" +
+        HtmlEscape(x.title().empty() ? x.url() : x.title()) + "</a><br><span class=\"url\">" +
+        HtmlEscape(x.url()) + "</span> · <a class=\"cached\" href=\"" + cached + "\">cached</a>" +
+        (x.similar_pages() > 0 ? " · <span class=\"similar\">" + std::to_string(x.similar_pages()) +
+                                     (x.similar_pages() == 1 ? " similar page" : " similar pages") + "</span>"
+                               : "") +
+        "<div class=\"snippet\">" + HtmlEscape(x.snippet()) + "</div><div class=\"explain\">score " +
+        Score(s.total()) + " = doc rank " + Score(s.doc_rank()) + " + bonus " + Score(s.bonus()) +
+        " + relevance " + Score(s.relevance()) + " + proximity " + Score(s.proximity()) +
+        (x.link_only() ? " (link text only)" : "") + "</div></li>";
   }
   return o + "</ol>";
 }

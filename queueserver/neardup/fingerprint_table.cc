@@ -1,6 +1,7 @@
 // MatchFingerprints over the block tables (fingerprint_table.h).
 #include "queueserver/neardup/fingerprint_table.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 

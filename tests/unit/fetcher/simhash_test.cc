@@ -58,9 +58,14 @@ TEST_CASE("AnalyzeText fingerprints the body, not the title", "[simhash]") {
   crawl::text::StemmerCache stemmers;
   crawl::v1::FetchRecord a, b;
   const std::string body = Prose(4);
-  crawl::fetcher::AnalyzeText({.title = "One title", .body = body, .host = "a.example"}, {}, stemmers, &a);
-  crawl::fetcher::AnalyzeText({.title = "Another title entirely", .body = body, .host = "b.example"}, {},
-                              stemmers, &b);
+  crawl::fetcher::TextInput in;
+  in.title = "One title";
+  in.body = body;
+  in.host = "a.example";
+  crawl::fetcher::AnalyzeText(in, {}, stemmers, &a);
+  in.title = "Another title entirely";
+  in.host = "b.example";
+  crawl::fetcher::AnalyzeText(in, {}, stemmers, &b);
   CHECK(a.simhash() != 0);
   CHECK(a.simhash() == SimhashOfText(body));
   CHECK(a.simhash() == b.simhash());

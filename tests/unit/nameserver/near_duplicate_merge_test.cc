@@ -3,8 +3,10 @@
 // counts added over queue servers.
 #include "nameserver/near_duplicate_merge.h"
 
+#include <boost/json.hpp>
 #include <catch2/catch.hpp>
 
+#include "nameserver/console/console_log.h"
 #include "nameserver/search_fanout.h"
 
 using namespace crawl::nameserver;
@@ -63,4 +65,12 @@ TEST_CASE("Cluster counts add up over queue servers, the first page counted once
   CHECK(merged[0].pages() == 4);
   CHECK(merged[0].sample_urls_size() == 2);
   CHECK(MergeClusters({a, b}, 1).size() == 1);
+}
+
+TEST_CASE("The console's log JSON names the page a near-duplicate copies", "[neardup]") {
+  crawl::v1::FetchRecord r;
+  r.set_url("http://b.test/copy");
+  r.set_near_duplicate_of("http://a.test/first");
+  const auto v = boost::json::parse(crawl::nameserver::LogRowJson(r));
+  CHECK(v.at("near_duplicate_of").as_string() == "http://a.test/first");
 }

@@ -26,5 +26,5 @@ TEST_CASE("A summary round-trips its near-duplicate cluster; older records read 
   auto old = ParseSummary(old_record);
   REQUIRE(old.ok());
   CHECK(old->near_duplicate_cluster == 0);
-  CHECK_FALSE(ParseSummary(record + "\xff").ok());  // a varint cut short
+  CHECK_FALSE(ParseSummary(old_record + "\xff").ok());  // a cluster varint cut short
 }
