@@ -91,6 +91,8 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_beast_unit(o.beast_unit);
   p->set_no_trap_rules(o.no_trap_rules);
   p->set_trap_max_hops(o.trap_max_hops);
+  p->set_near_duplicate_bits(o.near_duplicate_bits);
+  p->set_no_near_duplicates(o.no_near_duplicates);
   p->set_recrawl(o.recrawl);
   p->set_revisit_policy(o.revisit_policy);
   p->set_revisit_interval_s(o.revisit_interval_s);

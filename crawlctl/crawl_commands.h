@@ -46,6 +46,9 @@ struct StartOptions {
   uint32_t beast_unit = 0;
   bool no_trap_rules = false;
   uint32_t trap_max_hops = 0;
+  // Near-duplicates (CrawlParams 133-134).
+  uint32_t near_duplicate_bits = 0;
+  bool no_near_duplicates = false;
   // Recrawl (CrawlParams 120-124): a continuous crawl and its revisit policy.
   bool recrawl = false;
   std::string revisit_policy, revisit_bounds;

@@ -1,4 +1,4 @@
-// crawlctl's search and cache commands (log: log_command.h).
+// crawlctl's search, near-duplicates and cache commands (log: log_command.h).
 #include "crawlctl/crawl_data_commands.h"
 
 #include <chrono>
@@ -22,6 +22,19 @@ Status RunSearch(const NameServerClient& client, const SearchOptions& options) {
   if (auto s = client.Check(client.stub->Search(&ctx, req, &resp)); !s.ok()) return s;
   std::cout << (options.json ? crawl::crawlctl::SearchJson(resp)
                              : crawl::crawlctl::SearchText(resp, options.explain));
+  return Status::Ok();
+}
+
+Status RunNearDuplicates(const NameServerClient& client, const NearDuplicatesOptions& options) {
+  if (options.limit == 0) return Status::InvalidArgument("--limit must be at least 1");
+  grpc::ClientContext ctx;
+  client.Prepare(ctx, std::chrono::seconds(60));
+  crawl::v1::NearDuplicateClustersRequest req;
+  req.set_crawl_id(options.crawl_id);
+  req.set_limit(options.limit);
+  crawl::v1::NearDuplicateClustersResponse resp;
+  if (auto s = client.Check(client.stub->NearDuplicateClusters(&ctx, req, &resp)); !s.ok()) return s;
+  std::cout << (options.json ? NearDuplicatesJson(resp) : NearDuplicatesText(resp));
   return Status::Ok();
 }
 

@@ -20,6 +20,12 @@ struct SearchOptions {
   bool json = false;
 };
 
+struct NearDuplicatesOptions {
+  uint64_t crawl_id = 0;
+  uint32_t limit = 20;
+  bool json = false;
+};
+
 struct CacheOptions {
   uint64_t crawl_id = 0;
   std::string url;
@@ -27,6 +33,9 @@ struct CacheOptions {
 };
 
 [[nodiscard]] Status RunSearch(const NameServerClient& client, const SearchOptions& options);
+
+// `crawlctl near-duplicates`: the crawl's largest near-duplicate clusters.
+[[nodiscard]] Status RunNearDuplicates(const NameServerClient& client, const NearDuplicatesOptions& options);
 
 [[nodiscard]] Status RunCache(const NameServerClient& client, const CacheOptions& options);
 

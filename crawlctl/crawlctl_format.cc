@@ -202,6 +202,7 @@ std::string LogLine(const v1::FetchRecord& r) {
   line += Field(r.content_digest());
   if (r.revisit() == v1::REVISIT_NOT_MODIFIED) line += "\tnot-modified";
   if (r.revisit() == v1::REVISIT_IDENTICAL_DIGEST) line += "\tunchanged";
+  if (!r.near_duplicate_of().empty()) line += "\tnear-duplicate-of " + Field(r.near_duplicate_of());
   return line;
 }
 

@@ -35,7 +35,8 @@ using crawl::StateName;
 // One crawl-log line, tab-separated: timestamp, status, bytes, URL, referrer,
 // MIME type, fetch milliseconds, content digest; and a ninth field only on
 // a revisit of unchanged content: "not-modified" (a 304 to a conditional
-// request) or "unchanged" (a 2xx with the last fetch's digest). Empty fields
+// request) or "unchanged" (a 2xx with the last fetch's digest); then, for a
+// near-duplicate, "near-duplicate-of URL" (its cluster's first page). Empty fields
 // print as "-"; tabs and newlines inside fields become spaces.
 [[nodiscard]] std::string LogLine(const v1::FetchRecord& record);
 

@@ -31,6 +31,7 @@ struct CommandLine {
   SetParamOptions set_param;
   ListOptions list, servers;
   SearchOptions search;
+  NearDuplicatesOptions near_duplicates;
   CacheOptions cache;
   RobotsOptions robots;
   UrlOptions url;
@@ -46,6 +47,7 @@ struct Subcommands {
   CLI::App *robots, *url, *cld, *page;
   CLI::App* del = nullptr;
   CLI::App* wait = nullptr;
+  CLI::App* near_duplicates = nullptr;
 };
 
 void AddConnectionFlags(CLI::App& app, ConnectionFlags& c) {
@@ -129,6 +131,13 @@ void AddStartBudgetFlags(CLI::App* start, StartOptions& o) {
                   "segment repeats 3 times in a row, the path has more than 20 segments, or it is more than "
                   "--trap-max-hops links from the seeds)");
   start->add_option("--trap-max-hops", o.trap_max_hops, "Trap rules: most links from the seeds (default 20)");
+  start
+      ->add_option(
+          "--near-duplicate-bits", o.near_duplicate_bits,
+          "Pages whose simhashes differ in at most this many bits are near-duplicates (0-3; default 3)")
+      ->check(CLI::Range(0, 3));
+  start->add_flag("--no-near-duplicates", o.no_near_duplicates,
+                  "No near-duplicate detection (no fingerprint look-ups)");
 }
 
 // structure: imbWEM's Objectives, target control rules and passive rule
@@ -328,6 +337,13 @@ void AddCrawlDataCommands(CLI::App& app, CommandLine& c, Subcommands& cmd) {
   cmd.search->add_flag("--json", c.search.json, "One JSON object with a results array");
   cmd.search->add_option("--crawl", c.search.crawl_id, "Crawl id (default: the active or latest one)");
 
+  cmd.near_duplicates = app.add_subcommand("near-duplicates", "The largest clusters of near-duplicate pages");
+  cmd.near_duplicates->add_option("--limit", c.near_duplicates.limit, "Clusters to show")
+      ->capture_default_str();
+  cmd.near_duplicates->add_flag("--json", c.near_duplicates.json, "One JSON object with a clusters array");
+  cmd.near_duplicates->add_option("--crawl", c.near_duplicates.crawl_id,
+                                  "Crawl id (default: the active or latest one)");
+
   cmd.cache = app.add_subcommand("cache", "Print a cached page (crawls started with --cache-pages)");
   cmd.cache->add_option("url", c.cache.url, "The page's URL")->required();
   cmd.cache->add_flag("--info", c.cache.info, "Print status, type, WARC file and offset instead of the body");
@@ -450,6 +466,8 @@ int RunNameServerCommand(const Subcommands& cmd, const CommandLine& c) {
     s = RunServers(*client, c.servers);
   else if (*cmd.search)
     s = RunSearch(*client, c.search);
+  else if (*cmd.near_duplicates)
+    s = RunNearDuplicates(*client, c.near_duplicates);
   else if (*cmd.cache)
     s = RunCache(*client, c.cache);
   else if (*cmd.log)

@@ -179,6 +179,8 @@ class CrawlWorker {
                              v1::GetCrawlStateResponse* resp);
   // Deadline of every call to the name server and the queue servers.
   static constexpr std::chrono::seconds kRpcTimeout{10};
+  // Deadline of a MatchFingerprints call (fetcher/near_duplicate_probe.h).
+  static constexpr std::chrono::seconds kFingerprintRpcTimeout{2};
   // Downloads one schedule, processes its pages and queues its batches (the
   // final one last). Control thread only.
   void RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule);

@@ -9,6 +9,7 @@
 
 #include "common/net/grpc_util.h"
 #include "fetcher/crawl_worker.h"
+#include "fetcher/near_duplicate_probe.h"
 
 namespace crawl::fetcher {
 
@@ -93,6 +94,20 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     });
     if (!ok) counters_.batches_dropped++;
   }
+  // Near-duplicates first: the records ship with their clusters. One try
+  // per owner, a short deadline: a page without its cluster beats a late batch.
+  MarkNearDuplicates(
+      info,
+      [&](size_t s, const v1::MatchFingerprintsRequest& r, v1::MatchFingerprintsResponse* out) {
+        grpc::ClientContext ctx;
+        SetTimeout(ctx, kFingerprintRpcTimeout);
+        grpc::Status st = crawl.stubs[s]->MatchFingerprints(&ctx, r, out);
+        if (!st.ok())
+          spdlog::warn("MatchFingerprints to {}: {}", info.queue_servers(static_cast<int>(s)).id(),
+                       st.error_message());
+        return st.ok();
+      },
+      &batch.records);
   v1::SubmitResultsRequest req;
   req.set_crawl_id(info.crawl_id());
   req.set_fetcher_id(options_.fetcher_id);

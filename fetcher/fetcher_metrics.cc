@@ -8,8 +8,11 @@ FetcherMetrics::FetcherMetrics(prometheus::Registry& registry)
       fetch_duration(metrics::HistogramFamily(registry, "crawl_fetcher_fetch_duration_seconds",
                                               "Time from request start to result")
                          .Add({}, metrics::LatencyBuckets())),
-      in_flight(metrics::GaugeFamily(registry, "crawl_fetcher_in_flight", "Requests in flight").Add({})) {
+      in_flight(metrics::GaugeFamily(registry, "crawl_fetcher_in_flight", "Requests in flight").Add({})),
+      near_duplicate_probes(metrics::CounterFamily(registry, "crawl_fetcher_near_duplicate_probes_total",
+                                                   "Fingerprint look-ups of shipped pages by outcome")) {
   metrics::AddSeries(pages, "class", {"1xx", "2xx", "3xx", "4xx", "5xx", "error"});
+  metrics::AddSeries(near_duplicate_probes, "outcome", {"matched", "unmatched", "unreachable"});
 }
 
 void FetcherMetrics::Fetched(int status, double body_bytes, double seconds) {

@@ -19,6 +19,10 @@ struct FetcherMetrics {
   prometheus::Counter& bytes;
   prometheus::Histogram& fetch_duration;
   prometheus::Gauge& in_flight;
+  // Fingerprint look-ups before shipping (fetcher/near_duplicate_probe.h),
+  // by outcome: matched (a near-duplicate), unmatched, unreachable (the
+  // owner did not answer: the page ships without a cluster).
+  prometheus::Family<prometheus::Counter>& near_duplicate_probes;
 };
 
 // The process's metrics, on metrics::Registry(); built on first use.

@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   crawl::ManualClock clock;
   crawl::queueserver::QueueServerServiceImpl service("qs-fuzz", &clock);
   crawl::fuzz::ForEachCall(data, size, [&](uint8_t selector, std::string_view bytes) {
-    switch (selector % 12) {
+    switch (selector % 14) {
       case 0:
         CallRpc<v1::InjectSeedsRequest, v1::InjectSeedsResponse>(service, bytes, &S::InjectSeeds);
         break;
@@ -73,6 +73,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       case 11:
         CallRpc<v1::DeleteCrawlRequest, v1::DeleteCrawlResponse>(service, bytes, &S::DeleteCrawl);
+        break;
+      case 12:
+        CallRpc<v1::MatchFingerprintsRequest, v1::MatchFingerprintsResponse>(service, bytes,
+                                                                             &S::MatchFingerprints);
+        break;
+      case 13:
+        CallRpc<v1::NearDuplicateClustersRequest, v1::NearDuplicateClustersResponse>(
+            service, bytes, &S::NearDuplicateClusters);
         break;
     }
   });

@@ -12,6 +12,7 @@
 
 #include "common/net/grpc_util.h"
 #include "nameserver/nameserver_metrics.h"
+#include "nameserver/near_duplicate_merge.h"
 #include "nameserver/service.h"
 
 namespace crawl::nameserver {
@@ -82,6 +83,8 @@ std::vector<v1::SearchResult> MergeResults(std::vector<v1::SearchResult> results
     }
   }
   std::sort(kept.begin(), kept.end(), Better);
+  // 3. Near-duplicates of one cluster: the best stands for them.
+  kept = FoldNearDuplicates(std::move(kept));
   if (kept.size() > k) kept.resize(k);
   return kept;
 }

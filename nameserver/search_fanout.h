@@ -10,7 +10,9 @@
 // group shows the canonical page's own result when present, else the
 // copy's with url = canonical_url. Nothing is followed transitively.
 // Then pages sharing a text hash (the same text under several URLs) keep
-// only the one with the highest doc rank. Scores are the queue servers'
+// only the one with the highest doc rank; then pages of one near-duplicate
+// cluster fold into the best of them (nameserver/near_duplicate_merge.h,
+// SearchResult.similar_pages). Scores are the queue servers'
 // parts with the doc rank replaced by the group's; best total first.
 #pragma once
 

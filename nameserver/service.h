@@ -88,6 +88,10 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   // Fans a query out to the crawl's queue servers and merges their results
   // (nameserver/search_fanout.h, where it is implemented).
   grpc::Status Search(grpc::ServerContext*, const v1::SearchRequest*, v1::SearchResponse*) override;
+  // The crawl's largest near-duplicate clusters: every queue server's,
+  // added up (near_duplicate_merge.h; near_duplicate_fanout.cc).
+  grpc::Status NearDuplicateClusters(grpc::ServerContext*, const v1::NearDuplicateClustersRequest*,
+                                     v1::NearDuplicateClustersResponse*) override;
   // Asks the crawl's queue servers for a cached page (search_fanout.cc).
   grpc::Status GetCachedPage(grpc::ServerContext*, const v1::CachedPageRequest*,
                              v1::CachedPageResponse*) override;

@@ -365,6 +365,7 @@ Result<CrawlShard::SearchJob> CrawlShard::PrepareSearch(const v1::SearchRequest&
         a->set_language(lang);
         a->set_url(url);
       }
+      r->set_near_duplicate_cluster(h.near_duplicate_cluster);
       v1::ScoreParts* s = r->mutable_score();
       s->set_doc_rank(h.doc_rank);
       s->set_bonus(h.bonus);

@@ -105,6 +105,8 @@ int main(int argc, char** argv) {
   if (!flags.data_dir.empty()) {
     service.EnableWarc(flags.data_dir + "/warc", flags.warc_file_mb * 1'000'000);
     service.EnableSiteReports(flags.data_dir + "/reports");
+    if (auto s = service.EnableNearDuplicateStore(flags.data_dir + "/neardup"); !s.ok())
+      return fail(s.message());
   }
   // Stored crawls are loaded before the port opens, so the first request
   // already sees them.

@@ -20,7 +20,10 @@ grpc::Status UnknownCrawl(uint64_t id) {
 }  // namespace
 
 QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* clock, QueueStore* store)
-    : id_(std::move(id)), clock_(clock), store_(store) {
+    : id_(std::move(id)),
+      clock_(clock),
+      store_(store),
+      neardup_(std::make_unique<neardup::NearDuplicates>(std::make_unique<neardup::MemoryKvStore>())) {
   (void)Metrics();  // exported at zero from the start, before the first event
 }
 
@@ -181,6 +184,10 @@ grpc::Status QueueServerServiceImpl::SubmitResults(grpc::ServerContext* ctx,
   Metrics().Batch("submit_results", s, resp->duplicate());
   if (!s.ok()) return s;
   if (req->final() && !resp->duplicate() && idle_hook_ && shard->Idle()) idle_hook_();
+  if (!resp->duplicate()) {
+    if (Status n = neardup_->Ingest(req->crawl_id(), req->records()); !n.ok())
+      spdlog::error("crawl {}: near-duplicate clusters: {}", req->crawl_id(), n.ToString());
+  }
   // After the commit: the cache is written at most once per applied batch.
   if (!resp->duplicate() && shard->crawl().params().keep_page_cache()) {
     if (WarcWriter* warc = WarcFor(*shard)) {
@@ -271,6 +278,8 @@ grpc::Status QueueServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const
                           "deleting crawl " + std::to_string(req->crawl_id()) + ": " + s.message());
     }
   }
+  if (Status s = neardup_->DeleteCrawl(req->crawl_id()); !s.ok())
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "deleting near-duplicate tables: " + s.message());
   // The keys are gone already; giving their disk space back may take a
   // while, and the running crawl's requests need not wait for it.
   if (store_) store_->CompactCrawl(req->crawl_id());

@@ -19,6 +19,7 @@
 #include "common/security/authorizer.h"
 #include "proto/crawl.grpc.pb.h"
 #include "queueserver/crawl_shard.h"
+#include "queueserver/neardup/near_duplicates.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_writer.h"
 
@@ -70,6 +71,17 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   grpc::Status DeleteCrawl(grpc::ServerContext*, const v1::DeleteCrawlRequest*,
                            v1::DeleteCrawlResponse*) override;
 
+  // Near-duplicate fingerprint tables and cluster counts
+  // (queueserver/neardup/near_duplicates.h; service_neardup.cc): without
+  // their own lock, not mu_, except to resolve crawl id 0.
+  grpc::Status MatchFingerprints(grpc::ServerContext*, const v1::MatchFingerprintsRequest*,
+                                 v1::MatchFingerprintsResponse*) override;
+  grpc::Status NearDuplicateClusters(grpc::ServerContext*, const v1::NearDuplicateClustersRequest*,
+                                     v1::NearDuplicateClustersResponse*) override;
+  // Keeps the near-duplicate tables in a RocksDB database in `dir` (else in
+  // memory). Call before serving.
+  [[nodiscard]] Status EnableNearDuplicateStore(const std::string& dir);
+
   // Crawls with keep_page_cache write WARC files under `dir`, rolled at
   // `max_file_bytes` (queueserver/store/warc_writer.h). Call before serving.
   void EnableWarc(std::string dir, uint64_t max_file_bytes);
@@ -107,6 +119,8 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   Status DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp) REQUIRES(mu_);
 
   QueueStore* const store_;
+  // Set in the constructor (memory) or by EnableNearDuplicateStore.
+  std::unique_ptr<neardup::NearDuplicates> neardup_;
 
   // Page caches: WARC writer per crawl, opened on first use, with its
   // location index in the store (none without a store: the writer's own in RAM).

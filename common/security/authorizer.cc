@@ -29,6 +29,7 @@ constexpr std::array kPolicies = {
     RpcPolicy{"crawl.v1.NameServer/GetCrawlLog", kPeople},
     RpcPolicy{"crawl.v1.NameServer/Search", kPeople},
     RpcPolicy{"crawl.v1.NameServer/GetCachedPage", kPeople},
+    RpcPolicy{"crawl.v1.NameServer/NearDuplicateClusters", kPeople},
     // Queue server: what the name server drives.
     RpcPolicy{"crawl.v1.QueueServer/InjectSeeds", {Role::kNameServer}},
     RpcPolicy{"crawl.v1.QueueServer/EndCrawl", {Role::kNameServer}},
@@ -37,10 +38,13 @@ constexpr std::array kPolicies = {
     RpcPolicy{"crawl.v1.QueueServer/Search", kNameServerOrPeople},
     RpcPolicy{"crawl.v1.QueueServer/GetCachedPage", kNameServerOrPeople},
     RpcPolicy{"crawl.v1.QueueServer/HostQueue", kNameServerOrPeople},
+    RpcPolicy{"crawl.v1.QueueServer/NearDuplicateClusters", kNameServerOrPeople},
     // Queue server: fetchers lease schedules and ship what they fetched.
     RpcPolicy{"crawl.v1.QueueServer/GetSchedule", {Role::kFetcher}},
     RpcPolicy{"crawl.v1.QueueServer/SubmitResults", {Role::kFetcher}},
     RpcPolicy{"crawl.v1.QueueServer/AddUrls", {Role::kFetcher}},
+    // Near-duplicate fingerprint tables: fetchers, before shipping a batch.
+    RpcPolicy{"crawl.v1.QueueServer/MatchFingerprints", {Role::kFetcher}},
     // Deleting a crawl: people who administer, then the name server's fan-out.
     RpcPolicy{"crawl.v1.NameServer/DeleteCrawl", kAdminOnly},
     RpcPolicy{"crawl.v1.QueueServer/DeleteCrawl", {Role::kNameServer}},

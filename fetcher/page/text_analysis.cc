@@ -10,6 +10,7 @@
 #include "fetcher/page/description.h"
 #include "fetcher/page/language.h"
 #include "fetcher/page/mini_index.h"
+#include "fetcher/page/simhash.h"
 
 namespace crawl::fetcher {
 
@@ -98,6 +99,7 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
   });
   hashed.EndPiece();
   index.EndTitle();
+  const std::size_t body_from = hashed.Words().size();  // the body's words follow (after a space)
 
   // Body, sentence by sentence, so sentences know their positions.
   const std::vector<std::string_view> pieces = SplitSentences(input.body);
@@ -114,6 +116,8 @@ void AnalyzeText(const TextInput& input, const TextOptions& options, text::Stemm
     spans[k].second = index.positions();
   }
   record->set_text_hash(hash::PageTextHash(hashed.Words()));
+  const std::string_view body_words = hashed.Words().substr(body_from);
+  record->set_simhash(SimhashOfWords(body_words.starts_with(' ') ? body_words.substr(1) : body_words));
 
   // Content words: not frequent in the page language, at least 2 bytes.
   std::vector<uint8_t> is_content(index.word_count());

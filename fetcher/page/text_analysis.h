@@ -34,8 +34,8 @@ struct TextOptions {
   uint32_t max_index_positions = 50'000;     // positions past this are not stored
 };
 
-// Sets record->language, language_source, description, text_hash and
-// mini_index.
+// Sets record->language, language_source, description, text_hash, simhash
+// (of the body's words, fetcher/page/simhash.h) and mini_index.
 void AnalyzeText(const TextInput& input, const TextOptions& options, text::StemmerCache& stemmers,
                  v1::FetchRecord* record);
 

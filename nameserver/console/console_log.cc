@@ -85,7 +85,8 @@ std::string LogRowJson(const v1::FetchRecord& r) {
                                       {"mime_type", JsonText(r.mime_type())},
                                       {"fetch_ms", r.fetch_ms()},
                                       {"title", JsonText(r.title())},
-                                      {"error", JsonText(r.error())}});
+                                      {"error", JsonText(r.error())},
+                                      {"near_duplicate_of", JsonText(r.near_duplicate_of())}});
 }
 
 namespace {
@@ -114,9 +115,12 @@ std::string Table(const LogTail& tail) {
     const v1::FetchRecord& r = rows[rows.size() - 1 - i];
     o += "<tr><td>" + HtmlEscape(Iso8601Micros(r.timestamp_unix_us())) + "</td><td>" +
          std::to_string(r.status()) + "</td><td class=\"num\">" + Thousands(r.bytes()) + "</td><td>" +
-         HtmlEscape(r.url()) + "</td><td>" + HtmlEscape(r.mime_type()) + "</td><td class=\"num\">" +
-         std::to_string(r.fetch_ms()) + "</td><td>" + HtmlEscape(r.title()) + "</td><td>" +
-         HtmlEscape(r.error()) + "</td></tr>";
+         HtmlEscape(r.url()) +
+         (r.near_duplicate_of().empty() ? ""
+                                        : " <span class=\"neardup\">(near-duplicate of " +
+                                              HtmlEscape(r.near_duplicate_of()) + ")</span>") +
+         "</td><td>" + HtmlEscape(r.mime_type()) + "</td><td class=\"num\">" + std::to_string(r.fetch_ms()) +
+         "</td><td>" + HtmlEscape(r.title()) + "</td><td>" + HtmlEscape(r.error()) + "</td></tr>";
   }
   return o + "</table>";
 }

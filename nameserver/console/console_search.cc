@@ -52,6 +52,13 @@ std::string Alternates(const v1::SearchResult& x) {
   return o.empty() ? o : o + "</span>";
 }
 
+// " · N similar pages" when near-duplicates were folded into the result.
+std::string Similar(const v1::SearchResult& x) {
+  if (x.similar_pages() == 0) return "";
+  return " · <span class=\"similar\">" + std::to_string(x.similar_pages()) +
+         (x.similar_pages() == 1 ? " similar page" : " similar pages") + "</span>";
+}
+
 std::string Results(const v1::SearchResponse& r) {
   std::string o = "<p id=\"result-count\">" + Thousands(r.matches()) + " matches in " +
                   Thousands(r.documents()) + " documents of crawl " + std::to_string(r.crawl_id()) +
@@ -65,7 +72,7 @@ std::string Results(const v1::SearchResponse& r) {
     o += "<li><a class=\"title\" href=\"" + cached + "\">" +
          HtmlEscape(x.title().empty() ? x.url() : x.title()) + "</a><br><span class=\"url\">" +
          HtmlEscape(x.url()) + "</span> · <a class=\"cached\" href=\"" + cached + "\">cached</a>" +
-         Alternates(x) + "<div class=\"snippet\">" + HtmlEscape(x.snippet()) +
+         Alternates(x) + Similar(x) + "<div class=\"snippet\">" + HtmlEscape(x.snippet()) +
          "</div><div class=\"explain\">score " + Score(s.total()) + " = doc rank " + Score(s.doc_rank()) +
          " + bonus " + Score(s.bonus()) + " + relevance " + Score(s.relevance()) + " + proximity " +
          Score(s.proximity()) + (x.link_only() ? " (link text only)" : "") + "</div></li>";

@@ -31,7 +31,7 @@ Result<std::string> Decompress(std::string_view in) {
 }
 
 // Flag bits of the byte after the language.
-constexpr uint8_t kNosnippet = 1, kLink = 2, kDirectives = 4;
+constexpr uint8_t kNosnippet = 1, kLink = 2, kDirectives = 4, kNearDuplicate = 8;
 constexpr uint64_t kMaxAlternates = 1000;  // a bound for reading; fetchers send at most 50
 
 bool HasDirectives(const DocSummary& s) {
@@ -72,10 +72,13 @@ std::string EncodeSummary(const DocSummary& s) {
   PutString(&raw, s.language);
   const bool directives = HasDirectives(s);
   raw.push_back(static_cast<char>((s.nosnippet ? kNosnippet : 0) | (s.link ? kLink : 0) |
-                                  (directives ? kDirectives : 0)));
+                                  (directives ? kDirectives : 0) |
+                                  (s.near_duplicate_cluster != 0 ? kNearDuplicate : 0)));
   PutVarint(&raw, s.description.size());
   for (const std::string& d : s.description) PutString(&raw, d);
   if (directives) PutDirectives(&raw, s);
+  // With kNearDuplicate, last: varint near_duplicate_cluster.
+  if (s.near_duplicate_cluster != 0) PutVarint(&raw, s.near_duplicate_cluster);
   return raw;
 }
 
@@ -98,6 +101,8 @@ Result<DocSummary> ParseSummary(std::string_view bytes) {
       return Status::InvalidArgument("corrupt summary");
   }
   if ((flags & kDirectives) != 0 && !GetDirectives(in, &pos, &s))
+    return Status::InvalidArgument("corrupt summary");
+  if ((flags & kNearDuplicate) != 0 && !GetVarint(in, &pos, &s.near_duplicate_cluster))
     return Status::InvalidArgument("corrupt summary");
   return s;
 }

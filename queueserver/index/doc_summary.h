@@ -26,6 +26,9 @@ struct DocSummary {
   std::string canonical_url;  // "" : the page names no other canonical
   int64_t unavailable_after_unix_s = 0;
   std::vector<std::pair<std::string, std::string>> alternates;  // (hreflang, url)
+  // FetchRecord.near_duplicate_cluster (0: none). Written last, behind a
+  // flag bit; summaries of older stores read as 0.
+  uint64_t near_duplicate_cluster = 0;
 };
 
 // A summary record: 'r' and the fields. Not compressed here: the docs

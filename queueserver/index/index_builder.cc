@@ -115,6 +115,7 @@ bool IndexBuilder::AddPage(const v1::FetchRecord& r, double boost) {
   summary.title = r.title();
   summary.language = r.language();
   summary.nosnippet = r.nosnippet();
+  summary.near_duplicate_cluster = r.near_duplicate_cluster();
   for (const v1::DescriptionSentence& s : r.description()) summary.description.push_back(s.text());
   summary.canonical_url = r.canonical_url();
   summary.unavailable_after_unix_s = r.unavailable_after_unix_s();

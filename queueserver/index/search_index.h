@@ -86,6 +86,7 @@ struct SearchHit {
   uint64_t url_hash = 0, text_hash = 0;
   std::string canonical_url;
   std::vector<std::pair<std::string, std::string>> alternates;  // (hreflang, url)
+  uint64_t near_duplicate_cluster = 0;                          // DocSummary's (0: none)
   bool link = false;
   double doc_rank = 0, bonus = 0, relevance = 0, proximity = 0;
   [[nodiscard]] double total() const { return doc_rank + bonus + relevance + proximity; }

@@ -306,6 +306,7 @@ Status SearchWalk::CollectHits() {
       if (summary->unavailable_after_unix_s > 0 && summary->unavailable_after_unix_s <= now_s) continue;
       f.hit.title = summary->title;
       f.hit.language = summary->language;
+      f.hit.near_duplicate_cluster = summary->near_duplicate_cluster;
       f.hit.snippet = Snippet(*summary, p_.query.clauses[f.clause], stemmer_);
       GroupUnderCanonical(std::move(*summary), &f.hit);
     }

@@ -87,3 +87,37 @@ TEST_CASE("search output shows hreflang alternates and a copy shown as its canon
   CHECK(text.find("   alternates: de http://x/de\n") != std::string::npos);
   CHECK(text.find("names it as canonical") != std::string::npos);
 }
+
+TEST_CASE("search says how many similar pages a result stands for, in text and JSON", "[neardup]") {
+  v1::SearchResponse resp;
+  v1::SearchResult* r = resp.add_results();
+  *r = R("http://x/", 1, 2, 1.5, 0.25);
+  r->set_similar_pages(3);
+  r->set_near_duplicate_cluster(0xabcULL);
+  *resp.add_results() = R("http://y/", 3, 4, 1.0, 0.25);
+  const std::string text = SearchText(resp, false);
+  CHECK(text.find("3 similar pages") != std::string::npos);
+  CHECK(text.find("similar page") == text.rfind("similar page"));  // only the first result
+  const auto json = boost::json::parse(SearchJson(resp));
+  CHECK(json.at("results").at(0).at("similar_pages").to_number<int64_t>() == 3);
+  CHECK(json.at("results").at(0).at("near_duplicate_cluster").as_string() == "0000000000000abc");
+  CHECK(json.at("results").at(1).at("similar_pages").to_number<int64_t>() == 0);
+}
+
+TEST_CASE("near-duplicates lists clusters largest first, in text and JSON", "[neardup]") {
+  v1::NearDuplicateClustersResponse resp;
+  auto* c = resp.add_clusters();
+  c->set_cluster(0x10);
+  c->set_url("http://first/");
+  c->set_pages(3);
+  c->add_sample_urls("http://copy/");
+  resp.add_errors("qs1: down");
+  const std::string text = NearDuplicatesText(resp);
+  CHECK(text.find("1. 3 pages like http://first/\n   http://copy/\n") != std::string::npos);
+  CHECK(text.find("warning: no answer from queue server qs1: down") != std::string::npos);
+  const auto json = boost::json::parse(NearDuplicatesJson(resp));
+  CHECK(json.at("clusters").at(0).at("pages").to_number<int64_t>() == 3);
+  CHECK(json.at("clusters").at(0).at("url").as_string() == "http://first/");
+  CHECK(json.at("clusters").at(0).at("sample_urls").at(0).as_string() == "http://copy/");
+  CHECK(NearDuplicatesText(v1::NearDuplicateClustersResponse()) == "no near-duplicate clusters\n");
+}
