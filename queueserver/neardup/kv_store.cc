@@ -3,6 +3,8 @@
 #include "queueserver/neardup/kv_store.h"
 
 #include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <filesystem>
@@ -99,6 +101,11 @@ class RocksKvStore final : public KvStore {
 Result<std::unique_ptr<KvStore>> OpenRocksKvStore(const std::string& dir) {
   rocksdb::Options options;
   options.create_if_missing = true;
+  // Bloom filters: a probe's first read per table is the URL's key, which a
+  // new page (most probes) does not have.
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, dir, &raw);
   if (!s.ok()) return FromRocks(s, "open");
