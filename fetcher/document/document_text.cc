@@ -140,7 +140,8 @@ int64_t ParseIsoDate(std::string_view s) {
   if (at < s.size() && s[at] == '-' && (++at, !Digits(s, &at, 2, &day))) return 0;
   if (at < s.size() && (s[at] == 'T' || s[at] == ' ')) {
     ++at;
-    if (!Digits(s, &at, 2, &hour) || at >= s.size() || s[at++] != ':' || !Digits(s, &at, 2, &minute)) return 0;
+    if (!Digits(s, &at, 2, &hour) || at >= s.size() || s[at++] != ':' || !Digits(s, &at, 2, &minute))
+      return 0;
     if (at < s.size() && s[at] == ':' && (++at, !Digits(s, &at, 2, &second))) return 0;
     if (at < s.size() && (s[at] == '.' || s[at] == ',')) {
       ++at;

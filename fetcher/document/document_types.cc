@@ -13,11 +13,11 @@ struct TypeNames {
   DocumentType type;
   std::string_view name;
 };
-constexpr TypeNames kNames[] = {
-    {DocumentType::kPdf, "pdf"},   {DocumentType::kDocx, "docx"}, {DocumentType::kXlsx, "xlsx"},
-    {DocumentType::kPptx, "pptx"}, {DocumentType::kOdt, "odt"},   {DocumentType::kOds, "ods"},
-    {DocumentType::kOdp, "odp"},   {DocumentType::kEpub, "epub"}, {DocumentType::kRtf, "rtf"},
-    {DocumentType::kFeed, "feed"}};
+constexpr TypeNames kNames[] = {{DocumentType::kPdf, "pdf"},   {DocumentType::kDocx, "docx"},
+                                {DocumentType::kXlsx, "xlsx"}, {DocumentType::kPptx, "pptx"},
+                                {DocumentType::kOdt, "odt"},   {DocumentType::kOds, "ods"},
+                                {DocumentType::kOdp, "odp"},   {DocumentType::kEpub, "epub"},
+                                {DocumentType::kRtf, "rtf"},   {DocumentType::kFeed, "feed"}};
 
 struct MimeType {
   std::string_view mime;

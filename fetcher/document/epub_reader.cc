@@ -40,7 +40,9 @@ void SetMetadata(const XmlFields& opf, v1::ParsedDocument* doc) {
   doc->mutable_info()->set_created_unix_s(ParseIsoDate(opf.text("date")));
 }
 
-bool IsBudgetError(const Status& status) { return status.message().find("inflates past") != std::string::npos; }
+bool IsBudgetError(const Status& status) {
+  return status.message().find("inflates past") != std::string::npos;
+}
 
 struct Chapter {
   std::string path;

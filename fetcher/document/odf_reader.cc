@@ -104,9 +104,9 @@ void ReadMeta(ZipContainer& zip, v1::ParsedDocument* doc) {
   if (!zip.Has("meta.xml")) return;
   auto xml = zip.Read("meta.xml");
   if (!xml.ok()) return;
-  XmlFields fields({"title", "initial-creator", "creator", "creation-date", "date", "language", "description",
-                    "subject"},
-                   {});
+  XmlFields fields(
+      {"title", "initial-creator", "creator", "creation-date", "date", "language", "description", "subject"},
+      {});
   if (!ParseXml(*xml, fields).ok()) return;
   doc->set_title(CleanField(fields.text("title")));
   std::string author = CleanField(fields.text("initial-creator"));
@@ -123,7 +123,8 @@ void ReadMeta(ZipContainer& zip, v1::ParsedDocument* doc) {
 Result<v1::ParsedDocument> ReadOdf(std::string_view body, const DocumentLimits& limits) {
   auto zip = ZipContainer::Open(body, limits);
   if (!zip.ok()) return zip.status();
-  if (!(*zip)->Has("content.xml")) return Status::InvalidArgument("not an OpenDocument package: no content.xml");
+  if (!(*zip)->Has("content.xml"))
+    return Status::InvalidArgument("not an OpenDocument package: no content.xml");
   v1::ParsedDocument doc;
   auto content = (*zip)->Read("content.xml");
   if (!content.ok()) return content.status();

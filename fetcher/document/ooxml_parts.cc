@@ -12,7 +12,9 @@ std::string RelsPartOf(std::string_view part) {
   return folder + "_rels/" + std::string(part.substr(folder.size())) + ".rels";
 }
 
-bool IsBudgetError(const Status& status) { return status.message().find("inflates past") != std::string::npos; }
+bool IsBudgetError(const Status& status) {
+  return status.message().find("inflates past") != std::string::npos;
+}
 
 }  // namespace
 

@@ -26,7 +26,8 @@ struct Relationship {
 // part is absent. An error when it is broken or over the inflate budget.
 [[nodiscard]] Result<std::vector<Relationship>> ReadRelationships(ZipContainer& zip, std::string_view part);
 // The relationship with `id`, or nullptr.
-[[nodiscard]] const Relationship* FindRelationship(const std::vector<Relationship>& rels, std::string_view id);
+[[nodiscard]] const Relationship* FindRelationship(const std::vector<Relationship>& rels,
+                                                   std::string_view id);
 
 // docProps/core.xml (title, creator, subject/description, language,
 // created, modified) into *doc; nothing when absent. An error only when the

@@ -72,7 +72,8 @@ class SheetText : public XmlHandler {
   std::vector<std::string> hyperlinks_;  // r:id of each sheet hyperlink
 
  private:
-  static constexpr std::string_view kRelNs = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  static constexpr std::string_view kRelNs =
+      "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
   std::string CellText() const {
     if (type_ != "s") return value_;

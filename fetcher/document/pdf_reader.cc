@@ -3,7 +3,8 @@
 // layout), lines joined, blank lines ending paragraphs; the Info
 // dictionary's Title, Author, Subject (Keywords when no Subject),
 // CreationDate and ModDate; the page count. poppler-cpp exposes no link
-// annotations, so the links are the http(s) URLs written in the text.
+// annotations, so the links are the URI actions (PDF 32000-1 12.6.4.7)
+// written uncompressed in the file, then the http(s) URLs in the text.
 // Documents that need a password are an error. poppler's own messages are
 // silenced (set_debug_error_function).
 #include <poppler-document.h>
@@ -52,6 +53,52 @@ void AddTextLinks(std::string_view text, DocumentText* out) {
   }
 }
 
+// The PDF string (7.3.4) at s[at] ('(' literal or '<' hexadecimal), at
+// most 4096 bytes; "" when there is none.
+std::string PdfString(std::string_view s, size_t at) {
+  std::string out;
+  if (at < s.size() && s[at] == '<') {
+    int high = -1;
+    for (size_t i = at + 1; i < s.size() && s[i] != '>' && out.size() < 4096; ++i) {
+      const char c = static_cast<char>(s[i] | 0x20);
+      const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (v < 0) continue;
+      if (high < 0) {
+        high = v;
+      } else {
+        out.push_back(static_cast<char>(high * 16 + v));
+        high = -1;
+      }
+    }
+    return out;
+  }
+  if (at >= s.size() || s[at] != '(') return out;
+  int depth = 1;
+  for (size_t i = at + 1; i < s.size() && out.size() < 4096; ++i) {
+    const char c = s[i];
+    if (c == '\\' && i + 1 < s.size()) {
+      out.push_back(s[++i]);
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')' && --depth == 0) return out;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The URIs of the URI actions written as plain objects in `body`.
+void AddUriActions(std::string_view body, DocumentText* out) {
+  size_t at = 0;
+  while ((at = body.find("/URI", at)) != std::string_view::npos) {
+    at += 4;
+    size_t value = at;
+    while (value < body.size() && (body[value] == ' ' || body[value] == '\r' || body[value] == '\n')) ++value;
+    const std::string uri = PdfString(body, value);
+    if (!uri.empty() && uri.find_first_of(" \r\n\t") == std::string::npos) out->AddLink(uri, "");
+  }
+}
+
 // One page's text: lines joined by spaces, a blank line ends a paragraph.
 void AppendPage(std::string_view page, DocumentText* out) {
   size_t at = 0;
@@ -93,7 +140,8 @@ Result<v1::ParsedDocument> ReadPdf(std::string_view body, const DocumentLimits& 
   static std::once_flag quiet;
   std::call_once(quiet, [] { poppler::set_debug_error_function(Quiet, nullptr); });
   if (body.size() > static_cast<size_t>(INT32_MAX)) return Status::InvalidArgument("pdf: over 2 GB");
-  if (body.find("%PDF-") == std::string_view::npos) return Status::InvalidArgument("not a PDF: no %PDF- header");
+  if (body.find("%PDF-") == std::string_view::npos)
+    return Status::InvalidArgument("not a PDF: no %PDF- header");
   std::unique_ptr<poppler::document> pdf(
       poppler::document::load_from_raw_data(body.data(), static_cast<int>(body.size())));
   if (pdf == nullptr) return Status::InvalidArgument("pdf: poppler cannot open the document");
@@ -103,6 +151,7 @@ Result<v1::ParsedDocument> ReadPdf(std::string_view body, const DocumentLimits& 
   const int pages = std::max(pdf->pages(), 0);
   doc.mutable_info()->set_parts(static_cast<uint32_t>(pages));
   DocumentText text(limits);
+  AddUriActions(body, &text);
   for (int i = 0; i < pages && !text.full(); ++i) {
     std::unique_ptr<poppler::page> page(pdf->create_page(i));
     if (page == nullptr) continue;

@@ -25,10 +25,11 @@ constexpr size_t kMaxField = 4096;
 enum class Dest : uint8_t { kText, kSkip, kTitle, kAuthor, kSubject, kComment, kFldinst, kCreatim, kRevtim };
 
 constexpr std::string_view kSkippedDestinations[] = {
-    "fonttbl", "colortbl", "stylesheet", "pict",         "object",   "themedata", "datastore", "listtable",
-    "listoverridetable", "rsidtbl", "generator", "xmlnstbl", "latentstyles", "filetbl", "revtbl", "pgdsctbl",
-    "header", "footer", "headerl", "headerr", "headerf", "footerl", "footerr", "footerf", "footnote", "bkmkstart",
-    "bkmkend", "info", "operator", "keywords", "company", "manager", "category", "hlinkbase", "nonshppict"};
+    "fonttbl",   "colortbl",          "stylesheet", "pict",      "object",    "themedata",    "datastore",
+    "listtable", "listoverridetable", "rsidtbl",    "generator", "xmlnstbl",  "latentstyles", "filetbl",
+    "revtbl",    "pgdsctbl",          "header",     "footer",    "headerl",   "headerr",      "headerf",
+    "footerl",   "footerr",           "footerf",    "footnote",  "bkmkstart", "bkmkend",      "info",
+    "operator",  "keywords",          "company",    "manager",   "category",  "hlinkbase",    "nonshppict"};
 
 struct GroupState {
   Dest dest = Dest::kText;
@@ -50,7 +51,8 @@ struct ControlWordAt {
 ControlWordAt ParseWord(std::string_view rtf, size_t at) {
   ControlWordAt word;
   size_t i = at + 1;
-  while (i < rtf.size() && i - at <= 32 && ((rtf[i] >= 'a' && rtf[i] <= 'z') || (rtf[i] >= 'A' && rtf[i] <= 'Z'))) {
+  while (i < rtf.size() && i - at <= 32 &&
+         ((rtf[i] >= 'a' && rtf[i] <= 'z') || (rtf[i] >= 'A' && rtf[i] <= 'Z'))) {
     ++i;
   }
   word.name = rtf.substr(at + 1, i - at - 1);
@@ -160,12 +162,18 @@ class RtfReader {
 
 std::string* RtfReader::FieldFor(Dest dest) {
   switch (dest) {
-    case Dest::kTitle: return &title_;
-    case Dest::kAuthor: return &author_;
-    case Dest::kSubject: return &subject_;
-    case Dest::kComment: return &comment_;
-    case Dest::kFldinst: return &fldinst_;
-    default: return nullptr;
+    case Dest::kTitle:
+      return &title_;
+    case Dest::kAuthor:
+      return &author_;
+    case Dest::kSubject:
+      return &subject_;
+    case Dest::kComment:
+      return &comment_;
+    case Dest::kFldinst:
+      return &fldinst_;
+    default:
+      return nullptr;
   }
 }
 
@@ -230,7 +238,8 @@ void RtfReader::EndGroup() {
     field_url_.clear();
   }
   stack_.pop_back();
-  if (closing == Dest::kFldinst && (stack_.empty() || stack_.back().dest != Dest::kFldinst) && field_depth_ != 0) {
+  if (closing == Dest::kFldinst && (stack_.empty() || stack_.back().dest != Dest::kFldinst) &&
+      field_depth_ != 0) {
     field_url_ = HyperlinkUrl(fldinst_);
     field_anchor_.clear();
   }
@@ -278,7 +287,7 @@ size_t RtfReader::Word(const ControlWordAt& word, std::string_view rtf) {
     return word.next;
   }
   if (SetDestination(w)) return word.next;
-  Time* time = stack_.back().dest == Dest::kCreatim ? &created_
+  Time* time = stack_.back().dest == Dest::kCreatim  ? &created_
                : stack_.back().dest == Dest::kRevtim ? &revised_
                                                      : nullptr;
   if (time != nullptr) {
@@ -406,10 +415,10 @@ void RtfReader::MoveTo(v1::ParsedDocument* doc) {
   doc->set_title(CleanField(title_));
   doc->mutable_info()->set_author(CleanField(author_));
   doc->set_summary(CleanField(subject_.empty() ? comment_ : subject_));
-  doc->mutable_info()->set_created_unix_s(UnixSeconds(created_.year, created_.month, created_.day, created_.hour,
-                                                      created_.minute, created_.second));
-  doc->mutable_info()->set_modified_unix_s(UnixSeconds(revised_.year, revised_.month, revised_.day, revised_.hour,
-                                                       revised_.minute, revised_.second));
+  doc->mutable_info()->set_created_unix_s(UnixSeconds(created_.year, created_.month, created_.day,
+                                                      created_.hour, created_.minute, created_.second));
+  doc->mutable_info()->set_modified_unix_s(UnixSeconds(revised_.year, revised_.month, revised_.day,
+                                                       revised_.hour, revised_.minute, revised_.second));
   text_.MoveTo(doc);
 }
 

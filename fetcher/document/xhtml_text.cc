@@ -12,10 +12,10 @@ namespace crawl::fetcher::document {
 namespace {
 
 constexpr std::string_view kBlocks[] = {
-    "address", "article", "aside", "blockquote", "br",     "caption", "dd",     "div", "dl",
-    "dt",      "figcaption", "figure", "footer", "h1",     "h2",      "h3",     "h4",  "h5",
-    "h6",      "header",  "hr",     "li",         "main",   "nav",     "ol",     "p",   "pre",
-    "section", "table",   "td",     "th",         "tr",     "ul",      "body"};
+    "address", "article",    "aside",  "blockquote", "br",   "caption", "dd",  "div", "dl",
+    "dt",      "figcaption", "figure", "footer",     "h1",   "h2",      "h3",  "h4",  "h5",
+    "h6",      "header",     "hr",     "li",         "main", "nav",     "ol",  "p",   "pre",
+    "section", "table",      "td",     "th",         "tr",   "ul",      "body"};
 constexpr std::string_view kSkipped[] = {"head", "script", "style", "template", "noscript"};
 
 template <size_t N>

@@ -114,9 +114,11 @@ Status ParseXml(std::string_view xml, XmlHandler& handler, const XmlLimits& limi
   do {
     const size_t n = std::min(kFeed, xml.size() - at);
     const bool last = at + n == xml.size();
-    if (XML_Parse(parser, xml.data() + at, static_cast<int>(n), last ? XML_TRUE : XML_FALSE) != XML_STATUS_OK) {
+    if (XML_Parse(parser, xml.data() + at, static_cast<int>(n), last ? XML_TRUE : XML_FALSE) !=
+        XML_STATUS_OK) {
       if (state.too_deep) {
-        status = Status::InvalidArgument("xml: elements nested deeper than " + std::to_string(limits.max_depth));
+        status =
+            Status::InvalidArgument("xml: elements nested deeper than " + std::to_string(limits.max_depth));
       } else if (!state.stopped) {
         status = Status::InvalidArgument(std::string("xml: ") + XML_ErrorString(XML_GetErrorCode(parser)) +
                                          " at line " + std::to_string(XML_GetCurrentLineNumber(parser)));

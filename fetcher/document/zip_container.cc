@@ -37,7 +37,8 @@ std::string PercentDecoded(std::string_view s) {
 
 }  // namespace
 
-Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(std::string_view body, const DocumentLimits& limits) {
+Result<std::unique_ptr<ZipContainer>> ZipContainer::Open(std::string_view body,
+                                                         const DocumentLimits& limits) {
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* source = zip_source_buffer_create(body.data(), body.size(), 0, &error);
@@ -105,7 +106,8 @@ Result<std::string> ZipContainer::Read(std::string_view name) {
 std::string ResolvePartPath(std::string_view base_dir, std::string_view target) {
   target = target.substr(0, target.find('#'));
   const std::string decoded = PercentDecoded(target);
-  std::string joined = !decoded.empty() && decoded[0] == '/' ? decoded.substr(1) : std::string(base_dir) + decoded;
+  std::string joined =
+      !decoded.empty() && decoded[0] == '/' ? decoded.substr(1) : std::string(base_dir) + decoded;
   std::vector<std::string> parts;
   size_t start = 0;
   while (start <= joined.size()) {
