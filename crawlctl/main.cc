@@ -217,6 +217,14 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
       "--page-range", o.page_range,
       "Range request size in bytes (default 1000000; 10000000 with --include-hosts, to read whole "
       "pages as wget2 does)");
+  start->add_option(
+      "--document-types", o.document_types,
+      "Document types read besides HTML and text: a comma list of pdf, docx, xlsx, pptx, odt, ods, "
+      "odp, epub, rtf, feed (RSS and Atom); default all, 'none' for none. Links whose extension names "
+      "a type read are not ranked down as non-HTML");
+  start->add_option("--max-document-bytes", o.max_document_bytes,
+                    "Range request size and body cap for documents whose URL extension names a type "
+                    "read (default 20000000, at most 100000000); other responses keep --page-range");
   start->add_option("--user-agent", o.user_agent, "User-agent product token (default crawlbot)");
   start->add_option("--max-depth", o.max_depth, "Follow links at most this far from the seeds (0: no limit)");
   start

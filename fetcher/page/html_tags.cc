@@ -66,6 +66,7 @@ uint8_t ClassifyTag(const Name& tag) {
     case P("img"):
     case P("frame"):
     case P("base"):
+    case P("link"):
     case P("meta"):
     case P("html"):
     case P("nav"):
