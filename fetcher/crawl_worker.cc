@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/crawl/fetch_error.h"
 #include "common/crawl/document_types.h"
+#include "common/crawl/fetch_error.h"
 #include "common/crawl/link_pruning_mode.h"
 #include "common/net/grpc_util.h"
 #include "common/url/url.h"

@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
              limits.max_items);
   FUZZ_CHECK(feed.title.size() <= limits.max_field_bytes, "a title of %zu bytes", feed.title.size());
   for (const auto& item : feed.items) {
-    FUZZ_CHECK(item.summary.size() <= limits.max_summary_bytes, "a summary of %zu bytes", item.summary.size());
+    FUZZ_CHECK(item.summary.size() <= limits.max_summary_bytes, "a summary of %zu bytes",
+               item.summary.size());
     FUZZ_CHECK(item.title.size() <= limits.max_field_bytes, "an item title of %zu bytes", item.title.size());
   }
   (void)crawl::fetcher::ParseFeedDate(body.substr(0, 64));

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/text/packed_terms.h"
 #include "fetcher/page/page_processor.h"
 
 using namespace crawl::fetcher;
@@ -36,7 +37,9 @@ ProcessedPage Process(const std::string& url, const std::string& body, const std
 }
 
 bool IndexHas(const crawl::v1::FetchRecord& record, const std::string& term) {
-  for (const auto& t : record.mini_index().terms())
+  crawl::v1::MiniIndex index = record.mini_index();
+  REQUIRE(crawl::text::UnpackTerms(&index).ok());
+  for (const auto& t : index.terms())
     if (t.term() == term) return true;
   return false;
 }
@@ -44,8 +47,8 @@ bool IndexHas(const crawl::v1::FetchRecord& record, const std::string& term) {
 }  // namespace
 
 TEST_CASE("an RSS feed becomes a record of type feed and a link per item, in feed order", "[unit][feed]") {
-  const ProcessedPage page =
-      Process("http://liftoff.msfc.nasa.gov/rss.xml", ReadVector("rss2_spec_sample.xml"), "application/rss+xml");
+  const ProcessedPage page = Process("http://liftoff.msfc.nasa.gov/rss.xml",
+                                     ReadVector("rss2_spec_sample.xml"), "application/rss+xml");
   const auto& r = page.record;
   CHECK(r.title() == "Liftoff News");
   CHECK(r.document().type() == "feed");
@@ -78,8 +81,8 @@ TEST_CASE("application/xml whose root is an Atom feed is read as a feed, a sitem
   REQUIRE(atom.links.size() == 1);
   CHECK(atom.links[0].url() == "http://example.org/2003/12/13/atom03");
   CHECK(atom.links[0].anchor_text() == "Atom-Powered Robots Run Amok Some text.");
-  const ProcessedPage sitemap = Process(
-      "http://a.test/sitemap.xml", "<urlset><url><loc>http://a.test/x</loc></url></urlset>", "text/xml");
+  const ProcessedPage sitemap = Process("http://a.test/sitemap.xml",
+                                        "<urlset><url><loc>http://a.test/x</loc></url></urlset>", "text/xml");
   CHECK(sitemap.sitemap);
   CHECK(sitemap.record.document().type().empty());
 }
@@ -87,8 +90,8 @@ TEST_CASE("application/xml whose root is an Atom feed is read as a feed, a sitem
 TEST_CASE("with feeds off a feed is read as before (markup scan), with no item links", "[unit][feed]") {
   ProcessOptions options;
   options.document_types_enabled.reset(crawl::kFeedDocumentType);
-  const ProcessedPage page =
-      Process("http://liftoff.msfc.nasa.gov/rss.xml", ReadVector("rss2_spec_sample.xml"), "application/rss+xml", options);
+  const ProcessedPage page = Process("http://liftoff.msfc.nasa.gov/rss.xml",
+                                     ReadVector("rss2_spec_sample.xml"), "application/rss+xml", options);
   CHECK(page.record.document().type().empty());
   for (const auto& l : page.links) CHECK(l.source() != "feed");
 }

@@ -67,7 +67,8 @@ TEST_CASE("links come from a, area, frame, iframe and img in document order", "[
   CHECK_FALSE(page.links_truncated);
 }
 
-TEST_CASE("a feed the page announces with <link rel=alternate> is a link; style sheets are not", "[unit][feed]") {
+TEST_CASE("a feed the page announces with <link rel=alternate> is a link; style sheets are not",
+          "[unit][feed]") {
   const auto page = html::ExtractLinks(
       "<head><link rel=\"stylesheet\" href=\"/s.css\">"
       "<link rel=\"alternate\" type=\"application/rss+xml\" title=\"News\" href=\"/news.rss\">"

@@ -40,7 +40,8 @@ TEST_CASE("max_document_bytes defaults to 20,000,000 and is at most 100 MB", "[u
   CHECK(s.message().find("max_document_bytes") != std::string::npos);
 }
 
-TEST_CASE("set-param changes the document parameters mid-crawl, and they are checked again", "[unit][documents]") {
+TEST_CASE("set-param changes the document parameters mid-crawl, and they are checked again",
+          "[unit][documents]") {
   crawl::v1::CrawlParams p;
   REQUIRE(crawl::SetParamFromText(&p, "document_types", "feed").ok());
   REQUIRE(crawl::SetParamFromText(&p, "max_document_bytes", "3000000").ok());
