@@ -80,6 +80,8 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_max_links_per_page(o.max_links_per_page);
   p->set_max_links_after_prune(o.max_links_after_prune);
   p->set_link_pruning(o.link_pruning);
+  p->set_document_types(o.document_types);
+  p->set_max_document_bytes(o.max_document_bytes);
   p->set_keep_page_cache(o.cache_pages);
   p->set_cld_rule(o.cld_rule);
   p->set_no_cld_budget(o.no_cld_budget);

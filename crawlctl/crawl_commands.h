@@ -30,6 +30,10 @@ struct StartOptions {
   bool h2_prior_knowledge = false;
   uint32_t schedule_size = 0, lease_seconds = 0;
   uint64_t page_range = 0;
+  // Document types read ("" all, "none", or a list; common/crawl/document_types.h)
+  // and their range size and body cap (0: 20,000,000).
+  std::string document_types;
+  uint64_t max_document_bytes = 0;
   std::string user_agent;
   uint32_t max_depth = 0, min_host_delay_ms = 0;
   uint32_t robots_max_age_s = 0;  // 0: 86400

@@ -265,6 +265,18 @@ void AddStartFetchFlags(CLI::App* start, StartOptions& o) {
                     "Documents per search-index partition (default 100000)");
 }
 
+// Documents besides HTML and plain text (common/crawl/document_types.h).
+void AddStartDocumentFlags(CLI::App* start, StartOptions& o) {
+  start->add_option(
+      "--document-types", o.document_types,
+      "Document types read besides HTML and text: a comma list of pdf, docx, xlsx, pptx, odt, ods, "
+      "odp, epub, rtf, feed (RSS and Atom); default all, 'none' for none. Links whose extension names "
+      "a type read are not ranked down as non-HTML");
+  start->add_option("--max-document-bytes", o.max_document_bytes,
+                    "Range request size and body cap for documents whose URL extension names a type "
+                    "read (default 20000000, at most 100000000); other responses keep --page-range");
+}
+
 CLI::App* AddStartCommand(CLI::App& app, StartOptions& o) {
   auto* start = app.add_subcommand("start", "Start a crawl");
   start->add_option("--seeds", o.seeds_file, "File with one seed URL per line")->required();
@@ -273,6 +285,7 @@ CLI::App* AddStartCommand(CLI::App& app, StartOptions& o) {
   AddStartSiteFlags(start, o);
   AddStartBackoffFlags(start, o);
   AddStartFetchFlags(start, o);
+  AddStartDocumentFlags(start, o);
   return start;
 }
 

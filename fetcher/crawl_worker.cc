@@ -2,12 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/crawl/document_types.h"
 #include "common/crawl/fetch_error.h"
 #include "common/crawl/link_pruning_mode.h"
 #include "common/net/grpc_util.h"
 #include "common/url/url.h"
 #include "fetcher/fetcher_metrics.h"
 #include "fetcher/host_groups.h"
+#include "fetcher/page/url_extension.h"
 #include "fetcher/robots_redirects.h"
 
 namespace crawl::fetcher {
@@ -292,6 +294,11 @@ struct CrawlWorker::ScheduleRun {
     process.link_pruning = pruning.ok() ? *pruning : LinkPruning::kAll;
     if (params.max_description_chars() > 0) process.max_description_chars = params.max_description_chars();
     process.robots_meta_token = params.user_agent();
+    // The name server stores a valid list; an unknown one (a newer name
+    // server) reads every type.
+    const Result<DocumentTypeSet> types = ParseDocumentTypes(params.document_types());
+    process.document_types_enabled = types.ok() ? *types : DocumentTypeSet().set();
+    if (params.max_document_bytes() > 0) process.max_document_bytes = params.max_document_bytes();
     return process;
   }
 };
@@ -339,6 +346,9 @@ void CrawlWorker::StartSequence(ScheduleRun& run, const std::vector<std::string>
   for (const std::string& u : urls) {
     FetchTarget& t = targets.emplace_back();
     t.url = u;
+    // A document the crawl reads gets its own, larger range (url_extension.h).
+    if (const auto type = UrlDocumentType(u); type && run.process.document_types_enabled.test(*type))
+      t.range_bytes = run.process.max_document_bytes;
     if (auto it = run.hosts.by_url.find(u); it != run.hosts.by_url.end()) {
       t.if_none_match = it->second.if_none_match();
       t.if_modified_since = it->second.if_modified_since();

@@ -119,6 +119,22 @@ def sitemap_seeds():
             b"\x00" + gz(URLSET), b"\x00" + b"<feed><entry><link href='http://a.test/e'/></entry></feed>"]
 
 
+def feed_seeds():
+    """Byte 0: the media type (0 RSS, 1 Atom, 2 application/xml, 3 text/xml)
+    and the item limit; then the specifications' sample feeds
+    (tests/data/feeds/) and hostile shapes."""
+    vectors = os.path.join(ROOT, "tests", "data", "feeds")
+    out = []
+    for i, f in enumerate(sorted(os.listdir(vectors))):
+        if f.endswith(".xml"):
+            out.append(bytes([i * 4 + 2]) + open(os.path.join(vectors, f), "rb").read())
+    bomb = "<!DOCTYPE rss [<!ENTITY a 'xxxxxxxxxx'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>" \
+           "<!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;'>]><rss><channel><title>&c;</title></channel></rss>"
+    out.append(b"\x00" + bomb.encode())
+    out.append(b"\x01" + ("<feed xmlns='http://www.w3.org/2005/Atom'>" + "<x>" * 40).encode())
+    return out
+
+
 def charset_seeds():
     """Byte 0: the encoding (its place in the WHATWG encodings.json; one past
     the last: no label), byte 1: the streamed decode's piece sizes, then the
@@ -253,6 +269,7 @@ def main():
     write("robots", robots_seeds())
     write("html", html_seeds())
     write("sitemap", sitemap_seeds())
+    write("feed", feed_seeds())
     write("charset", charset_seeds())
     write("segmenter", segmenter_seeds())
     write("queueserver_rpc", queueserver_seeds())

@@ -54,7 +54,7 @@ for name in "${names[@]}"; do
   case "$name" in
     url) max_len=4096 ;;
     robots) max_len=65536 ;;
-    html|sitemap) max_len=262144 ;;
+    html|sitemap|feed) max_len=262144 ;;
     *) max_len=65536 ;;
   esac
   echo "fuzz: $name for ${seconds}s (corpus $(ls "$corpus" | wc -l) files, -max_len=$max_len)"

@@ -10,6 +10,7 @@
 #include <cctype>
 
 #include "common/base/process.h"
+#include "common/crawl/document_types.h"
 #include "common/crawl/link_pruning_mode.h"
 #include "common/crawl/log_filter.h"
 #include "common/url/host_glob.h"
@@ -189,6 +190,10 @@ Status NormalizeParams(v1::CrawlParams* p) {
   if (p->max_links_per_page() == 0) p->set_max_links_per_page(DefaultMaxLinksPerPage(*pruning));
   if (p->page_range_bytes() == 0) p->set_page_range_bytes(DefaultPageRangeBytes(scoped));
   if (p->page_range_bytes() > 100'000'000) return Status::InvalidArgument("page_range_bytes above 100 MB");
+  // Document types and their size cap (common/crawl/document_types.h).
+  uint64_t max_document_bytes = p->max_document_bytes();
+  if (auto s = CheckDocumentParams(p->document_types(), &max_document_bytes); !s.ok()) return s;
+  p->set_max_document_bytes(max_document_bytes);
   if (p->results_batch_pages() == 0) p->set_results_batch_pages(400);
   if (p->user_agent().empty()) p->set_user_agent("crawlbot");
   for (char c : p->user_agent()) {

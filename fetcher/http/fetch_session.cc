@@ -292,8 +292,9 @@ void FetchSession::Write(bool reused) {
   request_.target(target_);
   request_.set(http::field::host, host_header_);
   request_.set(http::field::user_agent, options_.user_agent);
-  if (options_.page_range_bytes > 0 && !without_range_) {
-    request_.set(http::field::range, "bytes=0-" + std::to_string(options_.page_range_bytes - 1));
+  const uint64_t range = RangeBytesOf(options_, urls_[index_]);
+  if (range > 0 && !without_range_) {
+    request_.set(http::field::range, "bytes=0-" + std::to_string(range - 1));
   }
   request_.set(http::field::accept_encoding, "gzip, deflate");
   request_.set(http::field::connection, "keep-alive");
@@ -410,7 +411,7 @@ void FetchSession::OnHeader(beast::error_code ec, size_t bytes) {
 
 void FetchSession::ReadBody() {
   // Read one byte past the cap: receiving it proves the body was longer.
-  const uint64_t budget = options_.page_range_bytes + 1;
+  const uint64_t budget = RangeBytesOf(options_, urls_[index_]) + 1;
   const size_t have = raw_.size();
   uint64_t want = std::min<uint64_t>(budget - have, kBodyReadChunk);
   // A body of known length gets room for what is left of it, no more: the
@@ -438,8 +439,8 @@ void FetchSession::OnBody(beast::error_code ec, size_t bytes) {
     parser_->put_eof(ec);
   }
   if (ec) return FailIo(ec, "reading response body");
-  if (raw_.size() > options_.page_range_bytes) {
-    raw_.resize(static_cast<size_t>(options_.page_range_bytes));
+  if (const uint64_t range = RangeBytesOf(options_, urls_[index_]); raw_.size() > range) {
+    raw_.resize(static_cast<size_t>(range));
     result_.truncated = true;
     return OnMessageDone();
   }
@@ -459,9 +460,7 @@ void FetchSession::OnMessageDone() {
   parser_.reset();
   if (!keep_alive) CloseConnection();
   if (ShouldAskWithoutRange()) return AskWithoutRange(keep_alive);
-  const uint64_t cap =
-      options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
-  DecodeBody(std::move(raw_), cap, result_);
+  DecodeBody(std::move(raw_), DecodedCapOf(options_, urls_[index_]), result_);
   raw_.clear();
   Report();
 }
@@ -470,7 +469,7 @@ void FetchSession::OnMessageDone() {
 // server does not take that range. Asked once more without Range, the page
 // is kept (the body cap still holds) instead of being lost as a failure.
 bool FetchSession::ShouldAskWithoutRange() const {
-  return result_.status == 416 && options_.page_range_bytes > 0 && !without_range_;
+  return result_.status == 416 && RangeBytesOf(options_, urls_[index_]) > 0 && !without_range_;
 }
 
 void FetchSession::AskWithoutRange(bool keep_alive) {

@@ -68,8 +68,9 @@ Status H2Exchange::Start(size_t index, const FetchTarget& target, std::string pa
 
 Status H2Exchange::Submit(Stream stream) {
   std::vector<std::pair<std::string, std::string>> fields = {{"user-agent", options_.user_agent}};
-  if (options_.page_range_bytes > 0 && !stream.without_range) {
-    fields.emplace_back("range", "bytes=0-" + std::to_string(options_.page_range_bytes - 1));
+  const uint64_t range = RangeBytesOf(options_, *stream.target);
+  if (range > 0 && !stream.without_range) {
+    fields.emplace_back("range", "bytes=0-" + std::to_string(range - 1));
   }
   fields.emplace_back("accept-encoding", "gzip, deflate");
   // Conditional request (RFC 9110 13.1), as in HTTP/1.1.
@@ -219,8 +220,8 @@ void H2Exchange::OnData(int32_t id, std::string_view data) {
   Stream* stream = Find(id);
   if (stream == nullptr) return;
   stream->result.wire_bytes += data.size();
-  const size_t room = static_cast<size_t>(options_.page_range_bytes) -
-                      std::min<size_t>(stream->raw.size(), options_.page_range_bytes);
+  const size_t range = static_cast<size_t>(RangeBytesOf(options_, *stream->target));
+  const size_t room = range - std::min<size_t>(stream->raw.size(), range);
   stream->raw.append(data.substr(0, room));
   if (data.size() > room) {
     // One byte past the cap proves the body was longer: keep the cap, stop
@@ -270,7 +271,7 @@ void H2Exchange::Complete(Stream& stream) {
         CompleteLength(it == stream.fields.end() ? std::string_view() : std::string_view(it->second));
     if (total && *total > stream.raw.size()) result.truncated = true;
   }
-  if (result.status == 416 && options_.page_range_bytes > 0 && !stream.without_range) {
+  if (result.status == 416 && RangeBytesOf(options_, *stream.target) > 0 && !stream.without_range) {
     // As HTTP/1.1: asked once more without Range (a fresh result, same start).
     Stream next;
     next.index = stream.index;
@@ -285,9 +286,7 @@ void H2Exchange::Complete(Stream& stream) {
     again_.push_back(std::move(next));
     return;
   }
-  const uint64_t cap =
-      options_.max_decoded_bytes > 0 ? options_.max_decoded_bytes : options_.page_range_bytes;
-  DecodeBody(std::move(stream.raw), cap, result);
+  DecodeBody(std::move(stream.raw), DecodedCapOf(options_, *stream.target), result);
   Finish(stream);
 }
 

@@ -103,6 +103,10 @@ struct FetchTarget {
   std::string url;
   std::string if_none_match;
   std::string if_modified_since;
+  // This URL's range and body cap in place of page_range_bytes (0: that):
+  // documents get CrawlParams.max_document_bytes. The decoded body may then
+  // be as large too (max_decoded_bytes does not cut it shorter).
+  uint64_t range_bytes = 0;
 };
 
 struct FetcherOptions {
@@ -150,6 +154,17 @@ struct FetcherOptions {
   // knowledge"), for servers known to take it; no HTTP/1.1 fallback.
   bool h2_prior_knowledge = false;
 };
+
+// The range asked for and the content-coded body cap of `target`; the
+// decoded body cap.
+[[nodiscard]] inline uint64_t RangeBytesOf(const FetcherOptions& options, const FetchTarget& target) {
+  return target.range_bytes > 0 ? target.range_bytes : options.page_range_bytes;
+}
+
+[[nodiscard]] inline uint64_t DecodedCapOf(const FetcherOptions& options, const FetchTarget& target) {
+  const uint64_t cap = options.max_decoded_bytes > 0 ? options.max_decoded_bytes : options.page_range_bytes;
+  return target.range_bytes > cap ? target.range_bytes : cap;
+}
 
 // The outcome of one URL. Exactly one per URL given to FetchSequence.
 struct FetchResult {

@@ -298,10 +298,14 @@ class Scanner {
         base_seen_ = true;
         page_.base_href = DecodeUrl(attrs.get(kHref));
       }
+    } else if (tag == "link") {
+      // A feed the page announces (<link rel="alternate"
+      // type="application/rss+xml" href>): often the only way to it.
+      if (attrs.has(kHref) && HasToken(attrs.get(kRel), "alternate") && IsFeedType(attrs.get(kType)))
+        AddLink("link", attrs.get(kHref), {});
+      if (!head_done_) HeadLink(attrs);
     } else if (tag == "meta") {
       Meta(attrs);
-    } else if (tag == "link") {
-      if (!head_done_) HeadLink(attrs);
     } else if (tag == "body") {
       head_done_ = true;
     } else if (tag == "html") {
@@ -430,6 +434,11 @@ class Scanner {
   }
 
   // Returns the index of the new link, or -1 if it is skipped.
+  static bool IsFeedType(std::string_view type) {
+    type = TrimHtmlSpace(type);
+    return EqualsIgnoreCase(type, "application/rss+xml") || EqualsIgnoreCase(type, "application/atom+xml");
+  }
+
   int AddLink(const char* tag, std::string_view raw_href, std::string_view rel) {
     std::string href = DecodeUrl(raw_href);
     if (href.empty() || href.size() > opt_.max_href_bytes || IsSkippedScheme(href)) return -1;

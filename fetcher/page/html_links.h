@@ -1,7 +1,7 @@
 // Link and metadata extraction from raw HTML (docs/DESIGN.md §6): links
-// from a, area, frame, iframe and img, the base href, the title, robot meta
-// directives, head links (canonical, hreflang), meta refresh, the page language and (optionally) the visible
-// text.
+// from a, area, frame, iframe and img, feeds announced by <link>, the base href, the title, robot meta
+// directives, head links (canonical, hreflang), meta refresh, the page language and (optionally) the
+// visible text.
 //
 // A single forward scan over the bytes, after the tokenizer states of the
 // WHATWG HTML standard (section 13.2.5) that matter for links: tags and
@@ -50,7 +50,10 @@ struct Link {
   // and img; entity-decoded, whitespace-collapsed, at most
   // ExtractOptions::max_anchor_chars characters. Empty for frame/iframe.
   std::string anchor_text;
-  std::string tag;  // "a", "area", "frame", "iframe" or "img"
+  // "a", "area", "frame", "iframe", "img", or "link" (a feed the page
+  // announces: <link rel="alternate" type="application/rss+xml" or
+  // "application/atom+xml">).
+  std::string tag;
   // rel="nofollow" on the element, or a robots meta nofollow on the page.
   bool nofollow = false;
   // Inside a <nav> element (the link-kind scoring filter's "nav").

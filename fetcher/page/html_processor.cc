@@ -64,7 +64,7 @@ void AddLinks(const PageInput& page, const ProcessOptions& options, ProcessingCo
   for (std::size_t rank = 0; rank < ranked.size(); ++rank) {
     Candidate& c = candidates[ranked[rank].index];
     v1::DiscoveredLink& l = links->emplace_back();
-    l.set_likely_non_html(LikelyNonHtml(c.url));
+    l.set_likely_non_html(LikelyNonHtml(c.url, options.document_types_enabled));
     l.set_url(std::move(c.url));
     l.set_depth(page.link_depth);
     l.set_link_rank(static_cast<uint32_t>(rank));

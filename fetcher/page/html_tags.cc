@@ -66,8 +66,8 @@ uint8_t ClassifyTag(const Name& tag) {
     case P("img"):
     case P("frame"):
     case P("base"):
-    case P("meta"):
     case P("link"):
+    case P("meta"):
     case P("head"):
     case P("body"):
     case P("html"):

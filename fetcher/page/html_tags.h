@@ -100,10 +100,23 @@ class Name {
   uint64_t packed_ = 0;
 };
 
-enum Attr { kHref, kSrc, kAlt, kRel, kName, kContent, kLang, kXmlLang, kHttpEquiv, kHreflang, kAttrCount };
+enum Attr {
+  kHref,
+  kSrc,
+  kAlt,
+  kRel,
+  kName,
+  kContent,
+  kLang,
+  kXmlLang,
+  kHttpEquiv,
+  kHreflang,
+  kType,
+  kAttrCount
+};
 
 constexpr std::array<std::string_view, kAttrCount> kAttrNames = {
-    "href", "src", "alt", "rel", "name", "content", "lang", "xml:lang", "http-equiv", "hreflang"};
+    "href", "src", "alt", "rel", "name", "content", "lang", "xml:lang", "http-equiv", "hreflang", "type"};
 
 // kAttrLengths[n]: some name of kAttrNames has n bytes (the last entry
 // stands for every longer length).

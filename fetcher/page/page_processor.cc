@@ -5,6 +5,7 @@
 #include "common/url/robots.h"
 #include "common/url/url.h"
 #include "fetcher/page/charset.h"
+#include "fetcher/page/feed_processor.h"
 #include "fetcher/page/html_processor.h"
 #include "fetcher/page/page_directives.h"
 #include "fetcher/page/revisit.h"
@@ -173,10 +174,13 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   page.link_depth = scheduled.depth() + 1;
   const std::string& mime = result.mime_type;
   HtmlDirectives directives;
+  NoteDocumentCut(result, options, &r);
   if (IsHtmlMime(mime)) {
     ProcessHtml(page, options, ThreadContext(), &r, &out.links, &directives);
   } else if (mime == "text/plain") {
     ProcessPlainText(page, options, ThreadContext(), &r);
+  } else if (ProcessFeed(page, mime, options, ThreadContext(), &r, &out.links)) {
+    // An RSS or Atom feed (feed_processor.h).
   } else if (IsXmlMime(mime) || IsGzipMime(mime)) {
     if (!ProcessSitemap(scheduled, result, &out) && IsXmlMime(mime) && !IsGzip(result.body)) {
       // An XML page that is not a sitemap (XHTML served as XML, a feed): its

@@ -7,6 +7,9 @@
 //     <sitemapindex>, plain or gzip-compressed (application/gzip,
 //     application/x-gzip, or any body with the gzip magic under an XML or
 //     gzip type): fetcher/page/sitemap_processor.h;
+//   - feeds: application/rss+xml, application/atom+xml, and XML whose root is
+//     <rss>, <rdf:RDF> or <feed>, when the crawl processes "feed":
+//     fetcher/page/feed_processor.h;
 //   - robots.txt (URL_KIND_ROBOTS): the body travels to the queue server,
 //     and each Sitemap: line becomes a link with from_sitemap = true;
 //   - other types: the record only.

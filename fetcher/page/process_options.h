@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/crawl/document_types.h"
 #include "common/text/stemmer.h"
 #include "fetcher/page/link_pruning.h"
 
@@ -32,6 +33,14 @@ struct ProcessOptions {
   // Our robots product token: <meta name="TOKEN"> is obeyed like
   // <meta name="robots"> ("" : only the latter).
   std::string robots_meta_token;
+  // Document types processed (CrawlParams.document_types; bit i is
+  // kDocumentTypeNames[i], common/crawl/document_types.h): a link whose URL
+  // extension names one is not likely_non_html, and a feed is read as a
+  // feed (fetcher/page/feed_processor.h) only when "feed" is on.
+  DocumentTypeSet document_types_enabled = DocumentTypeSet().set();
+  // Range request size and body cap for such documents
+  // (CrawlParams.max_document_bytes, resolved by the name server).
+  uint64_t max_document_bytes = kDefaultMaxDocumentBytes;
 };
 
 // State a processing thread reuses between pages (stemmers, compressor).

@@ -67,6 +67,19 @@ TEST_CASE("links come from a, area, frame, iframe and img in document order", "[
   CHECK_FALSE(page.links_truncated);
 }
 
+TEST_CASE("a feed the page announces with <link rel=alternate> is a link; style sheets are not",
+          "[unit][feed]") {
+  const auto page = html::ExtractLinks(
+      "<head><link rel=\"stylesheet\" href=\"/s.css\">"
+      "<link rel=\"alternate\" type=\"application/rss+xml\" title=\"News\" href=\"/news.rss\">"
+      "<LINK REL=\"Alternate Home\" TYPE=\" Application/Atom+XML \" HREF=\"/feed.atom\">"
+      "<link rel=\"alternate\" hreflang=\"de\" href=\"/de/\">"
+      "<link rel=\"alternate\" type=\"application/rss+xml\"></head>");
+  REQUIRE(page.links.size() == 2);
+  CHECK(page.links[0] == html::Link{"/news.rss", "", "link", false});
+  CHECK(page.links[1] == html::Link{"/feed.atom", "", "link", false});
+}
+
 TEST_CASE("anchor text is collapsed, bounded and closed by the next link", "[unit]") {
   const auto page = html::ExtractLinks(
       "<a href=a>  foo\n\t bar&nbsp;&nbsp;baz  </a>"

@@ -45,8 +45,8 @@ TEST_CASE("inline tags are exactly the listed ones, whatever the letter case", "
 
 TEST_CASE("a tag's traits: acted on, heading, raw or escapable text, inline", "[unit]") {
   using internal::ClassifyTag;
-  const std::set<std::string> acted_on = {"a",    "area", "img",  "frame", "iframe",
-                                          "base", "meta", "html", "nav",   "plaintext"};
+  const std::set<std::string> acted_on = {"a",    "area", "img",  "frame", "iframe",   "base",
+                                          "link", "meta", "html", "nav",   "plaintext"};
   const std::set<std::string> raw = {"xmp", "style", "script", "iframe", "noembed", "noframes"};
   const std::set<std::string> escapable = {"title", "textarea"};
   const std::set<std::string> headings = {"h1", "h2", "h3", "h4", "h5", "h6"};
