@@ -5,6 +5,7 @@
 #include "common/url/robots.h"
 #include "common/url/url.h"
 #include "fetcher/page/charset.h"
+#include "fetcher/page/document_processor.h"
 #include "fetcher/page/html_processor.h"
 #include "fetcher/page/revisit.h"
 #include "fetcher/page/sitemap_processor.h"
@@ -171,7 +172,11 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   page.content_type = result.content_type;
   page.link_depth = scheduled.depth() + 1;
   const std::string& mime = result.mime_type;
-  if (IsHtmlMime(mime)) {
+  // PDF, Office, OpenDocument, EPUB, RTF: parsed in the document worker.
+  const std::optional<DocumentType> document = BinaryDocumentType(mime, scheduled.url(), options);
+  if (document && options.document_parser != nullptr) {
+    ProcessDocument(*document, page, result.truncated, options, ThreadContext(), &r, &out.links);
+  } else if (IsHtmlMime(mime)) {
     ProcessHtml(page, options, ThreadContext(), &r, &out.links);
   } else if (mime == "text/plain") {
     ProcessPlainText(page, options, ThreadContext(), &r);

@@ -7,6 +7,9 @@
 //     <sitemapindex>, plain or gzip-compressed (application/gzip,
 //     application/x-gzip, or any body with the gzip magic under an XML or
 //     gzip type): fetcher/page/sitemap_processor.h;
+//   - PDF, Office, OpenDocument, EPUB, RTF (by media type, or by URL
+//     extension under application/octet-stream), when
+//     ProcessOptions.document_parser is set: fetcher/page/document_processor.h;
 //   - robots.txt (URL_KIND_ROBOTS): the body travels to the queue server,
 //     and each Sitemap: line becomes a link with from_sitemap = true;
 //   - other types: the record only.
@@ -15,7 +18,7 @@
 // a 2xx with ScheduledUrl.previous_digest, is a revisit with no processing
 // (fetcher/page/revisit.h).
 //
-// Pure: no I/O. Thread-safe (per-thread state is thread_local).
+// Pure but for documents (sent to the document worker). Thread-safe (per-thread state is thread_local).
 #pragma once
 
 #include <cstdint>

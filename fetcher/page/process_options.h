@@ -11,6 +11,8 @@
 
 namespace crawl::fetcher {
 
+class DocumentParser;  // fetcher/document/worker_client.h
+
 struct ProcessOptions {
   // Links extracted per page (CrawlParams.max_links_per_page; docs/DESIGN.md: 300).
   uint32_t max_links = 300;
@@ -32,6 +34,10 @@ struct ProcessOptions {
   // Our robots product token: <meta name="TOKEN"> is obeyed like
   // <meta name="robots"> ("" : only the latter).
   std::string robots_meta_token;
+  // Parses binary documents (PDF, Office, OpenDocument, EPUB, RTF) in the
+  // document worker (fetcher/page/document_processor.h); null: such
+  // documents get the record only. Not owned; thread-safe.
+  const DocumentParser* document_parser = nullptr;
 };
 
 // State a processing thread reuses between pages (stemmers, compressor).
