@@ -236,6 +236,18 @@ def segmenter_seeds():
     return out
 
 
+def document_seeds(prefix, extensions):
+    """The test documents (tests/data/documents/) of these extensions, each
+    after the type byte that picks its type (document_fuzz.h)."""
+    d = os.path.join(ROOT, "tests", "data", "documents")
+    out = []
+    for name in sorted(os.listdir(d)):
+        ext = name.rsplit(".", 1)[-1]
+        if ext in extensions:
+            out.append(bytes([extensions.index(ext)]) + open(os.path.join(d, name), "rb").read())
+    return out
+
+
 def main():
     write("url", url_seeds())
     write("robots", robots_seeds())
@@ -245,6 +257,11 @@ def main():
     write("segmenter", segmenter_seeds())
     write("queueserver_rpc", queueserver_seeds())
     write("nameserver_rpc", nameserver_seeds())
+    write("pdf", document_seeds("pdf", ["pdf"]))
+    write("ooxml", document_seeds("ooxml", ["docx", "xlsx", "pptx"]))
+    write("odf", document_seeds("odf", ["odt", "ods", "odp"]))
+    write("epub", document_seeds("epub", ["epub"]))
+    write("rtf", document_seeds("rtf", ["rtf"]))
     for name in sorted(os.listdir(CORPUS)):
         print(name, len(os.listdir(os.path.join(CORPUS, name))), "seeds")
 

@@ -32,4 +32,7 @@ for doc in mpl_definitions licenses_table; do
   lo --infilter=CSV:44,34,76,1 --convert-to ods --outdir . "src/$doc.csv"
 done
 for doc in mpl_slides artistic_slides; do lo --convert-to odp --outdir . "$doc.pptx"; done
+# A PDF that needs a password (for the "encrypted" error), not in MANIFEST.
+gs -q -dNOPAUSE -dBATCH -sDEVICE=pdfwrite -sOwnerPassword=owner -sUserPassword=reader -dEncryptionR=3 \
+  -dKeyLength=128 -sOutputFile=locked_bsd_notice.pdf bsd_notice.pdf
 ls -l *.pdf *.docx *.xlsx *.pptx *.odt *.ods *.odp *.epub *.rtf
