@@ -1,6 +1,7 @@
 // The document worker's main loop (worker_process.h).
 #include "fetcher/document/worker_process.h"
 
+#include <iconv.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -109,6 +110,29 @@ v1::DocumentParseResponse Answer(const v1::DocumentParseRequest& request, bool t
   return response;
 }
 
+// A one-page PDF with an Info dictionary (xref offsets left for poppler to
+// reconstruct).
+constexpr std::string_view kWarmUpPdf =
+    "%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+    "2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n"
+    "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R "
+    "/Resources << /Font << /F1 5 0 R >> >> >> endobj\n"
+    "4 0 obj << /Length 44 >> stream\nBT /F1 12 Tf 20 100 Td (warm up \\351t\\351) Tj ET\nendstream endobj\n"
+    "5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj\n"
+    "6 0 obj << /Title (warm up) /Author <FEFF0077> /CreationDate (D:20200101000000Z) >> endobj\n"
+    "trailer << /Root 1 0 R /Info 6 0 R >>\n%%EOF\n";
+
+// Loads what the parsers open lazily, while files can still be opened:
+// glibc's iconv modules (poppler-cpp converts its UTF-16 strings with
+// iconv; the descriptors stay open so the modules stay loaded), locale
+// data, poppler's global tables.
+void WarmUp() {
+  static const char* const kPairs[][2] = {{"UTF-8", "UTF-16LE"}, {"UTF-8", "UTF-16BE"},   {"UTF-8", "UTF-16"},
+                                          {"UTF-16BE", "UTF-8"}, {"UTF-8", "ISO-8859-1"}, {"UTF-8", "UTF-8"}};
+  for (const auto& pair : kPairs) (void)iconv_open(pair[0], pair[1]);
+  (void)ParseDocument(DocumentType::kPdf, kWarmUpPdf, DocumentLimits{});
+}
+
 }  // namespace
 
 bool IsDocumentWorkerCommand(int argc, char** argv) {
@@ -120,6 +144,7 @@ int RunDocumentWorker(int argc, char** argv) {
   // Allocation failures below the limit end the process rather than
   // return null into a parser that does not check.
   std::set_new_handler(nullptr);
+  WarmUp();
   v1::DocumentParseResponse hello;
   hello.set_error(std::string(kWorkerHelloPrefix) + EnterWorkerSandbox(args.sandbox));
   if (!WriteFrame(1, hello.SerializeAsString()).ok()) return 0;
