@@ -3,9 +3,10 @@
 // (fetcher/document/worker_process.h) rather than its HTTP client.
 //   truncated.pdf  a PDF cut in the middle of its page's content stream,
 //                  without xref table or trailer
-//   bad-xref.pdf   a PDF whose xref table and startxref are garbage
+//   bad-xref.pdf   a PDF whose xref table and startxref are garbage (poppler
+//                  rebuilds the table from the objects and reads it)
 //   slow.pdf       one page whose content stream inflates to kSlowPdfBytes
-//                  of text-showing operators (about 300 KB on the wire): a
+//                  of text-showing operators (about 1.5 MB on the wire): a
 //                  parser extracting all of it runs into the time or
 //                  memory limit
 //   zip-bomb.docx  an Office Open XML package whose word/document.xml
