@@ -236,7 +236,7 @@ def segmenter_seeds():
     return out
 
 
-def document_seeds(prefix, extensions):
+def document_seeds(extensions):
     """The test documents (tests/data/documents/) of these extensions, each
     after the type byte that picks its type (document_fuzz.h)."""
     d = os.path.join(ROOT, "tests", "data", "documents")
@@ -257,11 +257,11 @@ def main():
     write("segmenter", segmenter_seeds())
     write("queueserver_rpc", queueserver_seeds())
     write("nameserver_rpc", nameserver_seeds())
-    write("pdf", document_seeds("pdf", ["pdf"]))
-    write("ooxml", document_seeds("ooxml", ["docx", "xlsx", "pptx"]))
-    write("odf", document_seeds("odf", ["odt", "ods", "odp"]))
-    write("epub", document_seeds("epub", ["epub"]))
-    write("rtf", document_seeds("rtf", ["rtf"]))
+    write("pdf", document_seeds(["pdf"]))
+    write("ooxml", document_seeds(["docx", "xlsx", "pptx"]))
+    write("odf", document_seeds(["odt", "ods", "odp"]))
+    write("epub", document_seeds(["epub"]))
+    write("rtf", document_seeds(["rtf"]))
     for name in sorted(os.listdir(CORPUS)):
         print(name, len(os.listdir(os.path.join(CORPUS, name))), "seeds")
 

@@ -270,7 +270,9 @@ bool RtfReader::SetDestination(std::string_view name) {
     return false;
   }
   Flush();
-  stack_.back().dest = dest;
+  // The first of each \info field counts (LibreOffice writes \author twice).
+  const std::string* field = FieldFor(dest);
+  stack_.back().dest = field != nullptr && dest != Dest::kFldinst && !field->empty() ? Dest::kSkip : dest;
   return true;
 }
 
