@@ -244,7 +244,8 @@ void CrawlWorker::Run() {
 }
 
 struct CrawlWorker::ScheduleRun {
-  ScheduleRun(std::shared_ptr<const ActiveCrawl> active, size_t server, const v1::GetScheduleResponse& leased)
+  ScheduleRun(std::shared_ptr<const ActiveCrawl> active, size_t server, const v1::GetScheduleResponse& leased,
+              const DocumentParser* documents)
       : crawl(std::move(active)),
         info(crawl->info),
         http(crawl->http.get()),
@@ -252,7 +253,7 @@ struct CrawlWorker::ScheduleRun {
         schedule(leased),
         hosts(GroupByHost(leased.urls())),
         batcher(QueueServerIds(info), &crawl->tracking, server),
-        process(ProcessOptionsOf(info.params())),
+        process(ProcessOptionsOf(info.params(), documents)),
         batch_pages(std::max<uint32_t>(1, info.params().results_batch_pages())),
         keep_page_cache(info.params().keep_page_cache()) {}
 
@@ -284,8 +285,9 @@ struct CrawlWorker::ScheduleRun {
     for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
     return ids;
   }
-  static ProcessOptions ProcessOptionsOf(const v1::CrawlParams& params) {
+  static ProcessOptions ProcessOptionsOf(const v1::CrawlParams& params, const DocumentParser* documents) {
     ProcessOptions process;
+    process.document_parser = documents;
     process.max_links = params.max_links_per_page();
     if (params.max_links_after_prune() > 0) process.max_links_after_prune = params.max_links_after_prune();
     // The name server stores a valid mode; an unknown one (a newer name
@@ -305,7 +307,7 @@ struct CrawlWorker::ScheduleRun {
 
 void CrawlWorker::RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule) {
   counters_.schedules++;
-  ScheduleRun run(crawl_, server_index, schedule);
+  ScheduleRun run(crawl_, server_index, schedule, options_.document_parser.get());
   spdlog::debug("schedule {} from {}: {} urls", schedule.schedule_id(),
                 run.info.queue_servers(static_cast<int>(server_index)).id(), schedule.urls_size());
   StartMoreSequences(run);

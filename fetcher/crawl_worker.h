@@ -38,6 +38,7 @@
 
 #include "common/base/mutex.h"
 #include "common/net/hosts_file.h"
+#include "fetcher/document/worker_client.h"
 #include "fetcher/http/dns_resolver.h"
 #include "fetcher/http/http_fetcher.h"
 #include "fetcher/page/page_processor.h"
@@ -103,6 +104,9 @@ struct WorkerOptions {
   // processed like any other, without the gate.
   std::shared_ptr<ProcessPool> sitemap_pool;
   std::shared_ptr<SitemapGate> sitemap_gate;
+  // The document worker processes, shared by the lanes (workers start on
+  // the first document); null: documents get the record only.
+  std::shared_ptr<const DocumentParser> document_parser;
 };
 
 struct WorkerCounters {

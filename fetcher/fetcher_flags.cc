@@ -50,6 +50,23 @@ void AddWorkerFlags(CLI::App& app, FetcherFlags& flags) {
                  "Log a 'fetcher status' line (requests in flight, DNS cache) this often; 0 = never")
       ->capture_default_str()
       ->check(CLI::Range(0, 3'600'000));
+  app.add_option("--document-workers", flags.document_workers,
+                 "Document worker processes (PDF, Office, EPUB, RTF parsed at once, each confined)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  app.add_option("--document-timeout-ms", flags.document_timeout_ms,
+                 "Wall-clock time a document may take in its worker before the worker is killed")
+      ->capture_default_str()
+      ->check(CLI::Range(100, 600'000));
+  app.add_option("--document-memory-mb", flags.document_memory_mb,
+                 "Address space of each document worker (RLIMIT_AS)")
+      ->capture_default_str()
+      ->check(CLI::Range(64, 65536));
+  app.add_option("--document-seccomp", flags.document_seccomp,
+                 "Document worker's system call filter: kill (forbidden call kills it), trap (same, "
+                 "naming the call on stderr), off (resource limits only)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"kill", "trap", "off"}));
 }
 
 // The DNS resolver's flags.
@@ -122,6 +139,12 @@ WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::Hos
     options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(flags.process_threads);
   options.sitemap_pool = std::make_shared<crawl::fetcher::ProcessPool>(1);
   options.sitemap_gate = std::make_shared<crawl::fetcher::SitemapGate>();
+  crawl::fetcher::DocumentParserOptions documents;
+  documents.workers = flags.document_workers;
+  documents.timeout = std::chrono::milliseconds(flags.document_timeout_ms);
+  documents.memory_bytes = flags.document_memory_mb << 20;
+  documents.seccomp = flags.document_seccomp;
+  options.document_parser = std::make_shared<const crawl::fetcher::DocumentParser>(std::move(documents));
   options.poll_interval = std::chrono::milliseconds(flags.poll_ms);
   options.status_interval = std::chrono::milliseconds(flags.status_ms);
   options.dns.servers = flags.dns_servers;

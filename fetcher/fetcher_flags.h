@@ -53,6 +53,11 @@ struct FetcherFlags {
   int dns_timeout_ms = static_cast<int>(crawl::fetcher::DnsOptions{}.try_timeout.count());
   int dns_tries = crawl::fetcher::DnsOptions{}.tries;
   bool dns_ipv6 = false;
+  // The document worker (fetcher/document/worker_client.h).
+  size_t document_workers = 1;
+  int document_timeout_ms = 10'000;
+  size_t document_memory_mb = 1024;
+  std::string document_seccomp = "kill";
 };
 
 // Every flag of the fetcher, in the order --help lists them.

@@ -28,6 +28,7 @@
 #include "common/net/hosts_file.h"
 #include "common/security/process_security.h"
 #include "fetcher/crawl_worker.h"
+#include "fetcher/document/worker_process.h"
 #include "fetcher/fetcher_flags.h"
 #include "fetcher/http/dns_resolver.h"
 
@@ -72,6 +73,10 @@ int Serve(const FetcherFlags& flags, std::vector<std::unique_ptr<CrawlWorker>>& 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The document worker is this binary started again by the fetcher
+  // (fetcher/document/worker_process.h): it must not set up anything else.
+  if (crawl::fetcher::IsDocumentWorkerCommand(argc, argv))
+    return crawl::fetcher::RunDocumentWorker(argc, argv);
   crawl::BlockShutdownSignals();
   crawl::LimitMallocArenas();
   CLI::App app{"fetcher: downloads pages for the crawl the name server announces"};

@@ -36,9 +36,12 @@ check_includes crawlctl '^(crawlctl/|fetcher/page/page_report\.h$)'
 
 # Inside the fetcher: the HTTP engine (fetcher/http/) knows no page analysis
 # and no worker; page analysis (fetcher/page/) may read what the engine
-# fetched (fetcher/http/) but knows no worker.
+# fetched (fetcher/http/) but knows no worker; it hands binary documents to
+# fetcher/document/ (the parsers and the document worker's client), which
+# may use page analysis's text helpers (charsets, entities) but not the engine.
 check_includes fetcher/http '^fetcher/http/'
-check_includes fetcher/page '^fetcher/(http|page)/'
+check_includes fetcher/page '^fetcher/(http|page|document)/'
+check_includes fetcher/document '^fetcher/(document|page)/'
 
 # Libraries: a component's CMakeLists links no other component's library.
 for c in fetcher queueserver nameserver; do

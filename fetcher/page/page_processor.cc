@@ -5,6 +5,7 @@
 #include "common/url/robots.h"
 #include "common/url/url.h"
 #include "fetcher/page/charset.h"
+#include "fetcher/page/document_processor.h"
 #include "fetcher/page/feed_processor.h"
 #include "fetcher/page/html_processor.h"
 #include "fetcher/page/page_directives.h"
@@ -174,8 +175,13 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   page.link_depth = scheduled.depth() + 1;
   const std::string& mime = result.mime_type;
   HtmlDirectives directives;
-  NoteDocumentCut(result, options, &r);
-  if (IsHtmlMime(mime)) {
+  // PDF, Office, OpenDocument, EPUB, RTF: parsed in the document worker.
+  const std::optional<DocumentType> document = BinaryDocumentType(mime, scheduled.url(), options);
+  if (document && options.document_parser != nullptr) {
+    ProcessDocument(*document, page, result.truncated, options, ThreadContext(), &r, &out.links);
+  } else if (document) {
+    NoteDocumentCut(result, options, &r);  // no worker here: the record only
+  } else if (IsHtmlMime(mime)) {
     ProcessHtml(page, options, ThreadContext(), &r, &out.links, &directives);
   } else if (mime == "text/plain") {
     ProcessPlainText(page, options, ThreadContext(), &r);

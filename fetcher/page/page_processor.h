@@ -10,6 +10,9 @@
 //   - feeds: application/rss+xml, application/atom+xml, and XML whose root is
 //     <rss>, <rdf:RDF> or <feed>, when the crawl processes "feed":
 //     fetcher/page/feed_processor.h;
+//   - PDF, Office, OpenDocument, EPUB, RTF (by media type, or by URL
+//     extension under application/octet-stream), when
+//     ProcessOptions.document_parser is set: fetcher/page/document_processor.h;
 //   - robots.txt (URL_KIND_ROBOTS): the body travels to the queue server,
 //     and each Sitemap: line becomes a link with from_sitemap = true;
 //   - other types: the record only.
@@ -20,7 +23,7 @@
 // a 2xx with ScheduledUrl.previous_digest, is a revisit with no processing
 // (fetcher/page/revisit.h).
 //
-// Pure: no I/O. Thread-safe (per-thread state is thread_local).
+// Pure but for documents (sent to the document worker). Thread-safe (per-thread state is thread_local).
 #pragma once
 
 #include <cstdint>

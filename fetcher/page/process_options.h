@@ -12,6 +12,8 @@
 
 namespace crawl::fetcher {
 
+class DocumentParser;  // fetcher/document/worker_client.h
+
 struct ProcessOptions {
   // Links extracted per page (CrawlParams.max_links_per_page; docs/DESIGN.md: 300).
   uint32_t max_links = 300;
@@ -41,6 +43,10 @@ struct ProcessOptions {
   // Range request size and body cap for such documents
   // (CrawlParams.max_document_bytes, resolved by the name server).
   uint64_t max_document_bytes = kDefaultMaxDocumentBytes;
+  // Parses binary documents (PDF, Office, OpenDocument, EPUB, RTF) in the
+  // document worker (fetcher/page/document_processor.h); null: such
+  // documents get the record only. Not owned; thread-safe.
+  const DocumentParser* document_parser = nullptr;
 };
 
 // State a processing thread reuses between pages (stemmers, compressor).

@@ -6,7 +6,10 @@
 # invalid UTF-8 and NUL bytes, a 10 MiB robots.txt, sitemap bombs (an index
 # of gzip sitemaps of 50,500 URLs of 1 KB each, one inflating to 64 MiB, one
 # of URLs over 2,048 bytes), a page of links over 2,048 bytes, and endless
-# calendar and /deep/ traps) by a local cluster. It must:
+# calendar and /deep/ traps, hostile documents for the document worker:
+# truncated and garbage-xref PDFs, a PDF whose page inflates to 512 MiB of
+# text operators, a .docx zip bomb inflating to 2 GiB, billion-laughs XML
+# in a .docx, an .odt and an RSS feed) by a local cluster. It must:
 #   - end by itself: the traps and the chain are endless, so the crawl is
 #     scoped with --max-depth = 4 x (deepest normal page of the ground truth)
 #     + DEPTH_MARGIN; every trap then ends at that depth (a few URLs per
@@ -30,6 +33,9 @@
 #   - hold the URL limits: no URL over 2,048 bytes in the crawl log, none
 #     of the bombs' URLs fetched, the per-host caps engaged (queue servers'
 #     crawl_queueserver_over_host_cap_urls_total above 0);
+#   - keep every document worker's RSS (the fetchers' children, sampled)
+#     under WORKER_RSS_LIMIT_MIB, and give each hostile document a record
+#     whose document.error says why it was not read;
 #   - leave every process alive.
 source "$(dirname "$0")/lib.sh"
 
@@ -49,6 +55,9 @@ RSS_LIMIT_MIB=$(( ${RSS_LIMIT_MIB:-300} + ${CRAWL_TEST_RSS_SLACK_MIB:-0} ))
 # held as the request, its parsed links and their canonical copies
 # (docs/BENCHMARKS.md has the measured peaks).
 QS_RSS_LIMIT_MIB=$(( ${QS_RSS_LIMIT_MIB:-500} + ${CRAWL_TEST_RSS_SLACK_MIB:-0} ))
+# Document workers: RLIMIT_AS is 1 GiB (--document-memory-mb), so their
+# resident set stays below it whatever a document asks for.
+WORKER_RSS_LIMIT_MIB=$(( ${WORKER_RSS_LIMIT_MIB:-1024} + ${CRAWL_TEST_RSS_SLACK_MIB:-0} ))
 
 start_testweb "${web[@]}" --threads 2
 start_cluster 2 2
@@ -58,16 +67,27 @@ max_normal_depth=$(awk -F'\t' '$2 == "normal" && $3 > m { m = $3 } END { print m
 max_depth=$((4 * max_normal_depth + DEPTH_MARGIN))
 echo "deepest normal page at depth $max_normal_depth: crawling with --max-depth $max_depth"
 
-# RSS of every fetcher and queue server, every 200 ms, until killed.
+# RSS of every fetcher and queue server, every 200 ms, until killed; and of
+# the fetchers' document workers (their children, started on the first
+# document and replaced when one is killed) in worker.samples.
 watched_pids=()
+fetcher_pids=()
+for f in "$WORK"/cluster/fetcher*.pid; do fetcher_pids+=("$(cat "$f")"); done
 for f in "$WORK"/cluster/fetcher*.pid "$WORK"/cluster/queueserver*.pid; do watched_pids+=("$(cat "$f")"); done
 : > "$WORK/qs.pids"
 for f in "$WORK"/cluster/queueserver*.pid; do cat "$f" >> "$WORK/qs.pids"; done
+: > "$WORK/worker.samples"
 (
   while true; do
     for p in "${watched_pids[@]}"; do
       rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$p/status" 2>/dev/null || echo gone)
       echo "$p $rss"
+    done
+    for p in "${fetcher_pids[@]}"; do
+      for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
+        rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$c/status" 2>/dev/null || echo gone)
+        echo "$c $rss" >> "$WORK/worker.samples"
+      done
     done
     sleep 0.2
   done
@@ -109,6 +129,43 @@ echo "URLs refused over their host's cap: $over_cap"
 [ "$over_cap" -gt 0 ] || fail "no URL was refused over its host's cap: the sitemap bombs were not capped"
 
 "$BIN/crawlctl" log > "$WORK/crawl.log"
+"$BIN/crawlctl" log --format jsonl > "$WORK/crawl.jsonl"
+for f in "$WORK"/cluster/fetcher*.http-port; do
+  curl -fsS "http://127.0.0.1:$(cat "$f")/metrics" | grep -E '^crawl_fetcher_(documents_total|document_worker)' || true
+done
+python3 - "$WORK/crawl.jsonl" "$WORK/worker.samples" "$WORKER_RSS_LIMIT_MIB" <<'PY'
+import json, sys, urllib.parse
+jsonl, samples, limit_mib = sys.argv[1:4]
+docs = {}
+for line in open(jsonl):
+    r = json.loads(line)
+    path = urllib.parse.urlsplit(r["url"]).path
+    if path.startswith("/bomb-docs/") and int(r.get("status", 0)) == 200:
+        docs.setdefault(path[len("/bomb-docs/"):], []).append(r)
+print(f"hostile documents fetched: {sorted(docs)}")
+binary = ["truncated.pdf", "bad-xref.pdf", "slow.pdf", "zip-bomb.docx", "laughs.docx", "laughs.odt"]
+missing = [n for n in binary if n not in docs]
+assert not missing, f"hostile documents never fetched: {missing}"
+for name in binary:
+    for r in docs[name]:
+        doc = r.get("document", {})
+        err = doc.get("error", "")
+        print(f"  {name}: {err or 'parsed'}")
+        assert doc.get("type"), f"{name}: no document info in its record"
+        # poppler rebuilds a garbage xref table from the objects: that one
+        # may be read; every other one must fail with a reason.
+        if name == "bad-xref.pdf":
+            continue
+        assert err, f"{name}: no document error in its record: {doc}"
+        assert not r.get("mini_index"), f"{name}: a document that could not be read was indexed"
+peak = 0
+for l in open(samples):
+    p, rss = l.split()
+    if rss != "gone":
+        peak = max(peak, int(rss))
+print(f"document workers: sampled peak RSS {peak / 1024:.1f} MiB; bound {limit_mib} MiB")
+assert peak < int(limit_mib) * 1024, f"a document worker peaked at {peak / 1024:.1f} MiB"
+PY
 python3 - "$WORK/crawl.log" "$WORK/truth.tsv" "$WORK/rss.samples" "$WORK/rss.peaks" "$RSS_LIMIT_MIB" \
   "$max_normal_depth" "$WORK/qs.pids" "$QS_RSS_LIMIT_MIB" <<'PY'
 import collections, sys, urllib.parse

@@ -75,7 +75,10 @@
 //   endless-body   2  /endless/J.html: 200, chunked, 64 KiB chunks forever
 //   gzip-bomb      3  /bomb/J.html: Content-Encoding: gzip whatever the
 //                     request accepts; 16 gzip members of 256 MiB of zero
-//                     bytes each (about 4 MiB on the wire, 4 GiB decoded)
+//                     bytes each (about 4 MiB on the wire, 4 GiB decoded);
+//                     and /bomb-docs/NAME: hostile PDFs, Office and
+//                     OpenDocument packages and a feed
+//                     (tests/testweb/document_bombs.h)
 //   huge-headers   4  /huge-headers/J.html: 200 with 1 MiB of header lines
 //   redirect-chain 5  /rloop/0 <-> /rloop/1 (302 loop) and /chain/N ->
 //                     /chain/N+1 (302, forever)
@@ -228,6 +231,7 @@ struct Resource {
     kInflateBomb,   // /bomb-sitemaps/inflate.xml.gz
     kLongSitemap,   // /bomb-sitemaps/long.xml
     kLongLinks,     // /long-links.html
+    kDocumentBomb,  // /bomb-docs/NAME: kDocumentBombs[depth] (document_bombs.h)
   };
   Type type = Type::kNotFound;
   uint64_t page = 0;

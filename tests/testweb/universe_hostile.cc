@@ -4,7 +4,9 @@
 // a crawler: header time and size, body size, decoded size, redirects,
 // links per page, byte hygiene and robots.txt size.
 #include <cstdio>
+#include <iterator>
 
+#include "tests/testweb/document_bombs.h"
 #include "tests/testweb/gzip.h"
 #include "tests/testweb/rng.h"
 #include "tests/testweb/sitemap_bomb.h"
@@ -70,7 +72,10 @@ void Universe::AppendHostileLinks(uint32_t host, std::vector<Link>& links) const
   const std::string page = std::to_string(j) + ".html";
   if (HostHas(host, Misbehaviour::kSlowloris)) add("/slowloris/" + page, "Slow news");
   if (HostHas(host, Misbehaviour::kEndlessBody)) add("/endless/" + page, "Endless story");
-  if (HostHas(host, Misbehaviour::kGzipBomb)) add("/bomb/" + page, "Compressed archive");
+  if (HostHas(host, Misbehaviour::kGzipBomb)) {
+    add("/bomb/" + page, "Compressed archive");
+    for (const DocumentBomb& d : kDocumentBombs) add("/bomb-docs/" + std::string(d.name), "Annual report");
+  }
   if (HostHas(host, Misbehaviour::kHugeHeaders)) add("/huge-headers/" + page, "Heavy page");
   if (HostHas(host, Misbehaviour::kRedirectChain)) {
     add("/rloop/0", "Round trip");
@@ -117,6 +122,14 @@ std::optional<Resource> Universe::ResolveHostile(uint32_t host, std::string_view
     }
   }
   if (auto bomb = ResolveSitemapBomb(host, path)) return bomb;
+  if (HostHas(host, Misbehaviour::kGzipBomb) && path.starts_with("/bomb-docs/")) {
+    for (size_t i = 0; i < std::size(kDocumentBombs); ++i) {
+      if (path.substr(11) != kDocumentBombs[i].name) continue;
+      r.hostile = Resource::Hostile::kDocumentBomb;
+      r.depth = i;
+      return r;
+    }
+  }
   if (HostHas(host, Misbehaviour::kLinkFlood)) {
     if (path == "/flood.html") {
       r.hostile = Resource::Hostile::kFlood;
@@ -206,6 +219,10 @@ Served Universe::ServeHostile(uint32_t host, const Resource& r) const {
     case Resource::Hostile::kLongLinks:
       s.body = LongLinksPage(Origin(host));
       return s;
+    case Resource::Hostile::kDocumentBomb:
+      s.content_type = std::string(kDocumentBombs[r.depth].content_type);
+      s.body = DocumentBombBody(r.depth);
+      return s;
     case Resource::Hostile::kNone:
       break;
   }
@@ -244,6 +261,7 @@ std::vector<std::string> Universe::HostileLinks(uint32_t host, const Resource& r
     case Resource::Hostile::kInflateBomb:
     case Resource::Hostile::kLongSitemap:
     case Resource::Hostile::kLongLinks:
+    case Resource::Hostile::kDocumentBomb:  // nothing worth following
     case Resource::Hostile::kNone:
       break;
   }
