@@ -49,6 +49,6 @@ struct DocumentLimits {
 // Thread-compatible; may use much CPU and memory: call it in the document
 // worker only.
 [[nodiscard]] Result<v1::ParsedDocument> ParseDocument(DocumentType type, std::string_view body,
-                                                      const DocumentLimits& limits);
+                                                       const DocumentLimits& limits);
 
 }  // namespace crawl::fetcher
