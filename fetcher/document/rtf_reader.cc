@@ -12,12 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "common/text/utf8_append.h"
 #include "fetcher/document/document_text.h"
 #include "fetcher/document/format_readers.h"
 #include "fetcher/page/charset.h"
 
 namespace crawl::fetcher::document {
 namespace {
+
+using text::AppendUtf8;
 
 constexpr size_t kMaxDepth = 256;
 constexpr size_t kMaxField = 4096;
@@ -81,24 +84,6 @@ int HexDigit(char c) {
 }
 
 bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 // The URL of a `HYPERLINK "url"` field instruction, or "".
 std::string HyperlinkUrl(std::string_view code) {

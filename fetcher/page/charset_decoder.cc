@@ -23,10 +23,13 @@
 #include <array>
 #include <cstring>
 
+#include "common/text/utf8_append.h"
 #include "fetcher/page/charset.h"
 
 namespace crawl::fetcher {
 namespace {
+
+using text::AppendUtf8;
 
 #include "fetcher/page/encoding_table.inc"
 
@@ -34,24 +37,6 @@ constexpr std::string_view kReplacementUtf8 = "\xEF\xBF\xBD";
 
 static_assert(sizeof(kEncodingNames) / sizeof(kEncodingNames[0]) == kEncodingCount);
 static_assert(kSingleByteTables[0].encoding == Encoding::kIbm866);
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 const char* IcuConverterName(Encoding encoding) {
   switch (encoding) {

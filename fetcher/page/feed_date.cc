@@ -5,20 +5,11 @@
 #include <optional>
 #include <string_view>
 
+#include "common/base/civil_time.h"
 #include "fetcher/page/feed_parser.h"
 
 namespace crawl::fetcher {
 namespace {
-
-// Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's algorithm).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2 ? 1 : 0;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
 
 class Reader {
  public:

@@ -9,11 +9,9 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
 #include "fetcher/page/html_chars.h"
 #include "fetcher/page/html_entities.h"
 #include "fetcher/page/html_tags.h"
@@ -85,10 +83,9 @@ inline std::size_t NextTextStop(std::string_view s, std::size_t from) {
   return n;
 }
 
-// The first `q` at or after `from` in `s` (npos when there is none): where a
-// quoted attribute value ends. Most values are short (class names), so the
-// first 16 bytes are looked at here, not in a memchr call, whose cost
-// would be most of the search.
+// The first `q` at or after `from` in `s` (npos if none): where a quoted
+// value ends. Most values are short, so 16 bytes are looked at here before
+// a memchr call (whose cost would be most of the search).
 inline std::size_t FindQuote(std::string_view s, char q, std::size_t from) {
 #if defined(__SSE2__)
   if (from + 16 <= s.size()) {

@@ -105,6 +105,40 @@ bool ProcessSitemap(const v1::ScheduledUrl& scheduled, const FetchResult& result
   return true;
 }
 
+// A 2xx page's content, by its type; what its markup said about itself
+// for ApplyPageDirectives.
+HtmlDirectives ProcessContent(const v1::ScheduledUrl& scheduled, const FetchResult& result,
+                              const ProcessOptions& options, ProcessedPage* out) {
+  v1::FetchRecord& r = out->record;
+  PageInput page;
+  page.url = scheduled.url();
+  page.body = result.body;
+  page.content_type = result.content_type;
+  page.link_depth = scheduled.depth() + 1;
+  const std::string& mime = result.mime_type;
+  HtmlDirectives directives;
+  // PDF, Office, OpenDocument, EPUB, RTF: parsed in the document worker.
+  const std::optional<DocumentType> document = BinaryDocumentType(mime, scheduled.url(), options);
+  if (document && options.document_parser != nullptr) {
+    ProcessDocument(*document, page, result.truncated, options, ThreadContext(), &r, &out->links);
+  } else if (document) {
+    NoteDocumentCut(result, options, &r);  // no worker here: the record only
+  } else if (IsHtmlMime(mime)) {
+    ProcessHtml(page, options, ThreadContext(), &r, &out->links, &directives);
+  } else if (mime == "text/plain") {
+    ProcessPlainText(page, options, ThreadContext(), &r);
+  } else if (ProcessFeed(page, mime, options, ThreadContext(), &r, &out->links)) {
+    // An RSS or Atom feed (feed_processor.h).
+  } else if (IsXmlMime(mime) || IsGzipMime(mime)) {
+    if (!ProcessSitemap(scheduled, result, out) && IsXmlMime(mime) && !IsGzip(result.body)) {
+      // An XML page that is not a sitemap (XHTML served as XML, a feed): its
+      // text is still worth indexing, and its markup scan finds its links.
+      ProcessHtml(page, options, ThreadContext(), &r, &out->links, &directives);
+    }
+  }
+  return directives;
+}
+
 }  // namespace
 
 bool IsHtmlMime(const std::string& mime) { return mime == "text/html" || mime == "application/xhtml+xml"; }
@@ -168,32 +202,7 @@ ProcessedPage ProcessFetch(const v1::ScheduledUrl& scheduled, const FetchResult&
   }
   if (!success) return out;
 
-  PageInput page;
-  page.url = scheduled.url();
-  page.body = result.body;
-  page.content_type = result.content_type;
-  page.link_depth = scheduled.depth() + 1;
-  const std::string& mime = result.mime_type;
-  HtmlDirectives directives;
-  // PDF, Office, OpenDocument, EPUB, RTF: parsed in the document worker.
-  const std::optional<DocumentType> document = BinaryDocumentType(mime, scheduled.url(), options);
-  if (document && options.document_parser != nullptr) {
-    ProcessDocument(*document, page, result.truncated, options, ThreadContext(), &r, &out.links);
-  } else if (document) {
-    NoteDocumentCut(result, options, &r);  // no worker here: the record only
-  } else if (IsHtmlMime(mime)) {
-    ProcessHtml(page, options, ThreadContext(), &r, &out.links, &directives);
-  } else if (mime == "text/plain") {
-    ProcessPlainText(page, options, ThreadContext(), &r);
-  } else if (ProcessFeed(page, mime, options, ThreadContext(), &r, &out.links)) {
-    // An RSS or Atom feed (feed_processor.h).
-  } else if (IsXmlMime(mime) || IsGzipMime(mime)) {
-    if (!ProcessSitemap(scheduled, result, &out) && IsXmlMime(mime) && !IsGzip(result.body)) {
-      // An XML page that is not a sitemap (XHTML served as XML, a feed): its
-      // text is still worth indexing, and its markup scan finds its links.
-      ProcessHtml(page, options, ThreadContext(), &r, &out.links, &directives);
-    }
-  }
+  const HtmlDirectives directives = ProcessContent(scheduled, result, options, &out);
   // X-Robots-Tag, canonical, hreflang, refresh: every type (page_directives.h).
   if (scheduled.kind() == v1::URL_KIND_PAGE)
     ApplyPageDirectives(scheduled, result, options, directives, &out);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "common/base/civil_time.h"
+
 namespace crawl::fetcher {
 namespace {
 
@@ -117,16 +119,6 @@ void ParseList(std::string_view list, bool agents, std::string_view token, Robot
     }
     if (date) NoteUnavailableAfter(*date, d);
   }
-}
-
-// Days since 1970-01-01 of a civil date (H. Hinnant's algorithm).
-int64_t DaysFromCivil(int64_t y, int m, int d) {
-  y -= m <= 2 ? 1 : 0;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
 }
 
 struct DateParts {
