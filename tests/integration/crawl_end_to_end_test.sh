@@ -23,7 +23,7 @@ python3 - "$WORK/crawl.log" "$WORK/reachable.tsv" "$WORK/access.log" "$WORK/stat
 import collections, json, sys
 log_path, reachable_path, access_path, status_path = sys.argv[1:5]
 log = [l.rstrip("\n").split("\t") for l in open(log_path) if l.strip()]
-assert all(len(f) == 8 for f in log), "crawl log lines must have 8 fields"
+assert all(len(f) == 8 or (len(f) == 9 and f[8].startswith("near-duplicate-of ")) for f in log), "crawl log lines must have 8 fields (9 for a near-duplicate)"
 pages = [f for f in log if not f[3].endswith("/robots.txt")]
 robots = [f for f in log if f[3].endswith("/robots.txt")]
 reachable = {}

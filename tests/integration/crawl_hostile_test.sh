@@ -171,7 +171,7 @@ python3 - "$WORK/crawl.log" "$WORK/truth.tsv" "$WORK/rss.samples" "$WORK/rss.pea
 import collections, sys, urllib.parse
 log_path, truth_path, samples_path, peaks_path, limit_mib, max_normal_depth, qs_pids_path, qs_limit_mib = sys.argv[1:9]
 log = [l.rstrip("\n").split("\t") for l in open(log_path) if l.strip()]
-assert all(len(f) == 8 for f in log), "crawl log lines must have 8 fields"
+assert all(len(f) == 8 or (len(f) == 9 and f[8].startswith("near-duplicate-of ")) for f in log), "crawl log lines must have 8 fields (9 for a near-duplicate)"
 pages = [f for f in log if not f[3].endswith("/robots.txt")]
 truth = {}
 for l in open(truth_path):

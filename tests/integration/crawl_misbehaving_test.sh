@@ -32,7 +32,7 @@ python3 - "$WORK/crawl.log" "$WORK/reachable.tsv" "$WORK/truth.tsv" "$WORK/polit
 import collections, json, sys
 log_path, reachable_path, truth_path, polite_path, captured_path, budget = sys.argv[1:7]
 log = [l.rstrip("\n").split("\t") for l in open(log_path) if l.strip()]
-assert all(len(f) == 8 for f in log), "crawl log lines must have 8 fields"
+assert all(len(f) == 8 or (len(f) == 9 and f[8].startswith("near-duplicate-of ")) for f in log), "crawl log lines must have 8 fields (9 for a near-duplicate)"
 pages = [f for f in log if not f[3].endswith("/robots.txt")]
 reachable = {l.split("\t")[0].rstrip("\n") for l in open(reachable_path) if l.strip()}
 kinds = {}
