@@ -2,6 +2,7 @@
 #include "fetcher/page/simhash.h"
 
 #include <array>
+#include <bit>
 #include <string>
 
 #include "common/base/hash.h"
@@ -34,25 +35,38 @@ class BitCounts {
   std::array<uint64_t, 40> planes_{};  // counts below 2^40: far more features than a page has
 };
 
+// A shingle's feature hash from its words' hashes: rotated apart so that
+// order counts, then mixed (the 64-bit finalizer of MurmurHash3) so that
+// every bit depends on every word. Hashing each word once, not each
+// shingle's bytes three times, halved the fingerprint's cost.
+uint64_t ShingleHash(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t h = std::rotl(a, 42) ^ std::rotl(b, 21) ^ c;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
+}
+
 }  // namespace
 
 uint64_t SimhashOfWords(std::string_view words) {
-  // Starts of the last kSimhashShingleWords words, in a ring.
-  std::array<std::size_t, kSimhashShingleWords> starts{};
+  static_assert(kSimhashShingleWords == 3, "ShingleHash combines three words");
   BitCounts ones;
+  uint64_t prev2 = 0, prev1 = 0;  // hashes of the two words before this one
   std::size_t count = 0;
   uint64_t features = 0;
   std::size_t pos = 0;
   while (pos < words.size()) {
     std::size_t end = words.find(' ', pos);
     if (end == std::string_view::npos) end = words.size();
-    starts[count % kSimhashShingleWords] = pos;
-    ++count;
-    if (count >= kSimhashShingleWords) {
-      const std::size_t first = starts[(count - kSimhashShingleWords) % kSimhashShingleWords];
-      ones.Add(hash::PageTextHash(words.substr(first, end - first)));
+    const uint64_t h = hash::PageTextHash(words.substr(pos, end - pos));
+    if (++count >= kSimhashShingleWords) {
+      ones.Add(ShingleHash(prev2, prev1, h));
       ++features;
     }
+    prev2 = prev1;
+    prev1 = h;
     pos = end + 1;
   }
   if (count < kSimhashMinWords) return 0;

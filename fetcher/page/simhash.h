@@ -5,8 +5,8 @@
 //
 // Features are 3-word shingles of the page's tokens (common/text/tokenizer.h:
 // case-folded words), each of weight 1 per occurrence, hashed to 64 bits
-// with XXH3-64 (hash::PageTextHash of the shingle's words, one space
-// apart). Bit b of the fingerprint is 1 when more features have bit b set
+// from its three words' XXH3-64 hashes (hash::PageTextHash), rotated apart
+// and mixed (simhash.cc ShingleHash). Bit b of the fingerprint is 1 when more features have bit b set
 // than clear. Pages that differ in a date line or a menu differ in few
 // shingles, so their fingerprints differ in few bits.
 //
