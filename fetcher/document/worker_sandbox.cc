@@ -137,9 +137,10 @@ std::string EnterWorkerSandbox(const WorkerSandboxOptions& options) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) _exit(0);
   CloseInheritedFds();
-#if defined(__SANITIZE_ADDRESS__)
-  // AddressSanitizer reserves terabytes of address space: RLIMIT_AS would
-  // stop it at start. The parent's time limit still holds.
+#if defined(CRAWL_SANITIZER_BUILD)
+  // AddressSanitizer and ThreadSanitizer reserve terabytes of address
+  // space: RLIMIT_AS would stop them at start. The parent's time limit
+  // still holds.
   const bool limit_address_space = false;
 #else
   const bool limit_address_space = true;
