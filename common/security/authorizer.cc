@@ -45,6 +45,10 @@ constexpr std::array kPolicies = {
     RpcPolicy{"crawl.v1.QueueServer/AddUrls", {Role::kFetcher}},
     // Near-duplicate fingerprint tables: fetchers, before shipping a batch.
     RpcPolicy{"crawl.v1.QueueServer/MatchFingerprints", {Role::kFetcher}},
+    // Cluster-wide connection slots per address: fetchers take and give back;
+    // the console and people read them.
+    RpcPolicy{"crawl.v1.QueueServer/AddressSlots", {Role::kFetcher}},
+    RpcPolicy{"crawl.v1.QueueServer/AddressStatus", kNameServerOrPeople},
     // Deleting a crawl: people who administer, then the name server's fan-out.
     RpcPolicy{"crawl.v1.NameServer/DeleteCrawl", kAdminOnly},
     RpcPolicy{"crawl.v1.QueueServer/DeleteCrawl", {Role::kNameServer}},
