@@ -82,6 +82,12 @@ void SetStartParams(const StartOptions& o, crawl::v1::CrawlParams* p) {
   p->set_link_pruning(o.link_pruning);
   p->set_document_types(o.document_types);
   p->set_max_document_bytes(o.max_document_bytes);
+  p->set_max_connections_per_address(o.max_connections_per_address);
+  if (o.address_gap_ms >= 0) p->set_address_gap_ms(static_cast<uint32_t>(o.address_gap_ms));
+  p->set_pacing(o.pacing);
+  p->set_pace_factor_percent(o.pace_factor_percent);
+  if (o.pace_floor_ms >= 0) p->set_pace_floor_ms(static_cast<uint32_t>(o.pace_floor_ms));
+  if (o.pace_ceiling_ms >= 0) p->set_pace_ceiling_ms(static_cast<uint32_t>(o.pace_ceiling_ms));
   p->set_keep_page_cache(o.cache_pages);
   p->set_cld_rule(o.cld_rule);
   p->set_no_cld_budget(o.no_cld_budget);

@@ -34,6 +34,12 @@ struct StartOptions {
   // and their range size and body cap (0: 20,000,000).
   std::string document_types;
   uint64_t max_document_bytes = 0;
+  // Politeness per address and pacing (common/crawl/politeness_params.h);
+  // -1: the scope's default.
+  uint32_t max_connections_per_address = 0;
+  int64_t address_gap_ms = -1, pace_floor_ms = -1, pace_ceiling_ms = -1;
+  std::string pacing;
+  uint32_t pace_factor_percent = 0;
   std::string user_agent;
   uint32_t max_depth = 0, min_host_delay_ms = 0;
   uint32_t robots_max_age_s = 0;  // 0: 86400

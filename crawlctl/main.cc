@@ -277,6 +277,28 @@ void AddStartDocumentFlags(CLI::App* start, StartOptions& o) {
                     "read (default 20000000, at most 100000000); other responses keep --page-range");
 }
 
+// Politeness per address and pacing (common/crawl/politeness_params.h).
+void AddStartPolitenessFlags(CLI::App* start, StartOptions& o) {
+  start->add_option("--max-connections-per-address", o.max_connections_per_address,
+                    "Most connections open at once to one IP address across the whole cluster (default 4)");
+  start
+      ->add_option("--address-gap-ms", o.address_gap_ms,
+                   "Per-address pace: the cluster starts requests to one address about this far apart "
+                   "(default 10; 0 with --include-hosts)")
+      ->check(CLI::Range(0, 60000));
+  start
+      ->add_option("--pacing", o.pacing,
+                   "Gap before a host's next request: adaptive (grows with its response times and "
+                   "errors) or fixed (Crawl-delay only); default adaptive, fixed with --include-hosts")
+      ->check(CLI::IsMember({"adaptive", "fixed"}));
+  start->add_option("--pace-factor", o.pace_factor_percent,
+                    "Adaptive pacing: the gap is this percent of the last response time (default 200)");
+  start->add_option("--pace-floor-ms", o.pace_floor_ms, "Adaptive pacing: smallest gap (default 10)")
+      ->check(CLI::Range(0, 120000));
+  start->add_option("--pace-ceiling-ms", o.pace_ceiling_ms, "Adaptive pacing: largest gap (default 30000)")
+      ->check(CLI::Range(0, 120000));
+}
+
 CLI::App* AddStartCommand(CLI::App& app, StartOptions& o) {
   auto* start = app.add_subcommand("start", "Start a crawl");
   start->add_option("--seeds", o.seeds_file, "File with one seed URL per line")->required();
@@ -286,6 +308,7 @@ CLI::App* AddStartCommand(CLI::App& app, StartOptions& o) {
   AddStartBackoffFlags(start, o);
   AddStartFetchFlags(start, o);
   AddStartDocumentFlags(start, o);
+  AddStartPolitenessFlags(start, o);
   return start;
 }
 

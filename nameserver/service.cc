@@ -13,6 +13,7 @@
 #include "common/crawl/document_types.h"
 #include "common/crawl/link_pruning_mode.h"
 #include "common/crawl/log_filter.h"
+#include "common/crawl/politeness_params.h"
 #include "common/url/host_glob.h"
 #include "common/url/url.h"
 #include "common/url/url_glob.h"
@@ -208,6 +209,7 @@ Status NormalizeParams(v1::CrawlParams* p) {
       !s.ok())
     return s;
   if (p->min_host_delay_ms() > 60'000) return Status::InvalidArgument("min_host_delay_ms above 60000");
+  if (Status s = NormalizePoliteness(p); !s.ok()) return s;
   if (p->robots_max_age_s() > 86'400)
     return Status::InvalidArgument("robots_max_age_s above 86400 (RFC 9309 2.4)");
   return CheckSiteControl(*p);
