@@ -7,6 +7,7 @@
 #include "common/crawl/link_pruning_mode.h"
 #include "common/net/grpc_util.h"
 #include "common/url/url.h"
+#include "fetcher/address_slot_client.h"
 #include "fetcher/fetcher_metrics.h"
 #include "fetcher/host_groups.h"
 #include "fetcher/page/url_extension.h"
@@ -22,9 +23,20 @@ ProcessedPage ProcessPage(const v1::ScheduledUrl& scheduled, const FetchResult& 
                           const ProcessOptions& options, bool keep_page_cache) {
   ProcessedPage processed = ProcessFetch(scheduled, fetched, options);
   if (fetched.retry_after_seconds > 0) processed.record.set_retry_after_seconds(fetched.retry_after_seconds);
+  processed.record.set_address_wait_ms(fetched.address_wait_ms);
+  processed.record.set_address_connections(fetched.address_connections);
   if (keep_page_cache && fetched.status > 0 && processed.record.kind() == v1::URL_KIND_PAGE)
     processed.record.set_body(fetched.body);
   return processed;
+}
+
+// Stubs of the crawl's queue servers for a lane's address slot client (its
+// own thread; the channels are the process's shared ones).
+std::shared_ptr<std::vector<std::unique_ptr<v1::QueueServer::Stub>>> SlotStubs(const v1::CrawlInfo& info) {
+  auto stubs = std::make_shared<std::vector<std::unique_ptr<v1::QueueServer::Stub>>>();
+  for (const auto& qs : info.queue_servers())
+    stubs->push_back(v1::QueueServer::NewStub(SharedChannel(qs.address(), {security::Role::kQueueServer})));
+  return stubs;
 }
 }  // namespace
 
@@ -33,6 +45,7 @@ CrawlWorker::CrawlWorker(WorkerOptions options)
       nameserver_(v1::NameServer::NewStub(MakeChannel(options_.nameserver, {security::Role::kNameServer}))),
       budget_(std::make_shared<ResultBudget>(options_.max_buffered_result_bytes)) {
   (void)Metrics();  // exported at zero from the start, before the first fetch
+  AddressSlotClient::ExportMetrics();
   work_.emplace(boost::asio::make_work_guard(io_));
   auto dns = DnsResolver::Create(io_, options_.dns);
   if (dns.ok()) {
@@ -168,6 +181,18 @@ bool CrawlWorker::RefreshCrawlState() {
   http.accept_self_signed = info.params().accept_self_signed();
   http.h2_streams = options_.h2_streams;
   http.h2_prior_knowledge = info.params().h2_prior_knowledge();
+  if (info.params().max_connections_per_address() > 0 && info.queue_servers_size() > 0) {
+    std::vector<std::string> ids;
+    for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
+    http.address_gate = std::make_shared<AddressSlotClient>(
+        info.crawl_id(), options_.fetcher_id, std::move(ids),
+        [stubs = SlotStubs(info)](size_t i, const v1::AddressSlotsRequest& req,
+                                  v1::AddressSlotsResponse* resp) {
+          grpc::ClientContext ctx;
+          SetTimeout(ctx, kSlotRpcTimeout);
+          return stubs->at(i)->AddressSlots(&ctx, req, resp);
+        });
+  }
   next->http = std::make_shared<HttpFetcher>(io_, http);
   if (!info.params().keep_tracking_params()) {
     if (info.params().tracking_params_size() == 0) {

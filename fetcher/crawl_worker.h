@@ -185,6 +185,8 @@ class CrawlWorker {
   static constexpr std::chrono::seconds kRpcTimeout{10};
   // Deadline of a MatchFingerprints call (fetcher/near_duplicate_probe.h).
   static constexpr std::chrono::seconds kFingerprintRpcTimeout{2};
+  // Deadline of an AddressSlots call (fetcher/address_slot_client.h).
+  static constexpr std::chrono::seconds kSlotRpcTimeout{2};
   // Downloads one schedule, processes its pages and queues its batches (the
   // final one last). Control thread only.
   void RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule);

@@ -25,6 +25,7 @@ QueueServerServiceImpl::QueueServerServiceImpl(std::string id, const Clock* cloc
       store_(store),
       neardup_(std::make_unique<neardup::NearDuplicates>(std::make_unique<neardup::MemoryKvStore>())) {
   (void)Metrics();  // exported at zero from the start, before the first event
+  ExportAddressSlotMetrics();
 }
 
 Status QueueServerServiceImpl::LoadStoredCrawls() {
@@ -289,6 +290,7 @@ grpc::Status QueueServerServiceImpl::DeleteCrawl(grpc::ServerContext* ctx, const
 
 Status QueueServerServiceImpl::DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp) {
   bool existed = shards_.erase(crawl_id) > 0;
+  if (crawl_id == address_slots_crawl_) address_slots_.Clear();
   warc_.erase(crawl_id);
   if (store_) {
     auto stored = store_->ListCrawls();

@@ -20,6 +20,7 @@
 #include "proto/crawl.grpc.pb.h"
 #include "queueserver/crawl_shard.h"
 #include "queueserver/neardup/near_duplicates.h"
+#include "queueserver/politeness/address_slots.h"
 #include "queueserver/store/queue_store.h"
 #include "queueserver/store/warc_writer.h"
 
@@ -82,6 +83,14 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // memory). Call before serving.
   [[nodiscard]] Status EnableNearDuplicateStore(const std::string& dir);
 
+  // Cluster-wide connection slots of the addresses this server owns
+  // (queueserver/politeness/address_slots.h; service_politeness.cc): their
+  // own lock; mu_ only to read the crawl's limits.
+  grpc::Status AddressSlots(grpc::ServerContext*, const v1::AddressSlotsRequest*,
+                            v1::AddressSlotsResponse*) override;
+  grpc::Status AddressStatus(grpc::ServerContext*, const v1::AddressStatusRequest*,
+                             v1::AddressStatusResponse*) override;
+
   // Crawls with keep_page_cache write WARC files under `dir`, rolled at
   // `max_file_bytes` (queueserver/store/warc_writer.h). Call before serving.
   void EnableWarc(std::string dir, uint64_t max_file_bytes);
@@ -119,6 +128,12 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   Status DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp) REQUIRES(mu_);
 
   QueueStore* const store_;
+  // The address slots of one crawl (address_slots_crawl_): a new crawl id
+  // starts them afresh.
+  [[nodiscard]] bool SlotLimitsFor(uint64_t crawl_id, AddressSlotTable::Limits* limits) EXCLUDES(mu_);
+  AddressSlotTable address_slots_;
+  static void ExportAddressSlotMetrics();  // at zero, from the start
+  uint64_t address_slots_crawl_ GUARDED_BY(mu_) = 0;
   // Set in the constructor (memory) or by EnableNearDuplicateStore.
   std::unique_ptr<neardup::NearDuplicates> neardup_;
 

@@ -122,6 +122,10 @@ void FetchSession::DoCancel() {
     ++resolve_generation_;
     return Fail(kCancelled, "cancelled");
   }
+  // Waiting for a cluster-wide address slot: withdrawn; the gate answers
+  // nullopt and the session fails the URL as cancelled.
+  if (address_waiting_ && address_ticket_)
+    return options_.address_gate->Release(address_slot_, *address_ticket_);
   // Waiting for an IP slot: the grant comes when another connection to
   // that address closes, then Fail() hands the slot on.
   // Cancel (not close): the pending handler runs with operation_aborted
@@ -206,6 +210,13 @@ void FetchSession::Deliver() {
 
 void FetchSession::Hand(FetchResult result) {
   if (result.status < 0) result.body.clear();
+  // The connection's address slot: its wait counts once, on the first
+  // answer that came over it.
+  if (!result.remote_address.empty() && address_ticket_) {
+    result.address_wait_ms = static_cast<uint32_t>(address_grant_.waited.count());
+    result.address_connections = address_grant_.open;
+    address_grant_.waited = std::chrono::milliseconds(0);
+  }
   ++index_;
   if (budget_) budget_->Add(result.body.size());
   if (on_result_) on_result_(std::move(result));

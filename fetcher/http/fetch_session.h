@@ -11,7 +11,7 @@
 // outstanding at any time, so the session needs no locks:
 //
 //   NextUrl -> [delay] -> StartRequest -> [Resolve -> OnResolve]
-//           -> [AcquireIpSlot] -> [Connect -> OnConnect -> (TLS) OnHandshake]
+//           -> [AcquireIpSlot] -> [AcquireAddressSlot] -> [Connect -> OnConnect -> (TLS) OnHandshake]
 //           -> Write -> OnWrite -> ReadFirstByte -> ReadHeader -> OnHeader
 //           -> ReadBody -> OnBody ... -> OnMessageDone -> Report -> NextUrl
 //
@@ -153,6 +153,9 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   void OnResolve(uint64_t generation, DnsAnswer answer);
   void UseAddresses(const std::vector<net::ip::address>& addresses);
   void Connect();
+  // Waits for the address's cluster-wide slot (options_.address_gate), then
+  // ConnectNow.
+  void AcquireAddressSlot();
   void ConnectNow();
   void OnConnect(beast::error_code ec, const tcp::endpoint& endpoint);
   void OnHandshake(beast::error_code ec);
@@ -231,6 +234,11 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   uint64_t resolve_generation_ = 0;
   bool resolving_ = false;                   // a DNS answer is awaited (resolve_generation_)
   std::optional<net::ip::address> ip_slot_;  // the per-IP slot held, if any
+  // The cluster-wide address slot: asked for (address_waiting_) or held.
+  std::optional<uint64_t> address_ticket_;
+  std::string address_slot_;
+  bool address_waiting_ = false;
+  AddressGate::Grant address_grant_;
 
   Connection connection_;
   beast::flat_buffer buffer_;

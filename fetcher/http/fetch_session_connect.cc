@@ -97,13 +97,36 @@ void FetchSession::Connect() {
         // The wait for the slot is not the host's time: its limits (and
         // fetch_ms) start now.
         self->StartClock();
-        self->ConnectNow();
+        self->AcquireAddressSlot();
       });
     };
     if (!shared_->ip_limiter.Acquire(address, std::move(grant))) return;  // granted later
     ip_slot_ = address;
   }
-  ConnectNow();
+  AcquireAddressSlot();
+}
+
+void FetchSession::AcquireAddressSlot() {
+  address_grant_ = {};
+  if (!options_.address_gate || endpoints_.empty()) return ConnectNow();
+  address_slot_ = endpoints_.front().address().to_string();
+  address_waiting_ = true;
+  auto strand = strand_;
+  address_ticket_ = options_.address_gate->Acquire(
+      address_slot_, [self = shared_from_this(), strand](std::optional<AddressGate::Grant> grant) {
+        net::post(strand, [self, grant] {
+          self->address_waiting_ = false;
+          if (!grant) {  // withdrawn by DoCancel
+            self->address_ticket_.reset();
+            return self->Fail(kCancelled, "cancelled");
+          }
+          self->address_grant_ = *grant;
+          if (self->cancelled_) return self->Fail(kCancelled, "cancelled");
+          // As for the per-IP slot: the host's limits start after the wait.
+          if (grant->waited.count() > 0) self->StartClock();
+          self->ConnectNow();
+        });
+      });
 }
 
 void FetchSession::ConnectNow() {
@@ -175,6 +198,10 @@ void FetchSession::CloseConnection() {
     const auto address = *ip_slot_;
     ip_slot_.reset();
     shared_->ip_limiter.Release(address);
+  }
+  if (address_ticket_ && !address_waiting_) {
+    options_.address_gate->Release(address_slot_, *address_ticket_);
+    address_ticket_.reset();
   }
   buffer_.consume(buffer_.size());
   responses_on_connection_ = 0;

@@ -58,6 +58,8 @@
 // Connections per IP: with max_connections_per_ip > 0, a sequence waits
 // before connecting while that many connections to the same address are
 // open (hosts sharing a server). The caller keeps one sequence per host.
+// With an address_gate, it then also waits for a cluster-wide slot of the
+// address (fetcher/http/address_gate.h), held until the connection closes.
 //
 // Retry-After (RFC 9110 10.2.3) of a 429 or 503 answer is parsed, seconds or
 // HTTP-date, into retry_after_seconds.
@@ -83,6 +85,7 @@
 #include <vector>
 
 #include "common/crawl/fetch_error.h"
+#include "fetcher/http/address_gate.h"
 #include "fetcher/http/http_date.h"
 #include "fetcher/http/result_budget.h"
 
@@ -124,6 +127,9 @@ struct FetcherOptions {
   std::chrono::milliseconds request_timeout{30'000};
   // Most open connections to one IP address (0: no limit).
   size_t max_connections_per_ip = 0;
+  // Cluster-wide connection slots per address (null: none): a sequence
+  // holds one of its address's slots while its connection is open.
+  std::shared_ptr<AddressGate> address_gate;
   // Shared DNS resolver and cache. Null: the fetcher makes its own with
   // default DnsOptions (system name servers).
   std::shared_ptr<DnsResolver> resolver;
@@ -187,6 +193,11 @@ struct FetchResult {
   uint64_t wire_bytes = 0;           // response bytes parsed from the connection (header + framing + body)
   std::string remote_address;        // "ip:port" the response came from ("" if none)
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 (0: absent or invalid)
+  // The cluster-wide address slot of the connection that answered: how
+  // long it was waited for, and the connections open to the address when
+  // it was granted (0: none asked for, or unknown).
+  uint32_t address_wait_ms = 0;
+  uint32_t address_connections = 0;
   // Every X-Robots-Tag field, one per line (an agent prefix scopes one
   // field only: fetcher/page/robots_directives.h); "" if none.
   std::string x_robots_tag;

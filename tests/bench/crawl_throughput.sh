@@ -21,12 +21,13 @@
 # files written; crawlee, scrapy: HTML pages handed to their handlers).
 #
 #   tests/bench/crawl_throughput.sh [--sites LIST] [--tools LIST] [--queueservers Q]
-#       [--fetchers F] [--testweb-pages N] [--testweb-hosts H] [--timeout S] [--out DIR]
+#       [--fetchers F] [--testweb-pages N] [--testweb-hosts H] [--testweb-ips N] [--timeout S] [--out DIR]
 #       [--fetcher-args "ARGS"] [--crawl-args "ARGS"] [--crawlee-timeout S] [--scrapy-timeout S]
 # crawlee is slow (7-35 CPU ms per page): its runs stop after --crawlee-timeout
 # seconds (default 150), scrapy's after --scrapy-timeout (default 600); its
 # pages/s is then that of a partial crawl and the row says "cut by timeout".
-# Addresses: testweb on ${TW_BIND_BASE:-127.21.0.0}+i port 80, nginx on
+# --testweb-ips N puts the testweb hosts on N addresses (shared hosting, a
+# CDN; 0: one per host). Addresses: testweb on ${TW_BIND_BASE:-127.21.0.0}+i port 80, nginx on
 # ${NGINX_ADDR_PREFIX:-127.22.0}.i:8080 (set them to run two at once).
 # LIST is comma-separated; tools: crawler (mutual TLS, local-cluster.sh's
 # default), crawler-insecure (the same cluster in plain text: TLS's cost is
@@ -48,7 +49,7 @@ sites="python3-doc,postgresql-doc-15,rust-doc,libboost1.81-doc,testweb"
 tools="crawler,wget2-1,wget2-8,crawlee-1,crawlee-8"
 crawl_args="--max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000" fetcher_args=""
 crawlee_timeout=150 scrapy_timeout=600
-queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 timeout=900 out=""
+queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 tw_ips=0 timeout=900 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sites) sites=$2; shift 2 ;;
@@ -57,6 +58,7 @@ while [ $# -gt 0 ]; do
     --fetchers) fetchers=$2; shift 2 ;;
     --testweb-pages) tw_pages=$2; shift 2 ;;
     --testweb-hosts) tw_hosts=$2; shift 2 ;;
+    --testweb-ips) tw_ips=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --crawl-args) crawl_args=$2; shift 2 ;;
@@ -141,7 +143,7 @@ fi
 tw=(--seed 3 --hosts "$tw_hosts" --pages "$tw_pages" --preset bench)
 if [[ ",$sites," == *",testweb,"* ]]; then
   # Port 80 on 127.21.0.x, so that the peers reach http://www.siteN.test/ through /etc/hosts.
-  "$bin/testweb" serve "${tw[@]}" --port 80 --bind-base "${TW_BIND_BASE:-127.21.0.0}" --threads 1 --hosts-file "$work/tw-hosts" \
+  "$bin/testweb" serve "${tw[@]}" --ips "$tw_ips" --port 80 --bind-base "${TW_BIND_BASE:-127.21.0.0}" --threads 1 --hosts-file "$work/tw-hosts" \
     > "$work/testweb.log" 2>&1 &
   testweb_pid=$!
   for _ in $(seq 1 300); do [ -s "$work/tw-hosts" ] && break; sleep 0.1; done

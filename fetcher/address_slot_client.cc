@@ -1,0 +1,224 @@
+// AddressSlotClient (address_slot_client.h).
+#include "fetcher/address_slot_client.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "common/base/metrics.h"
+#include "common/crawl/rendezvous.h"
+
+namespace crawl::fetcher {
+
+namespace {
+
+prometheus::Family<prometheus::Counter>& SlotOutcomes() {
+  static auto& family = []() -> prometheus::Family<prometheus::Counter>& {
+    auto& f = metrics::CounterFamily("crawl_fetcher_address_slots_total",
+                                     "Cluster-wide address slots by outcome: granted, refused (the address "
+                                     "was full; asked again), unchecked (its queue server could not be "
+                                     "asked: granted locally)");
+    metrics::AddSeries(f, "outcome", {"granted", "refused", "unchecked"});
+    return f;
+  }();
+  return family;
+}
+
+void Count(const char* outcome, double n = 1) { SlotOutcomes().Add({{"outcome", outcome}}).Increment(n); }
+
+}  // namespace
+
+void AddressSlotClient::ExportMetrics() { (void)SlotOutcomes(); }
+
+AddressSlotClient::AddressSlotClient(uint64_t crawl_id, std::string fetcher_id,
+                                     std::vector<std::string> server_ids, SlotCall call,
+                                     std::chrono::milliseconds fail_open_after)
+    : crawl_id_(crawl_id),
+      fetcher_id_(std::move(fetcher_id)),
+      server_ids_(std::move(server_ids)),
+      call_(std::move(call)),
+      fail_open_after_(fail_open_after),
+      thread_([this] { Loop(); }) {}
+
+AddressSlotClient::~AddressSlotClient() {
+  {
+    MutexLock lock(mu_);
+    stop_ = true;
+  }
+  cv_.NotifyAll();
+  thread_.join();
+  // Best effort: the slots go back now rather than when their lease ends.
+  std::map<size_t, v1::AddressSlotsRequest> calls;
+  std::vector<OnGrant> answer_none;
+  {
+    MutexLock lock(mu_);
+    for (const auto& [ticket, h] : held_) {
+      v1::AddressSlot slot;
+      slot.set_address(h.address);
+      slot.set_ticket(ticket);
+      releases_.push_back(std::move(slot));
+    }
+    held_.clear();
+    for (v1::AddressSlot& r : releases_) *calls[OwnerOf(r.address())].add_release() = std::move(r);
+    releases_.clear();
+    for (auto& [ticket, w] : waiting_) answer_none.push_back(std::move(w.on_grant));
+    waiting_.clear();
+    for (OnGrant& g : withdrawn_) answer_none.push_back(std::move(g));
+    withdrawn_.clear();
+  }
+  for (auto& [server, req] : calls) {
+    req.set_crawl_id(crawl_id_);
+    req.set_fetcher_id(fetcher_id_);
+    v1::AddressSlotsResponse resp;
+    (void)call_(server, req, &resp);
+  }
+  for (OnGrant& g : answer_none) g(std::nullopt);
+}
+
+size_t AddressSlotClient::OwnerOf(const std::string& address) const {
+  return server_ids_.empty() ? 0 : OwnerIndex(server_ids_, address);
+}
+
+uint64_t AddressSlotClient::Acquire(const std::string& address, OnGrant on_grant) {
+  MutexLock lock(mu_);
+  const uint64_t ticket = next_ticket_++;
+  const auto now = Clock::now();
+  waiting_.emplace(ticket, Wait{address, std::move(on_grant), now, now});
+  lock.Unlock();
+  cv_.NotifyAll();
+  return ticket;
+}
+
+void AddressSlotClient::Release(const std::string& address, uint64_t ticket) {
+  MutexLock lock(mu_);
+  if (auto w = waiting_.find(ticket); w != waiting_.end()) {
+    withdrawn_.push_back(std::move(w->second.on_grant));
+    waiting_.erase(w);
+  } else if (held_.erase(ticket) > 0) {
+    v1::AddressSlot slot;
+    slot.set_address(address);
+    slot.set_ticket(ticket);
+    releases_.push_back(std::move(slot));
+  } else {
+    return;
+  }
+  lock.Unlock();
+  cv_.NotifyAll();
+}
+
+size_t AddressSlotClient::held() const {
+  MutexLock lock(mu_);
+  return held_.size();
+}
+
+size_t AddressSlotClient::waiting() const {
+  MutexLock lock(mu_);
+  return waiting_.size();
+}
+
+bool AddressSlotClient::Due(Clock::time_point now, Clock::time_point* wake) {
+  if (!releases_.empty() || !withdrawn_.empty()) return true;
+  *wake = last_renew_ + kRenewEvery;
+  if (!held_.empty() && now >= *wake) return true;
+  for (const auto& [ticket, w] : waiting_) {
+    if (w.next_try <= now) return true;
+    *wake = std::min(*wake, w.next_try);
+  }
+  return false;
+}
+
+void AddressSlotClient::Loop() {
+  MutexLock lock(mu_);
+  while (!stop_) {
+    Clock::time_point wake;
+    if (!Due(Clock::now(), &wake)) {
+      cv_.WaitUntil(mu_, wake);
+      continue;
+    }
+    lock.Unlock();
+    Round();
+    lock.Lock();
+  }
+}
+
+void AddressSlotClient::Round() {
+  struct Call {
+    v1::AddressSlotsRequest req;
+    std::vector<uint64_t> acquires;  // tickets, in req.acquire() order
+    v1::AddressSlotsResponse resp;
+    bool ok = false;
+  };
+  std::map<size_t, Call> calls;
+  std::vector<OnGrant> answer_none;
+  {
+    MutexLock lock(mu_);
+    const auto now = Clock::now();
+    answer_none.swap(withdrawn_);
+    for (v1::AddressSlot& r : releases_) *calls[OwnerOf(r.address())].req.add_release() = std::move(r);
+    releases_.clear();
+    if (now - last_renew_ >= kRenewEvery) {
+      last_renew_ = now;
+      for (const auto& [ticket, h] : held_) {
+        v1::AddressSlot* slot = calls[OwnerOf(h.address)].req.add_renew();
+        slot->set_address(h.address);
+        slot->set_ticket(ticket);
+      }
+    }
+    for (auto& [ticket, w] : waiting_) {
+      if (w.next_try > now) continue;
+      Call& c = calls[OwnerOf(w.address)];
+      if (c.req.acquire_size() >= 5'000) continue;  // the next round takes the rest
+      v1::AddressSlot* slot = c.req.add_acquire();
+      slot->set_address(w.address);
+      slot->set_ticket(ticket);
+      c.acquires.push_back(ticket);
+    }
+  }
+  for (OnGrant& g : answer_none) g(std::nullopt);
+  for (auto& [server, c] : calls) {
+    c.req.set_crawl_id(crawl_id_);
+    c.req.set_fetcher_id(fetcher_id_);
+    const grpc::Status s = call_(server, c.req, &c.resp);
+    c.ok = s.ok() && !c.resp.unknown_crawl() && c.resp.acquired_size() == c.req.acquire_size();
+    if (!c.ok && !c.acquires.empty())
+      spdlog::warn("address slots at queue server {}: {}",
+                   server < server_ids_.size() ? server_ids_[server] : "?",
+                   s.ok() ? "it does not know the crawl" : s.error_message());
+  }
+  std::vector<std::pair<OnGrant, Grant>> granted;
+  {
+    MutexLock lock(mu_);
+    const auto now = Clock::now();
+    for (auto& [server, c] : calls) {
+      for (size_t i = 0; i < c.acquires.size(); ++i) {
+        const uint64_t ticket = c.acquires[i];
+        auto w = waiting_.find(ticket);
+        const v1::AddressSlotGrant* g = c.ok ? &c.resp.acquired(static_cast<int>(i)) : nullptr;
+        if (w == waiting_.end()) {  // released while asked: give it back if it came
+          if (g != nullptr && g->granted()) releases_.push_back(c.req.acquire(static_cast<int>(i)));
+          continue;
+        }
+        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - w->second.asked);
+        if (g != nullptr && g->granted()) {
+          Count("granted");
+          granted.emplace_back(std::move(w->second.on_grant),
+                               Grant{g->open(), std::chrono::milliseconds(g->pace_ms()), waited});
+        } else if (g == nullptr && waited >= fail_open_after_) {
+          Count("unchecked");
+          granted.emplace_back(std::move(w->second.on_grant), Grant{0, std::chrono::milliseconds(0), waited});
+        } else {
+          if (g != nullptr) Count("refused");
+          const uint32_t retry = g != nullptr ? std::clamp<uint32_t>(g->retry_ms(), 20, 1'000) : 200;
+          w->second.next_try = now + std::chrono::milliseconds(retry);
+          continue;
+        }
+        held_.emplace(ticket, Held{w->second.address});
+        waiting_.erase(w);
+      }
+    }
+  }
+  for (auto& [on_grant, grant] : granted) on_grant(grant);
+}
+
+}  // namespace crawl::fetcher
