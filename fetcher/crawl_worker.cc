@@ -168,6 +168,7 @@ bool CrawlWorker::RefreshCrawlState() {
   http.accept_self_signed = info.params().accept_self_signed();
   http.h2_streams = options_.h2_streams;
   http.h2_prior_knowledge = info.params().h2_prior_knowledge();
+  http.proxy = options_.proxy;
   next->http = std::make_shared<HttpFetcher>(io_, http);
   if (!info.params().keep_tracking_params()) {
     if (info.params().tracking_params_size() == 0) {
