@@ -182,9 +182,9 @@ crawl::Result<ProxySettings> ProxySettingsFromFlags(const FetcherFlags& flags,
 std::string DescribeProxies(const ProxySettings& proxy) {
   auto one = [](const std::optional<ProxyEndpoint>& p) {
     if (!p) return std::string("direct");
-    return "proxy " + ProxyName(*p) + (p->authorization.empty() ? "" : " (with credentials)");
+    return "via proxy " + ProxyName(*p) + (p->authorization.empty() ? "" : " (with credentials)");
   };
-  return "http via " + one(proxy.http) + ", https via " + one(proxy.https) +
+  return "http " + one(proxy.http) + ", https " + one(proxy.https) +
          (proxy.no_proxy.empty() ? "" : ", some hosts direct (no_proxy)");
 }
 

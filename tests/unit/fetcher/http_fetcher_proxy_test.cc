@@ -75,7 +75,8 @@ std::vector<FetchResult> FetchWithDns(const FetcherOptions& base_options, const 
 
 }  // namespace
 
-TEST_CASE("http through a proxy: absolute-form target, the URL's Host, Proxy-Authorization", "[unit][proxy]") {
+TEST_CASE("http through a proxy: absolute-form target, the URL's Host, Proxy-Authorization",
+          "[unit][proxy]") {
   TestServer server(EchoTarget);
   TestProxy proxy(server.port(), kAuthorization);
   const std::string up = std::to_string(server.port());
@@ -119,7 +120,8 @@ TEST_CASE("http through a proxy: a name the fetcher cannot resolve goes on by na
   TestServer server(EchoTarget);
   TestProxy proxy(server.port());
   DnsTestServer dns;  // knows nothing: NXDOMAIN
-  auto results = FetchWithDns(ProxiedOptions(proxy), dns, {"http://only.proxy.test/p", "http://only.proxy.test/q"});
+  auto results =
+      FetchWithDns(ProxiedOptions(proxy), dns, {"http://only.proxy.test/p", "http://only.proxy.test/q"});
   INFO(results[0].error);
   CHECK(results[0].status == 200);
   CHECK(results[1].status == 200);

@@ -2,11 +2,14 @@
 // environment as curl reads it (fetcher/http/proxy_config.h).
 #include "fetcher/http/proxy_config.h"
 
+#include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
+
+#include "fetcher/fetcher_flags.h"
 
 using crawl::fetcher::BasicProxyAuthorization;
 using crawl::fetcher::LoadProxyAuthorization;
@@ -267,4 +270,34 @@ TEST_CASE("proxy settings: the auth file goes to every proxy and needs one", "[u
 
   flags.auth_file = TempFile("settings_empty", "");
   CHECK_FALSE(ResolveProxySettings(flags, Env{}).ok());
+}
+
+TEST_CASE("fetcher flags: --proxy, --proxy-auth-file and --no-proxy reach the settings", "[unit][proxy]") {
+  const std::string auth = TempFile("flags", "alice:s3cret\n");
+  crawl::fetcher::FetcherFlags flags;
+  CLI::App app;
+  crawl::fetcher::AddFetcherFlags(app, flags);
+  const char* argv[] = {
+      "fetcher",           "--nameserver", "127.0.0.1:1", "--proxy", "http://p.example:3128",
+      "--proxy-auth-file", auth.c_str(),   "--no-proxy",  "a.test"};
+  app.parse(static_cast<int>(std::size(argv)), argv);
+  Env env{{{"no_proxy", "b.test"}}};
+  auto settings = crawl::fetcher::ProxySettingsFromFlags(flags, env);
+  REQUIRE(settings.ok());
+  REQUIRE(settings->For("https", "www.b.test") != nullptr);
+  CHECK(settings->For("https", "www.b.test")->host == "p.example");
+  CHECK(settings->For("http", "www.a.test") == nullptr);
+  const std::string line = crawl::fetcher::DescribeProxies(*settings);
+  CHECK(line ==
+        "http via proxy p.example:3128 (with credentials), https via proxy p.example:3128 (with "
+        "credentials), some hosts direct (no_proxy)");
+
+  crawl::fetcher::FetcherFlags plain;
+  CLI::App app2;
+  crawl::fetcher::AddFetcherFlags(app2, plain);
+  const char* argv2[] = {"fetcher", "--nameserver", "127.0.0.1:1"};
+  app2.parse(static_cast<int>(std::size(argv2)), argv2);
+  CHECK_FALSE(plain.proxy.no_proxy.has_value());  // the environment decides
+  CHECK(crawl::fetcher::DescribeProxies(*crawl::fetcher::ProxySettingsFromFlags(plain, Env{})) ==
+        "http direct, https direct");
 }

@@ -101,8 +101,8 @@ class TestProxy {
   net::awaitable<void> Serve(Socket client) {
     try {
       std::string data;
-      const size_t n =
-          co_await net::async_read_until(*client, net::dynamic_buffer(data, 65536), "\r\n\r\n", net::use_awaitable);
+      const size_t n = co_await net::async_read_until(*client, net::dynamic_buffer(data, 65536), "\r\n\r\n",
+                                                      net::use_awaitable);
       const std::string head = data.substr(0, n);
       const std::string rest = data.substr(n);
       ProxySeen seen = Parse(head);
@@ -122,7 +122,8 @@ class TestProxy {
       co_await upstream->async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), upstream_port_),
                                        net::use_awaitable);
       if (seen.method == "CONNECT") {
-        co_await net::async_write(*client, net::buffer(std::string("HTTP/1.1 200 Connection established\r\n\r\n")),
+        co_await net::async_write(*client,
+                                  net::buffer(std::string("HTTP/1.1 200 Connection established\r\n\r\n")),
                                   net::use_awaitable);
       } else {
         co_await net::async_write(*upstream, net::buffer(head), net::use_awaitable);
