@@ -86,6 +86,10 @@ TEST=(
   clang-14 libclang-rt-14-dev llvm
   # the format check (tests/format_test.sh) runs clang-format on every file
   clang-format-14
+  # crawl_proxy_test.sh: a real forward proxy (BasicAuth, CONNECT) the
+  # fetchers crawl through; the test runs its own, so the package's service
+  # must not start (see NO_SERVICE_START below)
+  tinyproxy
 )
 
 BENCH=(
@@ -132,6 +136,11 @@ DEPLOY=(
 # command is there.
 declare -A COMMAND_OF=([npm]=npm)
 
+# Packages that start a system service on install (Debian's maintainer
+# scripts call invoke-rc.d): the tests run their own instance on a port they
+# choose, and a system one would listen on a fixed port for nothing.
+NO_SERVICE_START=(tinyproxy)
+
 group_list() {  # group_list NAME: that group's packages, one a line
   case "$1" in
     build|test|bench|runtime|deploy|demo) local -n g=${1^^}; printf '%s\n' "${g[@]}" ;;
@@ -171,4 +180,27 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+# invoke-rc.d asks /usr/sbin/policy-rc.d first: exit 101 means "do not start
+# anything". Put in place only for this install (and only when none exists).
+policy=/usr/sbin/policy-rc.d
+added_policy=0
+for pkg in "${missing[@]}"; do
+  if [[ " ${NO_SERVICE_START[*]} " == *" $pkg "* ]] && [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" > /dev/null
+    $SUDO chmod 755 "$policy"
+    added_policy=1
+    break
+  fi
+done
+rc=0
+$SUDO apt-get install -y --no-install-recommends "${missing[@]}" || rc=$?
+[ "$added_policy" = 0 ] || $SUDO rm -f "$policy"
+# Without a policy file (one that allowed starts was already there), or on
+# a host with systemd, stop what the install may have started anyway.
+for pkg in "${NO_SERVICE_START[@]}"; do
+  if [[ " ${missing[*]} " == *" $pkg "* ]]; then
+    $SUDO systemctl disable --now "$pkg" > /dev/null 2>&1 || true
+    $SUDO service "$pkg" stop > /dev/null 2>&1 || true
+  fi
+done
+exit $rc

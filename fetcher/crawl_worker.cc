@@ -193,6 +193,7 @@ bool CrawlWorker::RefreshCrawlState() {
           return stubs->at(i)->AddressSlots(&ctx, req, resp);
         });
   }
+  http.proxy = options_.proxy;
   next->http = std::make_shared<HttpFetcher>(io_, http);
   if (!info.params().keep_tracking_params()) {
     if (info.params().tracking_params_size() == 0) {

@@ -66,6 +66,8 @@ struct WorkerOptions {
   size_t h2_streams = FetcherOptions{}.h2_streams;
   // DNS resolver and cache settings.
   DnsOptions dns;
+  // Forward proxies (fetcher/http/proxy_config.h); none by default.
+  ProxySettings proxy;
   // How often a "fetcher status" line (requests in flight, fetches, DNS
   // cache) is logged at info level while a schedule runs; 0: never.
   std::chrono::milliseconds status_interval{5000};

@@ -92,12 +92,29 @@ void AddDnsFlags(CLI::App& app, FetcherFlags& flags) {
   app.add_flag("--dns-ipv6", flags.dns_ipv6, "Ask for IPv6 (AAAA) addresses too");
 }
 
+// The forward proxy's flags (fetcher/http/proxy_config.h).
+void AddProxyFlags(CLI::App& app, FetcherFlags& flags) {
+  app.add_option("--proxy", flags.proxy.proxy,
+                 "Send every request through this HTTP proxy, http://HOST:PORT (https by CONNECT); "
+                 "default: the environment as curl reads it (http_proxy, https_proxy/HTTPS_PROXY, "
+                 "all_proxy/ALL_PROXY, no_proxy/NO_PROXY). No credentials in the URL: see "
+                 "--proxy-auth-file");
+  app.add_option("--proxy-auth-file", flags.proxy.auth_file,
+                 "File holding one line 'user:password' for the proxy (sent as Proxy-Authorization: "
+                 "Basic; never logged)");
+  app.add_option_function<std::string>(
+      "--no-proxy", [&flags](const std::string& list) { flags.proxy.no_proxy = list; },
+      "Hosts that never go through the proxy, comma-separated: '*', host suffixes (example.com "
+      "matches its subdomains), IP addresses and CIDR; overrides no_proxy/NO_PROXY");
+}
+
 }  // namespace
 
 // Every flag of the fetcher, in the order --help lists them.
 void AddFetcherFlags(CLI::App& app, FetcherFlags& flags) {
   AddWorkerFlags(app, flags);
   AddDnsFlags(app, flags);
+  AddProxyFlags(app, flags);
   app.add_option("--poll-ms", flags.poll_ms, "Crawl state polling interval")
       ->capture_default_str()
       ->check(CLI::Range(50, 60'000));
@@ -155,6 +172,20 @@ WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::Hos
   options.dns.tries = flags.dns_tries;
   options.dns.ipv6 = flags.dns_ipv6;
   return options;
+}
+
+crawl::Result<ProxySettings> ProxySettingsFromFlags(const FetcherFlags& flags,
+                                                    const std::function<const char*(const char*)>& getenv) {
+  return ResolveProxySettings(flags.proxy, getenv);
+}
+
+std::string DescribeProxies(const ProxySettings& proxy) {
+  auto one = [](const std::optional<ProxyEndpoint>& p) {
+    if (!p) return std::string("direct");
+    return "via proxy " + ProxyName(*p) + (p->authorization.empty() ? "" : " (with credentials)");
+  };
+  return "http " + one(proxy.http) + ", https " + one(proxy.https) +
+         (proxy.no_proxy.empty() ? "" : ", some hosts direct (no_proxy)");
 }
 
 // Bad --dns-servers must fail at startup, not on the first lookup.

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "common/security/transport.h"
 #include "fetcher/crawl_worker.h"
 #include "fetcher/http/dns_resolver.h"
+#include "fetcher/http/proxy_config.h"
 
 namespace crawl::fetcher {
 
@@ -58,6 +60,9 @@ struct FetcherFlags {
   int document_timeout_ms = 10'000;
   size_t document_memory_mb = 1024;
   std::string document_seccomp = "kill";
+  // Forward proxy (--proxy, --proxy-auth-file, --no-proxy; else the
+  // environment, see fetcher/http/proxy_config.h).
+  ProxyFlags proxy;
 };
 
 // Every flag of the fetcher, in the order --help lists them.
@@ -73,6 +78,15 @@ std::string DefaultFetcherId();
 // The options the flags give (before they are shared out between lanes).
 // `hosts_file` (may be null) must outlive the workers.
 WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::HostsFile* hosts_file);
+
+// The proxy settings of the flags and the environment (`getenv`, e.g.
+// std::getenv); the auth file is read (and checked) here, at startup.
+crawl::Result<ProxySettings> ProxySettingsFromFlags(const FetcherFlags& flags,
+                                                    const std::function<const char*(const char*)>& getenv);
+
+// One line for the startup log: where http and https URLs go. Never the
+// credentials (only whether there are some).
+std::string DescribeProxies(const ProxySettings& proxy);
 
 // Bad --dns-servers must fail at startup, not on the first lookup.
 crawl::Status CheckDnsOptions(const crawl::fetcher::DnsOptions& dns);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -95,7 +96,11 @@ int main(int argc, char** argv) {
   }
   if (flags.id.empty()) flags.id = DefaultFetcherId();
 
-  const WorkerOptions options = WorkerOptionsFromFlags(flags, hosts_file ? &*hosts_file : nullptr);
+  WorkerOptions options = WorkerOptionsFromFlags(flags, hosts_file ? &*hosts_file : nullptr);
+  auto proxy = ProxySettingsFromFlags(flags, [](const char* name) { return std::getenv(name); });
+  if (!proxy.ok()) return Fail(proxy.status().message());
+  options.proxy = std::move(proxy).value();
+  if (options.proxy.any()) spdlog::info("fetcher: {}", DescribeProxies(options.proxy));
   if (auto s = CheckDnsOptions(options.dns); !s.ok()) return Fail("DNS: " + s.message());
   std::vector<std::unique_ptr<CrawlWorker>> workers;
   for (WorkerOptions& lane_options : LaneOptions(options, flags.lanes))

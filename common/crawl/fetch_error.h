@@ -18,6 +18,7 @@ enum FetchError : int {
   kBodyError = -7,       // the body could not be decoded (bad gzip/deflate, unknown coding)
   kCancelled = -8,       // the fetcher was cancelled before this URL completed
   kBadUrl = -9,          // the URL is not an absolute http(s) URL
+  kProxyError = -10,     // the forward proxy could not be reached, or refused the CONNECT tunnel
 };
 
 // A short stable name for a status: "dns_error", ..., for a negative code;
@@ -42,6 +43,8 @@ enum FetchError : int {
       return "cancelled";
     case kBadUrl:
       return "bad_url";
+    case kProxyError:
+      return "proxy_error";
     default:
       return status > 0 ? "http" : "unknown";
   }

@@ -300,8 +300,11 @@ void FetchSession::Write(bool reused) {
   request_ = {};
   request_.version(11);
   request_.method(http::verb::get);
-  request_.target(target_);
+  request_.target(RequestTarget());
   request_.set(http::field::host, host_header_);
+  if (proxy_ != nullptr && origin_.scheme == "http" && !proxy_->authorization.empty()) {
+    request_.set(http::field::proxy_authorization, proxy_->authorization);
+  }
   request_.set(http::field::user_agent, options_.user_agent);
   const uint64_t range = RangeBytesOf(options_, urls_[index_]);
   if (range > 0 && !without_range_) {

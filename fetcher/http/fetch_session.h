@@ -3,7 +3,8 @@
 // strand; and HttpFetcher::Shared, what the sessions share with their
 // HttpFetcher. Internal to the fetcher: see http_fetcher.h for the contract.
 // Its members are defined in fetch_session.cc (sequencing, the request and
-// the response) and fetch_session_connect.cc (resolution and connection);
+// the response), fetch_session_connect.cc (resolution and connection) and
+// fetch_session_proxy.cc (a forward proxy: its address, CONNECT tunnels);
 // a connection that speaks HTTP/2 is handed to an H2Session (h2_session.h).
 //
 // One FetchSession per FetchSequence call. Its steps are do_x/on_x pairs on
@@ -12,6 +13,8 @@
 //
 //   NextUrl -> [delay] -> StartRequest -> [Resolve -> OnResolve]
 //           -> [AcquireIpSlot] -> [AcquireAddressSlot] -> [Connect -> OnConnect -> (TLS) OnHandshake]
+//              (through a proxy: Connect -> [ResolveProxy] -> OpenStream ->
+//               OnProxyConnect -> (https) CONNECT -> OnTunnel -> OnHandshake)
 //           -> Write -> OnWrite -> ReadFirstByte -> ReadHeader -> OnHeader
 //           -> ReadBody -> OnBody ... -> OnMessageDone -> Report -> NextUrl
 //
@@ -157,8 +160,30 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   // ConnectNow.
   void AcquireAddressSlot();
   void ConnectNow();
+  // Makes the stream and connects it to the target's addresses, or the
+  // proxy's.
+  void OpenStream();
   void OnConnect(beast::error_code ec, const tcp::endpoint& endpoint);
   void OnHandshake(beast::error_code ec);
+  // The TLS handshake on the connected stream (directly or in a tunnel).
+  void StartHandshake();
+
+  // ---- forward proxy (fetch_session_proxy.cc) ----
+
+  // The target's name did not resolve (or DNS is unavailable): through a
+  // proxy the URL goes on (returns true, connecting); otherwise false.
+  bool ProxyDespiteResolution();
+  void ResolveProxy();
+  void OnProxyResolve(uint64_t generation, DnsAnswer answer);
+  void OnProxyConnect(beast::error_code ec, const tcp::endpoint& endpoint);
+  void OnTunnelWrite(beast::error_code ec, size_t bytes);
+  void OnTunnelAnswer(beast::error_code ec, size_t bytes);
+  // "host:port" the proxy is asked for: the hosts file's address when it
+  // placed the target, else the URL's host (and port, always for CONNECT,
+  // else only when not the scheme's default).
+  [[nodiscard]] std::string ProxyAuthority(bool always_port) const;
+  // The request target: absolute-form for plain http through a proxy.
+  [[nodiscard]] std::string RequestTarget() const;
   void Write(bool reused);
 
   // A reused connection that turns out to be closed: the server dropped it
@@ -239,6 +264,17 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   std::string address_slot_;
   bool address_waiting_ = false;
   AddressGate::Grant address_grant_;
+  // Forward proxy for origin_ (null: direct), its addresses for the current
+  // connection attempt; whether the hosts file placed the target; whether
+  // its name failed to resolve (the proxy is then asked by name); the
+  // CONNECT exchange.
+  const ProxyEndpoint* proxy_ = nullptr;
+  std::vector<tcp::endpoint> proxy_endpoints_;
+  bool placed_by_hosts_file_ = false;
+  bool unresolved_ = false;
+  std::string tunnel_request_;
+  beast::flat_buffer tunnel_buffer_;
+  std::optional<http::response_parser<http::empty_body>> tunnel_parser_;
 
   Connection connection_;
   beast::flat_buffer buffer_;

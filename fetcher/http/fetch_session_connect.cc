@@ -1,6 +1,7 @@
 // FetchSession's steps from a URL's host to an open connection and back:
 // resolution (hosts file, else DNS), the address policy, the per-IP slot,
-// TCP connect, TLS handshake; and closing the connection. See fetch_session.h.
+// TCP connect, TLS handshake; and closing the connection. See fetch_session.h;
+// the forward proxy's steps are in fetch_session_proxy.cc.
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <utility>
@@ -12,10 +13,14 @@
 namespace crawl::fetcher {
 
 void FetchSession::Resolve() {
+  proxy_ = options_.proxy.For(origin_.scheme, origin_.host);
+  placed_by_hosts_file_ = false;
+  unresolved_ = false;
   if (options_.hosts_file != nullptr) {
     if (auto entry = options_.hosts_file->Lookup(origin_.host)) {
       // Operator-provided: exempt from the address policy (see header).
       endpoints_ = {tcp::endpoint(entry->address, entry->port.value_or(origin_.port))};
+      placed_by_hosts_file_ = true;
       return Connect();
     }
   }
@@ -23,7 +28,10 @@ void FetchSession::Resolve() {
   auto literal = net::ip::make_address(origin_.host, ec);
   if (!ec) return UseAddresses({literal});
 
-  if (!shared_->resolver) return Fail(kDnsError, "DNS unavailable: " + shared_->resolver_error);
+  if (!shared_->resolver) {
+    if (ProxyDespiteResolution()) return;
+    return Fail(kDnsError, "DNS unavailable: " + shared_->resolver_error);
+  }
   const uint64_t generation = ++resolve_generation_;
   resolving_ = true;
   // A backstop: c-ares has its own per-try timeouts, but a URL never
@@ -34,6 +42,7 @@ void FetchSession::Resolve() {
     if (ec || generation != self->resolve_generation_ || !self->resolving_) return;
     self->resolving_ = false;
     ++self->resolve_generation_;
+    if (self->ProxyDespiteResolution()) return;
     self->Fail(kTimeout, "resolving " + self->origin_.host + ": timed out");
   });
   auto strand = strand_;
@@ -50,6 +59,7 @@ void FetchSession::OnResolve(uint64_t generation, DnsAnswer answer) {
   resolve_timer_.cancel();
   if (cancelled_) return Fail(kCancelled, "cancelled");
   if (answer.kind != DnsAnswer::Kind::kOk) {
+    if (ProxyDespiteResolution()) return;
     origin_failure_status_ = kDnsError;
     origin_failure_ = "resolving " + origin_.host + ": " + answer.error;
     return Fail(origin_failure_status_, origin_failure_);
@@ -74,6 +84,7 @@ void FetchSession::UseAddresses(const std::vector<net::ip::address>& addresses) 
   }
   if (endpoints_.empty()) {
     if (blocked.empty()) {
+      if (ProxyDespiteResolution()) return;
       origin_failure_status_ = kDnsError;
       origin_failure_ = "resolving " + origin_.host + ": no addresses";
     } else {
@@ -108,8 +119,9 @@ void FetchSession::Connect() {
 
 void FetchSession::AcquireAddressSlot() {
   address_grant_ = {};
-  if (!options_.address_gate || endpoints_.empty()) return ConnectNow();
-  address_slot_ = endpoints_.front().address().to_string();
+  if (!options_.address_gate || (endpoints_.empty() && !unresolved_)) return ConnectNow();
+  // A name only the proxy resolves is counted under the name.
+  address_slot_ = endpoints_.empty() ? origin_.host : endpoints_.front().address().to_string();
   address_waiting_ = true;
   auto strand = strand_;
   address_ticket_ = options_.address_gate->Acquire(
@@ -131,6 +143,11 @@ void FetchSession::AcquireAddressSlot() {
 
 void FetchSession::ConnectNow() {
   sent_any_ = true;  // the host was contacted: later requests are spaced
+  if (proxy_ != nullptr) return ResolveProxy();
+  OpenStream();
+}
+
+void FetchSession::OpenStream() {
   if (origin_.scheme == "https") {
     ssl::context* context = shared_->Tls();
     if (context == nullptr) return Fail(kTlsError, "TLS unavailable: " + shared_->TlsError());
@@ -149,6 +166,11 @@ void FetchSession::ConnectNow() {
     connection_.MakePlain(strand_);
   }
   SetDeadline(options_.connect_timeout, "connect timeout");
+  if (proxy_ != nullptr) {
+    connection_.Tcp().async_connect(
+        proxy_endpoints_, beast::bind_front_handler(&FetchSession::OnProxyConnect, shared_from_this()));
+    return;
+  }
   connection_.Tcp().async_connect(endpoints_,
                                   beast::bind_front_handler(&FetchSession::OnConnect, shared_from_this()));
 }
@@ -169,14 +191,15 @@ void FetchSession::OnConnect(beast::error_code ec, const tcp::endpoint& endpoint
   if (v6) remote_.push_back(']');
   remote_.push_back(':');
   remote_.append(std::to_string(endpoint.port()));
-  if (TlsStream* tls = connection_.tls()) {
-    SetDeadline(options_.connect_timeout, "connect timeout");
-    tls->async_handshake(ssl::stream_base::client,
-                         beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
-    return;
-  }
+  if (connection_.tls() != nullptr) return StartHandshake();
   if (H2Session::Negotiated(options_, connection_)) return StartH2();
   Write(/*reused=*/false);
+}
+
+void FetchSession::StartHandshake() {
+  SetDeadline(options_.connect_timeout, "connect timeout");
+  connection_.tls()->async_handshake(
+      ssl::stream_base::client, beast::bind_front_handler(&FetchSession::OnHandshake, shared_from_this()));
 }
 
 void FetchSession::OnHandshake(beast::error_code ec) {

@@ -61,6 +61,27 @@
 // With an address_gate, it then also waits for a cluster-wide slot of the
 // address (fetcher/http/address_gate.h), held until the connection closes.
 //
+// Forward proxy (options.proxy, fetcher/http/proxy_config.h): a URL whose
+// scheme has a proxy and whose host is not in no_proxy goes through it.
+// http: the request goes to the proxy in absolute-form (RFC 9112 3.2.2,
+// `GET http://host[:port]/path HTTP/1.1`, Host as above) with
+// Proxy-Authorization when set; never h2 prior knowledge. https: a
+// `CONNECT host:port HTTP/1.1` tunnel (RFC 9110 9.3.6), then TLS (SNI,
+// verification, ALPN) through it; a non-2xx answer fails the URL with
+// kProxyError ("proxy refused CONNECT: 407 Proxy Authentication
+// Required"). The connection stays one per sequence (host): a proxy
+// connection is never shared between hosts. The target's name is still
+// resolved (hosts file, else DNS) and the address policy applies to what it
+// gives, so politeness per address still holds; if it cannot be resolved,
+// the URL goes on through the proxy (which may know names the fetcher does
+// not) without a per-IP slot. A target the hosts file places is asked of the
+// proxy at that address and port (`GET http://ADDRESS:PORT/path`, Host
+// still the URL's): the proxy cannot see the fetcher's hosts file. The
+// proxy's own address is resolved at every connection (hosts file first);
+// the address policy does not apply to it (the operator chose it).
+// remote_address is then the target's address (or name), not the proxy's.
+// Proxy credentials appear in no error, log or metric.
+//
 // Retry-After (RFC 9110 10.2.3) of a 429 or 503 answer is parsed, seconds or
 // HTTP-date, into retry_after_seconds.
 //
@@ -87,6 +108,7 @@
 #include "common/crawl/fetch_error.h"
 #include "fetcher/http/address_gate.h"
 #include "fetcher/http/http_date.h"
+#include "fetcher/http/proxy_config.h"
 #include "fetcher/http/result_budget.h"
 
 namespace crawl {
@@ -159,6 +181,8 @@ struct FetcherOptions {
   // Cleartext http: speak h2 from the first byte (RFC 9113 3.3, "prior
   // knowledge"), for servers known to take it; no HTTP/1.1 fallback.
   bool h2_prior_knowledge = false;
+  // Forward proxies and the hosts that bypass them (none by default).
+  ProxySettings proxy;
 };
 
 // The range asked for and the content-coded body cap of `target`; the
@@ -185,13 +209,14 @@ struct FetchResult {
   std::string etag;
   std::string last_modified;
   std::string expires;
-  std::string cache_control;         // Cache-Control as sent (for max-age)
-  bool conditional = false;          // the request carried If-None-Match / If-Modified-Since
-  std::string error;                 // human-readable reason when status < 0 (or a decode note)
-  uint32_t fetch_ms = 0;             // from request start (incl. resolve/connect) to result
-  int64_t start_unix_us = 0;         // wall-clock start of this request
-  uint64_t wire_bytes = 0;           // response bytes parsed from the connection (header + framing + body)
-  std::string remote_address;        // "ip:port" the response came from ("" if none)
+  std::string cache_control;   // Cache-Control as sent (for max-age)
+  bool conditional = false;    // the request carried If-None-Match / If-Modified-Since
+  std::string error;           // human-readable reason when status < 0 (or a decode note)
+  uint32_t fetch_ms = 0;       // from request start (incl. resolve/connect) to result
+  int64_t start_unix_us = 0;   // wall-clock start of this request
+  uint64_t wire_bytes = 0;     // response bytes parsed from the connection (header + framing + body)
+  std::string remote_address;  // "ip:port" the response came from ("" if none); through a proxy, the target's
+                               // address (or "host:port" when the fetcher could not resolve it)
   uint32_t retry_after_seconds = 0;  // Retry-After of a 429/503 (0: absent or invalid)
   // The cluster-wide address slot of the connection that answered: how
   // long it was waited for, and the connections open to the address when

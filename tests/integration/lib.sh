@@ -86,11 +86,12 @@ start_testweb() {
   fail "testweb did not write its hosts file"
 }
 
-# start_cluster QUEUESERVERS FETCHERS: a local cluster crawling the testweb
-# started before; exports CRAWL_NAMESERVER.
+# start_cluster QUEUESERVERS FETCHERS [FETCHER_ARGS]: a local cluster crawling
+# the testweb started before, its fetchers given FETCHER_ARGS too (one
+# string, e.g. "--proxy http://127.0.0.1:3128"); exports CRAWL_NAMESERVER.
 start_cluster() {
   "$SRC/deploy/local-cluster.sh" up --dir "$WORK/cluster" --queueservers "$1" --fetchers "$2" \
-    --hosts-file "$WORK/hosts" --allow-private
+    --hosts-file "$WORK/hosts" --allow-private --fetcher-args "${3:-}"
   . "$WORK/cluster/cluster.env"
   export CRAWL_NAMESERVER=$NAMESERVER
 }
