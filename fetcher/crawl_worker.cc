@@ -5,6 +5,7 @@
 #include "common/crawl/document_types.h"
 #include "common/crawl/fetch_error.h"
 #include "common/crawl/link_pruning_mode.h"
+#include "common/crawl/politeness_params.h"
 #include "common/net/grpc_util.h"
 #include "common/url/url.h"
 #include "fetcher/address_slot_client.h"
@@ -16,12 +17,36 @@
 namespace crawl::fetcher {
 namespace {
 
+// The pacing settings of a crawl (NormalizePoliteness gave them values; a
+// crawl from before they existed has none: fixed, as it was).
+PacingOptions PacingOf(const v1::CrawlParams& params) {
+  PacingOptions pacing;
+  pacing.adaptive = AdaptivePacing(params) && params.pace_factor_percent() > 0;
+  if (params.pace_factor_percent() > 0) pacing.factor_percent = params.pace_factor_percent();
+  if (params.has_pace_floor_ms()) pacing.floor = std::chrono::milliseconds(params.pace_floor_ms());
+  if (params.has_pace_ceiling_ms()) pacing.ceiling = std::chrono::milliseconds(params.pace_ceiling_ms());
+  if (pacing.ceiling < pacing.floor) pacing.ceiling = pacing.floor;
+  return pacing;
+}
+
+// "ip:port" or "[ip6]:port" -> the IP.
+std::string RemoteIp(const std::string& address) {
+  if (!address.empty() && address.front() == '[') {
+    const size_t close = address.find(']');
+    return close == std::string::npos ? address : address.substr(1, close - 1);
+  }
+  const size_t colon = address.rfind(':');
+  return colon == std::string::npos ? address : address.substr(0, colon);
+}
+
 // Processing of one result: ProcessFetch, the Retry-After, and for page
 // caches (CrawlParams.keep_page_cache) the body, which the queue server
 // writes to its WARC files. Runs on the control thread or a pool thread.
 ProcessedPage ProcessPage(const v1::ScheduledUrl& scheduled, const FetchResult& fetched,
                           const ProcessOptions& options, bool keep_page_cache) {
   ProcessedPage processed = ProcessFetch(scheduled, fetched, options);
+  processed.record.set_pace_ms(fetched.pace_ms);
+  if (!fetched.remote_address.empty()) processed.record.set_remote_ip(RemoteIp(fetched.remote_address));
   if (fetched.retry_after_seconds > 0) processed.record.set_retry_after_seconds(fetched.retry_after_seconds);
   processed.record.set_address_wait_ms(fetched.address_wait_ms);
   processed.record.set_address_connections(fetched.address_connections);
@@ -194,6 +219,7 @@ bool CrawlWorker::RefreshCrawlState() {
         });
   }
   http.proxy = options_.proxy;
+  http.pacing = PacingOf(info.params());
   next->http = std::make_shared<HttpFetcher>(io_, http);
   if (!info.params().keep_tracking_params()) {
     if (info.params().tracking_params_size() == 0) {
@@ -359,13 +385,16 @@ void CrawlWorker::StartMoreSequences(ScheduleRun& run) {
   while (!run.cancelled && run.running < options_.max_in_flight && run.next_group < run.hosts.groups.size()) {
     const HostGroup& group = run.hosts.groups[run.next_group++];
     // One connection per host; a crawl-delayed host's requests start at
-    // least its delay apart (the queue server spaces schedules).
-    StartSequence(run, group.urls, std::chrono::milliseconds(group.crawl_delay_ms));
+    // least its delay apart (the queue server spaces schedules), and with
+    // adaptive pacing at least its pace apart, starting from the pace its
+    // last sequence ended with.
+    StartSequence(run, group.urls, std::chrono::milliseconds(group.crawl_delay_ms),
+                  std::chrono::milliseconds(group.start_pace_ms));
   }
 }
 
 void CrawlWorker::StartSequence(ScheduleRun& run, const std::vector<std::string>& urls,
-                                std::chrono::milliseconds delay) {
+                                std::chrono::milliseconds delay, std::chrono::milliseconds start_pace) {
   ++run.running;
   // A revisit sends the validators its queue server remembered (a robots
   // redirect hop is not in by_url: none).
@@ -384,7 +413,7 @@ void CrawlWorker::StartSequence(ScheduleRun& run, const std::vector<std::string>
   }
   run.http->FetchSequence(
       std::move(targets), [this](FetchResult r) { PushEvent(Event::Fetched(std::move(r))); },
-      [this] { PushEvent(Event::SequenceDone()); }, delay, budget_);
+      [this] { PushEvent(Event::SequenceDone()); }, delay, budget_, start_pace);
 }
 
 std::optional<CrawlWorker::Event> CrawlWorker::NextEvent(ScheduleRun& run) {
@@ -523,6 +552,7 @@ void CrawlWorker::RecordFetchMetrics(const FetchResult& result) {
   m.Fetched(result.status, static_cast<double>(result.body.size()),
             static_cast<double>(result.fetch_ms) / 1000.0);
   m.in_flight.Set(static_cast<double>(counters_.in_flight));
+  m.Paced(static_cast<double>(result.pace_ms) / 1000.0, result.pace_backed_off);
   const int status = result.status;
   counters_.bytes += result.body.size();
   if (status < 0 || status >= 400) counters_.fetch_errors++;

@@ -198,7 +198,8 @@ class CrawlWorker {
   // Starts host groups' sequences up to max_in_flight.
   void StartMoreSequences(ScheduleRun& run);
   // Starts one sequence of requests (one connection) for `urls`.
-  void StartSequence(ScheduleRun& run, const std::vector<std::string>& urls, std::chrono::milliseconds delay);
+  void StartSequence(ScheduleRun& run, const std::vector<std::string>& urls, std::chrono::milliseconds delay,
+                     std::chrono::milliseconds start_pace = std::chrono::milliseconds(0));
   // The next event, or nullopt after a wait with none (having polled the
   // crawl state when due, and cancelled the schedule if the crawl is over
   // or the worker stops).

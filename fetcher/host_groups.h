@@ -21,6 +21,9 @@ struct HostGroup {
   // The longest robots.txt Crawl-delay among the URLs (0: none): the
   // group's requests start at least this far apart.
   uint32_t crawl_delay_ms = 0;
+  // The largest ScheduledUrl.start_pace_ms among the URLs (0: none): the
+  // gap the host's previous sequence ended with, where its pacing starts.
+  uint32_t start_pace_ms = 0;
 };
 
 struct ScheduleHosts {

@@ -39,7 +39,7 @@ int ClassifyIoError(const beast::error_code& ec) {
 
 FetchSession::FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetcher::Shared> shared,
                            std::vector<FetchTarget> urls, std::function<void(FetchResult)> on_result,
-                           std::function<void()> on_done, std::chrono::milliseconds delay_between,
+                           std::function<void()> on_done, HostPacer pacer,
                            std::shared_ptr<ResultBudget> budget)
     : shared_(std::move(shared)),
       options_(shared_->options),
@@ -50,7 +50,7 @@ FetchSession::FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetc
       urls_(std::move(urls)),
       on_result_(std::move(on_result)),
       on_done_(std::move(on_done)),
-      delay_between_(delay_between),
+      pacer_(pacer),
       budget_(std::move(budget)) {}
 
 void FetchSession::Start() {
@@ -76,11 +76,11 @@ void FetchSession::NextUrl() {
     }
   }
   if (index_ >= urls_.size()) return Finish();
-  if (sent_any_ && delay_between_.count() > 0) {
+  if (const auto gap = pacer_.Gap(); sent_any_ && gap.count() > 0) {
     // Holding a connection idle for longer than the idle timeout wastes a
     // server slot (and it would likely close it under us anyway).
-    if (delay_between_ > options_.idle_timeout) CloseConnection();
-    delay_timer_.expires_after(delay_between_);
+    if (gap > options_.idle_timeout) CloseConnection();
+    delay_timer_.expires_after(gap);
     delay_timer_.async_wait([self = shared_from_this()](beast::error_code) {
       if (self->cancelled_) return self->NextUrl();
       self->StartRequest();
@@ -204,6 +204,7 @@ void FetchSession::Deliver() {
   }
   FetchResult result = std::move(result_);
   result_ = FetchResult{};
+  NotePace(result);
   Hand(std::move(result));
   FlushEarly();
 }
@@ -220,6 +221,10 @@ void FetchSession::Hand(FetchResult result) {
   ++index_;
   if (budget_) budget_->Add(result.body.size());
   if (on_result_) on_result_(std::move(result));
+}
+
+void FetchSession::NotePace(FetchResult& result) {
+  result.pace_backed_off = pacer_.OnResult(std::chrono::milliseconds(result.fetch_ms), result.status);
 }
 
 void FetchSession::FlushEarly() {
@@ -268,6 +273,7 @@ void FetchSession::StartRequest() {
     return;
   }
   StartResult();
+  result_.pace_ms = static_cast<uint32_t>(pacer_.Gap().count());
   retried_ = false;
   without_range_ = false;
   auto parts = url::Split(urls_[index_].url);
@@ -494,6 +500,7 @@ void FetchSession::AskWithoutRange(bool keep_alive) {
   next.url = std::move(result_.url);
   next.start_unix_us = result_.start_unix_us;
   next.wire_bytes = result_.wire_bytes;
+  next.pace_ms = result_.pace_ms;
   result_ = std::move(next);
   raw_.clear();
   if (keep_alive && connection_.exists()) return Write(/*reused=*/true);
@@ -504,7 +511,7 @@ void FetchSession::StartH2() {
   sent_any_ = true;
   ClearDeadline();  // every stream has its own limits
   h2_ = std::make_shared<H2Session>(static_cast<H2Session::Owner&>(*this), options_, strand_, connection_,
-                                    urls_, budget_, delay_between_, origin_, host_header_, remote_);
+                                    urls_, budget_, pacer_, origin_, host_header_, remote_);
   if (Status s = h2_->Open(index_, target_, result_, start_); !s.ok()) {
     h2_.reset();
     return Fail(kProtocolError, s.message());
@@ -517,6 +524,7 @@ void FetchSession::StartH2() {
 }
 
 void FetchSession::TakeResult(size_t index, FetchResult result) {
+  NotePace(result);
   early_.insert_or_assign(index, std::move(result));
 }
 

@@ -11,7 +11,7 @@
 // the session's strand, and exactly one step (or posted continuation) is
 // outstanding at any time, so the session needs no locks:
 //
-//   NextUrl -> [delay] -> StartRequest -> [Resolve -> OnResolve]
+//   NextUrl -> [pacing gap] -> StartRequest -> [Resolve -> OnResolve]
 //           -> [AcquireIpSlot] -> [AcquireAddressSlot] -> [Connect -> OnConnect -> (TLS) OnHandshake]
 //              (through a proxy: Connect -> [ResolveProxy] -> OpenStream ->
 //               OnProxyConnect -> (https) CONNECT -> OnTunnel -> OnHandshake)
@@ -47,6 +47,7 @@
 #include "fetcher/http/connection.h"
 #include "fetcher/http/dns_resolver.h"
 #include "fetcher/http/h2_session.h"
+#include "fetcher/http/host_pacer.h"
 #include "fetcher/http/http_fetcher.h"
 #include "fetcher/http/ip_connection_limiter.h"
 
@@ -96,8 +97,7 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
  public:
   FetchSession(net::io_context& io_context, std::shared_ptr<HttpFetcher::Shared> shared,
                std::vector<FetchTarget> urls, std::function<void(FetchResult)> on_result,
-               std::function<void()> on_done, std::chrono::milliseconds delay_between,
-               std::shared_ptr<ResultBudget> budget);
+               std::function<void()> on_done, HostPacer pacer, std::shared_ptr<ResultBudget> budget);
 
   // Registers the session in shared->sessions and posts its first step.
   // REQUIRES: owned by a shared_ptr (the session keeps itself alive).
@@ -139,6 +139,8 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   void Deliver();
   // Hands `result` (for index_) to the caller; ++index_.
   void Hand(FetchResult result);
+  // Tells the pacer how `result` went (and the result whether it backed off).
+  void NotePace(FetchResult& result);
   void FlushEarly();
 
   void Report();
@@ -242,14 +244,15 @@ class FetchSession : public std::enable_shared_from_this<FetchSession>, private 
   const std::vector<FetchTarget> urls_;
   std::function<void(FetchResult)> on_result_;
   std::function<void()> on_done_;
-  const std::chrono::milliseconds delay_between_;
+  // The host's pacing: the gap before each request after the first.
+  HostPacer pacer_;
   const std::shared_ptr<ResultBudget> budget_;  // may be null
 
   size_t index_ = 0;  // next URL to report
   bool done_ = false;
   bool cancelled_ = false;
   bool parked_ = false;    // waiting for room in budget_
-  bool sent_any_ = false;  // a connection or request was attempted (for delay_between)
+  bool sent_any_ = false;  // a connection or request was attempted (for the pacing gap)
 
   // The origin of the current URL and what is known about it.
   Origin origin_;

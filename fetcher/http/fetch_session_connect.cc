@@ -133,6 +133,9 @@ void FetchSession::AcquireAddressSlot() {
             return self->Fail(kCancelled, "cancelled");
           }
           self->address_grant_ = *grant;
+          // The per-address pace is a floor of this host's gap while the
+          // connection holds the slot.
+          self->pacer_.SetAddressPace(grant->pace);
           if (self->cancelled_) return self->Fail(kCancelled, "cancelled");
           // As for the per-IP slot: the host's limits start after the wait.
           if (grant->waited.count() > 0) self->StartClock();

@@ -21,15 +21,14 @@ int ClassifyH2IoError(const beast::error_code& ec) {
 
 H2Session::H2Session(Owner& owner, const FetcherOptions& options, Strand& strand, Connection& connection,
                      const std::vector<FetchTarget>& urls, std::shared_ptr<ResultBudget> budget,
-                     std::chrono::milliseconds delay_between, Origin origin, std::string authority,
-                     std::string remote)
+                     const HostPacer& pacer, Origin origin, std::string authority, std::string remote)
     : owner_(owner),
       options_(options),
       strand_(strand),
       connection_(connection),
       urls_(urls),
       budget_(std::move(budget)),
-      delay_between_(delay_between),
+      pacer_(pacer),
       origin_(std::move(origin)),
       exchange_(options, origin_.scheme, std::move(authority), std::move(remote)),
       timer_(strand) {}
@@ -59,7 +58,7 @@ Status H2Session::Open(size_t index, std::string target, FetchResult result,
   last_start_ = std::chrono::steady_clock::now();
   // Holding the connection idle between spaced requests longer than the
   // idle timeout is what HTTP/1.1 avoids too: one request per connection.
-  if (delay_between_ > options_.idle_timeout) stopping_ = true;
+  if (pacer_.Gap() > options_.idle_timeout) stopping_ = true;
   return Status::Ok();
 }
 
@@ -73,13 +72,20 @@ void H2Session::StartMore() {
     while (next_ < urls_.size() && owner_.HasResult(next_)) ++next_;
     if (next_ >= urls_.size()) return;
     const auto now = std::chrono::steady_clock::now();
-    if (delay_between_.count() > 0) {
-      // With a crawl delay, one request at a time, the next one the delay
-      // after the previous one ended, as over HTTP/1.1: spaced from its
-      // start, a server that logged a request a few ms late saw two starts
-      // closer than the delay (crawl_h2_test under ASan: 992.7 ms for 1 s).
+    const auto gap = pacer_.Gap();
+    if (gap.count() > 0) {
+      // With a pacing gap (a crawl delay, adaptive pacing), one request at a
+      // time, the next one the gap after the previous one ended, as over
+      // HTTP/1.1: spaced from its start, a server that logged a request a
+      // few ms late saw two starts closer than the delay (crawl_h2_test
+      // under ASan: 992.7 ms for 1 s); and a gap that follows the response
+      // time means nothing with several requests in flight.
       if (exchange_.active() > 0) return;
-      if (last_start_ && now < *last_start_ + delay_between_) return;  // timer
+      if (gap > options_.idle_timeout) {
+        stopping_ = true;  // the HTTP/1.1 path waits with the connection closed
+        return;
+      }
+      if (last_start_ && now < *last_start_ + gap) return;  // timer
     }
     auto parts = url::Split(urls_[next_].url);
     if (!parts.ok() || !(Origin{parts->scheme, parts->host, parts->port} == origin_)) {
@@ -98,6 +104,7 @@ void H2Session::StartMore() {
     }
     FetchResult result;
     result.url = urls_[next_].url;
+    result.pace_ms = static_cast<uint32_t>(gap.count());
     result.start_unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
                                std::chrono::system_clock::now().time_since_epoch())
                                .count();
@@ -129,7 +136,7 @@ void H2Session::Pump() {
 void H2Session::TakeFinished() {
   auto& finished = exchange_.finished();
   if (finished.empty()) return;
-  if (delay_between_.count() > 0) last_start_ = std::chrono::steady_clock::now();
+  last_start_ = std::chrono::steady_clock::now();  // the pacing gap runs from here
   owner_.CountInFlight(-static_cast<ptrdiff_t>(finished.size()));
   for (auto& [index, result] : finished) owner_.TakeResult(index, std::move(result));
   finished.clear();
@@ -138,9 +145,10 @@ void H2Session::TakeFinished() {
 
 void H2Session::ArmTimer() {
   std::optional<std::chrono::steady_clock::time_point> at = exchange_.NextDeadline();
-  if (delay_between_.count() > 0 && last_start_ && exchange_.active() == 0 && !stopping_ && !parked_ &&
+  const auto gap = pacer_.Gap();
+  if (gap.count() > 0 && last_start_ && exchange_.active() == 0 && !stopping_ && !parked_ &&
       next_ < urls_.size()) {
-    const auto next_start = *last_start_ + delay_between_;
+    const auto next_start = *last_start_ + gap;
     if (!at || next_start < *at) at = next_start;
   }
   if (!at) return;

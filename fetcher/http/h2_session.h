@@ -2,8 +2,8 @@
 // session's new connection speaks h2 (ALPN chose it, or prior knowledge on
 // cleartext), the session hands it over: the H2Session keeps up to
 // H2Exchange::StreamLimit() requests of the sequence in flight on it,
-// starting them in order (with a crawl delay: one at a time, each
-// delay_between after the previous one ended), and gives each result back
+// starting them in order (with a pacing gap > 0, host_pacer.h: one at a
+// time, each the gap after the previous one ended), and gives each result back
 // to the session, which hands them on in order. See fetch_session.h and
 // h2_exchange.h. Internal to the fetcher.
 //
@@ -31,6 +31,7 @@
 #include "common/base/status.h"
 #include "fetcher/http/connection.h"
 #include "fetcher/http/h2_exchange.h"
+#include "fetcher/http/host_pacer.h"
 #include "fetcher/http/http_fetcher.h"
 #include "fetcher/http/result_budget.h"
 
@@ -66,12 +67,12 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
 
   // The connection's first request comes in Open(). `owner`, `options`,
   // `strand`, `connection` and `urls` must outlive the H2Session.
+  // `pacer` (the owner's, updated by it as results come) must outlive it too.
   // `authority` is the Host header's value; `remote` the "ip:port" every
   // result reports.
   H2Session(Owner& owner, const FetcherOptions& options, Strand& strand, Connection& connection,
             const std::vector<FetchTarget>& urls, std::shared_ptr<ResultBudget> budget,
-            std::chrono::milliseconds delay_between, Origin origin, std::string authority,
-            std::string remote);
+            const HostPacer& pacer, Origin origin, std::string authority, std::string remote);
 
   // The connection speaks h2: ALPN chose it, or prior knowledge on
   // cleartext. REQUIRES: connection.exists(), set up (TLS handshake done).
@@ -103,7 +104,7 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
   Connection& connection_;
   const std::vector<FetchTarget>& urls_;
   const std::shared_ptr<ResultBudget> budget_;  // may be null
-  const std::chrono::milliseconds delay_between_;
+  const HostPacer& pacer_;
   const Origin origin_;
 
   H2Exchange exchange_;
@@ -118,7 +119,7 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
   bool dropped_ = false;   // handed back to the owner (H2Ended)
   bool stopping_ = false;  // start no more streams on this connection
   bool parked_ = false;    // waiting for room in the result budget
-  // With a crawl delay, the next request starts delay_between after this:
+  // With a pacing gap, the next request starts the gap after this:
   // when the connection opened, then when the last request ended.
   std::optional<std::chrono::steady_clock::time_point> last_start_;
 };

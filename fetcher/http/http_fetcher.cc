@@ -124,10 +124,10 @@ void HttpFetcher::FetchSequence(std::vector<std::string> urls, std::function<voi
 
 void HttpFetcher::FetchSequence(std::vector<FetchTarget> targets, std::function<void(FetchResult)> on_result,
                                 std::function<void()> on_done, std::chrono::milliseconds delay_between,
-                                std::shared_ptr<ResultBudget> budget) {
-  auto session =
-      std::make_shared<FetchSession>(io_context_, shared_, std::move(targets), std::move(on_result),
-                                     std::move(on_done), delay_between, std::move(budget));
+                                std::shared_ptr<ResultBudget> budget, std::chrono::milliseconds start_pace) {
+  auto session = std::make_shared<FetchSession>(
+      io_context_, shared_, std::move(targets), std::move(on_result), std::move(on_done),
+      HostPacer(shared_->options.pacing, delay_between, start_pace), std::move(budget));
   session->Start();
 }
 

@@ -34,8 +34,8 @@
 // and speaks h2 when the server picks it; http speaks it only with
 // h2_prior_knowledge. The sequence then keeps up to h2_streams requests in
 // flight on its one connection (fewer if the server's
-// SETTINGS_MAX_CONCURRENT_STREAMS says so), starts them at least
-// delay_between apart, and reports them in order with the same fields and
+// SETTINGS_MAX_CONCURRENT_STREAMS says so) while the pacing gap is 0 (with
+// a gap, one at a time, the gap after the previous ended), and reports them in order with the same fields and
 // limits as above; see fetcher/http/h2_exchange.h for what differs (a body cut
 // resets the stream, not the connection; GOAWAY'd URLs are asked again on
 // a new connection, once).
@@ -107,6 +107,7 @@
 
 #include "common/crawl/fetch_error.h"
 #include "fetcher/http/address_gate.h"
+#include "fetcher/http/host_pacer.h"
 #include "fetcher/http/http_date.h"
 #include "fetcher/http/proxy_config.h"
 #include "fetcher/http/result_budget.h"
@@ -183,6 +184,9 @@ struct FetcherOptions {
   bool h2_prior_knowledge = false;
   // Forward proxies and the hosts that bypass them (none by default).
   ProxySettings proxy;
+  // How the wait before a host's next request is chosen (host_pacer.h):
+  // by default fixed, the sequence's delay_between only.
+  PacingOptions pacing;
 };
 
 // The range asked for and the content-coded body cap of `target`; the
@@ -228,6 +232,12 @@ struct FetchResult {
   std::string x_robots_tag;
   // Every Link field, joined by ", " (RFC 8288: a list); "" if none.
   std::string link;
+  // The host's pacing gap (HostPacer::Gap) when this request started: the
+  // wait before it, unless it was the first of its sequence.
+  uint32_t pace_ms = 0;
+  // This result made the host's pacing back off (adaptive pacing: a 5xx,
+  // 429, timeout or network error).
+  bool pace_backed_off = false;
 };
 
 class HttpFetcher {
@@ -243,8 +253,12 @@ class HttpFetcher {
   HttpFetcher& operator=(const HttpFetcher&) = delete;
 
   // Fetches `urls` in order over one connection at a time (reconnecting after
-  // a close or an error), waiting `delay_between` between the end of one
-  // request and the start of the next (over HTTP/2, between the starts). Calls `on_result` once per URL, in
+  // a close or an error), waiting the host's pacing gap (HostPacer::Gap,
+  // options.pacing) between the end of one request and the start of the
+  // next; with fixed pacing that is `delay_between`. Over HTTP/2, while the
+  // gap is > 0, one request at a time, also the gap after the previous
+  // one ended. `start_pace` is the gap the host's previous sequence ended
+  // with (adaptive pacing starts from it). Calls `on_result` once per URL, in
   // order, then `on_done` once. Returns immediately; callbacks run on the
   // io_context (on this sequence's strand: callbacks of one sequence never
   // overlap; those of different sequences may, if several threads run the
@@ -265,7 +279,8 @@ class HttpFetcher {
   void FetchSequence(std::vector<FetchTarget> targets, std::function<void(FetchResult)> on_result,
                      std::function<void()> on_done,
                      std::chrono::milliseconds delay_between = std::chrono::milliseconds(0),
-                     std::shared_ptr<ResultBudget> budget = nullptr);
+                     std::shared_ptr<ResultBudget> budget = nullptr,
+                     std::chrono::milliseconds start_pace = std::chrono::milliseconds(0));
 
   // Stops every running sequence: its current and remaining URLs get
   // kCancelled, then its on_done runs (asynchronously). Thread-safe.

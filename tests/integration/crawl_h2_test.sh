@@ -6,14 +6,17 @@
 # politeness_test.sh finds; testweb's judge of its access log sees one
 # connection per host at a time, request starts Crawl-delay apart and no
 # disallowed path; and requests overlapped on one connection, which only
-# HTTP/2's streams allow (HTTP/1.1 answers one request at a time).
+# HTTP/2's streams allow (HTTP/1.1 answers one request at a time). Pacing
+# is fixed: adaptive pacing (the default of an unscoped crawl) runs a host's
+# streams one at a time, each a multiple of the last response time after the
+# previous one (fetcher/http/host_pacer.h).
 source "$(dirname "$0")/lib.sh"
 
 web=(--seed 9 --hosts 24 --pages 300 --preset clean --enable robots-rules)
 start_testweb "${web[@]}"
 start_cluster 2 2
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
-"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --h2-prior-knowledge
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --h2-prior-knowledge --pacing fixed
 state=$(wait_crawl_over 400)
 [ "$state" = done ] || fail "crawl ended as $state"
 

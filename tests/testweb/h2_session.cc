@@ -212,6 +212,9 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
                                    context_->clock, context_->robots_control);
     if (stream.handled.close) return Close();  // robots-unreachable: the connection dies
     if (stream.handled.stream == Served::Stream::kSlowloris) return;  // never answered
+    if (context_->degrading != nullptr) {
+      stream.handled.first_byte_delay += context_->degrading->Delay(stream.handled.host, stream.started);
+    }
     const int pieces = std::max(1, stream.handled.trickle_pieces);
     const auto delay = stream.handled.first_byte_delay + stream.handled.trickle_interval * (pieces - 1);
     if (delay.count() == 0) return Answer(id);

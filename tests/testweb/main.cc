@@ -5,6 +5,7 @@
 //                  [--port PORT] [--access-log FILE] [--bind-base 127.20.0.0]
 //                  [--threads N] [--page-kb K] [--change-mean-interval S]
 //                  [--clock real|logical] [--robots-control]
+//                  [--degrading-hosts N --degrade-base-ms B --degrade-capacity R]
 //   testweb export --seed S --hosts H --pages P [universe flags]
 //                  [--out FILE|-] [--truth FILE|-] [--at T --versions FILE|-]
 //   testweb seeds  --seed S --hosts H --pages P [universe flags]
@@ -20,6 +21,12 @@
 //
 // --robots-control lets a test replace a host's robots.txt while serving
 // (robots_control.h).
+//
+// --degrading-hosts N makes hosts 0..N-1 degrade under load
+// (degrading_hosts.h): each answer waits B x (1 + (r / R)^2) ms, r being the
+// requests the host received in the last second (--degrade-base-ms B,
+// --degrade-capacity R requests a second); the access log's DURATION_MS
+// shows the latency, for testing adaptive pacing.
 //
 // Misbehaviours (--enable/--disable, comma-separated or repeated, applied
 // after the preset in that order): see universe_options.h and universe.h.
@@ -186,6 +193,8 @@ struct ServeFlags {
   int threads = 1;
   std::string clock = "real";
   bool robots_control = false;
+  DegradeOptions degrade;
+  uint32_t degrade_base_ms = 50;  // into degrade.base
 };
 
 int Serve(const UniverseFlags& options, const ServeFlags& flags) {
@@ -205,6 +214,13 @@ int Serve(const UniverseFlags& options, const ServeFlags& flags) {
   server_options.clock = &clock;
   RobotsControl robots_control;
   if (flags.robots_control) server_options.robots_control = &robots_control;
+  if (flags.degrade.hosts > universe->HostCount()) return Fail("--degrading-hosts is more than --hosts");
+  std::vector<std::string> degrading_names;
+  for (uint32_t i = 0; i < flags.degrade.hosts; ++i) degrading_names.push_back(universe->HostName(i));
+  DegradeOptions degrade = flags.degrade;
+  degrade.base = std::chrono::milliseconds(flags.degrade_base_ms);
+  DegradingHosts degrading(degrade, std::move(degrading_names));
+  if (flags.degrade.hosts > 0) server_options.degrading = &degrading;
   if (!flags.access_log.empty()) {
     if (Status s = access_log.Open(flags.access_log); !s.ok()) return Fail(s.message());
     server_options.access_log = &access_log;
@@ -414,6 +430,21 @@ int Main(int argc, char** argv) {
   serve->add_flag("--robots-control", serve_flags.robots_control,
                   "Tests: PUT /_testweb/robots on a host replaces its robots.txt with the request body, "
                   "DELETE restores it");
+  serve
+      ->add_option("--degrading-hosts", serve_flags.degrade.hosts,
+                   "Hosts 0..N-1 degrade under load: each answer waits B x (1 + (r/R)^2) ms, r being the "
+                   "requests the host received in the last second (testing adaptive pacing)")
+      ->capture_default_str();
+  serve
+      ->add_option("--degrade-base-ms", serve_flags.degrade_base_ms,
+                   "B: a degrading host's unloaded latency (ms)")
+      ->check(CLI::Range(1, 10'000))
+      ->capture_default_str();
+  serve
+      ->add_option("--degrade-capacity", serve_flags.degrade.capacity,
+                   "R: a degrading host's capacity (requests a second); past it latency climbs fast")
+      ->check(CLI::Range(0.01, 1e6))
+      ->capture_default_str();
   serve->add_option("--threads", serve_flags.threads, "Threads running the io_context")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();

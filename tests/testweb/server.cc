@@ -106,6 +106,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     }
     if (handled_.stream != Served::Stream::kNone) return StartStream();
     response_ = std::move(handled_.response);
+    if (context_->degrading != nullptr)
+      handled_.first_byte_delay += context_->degrading->Delay(handled_.host, started_);
     if (handled_.first_byte_delay.count() > 0 || handled_.trickle_pieces > 1) {
       std::ostringstream raw;
       raw << response_;  // the exact bytes async_write would send
@@ -360,6 +362,7 @@ Server::Server(const Universe& universe, ServerOptions options) : options_(std::
   context->access_log = options_.access_log;
   context->clock = options_.clock;
   context->robots_control = options_.robots_control;
+  context->degrading = options_.degrading;
   context->read_timeout = options_.read_timeout;
   context->write_timeout = options_.write_timeout;
   for (uint32_t i = 0; i < options_.addresses.size(); ++i)

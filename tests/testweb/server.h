@@ -25,6 +25,7 @@
 #include "common/base/status.h"
 #include "tests/testweb/access_log.h"
 #include "tests/testweb/change_clock.h"
+#include "tests/testweb/degrading_hosts.h"
 #include "tests/testweb/hosts_file.h"
 #include "tests/testweb/robots_control.h"
 #include "tests/testweb/universe.h"
@@ -49,6 +50,9 @@ struct ServerOptions {
   ChangeClock* clock = nullptr;
   // robots.txt replaced by tests (robots_control.h); not owned; null: off.
   RobotsControl* robots_control = nullptr;
+  // Hosts whose latency grows with their request rate (degrading_hosts.h);
+  // not owned, must outlive the server; null: none.
+  DegradingHosts* degrading = nullptr;
 };
 
 class Server {

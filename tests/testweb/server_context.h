@@ -12,6 +12,7 @@
 
 #include "tests/testweb/access_log.h"
 #include "tests/testweb/change_clock.h"
+#include "tests/testweb/degrading_hosts.h"
 #include "tests/testweb/robots_control.h"
 #include "tests/testweb/universe.h"
 
@@ -23,6 +24,7 @@ struct ServerContext {
   AccessLog* access_log = nullptr;
   ChangeClock* clock = nullptr;                               // not owned; the pointee changes (thread-safe)
   RobotsControl* robots_control = nullptr;                    // not owned; null: off
+  DegradingHosts* degrading = nullptr;                        // not owned (thread-safe); null: none
   std::unordered_map<std::string, uint32_t> host_by_address;  // first host at each address
   std::chrono::milliseconds read_timeout{};
   std::chrono::milliseconds write_timeout{};

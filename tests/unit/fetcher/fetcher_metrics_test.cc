@@ -43,3 +43,17 @@ TEST_CASE("the fetcher process registers its metrics in the process registry", "
   CHECK(samples.count("crawl_fetcher_pages_total{class=\"2xx\"}") == 1);
   CHECK(samples.count("crawl_fetcher_bytes_total") == 1);
 }
+
+TEST_CASE("pacing gaps are observed and error back-offs counted", "[unit][metrics]") {
+  prometheus::Registry registry;
+  crawl::fetcher::FetcherMetrics metrics(registry);
+  auto samples = Samples(crawl::metrics::Exposition(registry));
+  CHECK(samples.at("crawl_fetcher_pace_seconds_count") == "0");
+  CHECK(samples.at("crawl_fetcher_pace_backoffs_total") == "0");
+  metrics.Paced(0.2, false);
+  metrics.Paced(0.4, true);
+  samples = Samples(crawl::metrics::Exposition(registry));
+  CHECK(samples.at("crawl_fetcher_pace_seconds_count") == "2");
+  CHECK(samples.at("crawl_fetcher_pace_seconds_bucket{le=\"0.25\"}") == "1");
+  CHECK(samples.at("crawl_fetcher_pace_backoffs_total") == "1");
+}
