@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   crawl::ManualClock clock;
   crawl::queueserver::QueueServerServiceImpl service("qs-fuzz", &clock);
   crawl::fuzz::ForEachCall(data, size, [&](uint8_t selector, std::string_view bytes) {
-    switch (selector % 14) {
+    switch (selector % 16) {
       case 0:
         CallRpc<v1::InjectSeedsRequest, v1::InjectSeedsResponse>(service, bytes, &S::InjectSeeds);
         break;
@@ -81,6 +81,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 13:
         CallRpc<v1::NearDuplicateClustersRequest, v1::NearDuplicateClustersResponse>(
             service, bytes, &S::NearDuplicateClusters);
+        break;
+      case 14:
+        CallRpc<v1::AddressSlotsRequest, v1::AddressSlotsResponse>(service, bytes, &S::AddressSlots);
+        break;
+      case 15:
+        CallRpc<v1::AddressStatusRequest, v1::AddressStatusResponse>(service, bytes, &S::AddressStatus);
         break;
     }
   });

@@ -21,12 +21,14 @@
 # files written; crawlee, scrapy: HTML pages handed to their handlers).
 #
 #   tests/bench/crawl_throughput.sh [--sites LIST] [--tools LIST] [--queueservers Q]
-#       [--fetchers F] [--testweb-pages N] [--testweb-hosts H] [--testweb-ips N] [--timeout S] [--out DIR]
+#       [--fetchers F] [--testweb-pages N] [--testweb-hosts H] [--testweb-ips N] [--unscoped] [--timeout S] [--out DIR]
 #       [--fetcher-args "ARGS"] [--crawl-args "ARGS"] [--crawlee-timeout S] [--scrapy-timeout S]
 # crawlee is slow (7-35 CPU ms per page): its runs stop after --crawlee-timeout
 # seconds (default 150), scrapy's after --scrapy-timeout (default 600); its
 # pages/s is then that of a partial crawl and the row says "cut by timeout".
-# --testweb-ips N puts the testweb hosts on N addresses (shared hosting, a
+# --unscoped starts the crawl without --include-hosts, so it gets an unscoped
+# crawl's defaults (adaptive pacing, the per-address gap; testweb's universe
+# links nowhere else). --testweb-ips N puts the testweb hosts on N addresses (shared hosting, a
 # CDN; 0: one per host). Addresses: testweb on ${TW_BIND_BASE:-127.21.0.0}+i port 80, nginx on
 # ${NGINX_ADDR_PREFIX:-127.22.0}.i:8080 (set them to run two at once).
 # LIST is comma-separated; tools: crawler (mutual TLS, local-cluster.sh's
@@ -49,7 +51,7 @@ sites="python3-doc,postgresql-doc-15,rust-doc,libboost1.81-doc,testweb"
 tools="crawler,wget2-1,wget2-8,crawlee-1,crawlee-8"
 crawl_args="--max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000" fetcher_args=""
 crawlee_timeout=150 scrapy_timeout=600
-queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 tw_ips=0 timeout=900 out=""
+queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 tw_ips=0 unscoped=0 timeout=900 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --sites) sites=$2; shift 2 ;;
@@ -59,6 +61,7 @@ while [ $# -gt 0 ]; do
     --testweb-pages) tw_pages=$2; shift 2 ;;
     --testweb-hosts) tw_hosts=$2; shift 2 ;;
     --testweb-ips) tw_ips=$2; shift 2 ;;
+    --unscoped) unscoped=1; shift ;;
     --timeout) timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --crawl-args) crawl_args=$2; shift 2 ;;
@@ -191,7 +194,9 @@ run_crawler() {  # run_crawler SITE START [insecure]
   echo "$start" > "$work/seeds.txt"
   local k0 k1 t0 t1 state="running" rss
   k0=$(cluster_ticks); t0=$(date +%s.%N)
-  "$bin/crawlctl" start --seeds "$work/seeds.txt" --allow-private --include-hosts "$scope" $crawl_args > /dev/null
+  local scope_args=(--include-hosts "$scope")
+  [ "$unscoped" = 1 ] && scope_args=()
+  "$bin/crawlctl" start --seeds "$work/seeds.txt" --allow-private "${scope_args[@]}" $crawl_args > /dev/null
   # crawlctl wait asks every 50 ms in one process (a status process every
   # 0.2 s cost the crawler up to 0.3 s of wall time it did not use).
   state=$({ "$bin/crawlctl" wait --timeout "$timeout" --interval-ms 50 --json 2> /dev/null || true; } |
