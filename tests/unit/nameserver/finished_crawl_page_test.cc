@@ -166,9 +166,10 @@ TEST_CASE("fetcher totals per crawl count the growth between polls toward the cr
   CHECK(t.ViewsOf(7).size() == 1);
   CHECK(t.ViewsOf(7)[0].stats.fetches() == 0);
   t.Saw("f", Fetches(180));
-  t.Told("f", 0);            // the crawl ended
-  t.Saw("f", Fetches(190));  // its last results
-  t.Saw("f", Fetches(4));    // restarted: nothing more for crawl 7
+  t.Told("f", 7);
+  t.Saw("f", Fetches(190));  // the crawl ended meanwhile: its last results still count for it
+  t.Told("f", 0);
+  t.Saw("f", Fetches(4));  // restarted: nothing more for crawl 7
   CHECK(t.ViewsOf(7)[0].stats.fetches() == 40);
   CHECK(t.ViewsOf(7)[0].stats.bytes() == 40'000);
   CHECK(t.Views()[0].stats.fetches() == 4);  // the process's own numbers
