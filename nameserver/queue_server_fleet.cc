@@ -150,8 +150,9 @@ grpc::Status QueueServerFleet::AddressStatus(const v1::CrawlInfo& crawl, const s
   std::vector<std::string> ids;
   for (const auto& qs : crawl.queue_servers()) ids.push_back(qs.id());
   const v1::QueueServerInfo& owner = crawl.queue_servers(static_cast<int>(OwnerIndex(ids, address)));
-  // By name: crawl.proto lists the rpc under the wrong service (NameServer)
-  // for now, so QueueServer's generated stub has no method for it.
+  // By name: at this code's base crawl.proto listed the rpc under
+  // NameServer, so QueueServer's generated stub had no method for it; where
+  // it is QueueServer's, stub->AddressStatus does the same.
   static const grpc::internal::RpcMethod kMethod("/crawl.v1.QueueServer/AddressStatus",
                                                  grpc::internal::RpcMethod::NORMAL_RPC);
   const std::shared_ptr<grpc::Channel> channel =
