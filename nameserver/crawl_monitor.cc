@@ -138,25 +138,48 @@ void CrawlMonitor::EndCrawl(uint64_t id, v1::CrawlState state, const std::string
   for (const auto& qs : *servers) *ended.add_queue_servers() = qs;
   bool complete = true;
   (void)registry_->PutStats(id, fleet_->PollStats(ended, &complete), /*only_while_active=*/false);
+  // The final numbers end the chart, which the crawl's page keeps.
+  const std::optional<v1::CrawlInfo> info = registry_->Find(id);
+  RecordSample(id, registry_->StatsOf(id), /*final=*/true, info ? info->started_unix_ms() : 0);
   registry_->Settled(id);  // wakes `crawlctl wait`'s long poll (CrawlStatusRequest.wait_ms)
 }
 
 std::vector<ProgressSample> CrawlMonitor::History(uint64_t* crawl_id) const {
   MutexLock lock(mu_);
   *crawl_id = history_crawl_;
-  return {history_.begin(), history_.end()};
+  const auto it = histories_.find(history_crawl_);
+  if (it == histories_.end()) return {};
+  return {it->second.begin(), it->second.end()};
 }
 
-void CrawlMonitor::RecordSample(uint64_t crawl_id, const std::map<std::string, v1::QueueServerStats>& stats) {
+std::vector<ProgressSample> CrawlMonitor::HistoryOf(uint64_t crawl_id) const {
+  MutexLock lock(mu_);
+  const auto it = histories_.find(crawl_id);
+  if (it == histories_.end()) return {};
+  return {it->second.begin(), it->second.end()};
+}
+
+void CrawlMonitor::RecordSample(uint64_t crawl_id, const std::map<std::string, v1::QueueServerStats>& stats,
+                                bool final, int64_t started_ms) {
   constexpr int64_t kSampleMs = 2000;
   constexpr size_t kMaxSamples = 1800;  // one hour at one sample per 2 s
   const int64_t now = clock_->NowUnixMs();
   MutexLock lock(mu_);
-  if (history_crawl_ != crawl_id) {
-    history_.clear();
-    history_crawl_ = crawl_id;
+  history_crawl_ = crawl_id;
+  (void)histories_[crawl_id];
+  while (histories_.size() > kHistoriesKept) {  // the oldest other crawl goes
+    auto oldest = histories_.begin();
+    if (oldest->first == crawl_id) ++oldest;
+    histories_.erase(oldest);
   }
-  if (!history_.empty() && now - history_.back().unix_ms < kSampleMs) return;
+  std::deque<ProgressSample>& history = histories_[crawl_id];
+  if (final && history.empty() && started_ms > 0 && started_ms < now) {
+    ProgressSample start;
+    start.unix_ms = started_ms;
+    history.push_back(start);
+  }
+  if (!final && !history.empty() && now - history.back().unix_ms < kSampleMs) return;
+  if (final && !history.empty() && history.back().unix_ms == now) history.pop_back();  // replaced
   ProgressSample sample;
   sample.unix_ms = now;
   for (const auto& [id, st] : stats) {
@@ -166,8 +189,8 @@ void CrawlMonitor::RecordSample(uint64_t crawl_id, const std::map<std::string, v
     sample.errors += st.fetch_errors();
     sample.urls_seen += st.urls_seen();
   }
-  history_.push_back(sample);
-  if (history_.size() > kMaxSamples) history_.pop_front();
+  history.push_back(sample);
+  if (history.size() > kMaxSamples) history.pop_front();
 }
 
 void CrawlMonitor::UpdateGauges() {

@@ -73,8 +73,14 @@ class CrawlMonitor {
   // crawl may be done.
   void PollSoon();
 
-  // Progress samples (oldest first) of crawl `*crawl_id`.
+  // Progress samples (oldest first) of crawl `*crawl_id`, the crawl
+  // sampled last.
   [[nodiscard]] std::vector<ProgressSample> History(uint64_t* crawl_id) const;
+  // Progress samples (oldest first) of crawl `crawl_id`: kept for the last
+  // kHistoriesKept crawls sampled (memory only), finished ones included
+  // (their last sample is the final numbers EndCrawl polled).
+  [[nodiscard]] std::vector<ProgressSample> HistoryOf(uint64_t crawl_id) const;
+  static constexpr size_t kHistoriesKept = 4;
 
  private:
   void Loop();
@@ -82,8 +88,11 @@ class CrawlMonitor {
   void PollActiveCrawl();
   // Feeds a polled round to the detector; the reason the crawl is done, or "".
   std::string Judge(uint64_t crawl_id, const std::vector<v1::QueueServerStats>& round, bool complete);
-  // Appends a progress sample of `crawl_id` (at most one per 2 s).
-  void RecordSample(uint64_t crawl_id, const std::map<std::string, v1::QueueServerStats>& stats);
+  // Appends a progress sample of `crawl_id` (at most one per 2 s, except
+  // the `final` one of a crawl that ended, which a crawl without samples
+  // gets after one of zeros at `started_ms`, so its chart has two points).
+  void RecordSample(uint64_t crawl_id, const std::map<std::string, v1::QueueServerStats>& stats,
+                    bool final = false, int64_t started_ms = 0);
   // Sets the name server's Prometheus gauges.
   void UpdateGauges();
   // How long until the next round: the poll interval, or kConfirmDelay when
@@ -100,8 +109,9 @@ class CrawlMonitor {
   mutable Mutex mu_;
   std::unique_ptr<CompletionDetector> detector_ GUARDED_BY(mu_);
   uint64_t detector_crawl_ GUARDED_BY(mu_) = 0;
-  // Progress samples of the active crawl, one per kSampleMs at most.
-  std::deque<ProgressSample> history_ GUARDED_BY(mu_);
+  // Progress samples of the last crawls sampled, one per kSampleMs at
+  // most, by crawl; the one sampled last.
+  std::map<uint64_t, std::deque<ProgressSample>> histories_ GUARDED_BY(mu_);
   uint64_t history_crawl_ GUARDED_BY(mu_) = 0;
 
   static constexpr int64_t kDeleteRetryMs = 2000;

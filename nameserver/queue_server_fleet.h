@@ -53,6 +53,15 @@ class QueueServerFleet {
   [[nodiscard]] grpc::Status HostQueue(const v1::CrawlInfo& crawl, const v1::HostQueueRequest& req,
                                        v1::HostQueueResponse* resp) const;
 
+  // Asks the queue server of `crawl` that owns IP address `address`
+  // (OwnerIndex over the crawl's queue server ids and the address text, as
+  // fetchers pick where to take a slot) for its slots
+  // (QueueServer.AddressStatus) and names it in resp->queue_server_id().
+  // Called by method name: until a queue server implements it, the answer
+  // is UNIMPLEMENTED. A crawl without queue servers is FAILED_PRECONDITION.
+  [[nodiscard]] grpc::Status AddressStatus(const v1::CrawlInfo& crawl, const std::string& address,
+                                           v1::AddressStatusResponse* resp) const;
+
   // Asks every queue server of `crawl` for its Stats; complete is false when
   // one did not answer for this crawl. `page_caps` (by server id), when
   // given, are sent along: each server's share of the crawl's page budget.

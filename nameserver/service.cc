@@ -273,6 +273,8 @@ grpc::Status NameServerServiceImpl::GetCrawlState(grpc::ServerContext* ctx,
   // covers it) until a crawl starts.
   const auto wait = std::chrono::milliseconds(std::min<uint32_t>(req->wait_ms(), kMaxCrawlStateWaitMs));
   auto active = wait.count() > 0 ? registry_.WaitActive(wait) : registry_.Active();
+  // The fetcher works on this crawl until its next poll (its totals per crawl).
+  fetchers_.Told(req->fetcher_id(), active ? active->crawl_id() : 0);
   if (!active) return grpc::Status::OK;
   resp->set_active(true);
   *resp->mutable_crawl() = std::move(*active);
@@ -411,6 +413,13 @@ grpc::Status NameServerServiceImpl::HostQueue(uint64_t crawl_id, const v1::HostQ
   return fleet_.HostQueue(*crawl, req, resp);
 }
 
+grpc::Status NameServerServiceImpl::AddressStatusOf(uint64_t crawl_id, const std::string& address,
+                                                    v1::AddressStatusResponse* resp) {
+  const auto crawl = registry_.Find(crawl_id);
+  if (!crawl) return {grpc::StatusCode::NOT_FOUND, "no such crawl"};
+  return fleet_.AddressStatus(*crawl, address, resp);
+}
+
 grpc::Status NameServerServiceImpl::ResumeCrawl(grpc::ServerContext* ctx, const v1::ResumeCrawlRequest* req,
                                                 v1::ResumeCrawlResponse* resp) {
   if (auto denied = CheckCaller(ctx, "crawl.v1.NameServer/ResumeCrawl"); !denied.ok()) return denied;
@@ -475,10 +484,26 @@ NameServerServiceImpl::Snapshot NameServerServiceImpl::TakeSnapshot() {
     v.stats = m.stats;
     snap.members.push_back(std::move(v));
   }
-  if (auto shown = registry_.Find(0)) snap.crawl_stats = registry_.StatsOf(shown->crawl_id());
-  snap.fetchers = fetchers_.Views();
-  snap.history = monitor_.History(&snap.history_crawl);
+  const std::optional<v1::CrawlInfo> shown = registry_.Find(0);
+  if (shown) {
+    // The shown crawl's own numbers, kept after it ended: its fetchers'
+    // totals for it and its progress samples.
+    snap.crawl_stats = registry_.StatsOf(shown->crawl_id());
+    snap.fetchers = fetchers_.ViewsOf(shown->crawl_id());
+    snap.history = monitor_.HistoryOf(shown->crawl_id());
+    snap.history_crawl = shown->crawl_id();
+  } else {
+    snap.fetchers = fetchers_.Views();
+  }
   return snap;
+}
+
+std::vector<ProgressSample> NameServerServiceImpl::ProgressOf(uint64_t crawl_id) const {
+  return monitor_.HistoryOf(crawl_id);
+}
+
+std::vector<FetcherTracker::View> NameServerServiceImpl::FetchersOf(uint64_t crawl_id) const {
+  return fetchers_.ViewsOf(crawl_id);
 }
 
 }  // namespace crawl::nameserver

@@ -117,6 +117,13 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
   [[nodiscard]] grpc::Status HostQueue(uint64_t crawl_id, const v1::HostQueueRequest& req,
                                        v1::HostQueueResponse* resp);
 
+  // The cluster-wide connection slots of IP address `address` in crawl
+  // `crawl_id`, from the queue server that owns the address
+  // (QueueServerFleet::AddressStatus). The console calls it having checked
+  // the role; NOT_FOUND for no such crawl.
+  [[nodiscard]] grpc::Status AddressStatusOf(uint64_t crawl_id, const std::string& address,
+                                             v1::AddressStatusResponse* resp);
+
   // What the status page shows (nameserver/status_page.h): a consistent copy.
   struct Snapshot {
     std::map<uint64_t, v1::CrawlInfo> crawls;
@@ -131,12 +138,19 @@ class NameServerServiceImpl final : public v1::NameServer::Service {
     std::map<std::string, v1::QueueServerStats> crawl_stats;
     using FetcherView = FetcherTracker::View;
     std::vector<FetcherView> fetchers;
-    // Progress of the shown crawl over time (oldest first).
+    // Progress of the shown crawl over time (oldest first), and each
+    // fetcher's totals for it (FetcherTracker::ViewsOf; every fetcher's
+    // process numbers when there is no crawl).
     using Sample = ProgressSample;
     std::vector<Sample> history;
     uint64_t history_crawl = 0;
   };
   [[nodiscard]] Snapshot TakeSnapshot();
+  // A crawl's progress samples (CrawlMonitor::HistoryOf) and its fetchers
+  // with their totals for it (FetcherTracker::ViewsOf): kept after it
+  // ended, in memory, for the last few crawls.
+  [[nodiscard]] std::vector<ProgressSample> ProgressOf(uint64_t crawl_id) const;
+  [[nodiscard]] std::vector<FetcherTracker::View> FetchersOf(uint64_t crawl_id) const;
 
  private:
   const security::Authorizer* auth_ = &security::Authorizer::AllowAll();

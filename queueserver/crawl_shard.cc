@@ -132,12 +132,11 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
   if (s.id == 0) return Status::Ok();
   resp->set_schedule_id(s.id);
   resp->set_lease_deadline_unix_ms(s.lease_deadline_ms);
-  for (auto& e : s.entries) FillScheduledUrl(e, s.crawl_delay_ms, resp->add_urls());
+  for (auto& e : s.entries) FillScheduledUrl(e, s, resp->add_urls());
   return Status::Ok();
 }
 
-void CrawlShard::FillScheduledUrl(FrontierEntry& e, const std::map<std::string, int64_t>& crawl_delay_ms,
-                                  v1::ScheduledUrl* u) {
+void CrawlShard::FillScheduledUrl(FrontierEntry& e, const Schedule& s, v1::ScheduledUrl* u) {
   u->set_url(std::move(e.url));
   u->set_referrer(std::move(e.referrer));
   u->set_depth(e.depth);
@@ -152,11 +151,15 @@ void CrawlShard::FillScheduledUrl(FrontierEntry& e, const std::map<std::string, 
   }
   u->set_kind(e.kind == UrlKind::kRobots ? v1::URL_KIND_ROBOTS : v1::URL_KIND_PAGE);
   if (e.kind == UrlKind::kPage) recrawl_.AttachRevisit(u);
-  if (!crawl_delay_ms.empty()) {
+  if (!s.crawl_delay_ms.empty() || !s.start_pace_ms.empty()) {
     auto origin = url::OriginOf(u->url());
     if (origin.ok()) {
-      auto delay = crawl_delay_ms.find(*origin);
-      if (delay != crawl_delay_ms.end()) u->set_crawl_delay_ms(static_cast<uint32_t>(delay->second));
+      auto delay = s.crawl_delay_ms.find(*origin);
+      if (delay != s.crawl_delay_ms.end()) u->set_crawl_delay_ms(static_cast<uint32_t>(delay->second));
+      // Adaptive pacing: the origin's last pace, so a slow host stays slow
+      // across schedules (not across a queue server restart).
+      auto pace = s.start_pace_ms.find(*origin);
+      if (pace != s.start_pace_ms.end()) u->set_start_pace_ms(pace->second);
     }
   }
 }
@@ -418,6 +421,14 @@ Status CrawlShard::HostQueue(const std::string& host, const v1::HostQueueRequest
   resp->set_scanned(counts->scanned);
   resp->set_truncated(counts->truncated);
   for (std::string& u : counts->sample) resp->add_sample_urls(std::move(u));
+  const HostPoliteness p = frontier_.PolitenessOfHost(host, clock_->NowUnixMs());
+  resp->set_pace_ms(p.pace_ms);
+  resp->set_address(p.address);
+  for (uint32_t ms : p.recent_fetch_ms) resp->add_recent_fetch_ms(ms);
+  resp->set_consecutive_failures(p.consecutive_failures);
+  resp->set_backoff_until_unix_ms(p.backoff_until_ms);
+  resp->set_parked(p.parked);
+  resp->set_leased_now(p.leased_now);
   return Status::Ok();
 }
 

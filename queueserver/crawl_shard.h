@@ -156,7 +156,9 @@ class CrawlShard {
   // per tier, those waiting for robots.txt, those leased, and the first
   // req.sample_urls() queued ones (at most kMaxHostQueueSample); reads at
   // most req.max_scan() queued entries (0: kDefaultHostQueueScan; at most
-  // kMaxHostQueueScan) and says so when it stopped there. Changes nothing.
+  // kMaxHostQueueScan) and says so when it stopped there; and its
+  // politeness (fields 11-17: Frontier::PolitenessOfHost, pace and
+  // response times from RAM, forgotten on restart). Changes nothing.
   // REQUIRES: between requests. Errors are the store's read errors.
   [[nodiscard]] Status HostQueue(const std::string& host, const v1::HostQueueRequest& req,
                                  v1::HostQueueResponse* resp) const;
@@ -187,9 +189,9 @@ class CrawlShard {
   // Writes counters and commits the request's changes, then files the site
   // reports the request finished.
   Status Commit();
-  // A leased entry as the fetcher gets it; `crawl_delay_ms` by origin.
-  void FillScheduledUrl(FrontierEntry& e, const std::map<std::string, int64_t>& crawl_delay_ms,
-                        v1::ScheduledUrl* u);
+  // A leased entry of schedule `s` as the fetcher gets it (its origin's
+  // crawl delay and start pace from `s`).
+  void FillScheduledUrl(FrontierEntry& e, const Schedule& s, v1::ScheduledUrl* u);
 
   // Declared in dependency order: each part is built after those it uses.
   v1::CrawlInfo crawl_;

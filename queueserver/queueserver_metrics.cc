@@ -45,7 +45,21 @@ QueueServerMetrics::QueueServerMetrics(prometheus::Registry& r)
           GaugeFamily(r, "crawl_queueserver_index_documents_compacted",
                       "Dead documents (replaced page versions) compacted out of the current crawl's "
                       "index: postings, summaries and doc map entries deleted")
-              .Add({})) {
+              .Add({})),
+      host_pace(
+          GaugeFamily(r, "crawl_queueserver_host_pace_ms",
+                      "The gap (ms) before the last request to each of the 20 hosts with the largest "
+                      "pace reported in the last 5 minutes (active crawl; the set changes as they do)")),
+      host_response(GaugeFamily(r, "crawl_queueserver_host_response_ms",
+                                "Median response time (ms) of the last 16 fetches of each host of "
+                                "crawl_queueserver_host_pace_ms")),
+      hosts_backing_off(GaugeFamily(r, "crawl_queueserver_hosts_backing_off",
+                                    "Origins of the active crawl backed off now after 429/503 or network "
+                                    "failures (parked ones included)")
+                            .Add({})),
+      hosts_parked(GaugeFamily(r, "crawl_queueserver_hosts_parked",
+                               "Origins of the active crawl parked now (8 failures in a row)")
+                       .Add({})) {
   for (const char* rpc : {"submit_results", "add_urls"}) {
     for (const char* result : {"applied", "duplicate", "error"})
       (void)batches.Add({{"rpc", rpc}, {"result", result}});
@@ -82,6 +96,29 @@ void QueueServerMetrics::IndexStats(const v1::QueueServerStats& st) {
   index_replaced.Set(static_cast<double>(st.index_pages_replaced()));
   index_removed.Set(static_cast<double>(st.index_pages_removed()));
   index_compacted.Set(static_cast<double>(st.index_documents_compacted()));
+}
+
+void QueueServerMetrics::Politeness(const std::vector<HostPace>& top, uint64_t backing_off, uint64_t parked) {
+  hosts_backing_off.Set(static_cast<double>(backing_off));
+  hosts_parked.Set(static_cast<double>(parked));
+  std::set<std::string> now;
+  for (const HostPace& h : top) {
+    if (now.size() == kPaceHostsShown) break;
+    now.insert(h.host);
+    auto [it, added] = hosts_shown_.try_emplace(h.host);
+    if (added) it->second = {&host_pace.Add({{"host", h.host}}), &host_response.Add({{"host", h.host}})};
+    it->second.first->Set(h.pace_ms);
+    it->second.second->Set(h.median_ms);
+  }
+  for (auto it = hosts_shown_.begin(); it != hosts_shown_.end();) {
+    if (now.count(it->first)) {
+      ++it;
+      continue;
+    }
+    host_pace.Remove(it->second.first);
+    host_response.Remove(it->second.second);
+    it = hosts_shown_.erase(it);
+  }
 }
 
 void QueueServerMetrics::ZeroTiersBut(const std::set<int32_t>& now) {

@@ -7,10 +7,15 @@
 #include <grpcpp/support/status.h>
 
 #include <cstdint>
+#include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/base/metrics.h"
 #include "proto/crawl.pb.h"
+#include "queueserver/frontier/origin_pace.h"
 
 namespace crawl::queueserver {
 
@@ -26,9 +31,19 @@ struct QueueServerMetrics {
   // The active crawl's stats, and the leases expired so far (a total).
   void FromStats(const v1::QueueServerStats& st, uint64_t leases_expired);
   // The crawl ended: nothing is queued any more.
-  void CrawlEnded() { ZeroTiersBut({}); }
+  void CrawlEnded() {
+    ZeroTiersBut({});
+    Politeness({}, 0, 0);
+  }
   // The index's stats (set with every stats fill).
   void IndexStats(const v1::QueueServerStats& st);
+  // Politeness of the active crawl (issue 46): `top` (at most
+  // kPaceHostsShown hosts, largest pace first) replaces the host series
+  // shown before (a host that left the top loses its series), and the
+  // hosts backed off and parked now. Bounded cardinality: at most
+  // kPaceHostsShown hosts per family.
+  void Politeness(const std::vector<HostPace>& top, uint64_t backing_off, uint64_t parked);
+  static constexpr size_t kPaceHostsShown = 20;
 
   prometheus::Family<prometheus::Counter>& schedules;
   prometheus::Counter& leased;
@@ -50,12 +65,18 @@ struct QueueServerMetrics {
   prometheus::Gauge& index_replaced;
   prometheus::Gauge& index_removed;
   prometheus::Gauge& index_compacted;
+  prometheus::Family<prometheus::Gauge>& host_pace;
+  prometheus::Family<prometheus::Gauge>& host_response;
+  prometheus::Gauge& hosts_backing_off;
+  prometheus::Gauge& hosts_parked;
 
  private:
   void ZeroTiersBut(const std::set<int32_t>& now);
 
   uint64_t expired_seen_ = 0;
   std::set<int32_t> tiers_shown_{0};
+  // The host series exported now: pace and response gauges by host.
+  std::map<std::string, std::pair<prometheus::Gauge*, prometheus::Gauge*>> hosts_shown_;
 };
 
 // The process's metrics, on metrics::Registry(); built on first use.

@@ -236,6 +236,7 @@ grpc::Status QueueServerServiceImpl::Stats(grpc::ServerContext* ctx, const v1::S
     else
       Metrics().CrawlEnded();
   }
+  RefreshPolitenessMetrics();
   return grpc::Status::OK;
 }
 
@@ -320,6 +321,22 @@ void QueueServerServiceImpl::FillStats(v1::QueueServerStats* stats) {
   stats->set_queue_server_id(id_);
   if (CrawlShard* shard = ShardFor(0)) shard->FillStats(stats);
   Metrics().IndexStats(*stats);
+  RefreshPolitenessMetrics();
+}
+
+void QueueServerServiceImpl::RefreshPolitenessMetrics() {
+  const int64_t now = clock_->NowUnixMs();
+  if (politeness_refreshed_ms_ != 0 && now - politeness_refreshed_ms_ < kPolitenessRefreshMs) return;
+  politeness_refreshed_ms_ = now;
+  CrawlShard* shard = ShardFor(0);
+  if (!shard || shard->ended()) {
+    Metrics().Politeness({}, 0, 0);
+    return;
+  }
+  Frontier& frontier = shard->frontier();
+  const BackoffCounts backoffs = frontier.CountBackoffs(now);
+  Metrics().Politeness(frontier.TopPaces(QueueServerMetrics::kPaceHostsShown, now), backoffs.backing_off,
+                       backoffs.parked);
 }
 
 void QueueServerServiceImpl::EnableWarc(std::string dir, uint64_t max_file_bytes) {

@@ -124,6 +124,12 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // ahead of the store, so it is replaced by the stored one.
   grpc::Status Finish(uint64_t crawl_id, const Status& s) REQUIRES(mu_);
   void JoinCrawlLocked(const v1::CrawlInfo& crawl) REQUIRES(mu_);
+  // The politeness metrics (QueueServerMetrics::Politeness) from the
+  // current crawl's frontier, at most once per kPolitenessRefreshMs (each
+  // heartbeat's FillStats and Stats call asks).
+  void RefreshPolitenessMetrics() REQUIRES(mu_);
+  static constexpr int64_t kPolitenessRefreshMs = 1000;
+  int64_t politeness_refreshed_ms_ GUARDED_BY(mu_) = 0;
   // DeleteCrawl's work under the lock.
   Status DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp) REQUIRES(mu_);
 

@@ -80,6 +80,17 @@ void AddConsoleRoutes(AdminHttpServer& server, ConsoleDeps deps);
 [[nodiscard]] std::string ConsoleHostQueueHtml(const grpc::Status& status,
                                                const v1::HostQueueResponse& queue);
 
+// The host page's politeness section (console_politeness.cc): the host's
+// pace, address, recent response times (a sparkline and a list), back-off
+// at `now_ms` and whether a schedule holds it, from `queue` (HostQueue
+// 11-17); then its address across the cluster from `address`
+// (QueueServer.AddressStatus), or "unavailable" when `address_status` is
+// not OK (UNIMPLEMENTED: that queue server keeps no address slots). All
+// escaped.
+[[nodiscard]] std::string ConsoleHostPolitenessHtml(const v1::HostQueueResponse& queue,
+                                                    const grpc::Status& address_status,
+                                                    const v1::AddressStatusResponse& address, int64_t now_ms);
+
 // The create form's parameters (order, max_pages, ..., and "more": lines of
 // name=value) parsed into `params` as `crawlctl set-param` parses them.
 [[nodiscard]] Status ConsoleParamsFromForm(const std::map<std::string, std::string>& form,

@@ -219,14 +219,18 @@ HttpReply ConsoleCrawlPage(const ConsoleDeps& deps, const ConsoleCall& call) {
     body += "<h2>Progress</h2>" + Totals(snap, id) + Charts(snap) + QueueServers(snap) + Fetchers(snap) +
             TiersHostsErrors(snap, id);
   } else {
-    // An older crawl: the last numbers its queue servers reported, no chart.
+    // An older crawl: the last numbers its queue servers reported, and
+    // its chart and fetcher totals while the name server keeps them.
     v1::CrawlStatusRequest req;
     req.set_crawl_id(id);
     v1::CrawlStatusResponse resp;
     if (deps.service->CrawlStatus(nullptr, &req, &resp).ok()) {
       Snapshot last;
       for (const auto& st : resp.queue_servers()) last.crawl_stats[st.queue_server_id()] = st;
-      body += "<h2>Last numbers</h2>" + Totals(last, id) + TiersHostsErrors(last, id);
+      last.history = deps.service->ProgressOf(id);
+      last.fetchers = deps.service->FetchersOf(id);
+      body += "<h2>Last numbers</h2>" + Totals(last, id) + Charts(last) + Fetchers(last) +
+              TiersHostsErrors(last, id);
     }
   }
   const bool live = c.state() == v1::CRAWL_STATE_RUNNING && call.Q("live") != "0";

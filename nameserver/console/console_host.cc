@@ -4,9 +4,11 @@
 // and its latest fetches, all read from the crawl log (console_log.h), and
 // its queue: URLs queued per tier, waiting for robots.txt and leased, and
 // the first queued ones, from the queue server that owns the host
-// (QueueServer.HostQueue, which scans that server's queue). A queue server
-// that does not answer leaves an error line in its section, not a failed
-// page.
+// (QueueServer.HostQueue, which scans that server's queue); its politeness
+// (console_politeness.cc) with its address's state across the cluster
+// (QueueServer.AddressStatus on the queue server that owns the address). A
+// queue server that does not answer leaves an error line in its section,
+// not a failed page.
 #include <charconv>
 #include <deque>
 #include <optional>
@@ -134,6 +136,13 @@ HttpReply ConsoleHostPage(const ConsoleDeps& deps, const ConsoleCall& call) {
             HtmlEscape(logged.error_message()) + "</p>";
   }
   body += ConsoleHostQueueHtml(queued, queue);
+  if (queued.ok() && !queue.unknown_crawl()) {
+    // The address's slots live on the queue server that owns the address.
+    v1::AddressStatusResponse address;
+    grpc::Status asked = grpc::Status(grpc::StatusCode::NOT_FOUND, "no address");
+    if (!queue.address().empty()) asked = deps.service->AddressStatusOf(id, queue.address(), &address);
+    body += ConsoleHostPolitenessHtml(queue, asked, address, deps.clock->NowUnixMs());
+  }
   return ConsoleHtml(200, {"host " + host, role, "", false, 0}, body);
 }
 

@@ -85,6 +85,7 @@ void Frontier::Restore(FrontierImage image) {
     OriginState& st = OriginFor(origin);
     st.record = std::move(record);
     if (st.record.retry_pending) robots_retry_.push_back(origin);
+    if (st.record.backoff_until_ms > 0) backed_off_.insert(origin);
   }
   for (auto& [origin, entries] : image.waiting) {
     OriginState& st = OriginFor(origin);
@@ -300,6 +301,7 @@ void Frontier::TakeIntoDraft(LeaseDraft& draft, QueueKind q, SeqEntry&& e, const
   if (st.leased_by != draft.id) {
     st.leased_by = draft.id;
     draft.lease.origins.push_back(origin);
+    if (st.pace.pace_ms() > 0) draft.schedule.start_pace_ms[origin] = st.pace.pace_ms();
   }
   draft.schedule.entries.push_back(e.entry);
   const uint64_t h = UrlKey(e.entry.url);
@@ -412,6 +414,7 @@ ReportResult Frontier::Report(uint64_t schedule_id, const FetchOutcome& outcome,
     }
   }
   auto origin = url::OriginOf(outcome.url);
+  if (origin.ok()) NotePoliteness(*origin, OriginFor(*origin), outcome, now_ms);
   if (outcome.kind == UrlKind::kRobots) {
     if (origin.ok()) ApplyRobots(*origin, outcome, now_ms);
     return result;
@@ -451,6 +454,7 @@ void Frontier::Backoff(const std::string& origin, OriginState& state, int status
                                         IsBackoffStatus(status) ? retry_after_s : 0);
   r.backoff_until_ms = std::max(r.backoff_until_ms, now_ms + d.delay_ms);
   r.parked = d.park;
+  backed_off_.insert(origin);
   ++activity_;
   NoteOrigin(origin, state);
 }

@@ -49,6 +49,7 @@
 #include "queueserver/frontier/frontier_order.h"
 #include "queueserver/frontier/frontier_types.h"
 #include "queueserver/frontier/host_backoff.h"
+#include "queueserver/frontier/origin_pace.h"
 #include "queueserver/frontier/trap_rules.h"
 #include "queueserver/frontier/url_seen.h"
 
@@ -62,6 +63,9 @@ struct Schedule {
   // Origins with a robots.txt Crawl-delay: the spacing (ms) the fetcher
   // keeps between request starts on that origin.
   std::map<std::string, int64_t> crawl_delay_ms;
+  // Origins whose fetches reported a pace: the last one (ms), for the
+  // fetcher to start from (ScheduledUrl.start_pace_ms; origin_pace.h).
+  std::map<std::string, uint32_t> start_pace_ms;
 };
 
 // What a fetch of a leased URL came to, as far as the frontier cares.
@@ -77,6 +81,11 @@ struct FetchOutcome {
   // robots.txt: the answer's own cache lifetime (FetchRecord.expires_unix_s: max-age or
   // Expires, absolute unix seconds); 0 when it gave none.
   int64_t expires_unix_s = 0;
+  // Politeness as the fetcher saw it (FetchRecord remote_ip, pace_ms,
+  // fetch_ms): kept in RAM per origin (origin_pace.h), not journaled.
+  std::string remote_ip;
+  uint32_t pace_ms = 0;
+  uint32_t fetch_ms = 0;
 };
 
 // What Report did with an outcome.
@@ -206,6 +215,25 @@ struct HostQueueCounts {
   uint64_t over_host_cap = 0;         // new URLs refused over a cap
 };
 
+// A host's politeness (the console's host page; proto HostQueueResponse
+// 11-17), over every origin of it: pace, address and response times of
+// the origin reported last; the back-off of the origin backed off longest.
+struct HostPoliteness {
+  uint32_t pace_ms = 0;
+  std::string address;
+  std::vector<uint32_t> recent_fetch_ms;  // oldest first
+  uint32_t consecutive_failures = 0;
+  int64_t backoff_until_ms = 0;  // 0: not backed off now
+  bool parked = false;           // the back-off in force is a parking
+  bool leased_now = false;       // a schedule holds an origin of the host
+};
+
+// Hosts backed off now (parked ones among them) and parked now.
+struct BackoffCounts {
+  uint64_t backing_off = 0;
+  uint64_t parked = 0;
+};
+
 class Frontier {
  public:
   // REQUIRES: options.order is valid (MakeOrder succeeds; an invalid one is
@@ -293,6 +321,17 @@ class Frontier {
   // read as committed). Errors are the store's read errors.
   [[nodiscard]] Result<HostQueueCounts> QueueOfHost(std::string_view host, uint64_t max_scan,
                                                     size_t sample) const;
+  // frontier_politeness.cc. Politeness of `host` (as QueueOfHost takes it)
+  // at `now_ms`, from every origin of it (a scan of the origins, in RAM).
+  // Pace, address and response times are memory only (origin_pace.h).
+  [[nodiscard]] HostPoliteness PolitenessOfHost(std::string_view host, int64_t now_ms) const;
+  // Origins backed off (and parked) at `now_ms`; forgets those whose
+  // back-off is over. Costs the origins backed off since the last call.
+  [[nodiscard]] BackoffCounts CountBackoffs(int64_t now_ms);
+  // The `n` hosts with the largest recent pace (PaceBoard::Top).
+  [[nodiscard]] std::vector<HostPace> TopPaces(size_t n, int64_t now_ms) {
+    return pace_board_.Top(n, now_ms);
+  }
   // The persisted state of an origin (tests).
   [[nodiscard]] std::optional<OriginRecord> Origin(const std::string& origin) const;
 
@@ -314,6 +353,8 @@ class Frontier {
     // Recently refused as disallowed, re-checked when the rules change
     // (memory only, bounded by FrontierOptions.robots_recheck_*).
     std::vector<FrontierEntry> disallowed;
+    // Pace, address and response times as fetchers report them (RAM only).
+    OriginPace pace;
   };
   // Counts a URL new to the seen set against its origin's HostCaps (a seed
   // marks its origin seeded first). False: over a cap, not to be queued.
@@ -387,6 +428,10 @@ class Frontier {
     if (journal_) journal_->OriginChanged(origin, state.record);
   }
   void EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms);
+  // A fetch of `origin` reported: its OriginPace and the pace board.
+  // frontier_politeness.cc.
+  void NotePoliteness(const std::string& origin, OriginState& state, const FetchOutcome& outcome,
+                      int64_t now_ms);
 
   // Lease's steps. A schedule being built and the lease that will hold it.
   struct LeaseDraft {
@@ -432,6 +477,11 @@ class Frontier {
   OriginEntry* last_origin_ = nullptr;  // OriginOfUrl's last answer
   url::OriginMemo origin_memo_;         // OriginOfUrl's origin of a URL
   FrontierJournal* journal_ = nullptr;
+  // Politeness (frontier_politeness.cc, RAM only): the hosts with the
+  // largest pace, and the origins backed off since CountBackoffs last
+  // looked (Backoff and Restore add them).
+  PaceBoard pace_board_;
+  std::unordered_set<std::string> backed_off_;
 };
 
 }  // namespace crawl::queueserver

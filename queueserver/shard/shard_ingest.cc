@@ -111,6 +111,9 @@ Status ShardIngest::ApplyRecord(uint64_t schedule_id, const v1::FetchRecord& r, 
   outcome.robots_body = r.robots_body();
   outcome.retry_after_seconds = r.retry_after_seconds();
   outcome.expires_unix_s = r.expires_unix_s();
+  outcome.remote_ip = r.remote_ip();
+  outcome.pace_ms = r.pace_ms();
+  outcome.fetch_ms = r.fetch_ms();
   // Input from another process: a value no chain could have sent is ignored.
   if (r.has_scoring_datum() && std::isfinite(r.scoring_datum()) &&
       std::abs(r.scoring_datum()) <= kMaxEchoedCash)

@@ -10,6 +10,7 @@
 //                  [--out FILE|-] [--truth FILE|-] [--at T --versions FILE|-]
 //   testweb seeds  --seed S --hosts H --pages P [universe flags]
 //   testweb check-politeness LOG --seed S --hosts H --pages P [universe flags] [--json]
+//                  [--ips N --bind-base B] [--max-per-ip N]
 //   testweb pagerank-captured --truth FILE --fetched FILE [--every K]
 //
 // Change model (universe.h "Change model", off by default):
@@ -314,16 +315,16 @@ int Export(const UniverseFlags& options, const ExportFlags& flags) {
 }
 
 int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_path, bool json,
-                           const ServeFlags& serve_flags) {
+                           const ServeFlags& serve_flags, uint32_t max_per_ip) {
   auto universe = MakeUniverse(options);
   if (!universe.ok()) return Fail(universe.status().message());
-  // Per-address judgement only when hosts share addresses.
-  std::optional<std::vector<std::string>> addresses;
-  if (serve_flags.ips != 0 && serve_flags.ips < universe->HostCount()) {
-    auto a = HostAddresses(serve_flags.bind_base, universe->HostCount(), serve_flags.ips);
-    if (!a.ok()) return Fail(a.status().message());
-    addresses = std::move(a).value();
-  }
+  // Every address's peak is reported. It is judged against --max-per-ip
+  // when given, else against one connection only when hosts share
+  // addresses (with one per host, the per-host count says it all).
+  auto addresses = HostAddresses(serve_flags.bind_base, universe->HostCount(), serve_flags.ips);
+  if (!addresses.ok()) return Fail(addresses.status().message());
+  const bool shared = serve_flags.ips != 0 && serve_flags.ips < universe->HostCount();
+  const uint32_t limit = max_per_ip > 0 ? max_per_ip : shared ? 1 : 0;
   std::ifstream in(log_path);
   if (!in) return Fail("cannot open access log " + log_path);
   std::vector<AccessRecord> records;
@@ -337,8 +338,7 @@ int CheckPolitenessCommand(const UniverseFlags& options, const std::string& log_
     records.push_back(std::move(record).value());
   }
   if (in.bad()) return Fail("cannot read access log " + log_path);
-  const PolitenessReport report =
-      CheckPoliteness(*universe, std::move(records), addresses ? &*addresses : nullptr);
+  const PolitenessReport report = CheckPoliteness(*universe, std::move(records), &*addresses, limit);
   std::cout << (json ? ToJson(report) : ToText(report));
   std::cout.flush();
   return std::cout ? 0 : Fail("cannot write to stdout");
@@ -467,8 +467,14 @@ int Main(int argc, char** argv) {
   polite
       ->add_option("--ips", serve_flags.ips,
                    "As given to serve: hosts shared N addresses; then each address is judged too (at most "
-                   "one connection at a time to it)")
+                   "one connection at a time to it, or --max-per-ip)")
       ->capture_default_str();
+  uint32_t max_per_ip = 0;
+  polite
+      ->add_option("--max-per-ip", max_per_ip,
+                   "Judge each address against N connections open at once (default: 1 when --ips makes "
+                   "hosts share addresses, else addresses are not judged; their peaks are reported anyway)")
+      ->check(CLI::Range(uint32_t{1}, uint32_t{1'000'000}));
   polite->add_option("--bind-base", serve_flags.bind_base, "As given to serve")->capture_default_str();
 
   std::string fetched_path;
@@ -500,7 +506,7 @@ int Main(int argc, char** argv) {
 
   if (serve->parsed()) return Serve(options, serve_flags);
   if (exp->parsed()) return Export(options, export_flags);
-  if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json, serve_flags);
+  if (polite->parsed()) return CheckPolitenessCommand(options, log_path, json, serve_flags, max_per_ip);
   if (captured->parsed()) return PageRankCaptured(truth_path, fetched_path, every);
   if (seeds->parsed()) return Seeds(options);
   return Fail("no subcommand");

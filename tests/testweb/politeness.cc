@@ -51,7 +51,9 @@ struct Concurrency {
 
 // Connections: [first start, last end] per CONNECTION (or REMOTE); sweep
 // the starts and ends (an end at the same instant as a start comes first).
-Concurrency MeasureConcurrency(const std::vector<const AccessRecord*>& recs) {
+// A connection opened while `limit` were open is a violation (limit 0:
+// none is).
+Concurrency MeasureConcurrency(const std::vector<const AccessRecord*>& recs, uint32_t limit = 1) {
   std::map<std::string, std::pair<int64_t, int64_t>> conns;
   for (const AccessRecord* r : recs) {
     const auto end = r->start_us + static_cast<int64_t>(r->duration_ms * 1000.0);
@@ -71,7 +73,7 @@ Concurrency MeasureConcurrency(const std::vector<const AccessRecord*>& recs) {
   Concurrency c;
   int open = 0;
   for (const auto& [t, delta] : events) {
-    if (delta > 0 && open > 0) ++c.violations;
+    if (delta > 0 && limit > 0 && open >= static_cast<int>(limit)) ++c.violations;
     open += delta;
     c.max_concurrent = std::max<uint32_t>(c.max_concurrent, static_cast<uint32_t>(std::max(open, 0)));
   }
@@ -114,7 +116,7 @@ Result<AccessRecord> ParseAccessLine(std::string_view line) {
 }
 
 PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRecord> records,
-                                 const std::vector<std::string>* addresses) {
+                                 const std::vector<std::string>* addresses, uint32_t max_per_address) {
   PolitenessReport report;
   report.requests = records.size();
   std::map<std::string, std::vector<AccessRecord>> by_host;
@@ -148,6 +150,7 @@ PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRec
     report.hosts.push_back(std::move(h));
   }
   if (addresses != nullptr) {
+    report.max_per_address = max_per_address;
     // Per address: the connections to every host it serves, together.
     std::map<std::string, std::vector<const AccessRecord*>> by_address;
     std::map<std::string, uint32_t> hosts_at;
@@ -159,7 +162,7 @@ PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRec
       for (const auto& r : recs) by_address[address].push_back(&r);
     }
     for (auto& [address, recs] : by_address) {
-      const Concurrency c = MeasureConcurrency(recs);
+      const Concurrency c = MeasureConcurrency(recs, max_per_address);
       report.addresses.push_back({address, hosts_at[address], recs.size(), c.max_concurrent, c.violations});
       report.violations += c.violations;
     }
@@ -193,6 +196,7 @@ std::string ToJson(const PolitenessReport& report) {
                                               {"max_concurrent", a.max_concurrent},
                                               {"concurrency_violations", a.concurrency_violations}});
     }
+    out["max_per_address"] = report.max_per_address;
     out["addresses"] = std::move(addresses);
   }
   return JsonLine(out);
@@ -212,12 +216,26 @@ std::string ToText(const PolitenessReport& report) {
                   static_cast<unsigned long long>(h.disallowed_requests));
     out += line;
   }
-  for (const auto& a : report.addresses) {
-    std::snprintf(line, sizeof line, "address %-15s hosts %u requests %llu conns %u too_many %llu\n",
+  // The busiest addresses: largest peak first, then most requests.
+  std::vector<const AddressPoliteness*> busiest;
+  for (const auto& a : report.addresses) busiest.push_back(&a);
+  std::stable_sort(busiest.begin(), busiest.end(), [](const auto* a, const auto* b) {
+    return a->max_concurrent != b->max_concurrent ? a->max_concurrent > b->max_concurrent
+                                                  : a->requests > b->requests;
+  });
+  for (size_t i = 0; i < std::min(busiest.size(), kTextAddresses); ++i) {
+    const AddressPoliteness& a = *busiest[i];
+    std::snprintf(line, sizeof line, "address %-15s hosts %u requests %llu peak %u too_many %llu\n",
                   a.address.c_str(), a.hosts, static_cast<unsigned long long>(a.requests), a.max_concurrent,
                   static_cast<unsigned long long>(a.concurrency_violations));
     out += line;
   }
+  if (busiest.size() > kTextAddresses)
+    out += "(" + std::to_string(busiest.size() - kTextAddresses) + " more addresses: --json lists all)\n";
+  if (!report.addresses.empty())
+    out += report.max_per_address > 0 ? "addresses judged against " + std::to_string(report.max_per_address) +
+                                            " connection(s) at once\n"
+                                      : "addresses not judged (peaks only)\n";
   out += "requests " + std::to_string(report.requests) + ", violations " + std::to_string(report.violations) +
          "\n";
   return out;

@@ -15,11 +15,14 @@
 //     seconds (minus kGapToleranceMs) after the previous request start on
 //     that host; robots.txt requests count as requests;
 //   - violations = concurrency + Crawl-delay + disallowed, over all hosts;
-//   - per address (only when the caller gives each host's address, i.e.
-//     several hosts share one): connections to any of its hosts open at
-//     once; each one opened while another was open is a violation too.
-//     With one address per host this equals the per-host count, so it is
-//     not judged twice.
+//   - per address (only when the caller gives each host's address): the
+//     peak of connections to any of its hosts open at once, always; and,
+//     when judged against a limit N (max_per_address > 0), each connection
+//     opened while N others were open is a violation too. testweb's
+//     check-politeness judges against --max-per-ip N when given, else
+//     against 1 only when several hosts share an address (with one address
+//     per host that count equals the per-host one, so it is not judged
+//     twice); a limit of 0 reports the peaks only.
 // Pure: no I/O; the caller reads the file.
 #pragma once
 
@@ -68,7 +71,7 @@ struct AddressPoliteness {
   std::string address;
   uint32_t hosts = 0;  // hosts at this address that were requested
   uint64_t requests = 0;
-  uint32_t max_concurrent = 0;
+  uint32_t max_concurrent = 0;  // the peak: connections open at once
   uint64_t concurrency_violations = 0;
 };
 
@@ -77,17 +80,26 @@ struct PolitenessReport {
   std::vector<AddressPoliteness> addresses;  // by address; empty unless addresses were given
   uint64_t requests = 0;
   uint64_t violations = 0;
+  // The connections each address may have open at once (0: addresses not judged).
+  uint32_t max_per_address = 0;
 };
 
 // Hosts not in `universe` ("-" included) are reported with no robots checks.
 // `addresses`, if given: host i's address at [i] (as `testweb serve --ips`
-// assigns them); then each address is judged as well.
+// assigns them); then each address's peak is reported, and judged against
+// `max_per_address` connections at once (0: not judged).
 [[nodiscard]] PolitenessReport CheckPoliteness(const Universe& universe, std::vector<AccessRecord> records,
-                                               const std::vector<std::string>* addresses = nullptr);
+                                               const std::vector<std::string>* addresses = nullptr,
+                                               uint32_t max_per_address = 1);
 
-// {"requests":N,"violations":V,"hosts":[{...}, ...][,"addresses":[...]]} on one line.
+// The addresses the text report lists (the largest peaks); --json lists all.
+inline constexpr size_t kTextAddresses = 10;
+
+// {"requests":N,"violations":V,"hosts":[{...}, ...][,"max_per_address":N,
+// "addresses":[...]]} on one line: every address, by address.
 [[nodiscard]] std::string ToJson(const PolitenessReport& report);
-// One line per host, then a total line.
+// One line per host, the kTextAddresses addresses with the largest peaks
+// (and how many more there are), then a total line.
 [[nodiscard]] std::string ToText(const PolitenessReport& report);
 
 }  // namespace crawl::testweb

@@ -250,13 +250,13 @@ TEST_CASE("PassScoreAfterProcessing: the fetched page's score is what its record
   REQUIRE(f.Add(Entry("http://a.test/"), 0, 1));
   for (Schedule s = f.Lease("r", 10, 0, 0); s.id != 0; s = f.Lease("r", 10, 0, 0)) {
     for (const auto& e : s.entries)
-      f.Report(s.id, FetchOutcome{e.url, UrlKind::kRobots, 404, "", 0, {}, 0}, 0);
+      f.Report(s.id, FetchOutcome{e.url, UrlKind::kRobots, 404, "", 0, {}, 0, "", 0, 0}, 0);
     f.Complete(s.id, 0);
   }
   Schedule s = f.Lease("f", 10, 0);
   REQUIRE(s.entries.size() == 1);
   CHECK(s.entries[0].cash == Approx(1.0));
-  FetchOutcome out{"http://a.test/", UrlKind::kPage, 200, "", 0, 0.25};
+  FetchOutcome out{"http://a.test/", UrlKind::kPage, 200, "", 0, 0.25, 0, "", 0, 0};
   CHECK(f.Report(s.id, out, 0).score.cash == Approx(0.25));
 }
 

@@ -179,6 +179,72 @@ TEST_CASE("hosts sharing an address are judged together when the addresses are g
   CHECK(ToJson(shared).find("\"addresses\":[{\"address\":\"127.20.0.1\",\"hosts\":2") != std::string::npos);
 }
 
+TEST_CASE("each address's peak is reported and judged against max-per-ip connections", "[unit]") {
+  const Universe u = Make();
+  // Hosts 0, 2 and 4 share 127.20.0.1: three connections open at once
+  // there (each host alone has one); host 3 is alone on 127.20.0.2.
+  const std::string log =
+      "2026-11-22T18:00:00.000000Z\twww.site0.test\t/\t200\t10\t127.0.0.1:2000\t50.000\t1\n"
+      "2026-11-22T18:00:00.010000Z\twww.site2.test\t/\t200\t10\t127.0.0.1:2001\t50.000\t2\n"
+      "2026-11-22T18:00:00.020000Z\twww.site4.test\t/\t200\t10\t127.0.0.1:2002\t50.000\t3\n"
+      "2026-11-22T18:00:01.000000Z\twww.site3.test\t/\t200\t10\t127.0.0.1:2003\t50.000\t4\n";
+  auto addresses = HostAddresses("127.20.0.0", u.HostCount(), 2);
+  REQUIRE(addresses.ok());
+  // The old judgement: one connection per address (2 opened while others were).
+  const auto one = CheckPoliteness(u, Parse(log), &*addresses);
+  CHECK(one.max_per_address == 1);
+  CHECK(one.addresses.at(0).max_concurrent == 3);
+  CHECK(one.addresses.at(0).concurrency_violations == 2);
+  CHECK(one.violations == 2);
+  // Two at once allowed: only the third connection is one too many.
+  const auto two = CheckPoliteness(u, Parse(log), &*addresses, 2);
+  CHECK(two.addresses.at(0).concurrency_violations == 1);
+  CHECK(two.violations == 1);
+  const auto three = CheckPoliteness(u, Parse(log), &*addresses, 3);
+  CHECK(three.violations == 0);
+  CHECK(three.addresses.at(0).max_concurrent == 3);  // the peak, judged or not
+  // Limit 0: peaks only.
+  const auto peaks = CheckPoliteness(u, Parse(log), &*addresses, 0);
+  CHECK(peaks.violations == 0);
+  CHECK(peaks.addresses.at(1).max_concurrent == 1);
+  const std::string json = ToJson(two);
+  CHECK(json.find("\"max_per_address\":2") != std::string::npos);
+  CHECK(json.find("\"address\":\"127.20.0.2\"") != std::string::npos);
+  const std::string text = ToText(two);
+  CHECK(text.find("address 127.20.0.1      hosts 3 requests 3 peak 3 too_many 1") != std::string::npos);
+  CHECK(text.find("judged against 2 connection(s)") != std::string::npos);
+}
+
+TEST_CASE("the text report lists the addresses with the largest peaks, the JSON all", "[unit]") {
+  const Universe u = Make();
+  // One address per host; host 7 has two connections at once, the others one.
+  std::string log;
+  for (int i = 0; i < 12; ++i)
+    log += "2026-11-22T18:00:0" + std::to_string(i % 10) + ".000000Z\twww.site" + std::to_string(i) +
+           ".test\t/\t200\t10\t127.0.0.1:1\t5.000\t" + std::to_string(100 + i) + "\n";
+  log += "2026-11-22T18:00:07.001000Z\twww.site7.test\t/a\t200\t10\t127.0.0.1:1\t5.000\t99\n";
+  auto addresses = HostAddresses("127.20.0.0", u.HostCount(), 0);
+  REQUIRE(addresses.ok());
+  const auto report = CheckPoliteness(u, Parse(log), &*addresses, 0);
+  REQUIRE(report.addresses.size() == 12);
+  const std::string text = ToText(report);
+  // Host 7 is the eighth address (127.20.0.8): listed first.
+  const size_t first = text.find("address ");
+  REQUIRE(first != std::string::npos);
+  CHECK(text.compare(first, 20, "address 127.20.0.8  ") == 0);
+  CHECK(text.find("(2 more addresses: --json lists all)") != std::string::npos);
+  CHECK(text.find("peaks only") != std::string::npos);
+  size_t listed = 0;
+  for (size_t at = text.find("address 127."); at != std::string::npos; at = text.find("address 127.", at + 1))
+    ++listed;
+  CHECK(listed == kTextAddresses);
+  boost::json::error_code ec;
+  const boost::json::value v = boost::json::parse(ToJson(report), ec);
+  REQUIRE_FALSE(ec);
+  CHECK(v.at("addresses").as_array().size() == 12);
+  CHECK(v.at("max_per_address").as_int64() == 0);
+}
+
 TEST_CASE("requests to https hosts are judged by their own https rules", "[unit]") {
   const Universe u = Make();
   REQUIRE(u.IsHttps(4));
