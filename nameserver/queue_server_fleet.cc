@@ -150,22 +150,13 @@ grpc::Status QueueServerFleet::AddressStatus(const v1::CrawlInfo& crawl, const s
   std::vector<std::string> ids;
   for (const auto& qs : crawl.queue_servers()) ids.push_back(qs.id());
   const v1::QueueServerInfo& owner = crawl.queue_servers(static_cast<int>(OwnerIndex(ids, address)));
-  // By name: at this code's base crawl.proto listed the rpc under
-  // NameServer, so QueueServer's generated stub had no method for it; where
-  // it is QueueServer's, stub->AddressStatus does the same.
-  static const grpc::internal::RpcMethod kMethod("/crawl.v1.QueueServer/AddressStatus",
-                                                 grpc::internal::RpcMethod::NORMAL_RPC);
-  const std::shared_ptr<grpc::Channel> channel =
-      SharedChannel(owner.address(), {security::Role::kQueueServer});
+  auto stub = StubFor(owner.address());
   grpc::ClientContext ctx;
   SetTimeout(ctx, kRpcTimeout);
   v1::AddressStatusRequest ask;
   ask.set_crawl_id(crawl.crawl_id());
   ask.add_addresses(address);
-  grpc::Status s =
-      grpc::internal::BlockingUnaryCall<v1::AddressStatusRequest, v1::AddressStatusResponse,
-                                        grpc::protobuf::MessageLite, grpc::protobuf::MessageLite>(
-          channel.get(), kMethod, &ctx, ask, resp);
+  grpc::Status s = stub->AddressStatus(&ctx, ask, resp);
   if (!s.ok()) return {s.error_code(), "queue server " + owner.id() + ": " + s.error_message()};
   resp->set_queue_server_id(owner.id());
   return grpc::Status::OK;
