@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "common/base/metrics.h"
@@ -56,7 +58,7 @@ AddressSlotClient::~AddressSlotClient() {
     for (const auto& [ticket, h] : held_) {
       v1::AddressSlot slot;
       slot.set_address(h.address);
-      slot.set_ticket(ticket);
+      slot.set_ticket(h.server_ticket);
       releases_.push_back(std::move(slot));
     }
     held_.clear();
@@ -66,6 +68,8 @@ AddressSlotClient::~AddressSlotClient() {
     waiting_.clear();
     for (OnGrant& g : withdrawn_) answer_none.push_back(std::move(g));
     withdrawn_.clear();
+    for (auto& [g, grant] : handed_) answer_none.push_back(std::move(g));
+    handed_.clear();
   }
   for (auto& [server, req] : calls) {
     req.set_crawl_id(crawl_id_);
@@ -95,11 +99,23 @@ void AddressSlotClient::Release(const std::string& address, uint64_t ticket) {
   if (auto w = waiting_.find(ticket); w != waiting_.end()) {
     withdrawn_.push_back(std::move(w->second.on_grant));
     waiting_.erase(w);
-  } else if (held_.erase(ticket) > 0) {
-    v1::AddressSlot slot;
-    slot.set_address(address);
-    slot.set_ticket(ticket);
-    releases_.push_back(std::move(slot));
+  } else if (auto h = held_.find(ticket); h != held_.end()) {
+    Held slot = std::move(h->second);
+    held_.erase(h);
+    auto next = std::find_if(waiting_.begin(), waiting_.end(),
+                             [&](const auto& w) { return w.second.address == slot.address; });
+    if (next != waiting_.end()) {  // passes on within the lane
+      AddressGate::Grant grant = slot.grant;
+      grant.waited = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - next->second.asked);
+      handed_.emplace_back(std::move(next->second.on_grant), grant);
+      held_.emplace(next->first, std::move(slot));
+      waiting_.erase(next);
+    } else {
+      v1::AddressSlot given;
+      given.set_address(slot.address);
+      given.set_ticket(slot.server_ticket);
+      releases_.push_back(std::move(given));
+    }
   } else {
     return;
   }
@@ -118,7 +134,7 @@ size_t AddressSlotClient::waiting() const {
 }
 
 bool AddressSlotClient::Due(Clock::time_point now, Clock::time_point* wake) {
-  if (!releases_.empty() || !withdrawn_.empty()) return true;
+  if (!releases_.empty() || !withdrawn_.empty() || !handed_.empty()) return true;
   *wake = last_renew_ + kRenewEvery;
   if (!held_.empty() && now >= *wake) return true;
   for (const auto& [ticket, w] : waiting_) {
@@ -142,6 +158,36 @@ void AddressSlotClient::Loop() {
   }
 }
 
+void AddressSlotClient::Settle(const v1::AddressSlotsRequest& req, const std::vector<uint64_t>& acquires,
+                               const v1::AddressSlotsResponse* resp, Clock::time_point now,
+                               std::vector<std::pair<OnGrant, Grant>>* granted) {
+  for (size_t i = 0; i < acquires.size(); ++i) {
+    const uint64_t ticket = acquires[i];
+    auto w = waiting_.find(ticket);
+    const v1::AddressSlotGrant* g = resp != nullptr ? &resp->acquired(static_cast<int>(i)) : nullptr;
+    if (w == waiting_.end()) {  // released while asked: give it back if it came
+      if (g != nullptr && g->granted()) releases_.push_back(req.acquire(static_cast<int>(i)));
+      continue;
+    }
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - w->second.asked);
+    Grant grant{0, std::chrono::milliseconds(0), waited};
+    if (g != nullptr && g->granted()) {
+      Count("granted");
+      grant = Grant{g->open(), std::chrono::milliseconds(g->pace_ms()), waited};
+    } else if (g == nullptr && waited >= fail_open_after_) {
+      Count("unchecked");
+    } else {
+      if (g != nullptr) Count("refused");
+      const uint32_t retry = g != nullptr ? std::clamp<uint32_t>(g->retry_ms(), 20, 1'000) : 200;
+      w->second.next_try = now + std::chrono::milliseconds(retry);
+      continue;
+    }
+    granted->emplace_back(std::move(w->second.on_grant), grant);
+    held_.emplace(ticket, Held{w->second.address, ticket, grant});
+    waiting_.erase(w);
+  }
+}
+
 void AddressSlotClient::Round() {
   struct Call {
     v1::AddressSlotsRequest req;
@@ -151,10 +197,12 @@ void AddressSlotClient::Round() {
   };
   std::map<size_t, Call> calls;
   std::vector<OnGrant> answer_none;
+  std::vector<std::pair<OnGrant, Grant>> handed;
   {
     MutexLock lock(mu_);
     const auto now = Clock::now();
     answer_none.swap(withdrawn_);
+    handed.swap(handed_);
     for (v1::AddressSlot& r : releases_) *calls[OwnerOf(r.address())].req.add_release() = std::move(r);
     releases_.clear();
     if (now - last_renew_ >= kRenewEvery) {
@@ -162,13 +210,14 @@ void AddressSlotClient::Round() {
       for (const auto& [ticket, h] : held_) {
         v1::AddressSlot* slot = calls[OwnerOf(h.address)].req.add_renew();
         slot->set_address(h.address);
-        slot->set_ticket(ticket);
+        slot->set_ticket(h.server_ticket);
       }
     }
+    std::unordered_map<std::string_view, size_t> asked;  // acquires per address this round
     for (auto& [ticket, w] : waiting_) {
       if (w.next_try > now) continue;
       Call& c = calls[OwnerOf(w.address)];
-      if (c.req.acquire_size() >= 5'000) continue;  // the next round takes the rest
+      if (c.req.acquire_size() >= 5'000 || ++asked[w.address] > kAcquiresPerAddress) continue;
       v1::AddressSlot* slot = c.req.add_acquire();
       slot->set_address(w.address);
       slot->set_ticket(ticket);
@@ -176,6 +225,7 @@ void AddressSlotClient::Round() {
     }
   }
   for (OnGrant& g : answer_none) g(std::nullopt);
+  for (auto& [on_grant, grant] : handed) on_grant(grant);
   for (auto& [server, c] : calls) {
     c.req.set_crawl_id(crawl_id_);
     c.req.set_fetcher_id(fetcher_id_);
@@ -191,31 +241,7 @@ void AddressSlotClient::Round() {
     MutexLock lock(mu_);
     const auto now = Clock::now();
     for (auto& [server, c] : calls) {
-      for (size_t i = 0; i < c.acquires.size(); ++i) {
-        const uint64_t ticket = c.acquires[i];
-        auto w = waiting_.find(ticket);
-        const v1::AddressSlotGrant* g = c.ok ? &c.resp.acquired(static_cast<int>(i)) : nullptr;
-        if (w == waiting_.end()) {  // released while asked: give it back if it came
-          if (g != nullptr && g->granted()) releases_.push_back(c.req.acquire(static_cast<int>(i)));
-          continue;
-        }
-        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - w->second.asked);
-        if (g != nullptr && g->granted()) {
-          Count("granted");
-          granted.emplace_back(std::move(w->second.on_grant),
-                               Grant{g->open(), std::chrono::milliseconds(g->pace_ms()), waited});
-        } else if (g == nullptr && waited >= fail_open_after_) {
-          Count("unchecked");
-          granted.emplace_back(std::move(w->second.on_grant), Grant{0, std::chrono::milliseconds(0), waited});
-        } else {
-          if (g != nullptr) Count("refused");
-          const uint32_t retry = g != nullptr ? std::clamp<uint32_t>(g->retry_ms(), 20, 1'000) : 200;
-          w->second.next_try = now + std::chrono::milliseconds(retry);
-          continue;
-        }
-        held_.emplace(ticket, Held{w->second.address});
-        waiting_.erase(w);
-      }
+      Settle(c.req, c.acquires, c.ok ? &c.resp : nullptr, now, &granted);
     }
   }
   for (auto& [on_grant, grant] : granted) on_grant(grant);

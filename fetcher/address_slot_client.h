@@ -5,7 +5,11 @@
 // the address over the crawl's servers, common/crawl/rendezvous.h) into
 // AddressSlots calls: acquires as they come (a call in flight gathers the
 // next ones), refused ones again after the owner's retry_ms, every held slot
-// renewed every kRenewEvery, releases with the next call.
+// renewed every kRenewEvery, releases with the next call. A slot given
+// back while another of the lane's sessions waits for the same address
+// passes to it at once, without a call (the owner still counts one slot):
+// behind a CDN a lane cycles its hosts through the slots it holds. At most
+// kAcquiresPerAddress acquires of one address go in one call.
 //
 // Fails open: when an owner cannot be reached or does not know the crawl
 // (an older queue server, a restart), waiting sessions are granted locally
@@ -37,6 +41,7 @@ class AddressSlotClient final : public AddressGate {
                                               v1::AddressSlotsResponse*)>;
   static constexpr std::chrono::milliseconds kRenewEvery{10'000};
   static constexpr std::chrono::milliseconds kFailOpenAfter{2'000};
+  static constexpr size_t kAcquiresPerAddress = 4;
 
   // `server_ids`: the crawl's queue servers in CrawlInfo order.
   AddressSlotClient(uint64_t crawl_id, std::string fetcher_id, std::vector<std::string> server_ids,
@@ -65,10 +70,16 @@ class AddressSlotClient final : public AddressGate {
   };
   struct Held {
     std::string address;
+    uint64_t server_ticket = 0;  // the ticket the owner knows the slot by
+    AddressGate::Grant grant;    // as last granted
   };
   // One round: a call per owner with its releases, renewals and due
   // acquires. Runs on the thread, without the lock held during calls.
   void Round() EXCLUDES(mu_);
+  // Applies one call's answers to its acquires (resp null: the call failed).
+  void Settle(const v1::AddressSlotsRequest& req, const std::vector<uint64_t>& acquires,
+              const v1::AddressSlotsResponse* resp, Clock::time_point now,
+              std::vector<std::pair<OnGrant, Grant>>* granted) REQUIRES(mu_);
   // Whether Round has work now; else when it will.
   bool Due(Clock::time_point now, Clock::time_point* wake) REQUIRES(mu_);
   void Loop() EXCLUDES(mu_);
@@ -89,6 +100,8 @@ class AddressSlotClient final : public AddressGate {
   std::vector<v1::AddressSlot> releases_ GUARDED_BY(mu_);
   // Waits released before their grant: answered nullopt by the thread.
   std::vector<OnGrant> withdrawn_ GUARDED_BY(mu_);
+  // Slots passed on by Release: answered by the thread.
+  std::vector<std::pair<OnGrant, Grant>> handed_ GUARDED_BY(mu_);
   Clock::time_point last_renew_ GUARDED_BY(mu_) = Clock::now();
   std::thread thread_;
 };

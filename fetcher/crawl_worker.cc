@@ -152,6 +152,39 @@ grpc::Status CrawlWorker::AskCrawlState(grpc::ClientContext& ctx, const v1::GetC
   return s;
 }
 
+FetcherOptions CrawlWorker::HttpOptionsFor(const v1::CrawlInfo& info) const {
+  FetcherOptions http;
+  http.user_agent = info.params().user_agent();
+  http.page_range_bytes = info.params().page_range_bytes();
+  http.request_timeout = std::chrono::milliseconds(info.params().fetch_timeout_ms());
+  if (info.params().connect_timeout_ms() > 0)
+    http.connect_timeout = std::chrono::milliseconds(info.params().connect_timeout_ms());
+  if (info.params().first_byte_timeout_ms() > 0)
+    http.first_byte_timeout = std::chrono::milliseconds(info.params().first_byte_timeout_ms());
+  http.max_connections_per_ip = options_.max_connections_per_ip;
+  http.resolver = dns_;
+  http.allow_private = options_.allow_private || info.params().allow_private_addresses();
+  http.hosts_file = options_.hosts_file;
+  http.accept_self_signed = info.params().accept_self_signed();
+  http.h2_streams = options_.h2_streams;
+  http.h2_prior_knowledge = info.params().h2_prior_knowledge();
+  if (info.params().max_connections_per_address() > 0 && info.queue_servers_size() > 0) {
+    std::vector<std::string> ids;
+    for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
+    http.address_gate = std::make_shared<AddressSlotClient>(
+        info.crawl_id(), options_.fetcher_id, std::move(ids),
+        [stubs = SlotStubs(info)](size_t i, const v1::AddressSlotsRequest& req,
+                                  v1::AddressSlotsResponse* resp) {
+          grpc::ClientContext ctx;
+          SetTimeout(ctx, kSlotRpcTimeout);
+          return stubs->at(i)->AddressSlots(&ctx, req, resp);
+        });
+  }
+  http.proxy = options_.proxy;
+  http.pacing = PacingOf(info.params());
+  return http;
+}
+
 bool CrawlWorker::RefreshCrawlState() {
   last_poll_ = std::chrono::steady_clock::now();
   grpc::ClientContext ctx;
@@ -191,36 +224,7 @@ bool CrawlWorker::RefreshCrawlState() {
   for (const auto& qs : info.queue_servers())
     next->stubs.push_back(
         v1::QueueServer::NewStub(SharedChannel(qs.address(), {security::Role::kQueueServer})));
-  FetcherOptions http;
-  http.user_agent = info.params().user_agent();
-  http.page_range_bytes = info.params().page_range_bytes();
-  http.request_timeout = std::chrono::milliseconds(info.params().fetch_timeout_ms());
-  if (info.params().connect_timeout_ms() > 0)
-    http.connect_timeout = std::chrono::milliseconds(info.params().connect_timeout_ms());
-  if (info.params().first_byte_timeout_ms() > 0)
-    http.first_byte_timeout = std::chrono::milliseconds(info.params().first_byte_timeout_ms());
-  http.max_connections_per_ip = options_.max_connections_per_ip;
-  http.resolver = dns_;
-  http.allow_private = options_.allow_private || info.params().allow_private_addresses();
-  http.hosts_file = options_.hosts_file;
-  http.accept_self_signed = info.params().accept_self_signed();
-  http.h2_streams = options_.h2_streams;
-  http.h2_prior_knowledge = info.params().h2_prior_knowledge();
-  if (info.params().max_connections_per_address() > 0 && info.queue_servers_size() > 0) {
-    std::vector<std::string> ids;
-    for (const auto& qs : info.queue_servers()) ids.push_back(qs.id());
-    http.address_gate = std::make_shared<AddressSlotClient>(
-        info.crawl_id(), options_.fetcher_id, std::move(ids),
-        [stubs = SlotStubs(info)](size_t i, const v1::AddressSlotsRequest& req,
-                                  v1::AddressSlotsResponse* resp) {
-          grpc::ClientContext ctx;
-          SetTimeout(ctx, kSlotRpcTimeout);
-          return stubs->at(i)->AddressSlots(&ctx, req, resp);
-        });
-  }
-  http.proxy = options_.proxy;
-  http.pacing = PacingOf(info.params());
-  next->http = std::make_shared<HttpFetcher>(io_, http);
+  next->http = std::make_shared<HttpFetcher>(io_, HttpOptionsFor(info));
   if (!info.params().keep_tracking_params()) {
     if (info.params().tracking_params_size() == 0) {
       next->tracking = url::TrackingParams::Default();

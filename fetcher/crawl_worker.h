@@ -179,6 +179,9 @@ class CrawlWorker {
 
   // Polls the name server; returns false if it could not be reached.
   bool RefreshCrawlState();
+  // The HTTP engine's options for a crawl: its parameters, this lane's
+  // flags, and its address slot client (fetcher/address_slot_client.h).
+  [[nodiscard]] FetcherOptions HttpOptionsFor(const v1::CrawlInfo& info) const;
   // The GetCrawlState call of RefreshCrawlState; a held one (wait_ms set)
   // is cancelled by RequestStop.
   grpc::Status AskCrawlState(grpc::ClientContext& ctx, const v1::GetCrawlStateRequest& req,

@@ -37,7 +37,7 @@ struct QueueServerMetrics {
   }
   // The index's stats (set with every stats fill).
   void IndexStats(const v1::QueueServerStats& st);
-  // Politeness of the active crawl (issue 46): `top` (at most
+  // Politeness of the active crawl (docs/ARCHITECTURE.md "Politeness per address and pacing"): `top` (at most
   // kPaceHostsShown hosts, largest pace first) replaces the host series
   // shown before (a host that left the top loses its series), and the
   // hosts backed off and parked now. Bounded cardinality: at most

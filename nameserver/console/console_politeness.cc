@@ -1,5 +1,5 @@
-// The host page's politeness section (console.h ConsoleHostPolitenessHtml;
-// issue 46): what the queue server that owns the host last heard of it
+// The host page's politeness section (console.h ConsoleHostPolitenessHtml):
+// what the queue server that owns the host last heard of it
 // from fetchers (QueueServer.HostQueue 11-17: pace, address, recent
 // response times as an inline SVG sparkline and a list, back-off, whether
 // a schedule holds it), and the cluster-wide state of its address from the

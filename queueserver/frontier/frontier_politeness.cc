@@ -1,5 +1,5 @@
 // The frontier's politeness view (frontier.h: PolitenessOfHost,
-// CountBackoffs, TopPaces; issue 46): what fetchers report of each origin
+// CountBackoffs, TopPaces): what fetchers report of each origin
 // (origin_pace.h, RAM only) and the back-off the frontier applies
 // (host_backoff.h), for the console's host page (QueueServer.HostQueue
 // 11-17) and the queue server's /metrics.

@@ -1,5 +1,5 @@
-// Politeness as fetchers report it (issue 46; FetchRecord 50-53 and
-// fetch_ms), kept per origin in RAM beside the frontier's OriginState
+// Politeness as fetchers report it (docs/ARCHITECTURE.md "Politeness per address and pacing"; FetchRecord
+// 50-53 and fetch_ms), kept per origin in RAM beside the frontier's OriginState
 // (queueserver/frontier/frontier.h), and a small board of the origins with
 // the largest pace for the queue server's /metrics.
 //

@@ -28,7 +28,7 @@
 namespace crawl::queueserver {
 
 inline constexpr uint32_t kSlotLeaseMs = 30'000;
-inline constexpr uint32_t kSlotRetryMs = 100;
+inline constexpr uint32_t kSlotRetryMs = 50;
 inline constexpr size_t kMaxHolders = 1'000'000;
 inline constexpr size_t kMaxAddresses = 200'000;
 inline constexpr size_t kMaxSlotRequestEntries = 10'000;

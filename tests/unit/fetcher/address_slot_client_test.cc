@@ -98,6 +98,28 @@ TEST_CASE("a lane's sessions get no more slots of an address than its owner gran
   }
 }
 
+TEST_CASE("a slot given back while the lane waits for its address passes on without a call",
+          "[unit][address_slots]") {
+  FakeOwners owners;
+  owners.limit = 1;
+  Grants grants;
+  AddressSlotClient client(7, "f1", {"qs0"},
+                           [&](size_t s, const auto& req, auto* resp) { return owners.Call(s, req, resp); });
+  const uint64_t first = client.Acquire("192.0.2.1", grants.For(0));
+  REQUIRE(grants.WaitFor(1));
+  (void)client.Acquire("192.0.2.1", grants.For(1));
+  std::this_thread::sleep_for(50ms);
+  REQUIRE(grants.Count() == 1);
+  client.Release("192.0.2.1", first);
+  REQUIRE(grants.WaitFor(2));
+  REQUIRE(grants.got[1].has_value());
+  CHECK(client.held() == 1);
+  // The owner still holds the first ticket: one slot, never released.
+  std::lock_guard lock(owners.mu);
+  CHECK(owners.held["192.0.2.1"].size() == 1);
+  CHECK(owners.held["192.0.2.1"].count(first) == 1);
+}
+
 TEST_CASE("a wait given back before its grant is answered with none", "[unit][address_slots]") {
   FakeOwners owners;
   owners.limit = 0;  // full

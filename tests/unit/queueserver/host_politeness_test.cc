@@ -1,5 +1,5 @@
-// Politeness you can see (issue 46): what fetchers report per record
-// (FetchRecord remote_ip, pace_ms, fetch_ms) kept per origin in RAM
+// Politeness you can see (docs/ARCHITECTURE.md "Politeness per address and pacing"): what fetchers report per
+// record (FetchRecord remote_ip, pace_ms, fetch_ms) kept per origin in RAM
 // (queueserver/frontier/origin_pace.h), answered in QueueServer.HostQueue
 // 11-17 with the frontier's back-off (host_backoff.h), echoed as
 // ScheduledUrl.start_pace_ms, and the /metrics board of the largest paces
