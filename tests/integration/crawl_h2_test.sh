@@ -9,14 +9,15 @@
 # HTTP/2's streams allow (HTTP/1.1 answers one request at a time). Pacing
 # is fixed: adaptive pacing (the default of an unscoped crawl) runs a host's
 # streams one at a time, each a multiple of the last response time after the
-# previous one (fetcher/http/host_pacer.h).
+# previous one (fetcher/http/host_pacer.h); and without the per-address gap,
+# which is a floor under any pacing.
 source "$(dirname "$0")/lib.sh"
 
 web=(--seed 9 --hosts 24 --pages 300 --preset clean --enable robots-rules)
 start_testweb "${web[@]}"
 start_cluster 2 2
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
-"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --h2-prior-knowledge --pacing fixed
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --h2-prior-knowledge --pacing fixed --address-gap-ms 0
 state=$(wait_crawl_over 400)
 [ "$state" = done ] || fail "crawl ended as $state"
 
