@@ -95,8 +95,12 @@ for f in "$WORK"/cluster/queueserver*.pid; do cat "$f" >> "$WORK/qs.pids"; done
 _bg_pids+=($!)
 
 # CRAWL_START_ARGS: more `crawlctl start` flags (crawl_h2_hostile_test.sh).
+# Fixed pacing and no address gap: this test is about limits and endings;
+# adaptive pacing spaces the slow hosts' requests by twice their seconds-long
+# answers, which doubled the crawl's length (crawl_adaptive_pacing_test.sh
+# tests pacing).
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-depth "$max_depth" --trap-max-hops "$max_depth" \
-  ${CRAWL_START_ARGS:-} > /dev/null
+  --pacing fixed --address-gap-ms 0 ${CRAWL_START_ARGS:-} > /dev/null
 # A slowloris URL holds its schedule's results until the total time limit
 # ends it (30 s by default); 10 s keeps the test short. The first schedule
 # (the seeds) has no slowloris URL; fetchers pick this up at their next poll.
