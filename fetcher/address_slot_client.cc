@@ -41,6 +41,7 @@ AddressSlotClient::AddressSlotClient(uint64_t crawl_id, std::string fetcher_id,
       server_ids_(std::move(server_ids)),
       call_(std::move(call)),
       fail_open_after_(fail_open_after),
+      down_until_(std::max<size_t>(server_ids_.size(), 1), Clock::time_point::min()),
       thread_([this] { Loop(); }) {}
 
 AddressSlotClient::~AddressSlotClient() {
@@ -174,7 +175,8 @@ void AddressSlotClient::Settle(const v1::AddressSlotsRequest& req, const std::ve
     if (g != nullptr && g->granted()) {
       Count("granted");
       grant = Grant{g->open(), std::chrono::milliseconds(g->pace_ms()), waited};
-    } else if (g == nullptr && waited >= fail_open_after_) {
+    } else if (g == nullptr &&
+               (waited >= fail_open_after_ || now < down_until_[OwnerOf(w->second.address)])) {
       Count("unchecked");
     } else {
       if (g != nullptr) Count("refused");
@@ -227,14 +229,19 @@ void AddressSlotClient::Round() {
   for (OnGrant& g : answer_none) g(std::nullopt);
   for (auto& [on_grant, grant] : handed) on_grant(grant);
   for (auto& [server, c] : calls) {
+    // An owner that just failed is not asked again for a while: a call to
+    // a server that hangs costs the whole round its deadline.
+    if (Clock::now() < down_until_[server]) continue;  // c.ok stays false
     c.req.set_crawl_id(crawl_id_);
     c.req.set_fetcher_id(fetcher_id_);
     const grpc::Status s = call_(server, c.req, &c.resp);
     c.ok = s.ok() && !c.resp.unknown_crawl() && c.resp.acquired_size() == c.req.acquire_size();
-    if (!c.ok && !c.acquires.empty())
-      spdlog::warn("address slots at queue server {}: {}",
+    if (!c.ok) {
+      down_until_[server] = Clock::now() + kOwnerDownFor;
+      spdlog::warn("address slots at queue server {}: {}; its addresses unchecked for {} s",
                    server < server_ids_.size() ? server_ids_[server] : "?",
-                   s.ok() ? "it does not know the crawl" : s.error_message());
+                   s.ok() ? "it does not know the crawl" : s.error_message(), kOwnerDownFor.count() / 1000);
+    }
   }
   std::vector<std::pair<OnGrant, Grant>> granted;
   {

@@ -42,6 +42,9 @@ class AddressSlotClient final : public AddressGate {
   static constexpr std::chrono::milliseconds kRenewEvery{10'000};
   static constexpr std::chrono::milliseconds kFailOpenAfter{2'000};
   static constexpr size_t kAcquiresPerAddress = 4;
+  // An owner whose call failed is not asked for this long; its waiting
+  // addresses are granted locally meanwhile.
+  static constexpr std::chrono::milliseconds kOwnerDownFor{5'000};
 
   // `server_ids`: the crawl's queue servers in CrawlInfo order.
   AddressSlotClient(uint64_t crawl_id, std::string fetcher_id, std::vector<std::string> server_ids,
@@ -90,6 +93,9 @@ class AddressSlotClient final : public AddressGate {
   const std::vector<std::string> server_ids_;
   const SlotCall call_;
   const std::chrono::milliseconds fail_open_after_;
+  // Per owner: not asked before this (set after a failed call). Read and
+  // written by the thread only (Round, Settle).
+  std::vector<Clock::time_point> down_until_;
 
   mutable Mutex mu_;
   CondVar cv_;

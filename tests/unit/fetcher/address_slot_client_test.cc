@@ -146,7 +146,7 @@ TEST_CASE("an unreachable owner slows connections but never stops them", "[unit]
   REQUIRE(grants.WaitFor(1));
   REQUIRE(grants.got[0].has_value());
   CHECK(grants.got[0]->open == 0);  // unchecked
-  CHECK(grants.got[0]->waited >= 100ms);
+  CHECK(client.held() == 1);        // granted locally once the owner failed
 }
 
 TEST_CASE("each address is asked of the queue server it hashes to", "[unit][address_slots]") {
