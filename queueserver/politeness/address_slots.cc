@@ -108,25 +108,27 @@ void AddressSlotTable::Apply(const v1::AddressSlotsRequest& req, Limits limits, 
   resp->set_lease_ms(kSlotLeaseMs);
 }
 
+void AddressSlotTable::FillStatus(const std::string& name, Address& a, Limits limits, int64_t now_ms,
+                                  v1::AddressStatusResponse* resp) {
+  Expire(a, now_ms);
+  v1::AddressStatusResponse::Address* out = resp->add_addresses();
+  out->set_address(name);
+  out->set_open(static_cast<uint32_t>(a.holders.size()));
+  for (const Holder& h : a.holders) out->add_holders(h.fetcher_id);
+  out->set_refused(a.refused);
+  out->set_pace_ms(PaceOf(limits, a.holders.size()));
+}
+
 void AddressSlotTable::Status(const v1::AddressStatusRequest& req, Limits limits, int64_t now_ms,
                               v1::AddressStatusResponse* resp) {
   MutexLock lock(mu_);
   resp->set_max_connections_per_address(limits.max_per_address);
-  const auto fill = [&](const std::string& name, Address& a) {
-    Expire(a, now_ms);
-    v1::AddressStatusResponse::Address* out = resp->add_addresses();
-    out->set_address(name);
-    out->set_open(static_cast<uint32_t>(a.holders.size()));
-    for (const Holder& h : a.holders) out->add_holders(h.fetcher_id);
-    out->set_refused(a.refused);
-    out->set_pace_ms(PaceOf(limits, a.holders.size()));
-  };
   if (req.addresses_size() > 0) {
     for (const std::string& name : req.addresses()) {
       if (resp->addresses_size() >= 1000) break;
       auto it = addresses_.find(name);
       Address none;
-      fill(name, it == addresses_.end() ? none : it->second);
+      FillStatus(name, it == addresses_.end() ? none : it->second, limits, now_ms, resp);
     }
     return;
   }
@@ -141,7 +143,8 @@ void AddressSlotTable::Status(const v1::AddressStatusRequest& req, Limits limits
                     [](const auto& x, const auto& y) {
                       return x.first != y.first ? x.first > y.first : *x.second < *y.second;
                     });
-  for (size_t i = 0; i < n; ++i) fill(*busiest[i].second, addresses_[*busiest[i].second]);
+  for (size_t i = 0; i < n; ++i)
+    FillStatus(*busiest[i].second, addresses_[*busiest[i].second], limits, now_ms, resp);
 }
 
 void AddressSlotTable::Clear() {

@@ -79,6 +79,9 @@ class AddressSlotTable {
   void Give(const std::string& fetcher_id, const v1::AddressSlot& slot) REQUIRES(mu_);
   // Removes addresses without holders when the map is full.
   void SweepEmpty(int64_t now_ms) REQUIRES(mu_);
+  // One address's line of a status answer.
+  void FillStatus(const std::string& name, Address& a, Limits limits, int64_t now_ms,
+                  v1::AddressStatusResponse* resp) REQUIRES(mu_);
 
   mutable Mutex mu_;
   std::unordered_map<std::string, Address> addresses_ GUARDED_BY(mu_);
