@@ -5,6 +5,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -19,6 +20,21 @@ namespace {
 void GrpcLogToSpdlog(gpr_log_func_args* args) {
   spdlog::debug("grpc {}:{}: {}", args->file, args->line, args->message);
 }
+
+// gRPC's client channels make progress on a connection attempt (TCP
+// connect, TLS handshake) only while some thread polls for it. A call that
+// fails fast on a channel in TRANSIENT_FAILURE polls nothing, so between
+// retries only gRPC's backup poller moved the attempt on, every 5 s by
+// default: a queue server or name server restarted within a second stayed
+// "refused" for 15-20 s (each handshake step waited for the next 5 s tick),
+// fetchers' leases ran out meanwhile and pages were fetched twice. Polled
+// every 100 ms, a restarted peer is reached within a few hundred ms. gRPC
+// reads this at its first grpc_init, after static initialisation; an
+// operator's own value wins.
+[[maybe_unused]] const bool kBackupPollingConfigured = [] {
+  setenv("GRPC_CLIENT_CHANNEL_BACKUP_POLL_INTERVAL_MS", "100", /*overwrite=*/0);
+  return true;
+}();
 
 void RouteGrpcLogs() {
   static std::once_flag once;

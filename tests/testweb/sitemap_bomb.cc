@@ -2,6 +2,7 @@
 #include "tests/testweb/sitemap_bomb.h"
 
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "tests/testweb/gzip.h"
@@ -19,15 +20,27 @@ void AddUrl(std::string& xml, std::string_view url) {
   xml += "</loc></url>\n";
 }
 
-// Built once per key: the big bodies cost a second of CPU each.
+// Built once per key: the big bodies cost a second of CPU each. Each key is
+// built outside the map's lock, so a request waits for its own body only,
+// not for every bomb host's bodies built one after another (on a loaded
+// machine that queue outlasted the crawl's fetch timeout).
 const std::string& Cached(const std::string& key, std::string (*make)(std::string_view, int),
                           std::string_view origin, int k) {
+  struct Entry {
+    std::once_flag once;
+    std::string body;
+  };
   static std::mutex mu;
-  static std::map<std::string, std::string> cache;
-  std::lock_guard lock(mu);
-  auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, make(origin, k)).first;
-  return it->second;
+  static std::map<std::string, std::unique_ptr<Entry>> cache;
+  Entry* entry;
+  {
+    std::lock_guard lock(mu);
+    auto& slot = cache[key];
+    if (!slot) slot = std::make_unique<Entry>();
+    entry = slot.get();
+  }
+  std::call_once(entry->once, [&] { entry->body = make(origin, k); });
+  return entry->body;
 }
 
 std::string MakeBig(std::string_view origin, int k) {
