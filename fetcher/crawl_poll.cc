@@ -8,7 +8,7 @@
 namespace crawl::fetcher {
 
 std::chrono::milliseconds IdlePollPeriod(std::chrono::milliseconds poll_interval) {
-  return std::min(poll_interval, std::chrono::milliseconds(500));
+  return std::min(poll_interval, rpc::kCrawlStateMaxHold);
 }
 
 std::chrono::milliseconds UntilPollSlot(std::chrono::milliseconds now, std::chrono::milliseconds period,

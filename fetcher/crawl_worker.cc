@@ -7,6 +7,7 @@
 #include "common/crawl/link_pruning_mode.h"
 #include "common/crawl/politeness_params.h"
 #include "common/net/grpc_util.h"
+#include "common/net/rpc_policy.h"
 #include "common/url/url.h"
 #include "fetcher/address_slot_client.h"
 #include "fetcher/fetcher_metrics.h"
@@ -176,7 +177,7 @@ FetcherOptions CrawlWorker::HttpOptionsFor(const v1::CrawlInfo& info) const {
         [stubs = SlotStubs(info)](size_t i, const v1::AddressSlotsRequest& req,
                                   v1::AddressSlotsResponse* resp) {
           grpc::ClientContext ctx;
-          SetTimeout(ctx, kSlotRpcTimeout);
+          SetTimeout(ctx, rpc::kAddressSlots.deadline);
           return stubs->at(i)->AddressSlots(&ctx, req, resp);
         });
   }
@@ -188,7 +189,7 @@ FetcherOptions CrawlWorker::HttpOptionsFor(const v1::CrawlInfo& info) const {
 bool CrawlWorker::RefreshCrawlState() {
   last_poll_ = std::chrono::steady_clock::now();
   grpc::ClientContext ctx;
-  SetTimeout(ctx, kRpcTimeout);
+  SetTimeout(ctx, rpc::kCrawlStatePoll.deadline);
   v1::GetCrawlStateRequest req;
   req.set_fetcher_id(options_.fetcher_id);
   if (!crawl_) req.set_wait_ms(static_cast<uint32_t>(IdlePollPeriod(options_.poll_interval).count()));
@@ -276,7 +277,7 @@ void CrawlWorker::Run() {
     for (size_t attempt = 0; attempt < n && !stop_ && crawl_; ++attempt) {
       const size_t i = next_server_++ % n;
       grpc::ClientContext ctx;
-      SetTimeout(ctx, kRpcTimeout);
+      SetTimeout(ctx, rpc::kGetSchedule.deadline);
       v1::GetScheduleRequest req;
       req.set_crawl_id(crawl_->info.crawl_id());
       req.set_fetcher_id(options_.fetcher_id);

@@ -38,6 +38,7 @@
 
 #include "common/base/mutex.h"
 #include "common/net/hosts_file.h"
+#include "common/net/rpc_policy.h"
 #include "fetcher/document/worker_client.h"
 #include "fetcher/http/dns_resolver.h"
 #include "fetcher/http/http_fetcher.h"
@@ -84,7 +85,7 @@ struct WorkerOptions {
   std::chrono::milliseconds idle_backoff{300};
   // How long a batch is retried before it is dropped (its URLs come back
   // when the lease ends).
-  std::chrono::milliseconds ship_retry_limit{120'000};
+  std::chrono::milliseconds ship_retry_limit{rpc::kShipBatch.retry_for};
   // A batch also ships once it holds this many links, whatever its pages
   // (the crawl's results_batch_pages): 400 link-heavy pages (documentation
   // indexes have thousands of links each) would make batches of millions of
@@ -186,12 +187,7 @@ class CrawlWorker {
   // is cancelled by RequestStop.
   grpc::Status AskCrawlState(grpc::ClientContext& ctx, const v1::GetCrawlStateRequest& req,
                              v1::GetCrawlStateResponse* resp);
-  // Deadline of every call to the name server and the queue servers.
-  static constexpr std::chrono::seconds kRpcTimeout{10};
-  // Deadline of a MatchFingerprints call (fetcher/near_duplicate_probe.h).
-  static constexpr std::chrono::seconds kFingerprintRpcTimeout{2};
-  // Deadline of an AddressSlots call (fetcher/address_slot_client.h).
-  static constexpr std::chrono::seconds kSlotRpcTimeout{2};
+  // Deadlines and retries of its calls: common/net/rpc_policy.h.
   // Downloads one schedule, processes its pages and queues its batches (the
   // final one last). Control thread only.
   void RunSchedule(size_t server_index, const v1::GetScheduleResponse& schedule);

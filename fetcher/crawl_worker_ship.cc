@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/net/grpc_util.h"
+#include "common/net/rpc_policy.h"
 #include "fetcher/crawl_worker.h"
 #include "fetcher/near_duplicate_probe.h"
 
@@ -53,7 +54,7 @@ void CrawlWorker::ShipLoop() {
 
 template <typename Call>
 bool CrawlWorker::Retry(const std::string& what, Call&& call) {
-  auto backoff = std::chrono::milliseconds(200);
+  auto backoff = rpc::kRetryFirstBackoff;
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     grpc::Status s = call();
@@ -70,7 +71,7 @@ bool CrawlWorker::Retry(const std::string& what, Call&& call) {
     std::this_thread::sleep_for(backoff);
     // At most a second apart: a restarted queue server is back in about one,
     // and every second of delay risks the lease running out.
-    backoff = std::min(backoff * 2, std::chrono::milliseconds(1000));
+    backoff = std::min(backoff * 2, rpc::kRetryMaxBackoff);
   }
 }
 
@@ -88,7 +89,7 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     req.mutable_links()->Swap(&batch.links_by_server[i]);
     const bool ok = Retry("AddUrls to " + info.queue_servers(static_cast<int>(i)).id(), [&] {
       grpc::ClientContext ctx;
-      SetTimeout(ctx, kRpcTimeout);
+      SetTimeout(ctx, rpc::kShipBatch.deadline);
       v1::AddUrlsResponse resp;
       return crawl.stubs[i]->AddUrls(&ctx, req, &resp);
     });
@@ -100,7 +101,7 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
       info,
       [&](size_t s, const v1::MatchFingerprintsRequest& r, v1::MatchFingerprintsResponse* out) {
         grpc::ClientContext ctx;
-        SetTimeout(ctx, kFingerprintRpcTimeout);
+        SetTimeout(ctx, rpc::kMatchFingerprints.deadline);
         grpc::Status st = crawl.stubs[s]->MatchFingerprints(&ctx, r, out);
         if (!st.ok())
           spdlog::warn("MatchFingerprints to {}: {}", info.queue_servers(static_cast<int>(s)).id(),
@@ -124,7 +125,7 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     req.mutable_links()->Swap(&batch.links_by_server[server_index]);
   const bool ok = Retry("SubmitResults to " + info.queue_servers(static_cast<int>(server_index)).id(), [&] {
     grpc::ClientContext ctx;
-    SetTimeout(ctx, kRpcTimeout);
+    SetTimeout(ctx, rpc::kShipBatch.deadline);
     v1::SubmitResultsResponse resp;
     return crawl.stubs[server_index]->SubmitResults(&ctx, req, &resp);
   });

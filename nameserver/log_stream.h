@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "common/net/rpc_policy.h"
 #include "proto/crawl.pb.h"
 
 namespace crawl::nameserver {
@@ -43,7 +44,7 @@ struct LogStreamOptions {
   // Merged records held back to be sent in time order (the reorder window).
   size_t reorder_records = 10'000;
   // Deadline of each page RPC (StreamCrawlLog); the export as a whole has none.
-  std::chrono::milliseconds page_deadline{30'000};
+  std::chrono::milliseconds page_deadline{rpc::kScanningReads.deadline};
 };
 
 // Merges the logs of `servers` (names for errors) read through `read`, with

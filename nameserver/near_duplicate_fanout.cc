@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common/net/grpc_util.h"
+#include "common/net/rpc_policy.h"
 #include "nameserver/near_duplicate_merge.h"
 #include "nameserver/service.h"
 
@@ -35,7 +36,7 @@ grpc::Status NameServerServiceImpl::NearDuplicateClusters(grpc::ServerContext* c
       Answer a;
       auto stub = QueueServerFleet::StubFor(address);
       grpc::ClientContext call;
-      SetTimeout(call, std::chrono::seconds(30));
+      SetTimeout(call, rpc::kScanningReads.deadline);
       a.status = stub->NearDuplicateClusters(&call, ask, &a.response);
       return a;
     }));

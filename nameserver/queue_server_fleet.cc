@@ -9,18 +9,17 @@
 
 #include "common/crawl/rendezvous.h"
 #include "common/net/grpc_util.h"
+#include "common/net/rpc_policy.h"
 #include "common/security/authorizer.h"
 #include "common/url/url.h"
 
 namespace crawl::nameserver {
 namespace {
 
-constexpr auto kRpcTimeout = std::chrono::seconds(5);
-
 grpc::Status TellEnded(uint64_t crawl_id, v1::CrawlState state, const v1::QueueServerInfo& qs) {
   auto stub = QueueServerFleet::StubFor(qs.address());
   grpc::ClientContext ctx;
-  SetTimeout(ctx, kRpcTimeout);
+  SetTimeout(ctx, rpc::kFleetControl.deadline);
   v1::EndCrawlRequest req;
   req.set_crawl_id(crawl_id);
   req.set_state(state);
@@ -45,7 +44,7 @@ grpc::Status QueueServerFleet::StartCrawl(const v1::CrawlInfo& crawl, const std:
   for (size_t i = 0; i < requests.size(); ++i) {
     auto stub = StubFor(crawl.queue_servers(static_cast<int>(i)).address());
     grpc::ClientContext ctx;
-    SetTimeout(ctx, kRpcTimeout);
+    SetTimeout(ctx, rpc::kFleetControl.deadline);
     // Wait for the connection within the deadline instead of failing at once
     // on a channel still in its first connect attempt (a queue server that
     // registered a moment ago on a loaded machine).
@@ -75,7 +74,7 @@ std::vector<std::string> QueueServerFleet::Delete(const v1::CrawlInfo& pending) 
   for (const auto& qs : pending.queue_servers()) {
     auto stub = StubFor(qs.address());
     grpc::ClientContext ctx;
-    SetTimeout(ctx, kRpcTimeout);
+    SetTimeout(ctx, rpc::kFleetControl.deadline);
     v1::DeleteCrawlRequest req;
     req.set_crawl_id(pending.crawl_id());
     v1::DeleteCrawlResponse resp;
@@ -95,7 +94,7 @@ std::vector<std::string> QueueServerFleet::Update(const v1::CrawlInfo& crawl) co
   for (const auto& qs : crawl.queue_servers()) {
     auto stub = StubFor(qs.address());
     grpc::ClientContext ctx;
-    SetTimeout(ctx, kRpcTimeout);
+    SetTimeout(ctx, rpc::kFleetControl.deadline);
     v1::InjectSeedsRequest req;
     *req.mutable_crawl() = crawl;
     v1::InjectSeedsResponse resp;
@@ -133,7 +132,7 @@ grpc::Status QueueServerFleet::HostQueue(const v1::CrawlInfo& crawl, const v1::H
   auto stub = StubFor(owner.address());
   grpc::ClientContext ctx;
   // The server reads up to max_scan queue entries before it answers.
-  SetTimeout(ctx, std::chrono::seconds(30));
+  SetTimeout(ctx, rpc::kScanningReads.deadline);
   v1::HostQueueRequest ask = req;
   ask.set_crawl_id(crawl.crawl_id());
   grpc::Status s = stub->HostQueue(&ctx, ask, resp);
@@ -152,7 +151,7 @@ grpc::Status QueueServerFleet::AddressStatus(const v1::CrawlInfo& crawl, const s
   const v1::QueueServerInfo& owner = crawl.queue_servers(static_cast<int>(OwnerIndex(ids, address)));
   auto stub = StubFor(owner.address());
   grpc::ClientContext ctx;
-  SetTimeout(ctx, kRpcTimeout);
+  SetTimeout(ctx, rpc::kFleetControl.deadline);
   v1::AddressStatusRequest ask;
   ask.set_crawl_id(crawl.crawl_id());
   ask.add_addresses(address);
@@ -169,7 +168,7 @@ std::vector<v1::QueueServerStats> QueueServerFleet::PollStats(
   for (const auto& qs : crawl.queue_servers()) {
     auto stub = StubFor(qs.address());
     grpc::ClientContext ctx;
-    SetTimeout(ctx, std::chrono::seconds(2));
+    SetTimeout(ctx, rpc::kPollStats.deadline);
     v1::StatsRequest req;
     req.set_crawl_id(crawl.crawl_id());
     if (page_caps) {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "common/net/grpc_util.h"
+#include "common/net/rpc_policy.h"
 #include "nameserver/nameserver_metrics.h"
 #include "nameserver/near_duplicate_merge.h"
 #include "nameserver/service.h"
@@ -117,7 +118,7 @@ grpc::Status NameServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::S
       auto stub = QueueServerFleet::StubFor(address);
       grpc::ClientContext ctx;
       // The walk's own limit plus time for the call itself.
-      SetTimeout(ctx, std::chrono::milliseconds(timeout_ms + 5000));
+      SetTimeout(ctx, std::chrono::milliseconds(timeout_ms) + rpc::kSearchSlack.deadline);
       a.status = stub->Search(&ctx, ask, &a.response);
       return a;
     }));
@@ -166,7 +167,7 @@ grpc::Status NameServerServiceImpl::GetCachedPage(grpc::ServerContext* ctx, cons
   for (const auto& qs : crawl.queue_servers()) {
     auto stub = QueueServerFleet::StubFor(qs.address());
     grpc::ClientContext ctx;
-    SetTimeout(ctx, std::chrono::seconds(30));
+    SetTimeout(ctx, rpc::kScanningReads.deadline);
     v1::CachedPageResponse one;
     grpc::Status s = stub->GetCachedPage(&ctx, ask, &one);
     if (!s.ok()) {

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/net/grpc_util.h"
+#include "common/net/rpc_policy.h"
 
 namespace crawl::queueserver {
 
@@ -43,7 +44,7 @@ void NameServerLink::Run() {
     service_->Tick();
     if (!registered) {
       grpc::ClientContext ctx;
-      SetTimeout(ctx, std::chrono::seconds(5));
+      SetTimeout(ctx, rpc::kQueueServerHeartbeat.deadline);
       v1::RegisterQueueServerRequest req;
       *req.mutable_server() = self_;
       v1::RegisterQueueServerResponse resp;
@@ -59,7 +60,7 @@ void NameServerLink::Run() {
       }
     } else {
       grpc::ClientContext ctx;
-      SetTimeout(ctx, std::chrono::seconds(5));
+      SetTimeout(ctx, rpc::kQueueServerHeartbeat.deadline);
       v1::HeartbeatRequest req;
       *req.mutable_server() = self_;
       service_->FillStats(req.mutable_stats());
