@@ -83,8 +83,18 @@ alive() {  # alive NAME: its recorded pid runs the binary it was started as
 
 launch() {  # launch NAME: runs DIR/NAME.cmd in the background
   local name=$1
-  # shellcheck disable=SC2046
-  nohup $(cat "$dir/$name.cmd") >>"$dir/$name.log" 2>&1 < /dev/null &
+  if [ -n "${CRAWL_CLUSTER_CGROUPS:-}" ]; then
+    # The fault harness (tests/faults): each process starts in the cgroup
+    # v2 CRAWL_CLUSTER_CGROUPS/NAME, so every socket it opens carries it
+    # and iptables can cut that process's links alone.
+    mkdir -p "$CRAWL_CLUSTER_CGROUPS/$name"
+    # shellcheck disable=SC2046
+    (echo "$BASHPID" > "$CRAWL_CLUSTER_CGROUPS/$name/cgroup.procs" &&
+      exec nohup $(cat "$dir/$name.cmd")) >>"$dir/$name.log" 2>&1 < /dev/null &
+  else
+    # shellcheck disable=SC2046
+    nohup $(cat "$dir/$name.cmd") >>"$dir/$name.log" 2>&1 < /dev/null &
+  fi
   echo $! > "$dir/$name.pid"
 }
 
