@@ -80,6 +80,7 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
   const v1::CrawlInfo& info = crawl.info;
   // Other owners first: once the final batch ends the lease, every link the
   // schedule found must already be at its owner (see nameserver/completion.h).
+  bool links_lost = false;
   for (size_t i = 0; i < batch.links_by_server.size(); ++i) {
     if (i == server_index || batch.links_by_server[i].empty()) continue;
     v1::AddUrlsRequest req;
@@ -93,7 +94,25 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
       v1::AddUrlsResponse resp;
       return crawl.stubs[i]->AddUrls(&ctx, req, &resp);
     });
-    if (!ok) counters_.batches_dropped++;
+    if (!ok) {
+      counters_.batches_dropped++;
+      links_lost = true;
+    }
+  }
+  if (links_lost) {
+    // The links for an owner that could not be reached are gone with the
+    // dropped call. Recording the pages that found them would lose those
+    // URLs for good; withheld, the pages go back to their queue server (at
+    // the final batch, or when the lease ends) and are fetched again, which
+    // finds the links again. A final batch still ends the lease.
+    spdlog::warn(
+        "schedule {} batch {}: links for another queue server undelivered; its {} pages are withheld "
+        "and will be fetched again",
+        schedule_id, sequence, batch.records.size());
+    batch.records.Clear();
+    if (server_index < batch.links_by_server.size()) batch.links_by_server[server_index].Clear();
+    batch.host_errors.clear();
+    if (!final) return;
   }
   // Near-duplicates first: the records ship with their clusters. One try
   // per owner, a short deadline: a page without its cluster beats a late batch.

@@ -35,6 +35,11 @@ void AddWorkerFlags(CLI::App& app, FetcherFlags& flags) {
                  "until processing and shipping catch up")
       ->capture_default_str()
       ->check(CLI::Range(1, 65'536));
+  app.add_option("--ship-retry-seconds", flags.ship_retry_seconds,
+                 "How long a result batch is retried while its queue server cannot be reached; then it "
+                 "is dropped and its pages are fetched again when their lease ends")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86'400));
   app.add_option("--schedules", flags.lanes,
                  "Schedules worked at once, each by its own lane (control thread and HTTP engine); "
                  "1 = one schedule at a time")
@@ -150,6 +155,7 @@ WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::Hos
   options.allow_private = flags.allow_private;
   options.max_in_flight = flags.max_in_flight;
   options.max_buffered_result_bytes = flags.result_buffer_mb << 20;
+  options.ship_retry_limit = std::chrono::seconds(flags.ship_retry_seconds);
   options.max_connections_per_ip = flags.max_per_ip;
   options.h2_streams = flags.h2_streams;
   if (flags.process_threads > 0)

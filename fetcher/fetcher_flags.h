@@ -36,6 +36,8 @@ struct FetcherFlags {
   bool allow_private = false;
   size_t max_in_flight = WorkerOptions{}.max_in_flight;
   size_t result_buffer_mb = WorkerOptions{}.max_buffered_result_bytes >> 20;
+  size_t ship_retry_seconds = static_cast<size_t>(
+      std::chrono::duration_cast<std::chrono::seconds>(WorkerOptions{}.ship_retry_limit).count());
   size_t max_per_ip = 0;
   size_t h2_streams = FetcherOptions{}.h2_streams;
   size_t lanes = 4;

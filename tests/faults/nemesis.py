@@ -20,9 +20,11 @@ Faults (each held DURATION seconds, then healed):
   pause P           SIGSTOP, then SIGCONT
   kill P            SIGKILL, then `local-cluster.sh restart` after DURATION
 
-usage: nemesis.py --cluster DIR --cgroup-root PATH --seed N --steps K
+usage: nemesis.py --cluster DIR --cgroup-root PATH (--seed N --steps K | --faults LIST)
                   --local-cluster SCRIPT [--scale S] [--plan]
 --plan prints the schedule and exits (the replay of a seed starts there).
+--faults gives the schedule itself: "KIND TARGET... HOLD_S; ..." (3 s of calm
+after each), e.g. "partition fetcher0 queueserver0 25; kill queueserver1 5".
 """
 import argparse
 import os
@@ -56,6 +58,20 @@ def plan(seed, steps, scale):
         hold = round(rng.uniform(3, 12) * scale, 1)
         gap = round(rng.uniform(2, 5) * scale, 1)
         out.append((kind, targets, hold, gap))
+    return out
+
+
+def parse(text):
+    """An explicit schedule: "KIND TARGET... HOLD_S; ..."."""
+    out = []
+    for step in filter(None, (s.strip() for s in text.split(";"))):
+        words = step.split()
+        if len(words) < 3 or words[0] not in KINDS:
+            raise SystemExit(f"nemesis: bad fault '{step}' (KIND TARGET... HOLD_S; kinds: {', '.join(KINDS)})")
+        names = set(SERVERS + FETCHERS)
+        if any(t not in names for t in words[1:-1]):
+            raise SystemExit(f"nemesis: unknown process in '{step}' (one of {', '.join(sorted(names))})")
+        out.append((words[0], words[1:-1], float(words[-1]), 3.0))
     return out
 
 
@@ -171,13 +187,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cluster", required=True)
     ap.add_argument("--cgroup-root", required=True)
-    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--faults", help="an explicit schedule instead of a seed's")
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--local-cluster", required=True)
     ap.add_argument("--plan", action="store_true")
     args = ap.parse_args()
-    schedule = plan(args.seed, args.steps, args.scale)
+    if (args.seed is None) == (args.faults is None):
+        ap.error("give --seed or --faults")
+    schedule = plan(args.seed, args.steps, args.scale) if args.faults is None else parse(args.faults)
     if args.plan:
         for kind, targets, hold, gap in schedule:
             print(f"{kind} {' '.join(targets)} hold {hold}s gap {gap}s")
