@@ -90,11 +90,15 @@ class FakeQueueServer final : public v1::QueueServer::Service {
 
 class FakeNameServer final : public v1::NameServer::Service {
  public:
+  // `more_queue_servers`: addresses of the crawl's other queue servers
+  // (qs1, qs2, ...), after qs0 at `queue_server`.
   FakeNameServer(std::string queue_server, bool accept_self_signed,
-                 std::function<void(v1::CrawlParams*)> tweak = nullptr)
+                 std::function<void(v1::CrawlParams*)> tweak = nullptr,
+                 std::vector<std::string> more_queue_servers = {})
       : queue_server_(std::move(queue_server)),
         accept_self_signed_(accept_self_signed),
-        tweak_(std::move(tweak)) {}
+        tweak_(std::move(tweak)),
+        more_queue_servers_(std::move(more_queue_servers)) {}
   grpc::Status GetCrawlState(grpc::ServerContext*, const v1::GetCrawlStateRequest*,
                              v1::GetCrawlStateResponse* resp) override {
     resp->set_active(true);
@@ -115,6 +119,11 @@ class FakeNameServer final : public v1::NameServer::Service {
     auto* qs = c->add_queue_servers();
     qs->set_id("qs0");
     qs->set_address(queue_server_);
+    for (size_t i = 0; i < more_queue_servers_.size(); ++i) {
+      auto* more = c->add_queue_servers();
+      more->set_id("qs" + std::to_string(i + 1));
+      more->set_address(more_queue_servers_[i]);
+    }
     return grpc::Status::OK;
   }
 
@@ -122,6 +131,7 @@ class FakeNameServer final : public v1::NameServer::Service {
   std::string queue_server_;
   bool accept_self_signed_;
   std::function<void(v1::CrawlParams*)> tweak_;
+  std::vector<std::string> more_queue_servers_;
 };
 
 v1::ScheduledUrl Scheduled(const std::string& url, v1::UrlKind kind) {
@@ -146,6 +156,10 @@ size_t g_process_threads = 2;
 size_t g_pool_body_bytes = 0;
 // WorkerOptions::max_batch_links in RunScheduleFull.
 size_t g_max_batch_links = crawl::fetcher::WorkerOptions{}.max_batch_links;
+// More queue servers of the crawl in RunScheduleFull (their addresses),
+// and WorkerOptions::ship_retry_limit there.
+std::vector<std::string> g_more_queue_servers;
+std::chrono::milliseconds g_ship_retry_limit = crawl::fetcher::WorkerOptions{}.ship_retry_limit;
 
 // Runs one schedule through a CrawlWorker and returns what reached the queue server.
 Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_self_signed = false,
@@ -154,7 +168,8 @@ Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_s
   FakeQueueServer qs(urls, submit_delay);
   auto qs_server = crawl::StartGrpcServer("127.0.0.1:0", {&qs});
   REQUIRE(qs_server.ok());
-  FakeNameServer ns("127.0.0.1:" + std::to_string(qs_server->port), accept_self_signed, std::move(tweak));
+  FakeNameServer ns("127.0.0.1:" + std::to_string(qs_server->port), accept_self_signed, std::move(tweak),
+                    g_more_queue_servers);
   auto ns_server = crawl::StartGrpcServer("127.0.0.1:0", {&ns});
   REQUIRE(ns_server.ok());
 
@@ -163,6 +178,7 @@ Outcome RunScheduleFull(const std::vector<v1::ScheduledUrl>& urls, bool accept_s
   options.nameserver = "127.0.0.1:" + std::to_string(ns_server->port);
   options.idle_backoff = std::chrono::milliseconds(20);
   options.max_batch_links = g_max_batch_links;
+  options.ship_retry_limit = g_ship_retry_limit;
   if (g_process_threads > 0)
     options.process_pool = std::make_shared<crawl::fetcher::ProcessPool>(g_process_threads);
   options.pool_body_bytes = g_pool_body_bytes;
@@ -577,4 +593,25 @@ TEST_CASE("worker over gRPC: a revisit sends the leased validators; 304 and same
   CHECK(b.etag() == "\"v2\"");
   CHECK(b.revisit() == v1::REVISIT_IDENTICAL_DIGEST);
   CHECK(outcome.links.empty());  // unchanged pages are not parsed: no links
+}
+
+TEST_CASE("worker over gRPC: a batch whose links for an unreachable queue server were dropped is withheld",
+          "[unit][faults]") {
+  // Links to twenty other hosts: some are owned by qs1, which nobody answers
+  // for (port 1 refuses), so their AddUrls is given up after the retries.
+  // Recording the pages would lose those links; the batch's records are
+  // withheld instead, the final batch still ends the lease, and the pages
+  // come back to be fetched again.
+  std::string links;
+  for (int i = 0; i < 20; ++i) links += "<a href='http://h" + std::to_string(i) + ".test/'>h</a>";
+  TestServer web([&](const Request&) -> Reply { return {Response(200, links)}; });
+  g_more_queue_servers = {"127.0.0.1:1"};
+  g_ship_retry_limit = std::chrono::milliseconds(300);
+  auto outcome = RunScheduleFull({Scheduled(web.base() + "/p", v1::URL_KIND_PAGE)});
+  g_more_queue_servers.clear();
+  g_ship_retry_limit = crawl::fetcher::WorkerOptions{}.ship_retry_limit;
+  CHECK(outcome.records.empty());
+  REQUIRE_FALSE(outcome.batches.empty());
+  CHECK(outcome.batches.back().final);
+  for (const auto& b : outcome.batches) CHECK(b.records == 0);
 }
