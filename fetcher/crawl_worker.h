@@ -236,6 +236,10 @@ class CrawlWorker {
   // Runs on the shipping thread only.
   void Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence,
             bool final, ResultBatch batch);
+  // Ship's AddUrls of `batch`'s links for every other queue server, each
+  // retried as rpc::kShipBatch says; false if any was given up.
+  bool ShipLinksToOtherOwners(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id,
+                              ResultBatch& batch);
   template <typename Call>
   bool Retry(const std::string& what, Call&& call);
   void PushEvent(Event e);

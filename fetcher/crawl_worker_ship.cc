@@ -75,12 +75,10 @@ bool CrawlWorker::Retry(const std::string& what, Call&& call) {
   }
 }
 
-void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence,
-                       bool final, ResultBatch batch) {
+bool CrawlWorker::ShipLinksToOtherOwners(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id,
+                                         ResultBatch& batch) {
   const v1::CrawlInfo& info = crawl.info;
-  // Other owners first: once the final batch ends the lease, every link the
-  // schedule found must already be at its owner (see nameserver/completion.h).
-  bool links_lost = false;
+  bool all_delivered = true;
   for (size_t i = 0; i < batch.links_by_server.size(); ++i) {
     if (i == server_index || batch.links_by_server[i].empty()) continue;
     v1::AddUrlsRequest req;
@@ -96,9 +94,18 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     });
     if (!ok) {
       counters_.batches_dropped++;
-      links_lost = true;
+      all_delivered = false;
     }
   }
+  return all_delivered;
+}
+
+void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id, uint64_t sequence,
+                       bool final, ResultBatch batch) {
+  const v1::CrawlInfo& info = crawl.info;
+  // Other owners first: once the final batch ends the lease, every link the
+  // schedule found must already be at its owner (see nameserver/completion.h).
+  const bool links_lost = !ShipLinksToOtherOwners(crawl, server_index, schedule_id, batch);
   if (links_lost) {
     // The links for an owner that could not be reached are gone with the
     // dropped call. Recording the pages that found them would lose those
