@@ -46,7 +46,7 @@ supp="$root/deploy/sanitizers"
 timings=()
 
 # Everything the unit and integration tests need, but no benchmark.
-test_targets=(common_test fetcher_test queueserver_test nameserver_test crawlctl_test testweb_test
+test_targets=(common_test fetcher_test queueserver_test nameserver_test crawlctl_test testweb_test faults_test
               fetcher queueserver nameserver crawlctl testweb rpc_probe)
 
 # sanitizer_ctest DIR NAME CTEST_ARGS...: runs ctest in DIR with every
@@ -106,7 +106,7 @@ stage_tsan() {
     cmake -S . -B build-tsan "${generator[@]}" -DCMAKE_CXX_COMPILER="${CXX_SANITIZE:-clang++}" \
       -DCRAWL_SANITIZE=thread
   fi
-  cmake --build build-tsan -j "$jobs" --target common_test fetcher_test queueserver_test nameserver_test crawlctl_test testweb_test
+  cmake --build build-tsan -j "$jobs" --target common_test fetcher_test queueserver_test nameserver_test crawlctl_test testweb_test faults_test
   # Debian's gRPC and abseil are not instrumented: tsan.supp ignores what
   # TSan intercepts from inside them (called_from_lib), so the worker's
   # tests over gRPC run here too.
