@@ -19,8 +19,8 @@
 # --repeat N runs the whole list N times, in turn.
 #
 # --rtt-ms R puts a network's round trip between every tool and nginx: a
-# relay (build/bin/testweb_delay_proxy, tests/testweb/delay_proxy.h) holds
-# each byte R/2 ms in each direction, on ports 9443 -> 8443 and 9444 -> 8444
+# relay (build/bin/fault_proxy --latency-ms, tests/faults/fault_proxy.h)
+# holds each byte R/2 ms (rounded down) in each direction, on ports 9443 -> 8443 and 9444 -> 8444
 # (on loopback a round trip is tens of microseconds, which hides what
 # requests in flight on one connection buy).
 #
@@ -87,9 +87,9 @@ curl -skf -o /dev/null "https://$addr:8444/index.html" || die "nginx did not sta
 # h2_port and h1_port: where the tools connect (nginx, or the delay relays).
 h2_port=8443 h1_port=8444
 if [ "$rtt_ms" != 0 ]; then
-  [ -x "$bin/testweb_delay_proxy" ] || die "$bin/testweb_delay_proxy missing; build first"
+  [ -x "$bin/fault_proxy" ] || die "$bin/fault_proxy missing; build first"
   for pair in 9443:8443 9444:8444; do
-    "$bin/testweb_delay_proxy" --listen "$addr:${pair%:*}" --upstream "$addr:${pair#*:}" --rtt-ms "$rtt_ms" \
+    "$bin/fault_proxy" --listen "$addr:${pair%:*}" --upstream "$addr:${pair#*:}" --latency-ms "$((rtt_ms / 2))" \
       > "$work/proxy-${pair%:*}.log" 2>&1 &
     proxy_pids="$proxy_pids $!"
   done

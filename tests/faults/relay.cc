@@ -2,7 +2,6 @@
 // A Direction reads into a queue of chunks, each with the time it falls due
 // (latency, jitter and bandwidth decide it when the chunk is read), and
 // writes every chunk that is due in one gathered write when its timer fires.
-// Shaped after tests/testweb/delay_proxy.cc.
 #include "tests/faults/relay.h"
 
 #include <algorithm>
