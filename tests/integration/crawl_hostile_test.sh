@@ -102,9 +102,12 @@ _bg_pids+=($!)
 "$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --max-depth "$max_depth" --trap-max-hops "$max_depth" \
   --pacing fixed --address-gap-ms 0 ${CRAWL_START_ARGS:-} > /dev/null
 # A slowloris URL holds its schedule's results until the total time limit
-# ends it (30 s by default); 10 s keeps the test short. The first schedule
-# (the seeds) has no slowloris URL; fetchers pick this up at their next poll.
-"$BIN/crawlctl" set-param fetch_timeout_ms 10000 > /dev/null
+# ends it (30 s by default); 20 s keeps the test shorter. Not 10 s: on a
+# loaded machine a bomb sitemap (50 MB inflated, parsed while the next ones
+# wait on the same h2 connection) or a gzip bomb took longer than that, and
+# its fetch timed out. The first schedule (the seeds) has no slowloris URL;
+# fetchers pick this up at their next poll.
+"$BIN/crawlctl" set-param fetch_timeout_ms 20000 > /dev/null
 # A bomb host's sitemaps hand out about 67,000 URLs (16 MiB of URL text per
 # file), under the default sitemap cap of 100,000; a lower cap, set while
 # the crawl runs, shows the cap engages and takes a change.
