@@ -81,12 +81,13 @@ for f in "$WORK"/cluster/queueserver*.pid; do cat "$f" >> "$WORK/qs.pids"; done
   while true; do
     for p in "${watched_pids[@]}"; do
       rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$p/status" 2>/dev/null || echo gone)
-      echo "$p $rss"
+      echo "$p ${rss:-gone}"  # a zombie's status has no VmRSS line
     done
     for p in "${fetcher_pids[@]}"; do
       for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
         rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$c/status" 2>/dev/null || echo gone)
-        echo "$c $rss" >> "$WORK/worker.samples"
+        # A killed worker not yet reaped is a zombie: no VmRSS line.
+        echo "$c ${rss:-gone}" >> "$WORK/worker.samples"
       done
     done
     sleep 0.2
