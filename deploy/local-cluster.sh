@@ -5,6 +5,7 @@
 #   local-cluster.sh up --dir DIR [--queueservers N] [--fetchers M]
 #                       [--hosts-file F] [--allow-private] [--bin BIN_DIR]
 #                       [--fetcher-args "ARGS"]   # extra fetcher flags, e.g. "--schedules 1"
+#                       [--queueserver-args "ARGS"]  # extra queue server flags, e.g. "--memory-budget-mb 512"
 #                       [--insecure] [--token T] [--timeout S]
 #   local-cluster.sh down --dir DIR
 #   local-cluster.sh restart --dir DIR [--timeout S]  # starts again whatever is not running
@@ -35,6 +36,8 @@
 # listen for gRPC on ports below the kernel's ephemeral range, kept across
 # restarts so a restarted process is reachable where it was; HTTP ports are
 # picked afresh by each start and `restart` rewrites cluster.env.
+# For tests and benchmarks: CRAWL_CLUSTER_CGROUPS, CRAWL_CLUSTER_CLOCK_SKEW
+# (launch) and CRAWL_CLUSTER_QS_DELAY_MS (launch_qs_proxy).
 set -euo pipefail
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit "${1:-2}"; }
@@ -43,7 +46,7 @@ die() { echo "local-cluster: $*" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
 case "$cmd" in -h|--help|help) usage 0 ;; up|down|restart) ;; *) die "unknown command '$cmd' (up, down, restart; --help)" ;; esac
-dir="" queueservers=2 fetchers=2 hosts_file="" allow_private=0 fetcher_args="" insecure=0 token="" timeout=""
+dir="" queueservers=2 fetchers=2 hosts_file="" allow_private=0 fetcher_args="" queueserver_args="" insecure=0 token="" timeout=""
 bin="${CRAWL_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
     --allow-private) allow_private=1; shift ;;
     --bin) bin=${2:?}; shift 2 ;;
     --fetcher-args) fetcher_args=${2?}; shift 2 ;;
+    --queueserver-args) queueserver_args=${2?}; shift 2 ;;
     --insecure) insecure=1; shift ;;
     --token) token=${2:?--token needs a value}; shift 2 ;;
     --timeout) timeout=${2:?--timeout needs a value}; shift 2 ;;
@@ -83,6 +87,11 @@ alive() {  # alive NAME: its recorded pid runs the binary it was started as
 
 launch() {  # launch NAME: runs DIR/NAME.cmd in the background
   local name=$1
+  # The fault harness skews one process's wall clock through this file
+  # (common/base/clock_skew.h); nothing reads it otherwise.
+  if [ -n "${CRAWL_CLUSTER_CLOCK_SKEW:-}" ]; then
+    export CRAWL_TEST_CLOCK_SKEW_FILE="$dir/$name.clock-skew-ms"
+  fi
   if [ -n "${CRAWL_CLUSTER_CGROUPS:-}" ]; then
     # The fault harness (tests/faults): each process starts in the cgroup
     # v2 CRAWL_CLUSTER_CGROUPS/NAME, so every socket it opens carries it
@@ -138,6 +147,21 @@ wait_healthy() {  # wait_healthy NAME: until NAME answers /healthz on its HTTP p
     tail -n 8 "$dir/$name.log" 2>/dev/null | sed 's/^/  /'
   } >&2
   exit 1
+}
+
+launch_qs_proxy() {  # launch_qs_proxy I QS_PORT: prints the proxy's address
+  # Benchmarks of distance (tests/bench/distance.sh): with
+  # CRAWL_CLUSTER_QS_DELAY_MS=D, queue server I is advertised behind the
+  # tests' TCP relay (tests/faults/fault_proxy.h), which delays each chunk
+  # D ms each way: every call to it (fetchers', the name server's) takes
+  # 2D ms more, as from another data centre.
+  local port; port=$(free_port)
+  [ -x "$bin/fault_proxy" ] || die "CRAWL_CLUSTER_QS_DELAY_MS needs $bin/fault_proxy (built with the tests)"
+  echo "$bin/fault_proxy --listen 127.0.0.1:$port --upstream 127.0.0.1:$2 --latency-ms $CRAWL_CLUSTER_QS_DELAY_MS" \
+       "--port-file $dir/qsproxy$1.port" > "$dir/qsproxy$1.cmd"
+  launch "qsproxy$1" > /dev/null
+  wait_for_file "$dir/qsproxy$1.port" "qsproxy$1" > /dev/null
+  echo "127.0.0.1:$port"
 }
 
 free_port() {  # a free TCP port on 127.0.0.1 below the kernel's ephemeral range
@@ -273,9 +297,12 @@ up() {
   wait_healthy nameserver
   NAMESERVER="127.0.0.1:$(tr -d '[:space:]' < "$dir/nameserver.port")"
 
+  local qs_port advertise
   for i in $(seq 0 $((queueservers - 1))); do
-    echo "$bin/queueserver --id qs$i --listen 127.0.0.1:$(free_port) --port-file $dir/queueserver$i.port" \
-         "--nameserver $NAMESERVER --data-dir $dir/queueserver$i" \
+    qs_port=$(free_port) advertise=""
+    [ -z "${CRAWL_CLUSTER_QS_DELAY_MS:-}" ] || advertise=" --advertise $(launch_qs_proxy "$i" "$qs_port")"
+    echo "$bin/queueserver --id qs$i --listen 127.0.0.1:$qs_port --port-file $dir/queueserver$i.port" \
+         "--nameserver $NAMESERVER --data-dir $dir/queueserver$i$advertise${queueserver_args:+ $queueserver_args}" \
          "--http-listen 127.0.0.1:0 --http-port-file $dir/queueserver$i.http-port$(tls_flags "queueserver-qs$i")" \
          > "$dir/queueserver$i.cmd"
     launch "queueserver$i"
@@ -344,6 +371,7 @@ stop_all() {
   # then queue servers; the name server last.
   stop_group 'fetcher*'
   stop_group 'queueserver*'
+  stop_group 'qsproxy*'
   stop_group 'nameserver'
 }
 
@@ -369,7 +397,7 @@ restart() {
   local f name started=0 names=()
   # Name server first, then queue servers, then fetchers. The .cmd files
   # hold every flag the process was started with (TLS included).
-  for f in "$dir"/nameserver.cmd "$dir"/queueserver*.cmd "$dir"/fetcher*.cmd; do
+  for f in "$dir"/nameserver.cmd "$dir"/qsproxy*.cmd "$dir"/queueserver*.cmd "$dir"/fetcher*.cmd; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .cmd)
     names+=("$name")
@@ -379,12 +407,12 @@ restart() {
       launch "$name"
       started=$((started + 1))
       case "$name" in
-        nameserver|queueserver*) wait_for_file "$dir/$name.port" "$name" ;;
+        nameserver|queueserver*|qsproxy*) wait_for_file "$dir/$name.port" "$name" ;;
       esac
     fi
   done
   for name in "${names[@]}"; do
-    wait_healthy "$name"
+    [[ "$name" == qsproxy* ]] || wait_healthy "$name"
   done
   check_all_alive
   read_env_counts

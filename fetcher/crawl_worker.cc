@@ -544,7 +544,8 @@ void CrawlWorker::AddPage(ScheduleRun& run, ProcessedPage processed, const v1::S
   const bool holds_gate = processed.hold != nullptr;
   run.batcher.Add(std::move(processed), scheduled);
   if (holds_gate || run.batcher.pages() >= run.batch_pages ||
-      run.batcher.links() >= options_.max_batch_links) {
+      run.batcher.links() >= options_.max_batch_links ||
+      run.batcher.record_bytes() >= options_.max_batch_bytes) {
     const auto ship_start = std::chrono::steady_clock::now();
     QueueShip(
         {run.crawl, run.server_index, run.schedule.schedule_id(), run.sequence++, false, run.batcher.Take()});

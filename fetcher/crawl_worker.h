@@ -91,6 +91,10 @@ struct WorkerOptions {
   // indexes have thousands of links each) would make batches of millions of
   // links, held in both processes at once and near the 256 MiB message cap.
   size_t max_batch_links = 20'000;
+  // And once its records (pages, their text and mini index) hold this many
+  // bytes: a lane holds up to kMaxQueuedShips + 2 batches at once
+  // (fetcher_flags.h sizes it from the memory budget).
+  size_t max_batch_bytes = size_t{8} << 20;
   // Threads that process pages, shared by the fetcher's lanes; null: each
   // lane processes its pages on its control thread. With a pool, a lane
   // still processes a page itself unless the page is large

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include "common/base/memory_budget.h"
 #include "common/base/process.h"
 
 namespace crawl::fetcher {
@@ -30,11 +31,13 @@ void AddWorkerFlags(CLI::App& app, FetcherFlags& flags) {
                  "by ALPN, or on http when the crawl asks for prior knowledge")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
+  crawl::AddMemoryBudgetFlag(app, crawl::MemoryRole::kFetcher, &flags.memory_budget_mb);
   app.add_option("--result-buffer-mb", flags.result_buffer_mb,
                  "Downloaded bodies waiting for processing, per lane (MiB): past this, downloads pause "
-                 "until processing and shipping catch up")
+                 "until processing and shipping catch up; 0 = an eighth of --memory-budget-mb shared "
+                 "by the lanes, at least 4")
       ->capture_default_str()
-      ->check(CLI::Range(1, 65'536));
+      ->check(CLI::Range(0, 65'536));
   app.add_option("--ship-retry-seconds", flags.ship_retry_seconds,
                  "How long a result batch is retried while its queue server cannot be reached; then it "
                  "is dropped and its pages are fetched again when their lease ends")
@@ -138,6 +141,16 @@ crawl::Status ValidateFetcherFlags(const FetcherFlags& flags) {
   return crawl::ValidateHttpFlags(flags.http);
 }
 
+size_t ResultBufferMb(const FetcherFlags& flags) {
+  if (flags.result_buffer_mb > 0) return flags.result_buffer_mb;
+  return std::max<size_t>(4, flags.memory_budget_mb / 8 / std::max<size_t>(1, flags.lanes));
+}
+
+size_t BatchBytes(const FetcherFlags& flags) {
+  return std::max<size_t>(size_t{1} << 20,
+                          (flags.memory_budget_mb << 20) / 32 / std::max<size_t>(1, flags.lanes));
+}
+
 // hostname-pid: unique among the fetchers of a cluster.
 std::string DefaultFetcherId() {
   char host[256] = {};
@@ -154,7 +167,8 @@ WorkerOptions WorkerOptionsFromFlags(const FetcherFlags& flags, const crawl::Hos
   options.hosts_file = hosts_file;
   options.allow_private = flags.allow_private;
   options.max_in_flight = flags.max_in_flight;
-  options.max_buffered_result_bytes = flags.result_buffer_mb << 20;
+  options.max_buffered_result_bytes = ResultBufferMb(flags) << 20;
+  options.max_batch_bytes = BatchBytes(flags);
   options.ship_retry_limit = std::chrono::seconds(flags.ship_retry_seconds);
   options.max_connections_per_ip = flags.max_per_ip;
   options.h2_streams = flags.h2_streams;

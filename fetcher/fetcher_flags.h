@@ -35,7 +35,8 @@ struct FetcherFlags {
   crawl::security::TlsFlags tls;
   bool allow_private = false;
   size_t max_in_flight = WorkerOptions{}.max_in_flight;
-  size_t result_buffer_mb = WorkerOptions{}.max_buffered_result_bytes >> 20;
+  size_t memory_budget_mb = 0;  // AddFetcherFlags sets this machine's default
+  size_t result_buffer_mb = 0;  // 0: ResultBufferMb's share of the budget
   size_t ship_retry_seconds = static_cast<size_t>(
       std::chrono::duration_cast<std::chrono::seconds>(WorkerOptions{}.ship_retry_limit).count());
   size_t max_per_ip = 0;
@@ -66,6 +67,15 @@ struct FetcherFlags {
   // environment, see fetcher/http/proxy_config.h).
   ProxyFlags proxy;
 };
+
+// Downloaded bodies a lane may hold waiting for processing, in MiB: an
+// eighth of the memory budget shared by the lanes, at least 4 MiB a lane;
+// --result-buffer-mb instead when given.
+[[nodiscard]] size_t ResultBufferMb(const FetcherFlags& flags);
+// The records a lane's result batch holds before it ships, in bytes: a
+// 32nd of the memory budget shared by the lanes, at least 1 MiB
+// (WorkerOptions::max_batch_bytes).
+[[nodiscard]] size_t BatchBytes(const FetcherFlags& flags);
 
 // Every flag of the fetcher, in the order --help lists them.
 void AddFetcherFlags(CLI::App& app, FetcherFlags& flags);

@@ -79,6 +79,7 @@ void ResultBatcher::Add(ProcessedPage page, const v1::ScheduledUrl* scheduled) {
   const std::string page_host = url::HostOf(page.record.url());
   v1::FetchRecord& record = *batch_.records.Add();
   record.Swap(&page.record);
+  record_bytes_ += record.ByteSizeLong();
   if (server_ids_.empty()) return;
   const std::string_view page_url = record.url();
   // Links that differ only in tracking parameters are one link.
@@ -146,6 +147,7 @@ ResultBatch ResultBatcher::Take() {
   ResultBatch out = std::move(batch_);
   batch_ = ResultBatch();
   links_ = 0;
+  record_bytes_ = 0;
   batch_.links_by_server.resize(server_ids_.size());
   for (std::string& r : last_referrer_) r.clear();
   return out;

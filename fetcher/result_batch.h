@@ -62,6 +62,9 @@ class ResultBatcher {
   [[nodiscard]] size_t pages() const { return batch_.records.size(); }
   // Links added since the last Take, to every queue server.
   [[nodiscard]] size_t links() const { return links_; }
+  // Serialized size of the records added since the last Take (links not
+  // counted: max_batch_links bounds them).
+  [[nodiscard]] size_t record_bytes() const { return record_bytes_; }
   // Hands over what was collected and starts a new batch.
   ResultBatch Take();
 
@@ -78,6 +81,7 @@ class ResultBatcher {
   ResultBatch batch_;
   std::vector<std::string> last_referrer_;  // by server: of the last link in its list
   size_t links_ = 0;
+  size_t record_bytes_ = 0;
 };
 
 }  // namespace crawl::fetcher

@@ -7,6 +7,7 @@
 
 #include "common/base/atomic_file.h"
 #include "common/base/cli.h"
+#include "common/base/memory_budget.h"
 #include "common/base/process.h"
 #include "common/net/admin_http.h"
 #include "common/net/grpc_util.h"
@@ -30,6 +31,7 @@ struct Flags {
   int poll_ms = 250;
   crawl::security::TlsFlags tls;
   std::string admin_tokens_path;
+  size_t memory_budget_mb = 0;
 };
 
 void AddFlags(CLI::App& app, Flags& f) {
@@ -50,6 +52,7 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--admin-tokens", f.admin_tokens_path,
                  "Tokens people may use instead of a certificate: lines 'role sha256hex name' (role admin or "
                  "reader; deploy/certs.sh token adds one); re-read on SIGHUP");
+  crawl::AddMemoryBudgetFlag(app, crawl::MemoryRole::kNameServer, &f.memory_budget_mb);
   crawl::AddLoggingFlags(app, f.logging);
   crawl::AddHttpFlags(app, f.http);
 }
@@ -111,7 +114,7 @@ int main(int argc, char** argv) {
   crawl::nameserver::NameServerServiceImpl::Options options;
   options.member_timeout = std::chrono::milliseconds(f.member_timeout_ms);
   options.poll_interval = std::chrono::milliseconds(f.poll_ms);
-  auto store = crawl::nameserver::RegistryStore::Open(f.data_dir);
+  auto store = crawl::nameserver::RegistryStore::Open(f.data_dir, f.memory_budget_mb << 20);
   if (!store.ok()) return fail(store.status().message());
   crawl::nameserver::NameServerServiceImpl service(options, &clock, store->get());
   service.SetAuthorizer(&authorizer);

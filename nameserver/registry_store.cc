@@ -1,6 +1,8 @@
 #include "nameserver/registry_store.h"
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <filesystem>
@@ -41,7 +43,7 @@ struct RegistryStore::Impl {
 RegistryStore::RegistryStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RegistryStore::~RegistryStore() = default;
 
-Result<std::unique_ptr<RegistryStore>> RegistryStore::Open(const std::string& dir) {
+Result<std::unique_ptr<RegistryStore>> RegistryStore::Open(const std::string& dir, size_t memory_bytes) {
   auto impl = std::make_unique<Impl>();
   if (!dir.empty()) {
     rocksdb::Options options;
@@ -50,8 +52,11 @@ Result<std::unique_ptr<RegistryStore>> RegistryStore::Open(const std::string& di
     // The registry is a few crawls and members rewritten at every heartbeat:
     // RocksDB's 64 MB memtable let the name server's RSS climb for hours
     // (36 -> 77 MB over a 2 h soak) before the first flush; 4 MB flushes soon
-    // and holds the same data.
-    options.write_buffer_size = 4 << 20;
+    // and holds the same data (a 64 MB budget gives 4 MB).
+    options.write_buffer_size = memory_bytes / 16;
+    rocksdb::BlockBasedTableOptions table;
+    table.block_cache = rocksdb::NewLRUCache(memory_bytes / 16);
+    options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     const std::string path = (std::filesystem::path(dir) / "registry").string();
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(options, path, &db);

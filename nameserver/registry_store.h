@@ -44,7 +44,10 @@ struct RegistryImage {
 class RegistryStore {
  public:
   // Opens (creating) the store in `dir`/registry; "" keeps nothing.
-  [[nodiscard]] static Result<std::unique_ptr<RegistryStore>> Open(const std::string& dir);
+  // `memory_bytes` bounds RocksDB's memtable and block cache (a sixteenth of
+  // it each).
+  [[nodiscard]] static Result<std::unique_ptr<RegistryStore>> Open(const std::string& dir,
+                                                                   size_t memory_bytes = size_t{64} << 20);
   ~RegistryStore();
 
   // Everything stored, for the service to start from.

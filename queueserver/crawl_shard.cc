@@ -21,8 +21,9 @@ FrontierOptions OptionsFor(const v1::CrawlInfo& crawl, const Clock* clock) {
   return options;
 }
 
-IndexOptions IndexOptionsFor(const v1::CrawlInfo& crawl) {
+IndexOptions IndexOptionsFor(const v1::CrawlInfo& crawl, uint64_t partition_bytes) {
   IndexOptions o;
+  o.partition_bytes = partition_bytes;
   if (crawl.params().index_partition_docs() > 0) o.partition_docs = crawl.params().index_partition_docs();
   return o;
 }
@@ -38,13 +39,14 @@ std::optional<uint64_t> EvenPageShare(const v1::CrawlInfo& crawl) {
 
 }  // namespace
 
-CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer)
+CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer,
+                       uint64_t index_partition_bytes)
     : crawl_(crawl),
       clock_(clock),
       writer_(std::move(writer)),
       frontier_(OptionsFor(crawl, clock), writer_.get(), writer_.get()),
       page_cap_(EvenPageShare(crawl)),
-      index_(std::make_unique<SearchIndex>(IndexOptionsFor(crawl), writer_.get())),
+      index_(std::make_unique<SearchIndex>(IndexOptionsFor(crawl, index_partition_bytes), writer_.get())),
       log_(writer_.get()),
       recrawl_(clock, writer_.get(), frontier_, crawl.crawl_id(), crawl.params()),
       ingest_(ShardParts{crawl_, clock, writer_.get(), frontier_, counters_, log_, recrawl_, *index_}),
@@ -52,11 +54,12 @@ CrawlShard::CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::uniq
   frontier_.SetJournal(writer_.get());
 }
 
-Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t crawl_id,
-                                                     const Clock* clock) {
+Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t crawl_id, const Clock* clock,
+                                                     uint64_t index_partition_bytes) {
   auto image = store->Load(crawl_id);
   if (!image.ok()) return image.status();
-  auto shard = std::make_unique<CrawlShard>(image->crawl, clock, store->NewWriter(crawl_id));
+  auto shard =
+      std::make_unique<CrawlShard>(image->crawl, clock, store->NewWriter(crawl_id), index_partition_bytes);
   // Restore without journaling: this is what the store already holds.
   shard->frontier_.SetJournal(nullptr);
   shard->frontier_.Restore(std::move(image->frontier));

@@ -76,12 +76,15 @@ class CrawlShard {
  public:
   // A new shard for `crawl`. `clock` must outlive the shard; `writer` (may be
   // null: in memory only) is owned. Call Create() to persist it.
-  CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer);
+  // `index_partition_bytes`: IndexOptions::partition_bytes (0: no bound).
+  CrawlShard(const v1::CrawlInfo& crawl, const Clock* clock, std::unique_ptr<ShardWriter> writer,
+             uint64_t index_partition_bytes = 0);
 
   // The shard of `crawl_id` as `store` holds it. `store` and `clock` must
   // outlive the shard.
   [[nodiscard]] static Result<std::unique_ptr<CrawlShard>> Load(QueueStore* store, uint64_t crawl_id,
-                                                                const Clock* clock);
+                                                                const Clock* clock,
+                                                                uint64_t index_partition_bytes = 0);
 
   // The frontier options a crawl's parameters ask for (shard/frontier_options.h).
   [[nodiscard]] static Result<FrontierOptions> FrontierOptionsFor(const v1::CrawlParams& params) {

@@ -8,6 +8,7 @@
 
 #include "common/base/atomic_file.h"
 #include "common/base/cli.h"
+#include "common/base/memory_budget.h"
 #include "common/base/process.h"
 #include "common/base/status.h"
 #include "common/net/admin_http.h"
@@ -34,6 +35,7 @@ struct Flags {
   int heartbeat_ms = 1000;
   uint64_t warc_file_mb = 1000;
   bool sync_writes = false;
+  size_t memory_budget_mb = 0;
 };
 
 void AddFlags(CLI::App& app, Flags& f) {
@@ -57,6 +59,7 @@ void AddFlags(CLI::App& app, Flags& f) {
   app.add_option("--heartbeat-ms", f.heartbeat_ms, "Heartbeat interval")
       ->capture_default_str()
       ->check(CLI::Range(50, 60'000));
+  crawl::AddMemoryBudgetFlag(app, crawl::MemoryRole::kQueueServer, &f.memory_budget_mb);
   crawl::security::AddTlsFlags(app, f.tls);
   crawl::AddLoggingFlags(app, f.logging);
   crawl::AddHttpFlags(app, f.http);
@@ -79,7 +82,11 @@ crawl::Result<std::unique_ptr<crawl::queueserver::QueueStore>> OpenStore(const F
     spdlog::warn("no --data-dir: crawl state is kept in memory only and lost on restart");
     return std::unique_ptr<crawl::queueserver::QueueStore>();
   }
-  auto opened = crawl::queueserver::QueueStore::Open(f.data_dir + "/queue-store", {.sync = f.sync_writes});
+  // Half the budget for RocksDB (its cache and memtables, which follow the
+  // data stored); the rest is the frontier, the index's active partition
+  // and the requests in progress (docs/OPERATIONS.md "Memory").
+  auto opened = crawl::queueserver::QueueStore::Open(
+      f.data_dir + "/queue-store", {.sync = f.sync_writes, .memory_bytes = (f.memory_budget_mb << 20) / 2});
   if (!opened.ok()) return opened.status();
   return std::move(*opened);
 }
@@ -102,6 +109,9 @@ int main(int argc, char** argv) {
   crawl::SystemClock clock;
   crawl::queueserver::QueueServerServiceImpl service(flags.id, &clock, store->get());
   service.SetAuthorizer(&authorizer);
+  // An eighth of the budget bounds each crawl's active index partition
+  // (which starts smaller and grows with the index: IndexOptions).
+  service.SetIndexPartitionBytes((uint64_t{flags.memory_budget_mb} << 20) / 8);
   if (!flags.data_dir.empty()) {
     service.EnableWarc(flags.data_dir + "/warc", flags.warc_file_mb * 1'000'000);
     service.EnableSiteReports(flags.data_dir + "/reports");

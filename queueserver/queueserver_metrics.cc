@@ -59,12 +59,24 @@ QueueServerMetrics::QueueServerMetrics(prometheus::Registry& r)
                             .Add({})),
       hosts_parked(GaugeFamily(r, "crawl_queueserver_hosts_parked",
                                "Origins of the active crawl parked now (8 failures in a row)")
-                       .Add({})) {
+                       .Add({})),
+      store_memory(GaugeFamily(r, "crawl_queueserver_store_memory_bytes",
+                               "The queue store's memory (docs/OPERATIONS.md \"Memory\"): part=capacity "
+                               "(its block cache, memtables charged in it, following the data), used, "
+                               "memtables, and data (tables on disk plus memtables)")) {
+  metrics::AddSeries(store_memory, "part", {"capacity", "used", "memtables", "data"});
   for (const char* rpc : {"submit_results", "add_urls"}) {
     for (const char* result : {"applied", "duplicate", "error"})
       (void)batches.Add({{"rpc", rpc}, {"result", result}});
   }
   frontier.Add({{"tier", "0"}}).Set(0);
+}
+
+void QueueServerMetrics::StoreMemory(const QueueStore::MemoryUse& use) {
+  store_memory.Add({{"part", "capacity"}}).Set(static_cast<double>(use.capacity));
+  store_memory.Add({{"part", "used"}}).Set(static_cast<double>(use.cache_used));
+  store_memory.Add({{"part", "memtables"}}).Set(static_cast<double>(use.memtables));
+  store_memory.Add({{"part", "data"}}).Set(static_cast<double>(use.data));
 }
 
 void QueueServerMetrics::Batch(const char* rpc, const grpc::Status& s, bool duplicate) {

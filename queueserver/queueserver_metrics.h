@@ -16,6 +16,7 @@
 #include "common/base/metrics.h"
 #include "proto/crawl.pb.h"
 #include "queueserver/frontier/origin_pace.h"
+#include "queueserver/store/queue_store.h"
 
 namespace crawl::queueserver {
 
@@ -44,6 +45,8 @@ struct QueueServerMetrics {
   // kPaceHostsShown hosts per family.
   void Politeness(const std::vector<HostPace>& top, uint64_t backing_off, uint64_t parked);
   static constexpr size_t kPaceHostsShown = 20;
+  // The store's memory now (QueueStore::FitMemoryToData).
+  void StoreMemory(const QueueStore::MemoryUse& use);
 
   prometheus::Family<prometheus::Counter>& schedules;
   prometheus::Counter& leased;
@@ -69,6 +72,7 @@ struct QueueServerMetrics {
   prometheus::Family<prometheus::Gauge>& host_response;
   prometheus::Gauge& hosts_backing_off;
   prometheus::Gauge& hosts_parked;
+  prometheus::Family<prometheus::Gauge>& store_memory;
 
  private:
   void ZeroTiersBut(const std::set<int32_t>& now);

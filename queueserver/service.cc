@@ -34,7 +34,7 @@ Status QueueServerServiceImpl::LoadStoredCrawls() {
   auto ids = store_->ListCrawls();
   if (!ids.ok()) return ids.status();
   for (uint64_t id : *ids) {
-    auto shard = CrawlShard::Load(store_, id, clock_);
+    auto shard = CrawlShard::Load(store_, id, clock_, index_partition_bytes_);
     if (!shard.ok())
       return Status(shard.status().code(), "crawl " + std::to_string(id) + ": " + shard.status().message());
     v1::QueueServerStats st;
@@ -60,7 +60,7 @@ grpc::Status QueueServerServiceImpl::Finish(uint64_t crawl_id, const Status& s) 
   spdlog::error("crawl {}: {}; reloading its state from the store", crawl_id, s.ToString());
   auto it = shards_.find(crawl_id);
   if (it != shards_.end() && store_) {
-    auto fresh = CrawlShard::Load(store_, crawl_id, clock_);
+    auto fresh = CrawlShard::Load(store_, crawl_id, clock_, index_partition_bytes_);
     if (fresh.ok()) {
       AttachSiteReports(**fresh);
       it->second = std::move(*fresh);
@@ -107,8 +107,8 @@ void QueueServerServiceImpl::JoinCrawlLocked(const v1::CrawlInfo& crawl) {
   for (uint64_t id : open) {
     if (CrawlShard* shard = ShardFor(id)) (void)Finish(id, shard->End(v1::CRAWL_STATE_STOPPED));
   }
-  auto shard =
-      std::make_unique<CrawlShard>(crawl, clock_, store_ ? store_->NewWriter(crawl.crawl_id()) : nullptr);
+  auto shard = std::make_unique<CrawlShard>(
+      crawl, clock_, store_ ? store_->NewWriter(crawl.crawl_id()) : nullptr, index_partition_bytes_);
   AttachSiteReports(*shard);
   Status s = shard->Create();
   if (s.ok() && crawl.state() != v1::CRAWL_STATE_RUNNING) s = shard->End(crawl.state());
@@ -445,8 +445,13 @@ grpc::Status QueueServerServiceImpl::Search(grpc::ServerContext* ctx, const v1::
 }
 
 void QueueServerServiceImpl::Tick() {
-  MutexLock lock(mu_);
-  if (CrawlShard* shard = ShardFor(0)) (void)Finish(shard->crawl_id(), shard->Tick());
+  {
+    MutexLock lock(mu_);
+    if (CrawlShard* shard = ShardFor(0)) (void)Finish(shard->crawl_id(), shard->Tick());
+  }
+  // The store's memory follows its data (store_memory.h); RocksDB's own
+  // locks, not ours.
+  if (store_ != nullptr) Metrics().StoreMemory(store_->FitMemoryToData());
 }
 
 void QueueServerServiceImpl::SetIdleHook(std::function<void()> hook) {

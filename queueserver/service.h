@@ -37,6 +37,10 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   // Who may call which RPC (common/security/authorizer.h); allows everything
   // until set. `auth` must outlive the service. REQUIRES: before serving.
   void SetAuthorizer(const security::Authorizer* auth) { auth_ = auth; }
+  // The bound of each crawl's active index partition in memory
+  // (IndexOptions::partition_bytes), from the memory budget. REQUIRES:
+  // before LoadStoredCrawls and serving.
+  void SetIndexPartitionBytes(uint64_t bytes) { index_partition_bytes_ = bytes; }
 
   grpc::Status InjectSeeds(grpc::ServerContext*, const v1::InjectSeedsRequest*,
                            v1::InjectSeedsResponse*) override;
@@ -134,6 +138,7 @@ class QueueServerServiceImpl final : public v1::QueueServer::Service {
   Status DropCrawlLocked(uint64_t crawl_id, v1::DeleteCrawlResponse* resp) REQUIRES(mu_);
 
   QueueStore* const store_;
+  uint64_t index_partition_bytes_ = 0;
   // The address slots of one crawl (address_slots_crawl_): a new crawl id
   // starts them afresh.
   [[nodiscard]] bool SlotLimitsFor(uint64_t crawl_id, AddressSlotTable::Limits* limits) EXCLUDES(mu_);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "common/base/atomic_file.h"
+#include "common/base/clock_skew.h"
 #include "common/base/process.h"
 #include "common/net/admin_http.h"
 
@@ -22,6 +23,7 @@ void AddLoggingFlags(CLI::App& app, LoggingFlags& flags) {
 Status PrepareProcess(const std::string& process_name, const LoggingFlags& logging,
                       const std::string& data_dir) {
   if (auto s = InitLogging(process_name, logging.level, logging.file); !s.ok()) return s;
+  StartClockSkewFromEnvironment();
   if (!data_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(data_dir, ec);

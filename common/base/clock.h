@@ -8,6 +8,11 @@
 
 namespace crawl {
 
+// How far this process's wall clock runs ahead of the system's (negative:
+// behind), in ms. Always 0 in production; only the fault harness moves it,
+// through CRAWL_TEST_CLOCK_SKEW_FILE (common/base/clock_skew.h).
+inline std::atomic<int64_t> g_clock_skew_ms{0};
+
 class Clock {
  public:
   virtual ~Clock() = default;
@@ -20,7 +25,8 @@ class SystemClock final : public Clock {
   [[nodiscard]] int64_t NowUnixMs() const override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
-        .count();
+               .count() +
+           g_clock_skew_ms.load(std::memory_order_relaxed);
   }
 };
 
@@ -35,11 +41,13 @@ class ManualClock final : public Clock {
   std::atomic<int64_t> now_ms_;
 };
 
-// Current wall-clock time in Unix microseconds (for log timestamps).
+// Current wall-clock time in Unix microseconds (log and fetch timestamps),
+// skewed as SystemClock is.
 [[nodiscard]] inline int64_t NowUnixUs() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
-      .count();
+             .count() +
+         g_clock_skew_ms.load(std::memory_order_relaxed) * 1000;
 }
 
 }  // namespace crawl

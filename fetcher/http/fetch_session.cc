@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <utility>
 
+#include "common/base/clock.h"
 #include "common/url/url.h"
 #include "fetcher/http/content_decoding.h"
 #include "fetcher/http/http_date.h"
@@ -145,9 +146,7 @@ void FetchSession::StartResult() {
 }
 
 void FetchSession::StartClock() {
-  result_.start_unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
+  result_.start_unix_us = NowUnixUs();
   start_ = std::chrono::steady_clock::now();
   total_deadline_ = start_ + options_.request_timeout;
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "common/base/clock.h"
 #include "common/url/url.h"
 
 namespace crawl::fetcher {
@@ -105,9 +106,7 @@ void H2Session::StartMore() {
     FetchResult result;
     result.url = urls_[next_].url;
     result.pace_ms = static_cast<uint32_t>(gap.count());
-    result.start_unix_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
+    result.start_unix_us = NowUnixUs();
     if (!exchange_.Start(next_, urls_[next_], parts->target, std::move(result), now).ok()) {
       stopping_ = true;  // out of stream ids: the URL goes on a new connection
       return;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "common/base/clock.h"
 #include "fetcher/http/http_date.h"
 #include "fetcher/http/http_field_values.h"
 
@@ -22,9 +23,7 @@ void ReadResponseFields(int status, const FieldLookup& field, FetchResult& resul
   result.expires = copy("expires");
   result.cache_control = copy("cache-control");
   if (status == 429 || status == 503) {
-    const int64_t now =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
+    const int64_t now = NowUnixUs() / 1'000'000;
     if (auto delay = ParseRetryAfter(field("retry-after"), now)) result.retry_after_seconds = *delay;
   }
 }

@@ -75,7 +75,7 @@ bool IndexBuilder::AddPage(const v1::FetchRecord& r, double boost) {
   }
   const PageWeigher::PageTerms& terms = weigher_.terms();
   weigher_.Weigh(r, d.title_tokens);
-  if (memory_->active.keys.size() >= options_.partition_docs) ClosePartition();
+  if (PartitionFull()) ClosePartition();
   const auto doc = static_cast<uint32_t>(memory_->active.keys.size());
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
   const uint64_t stamp = ++document_stamp_;
@@ -167,7 +167,7 @@ bool IndexBuilder::AddLink(const v1::DiscoveredLink& link, std::string_view iso_
   d.link = true;
   d.id = MakeDocId(d.url_hash, 'l', d.text_hash, d.host_hash);
   if (DocExists(d.id)) return false;
-  if (memory_->active.keys.size() >= options_.partition_docs) ClosePartition();
+  if (PartitionFull()) ClosePartition();
   const auto doc = static_cast<uint32_t>(memory_->active.keys.size());
   if (word_ids_.size() >= kMaxWordIds) word_ids_.clear();
   std::stable_sort(stems.begin(), stems.end(),
@@ -247,7 +247,7 @@ void IndexBuilder::FinishDocument(const IndexedDoc& doc, const DocSummary& summa
   ++memory_->documents;
   memory_->total_length += doc.length;
   memory_->totals_changed = true;
-  if (memory_->active.keys.size() >= options_.partition_docs) ClosePartition();
+  if (PartitionFull()) ClosePartition();
 }
 
 void IndexBuilder::ClosePartition() {
@@ -274,12 +274,23 @@ void IndexBuilder::ClosePartition() {
   closing.lists = std::move(memory_->active_lists);
   closing.place = std::move(memory_->active.place);
   memory_->active_lists = TermLists{};
+  memory_->closed_bytes += memory_->active_bytes;
+  memory_->active_bytes = 0;
   memory_->partitions.emplace_back();
   memory_->active = IndexMemory::Active{};
 }
 
 void IndexBuilder::FlushPostings() {
-  postings_.Flush(static_cast<uint32_t>(memory_->partitions.size() - 1), &memory_->active_lists, journal_);
+  memory_->active_bytes += postings_.Flush(static_cast<uint32_t>(memory_->partitions.size() - 1),
+                                           &memory_->active_lists, journal_);
+}
+
+bool IndexBuilder::PartitionFull() const {
+  if (memory_->active.keys.size() >= options_.partition_docs) return true;
+  if (options_.partition_bytes == 0) return false;
+  const uint64_t limit =
+      std::min(options_.partition_bytes, std::max(options_.min_partition_bytes, memory_->closed_bytes / 4));
+  return memory_->active_bytes >= limit;
 }
 
 void IndexBuilder::Flush() {

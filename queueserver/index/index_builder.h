@@ -78,6 +78,9 @@ class IndexBuilder {
   void FinishDocument(const IndexedDoc& doc, const DocSummary& summary);
   void ClosePartition();
   void FlushPostings();
+  // The active partition is full: partition_docs documents, or its
+  // postings past partition_bytes (counted at each flush).
+  [[nodiscard]] bool PartitionFull() const;
 
   const IndexOptions& options_;
   IndexJournal* journal_;

@@ -154,6 +154,10 @@ Status IndexLoader::Load() {
     TermLists* lists = part == active ? &memory_->active_lists : &memory_->closing[part].lists;
     if (Status ls = LoadSegments(part, lists); !ls.ok()) return ls;
   }
+  // The active partition's size in memory, as the builder counts it.
+  memory_->active_bytes = 0;
+  for (const auto& [term_id, list] : memory_->active_lists)
+    memory_->active_bytes += list.bytes.capacity() + TermList::kOverheadBytes;
   return Status::Ok();
 }
 

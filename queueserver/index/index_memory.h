@@ -38,6 +38,9 @@ struct TermList {
   // doc. REQUIRES: a chunk whose first varint reads.
   void AppendChunk(std::string_view chunk, uint32_t last_doc, uint32_t chunk_docs,
                    uint64_t chunk_occurrences);
+  // What a list costs in memory besides its bytes: its map node and
+  // string header.
+  static constexpr uint64_t kOverheadBytes = 96;
 };
 using TermLists = std::unordered_map<uint64_t, TermList>;
 
@@ -93,6 +96,12 @@ struct IndexMemory {
   // closed partitions not merged yet (between a close and the commit after
   // it, or after a failed merge).
   TermLists active_lists;
+  // What active_lists holds, in bytes (postings and a list's overhead);
+  // IndexOptions::partition_bytes bounds it.
+  uint64_t active_bytes = 0;
+  // The active_bytes of the partitions closed since this process loaded
+  // the index.
+  uint64_t closed_bytes = 0;
   std::map<uint32_t, Closing> closing;
   // Statistics of every term; nodes stay put (IndexBuilder keeps pointers
   // to them until the next Load).

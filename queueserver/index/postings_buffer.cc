@@ -68,8 +68,9 @@ void PostingsBuffer::Add(uint64_t term_id, TermStats& st, uint32_t doc, double f
   }
 }
 
-void PostingsBuffer::Flush(uint32_t part, TermLists* active_lists, IndexJournal* journal) {
-  if (used_ == 0) return;
+uint64_t PostingsBuffer::Flush(uint32_t part, TermLists* active_lists, IndexJournal* journal) {
+  if (used_ == 0) return 0;
+  uint64_t grown = 0;
   // One segment: varint(terms), then per term: id (8), varint(documents),
   // varint(occurrences), varint(bytes), the chunk.
   size_t size = 10;
@@ -84,18 +85,22 @@ void PostingsBuffer::Flush(uint32_t part, TermLists* active_lists, IndexJournal*
     if (st.active_part != part) {
       st.active = &(*active_lists)[term_id];
       st.active_part = part;
+      grown += TermList::kOverheadBytes;
     }
     PutU64Be(&segment, term_id);
     PutVarint(&segment, p.docs);
     PutVarint(&segment, p.occurrences);
     PutVarint(&segment, p.bytes.size());
     segment += p.bytes;
+    const size_t capacity = st.active->bytes.capacity();
     st.active->AppendChunk(p.bytes, static_cast<uint32_t>(p.last), p.docs, p.occurrences);
+    grown += st.active->bytes.capacity() - capacity;
   }
   journal->AppendSegment(part, segment_first_, std::move(segment));
   used_ = 0;
   // A request with far more terms than usual leaves no lasting buffers.
   if (pending_.size() > (1u << 16)) pending_.clear();
+  return grown;
 }
 
 void PostingsBuffer::Clear() {

@@ -34,8 +34,10 @@ class PostingsBuffer {
                                      const std::unordered_map<uint64_t, TermStats>& terms) const;
   // Writes what is pending as one segment of partition `part`
   // (IndexJournal::AppendSegment) and appends each term's chunk to its list
-  // in `active_lists`; then nothing is pending.
-  void Flush(uint32_t part, TermLists* active_lists, IndexJournal* journal);
+  // in `active_lists`; then nothing is pending. Returns the bytes the lists
+  // grew by in memory (their capacity, and TermList::kOverheadBytes for each
+  // list it started).
+  uint64_t Flush(uint32_t part, TermLists* active_lists, IndexJournal* journal);
   // Drops what is pending and the buffers.
   void Clear();
 

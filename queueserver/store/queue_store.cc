@@ -3,7 +3,6 @@
 // queue_store_load.cc, the writer in shard_writer*.cc.
 #include "queueserver/store/queue_store.h"
 
-#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
@@ -22,22 +21,22 @@
 #include "queueserver/store/queue_store_migrate.h"
 #include "queueserver/store/rocksdb_crc32c.h"
 #include "queueserver/store/segment_files.h"
+#include "queueserver/store/store_memory.h"
 
 namespace crawl::queueserver {
 namespace {
 
-// The index families' block cache (postings, doc map, summaries, terms); the
-// other families share Options::block_cache_bytes.
-constexpr size_t kIndexBlockCacheBytes = 128u << 20;
-
 // The default family (unused) and ours, in the order of Cf, each tuned to
-// how it is written and read.
-std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore::Options& options) {
+// how it is written and read. Every family's blocks, index and filter
+// blocks included, go in the one cache of `memory` (store_memory.h), so its
+// capacity bounds them; L0's index and filter blocks stay pinned there.
+std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const StoreMemory& memory) {
   rocksdb::BlockBasedTableOptions table_options;
-  table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  table_options.block_cache = memory.cache();
+  table_options.cache_index_and_filter_blocks = true;
+  table_options.pin_l0_filter_and_index_blocks_in_cache = true;
   std::shared_ptr<rocksdb::TableFactory> table_factory(rocksdb::NewBlockBasedTableFactory(table_options));
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
-  const std::shared_ptr<rocksdb::Cache> index_cache = rocksdb::NewLRUCache(kIndexBlockCacheBytes);
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
   for (int cf = 0; cf < kCfCount; ++cf) {
     rocksdb::ColumnFamilyOptions cf_options;
@@ -57,13 +56,11 @@ std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const QueueStore:
       cf_options.memtable_insert_with_hint_prefix_extractor.reset(
           rocksdb::NewFixedPrefixTransform(8 + 1 + 4));
     // The index families are read at query time (and doc ids probed at
-    // indexing): bloom filters make misses cheap, and one bounded block
-    // cache serves them all.
+    // indexing): bloom filters make misses cheap.
     // fetch_state is read by key on every lease (mostly misses: new URLs).
     if (cf == kDocs || cf == kDocMap || cf == kPostings || cf == kTerms || cf == kFetchState) {
-      rocksdb::BlockBasedTableOptions table;
+      rocksdb::BlockBasedTableOptions table = table_options;
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-      table.block_cache = index_cache;
       cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     }
     // Summaries are written raw (queueserver/index/doc_summary.h): zstd over
@@ -103,8 +100,9 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
   // The vector memtables (FamilyDescriptors) do not take concurrent
   // writers (we have one writer per request anyway).
   db_options.allow_concurrent_memtable_write = false;
-  db_options.db_write_buffer_size = options.memtable_bytes;
-  std::vector<rocksdb::ColumnFamilyDescriptor> families = FamilyDescriptors(options);
+  auto memory = std::make_shared<StoreMemory>(options.memory_bytes);
+  db_options.write_buffer_manager = memory->write_buffers();
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = FamilyDescriptors(*memory);
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(db_options, dir, families, &handles, &raw);
@@ -121,6 +119,7 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
   impl->write_options.sync = options.sync;
   impl->write_options.disableWAL = false;
   impl->dir = dir;
+  impl->memory = std::move(memory);
   std::unique_ptr<QueueStore> store(new QueueStore(std::move(impl)));
   auto crawls = store->ListCrawls();
   if (!crawls.ok()) return crawls.status();
@@ -131,6 +130,18 @@ Result<std::unique_ptr<QueueStore>> QueueStore::Open(const std::string& dir, Opt
 }
 
 void QueueStore::FailWritesForTest(bool fail) { impl_->fail_writes = fail; }
+
+QueueStore::MemoryUse QueueStore::FitMemoryToData() {
+  uint64_t tables = 0, memtables = 0;
+  (void)impl_->db->GetAggregatedIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &tables);
+  (void)impl_->db->GetAggregatedIntProperty(rocksdb::DB::Properties::kCurSizeAllMemTables, &memtables);
+  MemoryUse use;
+  use.capacity = impl_->memory->FitTo(tables + memtables);
+  use.cache_used = impl_->memory->cache()->GetUsage();
+  use.memtables = memtables;
+  use.data = tables + memtables;
+  return use;
+}
 
 Result<std::vector<uint64_t>> QueueStore::ListCrawls() const {
   std::vector<uint64_t> ids;

@@ -208,11 +208,10 @@ class QueueStore {
     // process loses nothing (the log is in the OS page cache), a power cut may
     // lose the last writes.
     bool sync = false;
-    // Memory for RocksDB: all memtables together (a full one is flushed when
-    // the sum passes this) and one block cache shared by every column family.
-    // Without the cap each of the ~18 families may hold two 64 MB memtables.
-    size_t memtable_bytes = size_t{128} << 20;
-    size_t block_cache_bytes = size_t{64} << 20;
+    // The most RocksDB may hold in memory: block cache and memtables
+    // together (store_memory.h), an eighth of the data stored until that
+    // reaches this.
+    size_t memory_bytes = size_t{256} << 20;
   };
 
   // Opens or creates the database in `dir` (created if missing).
@@ -233,6 +232,17 @@ class QueueStore {
   // a crawl not stored changes nothing. No ShardWriter of the crawl may be in
   // use. InvalidArgument for id 0 or the highest id (no range end).
   [[nodiscard]] Status DeleteCrawl(uint64_t crawl_id);
+  // What RocksDB holds in memory, in bytes, after FitMemoryToData.
+  struct MemoryUse {
+    size_t capacity = 0;    // block cache capacity (memtables charged in it)
+    size_t cache_used = 0;  // of it, in use (blocks and memtables)
+    size_t memtables = 0;
+    size_t data = 0;  // tables on disk plus memtables, what capacity follows
+  };
+  // Fits the cache (and the memtables' share) to the data stored now
+  // (StoreMemory::CapacityFor). Cheap: call it every second or so.
+  MemoryUse FitMemoryToData();
+
   // Compacts the key range of `crawl_id` in every family, so a deleted
   // crawl's disk space comes back now rather than whenever RocksDB gets to
   // it. May take a while: call it without holding locks others wait on.

@@ -13,6 +13,7 @@
 
 #include "common/base/status.h"
 #include "queueserver/store/queue_store.h"
+#include "queueserver/store/store_memory.h"
 
 namespace crawl::queueserver::store_internal {
 
@@ -64,6 +65,7 @@ struct StoreDb {
   rocksdb::WriteOptions write_options;
   std::atomic<bool> fail_writes{false};
   std::string dir;  // the database's directory (segment_files.h keeps files under it)
+  std::shared_ptr<StoreMemory> memory;
 
   StoreDb() = default;
   StoreDb(const StoreDb&) = delete;

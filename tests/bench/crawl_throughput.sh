@@ -22,7 +22,7 @@
 #
 #   tests/bench/crawl_throughput.sh [--sites LIST] [--tools LIST] [--queueservers Q]
 #       [--fetchers F] [--testweb-pages N] [--testweb-hosts H] [--testweb-ips N] [--unscoped] [--timeout S] [--out DIR]
-#       [--fetcher-args "ARGS"] [--crawl-args "ARGS"] [--crawlee-timeout S] [--scrapy-timeout S]
+#       [--fetcher-args "ARGS"] [--queueserver-args "ARGS"] [--crawl-args "ARGS"] [--crawlee-timeout S] [--scrapy-timeout S]
 # crawlee is slow (7-35 CPU ms per page): its runs stop after --crawlee-timeout
 # seconds (default 150), scrapy's after --scrapy-timeout (default 600); its
 # pages/s is then that of a partial crawl and the row says "cut by timeout".
@@ -49,7 +49,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="${CRAWL_BIN:-$root/build/bin}"
 sites="python3-doc,postgresql-doc-15,rust-doc,libboost1.81-doc,testweb"
 tools="crawler,wget2-1,wget2-8,crawlee-1,crawlee-8"
-crawl_args="--max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000" fetcher_args=""
+crawl_args="--max-links-per-page 20000 --max-links-after-prune 20000 --page-range 10000000" fetcher_args="" queueserver_args=""
 crawlee_timeout=150 scrapy_timeout=600
 queueservers=1 fetchers=1 tw_pages=20000 tw_hosts=20 tw_ips=0 unscoped=0 timeout=900 out=""
 while [ $# -gt 0 ]; do
@@ -68,6 +68,7 @@ while [ $# -gt 0 ]; do
     --crawlee-timeout) crawlee_timeout=$2; shift 2 ;;
     --scrapy-timeout) scrapy_timeout=$2; shift 2 ;;
     --fetcher-args) fetcher_args=$2; shift 2 ;;
+    --queueserver-args) queueserver_args=$2; shift 2 ;;
     -h|--help) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "crawl_throughput: unknown option $1" >&2; exit 2 ;;
   esac
@@ -187,7 +188,8 @@ run_crawler() {  # run_crawler SITE START [insecure]
   if [ "$site" = testweb ]; then hosts_arg=(--hosts-file "$work/tw-hosts"); scope='*.test'; fi
   rm -rf "$work/cluster"
   CRAWL_BIN=$bin "$root/deploy/local-cluster.sh" up --dir "$work/cluster" --queueservers "$queueservers" \
-    --fetchers "$fetchers" "${hosts_arg[@]}" --allow-private --fetcher-args "$fetcher_args" "${security[@]}" > /dev/null
+    --fetchers "$fetchers" "${hosts_arg[@]}" --allow-private --fetcher-args "$fetcher_args" \
+    --queueserver-args "$queueserver_args" "${security[@]}" > /dev/null
   unset CRAWL_TLS_CA CRAWL_TLS_CERT CRAWL_TLS_KEY CRAWL_TOKEN_FILE
   . "$work/cluster/cluster.env"
   export CRAWL_NAMESERVER=$NAMESERVER
@@ -203,12 +205,15 @@ run_crawler() {  # run_crawler SITE START [insecure]
     python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2> /dev/null || true)
   [ -n "$state" ] || state=timeout
   t1=$(date +%s.%N); k1=$(cluster_ticks); rss=$(cluster_rss_mb)
-  # CPU by role (whole process lives: start-up is small next to the crawl).
-  local role_cpu="" f
+  # CPU and peak RSS by role (whole process lives: start-up is small next
+  # to the crawl).
+  local role_cpu="" role_rss="" f
   for f in "$work"/cluster/*.pid; do
     role_cpu+="$(basename "$f" .pid)=$(awk '{print $14 + $15}' "/proc/$(cat "$f")/stat" 2>/dev/null || echo 0) "
+    role_rss+="$(basename "$f" .pid)=$(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$(cat "$f")/status" 2>/dev/null || echo 0) "
   done
   echo -e "$site\t${queueservers}q${fetchers}f\t$hz\t$role_cpu" >> "$out/role_cpu_ticks.tsv"
+  echo -e "$site\t${queueservers}q${fetchers}f\t$role_rss" >> "$out/role_peak_rss_mb.tsv"
   local try
   for try in 1 2 3 4 5; do  # a call can pass its deadline on a loaded machine
     "$bin/crawlctl" log > "$work/crawl.log" && break

@@ -3,7 +3,7 @@
 # 2 queue servers and 2 fetchers crawls testweb inside a network namespace
 # this test makes, while tests/faults/nemesis.py applies a schedule of faults
 # drawn from a seed (links cut both ways or one, connections reset, processes
-# paused or killed and restarted), one after another. After the last fault is
+# paused or killed and restarted, wall clocks skewed by minutes), one after another. After the last fault is
 # healed the crawl must end by itself, with the checks of every fault test:
 # every reachable page fetched, none more than twice and at most the URLs
 # leased at the faults twice (check_nothing_lost.py), the index consistent
@@ -46,6 +46,7 @@ seeds=("$@")
 steps=${CRAWL_FAULT_STEPS:-4}
 cgroups=$CRAWL_FAULTS_CGROUP
 export CRAWL_CLUSTER_CGROUPS=$cgroups  # local-cluster.sh starts each process in its cgroup
+export CRAWL_CLUSTER_CLOCK_SKEW=1      # and lets the nemesis skew its wall clock
 test_cleanup() {
   # The cgroups empty once their processes are gone.
   for d in "$cgroups"/*/; do [ -d "$d" ] && rmdir "$d" 2> /dev/null; done

@@ -19,12 +19,17 @@ Faults (each held DURATION seconds, then healed):
   reset A B         A's connections to B's port reset (TCP RST) at every try
   pause P           SIGSTOP, then SIGCONT
   kill P            SIGKILL, then `local-cluster.sh restart` after DURATION
+  skew P SECONDS    P's wall clock runs SECONDS ahead (negative: behind), then
+                    back (common/base/clock_skew.h: DIR/P.clock-skew-ms, read
+                    by P when local-cluster.sh started it with
+                    CRAWL_CLUSTER_CLOCK_SKEW set)
 
 usage: nemesis.py --cluster DIR --cgroup-root PATH (--seed N --steps K | --faults LIST)
                   --local-cluster SCRIPT [--scale S] [--plan]
 --plan prints the schedule and exits (the replay of a seed starts there).
 --faults gives the schedule itself: "KIND TARGET... HOLD_S; ..." (3 s of calm
-after each), e.g. "partition fetcher0 queueserver0 25; kill queueserver1 5".
+after each), e.g. "partition fetcher0 queueserver0 25; kill queueserver1 5;
+skew queueserver0 -300 20".
 """
 import argparse
 import os
@@ -40,7 +45,7 @@ FETCHERS = ("fetcher0", "fetcher1")
 LINKS = [(f, s) for f in FETCHERS for s in SERVERS] + [
     ("queueserver0", "nameserver"), ("queueserver1", "nameserver"),
     ("nameserver", "queueserver0"), ("nameserver", "queueserver1")]
-KINDS = ("partition", "drop-requests", "drop-replies", "reset", "pause", "kill")
+KINDS = ("partition", "drop-requests", "drop-replies", "reset", "pause", "kill", "skew")
 
 
 def plan(seed, steps, scale):
@@ -53,6 +58,8 @@ def plan(seed, steps, scale):
             targets = list(rng.choice(LINKS))
         elif kind == "drop-replies":
             targets = [rng.choice(SERVERS)]
+        elif kind == "skew":  # minutes off, either way
+            targets = [rng.choice(SERVERS + FETCHERS), str(rng.choice((-1, 1)) * rng.randint(60, 600))]
         else:
             targets = [rng.choice(SERVERS + FETCHERS)]
         hold = round(rng.uniform(3, 12) * scale, 1)
@@ -69,7 +76,12 @@ def parse(text):
         if len(words) < 3 or words[0] not in KINDS:
             raise SystemExit(f"nemesis: bad fault '{step}' (KIND TARGET... HOLD_S; kinds: {', '.join(KINDS)})")
         names = set(SERVERS + FETCHERS)
-        if any(t not in names for t in words[1:-1]):
+        processes = words[1:-1]
+        if words[0] == "skew":
+            if len(words) != 4 or not words[2].lstrip("+-").isdigit():
+                raise SystemExit(f"nemesis: bad skew '{step}' (skew PROCESS SECONDS HOLD_S)")
+            processes = words[1:2]
+        if any(t not in names for t in processes):
             raise SystemExit(f"nemesis: unknown process in '{step}' (one of {', '.join(sorted(names))})")
         out.append((words[0], words[1:-1], float(words[-1]), 3.0))
     return out
@@ -175,6 +187,18 @@ def apply(cluster, kind, targets, hold):
         finally:
             os.kill(pid, signal.SIGCONT)
         return f"pid {pid} resumed"
+    if kind == "skew":
+        skew_file = os.path.join(cluster.dir, name + ".clock-skew-ms")
+        with open(skew_file + ".tmp", "w") as f:
+            f.write(f"{int(targets[1]) * 1000}\n")
+        os.replace(skew_file + ".tmp", skew_file)
+        try:
+            time.sleep(hold)
+        finally:
+            with open(skew_file + ".tmp", "w") as f:
+                f.write("0\n")
+            os.replace(skew_file + ".tmp", skew_file)
+        return f"{name}'s clock was {targets[1]} s off"
     if kind == "kill":
         os.kill(pid, signal.SIGKILL)
         time.sleep(hold)

@@ -65,3 +65,21 @@ TEST_CASE("fetcher flags: a process pool only on machines of more than two cores
   CHECK(DefaultProcessThreads(8) == 6);
   CHECK(DefaultProcessThreads(64) == 8);
 }
+
+TEST_CASE("a lane's result buffer and batch are its shares of the memory budget", "[unit]") {
+  crawl::fetcher::FetcherFlags flags;
+  flags.lanes = 4;
+  flags.memory_budget_mb = 768;
+  CHECK(crawl::fetcher::ResultBufferMb(flags) == 24);
+  CHECK(crawl::fetcher::BatchBytes(flags) == size_t{6} << 20);
+  // A small budget still leaves each lane room for a few pages.
+  flags.memory_budget_mb = 64;
+  CHECK(crawl::fetcher::ResultBufferMb(flags) == 4);
+  CHECK(crawl::fetcher::BatchBytes(flags) == size_t{1} << 20);
+  flags.result_buffer_mb = 100;
+  CHECK(crawl::fetcher::ResultBufferMb(flags) == 100);
+  // The options the lanes get carry it.
+  const auto options = crawl::fetcher::WorkerOptionsFromFlags(flags, nullptr);
+  CHECK(options.max_buffered_result_bytes == size_t{100} << 20);
+  CHECK(options.max_batch_bytes == size_t{1} << 20);
+}

@@ -126,3 +126,38 @@ TEST_CASE("index: positions past the weight table weigh what the table weighs", 
     }
   }
 }
+
+TEST_CASE("index: the active partition closes at its byte bound, growing with the index", "[unit]") {
+  std::mt19937 rng(9);
+  IndexOptions bounded;
+  bounded.partition_bytes = 64 << 10;
+  bounded.min_partition_bytes = 8 << 10;
+  SearchIndex small(bounded, nullptr), whole({}, nullptr);
+  std::vector<uint64_t> partitions_at;
+  for (int i = 0; i < 600; ++i) {
+    const std::string url = "http://h" + std::to_string(i % 7) + ".test/" + std::to_string(i);
+    const std::string body = Words(rng, 20 + static_cast<int>(rng() % 60)) + " w" + std::to_string(i);
+    CHECK(small.AddPage(Page(url, "", body, true)) == whole.AddPage(Page(url, "", body, true)));
+    // The queue server flushes after every request; the bound is checked
+    // against what the flushes counted.
+    if (i % 10 == 9) {
+      small.Flush();
+      whole.Flush();
+      partitions_at.push_back(small.partitions());
+    }
+  }
+  CHECK(whole.partitions() == 1);  // no byte bound: only partition_docs closes it
+  CHECK(small.partitions() > 3);
+  // The first partitions close at the floor, later ones at a quarter of what
+  // closed before: partitions come more slowly as the index grows.
+  const uint64_t first_half = partitions_at[partitions_at.size() / 2];
+  CHECK(small.partitions() - first_half < first_half);
+  // Nothing is lost by closing and merging: every page is found either way.
+  for (const std::string q : {"w7", "w311", "w599", "red apple"}) {
+    INFO(q);
+    const auto x = Hits(small, q), y = Hits(whole, q);
+    REQUIRE(x.size() == y.size());
+    for (size_t i = 0; i < x.size(); ++i) CHECK(x[i].url == y[i].url);
+  }
+  CHECK(Hits(small, "w311").size() == 1);
+}
