@@ -62,7 +62,7 @@ Result<std::unique_ptr<CrawlShard>> CrawlShard::Load(QueueStore* store, uint64_t
       std::make_unique<CrawlShard>(image->crawl, clock, store->NewWriter(crawl_id), index_partition_bytes);
   // Restore without journaling: this is what the store already holds.
   shard->frontier_.SetJournal(nullptr);
-  shard->frontier_.Restore(std::move(image->frontier));
+  shard->frontier_.Restore(std::move(image->frontier), clock->NowUnixMs());
   shard->frontier_.SetJournal(shard->writer_.get());
   shard->counters_ = image->counters;
   if (Status s = shard->log_.Load(); !s.ok()) return s;

@@ -8,10 +8,37 @@
 
 namespace crawl {
 
-// How far this process's wall clock runs ahead of the system's (negative:
+// How far this machine's wall clock runs ahead of the system's (negative:
 // behind), in ms. Always 0 in production; only the fault harness moves it,
 // through CRAWL_TEST_CLOCK_SKEW_FILE (common/base/clock_skew.h).
 inline std::atomic<int64_t> g_clock_skew_ms{0};
+
+// The machine's wall clock now, in Unix microseconds (plus the test skew).
+// It may jump (ntp, an operator, a VM resumed): algorithms use a Clock.
+[[nodiscard]] inline int64_t MachineWallUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+             .count() +
+         g_clock_skew_ms.load(std::memory_order_relaxed) * 1000;
+}
+
+// Current time in Unix microseconds as this process sees it: the machine's
+// wall clock when the process first asked, advanced by the monotonic clock
+// since. A wall clock stepped while the process runs moves none of its
+// leases, pacing, back-offs or timeouts (they would all expire at once
+// after a step forward); a restart takes the wall clock afresh. The
+// monotonic clock is slewed by ntp like the wall clock, so the two agree
+// within ntp's slew over a process's life.
+[[nodiscard]] inline int64_t NowUnixUs() {
+  using std::chrono::steady_clock;
+  struct Anchor {
+    int64_t wall_us = MachineWallUs();
+    steady_clock::time_point steady = steady_clock::now();
+  };
+  static const Anchor anchor;
+  return anchor.wall_us +
+         std::chrono::duration_cast<std::chrono::microseconds>(steady_clock::now() - anchor.steady).count();
+}
 
 class Clock {
  public:
@@ -20,14 +47,10 @@ class Clock {
   [[nodiscard]] virtual int64_t NowUnixMs() const = 0;
 };
 
+// The process's clock (NowUnixUs).
 class SystemClock final : public Clock {
  public:
-  [[nodiscard]] int64_t NowUnixMs() const override {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-               .count() +
-           g_clock_skew_ms.load(std::memory_order_relaxed);
-  }
+  [[nodiscard]] int64_t NowUnixMs() const override { return NowUnixUs() / 1000; }
 };
 
 // A clock that moves only when told. Thread-safe.
@@ -40,14 +63,5 @@ class ManualClock final : public Clock {
  private:
   std::atomic<int64_t> now_ms_;
 };
-
-// Current wall-clock time in Unix microseconds (log and fetch timestamps),
-// skewed as SystemClock is.
-[[nodiscard]] inline int64_t NowUnixUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-             .count() +
-         g_clock_skew_ms.load(std::memory_order_relaxed) * 1000;
-}
 
 }  // namespace crawl

@@ -1,18 +1,19 @@
 // Test-only clock skew, for the fault harness (tests/faults/README.md): a
 // machine whose clock is minutes off, without libfaketime (which aborts our
 // binaries at start). When the environment names a file in
-// CRAWL_TEST_CLOCK_SKEW_FILE, a thread reads a signed number of milliseconds
-// from it every 100 ms into g_clock_skew_ms (common/base/clock.h), so this
-// process's wall clock (SystemClock, NowUnixUs) runs that far ahead, or
-// behind; a missing, empty or unreadable file means no skew. Steady clocks
-// (timeouts, pacing) do not move, as on a real machine whose wall clock is
-// off. Without the variable nothing starts and the skew stays 0.
+// CRAWL_TEST_CLOCK_SKEW_FILE, the signed number of milliseconds it holds
+// at start is added to the machine's wall clock as this process reads it
+// (g_clock_skew_ms, common/base/clock.h); a missing, empty or unreadable
+// file means no skew. Like a real clock step, a change of the file while
+// the process runs moves nothing (NowUnixUs follows the monotonic clock
+// once started); the process sees it at its next start. Without the
+// variable the skew stays 0.
 #pragma once
 
 namespace crawl {
 
-// Starts the watcher if CRAWL_TEST_CLOCK_SKEW_FILE is set (once; later calls
-// do nothing). Called by PrepareProcess (common/base/cli.h).
+// Reads the skew if CRAWL_TEST_CLOCK_SKEW_FILE is set. Called by
+// PrepareProcess (common/base/cli.h), before anything reads the clock.
 void StartClockSkewFromEnvironment();
 
 }  // namespace crawl

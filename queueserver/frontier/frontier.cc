@@ -75,7 +75,7 @@ void Frontier::Queue(QueueKind kind, FrontierEntry e, bool front) {
   if (journal_) journal_->Queued(kind, added);
 }
 
-void Frontier::Restore(FrontierImage image) {
+void Frontier::Restore(FrontierImage image, std::optional<int64_t> now_ms) {
   if (image.seen_set) {
     seen_ = std::move(*image.seen_set);
   } else {
@@ -108,6 +108,7 @@ void Frontier::Restore(FrontierImage image) {
     OpenLease lease;
     lease.fetcher_id = std::move(l.record.fetcher_id);
     lease.deadline_ms = l.record.deadline_ms;
+    if (now_ms) lease.deadline_ms = std::max(lease.deadline_ms, *now_ms + options_.lease_ms);
     lease.origins = std::move(l.record.origins);
     for (const std::string& origin : lease.origins) OriginFor(origin).leased_by = l.id;
     for (auto& e : l.entries) {

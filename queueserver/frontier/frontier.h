@@ -250,7 +250,13 @@ class Frontier {
   }
 
   // Rebuilds the state a journal recorded. REQUIRES: a new Frontier.
-  void Restore(FrontierImage image);
+  // With `now_ms`, every open lease runs at least a full lease period from
+  // it: the clock that granted them (this process before a restart, its
+  // machine's clock stepped since) need not agree with today's, and a
+  // lease expired by a clock step would be leased again while its fetcher
+  // still works on it. A lease whose fetcher is gone comes back a period
+  // later.
+  void Restore(FrontierImage image, std::optional<int64_t> now_ms = std::nullopt);
 
   // Offers a seed URL (canonical), one of `seed_count` seeds of the crawl.
   // Returns true when it was new to the URL-seen set. A URL of an origin

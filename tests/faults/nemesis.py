@@ -19,10 +19,12 @@ Faults (each held DURATION seconds, then healed):
   reset A B         A's connections to B's port reset (TCP RST) at every try
   pause P           SIGSTOP, then SIGCONT
   kill P            SIGKILL, then `local-cluster.sh restart` after DURATION
-  skew P SECONDS    P's wall clock runs SECONDS ahead (negative: behind), then
-                    back (common/base/clock_skew.h: DIR/P.clock-skew-ms, read
-                    by P when local-cluster.sh started it with
-                    CRAWL_CLUSTER_CLOCK_SKEW set)
+  skew P SECONDS    P is killed and restarted with a wall clock SECONDS ahead
+                    (negative: behind); after the hold the clock is set right
+                    while P runs, which P must not notice (a clock step), so
+                    P keeps the skewed clock until its next restart
+                    (common/base/clock_skew.h: DIR/P.clock-skew-ms, read at
+                    start when local-cluster.sh set CRAWL_CLUSTER_CLOCK_SKEW)
 
 usage: nemesis.py --cluster DIR --cgroup-root PATH (--seed N --steps K | --faults LIST)
                   --local-cluster SCRIPT [--scale S] [--plan]
@@ -193,12 +195,15 @@ def apply(cluster, kind, targets, hold):
             f.write(f"{int(targets[1]) * 1000}\n")
         os.replace(skew_file + ".tmp", skew_file)
         try:
+            os.kill(pid, signal.SIGKILL)
+            time.sleep(0.5)
+            cluster.restart()
             time.sleep(hold)
         finally:
             with open(skew_file + ".tmp", "w") as f:
                 f.write("0\n")
             os.replace(skew_file + ".tmp", skew_file)
-        return f"{name}'s clock was {targets[1]} s off"
+        return f"{name} restarted as pid {cluster.pid(name)} with its clock {targets[1]} s off, then set right"
     if kind == "kill":
         os.kill(pid, signal.SIGKILL)
         time.sleep(hold)

@@ -322,6 +322,32 @@ TEST_CASE("queue store: oversized and malformed requests are refused whole", "[u
 
 namespace {
 
+TEST_CASE("queue store: a lease survives a clock stepped across a restart, then expires on time", "[unit]") {
+  TempDir dir;
+  ManualClock clock;
+  {
+    auto store = OpenStore(dir);
+    auto shard = NewShard(store.get(), &clock);
+    REQUIRE(Drive(*shard) > 0);
+    REQUIRE(Stats(*shard).outstanding_schedules() == 1);
+  }
+  // The queue server comes back on a machine whose clock is an hour ahead
+  // of the one that granted the 60 s lease: the lease is still held, since
+  // its fetcher may still be fetching (two fetchers on one host otherwise).
+  clock.Advance(std::chrono::hours(1));
+  auto store = OpenStore(dir);
+  auto shard = Reload(store.get(), &clock);
+  REQUIRE(shard->Tick().ok());
+  CHECK(Stats(*shard).outstanding_schedules() == 1);
+  // A lease period after the restart it expires as any lease does.
+  clock.Advance(std::chrono::seconds(59));
+  REQUIRE(shard->Tick().ok());
+  CHECK(Stats(*shard).outstanding_schedules() == 1);
+  clock.Advance(std::chrono::seconds(2));
+  REQUIRE(shard->Tick().ok());
+  CHECK(Stats(*shard).outstanding_schedules() == 0);
+}
+
 // The leases family opened directly, as a store of an older version left it.
 struct RawLeases {
   explicit RawLeases(const TempDir& dir) {
