@@ -1,11 +1,17 @@
 // CrawlWorker's shipping (crawl_worker.h): batches queued by the lanes and
 // sent in order by one thread, links for other queue servers first, each
-// call retried with backoff until its limit.
+// call retried with backoff until its limit. The calls before a batch's
+// SubmitResults (links to each other owner, near-duplicate probes of each
+// owner) are independent and go out at once: a batch costs two round trips
+// to distant queue servers, not one per call (docs/BENCHMARKS.md
+// "Distance").
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <future>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "common/net/grpc_util.h"
 #include "common/net/rpc_policy.h"
@@ -78,21 +84,26 @@ bool CrawlWorker::Retry(const std::string& what, Call&& call) {
 bool CrawlWorker::ShipLinksToOtherOwners(const ActiveCrawl& crawl, size_t server_index, uint64_t schedule_id,
                                          ResultBatch& batch) {
   const v1::CrawlInfo& info = crawl.info;
-  bool all_delivered = true;
+  std::vector<std::future<bool>> calls;
   for (size_t i = 0; i < batch.links_by_server.size(); ++i) {
     if (i == server_index || batch.links_by_server[i].empty()) continue;
-    v1::AddUrlsRequest req;
-    req.set_crawl_id(info.crawl_id());
-    req.set_fetcher_id(options_.fetcher_id);
-    req.set_batch_id(std::to_string(schedule_id) + "-" + std::to_string(++add_urls_sequence_));
-    req.mutable_links()->Swap(&batch.links_by_server[i]);
-    const bool ok = Retry("AddUrls to " + info.queue_servers(static_cast<int>(i)).id(), [&] {
-      grpc::ClientContext ctx;
-      SetTimeout(ctx, rpc::kShipBatch.deadline);
-      v1::AddUrlsResponse resp;
-      return crawl.stubs[i]->AddUrls(&ctx, req, &resp);
-    });
-    if (!ok) {
+    auto req = std::make_shared<v1::AddUrlsRequest>();
+    req->set_crawl_id(info.crawl_id());
+    req->set_fetcher_id(options_.fetcher_id);
+    req->set_batch_id(std::to_string(schedule_id) + "-" + std::to_string(++add_urls_sequence_));
+    req->mutable_links()->Swap(&batch.links_by_server[i]);
+    calls.push_back(std::async(std::launch::async, [this, &crawl, &info, i, req] {
+      return Retry("AddUrls to " + info.queue_servers(static_cast<int>(i)).id(), [&] {
+        grpc::ClientContext ctx;
+        SetTimeout(ctx, rpc::kShipBatch.deadline);
+        v1::AddUrlsResponse resp;
+        return crawl.stubs[i]->AddUrls(&ctx, *req, &resp);
+      });
+    }));
+  }
+  bool all_delivered = true;
+  for (auto& call : calls) {
+    if (!call.get()) {
       counters_.batches_dropped++;
       all_delivered = false;
     }
@@ -105,7 +116,24 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
   const v1::CrawlInfo& info = crawl.info;
   // Other owners first: once the final batch ends the lease, every link the
   // schedule found must already be at its owner (see nameserver/completion.h).
-  const bool links_lost = !ShipLinksToOtherOwners(crawl, server_index, schedule_id, batch);
+  // Meanwhile the near-duplicate probes: the records ship with their
+  // clusters. One try per owner, a short deadline: a page without its
+  // cluster beats a late batch.
+  auto links_delivered = std::async(
+      std::launch::async, [&] { return ShipLinksToOtherOwners(crawl, server_index, schedule_id, batch); });
+  MarkNearDuplicates(
+      info,
+      [&](size_t s, const v1::MatchFingerprintsRequest& r, v1::MatchFingerprintsResponse* out) {
+        grpc::ClientContext ctx;
+        SetTimeout(ctx, rpc::kMatchFingerprints.deadline);
+        grpc::Status st = crawl.stubs[s]->MatchFingerprints(&ctx, r, out);
+        if (!st.ok())
+          spdlog::warn("MatchFingerprints to {}: {}", info.queue_servers(static_cast<int>(s)).id(),
+                       st.error_message());
+        return st.ok();
+      },
+      &batch.records);
+  const bool links_lost = !links_delivered.get();
   if (links_lost) {
     // The links for an owner that could not be reached are gone with the
     // dropped call. Recording the pages that found them would lose those
@@ -121,20 +149,6 @@ void CrawlWorker::Ship(const ActiveCrawl& crawl, size_t server_index, uint64_t s
     batch.host_errors.clear();
     if (!final) return;
   }
-  // Near-duplicates first: the records ship with their clusters. One try
-  // per owner, a short deadline: a page without its cluster beats a late batch.
-  MarkNearDuplicates(
-      info,
-      [&](size_t s, const v1::MatchFingerprintsRequest& r, v1::MatchFingerprintsResponse* out) {
-        grpc::ClientContext ctx;
-        SetTimeout(ctx, rpc::kMatchFingerprints.deadline);
-        grpc::Status st = crawl.stubs[s]->MatchFingerprints(&ctx, r, out);
-        if (!st.ok())
-          spdlog::warn("MatchFingerprints to {}: {}", info.queue_servers(static_cast<int>(s)).id(),
-                       st.error_message());
-        return st.ok();
-      },
-      &batch.records);
   v1::SubmitResultsRequest req;
   req.set_crawl_id(info.crawl_id());
   req.set_fetcher_id(options_.fetcher_id);

@@ -3,7 +3,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <future>
 #include <string>
+#include <vector>
 
 #include "common/base/hash.h"
 #include "common/crawl/fingerprint_blocks.h"
@@ -79,9 +81,15 @@ void MarkNearDuplicates(const v1::CrawlInfo& info, const MatchCall& call,
   std::vector<const v1::MatchFingerprintsResponse*> answers(plan.requests.size(), nullptr);
   // Per record: 1 probed, 2 some owner of its tables did not answer.
   std::vector<uint8_t> state(static_cast<size_t>(records->size()), 0);
+  // Every owner at once: each call is a round trip to a queue server.
+  std::vector<std::future<bool>> calls(plan.requests.size());
   for (size_t s = 0; s < plan.requests.size(); ++s) {
     if (plan.requests[s].probes_size() == 0) continue;
-    const bool answered = call(s, plan.requests[s], &responses[s]);
+    calls[s] = std::async(std::launch::async, [&, s] { return call(s, plan.requests[s], &responses[s]); });
+  }
+  for (size_t s = 0; s < plan.requests.size(); ++s) {
+    if (!calls[s].valid()) continue;
+    const bool answered = calls[s].get();
     if (answered) answers[s] = &responses[s];
     for (int i : plan.record_of[s]) state[static_cast<size_t>(i)] |= answered ? 1 : 2;
   }

@@ -44,9 +44,10 @@ size_t ApplyFingerprintMatches(const FingerprintPlan& plan,
 using MatchCall =
     std::function<bool(size_t server, const v1::MatchFingerprintsRequest&, v1::MatchFingerprintsResponse*)>;
 
-// Plans, calls every owner (one after the other, each bounded by its
-// call's deadline) and applies the answers; counts outcomes in the
-// fetcher's metrics. Nothing when the crawl turned near-duplicates off.
+// Plans, calls every owner (all at once, each on its own thread and bounded
+// by its call's deadline: `call` must be thread-safe) and applies the
+// answers; counts outcomes in the fetcher's metrics. Nothing when the crawl
+// turned near-duplicates off.
 void MarkNearDuplicates(const v1::CrawlInfo& info, const MatchCall& call,
                         google::protobuf::RepeatedPtrField<v1::FetchRecord>* records);
 

@@ -5,7 +5,11 @@
 // it all off.
 #include "fetcher/near_duplicate_probe.h"
 
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <set>
 
 #include "common/base/hash.h"
@@ -89,7 +93,7 @@ TEST_CASE("An owner that does not answer leaves its pages without a cluster; the
           "[neardup]") {
   const v1::CrawlInfo info = Crawl(4);
   auto records = Records();
-  size_t calls = 0;
+  std::atomic<size_t> calls{0};
   MarkNearDuplicates(
       info,
       [&](size_t s, const v1::MatchFingerprintsRequest& req, v1::MatchFingerprintsResponse* out) {
@@ -116,7 +120,7 @@ TEST_CASE("A crawl with no_near_duplicates asks nobody", "[neardup]") {
   v1::CrawlInfo info = Crawl(2);
   info.mutable_params()->set_no_near_duplicates(true);
   auto records = Records();
-  size_t calls = 0;
+  std::atomic<size_t> calls{0};
   MarkNearDuplicates(
       info,
       [&](size_t, const v1::MatchFingerprintsRequest&, v1::MatchFingerprintsResponse*) {
@@ -129,4 +133,30 @@ TEST_CASE("A crawl with no_near_duplicates asks nobody", "[neardup]") {
   CHECK(PlanFingerprintProbes(info, records).requests[0].max_distance() == 3);
   info.mutable_params()->set_near_duplicate_bits(1);
   CHECK(PlanFingerprintProbes(info, records).requests[0].max_distance() == 1);
+}
+
+TEST_CASE("Every owner is asked at once, not one after the other", "[neardup]") {
+  const v1::CrawlInfo info = Crawl(4);
+  auto records = Records();
+  size_t asked = 0;
+  for (const auto& r : PlanFingerprintProbes(info, records).requests) asked += r.probes_size() > 0;
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t entered = 0, saw_all = 0;
+  // Each call waits (up to 5 s) until every call has started: one after the
+  // other, the first would wait alone.
+  MarkNearDuplicates(
+      info,
+      [&](size_t, const v1::MatchFingerprintsRequest& req, v1::MatchFingerprintsResponse*) {
+        if (req.probes_size() == 0) return true;
+        std::unique_lock lock(mu);
+        ++entered;
+        cv.notify_all();
+        if (cv.wait_for(lock, std::chrono::seconds(5), [&] { return entered == asked; })) ++saw_all;
+        return true;
+      },
+      &records);
+  CHECK(asked >= 2);
+  CHECK(entered == asked);
+  CHECK(saw_all == asked);
 }
