@@ -22,7 +22,20 @@
 // times what they used (docs/BENCHMARKS.md "Memory that fits the work").
 // A busy process reuses its freed pages within milliseconds, so only
 // memory idle for a second goes.
+//
+// narenas:1: one arena, not jemalloc's four per core. Each arena holds its
+// own freed pages and its own metadata; over a 20,000-page crawl the eight
+// arenas of a two-core machine cost a fetcher and a queue server 20-40 MB
+// each, and pages/s did not move with one (docs/BENCHMARKS.md "Memory that
+// fits the work"). Small allocations are served by the thread caches and
+// never touch the arena's lock. percpu_arena (one per core) measured 10-25
+// MB above one arena here.
+//
+// tcache_max:4096: thread caches keep objects up to 4 KiB, not 32 KiB. A
+// server runs 20-30 threads (gRPC's pool, lanes, RocksDB's), and each
+// cached larger objects for itself: 8-29 MB over the cluster in two runs.
 extern "C" {
 // NOLINTNEXTLINE: the name and type are jemalloc's interface.
-const char* malloc_conf = "background_thread:true,oversize_threshold:0,dirty_decay_ms:1000";
+const char* malloc_conf =
+    "background_thread:true,oversize_threshold:0,dirty_decay_ms:1000,narenas:1,tcache_max:4096";
 }

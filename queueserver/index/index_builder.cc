@@ -289,7 +289,7 @@ bool IndexBuilder::PartitionFull() const {
   if (memory_->active.keys.size() >= options_.partition_docs) return true;
   if (options_.partition_bytes == 0) return false;
   const uint64_t limit =
-      std::min(options_.partition_bytes, std::max(options_.min_partition_bytes, memory_->closed_bytes / 4));
+      std::min(options_.partition_bytes, std::max(options_.min_partition_bytes, memory_->closed_bytes / 8));
   return memory_->active_bytes >= limit;
 }
 

@@ -12,8 +12,10 @@
 namespace crawl::queueserver {
 namespace {
 
-// A partition merge writes its lists in batches of about this many bytes.
-constexpr size_t kMergeWriteBytes = 32u << 20;
+// A partition merge writes its lists in batches of about this many bytes:
+// a table ingested each. At 32 MiB the batch was a fifth of a 20,000-page
+// crawl's queue server heap (docs/BENCHMARKS.md "Memory that fits the work").
+constexpr size_t kMergeWriteBytes = 4u << 20;
 
 }  // namespace
 

@@ -12,12 +12,12 @@ struct IndexOptions {
   uint32_t partition_docs = 100'000;  // docs/DESIGN.md §7
   // The active partition's postings are held in memory until it closes.
   // With partition_bytes set (the queue server sets it from its memory
-  // budget) it also closes once they hold a quarter of the postings its
+  // budget) it also closes once they hold an eighth of the postings its
   // crawl closed before in this process, at least min_partition_bytes and
   // at most partition_bytes: a small crawl's partitions stay small, a large
   // one's grow geometrically to the bound (docs/OPERATIONS.md "Memory").
   uint64_t partition_bytes = 0;
-  uint64_t min_partition_bytes = uint64_t{16} << 20;
+  uint64_t min_partition_bytes = uint64_t{8} << 20;
   BonusWeights bonus;
   double proximity_weight = 1.0;
   // Region weights of an occurrence in the term frequency f: title, body;

@@ -148,7 +148,7 @@ TEST_CASE("index: the active partition closes at its byte bound, growing with th
   }
   CHECK(whole.partitions() == 1);  // no byte bound: only partition_docs closes it
   CHECK(small.partitions() > 3);
-  // The first partitions close at the floor, later ones at a quarter of what
+  // The first partitions close at the floor, later ones at an eighth of what
   // closed before: partitions come more slowly as the index grows.
   const uint64_t first_half = partitions_at[partitions_at.size() / 2];
   CHECK(small.partitions() - first_half < first_half);
