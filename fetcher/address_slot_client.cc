@@ -35,12 +35,14 @@ void AddressSlotClient::ExportMetrics() { (void)SlotOutcomes(); }
 
 AddressSlotClient::AddressSlotClient(uint64_t crawl_id, std::string fetcher_id,
                                      std::vector<std::string> server_ids, SlotCall call,
-                                     std::chrono::milliseconds fail_open_after)
+                                     std::chrono::milliseconds fail_open_after,
+                                     std::chrono::milliseconds renew_every)
     : crawl_id_(crawl_id),
       fetcher_id_(std::move(fetcher_id)),
       server_ids_(std::move(server_ids)),
       call_(std::move(call)),
       fail_open_after_(fail_open_after),
+      renew_every_(renew_every),
       down_until_(std::max<size_t>(server_ids_.size(), 1), Clock::time_point::min()),
       thread_([this] { Loop(); }) {}
 
@@ -134,9 +136,18 @@ size_t AddressSlotClient::waiting() const {
   return waiting_.size();
 }
 
+uint64_t AddressSlotClient::wakeups() const {
+  MutexLock lock(mu_);
+  return wakeups_;
+}
+
 bool AddressSlotClient::Due(Clock::time_point now, Clock::time_point* wake) {
   if (!releases_.empty() || !withdrawn_.empty() || !handed_.empty()) return true;
-  *wake = last_renew_ + kRenewEvery;
+  // Nothing held, nothing to renew: only a waiting acquire (or a Notify)
+  // wakes the loop. A renewal time in the past would not do: the wait
+  // returned at once, and an idle lane's loop spun on the futex (two such
+  // loops took 70% of a core at the end of a soak).
+  *wake = held_.empty() ? now + std::chrono::hours(1) : last_renew_ + renew_every_;
   if (!held_.empty() && now >= *wake) return true;
   for (const auto& [ticket, w] : waiting_) {
     if (w.next_try <= now) return true;
@@ -151,6 +162,7 @@ void AddressSlotClient::Loop() {
     Clock::time_point wake;
     if (!Due(Clock::now(), &wake)) {
       cv_.WaitUntil(mu_, wake);
+      ++wakeups_;
       continue;
     }
     lock.Unlock();
@@ -207,7 +219,7 @@ void AddressSlotClient::Round() {
     handed.swap(handed_);
     for (v1::AddressSlot& r : releases_) *calls[OwnerOf(r.address())].req.add_release() = std::move(r);
     releases_.clear();
-    if (now - last_renew_ >= kRenewEvery) {
+    if (now - last_renew_ >= renew_every_) {
       last_renew_ = now;
       for (const auto& [ticket, h] : held_) {
         v1::AddressSlot* slot = calls[OwnerOf(h.address)].req.add_renew();

@@ -48,7 +48,8 @@ class AddressSlotClient final : public AddressGate {
 
   // `server_ids`: the crawl's queue servers in CrawlInfo order.
   AddressSlotClient(uint64_t crawl_id, std::string fetcher_id, std::vector<std::string> server_ids,
-                    SlotCall call, std::chrono::milliseconds fail_open_after = kFailOpenAfter);
+                    SlotCall call, std::chrono::milliseconds fail_open_after = kFailOpenAfter,
+                    std::chrono::milliseconds renew_every = kRenewEvery);
   // Gives back every held slot (one call per owner, best effort) and
   // answers every waiter with nullopt.
   ~AddressSlotClient() override;
@@ -59,6 +60,8 @@ class AddressSlotClient final : public AddressGate {
   // Slots held and awaited now (tests, status).
   [[nodiscard]] size_t held() const EXCLUDES(mu_);
   [[nodiscard]] size_t waiting() const EXCLUDES(mu_);
+  // Times the client's thread woke (tests: an idle client sleeps).
+  [[nodiscard]] uint64_t wakeups() const EXCLUDES(mu_);
 
   // Registers the fetcher's slot metrics at zero (call at start).
   static void ExportMetrics();
@@ -93,6 +96,7 @@ class AddressSlotClient final : public AddressGate {
   const std::vector<std::string> server_ids_;
   const SlotCall call_;
   const std::chrono::milliseconds fail_open_after_;
+  const std::chrono::milliseconds renew_every_;
   // Per owner: not asked before this (set after a failed call). Read and
   // written by the thread only (Round, Settle).
   std::vector<Clock::time_point> down_until_;
@@ -109,6 +113,7 @@ class AddressSlotClient final : public AddressGate {
   // Slots passed on by Release: answered by the thread.
   std::vector<std::pair<OnGrant, Grant>> handed_ GUARDED_BY(mu_);
   Clock::time_point last_renew_ GUARDED_BY(mu_) = Clock::now();
+  uint64_t wakeups_ GUARDED_BY(mu_) = 0;
   std::thread thread_;
 };
 

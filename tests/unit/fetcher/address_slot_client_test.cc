@@ -179,5 +179,27 @@ TEST_CASE("held slots are given back when the client goes away", "[unit][address
   CHECK(owners.Open("192.0.2.1") == 0);
 }
 
+TEST_CASE("a client holding no slot sleeps until asked, past its renewal time", "[unit][address_slots]") {
+  FakeOwners owners;
+  Grants grants;
+  AddressSlotClient client(
+      7, "f1", {"qs0"}, [&](size_t s, const auto& req, auto* resp) { return owners.Call(s, req, resp); },
+      AddressSlotClient::kFailOpenAfter, /*renew_every=*/20ms);
+  const uint64_t ticket = client.Acquire("192.0.2.1", grants.For(0));
+  REQUIRE(grants.WaitFor(1));
+  client.Release("192.0.2.1", ticket);
+  for (int i = 0; i < 500 && owners.Open("192.0.2.1") > 0; ++i) std::this_thread::sleep_for(10ms);
+  REQUIRE(owners.Open("192.0.2.1") == 0);
+  // Ten renewal periods with nothing held: nothing to renew, nothing to ask.
+  // The loop used to wait for a renewal time already past, which returned at
+  // once: tens of thousands of wake-ups a second on an idle lane.
+  const uint64_t before = client.wakeups();
+  std::this_thread::sleep_for(200ms);
+  CHECK(client.wakeups() - before <= 2);
+  // And a new acquire still wakes it.
+  (void)client.Acquire("192.0.2.2", grants.For(1));
+  CHECK(grants.WaitFor(2));
+}
+
 }  // namespace
 }  // namespace crawl::fetcher
