@@ -282,13 +282,16 @@ void CrawlWorker::Run() {
       req.set_crawl_id(crawl_->info.crawl_id());
       req.set_fetcher_id(options_.fetcher_id);
       req.set_max_urls(crawl_->info.params().schedule_size());
+      const std::pair<uint64_t, std::string> server{crawl_->info.crawl_id(),
+                                                    crawl_->info.queue_servers(static_cast<int>(i)).id()};
+      req.set_lane_started(!leased_from_.contains(server));
       v1::GetScheduleResponse resp;
       grpc::Status s = crawl_->stubs[i]->GetSchedule(&ctx, req, &resp);
       if (!s.ok()) {
-        spdlog::warn("queue server {} unreachable: {}", crawl_->info.queue_servers(static_cast<int>(i)).id(),
-                     s.error_message());
+        spdlog::warn("queue server {} unreachable: {}", server.second, s.error_message());
         continue;
       }
+      if (!resp.unknown_crawl()) leased_from_.insert(server);
       if (resp.unknown_crawl() || resp.schedule_id() == 0) continue;
       got = true;
       RunSchedule(i, resp);

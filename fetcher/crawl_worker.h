@@ -33,7 +33,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/base/mutex.h"
@@ -266,6 +268,10 @@ class CrawlWorker {
   std::shared_ptr<const ActiveCrawl> crawl_;
   std::chrono::steady_clock::time_point last_poll_{};
   size_t next_server_ = 0;
+  // (crawl id, queue server id) this lane has leased from since it started:
+  // its first GetSchedule to each says lane_started (crawl.proto), which
+  // ends what an earlier process of this lane left leased there.
+  std::set<std::pair<uint64_t, std::string>> leased_from_;
 
   boost::asio::io_context io_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;

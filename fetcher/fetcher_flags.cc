@@ -11,7 +11,9 @@ namespace {
 
 // The flags of the crawl worker: identity, name server, limits and lanes.
 void AddWorkerFlags(CLI::App& app, FetcherFlags& flags) {
-  app.add_option("--id", flags.id, "Fetcher id (default: hostname-pid)");
+  app.add_option("--id", flags.id,
+                 "Fetcher id, unique in the cluster (default: hostname-pid); a fetcher started again under "
+                 "its id takes back at once the hosts its earlier process had leased");
   app.add_option("--nameserver", flags.nameserver, "Name server host:port")->required();
   app.add_option("--hosts-file", flags.hosts_file_path,
                  "Name overrides, lines 'ADDRESS[:PORT] NAME...' (the synthetic web writes one)");

@@ -128,6 +128,11 @@ Status CrawlShard::GetSchedule(const v1::GetScheduleRequest& req, v1::GetSchedul
     max_pages = committed >= *page_cap_ ? 0 : static_cast<size_t>(*page_cap_ - committed);
   }
   recrawl_.ReenterDue(max_urls);
+  if (req.lane_started()) {
+    if (const size_t back = frontier_.EndLeasesOf(req.fetcher_id(), clock_->NowUnixMs()); back > 0)
+      spdlog::info("crawl {}: fetcher lane {} started again: {} URLs it had leased go back to the queue",
+                   crawl_.crawl_id(), req.fetcher_id(), back);
+  }
   Schedule s = frontier_.Lease(req.fetcher_id(), max_urls, clock_->NowUnixMs(), max_pages);
   frontier_.EndRequest();
   // Commit before answering: a schedule the fetcher sees is always durable.

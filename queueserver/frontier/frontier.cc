@@ -515,6 +515,19 @@ void Frontier::EndLease(uint64_t schedule_id, bool put_back, int64_t now_ms) {
   leases_.erase(it);
 }
 
+size_t Frontier::EndLeasesOf(const std::string& fetcher_id, int64_t now_ms) {
+  std::vector<uint64_t> ended;
+  size_t urls = 0;
+  for (const auto& [id, lease] : leases_) {
+    if (lease.fetcher_id != fetcher_id) continue;
+    ended.push_back(id);
+    urls += lease.outstanding.size();
+  }
+  for (uint64_t id : ended) EndLease(id, /*put_back=*/true, now_ms);
+  leases_expired_ += ended.size();
+  return urls;
+}
+
 void Frontier::Tick(int64_t now_ms) {
   std::vector<uint64_t> expired;
   for (const auto& [id, lease] : leases_) {

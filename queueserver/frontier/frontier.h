@@ -307,6 +307,13 @@ class Frontier {
   // re-queues robots.txt retries that have come due.
   void Tick(int64_t now_ms);
 
+  // A fetcher lane started again: the schedules leased under its id belong
+  // to a process that is gone, so they end now (their unreported URLs go back
+  // to the queue front, as at expiry) instead of holding their hosts until
+  // their leases run out. Returns the URLs put back. Lane ids are unique in
+  // a cluster (fetcher/fetcher_flags.cc), so no live lane's schedule ends.
+  size_t EndLeasesOf(const std::string& fetcher_id, int64_t now_ms);
+
   // True when nothing is queued, waiting or leased.
   [[nodiscard]] bool Idle() const;
   [[nodiscard]] FrontierCounters Counters() const;

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# A fetcher killed with SIGKILL mid-crawl loses nothing: its leased URLs come
-# back when the lease expires, `local-cluster.sh restart` brings it back, and
-# the crawl still fetches every reachable page; only URLs that were leased at
-# the moment of the kill may be fetched twice (a fetcher works up to
-# `--schedules` schedules at once, 4 by default: at most 4 x schedule_size).
+# A fetcher killed with SIGKILL mid-crawl loses nothing: `local-cluster.sh
+# restart` brings it back under its id, its lanes' first schedule requests
+# say they started again (GetScheduleRequest.lane_started), and what its
+# earlier process had leased goes back to the queues at once: the crawl
+# fetches every reachable page long before those leases (600 s) would end.
+# Only URLs that were leased at the moment of the kill may be fetched twice
+# (a fetcher works up to `--schedules` schedules at once, 4 by default: at
+# most 4 x schedule_size).
 source "$(dirname "$0")/lib.sh"
 
 web=(--seed 5 --hosts 40 --pages 20000)
@@ -12,7 +15,7 @@ start_cluster 2 2
 
 "$BIN/testweb" seeds "${web[@]}" > "$WORK/seeds.txt"
 schedule_size=100
-"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds "$(scaled 3)" --schedule-size $schedule_size
+"$BIN/crawlctl" start --seeds "$WORK/seeds.txt" --allow-private --lease-seconds 600 --schedule-size $schedule_size
 
 pages() { status_field pages_fetched; }
 deadline=$((SECONDS + $(scaled 120)))

@@ -158,6 +158,34 @@ TEST_CASE("unreported urls come back when a schedule ends or its lease expires",
   CHECK(f.Idle());
 }
 
+TEST_CASE("a lane started again gets back at once what its earlier process had leased, and no other lane's",
+          "[unit]") {
+  FrontierOptions o;
+  o.lease_ms = 300'000;
+  Frontier f(o);
+  for (const char* host : {"a", "b"}) {
+    REQUIRE(f.Add(Page(std::string("http://") + host + ".test/1"), 0));
+    auto robots = f.Lease("f", 10, 0);
+    f.Report(robots.id, Robots(std::string("http://") + host + ".test/robots.txt", 404), 0);
+    f.Complete(robots.id, 0);
+  }
+  auto held = f.Lease("f", 1, 0);  // one origin each
+  auto other = f.Lease("g", 1, 0);
+  REQUIRE(held.entries.size() == 1);
+  REQUIRE(other.entries.size() == 1);
+  // Killed, lane f starts again a second later: its host would wait out the
+  // 300 s lease; ended now, it is leased again at once.
+  CHECK(f.Lease("f", 10, 1000).id == 0);
+  CHECK(f.EndLeasesOf("f", 1000) == 1);
+  CHECK(Urls(f.Lease("f", 10, 1000)) == Urls(held));
+  // g's schedule is untouched: its URL is still leased to g.
+  CHECK(f.EndLeasesOf("nobody", 1000) == 0);
+  CHECK(f.Counters().outstanding_schedules == 2);
+  f.Report(other.id, Fetched(other.entries[0].url), 1000);
+  f.Complete(other.id, 1000);
+  CHECK(f.Counters().outstanding_schedules == 1);
+}
+
 TEST_CASE("activity counter moves with every change", "[unit]") {
   Frontier f(FrontierOptions{});
   const auto before = f.Counters().activity;

@@ -1,6 +1,8 @@
 // CrawlShard::ReturnSchedule: a schedule whose fetcher gave up before it
 // arrived (the queue server was paused mid-call) goes back to the frontier at
-// once, durably, instead of sitting leased until its lease runs out.
+// once, durably, instead of sitting leased until its lease runs out. And
+// GetScheduleRequest.lane_started: what a killed lane had leased goes back
+// when the lane starts again.
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
@@ -34,10 +36,11 @@ void Seed(qs::CrawlShard& shard) {
   REQUIRE(shard.InjectSeeds(seeds, &out).ok());
 }
 
-v1::GetScheduleResponse Lease(qs::CrawlShard& shard) {
+v1::GetScheduleResponse Lease(qs::CrawlShard& shard, const std::string& lane = "f", bool started = false) {
   v1::GetScheduleRequest req;
   req.set_crawl_id(11);
-  req.set_fetcher_id("f");
+  req.set_fetcher_id(lane);
+  req.set_lane_started(started);
   v1::GetScheduleResponse out;
   REQUIRE(shard.GetSchedule(req, &out).ok());
   return out;
@@ -98,4 +101,38 @@ TEST_CASE("return schedule: the return is durable (a restart does not hold the U
   REQUIRE(shard.ok());
   CHECK((*shard)->frontier_counters().leased_urls == 0);
   CHECK(Urls(Lease(**shard)) == returned);
+}
+
+TEST_CASE("lane started again: its earlier process's schedules are leased again at once, durably", "[unit]") {
+  crawl::test_support::TempDir dir;
+  crawl::ManualClock clock;
+  std::set<std::string> held;
+  {
+    auto store = qs::QueueStore::Open(dir.path.string(), {});
+    REQUIRE(store.ok());
+    qs::CrawlShard shard(Crawl(), &clock, (*store)->NewWriter(11));
+    REQUIRE(shard.Create().ok());
+    Seed(shard);
+    const v1::GetScheduleResponse first = Lease(shard, "f", /*started=*/true);
+    REQUIRE(first.schedule_id() != 0);
+    held = Urls(first);
+    // Another lane starting ends nothing of f's; f's later calls neither.
+    CHECK(Lease(shard, "g", true).schedule_id() == 0);
+    CHECK(Lease(shard, "f", false).schedule_id() == 0);
+    CHECK(shard.frontier_counters().leased_urls == held.size());
+    // Lane f killed and started again, a second later (the lease is 600 s).
+    clock.Advance(std::chrono::milliseconds(1000));
+    const v1::GetScheduleResponse again = Lease(shard, "f", true);
+    REQUIRE(again.schedule_id() != 0);
+    CHECK(again.schedule_id() != first.schedule_id());
+    CHECK(Urls(again) == held);
+    CHECK(shard.frontier_counters().outstanding_schedules == 1);
+  }
+  // Durable: after a restart the old schedule is not restored as leased.
+  auto store = qs::QueueStore::Open(dir.path.string(), {});
+  REQUIRE(store.ok());
+  auto shard = qs::CrawlShard::Load(store->get(), 11, &clock);
+  REQUIRE(shard.ok());
+  CHECK((*shard)->frontier_counters().outstanding_schedules == 1);
+  CHECK((*shard)->frontier_counters().leased_urls == held.size());
 }
