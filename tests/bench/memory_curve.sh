@@ -171,6 +171,7 @@ fi
 # every RocksDB column family compacted (ldb, when installed).
 final_pages=$(awk -F, 'NR > 1 && $2 >= 0 { p = $2 } END { print p + 0 }' "$out/samples.csv")
 disk_at_end=$(du -sb "$work"/cluster/queueserver*/ | awk '{ s += $1 } END { print s }')
+du -sb "$work"/cluster/queueserver*/* "$work"/cluster/queueserver*/*/* > "$out/disk_detail.txt" 2> /dev/null || true
 "$root/deploy/local-cluster.sh" down --dir "$work/cluster" > /dev/null 2>&1 || true
 disk_compacted=""
 if command -v ldb > /dev/null; then
