@@ -26,15 +26,56 @@
 namespace crawl::queueserver {
 namespace {
 
-// The default family (unused) and ours, in the order of Cf, each tuned to
-// how it is written and read. Every family's blocks, index and filter
-// blocks included, go in the one cache of `memory` (store_memory.h), so its
-// capacity bounds them; L0's index and filter blocks stay pinned there.
-std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const StoreMemory& memory) {
+// Every family's blocks, index and filter blocks included, go in the one
+// cache of `memory` (store_memory.h), so its capacity bounds them; L0's
+// index and filter blocks stay pinned there.
+rocksdb::BlockBasedTableOptions TableOptions(const StoreMemory& memory) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.block_cache = memory.cache();
   table_options.cache_index_and_filter_blocks = true;
   table_options.pin_l0_filter_and_index_blocks_in_cache = true;
+  // Index and filter blocks in partitions of about 4 KiB, with a small top
+  // level kept in the cache: a Get reads the one partition it needs. Whole,
+  // a large table's filter (hundreds of KiB) outgrew a cache shard and was
+  // read again from its file, checksummed, for every Get: at 200,000 pages
+  // per queue server that was 58% of its CPU (docs/BENCHMARKS.md "Soak").
+  table_options.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  table_options.partition_filters = true;
+  table_options.metadata_block_size = 4096;
+  table_options.cache_index_and_filter_blocks_with_high_priority = true;
+  table_options.pin_top_level_index_and_filter = true;
+  return table_options;
+}
+
+// Summaries are written raw (queueserver/index/doc_summary.h). A page's
+// summary goes to a blob file (RocksDB's BlobDB): compressed with zstd
+// once, when its memtable is flushed, after which compactions move only
+// its key and blob reference. Kept in the tables, every summary was
+// recompressed each time its level was compacted: doc ids are hashes,
+// so each L0 compaction rewrote all of L1, and on a 10M-page crawl the
+// queue servers spent nearly all their CPU there (docs/BENCHMARKS.md
+// "Soak"). Link documents' summaries (a URL and an anchor text) stay in
+// the tables: DocExists probes them for every link, and a Get of a
+// blob reads its file. Blobs are not cached: only search results read
+// them, and in the block cache they would push out the index and filter
+// blocks every Get needs. The tables (link summaries, blob references)
+// take LZ4, cheaper than zstd at each compaction. No blob garbage
+// collection: it rewrote (and recompressed) the oldest files' blobs at
+// every compaction that met them, which is every compaction here. A
+// blob file goes when all its summaries are deleted (a deleted crawl at
+// once; summaries that index compaction drops free their file's space
+// only with the rest of the file).
+void KeepSummariesInBlobFiles(rocksdb::ColumnFamilyOptions& options) {
+  options.compression = rocksdb::kLZ4Compression;
+  options.enable_blob_files = true;
+  options.min_blob_size = 256;
+  options.blob_compression_type = rocksdb::kZSTD;
+}
+
+// The default family (unused) and ours, in the order of Cf, each tuned to
+// how it is written and read.
+std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const StoreMemory& memory) {
+  const rocksdb::BlockBasedTableOptions table_options = TableOptions(memory);
   std::shared_ptr<rocksdb::TableFactory> table_factory(rocksdb::NewBlockBasedTableFactory(table_options));
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
@@ -63,10 +104,7 @@ std::vector<rocksdb::ColumnFamilyDescriptor> FamilyDescriptors(const StoreMemory
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
       cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     }
-    // Summaries are written raw (queueserver/index/doc_summary.h): zstd over
-    // a whole block compresses them better than zlib did one by one, and
-    // only when a memtable is flushed or tables compacted.
-    if (cf == kDocs) cf_options.compression = rocksdb::kZSTD;
+    if (cf == kDocs) KeepSummariesInBlobFiles(cf_options);
     // Postings are varint gaps already: Snappy barely shrinks them and
     // costs CPU at every flush and compaction.
     if (cf == kPostings) cf_options.compression = rocksdb::kNoCompression;
@@ -133,8 +171,13 @@ void QueueStore::FailWritesForTest(bool fail) { impl_->fail_writes = fail; }
 
 QueueStore::MemoryUse QueueStore::FitMemoryToData() {
   uint64_t tables = 0, memtables = 0;
+  uint64_t blobs = 0;
   (void)impl_->db->GetAggregatedIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &tables);
+  (void)impl_->db->GetAggregatedIntProperty(rocksdb::DB::Properties::kTotalBlobFileSize, &blobs);
   (void)impl_->db->GetAggregatedIntProperty(rocksdb::DB::Properties::kCurSizeAllMemTables, &memtables);
+  // Blob files (page summaries, FamilyDescriptors) count as data: the
+  // cache follows what the store holds, as it did with summaries in tables.
+  tables += blobs;
   MemoryUse use;
   use.capacity = impl_->memory->FitTo(tables + memtables);
   use.cache_used = impl_->memory->cache()->GetUsage();

@@ -237,7 +237,7 @@ class QueueStore {
     size_t capacity = 0;    // block cache capacity (memtables charged in it)
     size_t cache_used = 0;  // of it, in use (blocks and memtables)
     size_t memtables = 0;
-    size_t data = 0;  // tables on disk plus memtables, what capacity follows
+    size_t data = 0;  // tables and blob files on disk plus memtables, what capacity follows
   };
   // Fits the cache (and the memtables' share) to the data stored now
   // (StoreMemory::CapacityFor). Cheap: call it every second or so.

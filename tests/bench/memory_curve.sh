@@ -170,7 +170,7 @@ fi
 # Disk per page: each queue server's directory at the end, then stopped and
 # every RocksDB column family compacted (ldb, when installed).
 final_pages=$(awk -F, 'NR > 1 && $2 >= 0 { p = $2 } END { print p + 0 }' "$out/samples.csv")
-disk_at_end=$(du -sb "$work"/cluster/queueserver*/ | awk '{ s += $1 } END { print s }')
+disk_at_end=$(du -sb "$work"/cluster/queueserver*/ | awk '{ s += $1 } END { printf "%.0f\n", s }')
 du -sb "$work"/cluster/queueserver*/* "$work"/cluster/queueserver*/*/* > "$out/disk_detail.txt" 2> /dev/null || true
 "$root/deploy/local-cluster.sh" down --dir "$work/cluster" > /dev/null 2>&1 || true
 disk_compacted=""
@@ -182,7 +182,7 @@ if command -v ldb > /dev/null; then
         [ -z "$cf" ] || ldb --db="$db" --column_family="$cf" compact > /dev/null 2>&1 || true
       done
   done < <(find "$work"/cluster/queueserver*/ -name CURRENT)
-  disk_compacted=$(du -sb "$work"/cluster/queueserver*/ | awk '{ s += $1 } END { print s }')
+  disk_compacted=$(du -sb "$work"/cluster/queueserver*/ | awk '{ s += $1 } END { printf "%.0f\n", s }')
 fi
 echo "disk,bytes,bytes_per_page" > "$out/disk.csv"
 echo "at_end,$disk_at_end,$((disk_at_end / (final_pages > 0 ? final_pages : 1)))" >> "$out/disk.csv"

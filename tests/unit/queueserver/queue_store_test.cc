@@ -510,21 +510,73 @@ TEST_CASE("echoed referrer order data is taken only within what a queue server c
   CHECK_FALSE(crawl::queueserver::LinkFromWire(link, "http://b.test/x", link.referrer()).referrer_known);
 }
 
-TEST_CASE("queue store: postings tables are not compressed, summaries are zstd, the rest Snappy", "[unit]") {
-  // Postings are varint gaps: Snappy barely shrinks them and costs
-  // CPU (docs/BENCHMARKS.md). The options the
-  // store was opened with are the ones RocksDB wrote to its OPTIONS file.
+TEST_CASE("queue store: postings tables are not compressed, page summaries are zstd blobs, the rest Snappy",
+          "[unit]") {
+  // Postings are varint gaps: Snappy barely shrinks them and costs CPU.
+  // Page summaries live in blob files, compressed once; the docs tables
+  // (link summaries, blob references) take LZ4 (docs/BENCHMARKS.md "Soak").
+  // The options the store was opened with are the ones RocksDB wrote to its
+  // OPTIONS file.
   TempDir dir;
   { auto store = OpenStore(dir); }
   rocksdb::DBOptions db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   rocksdb::ConfigOptions config;
   REQUIRE(rocksdb::LoadLatestOptions(config, dir.path.string(), &db_options, &families).ok());
-  std::map<std::string, rocksdb::CompressionType> compression;
-  for (const auto& f : families) compression[f.name] = f.options.compression;
-  REQUIRE(compression.count("postings") == 1);
-  CHECK(compression["postings"] == rocksdb::kNoCompression);
-  CHECK(compression["docs"] == rocksdb::kZSTD);
-  CHECK(compression["doc_map"] == rocksdb::kSnappyCompression);
-  CHECK(compression["log"] == rocksdb::kSnappyCompression);
+  std::map<std::string, rocksdb::ColumnFamilyOptions> options;
+  for (const auto& f : families) options[f.name] = f.options;
+  REQUIRE(options.count("postings") == 1);
+  CHECK(options["postings"].compression == rocksdb::kNoCompression);
+  CHECK(options["docs"].compression == rocksdb::kLZ4Compression);
+  CHECK(options["docs"].enable_blob_files);
+  CHECK(options["docs"].min_blob_size == 256);
+  CHECK(options["docs"].blob_compression_type == rocksdb::kZSTD);
+  CHECK_FALSE(options["docs"].enable_blob_garbage_collection);
+  CHECK_FALSE(options["doc_map"].enable_blob_files);
+  CHECK(options["doc_map"].compression == rocksdb::kSnappyCompression);
+  CHECK(options["log"].compression == rocksdb::kSnappyCompression);
+}
+
+namespace {
+size_t BlobFiles(const std::filesystem::path& dir) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.path().extension() == ".blob";
+  return n;
+}
+}  // namespace
+
+TEST_CASE("queue store: page summaries go to blob files, read back whole, and a deleted crawl frees them",
+          "[unit]") {
+  TempDir dir;
+  std::map<std::string, std::string> written;
+  {
+    auto store = QueueStore::Open(dir.path.string(), {});
+    REQUIRE(store.ok());
+    auto writer = (*store)->NewWriter(5);
+    for (int i = 0; i < 200; ++i) {
+      // Long enough for a blob (a page's summary), short (a link's) stays in the tables.
+      const std::string value =
+          "r summary " + std::to_string(i) + std::string(i % 2 ? 600 : 40, 'a' + i % 26);
+      const std::string key = "doc" + std::to_string(1000 + i);
+      writer->PutIndex(crawl::queueserver::IndexFamily::kDocs, key, value);
+      written[key] = value;
+    }
+    REQUIRE(writer->Commit().ok());
+    (*store)->CompactCrawl(5);  // flushes the memtable: the blobs are written
+    CHECK(BlobFiles(dir.path) >= 1);
+  }
+  {
+    auto store = QueueStore::Open(dir.path.string(), {});
+    REQUIRE(store.ok());
+    auto writer = (*store)->NewWriter(5);
+    for (const auto& [key, value] : written) {
+      std::string read;
+      REQUIRE(writer->GetIndex(crawl::queueserver::IndexFamily::kDocs, key, &read).ok());
+      CHECK(read == value);
+    }
+    writer.reset();
+    REQUIRE((*store)->DeleteCrawl(5).ok());
+    (*store)->CompactCrawl(5);
+  }
+  CHECK(BlobFiles(dir.path) == 0);
 }
